@@ -1,0 +1,94 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { MSG } from '@harvest/shared/messages';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import type { Database } from './db/client.ts';
+import { SettableClock, systemClock, type Clock } from './lib/clock.ts';
+import { TokenService } from './lib/tokens.ts';
+import { createMailer, type Mailer } from './mail/mailer.ts';
+import { registerErrorHandler } from './plugins/error-handler.ts';
+import { registerRateLimit } from './plugins/rate-limit.ts';
+import { registerSecurity } from './plugins/security.ts';
+import { apiRoutes } from './routes.ts';
+import { testClockRoutes } from './modules/test-clock/test-clock.routes.ts';
+
+export interface BuildOptions {
+  config: Config;
+  database: Database;
+  /** Signs tokens and peppers code hashes (JWT_SECRET, or the one kept in DATA_DIR). */
+  secret: string;
+  clock?: Clock;
+  mailer?: Mailer;
+  logger?: FastifyServerOptions['logger'];
+}
+
+const REDACT = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["idempotency-key"]',
+  'req.body',
+  'res.headers["set-cookie"]',
+];
+
+const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+/** Builds the whole app (API and the SPA) without listening: tests call app.inject on it. */
+export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+  const { config } = opts;
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' } },
+    trustProxy: parseTrustProxy(config.TRUST_PROXY),
+    bodyLimit: 64 * 1024,
+    routerOptions: { maxParamLength: 200 },
+    requestIdHeader: false,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('user', null);
+
+  const clock = opts.clock ?? (config.TEST_CLOCK ? new SettableClock() : systemClock);
+  const ctx: AppContext = {
+    config,
+    db: opts.database.db,
+    clock,
+    tokens: new TokenService(opts.secret, config.JWT_TTL_SECONDS, clock),
+    mailer: opts.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, production: config.isProduction, log: app.log }),
+    log: app.log,
+    secret: opts.secret,
+  };
+
+  registerErrorHandler(app);
+  await registerSecurity(app, config.isProduction);
+  await registerRateLimit(app, config.rateLimits);
+
+  await app.register(apiRoutes(ctx), { prefix: '/api' });
+  if (config.TEST_CLOCK && clock instanceof SettableClock) await app.register(testClockRoutes(clock), { prefix: '/api' });
+
+  const webDist = config.WEB_DIST ?? DEFAULT_WEB_DIST;
+  if (existsSync(path.join(webDist, 'index.html'))) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, maxAge: '1h', index: false });
+    app.setNotFoundHandler((req, reply) => {
+      if (req.method === 'GET' && !req.url.startsWith('/api') && !path.extname(req.url.split('?')[0] ?? '')) {
+        return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      }
+      return reply.status(404).send({ error: MSG.notFound });
+    });
+  }
+  return { app, ctx };
+}
+
+/** TRUST_PROXY: empty/false (default, X-Forwarded-For ignored), true, a hop count, or trusted addresses. */
+function parseTrustProxy(v: string): boolean | string | ((address: string, hop: number) => boolean) {
+  if (v === '' || v === 'false' || v === '0') return false;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    return (_address: string, hop: number) => hop < hops;
+  }
+  return v;
+}

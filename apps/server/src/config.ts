@@ -1,0 +1,92 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'on', 'off', ''])
+  .optional()
+  .transform((v) => v === '1' || v === 'true' || v === 'on');
+
+const DEFAULT_USDC = '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359,0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174';
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an EVM address (0x + 40 hex)');
+
+/** Every setting the server reads, validated once at boot (README lists them with defaults). */
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().default('0.0.0.0'),
+    DATA_DIR: z.string().default('./data'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional().or(z.literal('').transform(() => undefined)),
+    JWT_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 3600).default(12 * 3600),
+    ADMIN_EMAIL: z.string().email().optional().or(z.literal('').transform(() => undefined)),
+    ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional().or(z.literal('').transform(() => undefined)),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    MAIL_FROM: z.string().default('Harvest Farm <no-reply@harvest.farm>'),
+    SUPPORT_EMAIL: z.string().default('support@harvest.farm'),
+    PLATFORM_TIMEZONE: z
+      .string()
+      .default('UTC')
+      .refine((tz) => {
+        try {
+          new Intl.DateTimeFormat('en-US', { timeZone: tz });
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'must be an IANA time zone such as UTC or Asia/Singapore'),
+    TEST_CLOCK: bool,
+    RATE_LIMITS: z.enum(['on', 'off']).default('on'),
+    TRUST_PROXY: z.string().default(''),
+    REDIS_URL: z.string().optional().or(z.literal('').transform(() => undefined)),
+    ADMIN_REQUIRE_2FA: z.enum(['0', '1']).optional(),
+    PUBLIC_URL: z.string().optional(),
+    WEB_DIST: z.string().optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // Chain (deposits, payouts)
+    CHAIN_RPC_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
+    CHAIN_ID: z.coerce.number().int().positive().default(137),
+    USDC_CONTRACTS: z
+      .string()
+      .default(DEFAULT_USDC)
+      .transform((s) => s.split(',').map((a) => a.trim()).filter(Boolean))
+      .pipe(z.array(address).min(1)),
+    DEPOSIT_ADDRESS: address.default('0x000000000000000000000000000000000000dEaD'),
+    PAYOUT_ADDRESS: address.optional().or(z.literal('').transform(() => undefined)),
+    DEPOSIT_CONFIRMATIONS: z.coerce.number().int().min(0).max(10_000).default(30),
+    DEPOSIT_CHECK_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
+  })
+  .superRefine((env, ctx) => {
+    const prod = env.NODE_ENV === 'production';
+    if (prod && env.TEST_CLOCK) ctx.addIssue({ code: 'custom', path: ['TEST_CLOCK'], message: 'must not be set when NODE_ENV=production' });
+    if (prod && env.RATE_LIMITS === 'off') ctx.addIssue({ code: 'custom', path: ['RATE_LIMITS'], message: 'cannot be off when NODE_ENV=production' });
+    if (prod && !env.JWT_SECRET) ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'is required when NODE_ENV=production' });
+    if (prod && env.CHAIN_RPC_URL && !env.PAYOUT_ADDRESS) ctx.addIssue({ code: 'custom', path: ['PAYOUT_ADDRESS'], message: 'is required with CHAIN_RPC_URL in production' });
+  })
+  .transform((env) => ({
+    ...env,
+    isProduction: env.NODE_ENV === 'production',
+    adminRequire2fa: env.ADMIN_REQUIRE_2FA ? env.ADMIN_REQUIRE_2FA === '1' : env.NODE_ENV === 'production',
+    rateLimits: env.RATE_LIMITS === 'on',
+  }));
+
+export type Config = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || 'env'}: ${i.message}`);
+    throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

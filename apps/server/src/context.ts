@@ -1,0 +1,18 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.ts';
+import type { Db } from './db/client.ts';
+import type { Clock } from './lib/clock.ts';
+import type { TokenService } from './lib/tokens.ts';
+import type { Mailer } from './mail/mailer.ts';
+
+/** What services need from the outside world; built once in app.ts and passed down. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  mailer: Mailer;
+  tokens: TokenService;
+  log: FastifyBaseLogger;
+  /** Pepper for hashing short-lived secrets such as e-mail codes. */
+  secret: string;
+}

@@ -1,0 +1,347 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const money = (name: string) => bigint(name, { mode: 'bigint' });
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const createdAt = () => ts('created_at').notNull().defaultNow();
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    phoneCountryCode: text('phone_country_code'),
+    phoneNumber: text('phone_number'),
+    passwordHash: text('password_hash').notNull(),
+    withdrawalPasswordHash: text('withdrawal_password_hash').notNull(),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    isBlocked: boolean('is_blocked').notNull().default(false),
+    tokenVersion: integer('token_version').notNull().default(0),
+    invitationCode: text('invitation_code'),
+    referrerId: uuid('referrer_id'),
+    withdrawalWallet: text('withdrawal_wallet'),
+    totpSecret: text('totp_secret'),
+    totpEnabled: boolean('totp_enabled').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('users_email_key').on(t.email),
+    uniqueIndex('users_invitation_code_key').on(t.invitationCode),
+    index('users_referrer_idx').on(t.referrerId),
+    index('users_created_at_idx').on(t.createdAt),
+    check('users_email_lower', sql`${t.email} = lower(${t.email})`),
+    check('users_admin_not_blocked', sql`NOT (${t.isAdmin} AND ${t.isBlocked})`),
+  ],
+);
+
+/** Signup e-mail codes: one live code per address, stored hashed. */
+export const emailCodes = pgTable('email_codes', {
+  email: text('email').primaryKey(),
+  codeHash: text('code_hash').notNull(),
+  expiresAt: ts('expires_at').notNull(),
+  sentAt: ts('sent_at').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+});
+
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: uuid('user_id').notNull().references(() => users.id),
+    codeHash: text('code_hash').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [index('recovery_codes_user_idx').on(t.userId)],
+);
+
+// ---------------------------------------------------------------- ledger
+
+export const USER_ACCOUNT_KINDS = ['balance', 'rewards', 'earnings', 'invested', 'pending_withdrawal'] as const;
+export const PLATFORM_ACCOUNT_KINDS = [
+  'platform_deposits',
+  'platform_payouts',
+  'platform_fees',
+  'platform_reward_expense',
+  'platform_earning_expense',
+  'platform_adjustments',
+] as const;
+export type UserAccountKind = (typeof USER_ACCOUNT_KINDS)[number];
+export type PlatformAccountKind = (typeof PLATFORM_ACCOUNT_KINDS)[number];
+
+export const ledgerAccounts = pgTable(
+  'ledger_accounts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: uuid('user_id').references(() => users.id),
+    kind: text('kind').notNull(),
+    /** Cache of the sum of this account's entries, kept by the same transaction that writes them. */
+    balance: money('balance').notNull().default(sql`0`),
+  },
+  (t) => [
+    uniqueIndex('ledger_accounts_user_kind_key').on(t.userId, t.kind),
+    uniqueIndex('ledger_accounts_platform_kind_key').on(t.kind).where(sql`${t.userId} IS NULL`),
+    check('ledger_accounts_user_non_negative', sql`${t.userId} IS NULL OR ${t.balance} >= 0`),
+    check('ledger_accounts_owner_matches_kind', sql`(${t.userId} IS NULL) = (${t.kind} LIKE 'platform\\_%')`),
+  ],
+);
+
+export const ledgerTransactions = pgTable(
+  'ledger_transactions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind').notNull(),
+    /** The business row that caused it (deposit, investment, cycle earning, reward, withdrawal, adjustment). */
+    refId: text('ref_id').notNull(),
+    memo: text('memo'),
+    createdBy: uuid('created_by'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('ledger_transactions_kind_ref_key').on(t.kind, t.refId), index('ledger_transactions_created_idx').on(t.createdAt)],
+);
+
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    transactionId: bigint('transaction_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerTransactions.id),
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    amount: money('amount').notNull(),
+  },
+  (t) => [
+    index('ledger_entries_tx_idx').on(t.transactionId),
+    index('ledger_entries_account_idx').on(t.accountId),
+    check('ledger_entries_non_zero', sql`${t.amount} <> 0`),
+  ],
+);
+
+// ---------------------------------------------------------------- deposits
+
+export const deposits = pgTable(
+  'deposits',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id),
+    amount: money('amount').notNull(),
+    status: text('status').notNull().default('pending'),
+    type: text('type').notNull(),
+    txHash: text('tx_hash'),
+    logIndex: integer('log_index'),
+    fromAddress: text('from_address'),
+    confirmations: integer('confirmations').notNull().default(0),
+    failureReason: text('failure_reason'),
+    note: text('note'),
+    checkAttempts: integer('check_attempts').notNull().default(0),
+    nextCheckAt: ts('next_check_at'),
+    createdAt: createdAt(),
+    processedAt: ts('processed_at'),
+    processedBy: uuid('processed_by'),
+  },
+  (t) => [
+    /** A transaction hash is claimed by at most one live (pending or confirmed) deposit. */
+    uniqueIndex('deposits_live_tx_hash_key').on(t.txHash).where(sql`${t.status} <> 'failed'`),
+    /** One on-chain transfer log credits at most once. */
+    uniqueIndex('deposits_tx_log_key').on(t.txHash, t.logIndex),
+    index('deposits_user_created_idx').on(t.userId, t.createdAt),
+    index('deposits_status_created_idx').on(t.status, t.createdAt),
+    index('deposits_created_idx').on(t.createdAt),
+    check('deposits_amount_positive', sql`${t.amount} > 0`),
+    check('deposits_status_valid', sql`${t.status} IN ('pending','confirmed','failed')`),
+    check('deposits_type_valid', sql`${t.type} IN ('demo','real','admin_credit')`),
+  ],
+);
+
+// ---------------------------------------------------------------- tiers, investments, cycles, rewards
+
+export const tiers = pgTable(
+  'tiers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    amount: money('amount').notNull(),
+    /** Daily rate in percent x 10^4 (1.5% = 15000). */
+    dailyRateScaled: integer('daily_rate_scaled').notNull(),
+    active: boolean('active').notNull().default(true),
+    sortOrder: integer('sort_order').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('tiers_amount_positive', sql`${t.amount} > 0`),
+    check('tiers_rate_range', sql`${t.dailyRateScaled} > 0 AND ${t.dailyRateScaled} <= 1000000`),
+  ],
+);
+
+export const investments = pgTable(
+  'investments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id),
+    tierId: uuid('tier_id').notNull().references(() => tiers.id),
+    /** Terms are copied at purchase: later tier edits do not change a bought investment. */
+    tierName: text('tier_name').notNull(),
+    amount: money('amount').notNull(),
+    dailyRateScaled: integer('daily_rate_scaled').notNull(),
+    totalEarned: money('total_earned').notNull().default(sql`0`),
+    cyclesCompleted: integer('cycles_completed').notNull().default(0),
+    earningStarted: boolean('earning_started').notNull().default(false),
+    earningCompleted: boolean('earning_completed').notNull().default(false),
+    cycleStartedAt: ts('cycle_started_at'),
+    cycleEndTime: ts('cycle_end_time'),
+    /** Platform calendar day (PLATFORM_TIMEZONE) of the last cycle start. */
+    lastCycleDay: date('last_cycle_day', { mode: 'string' }),
+    withdrawalApprovedAt: ts('withdrawal_approved_at'),
+    nextCycleAvailableAt: ts('next_cycle_available_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('investments_user_idx').on(t.userId, t.createdAt),
+    index('investments_created_idx').on(t.createdAt),
+    check('investments_amount_positive', sql`${t.amount} > 0`),
+  ],
+);
+
+export const cycleEarnings = pgTable(
+  'cycle_earnings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    investmentId: uuid('investment_id').notNull().references(() => investments.id),
+    userId: uuid('user_id').notNull().references(() => users.id),
+    cycleNumber: integer('cycle_number').notNull(),
+    grossAmount: money('gross_amount').notNull(),
+    withdrawalRequested: boolean('withdrawal_requested').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('cycle_earnings_investment_cycle_key').on(t.investmentId, t.cycleNumber),
+    index('cycle_earnings_user_unrequested_idx').on(t.userId).where(sql`NOT ${t.withdrawalRequested}`),
+    check('cycle_earnings_gross_non_negative', sql`${t.grossAmount} >= 0`),
+  ],
+);
+
+export const referralRewards = pgTable(
+  'referral_rewards',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id),
+    fromUserId: uuid('from_user_id').notNull().references(() => users.id),
+    investmentId: uuid('investment_id').notNull().references(() => investments.id),
+    level: integer('level').notNull(),
+    amount: money('amount').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('referral_rewards_investment_level_key').on(t.investmentId, t.level),
+    index('referral_rewards_user_idx').on(t.userId, t.createdAt),
+    check('referral_rewards_level', sql`${t.level} BETWEEN 1 AND 3`),
+    check('referral_rewards_amount_positive', sql`${t.amount} > 0`),
+  ],
+);
+
+// ---------------------------------------------------------------- withdrawals
+
+export const withdrawals = pgTable(
+  'withdrawals',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id),
+    /** One Withdraw All request creates several withdrawals sharing this id. */
+    requestId: uuid('request_id').notNull(),
+    source: text('source').notNull(),
+    status: text('status').notNull().default('pending'),
+    amount: money('amount').notNull(),
+    feeAmount: money('fee_amount').notNull(),
+    netAmount: money('net_amount').notNull(),
+    cycleEarningId: uuid('cycle_earning_id').references(() => cycleEarnings.id),
+    investmentId: uuid('investment_id').references(() => investments.id),
+    cycleNumber: integer('cycle_number'),
+    walletAddress: text('wallet_address').notNull(),
+    requestedAt: ts('requested_at').notNull().defaultNow(),
+    processedAt: ts('processed_at'),
+    processedBy: uuid('processed_by'),
+    txHash: text('tx_hash'),
+    notes: text('notes'),
+  },
+  (t) => [
+    index('withdrawals_user_requested_idx').on(t.userId, t.requestedAt),
+    index('withdrawals_status_requested_idx').on(t.status, t.requestedAt),
+    index('withdrawals_requested_idx').on(t.requestedAt),
+    index('withdrawals_tx_hash_idx').on(t.txHash),
+    /** A cycle earning is held by at most one live withdrawal. */
+    uniqueIndex('withdrawals_live_cycle_earning_key').on(t.cycleEarningId).where(sql`${t.status} <> 'rejected' AND ${t.cycleEarningId} IS NOT NULL`),
+    check('withdrawals_status_valid', sql`${t.status} IN ('pending','approved','rejected')`),
+    check('withdrawals_source_valid', sql`${t.source} IN ('earning','rewards','balance')`),
+    check('withdrawals_amounts', sql`${t.amount} > 0 AND ${t.feeAmount} >= 0 AND ${t.netAmount} = ${t.amount} - ${t.feeAmount}`),
+  ],
+);
+
+/** An on-chain payout transaction hash, bound to the one request and wallet it paid. */
+export const payoutTransactions = pgTable('payout_transactions', {
+  txHash: text('tx_hash').primaryKey(),
+  requestId: uuid('request_id').notNull(),
+  walletAddress: text('wallet_address').notNull(),
+  /** Value the chain showed (micro-USDC), null when no chain is configured. */
+  chainValue: money('chain_value'),
+  createdAt: createdAt(),
+});
+
+// ---------------------------------------------------------------- operations
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    adminId: uuid('admin_id').notNull().references(() => users.id),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    note: text('note'),
+    ip: text('ip'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_log_created_idx').on(t.createdAt), index('audit_log_action_idx').on(t.action, t.createdAt), index('audit_log_target_idx').on(t.targetId)],
+);
+
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: uuid('user_id').notNull(),
+    key: text('key').notNull(),
+    route: text('route').notNull(),
+    requestHash: text('request_hash').notNull(),
+    status: text('status').notNull(),
+    responseStatus: integer('response_status'),
+    responseBody: jsonb('response_body'),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_keys_expires_idx').on(t.expiresAt)],
+);
+
+/** Key/value settings kept by the server itself (e.g. the generated JWT secret). */
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});

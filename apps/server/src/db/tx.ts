@@ -1,0 +1,41 @@
+import type { Db, Tx } from './client.ts';
+
+const RETRYABLE = new Set(['40001', '40P01']);
+
+function pgCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let i = 0; i < 4 && e && typeof e === 'object'; i++) {
+    if ('code' in e && typeof e.code === 'string') return e.code;
+    e = 'cause' in e ? e.cause : undefined;
+  }
+  return undefined;
+}
+
+/** Postgres error code of a (possibly wrapped) driver error. */
+export function sqlState(err: unknown): string | undefined {
+  return pgCode(err);
+}
+
+export function constraintName(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let i = 0; i < 4 && e && typeof e === 'object'; i++) {
+    if ('constraint' in e && typeof e.constraint === 'string') return e.constraint;
+    e = 'cause' in e ? e.cause : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * One database transaction for one business change. Deadlocks and serialization failures
+ * are retried a few times; any other error rolls back and propagates.
+ */
+export async function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction(fn);
+    } catch (err) {
+      if (attempt < 4 && RETRYABLE.has(pgCode(err) ?? '')) continue;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,41 @@
+import type { AppContext } from './context.ts';
+
+export interface Jobs {
+  stop(): Promise<void>;
+}
+
+type Job = { name: string; intervalMs: number; run: (ctx: AppContext) => Promise<void> };
+
+/** Background jobs registered by modules (e.g. re-checking pending chain deposits). */
+export const JOBS: Job[] = [];
+
+export function startBackgroundJobs(ctx: AppContext): Jobs {
+  const timers: NodeJS.Timeout[] = [];
+  const running = new Set<Promise<void>>();
+  let stopped = false;
+  for (const job of JOBS) {
+    let busy = false;
+    const tick = () => {
+      if (busy || stopped) return;
+      busy = true;
+      const p = job
+        .run(ctx)
+        .catch((err: unknown) => ctx.log.error({ err }, `job ${job.name} failed`))
+        .finally(() => {
+          busy = false;
+          running.delete(p);
+        });
+      running.add(p);
+    };
+    const t = setInterval(tick, job.intervalMs);
+    t.unref();
+    timers.push(t);
+  }
+  return {
+    async stop() {
+      stopped = true;
+      for (const t of timers) clearInterval(t);
+      await Promise.all(running);
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { rawRows } from '../db/raw.ts';
+
+export interface Violation {
+  rule: string;
+  detail: string;
+}
+
+/**
+ * The ledger's invariants (DOMAIN.md). Each query returns the rows that break a rule;
+ * an empty result everywhere means the books balance.
+ */
+const RULES: { rule: string; query: ReturnType<typeof sql> }[] = [
+  {
+    rule: 'transaction sums to zero',
+    query: sql`SELECT t.id::text AS detail FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id GROUP BY t.id HAVING SUM(e.amount) <> 0`,
+  },
+  {
+    rule: 'transaction has at least two entries',
+    query: sql`SELECT t.id::text AS detail FROM ledger_transactions t LEFT JOIN ledger_entries e ON e.transaction_id = t.id GROUP BY t.id HAVING COUNT(e.id) < 2`,
+  },
+  {
+    rule: 'cached balance equals the sum of entries',
+    query: sql`SELECT a.id || ' ' || a.kind || ' cached=' || a.balance || ' entries=' || COALESCE(s.total, 0) AS detail
+      FROM ledger_accounts a LEFT JOIN (SELECT account_id, SUM(amount) AS total FROM ledger_entries GROUP BY account_id) s ON s.account_id = a.id
+      WHERE a.user_id IS NOT NULL AND a.balance <> COALESCE(s.total, 0)`,
+  },
+  {
+    rule: 'platform accounts keep no cached balance',
+    query: sql`SELECT a.id || ' ' || a.kind AS detail FROM ledger_accounts a WHERE a.user_id IS NULL AND a.balance <> 0`,
+  },
+  { rule: 'no user account is negative', query: sql`SELECT a.id || ' ' || a.kind AS detail FROM ledger_accounts a WHERE a.user_id IS NOT NULL AND a.balance < 0` },
+  {
+    rule: 'every confirmed deposit has exactly one ledger transaction',
+    query: sql`SELECT d.id::text AS detail FROM deposits d LEFT JOIN ledger_transactions t ON t.kind = 'deposit' AND t.ref_id = d.id::text
+      WHERE d.status = 'confirmed' AND d.type <> 'admin_credit' GROUP BY d.id HAVING COUNT(t.id) <> 1`,
+  },
+  {
+    rule: 'no unconfirmed deposit has a ledger transaction',
+    query: sql`SELECT d.id::text AS detail FROM deposits d JOIN ledger_transactions t ON t.kind = 'deposit' AND t.ref_id = d.id::text WHERE d.status <> 'confirmed'`,
+  },
+  {
+    rule: 'every investment has exactly one ledger transaction',
+    query: sql`SELECT i.id::text AS detail FROM investments i LEFT JOIN ledger_transactions t ON t.kind = 'investment' AND t.ref_id = i.id::text GROUP BY i.id HAVING COUNT(t.id) <> 1`,
+  },
+  {
+    rule: 'every cycle earning has exactly one ledger transaction',
+    query: sql`SELECT c.id::text AS detail FROM cycle_earnings c LEFT JOIN ledger_transactions t ON t.kind = 'cycle_earning' AND t.ref_id = c.id::text
+      WHERE c.gross_amount > 0 GROUP BY c.id HAVING COUNT(t.id) <> 1`,
+  },
+  {
+    rule: 'every referral reward has exactly one ledger transaction',
+    query: sql`SELECT r.id::text AS detail FROM referral_rewards r LEFT JOIN ledger_transactions t ON t.kind = 'referral_reward' AND t.ref_id = r.id::text GROUP BY r.id HAVING COUNT(t.id) <> 1`,
+  },
+  {
+    rule: 'every withdrawal is held once and settled at most once, matching its status',
+    query: sql`SELECT w.id || ' ' || w.status AS detail FROM withdrawals w
+      LEFT JOIN LATERAL (SELECT
+        COUNT(*) FILTER (WHERE t.kind = 'withdrawal_hold') AS holds,
+        COUNT(*) FILTER (WHERE t.kind = 'withdrawal_payout') AS payouts,
+        COUNT(*) FILTER (WHERE t.kind = 'withdrawal_release') AS releases
+        FROM ledger_transactions t WHERE t.ref_id = w.id::text) c ON true
+      WHERE c.holds <> 1
+         OR (w.status = 'pending' AND (c.payouts + c.releases) <> 0)
+         OR (w.status = 'approved' AND (c.payouts <> 1 OR c.releases <> 0))
+         OR (w.status = 'rejected' AND (c.releases <> 1 OR c.payouts <> 0))`,
+  },
+  {
+    rule: 'pending withdrawals equal the held money',
+    query: sql`SELECT a.user_id::text || ' held=' || a.balance || ' pending=' || COALESCE(w.total, 0) AS detail
+      FROM ledger_accounts a LEFT JOIN (SELECT user_id, SUM(amount) AS total FROM withdrawals WHERE status = 'pending' GROUP BY user_id) w ON w.user_id = a.user_id
+      WHERE a.kind = 'pending_withdrawal' AND a.balance <> COALESCE(w.total, 0)`,
+  },
+];
+
+export async function checkLedger(db: Db): Promise<Violation[]> {
+  const out: Violation[] = [];
+  for (const { rule, query } of RULES) {
+    const rows = await rawRows<{ detail: string }>(db, query);
+    for (const r of rows.slice(0, 20)) out.push({ rule, detail: r.detail });
+  }
+  return out;
+}

@@ -1,0 +1,41 @@
+import nodemailer from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+import { AppError } from '../lib/errors.ts';
+import { MSG } from '@harvest/shared/messages';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+export interface Mailer {
+  send(mail: Mail, devLogLine?: string): Promise<void>;
+}
+
+/**
+ * Real SMTP through nodemailer when SMTP_URL is set. Without it, outside production, the
+ * mail is not sent and `devLogLine` (e.g. the signup code) is written to the server log so
+ * a developer can sign up locally; in production the call fails clearly.
+ */
+export function createMailer(opts: { smtpUrl?: string; from: string; production: boolean; log: FastifyBaseLogger }): Mailer {
+  if (opts.smtpUrl) {
+    const transport = nodemailer.createTransport(opts.smtpUrl);
+    return {
+      async send(mail) {
+        try {
+          await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text });
+        } catch (err) {
+          opts.log.error({ err: err instanceof Error ? err.message : String(err) }, 'SMTP delivery failed');
+          throw new AppError(503, 'Could not send the e-mail. Please try again later.');
+        }
+      },
+    };
+  }
+  return {
+    async send(mail, devLogLine) {
+      if (opts.production) throw new AppError(503, MSG.mailUnavailable);
+      // Development only: no SMTP configured, so the developer reads the code here.
+      opts.log.warn(`[dev mail, SMTP_URL unset] to ${mail.to}: ${devLogLine ?? mail.subject}`);
+    },
+  };
+}

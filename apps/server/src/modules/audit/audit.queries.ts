@@ -1,0 +1,27 @@
+import type { Db } from '../../db/client.ts';
+import { auditLog } from '../../db/schema.ts';
+
+export interface AuditEntry {
+  adminId: string;
+  action: string;
+  targetType: string;
+  targetId: string;
+  before?: unknown;
+  after?: unknown;
+  note?: string | null;
+  ip?: string | null;
+}
+
+/** Appends one audit row inside the transaction of the admin action it records. */
+export async function writeAudit(tx: Db, e: AuditEntry): Promise<void> {
+  await tx.insert(auditLog).values({
+    adminId: e.adminId,
+    action: e.action,
+    targetType: e.targetType,
+    targetId: e.targetId,
+    before: e.before ?? null,
+    after: e.after ?? null,
+    note: e.note ?? null,
+    ip: e.ip ?? null,
+  });
+}

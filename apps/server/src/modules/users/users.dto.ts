@@ -1,0 +1,21 @@
+import type { User } from '@harvest/shared/schemas/user';
+import type { AuthUser } from '../../plugins/auth.ts';
+
+/** The public shape of a user: never hashes, secrets or token versions. */
+export function toUserDto(u: AuthUser, depositAddress: string): User {
+  return {
+    _id: u.id,
+    id: u.id,
+    firstName: u.firstName,
+    lastName: u.lastName,
+    email: u.email,
+    phone: u.phoneCountryCode && u.phoneNumber ? `${u.phoneCountryCode} ${u.phoneNumber}` : null,
+    isAdmin: u.isAdmin,
+    isBlocked: u.isBlocked,
+    depositAddress,
+    withdrawalWallet: u.withdrawalWallet,
+    invitationCode: u.invitationCode,
+    twoFactorEnabled: u.totpEnabled,
+    createdAt: u.createdAt.toISOString(),
+  };
+}

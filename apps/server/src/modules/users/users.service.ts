@@ -1,0 +1,147 @@
+import { randomInt } from 'node:crypto';
+import { MSG } from '@harvest/shared/messages';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import { constraintName, inTransaction, sqlState } from '../../db/tx.ts';
+import { openUserAccounts } from '../../ledger/ledger.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import type { AuthUser } from '../../plugins/auth.ts';
+import { writeAudit } from '../audit/audit.queries.ts';
+import * as q from './users.queries.ts';
+
+const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+/** 10 characters from a 32-letter alphabet: 2^50 codes, far beyond guessing under the rate limits. */
+export function newInvitationCode(): string {
+  let s = '';
+  for (let i = 0; i < 10; i++) s += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
+  return s;
+}
+
+export interface NewUser {
+  email: string;
+  firstName: string;
+  lastName: string;
+  phoneCountryCode?: string | null;
+  phoneNumber?: string | null;
+  password: string;
+  withdrawalPassword: string;
+  isAdmin?: boolean;
+  referrerId?: string | null;
+  invitationCode?: string | null;
+}
+
+/** Inserts a user with its ledger accounts, in the caller's transaction. */
+export async function insertUserWithAccounts(tx: Db, u: NewUser): Promise<AuthUser> {
+  const [passwordHash, withdrawalPasswordHash] = await Promise.all([hashPassword(u.password), hashPassword(u.withdrawalPassword)]);
+  try {
+    const user = await q.insertUser(tx, {
+      email: u.email,
+      firstName: u.firstName,
+      lastName: u.lastName,
+      phoneCountryCode: u.phoneCountryCode ?? null,
+      phoneNumber: u.phoneNumber ?? null,
+      passwordHash,
+      withdrawalPasswordHash,
+      isAdmin: u.isAdmin ?? false,
+      referrerId: u.referrerId ?? null,
+      invitationCode: u.invitationCode ?? null,
+    });
+    await openUserAccounts(tx, user.id);
+    return user;
+  } catch (err) {
+    if (sqlState(err) === '23505' && constraintName(err) === 'users_email_key') throw conflict(MSG.emailExists);
+    throw err;
+  }
+}
+
+export async function updateProfile(
+  ctx: AppContext,
+  user: AuthUser,
+  input: { firstName: string; lastName: string; currentPassword?: string; newPassword?: string },
+): Promise<{ user: AuthUser; token?: string }> {
+  if (!input.newPassword) {
+    const updated = await q.updateUser(ctx.db, user.id, { firstName: input.firstName, lastName: input.lastName });
+    if (!updated) throw notFound();
+    return { user: updated };
+  }
+  if (!(await verifyPassword(user.passwordHash, input.currentPassword ?? ''))) throw badRequest(MSG.currentPasswordWrong);
+  if (await verifyPassword(user.withdrawalPasswordHash, input.newPassword)) throw badRequest(MSG.withdrawalPasswordSame);
+  const passwordHash = await hashPassword(input.newPassword);
+  // A new password ends every older session; this device gets a fresh token.
+  const updated = await inTransaction(ctx.db, async (tx) => {
+    await q.updateUser(tx, user.id, { firstName: input.firstName, lastName: input.lastName, passwordHash });
+    return q.bumpTokenVersion(tx, user.id);
+  });
+  if (!updated) throw notFound();
+  return { user: updated, token: await ctx.tokens.sign({ sub: updated.id, tv: updated.tokenVersion }) };
+}
+
+export async function updateEmail(ctx: AppContext, admin: AuthUser, newEmail: string, ip: string): Promise<AuthUser> {
+  if (!admin.isAdmin) throw forbidden(MSG.adminOnlyEmail);
+  try {
+    return await inTransaction(ctx.db, async (tx) => {
+      const updated = await q.updateUser(tx, admin.id, { email: newEmail });
+      if (!updated) throw notFound();
+      await writeAudit(tx, {
+        adminId: admin.id,
+        action: 'email_change',
+        targetType: 'user',
+        targetId: admin.id,
+        before: { email: admin.email },
+        after: { email: newEmail },
+        ip,
+      });
+      return updated;
+    });
+  } catch (err) {
+    if (sqlState(err) === '23505' && constraintName(err) === 'users_email_key') throw conflict(MSG.emailExists);
+    throw err;
+  }
+}
+
+/** The caller's stable invitation code, created on first use. */
+export async function invitationCode(ctx: AppContext, user: AuthUser): Promise<string> {
+  if (user.invitationCode) return user.invitationCode;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      const updated = await q.setInvitationCodeIfMissing(ctx.db, user.id, newInvitationCode());
+      if (updated?.invitationCode) return updated.invitationCode;
+      const current = await q.findUserById(ctx.db, user.id);
+      if (current?.invitationCode) return current.invitationCode;
+    } catch (err) {
+      if (!(sqlState(err) === '23505' && constraintName(err) === 'users_invitation_code_key')) throw err;
+    }
+  }
+  throw new Error('could not allocate an invitation code');
+}
+
+export async function toggleBlock(ctx: AppContext, admin: AuthUser, targetId: string, ip: string): Promise<AuthUser> {
+  return inTransaction(ctx.db, async (tx) => {
+    const target = await q.lockUser(tx, targetId);
+    if (!target) throw notFound();
+    if (target.isAdmin) throw badRequest(MSG.cannotBlockAdmin);
+    const isBlocked = !target.isBlocked;
+    // Blocking also ends the user's sessions: after an unblock they sign in again.
+    const updated = await q.updateUser(tx, target.id, {
+      isBlocked,
+      tokenVersion: isBlocked ? target.tokenVersion + 1 : target.tokenVersion,
+    });
+    if (!updated) throw notFound();
+    await writeAudit(tx, {
+      adminId: admin.id,
+      action: isBlocked ? 'user_block' : 'user_unblock',
+      targetType: 'user',
+      targetId: target.id,
+      before: { isBlocked: target.isBlocked },
+      after: { isBlocked },
+      ip,
+    });
+    return updated;
+  });
+}
+
+export async function logout(ctx: AppContext, user: AuthUser): Promise<void> {
+  await q.bumpTokenVersion(ctx.db, user.id);
+}

@@ -1,0 +1,47 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { MSG } from '@harvest/shared/messages';
+import type { AppContext } from '../context.ts';
+import { users } from '../db/schema.ts';
+import { forbidden, unauthorized } from '../lib/errors.ts';
+
+export type AuthUser = typeof users.$inferSelect;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: AuthUser | null;
+  }
+}
+
+/**
+ * Bearer-token authentication. The user row is read on every call so that a block, a
+ * logout or a password change (token version) takes effect at once.
+ */
+export function authHooks(ctx: AppContext) {
+  async function requireUser(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+    const header = request.headers.authorization;
+    const m = typeof header === 'string' ? /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(header) : null;
+    if (!m?.[1]) throw unauthorized(MSG.unauthorized);
+    const claims = await ctx.tokens.verify(m[1]);
+    if (claims === 'expired') throw unauthorized(MSG.sessionExpired);
+    if (claims === 'invalid') throw unauthorized(MSG.unauthorized);
+    const [user] = await ctx.db.select().from(users).where(eq(users.id, claims.sub)).limit(1);
+    if (!user) throw unauthorized(MSG.unauthorized);
+    if (user.isBlocked) throw forbidden(MSG.blocked);
+    if (user.tokenVersion !== claims.tv) throw unauthorized(MSG.sessionExpired);
+    request.user = user;
+  }
+
+  async function requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    await requireUser(request, reply);
+    if (!request.user?.isAdmin) throw forbidden(MSG.forbidden);
+  }
+
+  return { requireUser, requireAdmin };
+}
+
+/** The signed-in user of a route behind requireUser. */
+export function currentUser(request: FastifyRequest): AuthUser {
+  if (!request.user) throw unauthorized(MSG.unauthorized);
+  return request.user;
+}

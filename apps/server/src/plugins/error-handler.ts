@@ -1,0 +1,32 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { MSG } from '@harvest/shared/messages';
+import { AppError } from '../lib/errors.ts';
+
+/**
+ * The one place errors become responses: `{ "error": text }` with the fitting status.
+ * Known errors keep their text; every 5xx is logged and answered with a generic text,
+ * so no stack trace or SQL reaches a client.
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof AppError) {
+      return reply.status(err.statusCode).headers(err.headers).send({ error: err.message });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const first = err.validation[0];
+      return reply.status(400).send({ error: first?.message ?? 'Invalid request' });
+    }
+    const status = err.statusCode ?? 500;
+    if (status === 413) return reply.status(413).send({ error: MSG.payloadTooLarge });
+    if (status === 429) return reply.status(429).send({ error: MSG.tooManyRequests });
+    if (status >= 400 && status < 500) {
+      const text = err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code?.startsWith('FST_ERR_CTP') ? 'Invalid request body' : err.message;
+      return reply.status(status).send({ error: text });
+    }
+    request.log.error({ err }, 'request failed');
+    return reply.status(500).send({ error: MSG.internal });
+  });
+
+  app.setNotFoundHandler((request, reply) => reply.status(404).send({ error: MSG.notFound }));
+}

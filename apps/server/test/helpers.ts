@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import type { AppContext } from '../src/context.ts';
+import { openPostgres, wrapPglite, type Database } from '../src/db/client.ts';
+import { checkLedger } from '../src/ledger/check.ts';
+import { post } from '../src/ledger/ledger.ts';
+import { inTransaction } from '../src/db/tx.ts';
+import { SettableClock } from '../src/lib/clock.ts';
+import { createAdmin } from '../src/bootstrap.ts';
+import { insertUserWithAccounts, newInvitationCode } from '../src/modules/users/users.service.ts';
+import type { AuthUser } from '../src/plugins/auth.ts';
+import { startSmtp } from './smtp.ts';
+import { withDatabase } from './global-setup.ts';
+
+export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789';
+export const isPostgres = Boolean(process.env.DATABASE_URL);
+
+/** A fresh database for one test file: a copy of the migrated template. */
+export async function freshDatabase(): Promise<Database> {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const name = `hf_test_${randomUUID().replace(/-/g, '')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${process.env.HF_TEST_PG_TEMPLATE ?? 'hf_test_template'}`);
+    await admin.end();
+    const db = openPostgres(withDatabase(url, name), 20);
+    return {
+      ...db,
+      async close() {
+        await db.close();
+        const c = new pg.Client({ connectionString: url });
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await c.end();
+      },
+    };
+  }
+  const file = process.env.HF_PGLITE_TEMPLATE;
+  if (!file) throw new Error('global setup did not prepare a PGlite template');
+  const client = await PGlite.create({ loadDataDir: new Blob([readFileSync(file)]) });
+  return wrapPglite(client);
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  clock: SettableClock;
+  database: Database;
+  smtp: Awaited<ReturnType<typeof startSmtp>>;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const smtp = await startSmtp();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    RATE_LIMITS: 'off',
+    JWT_SECRET: TEST_SECRET,
+    SMTP_URL: smtp.url,
+    DEPOSIT_ADDRESS: '0x1111111111111111111111111111111111111111',
+    ...env,
+  });
+  const database = await freshDatabase();
+  const clock = new SettableClock();
+  const { app, ctx } = await buildApp({ config, database, secret: TEST_SECRET, clock });
+  await app.ready();
+  return {
+    app,
+    ctx,
+    clock,
+    database,
+    smtp,
+    async close() {
+      await app.close();
+      await smtp.close();
+      await database.close();
+    },
+  };
+}
+
+let counter = 0;
+export const uniqueEmail = (prefix = 'user') => `${prefix}${++counter}.${randomUUID().slice(0, 8)}@example.com`;
+
+export interface TestUser {
+  user: AuthUser;
+  token: string;
+  password: string;
+  withdrawalPassword: string;
+}
+
+/** Creates a user directly (not through signup) and signs a token for it. */
+export async function makeUser(
+  t: TestApp,
+  opts: { isAdmin?: boolean; referrerId?: string | null; email?: string; firstName?: string; lastName?: string } = {},
+): Promise<TestUser> {
+  const password = 'password-1';
+  const withdrawalPassword = 'withdraw-1';
+  const email = opts.email ?? uniqueEmail(opts.isAdmin ? 'admin' : 'user');
+  const user = opts.isAdmin
+    ? await createAdmin(t.ctx.db, { email, password })
+    : await inTransaction(t.ctx.db, (tx) =>
+        insertUserWithAccounts(tx, {
+          email,
+          firstName: opts.firstName ?? 'Test',
+          lastName: opts.lastName ?? 'User',
+          phoneCountryCode: '+1',
+          phoneNumber: '5551234567',
+          password,
+          withdrawalPassword,
+          referrerId: opts.referrerId ?? null,
+          invitationCode: newInvitationCode(),
+        }),
+      );
+  const token = await t.ctx.tokens.sign({ sub: user.id, tv: user.tokenVersion });
+  return { user, token, password, withdrawalPassword };
+}
+
+/** Credits a user's balance through the ledger (test funding, as a deposit would). */
+export async function fund(t: TestApp, userId: string, micro: bigint): Promise<void> {
+  await inTransaction(t.ctx.db, (tx) =>
+    post(tx, {
+      kind: 'test_funding',
+      refId: randomUUID(),
+      legs: [
+        { account: { userId, kind: 'balance' }, amount: micro },
+        { account: { platform: 'platform_deposits' }, amount: -micro },
+      ],
+    }),
+  );
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+export async function call(
+  t: TestApp,
+  method: Method,
+  url: string,
+  opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<LightMyRequestResponse & { data: any }> {
+  const res = await t.app.inject({
+    method,
+    url,
+    headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...(opts.headers ?? {}) },
+    ...(opts.body !== undefined ? { payload: typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body), headers: { 'content-type': 'application/json', ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...(opts.headers ?? {}) } } : {}),
+  });
+  let data: unknown = undefined;
+  try {
+    data = res.body ? JSON.parse(res.body) : undefined;
+  } catch {
+    data = res.body;
+  }
+  return Object.assign(res, { data });
+}
+
+export async function expectLedgerClean(t: TestApp): Promise<void> {
+  const violations = await checkLedger(t.ctx.db);
+  if (violations.length > 0) throw new Error(`ledger violations: ${JSON.stringify(violations)}`);
+}

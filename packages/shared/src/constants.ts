@@ -1,0 +1,29 @@
+/** Business constants from the product spec (section 9) and DOMAIN.md. */
+export const USDC_DECIMALS = 6;
+export const MICRO_PER_USDC = 1_000_000n;
+export const WITHDRAWAL_FEE_PERCENT = 15n;
+export const REFERRAL_RATES_PERCENT = [10n, 3n, 1n] as const;
+export const CYCLE_HOURS = 8;
+export const CYCLE_MS = CYCLE_HOURS * 60 * 60 * 1000;
+export const WITHDRAWAL_COOLDOWN_HOURS = 48;
+export const WITHDRAWAL_COOLDOWN_MS = WITHDRAWAL_COOLDOWN_HOURS * 60 * 60 * 1000;
+export const MIN_DEPOSIT_MICRO = 500_000n;
+export const MIN_PASSWORD_LENGTH = 6;
+export const RECENT_DEPOSITS = 5;
+export const ANALYTICS_PERIODS = [7, 14, 30, 90] as const;
+export const DEFAULT_ANALYTICS_PERIOD = 30;
+export const POLL_INVESTMENTS_MS = 2_000;
+export const POLL_DEPOSITS_MS = 30_000;
+export const POLL_ADMIN_WITHDRAWALS_MS = 30_000;
+export const TOAST_MS = 3_000;
+export const HASH_SHOWN_CHARS = 20;
+export const HASH_SHOWN_CHARS_ADMIN_DEPOSITS = 30;
+export const DEFAULT_COUNTRY_DIAL = '+1';
+export const EMAIL_CODE_TTL_MS = 10 * 60 * 1000;
+export const EMAIL_CODE_MAX_TRIES = 5;
+export const EMAIL_CODE_RESEND_MS = 60 * 1000;
+export const LAZY_CHUNK_TIMEOUT_MS = 120_000;
+/** Largest amount the API accepts (1 billion USDC) keeps micro-USDC well inside 2^53. */
+export const MAX_AMOUNT_MICRO = 1_000_000_000n * MICRO_PER_USDC;
+export const DEFAULT_PAGE_SIZE = 25;
+export const MAX_PAGE_SIZE = 100;

@@ -1,0 +1,79 @@
+import { MAX_AMOUNT_MICRO, MICRO_PER_USDC } from './constants.ts';
+
+/** Decimal text of a USDC amount: digits, optionally a point and at most 6 decimals. */
+const USDC_TEXT = /^(\d{1,10})(?:\.(\d{1,6}))?$/;
+
+/**
+ * Parses a USDC amount given as a JSON number or decimal text into integer micro-USDC.
+ * A JSON number is read from its shortest decimal text (what the client typed), so 0.1 is
+ * exactly 100000 micro; exponents, more than 6 decimals, negatives and non-finite values
+ * are refused (null). No floating-point arithmetic touches the amount.
+ */
+export function parseUsdc(value: unknown): bigint | null {
+  let text: string;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return null;
+    text = String(value);
+  } else if (typeof value === 'string') {
+    text = value.trim();
+  } else {
+    return null;
+  }
+  const m = USDC_TEXT.exec(text);
+  if (!m) return null;
+  const whole = BigInt(m[1] ?? '0');
+  const frac = BigInt((m[2] ?? '').padEnd(6, '0'));
+  const micro = whole * MICRO_PER_USDC + frac;
+  if (micro > MAX_AMOUNT_MICRO) return null;
+  return micro;
+}
+
+/** Exact decimal text of a micro-USDC amount, without trailing zeros ("12.5", "-3"). */
+export function microToText(micro: bigint): string {
+  const neg = micro < 0n;
+  const abs = neg ? -micro : micro;
+  const whole = abs / MICRO_PER_USDC;
+  const frac = (abs % MICRO_PER_USDC).toString().padStart(6, '0').replace(/0+$/, '');
+  return `${neg ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`;
+}
+
+/** A micro-USDC amount as the JSON number the API speaks (the double nearest its decimal text). */
+export function microToUsdc(micro: bigint): number {
+  return Number(microToText(micro));
+}
+
+/** Rounds down to the micro-unit: the remainder stays with the platform (DOMAIN.md). */
+export function percentOf(micro: bigint, percent: bigint): bigint {
+  return (micro * percent) / 100n;
+}
+
+/** Daily rates are stored as percent x 10^4 (1.5% = 15000) so they stay integers. */
+export const RATE_SCALE = 10_000n;
+
+export function rateToScaled(ratePercent: number): bigint | null {
+  const m = /^(\d{1,3})(?:\.(\d{1,4}))?$/.exec(String(ratePercent));
+  if (!m) return null;
+  return BigInt(m[1] ?? '0') * RATE_SCALE + BigInt((m[2] ?? '').padEnd(4, '0'));
+}
+
+export function scaledToRate(scaled: bigint | number): number {
+  const s = BigInt(scaled);
+  const frac = (s % RATE_SCALE).toString().padStart(4, '0').replace(/0+$/, '');
+  return Number(`${s / RATE_SCALE}${frac ? `.${frac}` : ''}`);
+}
+
+/** Gross cycle earning = amount x dailyRate / 100, rounded down to the micro-unit. */
+export function cycleEarning(amountMicro: bigint, rateScaled: bigint): bigint {
+  return (amountMicro * rateScaled) / (100n * RATE_SCALE);
+}
+
+/** Splits a gross earning withdrawal into the 15% fee and the 85% net (fee rounded down). */
+export function withdrawalFee(grossMicro: bigint, feePercent: bigint): { fee: bigint; net: bigint } {
+  const fee = percentOf(grossMicro, feePercent);
+  return { fee, net: grossMicro - fee };
+}
+
+/** Screen formatting: fixed decimals, from the API's number. */
+export function formatUsdc(value: number, decimals = 2): string {
+  return value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+}

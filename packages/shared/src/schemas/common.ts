@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../constants.ts';
+import { parseUsdc } from '../money.ts';
+
+export const errorResponse = z.object({ error: z.string() });
+export const messageResponse = z.object({ message: z.string() });
+
+/** A required text field: missing, not a string or blank all give the same spec message. */
+export function requiredText(message: string, max = 200) {
+  return z.string({ error: message }).trim().min(1, message).max(max, message);
+}
+
+export const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+export const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+export const txHashSchema = z.string().regex(TX_HASH, 'Invalid transaction hash: expected 0x followed by 64 hex characters').transform((s) => s.toLowerCase());
+export const addressSchema = z.string().regex(EVM_ADDRESS, 'Invalid wallet address: expected 0x followed by 40 hex characters').transform((s) => s.toLowerCase());
+
+/** An id path/body parameter: a UUID. Anything else is simply not found. */
+export const idSchema = z.string().uuid('Not found');
+
+/**
+ * A USDC amount (JSON number or decimal text, at most 6 decimals) parsed into micro-USDC.
+ * `invalid` is the message for anything that is not such an amount.
+ */
+export function usdcAmount(invalid: string) {
+  return z.union([z.number({ error: invalid }), z.string({ error: invalid })], { error: invalid }).transform((v, ctx) => {
+    const micro = parseUsdc(v);
+    if (micro === null) {
+      ctx.addIssue({ code: 'custom', message: invalid });
+      return z.NEVER;
+    }
+    return micro;
+  });
+}
+
+/** USDC in responses: a JSON number with at most 6 decimals. */
+export const usdc = z.number();
+export const isoDate = z.string();
+
+export const pageQuery = z.strictObject({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  search: z.string().trim().max(200).optional(),
+});
+
+export const pageInfo = z.object({ page: z.number(), pageSize: z.number(), total: z.number() });
+
+/** Cache-busting time parameter some GET calls send (spec section 7). */
+export const cacheBustQuery = z.strictObject({ t: z.string().max(30).optional(), _: z.string().max(30).optional() });
