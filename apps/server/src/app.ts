@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { MSG } from '@harvest/shared/messages';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
@@ -62,24 +61,25 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     secret: opts.secret,
   };
 
-  registerErrorHandler(app);
+  const webDist = config.WEB_DIST ?? DEFAULT_WEB_DIST;
+  const hasWeb = existsSync(path.join(webDist, 'index.html'));
+  // The page carries run-time settings the screens show (SUPPORT_EMAIL for the blocked screen).
+  const indexHtml = hasWeb
+    ? readFileSync(path.join(webDist, 'index.html'), 'utf8').replace(/(<meta name="hf-support-email" content=")[^"]*(")/, `$1${escapeHtml(config.SUPPORT_EMAIL)}$2`)
+    : undefined;
+  registerErrorHandler(app, indexHtml);
   await registerSecurity(app, config.isProduction);
   await registerRateLimit(app, config.rateLimits);
 
   await app.register(apiRoutes(ctx), { prefix: '/api' });
   if (config.TEST_CLOCK && clock instanceof SettableClock) await app.register(testClockRoutes(clock), { prefix: '/api' });
 
-  const webDist = config.WEB_DIST ?? DEFAULT_WEB_DIST;
-  if (existsSync(path.join(webDist, 'index.html'))) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, maxAge: '1h', index: false });
-    app.setNotFoundHandler((req, reply) => {
-      if (req.method === 'GET' && !req.url.startsWith('/api') && !path.extname(req.url.split('?')[0] ?? '')) {
-        return reply.header('cache-control', 'no-cache').sendFile('index.html');
-      }
-      return reply.status(404).send({ error: MSG.notFound });
-    });
-  }
+  if (hasWeb) await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, maxAge: '1y', immutable: true });
   return { app, ctx };
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** TRUST_PROXY: empty/false (default, X-Forwarded-For ignored), true, a hop count, or trusted addresses. */

@@ -8,7 +8,7 @@ import { AppError } from '../lib/errors.ts';
  * Known errors keep their text; every 5xx is logged and answered with a generic text,
  * so no stack trace or SQL reaches a client.
  */
-export function registerErrorHandler(app: FastifyInstance): void {
+export function registerErrorHandler(app: FastifyInstance, spaIndexHtml?: string): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
       return reply.status(err.statusCode).headers(err.headers).send({ error: err.message });
@@ -28,5 +28,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
     return reply.status(500).send({ error: MSG.internal });
   });
 
-  app.setNotFoundHandler((request, reply) => reply.status(404).send({ error: MSG.notFound }));
+  // Unknown API paths are 404 JSON; any other page path gets the SPA, which routes it.
+  app.setNotFoundHandler((request, reply) => {
+    const pathOnly = request.url.split('?')[0] ?? '';
+    if (spaIndexHtml && request.method === 'GET' && !pathOnly.startsWith('/api') && !/\.[a-z0-9]+$/i.test(pathOnly)) {
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(spaIndexHtml);
+    }
+    return reply.status(404).send({ error: MSG.notFound });
+  });
 }

@@ -1,0 +1,37 @@
+import { useNavigate } from 'react-router';
+import { Button } from '../components/ui/button.tsx';
+import { useAuth } from '../lib/auth.tsx';
+import { supportEmail } from '../lib/support.ts';
+
+export function BlockedScreen() {
+  const { logout } = useAuth();
+  const navigate = useNavigate();
+  const email = supportEmail();
+  return (
+    <main className="flex min-h-[calc(100vh-4rem)] items-center justify-center px-4">
+      <div className="w-full max-w-md rounded-2xl bg-white p-8 text-center shadow-2xl">
+        <div aria-hidden className="mb-4 text-5xl">
+          🚫
+        </div>
+        <h1 className="text-2xl font-bold text-red-700">Account Blocked</h1>
+        <p className="mt-3 text-slate-600">
+          Your account has been blocked. Please contact support at{' '}
+          <a className="font-semibold text-purple-700 underline" href={`mailto:${email}`}>
+            {email}
+          </a>
+          .
+        </p>
+        <Button
+          variant="danger"
+          className="mt-6 w-full"
+          onClick={async () => {
+            await logout();
+            navigate('/login', { replace: true });
+          }}
+        >
+          Logout
+        </Button>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,5 @@
+import { Card } from '../../../../components/ui/card.tsx';
+
+export default function Tab() {
+  return <Card title="Referral Network">{null}</Card>;
+}

@@ -1,0 +1,101 @@
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Button } from '../components/ui/button.tsx';
+import { useAuth } from '../lib/auth.tsx';
+import { InviteDialog } from '../features/invitation/components/invite-dialog.tsx';
+import { ProfileDialog } from '../features/profile/components/profile-dialog.tsx';
+
+export function TopBar() {
+  const { user, status } = useAuth();
+  return (
+    <header className="sticky top-0 z-20 border-b border-white/15 bg-purple-950/40 backdrop-blur">
+      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4">
+        <div className="min-w-0">
+          <p className="truncate text-lg font-extrabold text-white">🌾 Harvest Farm</p>
+          <p className="text-xs text-purple-100">Investment Platform</p>
+        </div>
+        {status === 'authenticated' && user && <UserControls />}
+      </div>
+    </header>
+  );
+}
+
+function UserControls() {
+  const { user, logout } = useAuth();
+  const navigate = useNavigate();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [inviteOpen, setInviteOpen] = useState(false);
+  const [profileOpen, setProfileOpen] = useState(false);
+  const menuRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onDown = (e: MouseEvent) => {
+      if (menuRef.current && e.target instanceof Node && !menuRef.current.contains(e.target)) setMenuOpen(false);
+    };
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setMenuOpen(false);
+    document.addEventListener('mousedown', onDown);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onDown);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [menuOpen]);
+
+  if (!user) return null;
+  const initials = `${user.firstName[0] ?? ''}${user.lastName[0] ?? ''}`.toUpperCase();
+  return (
+    <div className="flex items-center gap-2">
+      <Button variant="secondary" onClick={() => setInviteOpen(true)}>
+        Invite
+      </Button>
+      <div className="relative" ref={menuRef}>
+        <button
+          type="button"
+          aria-haspopup="menu"
+          aria-expanded={menuOpen}
+          aria-label="Profile menu"
+          onClick={() => setMenuOpen((o) => !o)}
+          className="flex h-10 w-10 items-center justify-center rounded-full bg-amber-400 font-bold text-purple-950 hover:bg-amber-300"
+        >
+          {initials}
+        </button>
+        {menuOpen && (
+          <div role="menu" className="absolute right-0 mt-2 min-w-[200px] rounded-xl bg-white p-2 shadow-xl ring-1 ring-black/5">
+            <div className="border-b border-slate-100 px-3 py-2">
+              <p className="font-semibold text-slate-900">
+                {user.firstName} {user.lastName}
+              </p>
+              <p className="text-sm break-all text-slate-500">{user.email}</p>
+            </div>
+            <button
+              role="menuitem"
+              type="button"
+              className="block w-full rounded-lg px-3 py-2 text-left text-sm hover:bg-purple-50"
+              onClick={() => {
+                setMenuOpen(false);
+                setProfileOpen(true);
+              }}
+            >
+              Edit Profile
+            </button>
+            <button
+              role="menuitem"
+              type="button"
+              className="block w-full rounded-lg px-3 py-2 text-left text-sm text-red-700 hover:bg-red-50"
+              onClick={async () => {
+                setMenuOpen(false);
+                await logout();
+                navigate('/login', { replace: true });
+              }}
+            >
+              Logout
+            </button>
+          </div>
+        )}
+      </div>
+      <InviteDialog open={inviteOpen} onClose={() => setInviteOpen(false)} />
+      <ProfileDialog open={profileOpen} onClose={() => setProfileOpen(false)} startInEdit={false} />
+    </div>
+  );
+}

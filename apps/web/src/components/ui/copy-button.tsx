@@ -1,0 +1,19 @@
+import { toast } from 'react-toastify';
+import { Button } from './button.tsx';
+
+export async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function CopyButton({ text, label, done = 'Copied!' }: { text: string; label: string; done?: string }) {
+  return (
+    <Button variant="secondary" onClick={async () => (await copyText(text)) ? toast.success(done) : toast.error('Could not copy. Please copy it by hand.')}>
+      {label}
+    </Button>
+  );
+}

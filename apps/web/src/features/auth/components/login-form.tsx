@@ -1,0 +1,54 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { toast } from 'react-toastify';
+import { MSG } from '@harvest/shared/messages';
+import { Button } from '../../../components/ui/button.tsx';
+import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
+import { errorText } from '../../../lib/api-client.ts';
+import { useAuth } from '../../../lib/auth.tsx';
+import { login } from '../api/auth.ts';
+import { AuthCard } from './auth-card.tsx';
+
+export function LoginForm() {
+  const auth = useAuth();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (!email.trim() || !password) {
+      toast.error(MSG.loginRequired);
+      return;
+    }
+    setBusy(true);
+    try {
+      const res = await login({ email: email.trim(), password });
+      auth.signIn(res.token, res.user);
+      navigate('/dashboard', { replace: true });
+    } catch (err) {
+      toast.error(errorText(err, MSG.loginFailed));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <AuthCard title="Welcome Back">
+      <form onSubmit={onSubmit} className="space-y-4" noValidate>
+        <TextInput label="Email" type="email" name="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+        <PasswordInput label="Password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+        <Button type="submit" className="w-full" disabled={busy}>
+          {busy ? 'Signing In...' : 'Sign In'}
+        </Button>
+      </form>
+      <p className="mt-6 text-center text-sm text-slate-600">
+        Don&apos;t have an account?{' '}
+        <Link to="/signup" className="font-semibold text-purple-700 hover:underline">
+          Sign up
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}
