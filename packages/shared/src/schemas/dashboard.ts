@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { isoDate, usdc } from './common.ts';
+
+export const cycleEarningSchema = z.object({
+  _id: z.string(),
+  cycleNumber: z.number(),
+  grossAmount: usdc,
+  withdrawalRequested: z.boolean(),
+  createdAt: isoDate,
+});
+
+/** The spec's Investment (active) entity. */
+export const investmentSchema = z.object({
+  _id: z.string(),
+  tier: z.string(),
+  amount: usdc,
+  dailyRate: z.number(),
+  totalEarned: usdc,
+  earningStarted: z.boolean(),
+  earningCompleted: z.boolean(),
+  cycleEndTime: isoDate.nullable(),
+  withdrawalApprovedAt: isoDate.nullable(),
+  nextCycleAvailableAt: isoDate.nullable(),
+  /** Platform calendar day (YYYY-MM-DD) of the last cycle start; a new cycle may start on a later day. */
+  lastCycleDay: z.string().nullable(),
+  createdAt: isoDate,
+  cycleEarnings: z.array(cycleEarningSchema),
+});
+export type Investment = z.infer<typeof investmentSchema>;
+
+/**
+ * Account summary, every figure read from the ledger (docs/decisions):
+ * balance = `balance` account; totalInvestment = `invested`; referralRewards = lifetime rewards
+ * earned; totalEarnings = lifetime cycle earnings (gross); availableToWithdraw = unrequested
+ * earnings + rewards + balance; pendingApproval = `pending_withdrawal` (held, gross);
+ * successfullyWithdrawn = net amount of approved withdrawals.
+ */
+export const accountSummarySchema = z.object({
+  balance: usdc,
+  totalInvestment: usdc,
+  referralRewards: usdc,
+  withdrawalWallet: z.string().nullable(),
+  totalEarnings: usdc,
+  availableToWithdraw: usdc,
+  pendingApproval: usdc,
+  successfullyWithdrawn: usdc,
+});
+export type AccountSummary = z.infer<typeof accountSummarySchema>;
+
+export const dashboardResponse = z.object({
+  accountSummary: accountSummarySchema,
+  activeInvestments: z.array(investmentSchema),
+  /** Server time, so countdowns on screens follow the platform clock. */
+  serverTime: isoDate,
+});
+export type DashboardResponse = z.infer<typeof dashboardResponse>;

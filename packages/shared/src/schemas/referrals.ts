@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { isoDate, usdc } from './common.ts';
+
+export const referralEntrySchema = z.object({
+  _id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  createdAt: isoDate,
+});
+
+export const referralTreeSchema = z.object({
+  totalReferrals: z.number(),
+  level1: z.array(referralEntrySchema),
+  level2: z.array(referralEntrySchema),
+  level3: z.array(referralEntrySchema),
+});
+export type ReferralTree = z.infer<typeof referralTreeSchema>;
+
+/** GET /user/referrals: the rewards the caller's network produced. */
+export const referralRewardSchema = z.object({
+  _id: z.string(),
+  level: z.number(),
+  amount: usdc,
+  fromUser: z.object({ firstName: z.string(), lastName: z.string(), email: z.string() }),
+  investmentAmount: usdc,
+  createdAt: isoDate,
+});
+export const referralsResponse = z.object({ referrals: z.array(referralRewardSchema), totalRewards: usdc });
+export type ReferralsResponse = z.infer<typeof referralsResponse>;
