@@ -14,6 +14,8 @@ export function registerErrorHandler(app: FastifyInstance, spaIndexHtml?: string
       return reply.status(err.statusCode).headers(err.headers).send({ error: err.message });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
+      // A path id of the wrong shape names nothing: not found, like someone else's id.
+      if (err.validationContext === 'params') return reply.status(404).send({ error: MSG.notFound });
       const first = err.validation[0];
       return reply.status(400).send({ error: first?.message ?? 'Invalid request' });
     }
