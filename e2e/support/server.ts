@@ -1,0 +1,109 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSmtp } from '../../apps/server/test/smtp.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const ADMIN = { email: 'e2e-admin@harvest.local', password: 'e2e-admin-password' };
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const a = srv.address();
+      const port = typeof a === 'object' && a ? a.port : 0;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export interface RunningApp {
+  baseURL: string;
+  smtp: Awaited<ReturnType<typeof startSmtp>>;
+  log: () => string;
+  api<T = any>(method: string, url: string, opts?: { token?: string; body?: unknown }): Promise<{ status: number; data: T }>;
+  adminToken(): Promise<string>;
+  setClock(iso: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the production server (built SPA + API) as a child process on a fresh embedded
+ * database, with a real SMTP server in this process and the test clock enabled.
+ */
+export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
+  const smtp = await startSmtp();
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hf-e2e-'));
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SMTP_URL: smtp.url,
+      TEST_CLOCK: '1',
+      RATE_LIMITS: 'off',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      SUPPORT_EMAIL: 'help@harvest.example',
+      JWT_SECRET: 'e2e-secret-e2e-secret-e2e-secret-e2e-secret',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const baseURL = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
+    try {
+      const res = await fetch(`${baseURL}/api/user/me`);
+      if (res.status === 401) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+
+  async function api(method: string, url: string, opts: { token?: string; body?: unknown } = {}) {
+    const res = await fetch(`${baseURL}/api${url}`, {
+      method,
+      headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
+    const text = await res.text();
+    return { status: res.status, data: text ? JSON.parse(text) : null };
+  }
+  let adminTokenCache: string | undefined;
+  return {
+    baseURL,
+    smtp,
+    log: () => output,
+    api,
+    async adminToken() {
+      if (!adminTokenCache) adminTokenCache = (await api('POST', '/login', { body: ADMIN })).data.token;
+      return adminTokenCache ?? '';
+    },
+    async setClock(iso: string) {
+      const res = await api('POST', '/__test__/clock', { body: { now: iso } });
+      if (res.status !== 200) throw new Error(`clock: ${JSON.stringify(res.data)}`);
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      await smtp.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
