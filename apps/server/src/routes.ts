@@ -2,11 +2,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
+import { withdrawalRoutes } from './modules/withdrawals/withdrawals.routes.ts';
 
 /** Every API module, mounted under /api. Each module owns its routes, service and queries. */
 export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     await app.register(authRoutes(ctx));
     await app.register(userRoutes(ctx));
+    await app.register(withdrawalRoutes(ctx));
   };
 }

@@ -1,0 +1,73 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { cacheBustQuery, messageResponse } from '@harvest/shared/schemas/common';
+import {
+  adminWithdrawalsQuery,
+  adminWithdrawalsResponse,
+  approveBody,
+  myWithdrawalsResponse,
+  rejectBody,
+  requestAllBody,
+  withdrawalActionResponse,
+} from '@harvest/shared/schemas/withdrawals';
+import type { AppContext } from '../../context.ts';
+import { FailureThrottle } from '../../lib/throttle.ts';
+import { authHooks, currentUser } from '../../plugins/auth.ts';
+import { perIp } from '../../plugins/rate-limit.ts';
+import { chainPayoutVerifier, type PayoutVerifier } from './payout-chain.ts';
+import * as service from './withdrawals.service.ts';
+
+export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const { requireUser, requireAdmin } = authHooks(ctx);
+  // Wrong withdrawal passwords per user: 5 per 15 minutes, then 429 with Retry-After.
+  const passwordFailures = new FailureThrottle(5, 15 * 60_000, ctx.clock, ctx.config.rateLimits);
+  const { CHAIN_RPC_URL, USDC_CONTRACTS, PAYOUT_ADDRESS } = ctx.config;
+  // With a chain RPC configured every approval is proven on chain; without one the hash is recorded as given.
+  const verifier: PayoutVerifier | null = CHAIN_RPC_URL
+    ? chainPayoutVerifier({ rpcUrl: CHAIN_RPC_URL, usdcContracts: USDC_CONTRACTS, payoutAddress: PAYOUT_ADDRESS })
+    : null;
+
+  return async (app) => {
+    app.post(
+      '/withdrawal/request-all',
+      { onRequest: requireUser, schema: { body: requestAllBody, response: { 200: messageResponse } }, config: perIp(30, 15) },
+      async (req) => {
+        const res = await service.requestAll(ctx, currentUser(req), req.body, passwordFailures);
+        return { message: res.message };
+      },
+    );
+
+    app.get('/withdrawal/my-withdrawals', { onRequest: requireUser, schema: { querystring: cacheBustQuery, response: { 200: myWithdrawalsResponse } } }, async (req) => ({
+      withdrawals: await service.myWithdrawals(ctx.db, currentUser(req).id),
+    }));
+
+    app.get(
+      '/withdrawal/admin/pending',
+      { onRequest: requireAdmin, schema: { querystring: adminWithdrawalsQuery, response: { 200: adminWithdrawalsResponse } } },
+      async (req) => service.adminList(ctx.db, { page: req.query.page, pageSize: req.query.pageSize, status: 'pending' }),
+    );
+
+    app.get(
+      '/withdrawal/admin/all',
+      { onRequest: requireAdmin, schema: { querystring: adminWithdrawalsQuery, response: { 200: adminWithdrawalsResponse } } },
+      async (req) => service.adminList(ctx.db, { page: req.query.page, pageSize: req.query.pageSize, status: req.query.status }),
+    );
+
+    app.post(
+      '/withdrawal/admin/approve',
+      { onRequest: requireAdmin, schema: { body: approveBody, response: { 200: withdrawalActionResponse } } },
+      async (req) => ({
+        message: 'Withdrawal approved',
+        withdrawal: await service.approve(ctx, currentUser(req), req.body, verifier, req.ip),
+      }),
+    );
+
+    app.post(
+      '/withdrawal/admin/reject',
+      { onRequest: requireAdmin, schema: { body: rejectBody, response: { 200: withdrawalActionResponse } } },
+      async (req) => ({
+        message: 'Withdrawal rejected',
+        withdrawal: await service.reject(ctx, currentUser(req), req.body, req.ip),
+      }),
+    );
+  };
+}

@@ -1,0 +1,249 @@
+import { randomUUID } from 'node:crypto';
+import { WITHDRAWAL_COOLDOWN_MS, WITHDRAWAL_FEE_PERCENT } from '@harvest/shared/constants';
+import { MSG } from '@harvest/shared/messages';
+import { microToText, microToUsdc, withdrawalFee } from '@harvest/shared/money';
+import { PAYOUT_MSG, WITHDRAWAL_MSG, type AdminWithdrawal, type Withdrawal } from '@harvest/shared/schemas/withdrawals';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import { inTransaction } from '../../db/tx.ts';
+import { lockUserAccounts, post } from '../../ledger/ledger.ts';
+import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { verifyPassword } from '../../lib/passwords.ts';
+import type { FailureThrottle } from '../../lib/throttle.ts';
+import type { AuthUser } from '../../plugins/auth.ts';
+import { writeAudit } from '../audit/audit.queries.ts';
+import type { PayoutVerifier } from './payout-chain.ts';
+import { postHolds, type Hold } from './withdrawals.ledger.ts';
+import * as q from './withdrawals.queries.ts';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+type PopulatedRow = Awaited<ReturnType<typeof q.listForUser>>[number];
+type AdminRow = Awaited<ReturnType<typeof q.listForAdmin>>[number];
+
+export function toWithdrawalDto(r: PopulatedRow): Withdrawal {
+  const w = r.w;
+  return {
+    _id: w.id,
+    status: w.status === 'approved' || w.status === 'rejected' ? w.status : 'pending',
+    source: w.source === 'earning' || w.source === 'rewards' ? w.source : 'balance',
+    requestId: w.requestId,
+    amount: microToUsdc(w.amount),
+    feeAmount: microToUsdc(w.feeAmount),
+    netAmount: microToUsdc(w.netAmount),
+    cycleNumber: w.cycleNumber,
+    investmentId: r.invId && r.invTier !== null && r.invAmount !== null ? { _id: r.invId, tier: r.invTier, amount: microToUsdc(r.invAmount) } : null,
+    walletAddress: w.walletAddress,
+    requestedAt: w.requestedAt.toISOString(),
+    processedAt: iso(w.processedAt),
+    txHash: w.txHash,
+    notes: w.notes,
+  };
+}
+
+export function toAdminDto(r: AdminRow): AdminWithdrawal {
+  return {
+    ...toWithdrawalDto(r),
+    userId: r.uId && r.uFirst !== null && r.uLast !== null && r.uEmail !== null ? { _id: r.uId, firstName: r.uFirst, lastName: r.uLast, email: r.uEmail } : null,
+  };
+}
+
+// ---------------------------------------------------------------- Withdraw All
+
+export interface RequestAllResult {
+  message: string;
+  requestId: string;
+  count: number;
+  gross: bigint;
+  fee: bigint;
+  net: bigint;
+}
+
+/**
+ * Withdraw All: in one transaction, one withdrawal per unrequested cycle earning (15% fee),
+ * one for the rewards account and one for the balance account (no fee), each holding its
+ * money in pending_withdrawal with its own ledger transaction. The user's accounts are
+ * locked first, so parallel requests (or an invest) queue and see what the first one left.
+ */
+export async function requestAll(
+  ctx: AppContext,
+  user: AuthUser,
+  input: { walletAddress: string; withdrawalPassword: string },
+  throttle: FailureThrottle,
+): Promise<RequestAllResult> {
+  const key = `withdraw:${user.id}`;
+  throttle.check(key);
+  if (!(await verifyPassword(user.withdrawalPasswordHash, input.withdrawalPassword))) {
+    throttle.fail(key);
+    throw badRequest(WITHDRAWAL_MSG.withdrawalPasswordWrong);
+  }
+  throttle.reset(key);
+
+  return inTransaction(ctx.db, async (tx) => {
+    const balances = await lockUserAccounts(tx, [user.id]);
+    const earnings = await q.lockUnrequestedEarnings(tx, user.id);
+    const rewards = balances.get(`${user.id}:rewards`) ?? 0n;
+    const balance = balances.get(`${user.id}:balance`) ?? 0n;
+    if (earnings.length === 0 && rewards <= 0n && balance <= 0n) throw badRequest(MSG.noFunds);
+
+    const requestId = randomUUID();
+    const requestedAt = ctx.clock.now();
+    const base = { userId: user.id, requestId, walletAddress: input.walletAddress, requestedAt, status: 'pending' };
+    const rows: q.NewWithdrawal[] = [];
+    const holds: Hold[] = [];
+    for (const e of earnings) {
+      const { fee, net } = withdrawalFee(e.grossAmount, WITHDRAWAL_FEE_PERCENT);
+      const id = randomUUID();
+      rows.push({ ...base, id, source: 'earning', amount: e.grossAmount, feeAmount: fee, netAmount: net, cycleEarningId: e.id, investmentId: e.investmentId, cycleNumber: e.cycleNumber });
+      holds.push({ withdrawalId: id, from: 'earnings', amount: e.grossAmount });
+    }
+    for (const [source, amount] of [
+      ['rewards', rewards],
+      ['balance', balance],
+    ] as const) {
+      if (amount <= 0n) continue;
+      const id = randomUUID();
+      rows.push({ ...base, id, source, amount, feeAmount: 0n, netAmount: amount, cycleEarningId: null, investmentId: null, cycleNumber: null });
+      holds.push({ withdrawalId: id, from: source, amount });
+    }
+
+    await q.insertWithdrawals(tx, rows);
+    await q.markEarningsRequested(
+      tx,
+      earnings.map((e) => e.id),
+      true,
+    );
+    await postHolds(tx, user.id, holds, user.id, MSG.noFunds);
+    await q.setWithdrawalWallet(tx, user.id, input.walletAddress);
+
+    const gross = rows.reduce((s, r) => s + r.amount, 0n);
+    const fee = rows.reduce((s, r) => s + (r.feeAmount ?? 0n), 0n);
+    const net = gross - fee;
+    const items = rows.length === 1 ? '1 item' : `${rows.length} items`;
+    return {
+      message: `Withdrawal request submitted for ${items}: ${microToText(gross)} USDC gross, ${microToText(fee)} USDC fee, ${microToText(net)} USDC to be paid. Withdrawals may take up to 48 hours to process.`,
+      requestId,
+      count: rows.length,
+      gross,
+      fee,
+      net,
+    };
+  });
+}
+
+export async function myWithdrawals(db: Db, userId: string): Promise<Withdrawal[]> {
+  return (await q.listForUser(db, userId)).map(toWithdrawalDto);
+}
+
+export async function adminList(db: Db, opts: { status?: string; page: number; pageSize: number }) {
+  const [rows, c] = await Promise.all([q.listForAdmin(db, opts), q.counts(db, opts.status)]);
+  return {
+    withdrawals: rows.map(toAdminDto),
+    pagination: { page: opts.page, pageSize: opts.pageSize, total: c.matching },
+    counts: { pending: c.pending, total: c.total },
+  };
+}
+
+// ---------------------------------------------------------------- admin decisions
+
+async function loadPending(db: Db, id: string): Promise<q.WithdrawalRow> {
+  const w = await q.findWithdrawal(db, id);
+  if (!w) throw notFound();
+  if (w.status !== 'pending') throw conflict(WITHDRAWAL_MSG.notPending);
+  return w;
+}
+
+async function adminView(db: Db, id: string): Promise<AdminWithdrawal> {
+  const row = await q.adminOne(db, id);
+  if (!row) throw notFound();
+  return toAdminDto(row);
+}
+
+/**
+ * Approves a pending withdrawal with the payout's transaction hash. With a chain configured
+ * the hash must prove a successful USDC transfer from the payout address to the withdrawal's
+ * wallet; one transfer may pay several withdrawals of the same request and wallet while their
+ * net amounts add up to no more than it carried (payout_transactions binds hash, request and
+ * wallet, and its row lock serialises approvals sharing a hash).
+ */
+export async function approve(
+  ctx: AppContext,
+  admin: AuthUser,
+  input: { withdrawalId: string; txHash: string; notes: string | null },
+  verifier: PayoutVerifier | null,
+  ip: string,
+): Promise<AdminWithdrawal> {
+  const current = await loadPending(ctx.db, input.withdrawalId);
+  const proof = verifier ? await verifier.verify(input.txHash, current.walletAddress) : null;
+  if (proof && proof.value < current.netAmount) throw badRequest(PAYOUT_MSG.shortAmount);
+
+  await inTransaction(ctx.db, async (tx) => {
+    const now = ctx.clock.now();
+    const w = await q.decidePending(tx, input.withdrawalId, { status: 'approved', processedAt: now, processedBy: admin.id, txHash: input.txHash, notes: input.notes });
+    if (!w) throw conflict(WITHDRAWAL_MSG.notPending);
+
+    const bound = await q.claimPayoutTx(tx, { txHash: input.txHash, requestId: w.requestId, walletAddress: w.walletAddress, chainValue: proof?.value ?? null });
+    if (bound.requestId !== w.requestId) throw conflict(WITHDRAWAL_MSG.hashUsedElsewhere);
+    if (bound.walletAddress !== w.walletAddress) throw conflict(WITHDRAWAL_MSG.hashOtherWallet);
+    if (proof) {
+      // This withdrawal is already marked approved with the hash, so the sum includes it.
+      const paid = await q.approvedNetForHash(tx, input.txHash);
+      if (paid > proof.value) throw badRequest(PAYOUT_MSG.shortAmount);
+    }
+
+    await post(tx, {
+      kind: 'withdrawal_payout',
+      refId: w.id,
+      createdBy: admin.id,
+      memo: input.txHash,
+      legs: [
+        { account: { userId: w.userId, kind: 'pending_withdrawal' }, amount: -w.amount },
+        { account: { platform: 'platform_payouts' }, amount: w.netAmount },
+        ...(w.feeAmount > 0n ? [{ account: { platform: 'platform_fees' as const }, amount: w.feeAmount }] : []),
+      ],
+    });
+    if (w.source === 'earning' && w.investmentId) await q.startCooldown(tx, w.investmentId, now, new Date(now.getTime() + WITHDRAWAL_COOLDOWN_MS));
+    await writeAudit(tx, {
+      adminId: admin.id,
+      action: 'withdrawal_approve',
+      targetType: 'withdrawal',
+      targetId: w.id,
+      before: { status: 'pending' },
+      after: { status: 'approved', txHash: input.txHash, netAmount: microToText(w.netAmount), chainValue: proof ? microToText(proof.value) : null },
+      note: input.notes,
+      ip,
+    });
+  });
+  return adminView(ctx.db, input.withdrawalId);
+}
+
+/** Rejects a pending withdrawal: the held money goes back where it came from, exactly once. */
+export async function reject(ctx: AppContext, admin: AuthUser, input: { withdrawalId: string; notes: string | null }, ip: string): Promise<AdminWithdrawal> {
+  await loadPending(ctx.db, input.withdrawalId);
+  await inTransaction(ctx.db, async (tx) => {
+    const w = await q.decidePending(tx, input.withdrawalId, { status: 'rejected', processedAt: ctx.clock.now(), processedBy: admin.id, notes: input.notes });
+    if (!w) throw conflict(WITHDRAWAL_MSG.notPending);
+    const back = w.source === 'earning' ? 'earnings' : w.source === 'rewards' ? 'rewards' : 'balance';
+    await post(tx, {
+      kind: 'withdrawal_release',
+      refId: w.id,
+      createdBy: admin.id,
+      legs: [
+        { account: { userId: w.userId, kind: 'pending_withdrawal' }, amount: -w.amount },
+        { account: { userId: w.userId, kind: back }, amount: w.amount },
+      ],
+    });
+    if (w.source === 'earning' && w.cycleEarningId) await q.markEarningsRequested(tx, [w.cycleEarningId], false);
+    await writeAudit(tx, {
+      adminId: admin.id,
+      action: 'withdrawal_reject',
+      targetType: 'withdrawal',
+      targetId: w.id,
+      before: { status: 'pending' },
+      after: { status: 'rejected', returnedTo: back, amount: microToText(w.amount) },
+      note: input.notes,
+      ip,
+    });
+  });
+  return adminView(ctx.db, input.withdrawalId);
+}

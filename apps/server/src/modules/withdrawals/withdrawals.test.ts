@@ -1,0 +1,304 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { MSG } from '@harvest/shared/messages';
+import { WITHDRAWAL_MSG } from '@harvest/shared/schemas/withdrawals';
+import { auditLog, cycleEarnings, investments } from '../../db/schema.ts';
+import { userBalances } from '../../ledger/ledger.ts';
+import { call, createTestApp, expectLedgerClean, fund, makeUser, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { WALLET, fundRewards, hashOf, makeEarning, makeInvestment, makeManyEarnings, withdrawalsOf } from './test/fixtures.ts';
+
+let t: TestApp;
+let admin: TestUser;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await makeUser(t, { isAdmin: true });
+});
+afterAll(() => t.close());
+
+const requestAll = (u: TestUser, body: unknown) => call(t, 'POST', '/api/withdrawal/request-all', { token: u.token, body });
+const withdrawAll = (u: TestUser, wallet = WALLET) => requestAll(u, { walletAddress: wallet, withdrawalPassword: u.withdrawalPassword });
+const mine = async (u: TestUser) => (await call(t, 'GET', `/api/withdrawal/my-withdrawals?t=${Date.now()}`, { token: u.token })).data.withdrawals;
+const approve = (body: unknown, token = admin.token) => call(t, 'POST', '/api/withdrawal/admin/approve', { token, body });
+const reject = (body: unknown, token = admin.token) => call(t, 'POST', '/api/withdrawal/admin/reject', { token, body });
+
+/** A user with two cycle earnings (one with an odd micro amount), 3 USDC rewards and 10 USDC balance. */
+async function userWithFunds() {
+  const u = await makeUser(t);
+  const inv = await makeInvestment(t, u.user.id, 100_000_000n, 'Gold');
+  const e1 = await makeEarning(t, u.user.id, inv, 1_234_567n);
+  const e2 = await makeEarning(t, u.user.id, inv, 1_500_000n);
+  await fundRewards(t, u.user.id, 3_000_000n);
+  await fund(t, u.user.id, 10_000_000n);
+  return { u, inv, e1, e2 };
+}
+
+describe('POST /withdrawal/request-all refusals', () => {
+  it('needs a session', async () => {
+    const res = await call(t, 'POST', '/api/withdrawal/request-all', { body: { walletAddress: WALLET, withdrawalPassword: 'x' } });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('asks for the wallet address with the spec text, and for a valid one', async () => {
+    const { u } = await userWithFunds();
+    for (const body of [{ withdrawalPassword: u.withdrawalPassword }, { walletAddress: '', withdrawalPassword: u.withdrawalPassword }, { walletAddress: '   ', withdrawalPassword: u.withdrawalPassword }]) {
+      const res = await requestAll(u, body);
+      expect(res.statusCode).toBe(400);
+      expect(res.data).toEqual({ error: MSG.walletRequired });
+    }
+    for (const walletAddress of ['0x123', 'not-an-address', `${WALLET}00`, '0xZZ22222222222222222222222222222222222222']) {
+      const res = await requestAll(u, { walletAddress, withdrawalPassword: u.withdrawalPassword });
+      expect(res.statusCode).toBe(400);
+      expect(res.data).toEqual({ error: WITHDRAWAL_MSG.invalidWallet });
+    }
+    const extra = await requestAll(u, { walletAddress: WALLET, withdrawalPassword: u.withdrawalPassword, amount: 5 });
+    expect(extra.statusCode).toBe(400);
+    expect(await withdrawalsOf(t, u.user.id)).toHaveLength(0);
+  });
+
+  it('needs the right withdrawal password; a wrong one changes nothing', async () => {
+    const { u } = await userWithFunds();
+    const missing = await requestAll(u, { walletAddress: WALLET });
+    expect(missing.data).toEqual({ error: WITHDRAWAL_MSG.withdrawalPasswordRequired });
+    for (const withdrawalPassword of ['wrong-one', u.password]) {
+      const res = await requestAll(u, { walletAddress: WALLET, withdrawalPassword });
+      expect(res.statusCode).toBe(400);
+      expect(res.data).toEqual({ error: WITHDRAWAL_MSG.withdrawalPasswordWrong });
+    }
+    expect(await withdrawalsOf(t, u.user.id)).toHaveLength(0);
+    const b = await userBalances(t.ctx.db, u.user.id);
+    expect(b.pending_withdrawal).toBe(0n);
+    expect(b.balance).toBe(10_000_000n);
+  });
+
+  it("says 'No available funds to withdraw' when there is nothing", async () => {
+    const u = await makeUser(t);
+    const res = await withdrawAll(u);
+    expect(res.statusCode).toBe(400);
+    expect(res.data).toEqual({ error: MSG.noFunds });
+    const me = await call(t, 'GET', '/api/user/me', { token: u.token });
+    expect(me.data.user.withdrawalWallet).toBeNull();
+  });
+});
+
+describe('Withdraw All', () => {
+  it('creates one withdrawal per earning (15% fee, exact to the micro) plus rewards and balance, and holds the money', async () => {
+    const { u, inv, e1, e2 } = await userWithFunds();
+    const mixedCase = '0xAbCdEf0123456789aBcDeF0123456789ABCDEF01';
+    const res = await withdrawAll(u, mixedCase);
+    expect(res.statusCode).toBe(200);
+    expect(res.data.message).toMatch(/^Withdrawal request submitted for 4 items/);
+
+    const list = await mine(u);
+    expect(list).toHaveLength(4);
+    const byCycle = (n: number) => list.find((w: { cycleNumber: number | null }) => w.cycleNumber === n);
+    // 1.234567 x 15% = 0.18518505 -> 0.185185 (rounded down), net 1.049382
+    expect(byCycle(1)).toMatchObject({ status: 'pending', source: 'earning', amount: 1.234567, feeAmount: 0.185185, netAmount: 1.049382, investmentId: { _id: inv, tier: 'Gold', amount: 100 } });
+    expect(byCycle(2)).toMatchObject({ amount: 1.5, feeAmount: 0.225, netAmount: 1.275 });
+    const rewards = list.find((w: { source: string }) => w.source === 'rewards');
+    const balance = list.find((w: { source: string }) => w.source === 'balance');
+    expect(rewards).toMatchObject({ amount: 3, feeAmount: 0, netAmount: 3, cycleNumber: null, investmentId: null });
+    expect(balance).toMatchObject({ amount: 10, feeAmount: 0, netAmount: 10, cycleNumber: null, investmentId: null });
+    for (const w of list) {
+      expect(w).toMatchObject({ walletAddress: mixedCase.toLowerCase(), processedAt: null, txHash: null, notes: null });
+      expect(Object.keys(w).sort()).toEqual(
+        ['_id', 'amount', 'cycleNumber', 'feeAmount', 'investmentId', 'netAmount', 'notes', 'processedAt', 'requestId', 'requestedAt', 'source', 'status', 'txHash', 'walletAddress'].sort(),
+      );
+      expect(w.requestId).toBe(list[0].requestId);
+    }
+
+    const b = await userBalances(t.ctx.db, u.user.id);
+    expect(b).toMatchObject({ balance: 0n, rewards: 0n, earnings: 0n, pending_withdrawal: 1_234_567n + 1_500_000n + 3_000_000n + 10_000_000n, invested: 100_000_000n });
+    const ces = await t.ctx.db.select().from(cycleEarnings).where(eq(cycleEarnings.investmentId, inv));
+    expect(ces.map((c) => c.withdrawalRequested)).toEqual([true, true]);
+    expect([e1, e2].sort()).toEqual(ces.map((c) => c.id).sort());
+
+    const me = await call(t, 'GET', '/api/user/me', { token: u.token });
+    expect(me.data.user.withdrawalWallet).toBe(mixedCase.toLowerCase());
+
+    const again = await withdrawAll(u);
+    expect(again.statusCode).toBe(400);
+    expect(again.data).toEqual({ error: MSG.noFunds });
+    await expectLedgerClean(t);
+  });
+
+  it('only shows the caller their own withdrawals', async () => {
+    const { u } = await userWithFunds();
+    await withdrawAll(u);
+    const other = await makeUser(t);
+    expect(await mine(other)).toEqual([]);
+    const res = await call(t, 'GET', '/api/withdrawal/my-withdrawals?t=1700000000000&x=1', { token: u.token });
+    expect(res.statusCode).toBe(400);
+  });
+
+  it('handles 1,000 unrequested earnings in one fast request', async () => {
+    const u = await makeUser(t);
+    const inv = await makeInvestment(t, u.user.id);
+    await makeManyEarnings(t, u.user.id, inv, 1000, 1_500_001n);
+    await expectLedgerClean(t);
+    const started = Date.now();
+    const res = await withdrawAll(u);
+    const ms = Date.now() - started;
+    expect(res.statusCode).toBe(200);
+    expect(res.data.message).toMatch(/for 1000 items/);
+    expect(ms).toBeLessThan(5_000);
+    const rows = await withdrawalsOf(t, u.user.id);
+    expect(rows).toHaveLength(1000);
+    // 1.500001 x 15% = 0.22500015 -> 0.225000
+    expect(rows.every((r) => r.feeAmount === 225_000n && r.netAmount === 1_275_001n)).toBe(true);
+    expect((await userBalances(t.ctx.db, u.user.id)).pending_withdrawal).toBe(1_500_001_000n);
+    await expectLedgerClean(t);
+  });
+});
+
+describe('admin approve', () => {
+  it('is for admins only and needs a hash', async () => {
+    const { u } = await userWithFunds();
+    await withdrawAll(u);
+    const [w] = await mine(u);
+    expect((await approve({ withdrawalId: w._id, txHash: hashOf(1) }, u.token)).statusCode).toBe(403);
+    expect((await reject({ withdrawalId: w._id }, u.token)).statusCode).toBe(403);
+    expect((await call(t, 'GET', '/api/withdrawal/admin/pending', { token: u.token })).statusCode).toBe(403);
+    expect((await call(t, 'GET', '/api/withdrawal/admin/all', { token: u.token })).statusCode).toBe(403);
+
+    for (const txHash of [undefined, '', '  ']) {
+      const res = await approve({ withdrawalId: w._id, ...(txHash === undefined ? {} : { txHash }) });
+      expect(res.statusCode).toBe(400);
+      expect(res.data).toEqual({ error: MSG.txHashRequired });
+    }
+    const bad = await approve({ withdrawalId: w._id, txHash: '0x1234' });
+    expect(bad.data).toEqual({ error: WITHDRAWAL_MSG.invalidTxHash });
+    const unknown = await approve({ withdrawalId: '00000000-0000-4000-8000-000000000000', txHash: hashOf(2) });
+    expect(unknown.statusCode).toBe(404);
+    expect((await mine(u)).every((x: { status: string }) => x.status === 'pending')).toBe(true);
+  });
+
+  it('approves an earning withdrawal once: pays out, records the hash and starts the 48 h wait', async () => {
+    const { u, inv } = await userWithFunds();
+    await withdrawAll(u);
+    const earning = (await mine(u)).find((w: { cycleNumber: number | null }) => w.cycleNumber === 1);
+    const now = new Date('2026-03-04T10:00:00.000Z');
+    t.clock.set(now);
+    const res = await approve({ withdrawalId: earning._id, txHash: hashOf(10).toUpperCase().replace('0X', '0x'), notes: ' paid ' });
+    expect(res.statusCode).toBe(200);
+    expect(res.data.withdrawal).toMatchObject({ status: 'approved', txHash: hashOf(10), notes: 'paid', userId: { _id: u.user.id, email: u.user.email } });
+
+    const after = (await mine(u)).find((w: { _id: string }) => w._id === earning._id);
+    expect(after.status).toBe('approved');
+    expect(Date.parse(after.processedAt)).toBeGreaterThanOrEqual(now.getTime());
+    const [invRow] = await t.ctx.db.select().from(investments).where(eq(investments.id, inv));
+    expect(invRow?.withdrawalApprovedAt?.getTime()).toBe(Date.parse(after.processedAt));
+    expect((invRow?.nextCycleAvailableAt?.getTime() ?? 0) - (invRow?.withdrawalApprovedAt?.getTime() ?? 0)).toBe(48 * 3600 * 1000);
+
+    const b = await userBalances(t.ctx.db, u.user.id);
+    expect(b.pending_withdrawal).toBe(1_500_000n + 3_000_000n + 10_000_000n);
+
+    const twice = await approve({ withdrawalId: earning._id, txHash: hashOf(11) });
+    expect(twice.statusCode).toBe(409);
+    const rejectAfter = await reject({ withdrawalId: earning._id });
+    expect(rejectAfter.statusCode).toBe(409);
+    const audits = await t.ctx.db.select().from(auditLog).where(eq(auditLog.targetId, earning._id));
+    expect(audits.map((a) => a.action)).toEqual(['withdrawal_approve']);
+    await expectLedgerClean(t);
+  });
+
+  it('lets one hash pay several withdrawals of the same request and wallet, never another request', async () => {
+    const { u } = await userWithFunds();
+    await withdrawAll(u);
+    const list = await mine(u);
+    const h = hashOf(20);
+    for (const w of list.slice(0, 2)) expect((await approve({ withdrawalId: w._id, txHash: h })).statusCode).toBe(200);
+
+    const { u: other } = await userWithFunds();
+    await withdrawAll(other);
+    const [ow] = await mine(other);
+    const reused = await approve({ withdrawalId: ow._id, txHash: h });
+    expect(reused.statusCode).toBe(409);
+    expect(reused.data).toEqual({ error: WITHDRAWAL_MSG.hashUsedElsewhere });
+    expect((await mine(other))[0].status).toBe('pending');
+    await expectLedgerClean(t);
+  });
+});
+
+describe('admin reject', () => {
+  it('returns each withdrawal to where it came from; a rejected earning is available again', async () => {
+    const { u, e1 } = await userWithFunds();
+    await withdrawAll(u);
+    const list = await mine(u);
+    for (const w of list) {
+      const res = await reject({ withdrawalId: w._id, notes: 'Wrong network' });
+      expect(res.statusCode).toBe(200);
+      expect(res.data.withdrawal).toMatchObject({ status: 'rejected', notes: 'Wrong network', txHash: null });
+    }
+    const b = await userBalances(t.ctx.db, u.user.id);
+    expect(b).toMatchObject({ balance: 10_000_000n, rewards: 3_000_000n, earnings: 2_734_567n, pending_withdrawal: 0n });
+    const [ce] = await t.ctx.db.select().from(cycleEarnings).where(eq(cycleEarnings.id, e1));
+    expect(ce?.withdrawalRequested).toBe(false);
+    expect((await reject({ withdrawalId: list[0]._id })).statusCode).toBe(409);
+    expect((await approve({ withdrawalId: list[0]._id, txHash: hashOf(30) })).statusCode).toBe(409);
+
+    // Available again: a new Withdraw All takes the same earnings.
+    const again = await withdrawAll(u);
+    expect(again.statusCode).toBe(200);
+    const now = await mine(u);
+    expect(now.filter((w: { status: string }) => w.status === 'pending')).toHaveLength(4);
+    await expectLedgerClean(t);
+  });
+});
+
+describe('admin lists', () => {
+  it('lists pending and all withdrawals with the user, counts and pages', async () => {
+    const fresh = await createTestApp();
+    try {
+      const a = await makeUser(fresh, { isAdmin: true });
+      const u = await makeUser(fresh, { firstName: 'Ada', lastName: 'Lovelace' });
+      const inv = await makeInvestment(fresh, u.user.id);
+      for (let i = 0; i < 3; i++) await makeEarning(fresh, u.user.id, inv, 1_000_000n);
+      await fund(fresh, u.user.id, 5_000_000n);
+      await call(fresh, 'POST', '/api/withdrawal/request-all', { token: u.token, body: { walletAddress: WALLET, withdrawalPassword: u.withdrawalPassword } });
+      const get = (url: string) => call(fresh, 'GET', url, { token: a.token });
+
+      const pending = await get('/api/withdrawal/admin/pending');
+      expect(pending.statusCode).toBe(200);
+      expect(pending.data.counts).toEqual({ pending: 4, total: 4 });
+      expect(pending.data.withdrawals).toHaveLength(4);
+      expect(pending.data.withdrawals[0].userId).toEqual({ _id: u.user.id, firstName: 'Ada', lastName: 'Lovelace', email: u.user.email });
+
+      const first = pending.data.withdrawals[0]._id;
+      await call(fresh, 'POST', '/api/withdrawal/admin/reject', { token: a.token, body: { withdrawalId: first } });
+      const paged = await get('/api/withdrawal/admin/all?page=2&pageSize=3');
+      expect(paged.data.pagination).toEqual({ page: 2, pageSize: 3, total: 4 });
+      expect(paged.data.withdrawals).toHaveLength(1);
+      expect(paged.data.counts).toEqual({ pending: 3, total: 4 });
+      const rejected = await get('/api/withdrawal/admin/all?status=rejected');
+      expect(rejected.data.withdrawals.map((w: { _id: string }) => w._id)).toEqual([first]);
+      expect(rejected.data.pagination.total).toBe(1);
+      expect((await get('/api/withdrawal/admin/pending')).data.withdrawals).toHaveLength(3);
+      expect((await get('/api/withdrawal/admin/all?status=done')).statusCode).toBe(400);
+      expect((await get('/api/withdrawal/admin/all?pageSize=1000')).statusCode).toBe(400);
+      await expectLedgerClean(fresh);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+describe('withdrawal password throttle', () => {
+  it('refuses with 429 and Retry-After after 5 wrong passwords, even the right one', async () => {
+    const limited = await createTestApp({ RATE_LIMITS: 'on' });
+    try {
+      const u = await makeUser(limited);
+      await fund(limited, u.user.id, 1_000_000n);
+      const send = (withdrawalPassword: string) =>
+        call(limited, 'POST', '/api/withdrawal/request-all', { token: u.token, body: { walletAddress: WALLET, withdrawalPassword } });
+      for (let i = 0; i < 5; i++) expect((await send('wrong-password')).data).toEqual({ error: WITHDRAWAL_MSG.withdrawalPasswordWrong });
+      const locked = await send(u.withdrawalPassword);
+      expect(locked.statusCode).toBe(429);
+      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+      limited.clock.set(new Date(Date.now() + 16 * 60_000));
+      expect((await send(u.withdrawalPassword)).statusCode).toBe(200);
+      await expectLedgerClean(limited);
+    } finally {
+      await limited.close();
+    }
+  });
+});
