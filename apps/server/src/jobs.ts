@@ -1,4 +1,5 @@
 import type { AppContext } from './context.ts';
+import { depositCheckJob } from './modules/deposits/deposits.job.ts';
 
 export interface Jobs {
   stop(): Promise<void>;
@@ -7,7 +8,7 @@ export interface Jobs {
 type Job = { name: string; intervalMs: number; run: (ctx: AppContext) => Promise<void> };
 
 /** Background jobs registered by modules (e.g. re-checking pending chain deposits). */
-export const JOBS: Job[] = [];
+export const JOBS: Job[] = [depositCheckJob];
 
 export function startBackgroundJobs(ctx: AppContext): Jobs {
   const timers: NodeJS.Timeout[] = [];

@@ -3,6 +3,7 @@ import type { AppContext } from './context.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
 import { withdrawalRoutes } from './modules/withdrawals/withdrawals.routes.ts';
+import { depositRoutes } from './modules/deposits/deposits.routes.ts';
 
 /** Every API module, mounted under /api. Each module owns its routes, service and queries. */
 export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -10,5 +11,6 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     await app.register(authRoutes(ctx));
     await app.register(userRoutes(ctx));
     await app.register(withdrawalRoutes(ctx));
+    await app.register(depositRoutes(ctx));
   };
 }

@@ -1,0 +1,127 @@
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { rawRows } from '../../db/raw.ts';
+import { deposits, users } from '../../db/schema.ts';
+import type { AdminDepositFilter, DepositCounts } from '@harvest/shared/schemas/deposits';
+
+export type DepositRow = typeof deposits.$inferSelect;
+export type DepositUser = Pick<typeof users.$inferSelect, 'id' | 'firstName' | 'lastName' | 'email'>;
+
+export async function insertDeposit(db: Db, values: typeof deposits.$inferInsert): Promise<DepositRow> {
+  const [row] = await db.insert(deposits).values(values).returning();
+  if (!row) throw new Error('deposit not inserted');
+  return row;
+}
+
+export async function findDeposit(db: Db, id: string): Promise<DepositRow | undefined> {
+  const [row] = await db.select().from(deposits).where(eq(deposits.id, id)).limit(1);
+  return row;
+}
+
+export async function lockDeposit(db: Db, id: string): Promise<DepositRow | undefined> {
+  const [row] = await db.select().from(deposits).where(eq(deposits.id, id)).for('update').limit(1);
+  return row;
+}
+
+export async function updateDeposit(db: Db, id: string, values: Partial<typeof deposits.$inferInsert>): Promise<DepositRow | undefined> {
+  const [row] = await db.update(deposits).set(values).where(eq(deposits.id, id)).returning();
+  return row;
+}
+
+/** pending -> confirmed, only from pending: a second racer gets nothing back. */
+export async function confirmIfPending(
+  db: Db,
+  id: string,
+  values: { processedAt: Date; processedBy?: string | null; logIndex?: number | null; confirmations?: number },
+): Promise<DepositRow | undefined> {
+  const [row] = await db
+    .update(deposits)
+    .set({ status: 'confirmed', nextCheckAt: null, ...values })
+    .where(and(eq(deposits.id, id), eq(deposits.status, 'pending')))
+    .returning();
+  return row;
+}
+
+/** failed -> pending with a new hash and amount, only the owner's failed deposit. */
+export async function resubmitIfFailed(
+  db: Db,
+  id: string,
+  userId: string,
+  values: { txHash: string; amount: bigint; type: 'demo' | 'real'; now: Date },
+): Promise<DepositRow | undefined> {
+  const [row] = await db
+    .update(deposits)
+    .set({
+      txHash: values.txHash,
+      amount: values.amount,
+      type: values.type,
+      status: 'pending',
+      failureReason: null,
+      logIndex: null,
+      confirmations: 0,
+      checkAttempts: 0,
+      nextCheckAt: values.now,
+      processedAt: null,
+      processedBy: null,
+    })
+    .where(and(eq(deposits.id, id), eq(deposits.userId, userId), eq(deposits.status, 'failed')))
+    .returning();
+  return row;
+}
+
+export async function listUserDeposits(db: Db, userId: string, opts: { status?: 'failed'; limit: number }): Promise<DepositRow[]> {
+  return db
+    .select()
+    .from(deposits)
+    .where(opts.status ? and(eq(deposits.userId, userId), eq(deposits.status, opts.status)) : eq(deposits.userId, userId))
+    .orderBy(desc(deposits.createdAt), desc(deposits.id))
+    .limit(opts.limit);
+}
+
+export async function listDepositsWithUsers(
+  db: Db,
+  opts: { status: AdminDepositFilter; page: number; pageSize: number },
+): Promise<{ rows: { deposit: DepositRow; user: DepositUser }[]; total: number }> {
+  const where = opts.status === 'all' ? undefined : eq(deposits.status, opts.status);
+  const rows = await db
+    .select({ deposit: deposits, user: { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email } })
+    .from(deposits)
+    .innerJoin(users, eq(users.id, deposits.userId))
+    .where(where)
+    .orderBy(desc(deposits.createdAt), desc(deposits.id))
+    .limit(opts.pageSize)
+    .offset((opts.page - 1) * opts.pageSize);
+  const [t] = await db.select({ n: count() }).from(deposits).where(where);
+  return { rows, total: Number(t?.n ?? 0) };
+}
+
+export async function depositCounts(db: Db): Promise<DepositCounts> {
+  const rows = await db.select({ status: deposits.status, n: count() }).from(deposits).groupBy(deposits.status);
+  const out: DepositCounts = { all: 0, pending: 0, confirmed: 0, failed: 0 };
+  for (const r of rows) {
+    const n = Number(r.n);
+    out.all += n;
+    if (r.status === 'pending' || r.status === 'confirmed' || r.status === 'failed') out[r.status] += n;
+  }
+  return out;
+}
+
+/**
+ * Claims pending real deposits that are due for a chain check. Rows another instance is
+ * claiming right now are skipped (FOR UPDATE SKIP LOCKED), and each claimed row gets a lease
+ * (next_check_at moved ahead) so no other instance checks it while this one does.
+ */
+export async function claimDueDeposits(db: Db, now: Date, leaseUntil: Date, limit: number): Promise<string[]> {
+  const rows = await rawRows<{ id: string }>(
+    db,
+    sql`UPDATE deposits SET next_check_at = ${leaseUntil.toISOString()}::timestamptz
+      WHERE id IN (
+        SELECT id FROM deposits
+        WHERE status = 'pending' AND type = 'real' AND (next_check_at IS NULL OR next_check_at <= ${now.toISOString()}::timestamptz)
+        ORDER BY next_check_at NULLS FIRST, created_at
+        LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED)
+      RETURNING id`,
+  );
+  return rows.map((r) => r.id);
+}

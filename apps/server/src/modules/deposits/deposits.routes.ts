@@ -1,0 +1,60 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { messageResponse } from '@harvest/shared/schemas/common';
+import {
+  adminDepositsQuery,
+  adminDepositsResponse,
+  adminProcessDepositBody,
+  adminProcessDepositResponse,
+  depositResultResponse,
+  depositsResponse,
+  processDepositBody,
+  updateFailedDepositBody,
+  updateUserBalanceBody,
+} from '@harvest/shared/schemas/deposits';
+import type { AppContext } from '../../context.ts';
+import { authHooks, currentUser } from '../../plugins/auth.ts';
+import * as service from './deposits.service.ts';
+
+export function depositRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const { requireUser, requireAdmin } = authHooks(ctx);
+
+  return async (app) => {
+    app.post(
+      '/user/process-deposit',
+      { onRequest: requireUser, schema: { body: processDepositBody, response: { 200: depositResultResponse } } },
+      async (req) => service.submitDeposit(ctx, currentUser(req), req.body),
+    );
+
+    app.get('/user/deposit-history', { onRequest: requireUser, schema: { response: { 200: depositsResponse } } }, async (req) => ({
+      deposits: await service.depositHistory(ctx, currentUser(req)),
+    }));
+
+    app.get('/withdrawal/failed-deposits', { onRequest: requireUser, schema: { response: { 200: depositsResponse } } }, async (req) => ({
+      deposits: await service.failedDeposits(ctx, currentUser(req)),
+    }));
+
+    app.post(
+      '/withdrawal/update-failed-deposit',
+      { onRequest: requireUser, schema: { body: updateFailedDepositBody, response: { 200: depositResultResponse } } },
+      async (req) => service.updateFailedDeposit(ctx, currentUser(req), req.body),
+    );
+
+    app.get(
+      '/admin/deposits',
+      { onRequest: requireAdmin, schema: { querystring: adminDepositsQuery, response: { 200: adminDepositsResponse } } },
+      async (req) => service.adminDeposits(ctx, req.query),
+    );
+
+    app.post(
+      '/admin/process-deposit',
+      { onRequest: requireAdmin, schema: { body: adminProcessDepositBody, response: { 200: adminProcessDepositResponse } } },
+      async (req) => service.approveDeposit(ctx, currentUser(req), req.body.depositId, req.ip),
+    );
+
+    app.post(
+      '/admin/update-user-balance',
+      { onRequest: requireAdmin, schema: { body: updateUserBalanceBody, response: { 200: messageResponse } } },
+      async (req) => service.updateUserBalance(ctx, currentUser(req), req.body, req.ip),
+    );
+  };
+}

@@ -1,0 +1,321 @@
+import { randomUUID } from 'node:crypto';
+import { MSG } from '@harvest/shared/messages';
+import { microToUsdc } from '@harvest/shared/money';
+import { DEPOSIT_MSG, type AdminDeposit, type AdminDepositFilter, type Deposit, type DepositCounts } from '@harvest/shared/schemas/deposits';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import { constraintName, inTransaction, sqlState } from '../../db/tx.ts';
+import { lockUserAccounts, post } from '../../ledger/ledger.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
+import type { AuthUser } from '../../plugins/auth.ts';
+import { writeAudit } from '../audit/audit.queries.ts';
+import { chainVerifier, REASONS, type ChainCheck } from './chain.ts';
+import * as q from './deposits.queries.ts';
+import type { DepositRow, DepositUser } from './deposits.queries.ts';
+
+/** A transaction not visible on chain is retried this often before it is failed as not found. */
+export const NOT_FOUND_ATTEMPTS = 10;
+/** Wait between two not-found checks (so the grace period is about 10 minutes). */
+export const NOT_FOUND_RETRY_MS = 60_000;
+/** How long one instance holds a claimed deposit while it asks the chain. */
+export const CHECK_LEASE_MS = 2 * 60_000;
+/** Deposits claimed per background pass. */
+export const CHECK_BATCH = 50;
+/** deposit-history returns at most this many, newest first. */
+export const HISTORY_LIMIT = 200;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const LIVE_HASH_CONSTRAINTS = new Set(['deposits_live_tx_hash_key', 'deposits_tx_log_key']);
+const isHashTaken = (err: unknown) => sqlState(err) === '23505' && LIVE_HASH_CONSTRAINTS.has(constraintName(err) ?? '');
+
+// ---------------------------------------------------------------- DTOs
+
+export function toDepositDto(d: DepositRow, requiredConfirmations: number): Deposit {
+  return {
+    _id: d.id,
+    amount: microToUsdc(d.amount),
+    status: d.status === 'confirmed' || d.status === 'failed' ? d.status : 'pending',
+    type: d.type === 'real' || d.type === 'admin_credit' ? d.type : 'demo',
+    txHash: d.txHash,
+    fromAddress: d.fromAddress,
+    createdAt: d.createdAt.toISOString(),
+    processedAt: d.processedAt ? d.processedAt.toISOString() : null,
+    confirmations: d.confirmations,
+    requiredConfirmations: d.type === 'real' ? requiredConfirmations : 0,
+    failureReason: d.failureReason,
+    userId: d.userId,
+  };
+}
+
+function toAdminDto(d: DepositRow, u: DepositUser, required: number): AdminDeposit {
+  return { ...toDepositDto(d, required), userId: { _id: u.id, firstName: u.firstName, lastName: u.lastName, email: u.email } };
+}
+
+const dto = (ctx: AppContext, d: DepositRow) => toDepositDto(d, ctx.config.DEPOSIT_CONFIRMATIONS);
+
+// ---------------------------------------------------------------- crediting
+
+/** Confirms a pending deposit and credits it, in the caller's transaction; null if it was not pending. */
+async function confirmAndCredit(
+  tx: Db,
+  id: string,
+  values: { processedAt: Date; processedBy?: string | null; logIndex?: number | null; confirmations?: number },
+): Promise<DepositRow | null> {
+  const row = await q.confirmIfPending(tx, id, values);
+  if (!row) return null;
+  await post(tx, {
+    kind: 'deposit',
+    refId: row.id,
+    memo: row.txHash ? `deposit ${row.txHash}` : 'deposit',
+    createdBy: values.processedBy ?? null,
+    legs: [
+      { account: { userId: row.userId, kind: 'balance' }, amount: row.amount },
+      { account: { platform: 'platform_deposits' }, amount: -row.amount },
+    ],
+  });
+  return row;
+}
+
+// ---------------------------------------------------------------- chain verification
+
+/**
+ * Applies one chain answer to a deposit, under its row lock and only while it is still the
+ * pending deposit that was checked (an admin may have approved it, or it may have changed).
+ */
+async function applyCheck(ctx: AppContext, checked: DepositRow, result: ChainCheck): Promise<DepositRow> {
+  const now = ctx.clock.now();
+  const required = ctx.config.DEPOSIT_CONFIRMATIONS;
+  try {
+    return await inTransaction(ctx.db, async (tx) => {
+      const d = await q.lockDeposit(tx, checked.id);
+      if (!d) throw notFound();
+      const unchanged = d.status === 'pending' && d.txHash === checked.txHash && d.amount === checked.amount && d.fromAddress === checked.fromAddress;
+      if (!unchanged) return d;
+      const fail = async (reason: string) =>
+        (await q.updateDeposit(tx, d.id, { status: 'failed', failureReason: reason, logIndex: null, nextCheckAt: null, processedAt: now })) ?? d;
+      switch (result.kind) {
+        case 'rpc_error':
+          // Nothing is decided while the node cannot be asked: the next pass retries.
+          ctx.log.warn({ depositId: d.id, err: result.message }, 'deposit check: chain RPC unavailable');
+          return (await q.updateDeposit(tx, d.id, { nextCheckAt: now })) ?? d;
+        case 'not_found': {
+          const attempts = d.checkAttempts + 1;
+          if (attempts >= NOT_FOUND_ATTEMPTS) return fail(REASONS.notFound(ctx.config.CHAIN_ID));
+          return (await q.updateDeposit(tx, d.id, { checkAttempts: attempts, nextCheckAt: new Date(now.getTime() + NOT_FOUND_RETRY_MS) })) ?? d;
+        }
+        case 'mismatch':
+          return fail(result.reason);
+        case 'match':
+          if (result.confirmations >= required) {
+            const credited = await confirmAndCredit(tx, d.id, { processedAt: now, logIndex: result.logIndex, confirmations: result.confirmations });
+            return credited ?? d;
+          }
+          return (await q.updateDeposit(tx, d.id, { logIndex: result.logIndex, confirmations: result.confirmations, checkAttempts: 0, nextCheckAt: now })) ?? d;
+      }
+    });
+  } catch (err) {
+    // The same transfer log is already held by another deposit: this one can never be credited.
+    if (isHashTaken(err)) {
+      const failed = await q.updateDeposit(ctx.db, checked.id, { status: 'failed', failureReason: DEPOSIT_MSG.hashTaken, logIndex: null, nextCheckAt: null, processedAt: now });
+      return failed ?? checked;
+    }
+    throw err;
+  }
+}
+
+/** Asks the chain about one pending real deposit and records the answer. */
+async function verifyDeposit(ctx: AppContext, d: DepositRow): Promise<DepositRow> {
+  const verifier = chainVerifier(ctx.config);
+  if (!verifier || d.type !== 'real' || d.status !== 'pending' || !d.txHash || !d.fromAddress) return d;
+  const result = await verifier.check({ txHash: d.txHash, fromAddress: d.fromAddress, amount: d.amount });
+  return applyCheck(ctx, d, result);
+}
+
+/**
+ * The background job's pass (also called directly by tests): claims due pending real deposits
+ * with SKIP LOCKED and a lease, so several server instances never check the same one at once.
+ */
+export async function recheckPendingDeposits(ctx: AppContext, opts: { batch?: number } = {}): Promise<{ checked: number; confirmed: number; failed: number }> {
+  const out = { checked: 0, confirmed: 0, failed: 0 };
+  if (!chainVerifier(ctx.config)) return out;
+  const now = ctx.clock.now();
+  const ids = await inTransaction(ctx.db, (tx) => q.claimDueDeposits(tx, now, new Date(now.getTime() + CHECK_LEASE_MS), opts.batch ?? CHECK_BATCH));
+  for (const id of ids) {
+    const d = await q.findDeposit(ctx.db, id);
+    if (!d) continue;
+    const after = await verifyDeposit(ctx, d);
+    out.checked++;
+    if (after.status === 'confirmed') out.confirmed++;
+    if (after.status === 'failed') out.failed++;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- investor calls
+
+function resultMessage(d: DepositRow, submitted: string): string {
+  if (d.status === 'confirmed') return DEPOSIT_MSG.confirmed;
+  if (d.status === 'failed') return d.failureReason ?? 'Deposit failed';
+  return submitted;
+}
+
+export async function submitDeposit(
+  ctx: AppContext,
+  user: AuthUser,
+  input: { txHash: string; amount: bigint; fromAddress: string },
+): Promise<{ message: string; deposit: Deposit }> {
+  const real = chainVerifier(ctx.config) !== null;
+  let row: DepositRow;
+  try {
+    // The unique index decides who claims a hash: no look-up before insert.
+    row = await q.insertDeposit(ctx.db, {
+      userId: user.id,
+      amount: input.amount,
+      type: real ? 'real' : 'demo',
+      status: 'pending',
+      txHash: input.txHash,
+      fromAddress: input.fromAddress,
+      nextCheckAt: ctx.clock.now(),
+      createdAt: ctx.clock.now(),
+    });
+  } catch (err) {
+    if (isHashTaken(err)) throw conflict(DEPOSIT_MSG.hashTaken);
+    throw err;
+  }
+  if (real) row = await verifyDeposit(ctx, row);
+  return { message: resultMessage(row, DEPOSIT_MSG.submitted), deposit: dto(ctx, row) };
+}
+
+export async function depositHistory(ctx: AppContext, user: AuthUser): Promise<Deposit[]> {
+  const rows = await q.listUserDeposits(ctx.db, user.id, { limit: HISTORY_LIMIT });
+  return rows.map((d) => dto(ctx, d));
+}
+
+export async function failedDeposits(ctx: AppContext, user: AuthUser): Promise<Deposit[]> {
+  const rows = await q.listUserDeposits(ctx.db, user.id, { status: 'failed', limit: HISTORY_LIMIT });
+  return rows.map((d) => dto(ctx, d));
+}
+
+/** The owner corrects a failed deposit: new hash and amount, back to pending, verified again. */
+export async function updateFailedDeposit(
+  ctx: AppContext,
+  user: AuthUser,
+  input: { depositId: string; txHash: string; amount: bigint },
+): Promise<{ message: string; deposit: Deposit }> {
+  if (!UUID.test(input.depositId)) throw notFound(MSG.notFound);
+  const real = chainVerifier(ctx.config) !== null;
+  let row: DepositRow | undefined;
+  try {
+    row = await q.resubmitIfFailed(ctx.db, input.depositId, user.id, { txHash: input.txHash, amount: input.amount, type: real ? 'real' : 'demo', now: ctx.clock.now() });
+  } catch (err) {
+    if (isHashTaken(err)) throw conflict(DEPOSIT_MSG.hashTaken);
+    throw err;
+  }
+  if (!row) {
+    const existing = await q.findDeposit(ctx.db, input.depositId);
+    if (!existing || existing.userId !== user.id) throw notFound(MSG.notFound);
+    throw conflict(DEPOSIT_MSG.notFailed);
+  }
+  if (real) row = await verifyDeposit(ctx, row);
+  return { message: resultMessage(row, DEPOSIT_MSG.resubmitted), deposit: dto(ctx, row) };
+}
+
+// ---------------------------------------------------------------- admin calls
+
+export async function adminDeposits(
+  ctx: AppContext,
+  opts: { status: AdminDepositFilter; page: number; pageSize: number },
+): Promise<{ deposits: AdminDeposit[]; counts: DepositCounts; page: number; pageSize: number; total: number }> {
+  const { rows, total } = await q.listDepositsWithUsers(ctx.db, opts);
+  const counts = await q.depositCounts(ctx.db);
+  return {
+    deposits: rows.map((r) => toAdminDto(r.deposit, r.user, ctx.config.DEPOSIT_CONFIRMATIONS)),
+    counts,
+    page: opts.page,
+    pageSize: opts.pageSize,
+    total,
+  };
+}
+
+/** Approves a pending deposit: confirms and credits it exactly once (a second approval is 409). */
+export async function approveDeposit(ctx: AppContext, admin: AuthUser, depositId: string, ip: string): Promise<{ message: string; deposit: Deposit }> {
+  if (!UUID.test(depositId)) throw notFound(MSG.notFound);
+  const now = ctx.clock.now();
+  const row = await inTransaction(ctx.db, async (tx) => {
+    const credited = await confirmAndCredit(tx, depositId, { processedAt: now, processedBy: admin.id });
+    if (!credited) {
+      const existing = await q.findDeposit(tx, depositId);
+      if (!existing) throw notFound(MSG.notFound);
+      throw conflict(existing.status === 'confirmed' ? DEPOSIT_MSG.alreadyProcessed : DEPOSIT_MSG.notPending);
+    }
+    await writeAudit(tx, {
+      adminId: admin.id,
+      action: 'deposit_approve',
+      targetType: 'deposit',
+      targetId: credited.id,
+      before: { status: 'pending' },
+      after: { status: 'confirmed', amount: credited.amount.toString(), userId: credited.userId },
+      ip,
+    });
+    return credited;
+  });
+  return { message: DEPOSIT_MSG.approved, deposit: dto(ctx, row) };
+}
+
+/**
+ * Sets a user's `balance` account to exactly `newBalance` as ONE ledger transaction
+ * (kind admin_adjustment, against platform_adjustments) recording the admin and the note.
+ * A positive difference also appears as a confirmed admin_credit deposit.
+ */
+export async function updateUserBalance(
+  ctx: AppContext,
+  admin: AuthUser,
+  input: { userId: string; newBalance: bigint; note: string },
+  ip: string,
+): Promise<{ message: string }> {
+  if (!UUID.test(input.userId)) throw notFound(MSG.notFound);
+  const now = ctx.clock.now();
+  await inTransaction(ctx.db, async (tx) => {
+    const balances = await lockUserAccounts(tx, [input.userId]);
+    const current = balances.get(`${input.userId}:balance`);
+    if (current === undefined) throw notFound(MSG.notFound);
+    const diff = input.newBalance - current;
+    let depositId: string | null = null;
+    if (diff !== 0n) {
+      if (diff > 0n) {
+        const dep = await q.insertDeposit(tx, {
+          userId: input.userId,
+          amount: diff,
+          type: 'admin_credit',
+          status: 'confirmed',
+          note: input.note,
+          createdAt: now,
+          processedAt: now,
+          processedBy: admin.id,
+        });
+        depositId = dep.id;
+      }
+      await post(tx, {
+        kind: 'admin_adjustment',
+        refId: depositId ?? randomUUID(),
+        memo: input.note,
+        createdBy: admin.id,
+        legs: [
+          { account: { userId: input.userId, kind: 'balance' }, amount: diff },
+          { account: { platform: 'platform_adjustments' }, amount: -diff },
+        ],
+      });
+    }
+    await writeAudit(tx, {
+      adminId: admin.id,
+      action: 'balance_update',
+      targetType: 'user',
+      targetId: input.userId,
+      before: { balance: current.toString() },
+      after: { balance: input.newBalance.toString(), ...(depositId ? { depositId } : {}) },
+      note: input.note,
+      ip,
+    });
+  });
+  return { message: DEPOSIT_MSG.balanceUpdated };
+}

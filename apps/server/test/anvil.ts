@@ -1,0 +1,207 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  http as viemHttp,
+  type Abi,
+  type Address,
+  type Hex,
+  type PublicClient,
+  type WalletClient,
+} from 'viem';
+
+/**
+ * A real local EVM node for deposit tests: anvil from the @foundry-rs/anvil npm package,
+ * started directly (not through npx, so the child is the node itself), plus a tiny 6-decimal
+ * USDC-like ERC-20 compiled with solc-js and deployed with viem.
+ */
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+export function anvilBinary(): string | null {
+  for (let dir = here; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil');
+    if (existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) return null;
+  }
+}
+
+/** Whether anvil can run on this machine, and why not when it cannot. */
+export function anvilAvailability(): { ok: true; bin: string } | { ok: false; why: string } {
+  if (process.platform !== 'linux' || process.arch !== 'x64') return { ok: false, why: `anvil package is linux-x64 only (this is ${process.platform}-${process.arch})` };
+  const bin = anvilBinary();
+  if (!bin) return { ok: false, why: 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil not found (npm install)' };
+  const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 15_000 });
+  if (r.error) return { ok: false, why: `anvil does not run: ${r.error.message}` };
+  if (r.status !== 0) return { ok: false, why: `anvil --version exited ${r.status}: ${r.stderr}` };
+  return { ok: true, bin };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const addr = s.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function rpc(url: string, method: string, params: unknown[] = []): Promise<unknown> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const body: unknown = await res.json();
+  if (body && typeof body === 'object' && 'error' in body && body.error) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
+  return body && typeof body === 'object' && 'result' in body ? body.result : undefined;
+}
+
+export interface Anvil {
+  url: string;
+  chainId: number;
+  publicClient: PublicClient;
+  wallet: WalletClient;
+  accounts: Address[];
+  mine(blocks: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startAnvil(opts: { chainId?: number } = {}): Promise<Anvil> {
+  const avail = anvilAvailability();
+  if (!avail.ok) throw new Error(avail.why);
+  const chainId = opts.chainId ?? 137;
+  const port = await freePort();
+  const child: ChildProcess = spawn(avail.bin, ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--accounts', '10'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`anvil exited ${child.exitCode}: ${stderr}`);
+    try {
+      await rpc(url, 'eth_chainId');
+      break;
+    } catch {
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`anvil did not answer on ${url}: ${stderr}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  const chain = defineChain({ id: chainId, name: 'anvil', nativeCurrency: { name: 'POL', symbol: 'POL', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
+  const publicClient = createPublicClient({ chain, transport: viemHttp(url) });
+  const wallet = createWalletClient({ chain, transport: viemHttp(url) });
+  const accounts = await wallet.getAddresses();
+  return {
+    url,
+    chainId,
+    publicClient,
+    wallet,
+    accounts,
+    async mine(blocks: number) {
+      await rpc(url, 'anvil_mine', [`0x${blocks.toString(16)}`]);
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+// ---------------------------------------------------------------- test ERC-20
+
+const TOKEN_SOURCE = readFileSync(path.join(here, 'fixtures/TestUSDC.sol'), 'utf8');
+
+let compiled: { abi: Abi; bytecode: Hex } | null = null;
+
+/** Compiles fixtures/TestUSDC.sol with solc-js (once per process). */
+export function compileToken(): { abi: Abi; bytecode: Hex } {
+  if (compiled) return compiled;
+  const require = createRequire(import.meta.url);
+  const solc: { compile(input: string): string } = require('solc');
+  const input = {
+    language: 'Solidity',
+    sources: { 'TestUSDC.sol': { content: TOKEN_SOURCE } },
+    settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'paris', outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
+  };
+  const out = JSON.parse(solc.compile(JSON.stringify(input))) as {
+    errors?: { severity: string; formattedMessage: string }[];
+    contracts: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
+  };
+  const errors = (out.errors ?? []).filter((e) => e.severity === 'error');
+  if (errors.length) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
+  const c = out.contracts['TestUSDC.sol']?.TestUSDC;
+  if (!c) throw new Error('TestUSDC not in solc output');
+  compiled = { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
+  return compiled;
+}
+
+export interface Token {
+  address: Address;
+  abi: Abi;
+}
+
+export async function deployToken(a: Anvil, name = 'USD Coin', symbol = 'USDC'): Promise<Token> {
+  const { abi, bytecode } = compileToken();
+  const from = a.accounts[0];
+  if (!from) throw new Error('anvil has no accounts');
+  const hash = await a.wallet.deployContract({ abi, bytecode, args: [name, symbol], account: from, chain: a.wallet.chain });
+  const receipt = await a.publicClient.waitForTransactionReceipt({ hash });
+  if (!receipt.contractAddress) throw new Error('token not deployed');
+  return { address: receipt.contractAddress, abi };
+}
+
+/** Sends a token call from an unlocked anvil account and waits for its receipt; returns the hash. */
+export async function sendToken(a: Anvil, token: Token, from: Address, functionName: string, args: unknown[], opts: { gas?: bigint } = {}): Promise<Hex> {
+  const hash = await a.wallet.writeContract({ address: token.address, abi: token.abi, functionName, args, account: from, chain: a.wallet.chain, ...(opts.gas ? { gas: opts.gas } : {}) });
+  await a.publicClient.waitForTransactionReceipt({ hash });
+  return hash;
+}
+
+// ---------------------------------------------------------------- an RPC that can go down
+
+export interface RpcProxy {
+  url: string;
+  /** While down every request is answered 503, as an overloaded or failing node would. */
+  setDown(down: boolean): void;
+  close(): Promise<void>;
+}
+
+/** A small HTTP proxy in front of anvil, so a test can take the RPC down and bring it back. */
+export async function startRpcProxy(target: string): Promise<RpcProxy> {
+  let down = false;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (down) {
+        res.writeHead(503, { 'content-type': 'text/plain' }).end('node unavailable');
+        return;
+      }
+      fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) })
+        .then(async (r) => res.writeHead(r.status, { 'content-type': 'application/json' }).end(await r.text()))
+        .catch(() => res.writeHead(502).end());
+    });
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    setDown: (d) => (down = d),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
