@@ -3,6 +3,7 @@ import { ensureAdmin, resolveSecret } from './bootstrap.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { startBackgroundJobs } from './jobs.ts';
+import { seedTiers } from './modules/tiers/tiers.seed.ts';
 
 /** Listens and shuts down gracefully; everything else is built by app.ts. */
 async function main() {
@@ -11,6 +12,7 @@ async function main() {
   await database.migrate();
   const { app, ctx } = await buildApp({ config, database, secret: resolveSecret(config) });
   const notice = await ensureAdmin(ctx.db, config);
+  await seedTiers(ctx.db);
   const jobs = startBackgroundJobs(ctx);
 
   let closing = false;

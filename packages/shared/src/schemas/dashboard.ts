@@ -52,5 +52,9 @@ export const dashboardResponse = z.object({
   activeInvestments: z.array(investmentSchema),
   /** Server time, so countdowns on screens follow the platform clock. */
   serverTime: isoDate,
+  /** Platform calendar day (YYYY-MM-DD, PLATFORM_TIMEZONE) at serverTime: compare with an investment's lastCycleDay. */
+  platformDay: z.string().optional(),
+  /** Whether serverTime is Monday to Friday in the platform time zone (cycles start and complete only then). */
+  platformWeekday: z.boolean().optional(),
 });
 export type DashboardResponse = z.infer<typeof dashboardResponse>;

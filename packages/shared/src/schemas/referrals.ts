@@ -14,6 +14,10 @@ export const referralTreeSchema = z.object({
   level1: z.array(referralEntrySchema),
   level2: z.array(referralEntrySchema),
   level3: z.array(referralEntrySchema),
+  /** Exact member count per level; the lists hold at most the newest 1000 members each. */
+  level1Count: z.number().optional(),
+  level2Count: z.number().optional(),
+  level3Count: z.number().optional(),
 });
 export type ReferralTree = z.infer<typeof referralTreeSchema>;
 

@@ -1,0 +1,134 @@
+import { CYCLE_MS, REFERRAL_RATES_PERCENT } from '@harvest/shared/constants';
+import { MSG } from '@harvest/shared/messages';
+import { cycleEarning, microToText, percentOf } from '@harvest/shared/money';
+import { INVEST_MSG, cooldownText, cycleCompletedText, cycleNotFinishedText } from '@harvest/shared/schemas/investments';
+import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/tx.ts';
+import { lockUserAccounts, post } from '../../ledger/ledger.ts';
+import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { isWeekday, platformDay } from '../../lib/time.ts';
+import type { AuthUser } from '../../plugins/auth.ts';
+import { referrerChain } from '../referrals/referrals.queries.ts';
+import { findActiveTierByAmount } from '../tiers/tiers.queries.ts';
+import * as q from './investments.queries.ts';
+
+/**
+ * Buys the active tier whose amount equals `amount`, paid from the `balance` account, and pays
+ * the 10/3/1% referral rewards to up to three levels of referrers, all in one transaction.
+ * The investor's and referrers' accounts are locked first (fixed order), so two parallel
+ * purchases cannot spend the same balance.
+ */
+export async function invest(ctx: AppContext, user: AuthUser, amount: bigint): Promise<{ investment: q.InvestmentRow }> {
+  const now = ctx.clock.now();
+  if (!isWeekday(now, ctx.config.PLATFORM_TIMEZONE)) throw badRequest(MSG.weekdayInvest);
+  const tier = await findActiveTierByAmount(ctx.db, amount);
+  if (!tier) throw badRequest(INVEST_MSG.noSuchTier);
+
+  return inTransaction(ctx.db, async (tx) => {
+    const referrers = await referrerChain(tx, user.id);
+    const balances = await lockUserAccounts(tx, [user.id, ...referrers.map((r) => r.userId)]);
+    if ((balances.get(`${user.id}:balance`) ?? 0n) < tier.amount) throw badRequest(INVEST_MSG.insufficientBalance);
+
+    const investment = await q.insertInvestment(tx, {
+      userId: user.id,
+      tierId: tier.id,
+      tierName: tier.name,
+      amount: tier.amount,
+      dailyRateScaled: tier.dailyRateScaled,
+      createdAt: now,
+    });
+    await post(tx, {
+      kind: 'investment',
+      refId: investment.id,
+      memo: `Tier ${tier.name}`,
+      insufficientMessage: INVEST_MSG.insufficientBalance,
+      legs: [
+        { account: { userId: user.id, kind: 'balance' }, amount: -tier.amount },
+        { account: { userId: user.id, kind: 'invested' }, amount: tier.amount },
+      ],
+    });
+
+    for (const ref of referrers) {
+      const rate = REFERRAL_RATES_PERCENT[ref.level - 1];
+      if (rate === undefined) continue;
+      const reward = percentOf(tier.amount, rate);
+      if (reward <= 0n) continue;
+      const row = await q.insertReferralReward(tx, {
+        userId: ref.userId,
+        fromUserId: user.id,
+        investmentId: investment.id,
+        level: ref.level,
+        amount: reward,
+        createdAt: now,
+      });
+      await post(tx, {
+        kind: 'referral_reward',
+        refId: row.id,
+        memo: `Level ${ref.level} reward`,
+        legs: [
+          { account: { userId: ref.userId, kind: 'rewards' }, amount: reward },
+          { account: { platform: 'platform_reward_expense' }, amount: -reward },
+        ],
+      });
+    }
+    return { investment };
+  });
+}
+
+/**
+ * Starts an 8-hour earning cycle (DOMAIN.md): Monday to Friday in the platform time zone, not
+ * while one runs, not before nextCycleAvailableAt, at most one start per platform day.
+ * The row lock plus the conditional update make parallel starts create one cycle.
+ */
+export async function startEarning(ctx: AppContext, user: AuthUser, investmentId: string): Promise<{ investment: q.InvestmentRow }> {
+  const now = ctx.clock.now();
+  const tz = ctx.config.PLATFORM_TIMEZONE;
+  return inTransaction(ctx.db, async (tx) => {
+    const inv = await q.lockOwnInvestment(tx, user.id, investmentId);
+    if (!inv) throw notFound();
+    if (inv.earningStarted) throw conflict(INVEST_MSG.cycleRunning);
+    if (!isWeekday(now, tz)) throw badRequest(INVEST_MSG.weekdayStart);
+    if (inv.nextCycleAvailableAt && now < inv.nextCycleAvailableAt) throw badRequest(cooldownText(inv.nextCycleAvailableAt.getTime() - now.getTime()));
+    const day = platformDay(now, tz);
+    if (inv.lastCycleDay === day) throw conflict(INVEST_MSG.alreadyToday);
+    const updated = await q.markCycleStarted(tx, inv.id, now, new Date(now.getTime() + CYCLE_MS), day);
+    if (!updated) throw conflict(INVEST_MSG.cycleRunning);
+    return { investment: updated };
+  });
+}
+
+/**
+ * Completes the running cycle once its 8 hours are over, Monday to Friday: records cycle
+ * earning n (gross = amount x dailyRate / 100, rounded down) into `earnings` and clears the
+ * running state (cycleEndTime back to null). Parallel completes record one earning.
+ */
+export async function completeCycle(ctx: AppContext, user: AuthUser, investmentId: string): Promise<{ investment: q.InvestmentRow; gross: bigint }> {
+  const now = ctx.clock.now();
+  return inTransaction(ctx.db, async (tx) => {
+    const inv = await q.lockOwnInvestment(tx, user.id, investmentId);
+    if (!inv) throw notFound();
+    if (!inv.earningStarted || !inv.cycleEndTime) throw conflict(INVEST_MSG.notRunning);
+    if (now < inv.cycleEndTime) throw badRequest(cycleNotFinishedText(inv.cycleEndTime.getTime() - now.getTime()));
+    if (!isWeekday(now, ctx.config.PLATFORM_TIMEZONE)) throw badRequest(MSG.weekendComplete);
+
+    const cycleNumber = inv.cyclesCompleted + 1;
+    const gross = cycleEarning(inv.amount, BigInt(inv.dailyRateScaled));
+    const updated = await q.markCycleCompleted(tx, inv.id, cycleNumber, gross, now);
+    if (!updated) throw conflict(INVEST_MSG.notRunning);
+    const earning = await q.insertCycleEarning(tx, { investmentId: inv.id, userId: user.id, cycleNumber, grossAmount: gross, createdAt: now });
+    if (gross > 0n) {
+      await post(tx, {
+        kind: 'cycle_earning',
+        refId: earning.id,
+        memo: `Cycle ${cycleNumber}`,
+        legs: [
+          { account: { userId: user.id, kind: 'earnings' }, amount: gross },
+          { account: { platform: 'platform_earning_expense' }, amount: -gross },
+        ],
+      });
+    }
+    return { investment: updated, gross };
+  });
+}
+
+export const completedMessage = (gross: bigint) => cycleCompletedText(microToText(gross));

@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { parseUsdc, rateToScaled } from '@harvest/shared/money';
+import type { Db } from '../../db/client.ts';
+import { inTransaction } from '../../db/tx.ts';
+import type { tiers } from '../../db/schema.ts';
+import { countTiers, insertTiers } from './tiers.queries.ts';
+
+export const TIERS_SEED_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'tiers.seed.json');
+
+const seedFile = z.object({
+  tiers: z
+    .array(
+      z.strictObject({
+        name: z.string().trim().min(1).max(100),
+        /** USDC as decimal text (at most 6 decimals). */
+        amount: z.string(),
+        /** Daily rate in percent as decimal text (at most 4 decimals). */
+        dailyRate: z.string(),
+      }),
+    )
+    .min(1),
+});
+
+/** Reads and checks the seed file; a bad amount or rate stops the server with a clear message. */
+export function readTierSeed(file = TIERS_SEED_FILE): (typeof tiers.$inferInsert)[] {
+  const parsed = seedFile.parse(JSON.parse(readFileSync(file, 'utf8')));
+  return parsed.tiers.map((t, i) => {
+    const amount = parseUsdc(t.amount);
+    const rate = rateToScaled(Number(t.dailyRate));
+    if (amount === null || amount <= 0n) throw new Error(`${file}: tier "${t.name}" has an invalid amount "${t.amount}"`);
+    if (rate === null || rate <= 0n || rate > 1_000_000n || !/^\d{1,3}(\.\d{1,4})?$/.test(t.dailyRate)) {
+      throw new Error(`${file}: tier "${t.name}" has an invalid daily rate "${t.dailyRate}"`);
+    }
+    return { name: t.name, amount, dailyRateScaled: Number(rate), sortOrder: i, active: true };
+  });
+}
+
+/**
+ * Seeds the example tiers when the tiers table is empty (first start). The table lock makes
+ * two instances starting at once seed only once. Returns how many tiers were inserted.
+ */
+export async function seedTiers(db: Db, file = TIERS_SEED_FILE): Promise<number> {
+  const rows = readTierSeed(file);
+  return inTransaction(db, async (tx) => {
+    await tx.execute(sql`LOCK TABLE tiers IN SHARE ROW EXCLUSIVE MODE`);
+    if ((await countTiers(tx)) > 0) return 0;
+    await insertTiers(tx, rows);
+    return rows.length;
+  });
+}
