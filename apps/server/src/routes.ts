@@ -2,6 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
+import { tierRoutes } from './modules/tiers/tiers.routes.ts';
+import { investmentRoutes } from './modules/investments/investments.routes.ts';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { referralRoutes } from './modules/referrals/referrals.routes.ts';
 import { withdrawalRoutes } from './modules/withdrawals/withdrawals.routes.ts';
 import { depositRoutes } from './modules/deposits/deposits.routes.ts';
 
@@ -10,6 +14,10 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     await app.register(authRoutes(ctx));
     await app.register(userRoutes(ctx));
+    await app.register(tierRoutes(ctx));
+    await app.register(investmentRoutes(ctx));
+    await app.register(dashboardRoutes(ctx));
+    await app.register(referralRoutes(ctx));
     await app.register(withdrawalRoutes(ctx));
     await app.register(depositRoutes(ctx));
   };
