@@ -2,8 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
@@ -13,6 +14,7 @@ import { createMailer, type Mailer } from './mail/mailer.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerSecurity } from './plugins/security.ts';
+import { registerIdempotency } from './plugins/idempotency.ts';
 import { apiRoutes } from './routes.ts';
 import { testClockRoutes } from './modules/test-clock/test-clock.routes.ts';
 
@@ -71,6 +73,18 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await registerSecurity(app, config.isProduction);
   await registerRateLimit(app, config.rateLimits);
 
+  registerIdempotency(app, ctx.db, clock);
+  // The OpenAPI document is generated from the same Zod schemas the routes validate with.
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Harvest Farm API', version: '1.0.0' },
+      servers: [{ url: '/' }],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearerAuth: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  if (!config.isProduction) app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
   await app.register(apiRoutes(ctx), { prefix: '/api' });
   if (config.TEST_CLOCK && clock instanceof SettableClock) await app.register(testClockRoutes(clock), { prefix: '/api' });
 

@@ -1,4 +1,8 @@
+import { and, eq } from 'drizzle-orm';
+import { idempotencyStore } from '../lib/idempotency-context.ts';
+import { AppError } from '../lib/errors.ts';
 import type { Db, Tx } from './client.ts';
+import { idempotencyKeys } from './schema.ts';
 
 const RETRYABLE = new Set(['40001', '40P01']);
 
@@ -30,9 +34,24 @@ export function constraintName(err: unknown): string | undefined {
  * are retried a few times; any other error rolls back and propagates.
  */
 export async function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const idem = idempotencyStore.getStore();
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction(fn);
+      const result = await db.transaction(async (tx) => {
+        // The request's Idempotency-Key commits with the money it moves, or not at all: a
+        // crash can never leave a key whose effect happened but is not recorded.
+        if (idem && !idem.committed) {
+          const rows = await tx
+            .update(idempotencyKeys)
+            .set({ status: 'committed' })
+            .where(and(eq(idempotencyKeys.userId, idem.userId), eq(idempotencyKeys.key, idem.key), eq(idempotencyKeys.status, 'running')))
+            .returning({ key: idempotencyKeys.key });
+          if (rows.length === 0) throw new AppError(409, 'A request with this Idempotency-Key is already being processed');
+        }
+        return fn(tx);
+      });
+      if (idem) idem.committed = true;
+      return result;
     } catch (err) {
       if (attempt < 4 && RETRYABLE.has(pgCode(err) ?? '')) continue;
       throw err;

@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { and, eq, lt } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { idempotencyKeys } from '../db/schema.ts';
+import { AppError } from '../lib/errors.ts';
+import type { Clock } from '../lib/clock.ts';
+import { idempotencyStore, type IdempotencyContext } from '../lib/idempotency-context.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Money-moving call: honours the Idempotency-Key header. */
+    idempotent?: boolean;
+  }
+  interface FastifyRequest {
+    idempotency: IdempotencyContext | null;
+  }
+}
+
+const TTL_MS = 24 * 60 * 60 * 1000;
+/** A running request that has not committed within this time died; a retry may take over. */
+const LEASE_MS = 60 * 1000;
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+function stableJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
+  if (v && typeof v === 'object') {
+    return `{${Object.entries(v)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([k, x]) => `${JSON.stringify(k)}:${stableJson(x)}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
+/**
+ * Idempotency-Key on money-moving calls (DOMAIN.md, issue 7): scoped per user, kept 24 h.
+ * Same key and body: the first answer again. Same key, other body: 422. While the first is
+ * still running: 409. The key is marked committed inside the business transaction
+ * (db/tx.ts), so after a crash a retry either re-runs safely (nothing committed) or is told
+ * the request was already processed; it never runs the money movement twice.
+ */
+export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock): void {
+  app.decorateRequest('idempotency', null);
+
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.idempotent) return;
+    const handler = route.handler;
+    route.handler = function (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+      const ctx = request.idempotency;
+      return ctx ? idempotencyStore.run(ctx, () => handler.call(this, request, reply)) : handler.call(this, request, reply);
+    };
+  });
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (!request.routeOptions.config.idempotent) return;
+    const raw = request.headers['idempotency-key'];
+    if (raw === undefined) return;
+    if (typeof raw !== 'string' || !KEY.test(raw)) throw new AppError(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+    const user = request.user;
+    if (!user) return;
+    const now = clock.now();
+    const requestHash = createHash('sha256').update(`${request.method} ${request.routeOptions.url}\n${stableJson(request.body ?? null)}`).digest('hex');
+    await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, raw), lt(idempotencyKeys.expiresAt, now)));
+    const inserted = await db
+      .insert(idempotencyKeys)
+      .values({ userId: user.id, key: raw, route: request.routeOptions.url ?? '', requestHash, status: 'running', createdAt: now, expiresAt: new Date(now.getTime() + TTL_MS) })
+      .onConflictDoNothing()
+      .returning({ key: idempotencyKeys.key });
+    if (inserted.length > 0) {
+      request.idempotency = { userId: user.id, key: raw, committed: false };
+      return;
+    }
+    const [row] = await db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, raw))).limit(1);
+    if (!row) throw new AppError(409, 'A request with this Idempotency-Key is already being processed');
+    if (row.requestHash !== requestHash) throw new AppError(422, 'This Idempotency-Key was used with a different request');
+    if (row.status === 'done' && row.responseStatus !== null) {
+      return reply.status(row.responseStatus).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(JSON.stringify(row.responseBody));
+    }
+    if (row.status === 'committed') {
+      return reply.status(200).header('idempotent-replayed', 'true').send({ message: 'This request was already processed' });
+    }
+    // Running: still in progress, unless its lease ran out (the process died before committing).
+    const taken = await db
+      .update(idempotencyKeys)
+      .set({ createdAt: now })
+      .where(and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, raw), eq(idempotencyKeys.status, 'running'), lt(idempotencyKeys.createdAt, new Date(now.getTime() - LEASE_MS))))
+      .returning({ key: idempotencyKeys.key });
+    if (taken.length === 0) throw new AppError(409, 'A request with this Idempotency-Key is still being processed');
+    request.idempotency = { userId: user.id, key: raw, committed: false };
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const ctx = request.idempotency;
+    if (!ctx) return payload;
+    request.idempotency = null;
+    const where = and(eq(idempotencyKeys.userId, ctx.userId), eq(idempotencyKeys.key, ctx.key));
+    if (reply.statusCode >= 500 && !ctx.committed) {
+      // Nothing happened: the key is free for a retry.
+      await db.delete(idempotencyKeys).where(and(where, eq(idempotencyKeys.status, 'running')));
+      return payload;
+    }
+    let body: unknown = null;
+    try {
+      body = typeof payload === 'string' ? JSON.parse(payload) : null;
+    } catch {
+      body = null;
+    }
+    await db.update(idempotencyKeys).set({ status: 'done', responseStatus: reply.statusCode, responseBody: body }).where(where);
+    return payload;
+  });
+}
+
+/** Removes expired keys (run by a background job). */
+export async function purgeExpiredIdempotencyKeys(db: Db, now: Date): Promise<void> {
+  await db.delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, now));
+}

@@ -1,0 +1,28 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTestApp, type TestApp } from './helpers.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('OpenAPI document', () => {
+  it('is served at /api/docs and lists the spec calls with their schemas', async () => {
+    const res = await call(t, 'GET', '/api/docs');
+    expect(res.statusCode).toBe(200);
+    expect(res.data.openapi).toMatch(/^3\./);
+    const paths = Object.keys(res.data.paths);
+    for (const p of ['/api/login', '/api/register', '/api/send-code', '/api/user/me', '/api/user/profile', '/api/user/admin/toggle-block/{id}']) expect(paths).toContain(p);
+    expect(res.data.paths['/api/register'].post.requestBody.content['application/json'].schema.properties).toHaveProperty('verificationCode');
+  });
+
+  it('is not served in production', async () => {
+    const prod = await createTestApp({ NODE_ENV: 'production', RATE_LIMITS: 'on' });
+    try {
+      expect((await call(prod, 'GET', '/api/docs')).statusCode).toBe(404);
+    } finally {
+      await prod.close();
+    }
+  });
+});
