@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
+import { adminRoutes } from './modules/admin/admin.routes.ts';
+import { tiersAdminRoutes } from './modules/tiers-admin/tiers-admin.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
 import { tierRoutes } from './modules/tiers/tiers.routes.ts';
@@ -14,6 +16,8 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     await app.register(authRoutes(ctx));
     await app.register(userRoutes(ctx));
+    await app.register(adminRoutes(ctx));
+    await app.register(tiersAdminRoutes(ctx));
     await app.register(tierRoutes(ctx));
     await app.register(investmentRoutes(ctx));
     await app.register(dashboardRoutes(ctx));

@@ -1,0 +1,464 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { rawRows } from '../../db/raw.ts';
+
+/**
+ * Back-office reads. Every query is set-based and bounded: totals are single aggregates on
+ * indexed columns, lists are one page (LIMIT) with per-row figures computed only for that
+ * page, and exports walk the table in keyset batches.
+ */
+
+type Big = bigint | string | number;
+type Ts = Date | string;
+const big = (v: Big | null | undefined): bigint => (v === null || v === undefined ? 0n : BigInt(v));
+const iso = (v: Ts): string => (v instanceof Date ? v : new Date(v)).toISOString();
+const isoOrNull = (v: Ts | null): string | null => (v === null ? null : iso(v));
+
+// ---------------------------------------------------------------- totals
+
+export interface Totals {
+  totalUsers: number;
+  totalDeposits: bigint;
+  totalInvestments: bigint;
+  pendingDeposits: number;
+  pendingWithdrawals: number;
+}
+
+export async function platformTotals(db: Db): Promise<Totals> {
+  const [r] = await rawRows<{ total_users: number; total_deposits: Big; total_investments: Big; pending_deposits: number; pending_withdrawals: number }>(
+    db,
+    sql`SELECT
+      (SELECT count(*) FROM users)::int AS total_users,
+      (SELECT coalesce(sum(amount), 0) FROM deposits WHERE status = 'confirmed')::bigint AS total_deposits,
+      (SELECT coalesce(sum(amount), 0) FROM investments)::bigint AS total_investments,
+      (SELECT count(*) FROM deposits WHERE status = 'pending')::int AS pending_deposits,
+      (SELECT count(*) FROM withdrawals WHERE status = 'pending')::int AS pending_withdrawals`,
+  );
+  if (!r) throw new Error('totals query returned no row');
+  return {
+    totalUsers: Number(r.total_users),
+    totalDeposits: big(r.total_deposits),
+    totalInvestments: big(r.total_investments),
+    pendingDeposits: Number(r.pending_deposits),
+    pendingWithdrawals: Number(r.pending_withdrawals),
+  };
+}
+
+// ---------------------------------------------------------------- deposits & withdrawals with their user
+
+export interface DepositRow {
+  id: string;
+  amount: bigint;
+  status: 'pending' | 'confirmed' | 'failed';
+  type: 'demo' | 'real' | 'admin_credit';
+  txHash: string | null;
+  fromAddress: string | null;
+  confirmations: number;
+  failureReason: string | null;
+  note: string | null;
+  createdAt: string;
+  processedAt: string | null;
+  user: { id: string; firstName: string; lastName: string; email: string };
+  /** Exact created_at text, for keyset cursors (JS dates drop microseconds). */
+  cursor: string;
+}
+
+interface RawDeposit {
+  id: string;
+  amount: Big;
+  status: DepositRow['status'];
+  type: DepositRow['type'];
+  tx_hash: string | null;
+  from_address: string | null;
+  confirmations: number;
+  failure_reason: string | null;
+  note: string | null;
+  created_at: Ts;
+  processed_at: Ts | null;
+  cur: string;
+  user_id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+}
+
+const DEPOSIT_COLUMNS = sql`d.id, d.amount, d.status, d.type, d.tx_hash, d.from_address, d.confirmations, d.failure_reason, d.note,
+  d.created_at, d.processed_at, d.created_at::text AS cur, u.id AS user_id, u.first_name, u.last_name, u.email`;
+
+function toDeposit(r: RawDeposit): DepositRow {
+  return {
+    id: r.id,
+    amount: big(r.amount),
+    status: r.status,
+    type: r.type,
+    txHash: r.tx_hash,
+    fromAddress: r.from_address,
+    confirmations: Number(r.confirmations),
+    failureReason: r.failure_reason,
+    note: r.note,
+    createdAt: iso(r.created_at),
+    processedAt: isoOrNull(r.processed_at),
+    user: { id: r.user_id, firstName: r.first_name, lastName: r.last_name, email: r.email },
+    cursor: r.cur,
+  };
+}
+
+export async function recentDeposits(db: Db, limit: number): Promise<DepositRow[]> {
+  const rows = await rawRows<RawDeposit>(
+    db,
+    sql`SELECT ${DEPOSIT_COLUMNS} FROM deposits d JOIN users u ON u.id = d.user_id ORDER BY d.created_at DESC, d.id DESC LIMIT ${limit}`,
+  );
+  return rows.map(toDeposit);
+}
+
+export async function userDeposits(db: Db, userId: string, limit: number, offset: number): Promise<{ rows: DepositRow[]; total: number }> {
+  const rows = await rawRows<RawDeposit>(
+    db,
+    sql`SELECT ${DEPOSIT_COLUMNS} FROM deposits d JOIN users u ON u.id = d.user_id
+        WHERE d.user_id = ${userId}::uuid ORDER BY d.created_at DESC, d.id DESC LIMIT ${limit} OFFSET ${offset}`,
+  );
+  const [c] = await rawRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM deposits WHERE user_id = ${userId}::uuid`);
+  return { rows: rows.map(toDeposit), total: Number(c?.n ?? 0) };
+}
+
+/** One keyset batch of deposits in (created_at, id) order, optionally of one status. */
+export async function depositBatch(db: Db, status: string | null, after: { cursor: string; id: string } | null, limit: number): Promise<DepositRow[]> {
+  const where: SQL[] = [];
+  if (status) where.push(sql`d.status = ${status}`);
+  if (after) where.push(sql`(d.created_at, d.id) > (${after.cursor}::timestamptz, ${after.id}::uuid)`);
+  const rows = await rawRows<RawDeposit>(
+    db,
+    sql`SELECT ${DEPOSIT_COLUMNS} FROM deposits d JOIN users u ON u.id = d.user_id
+        ${where.length ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``}
+        ORDER BY d.created_at, d.id LIMIT ${limit}`,
+  );
+  return rows.map(toDeposit);
+}
+
+export interface WithdrawalRow {
+  id: string;
+  status: 'pending' | 'approved' | 'rejected';
+  source: 'earning' | 'rewards' | 'balance';
+  amount: bigint;
+  feeAmount: bigint;
+  netAmount: bigint;
+  cycleNumber: number | null;
+  walletAddress: string;
+  requestedAt: string;
+  processedAt: string | null;
+  txHash: string | null;
+  notes: string | null;
+  requestId: string;
+  user: { id: string; firstName: string; lastName: string; email: string };
+  cursor: string;
+}
+
+interface RawWithdrawal {
+  id: string;
+  status: WithdrawalRow['status'];
+  source: WithdrawalRow['source'];
+  amount: Big;
+  fee_amount: Big;
+  net_amount: Big;
+  cycle_number: number | null;
+  wallet_address: string;
+  requested_at: Ts;
+  processed_at: Ts | null;
+  tx_hash: string | null;
+  notes: string | null;
+  request_id: string;
+  cur: string;
+  user_id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+}
+
+const WITHDRAWAL_COLUMNS = sql`w.id, w.status, w.source, w.amount, w.fee_amount, w.net_amount, w.cycle_number, w.wallet_address,
+  w.requested_at, w.processed_at, w.tx_hash, w.notes, w.request_id, w.requested_at::text AS cur,
+  u.id AS user_id, u.first_name, u.last_name, u.email`;
+
+function toWithdrawal(r: RawWithdrawal): WithdrawalRow {
+  return {
+    id: r.id,
+    status: r.status,
+    source: r.source,
+    amount: big(r.amount),
+    feeAmount: big(r.fee_amount),
+    netAmount: big(r.net_amount),
+    cycleNumber: r.cycle_number === null ? null : Number(r.cycle_number),
+    walletAddress: r.wallet_address,
+    requestedAt: iso(r.requested_at),
+    processedAt: isoOrNull(r.processed_at),
+    txHash: r.tx_hash,
+    notes: r.notes,
+    requestId: r.request_id,
+    user: { id: r.user_id, firstName: r.first_name, lastName: r.last_name, email: r.email },
+    cursor: r.cur,
+  };
+}
+
+export async function recentWithdrawals(db: Db, limit: number): Promise<WithdrawalRow[]> {
+  const rows = await rawRows<RawWithdrawal>(
+    db,
+    sql`SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals w JOIN users u ON u.id = w.user_id ORDER BY w.requested_at DESC, w.id DESC LIMIT ${limit}`,
+  );
+  return rows.map(toWithdrawal);
+}
+
+export async function withdrawalBatch(db: Db, status: string | null, after: { cursor: string; id: string } | null, limit: number): Promise<WithdrawalRow[]> {
+  const where: SQL[] = [];
+  if (status) where.push(sql`w.status = ${status}`);
+  if (after) where.push(sql`(w.requested_at, w.id) > (${after.cursor}::timestamptz, ${after.id}::uuid)`);
+  const rows = await rawRows<RawWithdrawal>(
+    db,
+    sql`SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals w JOIN users u ON u.id = w.user_id
+        ${where.length ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``}
+        ORDER BY w.requested_at, w.id LIMIT ${limit}`,
+  );
+  return rows.map(toWithdrawal);
+}
+
+// ---------------------------------------------------------------- analytics
+
+export interface DayFigure {
+  day: string;
+  count: number;
+  total: bigint;
+}
+
+/**
+ * Per platform day from `startDay` to `endDay` (inclusive, YYYY-MM-DD in `tz`), every day
+ * present: generate_series of days LEFT JOIN one GROUP BY over the rows of the window. The
+ * window is bounded on the indexed timestamp column, so the work is the period's rows.
+ */
+async function perDay(db: Db, opts: { table: 'users' | 'investments' | 'deposits'; tz: string; startDay: string; endDay: string }): Promise<DayFigure[]> {
+  const { tz, startDay, endDay } = opts;
+  const from = sql`(${startDay}::date::timestamp AT TIME ZONE ${tz}::text)`;
+  const to = sql`((${endDay}::date + 1)::timestamp AT TIME ZONE ${tz}::text)`;
+  const day = sql`date_trunc('day', t.created_at AT TIME ZONE ${tz}::text)::date`;
+  const source =
+    opts.table === 'users'
+      ? sql`SELECT ${day} AS day, count(*)::int AS n, 0::bigint AS total FROM users t
+            WHERE t.created_at >= ${from} AND t.created_at < ${to} GROUP BY 1`
+      : opts.table === 'investments'
+        ? sql`SELECT ${day} AS day, count(*)::int AS n, coalesce(sum(t.amount), 0)::bigint AS total FROM investments t
+            WHERE t.created_at >= ${from} AND t.created_at < ${to} GROUP BY 1`
+        : sql`SELECT ${day} AS day, count(*)::int AS n, coalesce(sum(t.amount), 0)::bigint AS total FROM deposits t
+            WHERE t.status = 'confirmed' AND t.created_at >= ${from} AND t.created_at < ${to} GROUP BY 1`;
+  const rows = await rawRows<{ day: string; n: number; total: Big }>(
+    db,
+    sql`WITH days AS (SELECT generate_series(${startDay}::date, ${endDay}::date, interval '1 day')::date AS day),
+         agg AS (${source})
+        SELECT to_char(days.day, 'YYYY-MM-DD') AS day, coalesce(agg.n, 0)::int AS n, coalesce(agg.total, 0)::bigint AS total
+        FROM days LEFT JOIN agg ON agg.day = days.day ORDER BY days.day`,
+  );
+  return rows.map((r) => ({ day: r.day, count: Number(r.n), total: big(r.total) }));
+}
+
+export async function analyticsSeries(db: Db, tz: string, startDay: string, endDay: string) {
+  const [users, investments, deposits] = await Promise.all([
+    perDay(db, { table: 'users', tz, startDay, endDay }),
+    perDay(db, { table: 'investments', tz, startDay, endDay }),
+    perDay(db, { table: 'deposits', tz, startDay, endDay }),
+  ]);
+  return { users, investments, deposits };
+}
+
+// ---------------------------------------------------------------- users
+
+export interface AdminUserRow {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phoneCountryCode: string | null;
+  phoneNumber: string | null;
+  isAdmin: boolean;
+  isBlocked: boolean;
+  createdAt: string;
+  withdrawalWallet: string | null;
+  balance: bigint;
+  invested: bigint;
+  totalEarnings: bigint;
+  referralRewards: bigint;
+  totalDeposits: bigint;
+  cursor: string;
+}
+
+/** `%term%` for ILIKE, with the pattern characters of the term taken literally. */
+export function containsPattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function userFilter(search: string | undefined): SQL {
+  if (!search) return sql`TRUE`;
+  const p = containsPattern(search);
+  return sql`(u.email ILIKE ${p} OR u.first_name ILIKE ${p} OR u.last_name ILIKE ${p} OR (u.first_name || ' ' || u.last_name) ILIKE ${p})`;
+}
+
+interface RawUser {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone_country_code: string | null;
+  phone_number: string | null;
+  is_admin: boolean;
+  is_blocked: boolean;
+  created_at: Ts;
+  withdrawal_wallet: string | null;
+  cur: string;
+  balance: Big;
+  invested: Big;
+  total_earnings: Big;
+  referral_rewards: Big;
+  total_deposits: Big;
+}
+
+/** Account figures for the users of one page only (correlated on indexed user_id columns). */
+const USER_FIGURES = sql`
+  coalesce((SELECT a.balance FROM ledger_accounts a WHERE a.user_id = u.id AND a.kind = 'balance'), 0)::bigint AS balance,
+  coalesce((SELECT a.balance FROM ledger_accounts a WHERE a.user_id = u.id AND a.kind = 'invested'), 0)::bigint AS invested,
+  (SELECT coalesce(sum(i.total_earned), 0) FROM investments i WHERE i.user_id = u.id)::bigint AS total_earnings,
+  (SELECT coalesce(sum(r.amount), 0) FROM referral_rewards r WHERE r.user_id = u.id)::bigint AS referral_rewards,
+  (SELECT coalesce(sum(d.amount), 0) FROM deposits d WHERE d.user_id = u.id AND d.status = 'confirmed')::bigint AS total_deposits`;
+
+const USER_COLUMNS = sql`u.id, u.first_name, u.last_name, u.email, u.phone_country_code, u.phone_number, u.is_admin, u.is_blocked,
+  u.created_at, u.withdrawal_wallet, u.created_at::text AS cur`;
+
+function toAdminUser(r: RawUser): AdminUserRow {
+  return {
+    id: r.id,
+    firstName: r.first_name,
+    lastName: r.last_name,
+    email: r.email,
+    phoneCountryCode: r.phone_country_code,
+    phoneNumber: r.phone_number,
+    isAdmin: r.is_admin,
+    isBlocked: r.is_blocked,
+    createdAt: iso(r.created_at),
+    withdrawalWallet: r.withdrawal_wallet,
+    balance: big(r.balance),
+    invested: big(r.invested),
+    totalEarnings: big(r.total_earnings),
+    referralRewards: big(r.referral_rewards),
+    totalDeposits: big(r.total_deposits),
+    cursor: r.cur,
+  };
+}
+
+/** Newest users first, one page, with their account figures. */
+export async function usersPage(db: Db, opts: { search?: string; limit: number; offset: number }): Promise<{ rows: AdminUserRow[]; total: number }> {
+  const filter = userFilter(opts.search);
+  const rows = await rawRows<RawUser>(
+    db,
+    sql`SELECT ${USER_COLUMNS}, ${USER_FIGURES}
+        FROM (SELECT * FROM users u WHERE ${filter} ORDER BY u.created_at DESC, u.id DESC LIMIT ${opts.limit} OFFSET ${opts.offset}) u
+        ORDER BY u.created_at DESC, u.id DESC`,
+  );
+  const [c] = await rawRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM users u WHERE ${filter}`);
+  return { rows: rows.map(toAdminUser), total: Number(c?.n ?? 0) };
+}
+
+/** One keyset batch of users in (created_at, id) order for the export. */
+export async function userBatch(db: Db, search: string | undefined, after: { cursor: string; id: string } | null, limit: number): Promise<AdminUserRow[]> {
+  const where = [userFilter(search)];
+  if (after) where.push(sql`(u.created_at, u.id) > (${after.cursor}::timestamptz, ${after.id}::uuid)`);
+  const rows = await rawRows<RawUser>(
+    db,
+    sql`SELECT ${USER_COLUMNS}, ${USER_FIGURES}
+        FROM (SELECT * FROM users u WHERE ${sql.join(where, sql` AND `)} ORDER BY u.created_at, u.id LIMIT ${limit}) u
+        ORDER BY u.created_at, u.id`,
+  );
+  return rows.map(toAdminUser);
+}
+
+export async function userRef(db: Db, id: string) {
+  const [r] = await rawRows<{ id: string; first_name: string; last_name: string; email: string }>(
+    db,
+    sql`SELECT id, first_name, last_name, email FROM users WHERE id = ${id}::uuid`,
+  );
+  return r ? { id: r.id, firstName: r.first_name, lastName: r.last_name, email: r.email } : undefined;
+}
+
+// ---------------------------------------------------------------- referral rewards by level
+
+/** Rewards a user earned, per level (the network itself comes from the referrals module). */
+export async function rewardsByLevel(db: Db, userId: string) {
+  const rows = await rawRows<{ level: number; n: number; total: Big }>(
+    db,
+    sql`SELECT level, count(*)::int AS n, coalesce(sum(amount), 0)::bigint AS total FROM referral_rewards WHERE user_id = ${userId}::uuid GROUP BY level ORDER BY level`,
+  );
+  return rows.map((r) => ({ level: Number(r.level), count: Number(r.n), total: big(r.total) }));
+}
+
+// ---------------------------------------------------------------- audit log
+
+export interface AuditFilter {
+  action?: string;
+  adminId?: string;
+  targetId?: string;
+}
+
+function auditWhere(f: AuditFilter): SQL {
+  const parts: SQL[] = [sql`TRUE`];
+  if (f.action) parts.push(sql`a.action = ${f.action}`);
+  if (f.adminId) parts.push(sql`a.admin_id = ${f.adminId}::uuid`);
+  if (f.targetId) parts.push(sql`a.target_id = ${f.targetId}`);
+  return sql.join(parts, sql` AND `);
+}
+
+export async function auditPage(db: Db, f: AuditFilter, limit: number, offset: number) {
+  const where = auditWhere(f);
+  const rows = await rawRows<{
+    id: number | string;
+    action: string;
+    target_type: string;
+    target_id: string;
+    before: unknown;
+    after: unknown;
+    note: string | null;
+    ip: string | null;
+    created_at: Ts;
+    admin_id: string;
+    first_name: string;
+    last_name: string;
+    email: string;
+  }>(
+    db,
+    sql`SELECT a.id, a.action, a.target_type, a.target_id, a.before, a.after, a.note, a.ip, a.created_at,
+               u.id AS admin_id, u.first_name, u.last_name, u.email
+        FROM audit_log a JOIN users u ON u.id = a.admin_id
+        WHERE ${where} ORDER BY a.created_at DESC, a.id DESC LIMIT ${limit} OFFSET ${offset}`,
+  );
+  const [c] = await rawRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM audit_log a WHERE ${where}`);
+  return {
+    total: Number(c?.n ?? 0),
+    rows: rows.map((r) => ({
+      id: String(r.id),
+      action: r.action,
+      targetType: r.target_type,
+      targetId: r.target_id,
+      before: r.before,
+      after: r.after,
+      note: r.note,
+      ip: r.ip,
+      createdAt: iso(r.created_at),
+      admin: { id: r.admin_id, firstName: r.first_name, lastName: r.last_name, email: r.email },
+    })),
+  };
+}
+
+/** Distinct audit actions by a loose index scan on audit_log_action_idx (one probe per action, not per row). */
+export async function auditActions(db: Db): Promise<string[]> {
+  const rows = await rawRows<{ action: string }>(
+    db,
+    sql`WITH RECURSIVE t AS (
+          SELECT min(action) AS action FROM audit_log
+          UNION ALL
+          SELECT (SELECT min(a.action) FROM audit_log a WHERE a.action > t.action) FROM t WHERE t.action IS NOT NULL
+        ) SELECT action FROM t WHERE action IS NOT NULL`,
+  );
+  return rows.map((r) => r.action);
+}

@@ -1,0 +1,87 @@
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Readable } from 'node:stream';
+import { z } from 'zod';
+import {
+  adminDashboardResponse,
+  adminReferralLookupResponse,
+  adminUserDepositsResponse,
+  adminUsersQuery,
+  adminUsersResponse,
+  analyticsQuery,
+  analyticsResponse,
+  auditQuery,
+  auditResponse,
+  depositStatusFilter,
+  pageOnlyQuery,
+  usersExportQuery,
+  withdrawalStatusFilter,
+} from '@harvest/shared/schemas/admin';
+import { idParams } from '@harvest/shared/schemas/user';
+import type { AppContext } from '../../context.ts';
+import { authHooks } from '../../plugins/auth.ts';
+import * as service from './admin.service.ts';
+
+/** A CSV body: documented as text, sent as a stream. */
+const csvResponse = z.string().describe('text/csv; header row first');
+
+/**
+ * Back office reads (issue 6). Every route sits behind requireAdmin in onRequest, so a
+ * non-admin is refused before the request is even parsed.
+ */
+export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const { requireAdmin } = authHooks(ctx);
+
+  function sendCsv(reply: FastifyReply, name: string, stream: Readable) {
+    const stamp = ctx.clock.now().toISOString().slice(0, 10);
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${name}-${stamp}.csv"`)
+      .header('cache-control', 'no-store')
+      .send(stream);
+  }
+
+  return async (app) => {
+    app.get('/admin/dashboard', { onRequest: requireAdmin, schema: { response: { 200: adminDashboardResponse } } }, async () => service.dashboard(ctx));
+
+    app.get(
+      '/user/admin/analytics',
+      { onRequest: requireAdmin, schema: { querystring: analyticsQuery, response: { 200: analyticsResponse } } },
+      async (req) => service.analytics(ctx, req.query.period),
+    );
+
+    app.get('/admin/users', { onRequest: requireAdmin, schema: { querystring: adminUsersQuery, response: { 200: adminUsersResponse } } }, async (req) =>
+      service.users(ctx, req.query),
+    );
+
+    app.get(
+      '/admin/users/:id/deposits',
+      { onRequest: requireAdmin, schema: { params: idParams, querystring: pageOnlyQuery, response: { 200: adminUserDepositsResponse } } },
+      async (req) => service.userDeposits(ctx, req.params.id, req.query),
+    );
+
+    app.get(
+      '/admin/users/:id/referral-tree',
+      { onRequest: requireAdmin, schema: { params: idParams, response: { 200: adminReferralLookupResponse } } },
+      async (req) => service.referralLookup(ctx, req.params.id),
+    );
+
+    app.get('/admin/audit', { onRequest: requireAdmin, schema: { querystring: auditQuery, response: { 200: auditResponse } } }, async (req) =>
+      service.audit(ctx, req.query),
+    );
+
+    app.get('/admin/export/deposits.csv', { onRequest: requireAdmin, schema: { querystring: depositStatusFilter, response: { 200: csvResponse } } }, async (req, reply) =>
+      sendCsv(reply, 'deposits', service.depositsCsv(ctx, req.query.status)),
+    );
+
+    app.get(
+      '/admin/export/withdrawals.csv',
+      { onRequest: requireAdmin, schema: { querystring: withdrawalStatusFilter, response: { 200: csvResponse } } },
+      async (req, reply) => sendCsv(reply, 'withdrawals', service.withdrawalsCsv(ctx, req.query.status)),
+    );
+
+    app.get('/admin/export/users.csv', { onRequest: requireAdmin, schema: { querystring: usersExportQuery, response: { 200: csvResponse } } }, async (req, reply) =>
+      sendCsv(reply, 'users', service.usersCsv(ctx, req.query.search)),
+    );
+  };
+}

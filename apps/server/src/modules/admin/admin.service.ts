@@ -1,0 +1,220 @@
+import type { Readable } from 'node:stream';
+import { microToText, microToUsdc } from '@harvest/shared/money';
+import type { AdminDashboard, AdminDeposit, AdminReferralLookup, AdminUser, AdminUserDeposits, AdminWithdrawal, Analytics, AuditPage } from '@harvest/shared/schemas/admin';
+import type { AppContext } from '../../context.ts';
+import { notFound } from '../../lib/errors.ts';
+import { platformDay } from '../../lib/time.ts';
+import { referralRewardsOf, referralTree, type ReferralMember } from '../referrals/referrals.queries.ts';
+import { csvStream } from './csv.ts';
+import * as q from './admin.queries.ts';
+
+/** Recent activity lists on the overview. */
+export const RECENT_ACTIVITY = 10;
+/** Members listed per level in an admin referral lookup (counts are always exact). */
+export const NETWORK_LIST_LIMIT = 200;
+export const RECENT_REWARDS = 50;
+export const EXPORT_BATCH = 1000;
+
+const ref = (u: { id: string; firstName: string; lastName: string; email: string }) => ({ _id: u.id, firstName: u.firstName, lastName: u.lastName, email: u.email });
+
+export function depositDto(d: q.DepositRow): AdminDeposit {
+  return {
+    _id: d.id,
+    amount: microToUsdc(d.amount),
+    status: d.status,
+    type: d.type,
+    txHash: d.txHash,
+    fromAddress: d.fromAddress,
+    confirmations: d.confirmations,
+    failureReason: d.failureReason,
+    note: d.note,
+    createdAt: d.createdAt,
+    processedAt: d.processedAt,
+    userId: ref(d.user),
+  };
+}
+
+export function withdrawalDto(w: q.WithdrawalRow): AdminWithdrawal {
+  return {
+    _id: w.id,
+    status: w.status,
+    source: w.source,
+    amount: microToUsdc(w.amount),
+    feeAmount: microToUsdc(w.feeAmount),
+    netAmount: microToUsdc(w.netAmount),
+    cycleNumber: w.cycleNumber,
+    walletAddress: w.walletAddress,
+    requestedAt: w.requestedAt,
+    processedAt: w.processedAt,
+    txHash: w.txHash,
+    notes: w.notes,
+    userId: ref(w.user),
+  };
+}
+
+const phone = (u: { phoneCountryCode: string | null; phoneNumber: string | null }) =>
+  u.phoneCountryCode && u.phoneNumber ? `${u.phoneCountryCode} ${u.phoneNumber}` : null;
+
+function adminUserDto(u: q.AdminUserRow): AdminUser {
+  return {
+    _id: u.id,
+    firstName: u.firstName,
+    lastName: u.lastName,
+    email: u.email,
+    phone: phone(u),
+    isAdmin: u.isAdmin,
+    isBlocked: u.isBlocked,
+    createdAt: u.createdAt,
+    withdrawalWallet: u.withdrawalWallet,
+    balance: microToUsdc(u.balance),
+    totalInvestment: microToUsdc(u.invested),
+    totalEarnings: microToUsdc(u.totalEarnings),
+    referralRewards: microToUsdc(u.referralRewards),
+    totalDeposits: microToUsdc(u.totalDeposits),
+  };
+}
+
+export async function dashboard(ctx: AppContext): Promise<AdminDashboard> {
+  const [totals, deposits, withdrawals] = await Promise.all([
+    q.platformTotals(ctx.db),
+    q.recentDeposits(ctx.db, RECENT_ACTIVITY),
+    q.recentWithdrawals(ctx.db, RECENT_ACTIVITY),
+  ]);
+  return {
+    metrics: {
+      totalUsers: totals.totalUsers,
+      totalDeposits: microToUsdc(totals.totalDeposits),
+      totalInvestments: microToUsdc(totals.totalInvestments),
+      pendingDeposits: totals.pendingDeposits,
+      pendingWithdrawals: totals.pendingWithdrawals,
+    },
+    recentActivity: { deposits: deposits.map(depositDto), withdrawals: withdrawals.map(withdrawalDto) },
+  };
+}
+
+/** YYYY-MM-DD plus n calendar days. */
+export function addDays(day: string, n: number): string {
+  const [y, m, d] = day.split('-').map(Number);
+  return new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, (d ?? 1) + n)).toISOString().slice(0, 10);
+}
+
+/**
+ * Daily figures over the last `period` platform days, today included (PLATFORM_TIMEZONE).
+ * The summary holds the all-time totals (as the overview); the series hold the period.
+ */
+export async function analytics(ctx: AppContext, period: number): Promise<Analytics> {
+  const tz = ctx.config.PLATFORM_TIMEZONE;
+  const endDay = platformDay(ctx.clock.now(), tz);
+  const startDay = addDays(endDay, -(period - 1));
+  const [totals, series] = await Promise.all([q.platformTotals(ctx.db), q.analyticsSeries(ctx.db, tz, startDay, endDay)]);
+  return {
+    period,
+    timeZone: tz,
+    summary: { totalUsers: totals.totalUsers, totalInvestments: microToUsdc(totals.totalInvestments), totalDeposits: microToUsdc(totals.totalDeposits) },
+    userGrowth: series.users.map((d) => ({ _id: d.day, count: d.count })),
+    investmentTrends: series.investments.map((d) => ({ _id: d.day, totalAmount: microToUsdc(d.total), count: d.count })),
+    depositTrends: series.deposits.map((d) => ({ _id: d.day, totalAmount: microToUsdc(d.total), count: d.count })),
+  };
+}
+
+export async function users(ctx: AppContext, opts: { page: number; pageSize: number; search?: string }) {
+  const search = opts.search?.trim() || undefined;
+  const { rows, total } = await q.usersPage(ctx.db, { search, limit: opts.pageSize, offset: (opts.page - 1) * opts.pageSize });
+  return { users: rows.map(adminUserDto), page: opts.page, pageSize: opts.pageSize, total };
+}
+
+export async function userDeposits(ctx: AppContext, userId: string, opts: { page: number; pageSize: number }): Promise<AdminUserDeposits> {
+  if (!(await q.userRef(ctx.db, userId))) throw notFound();
+  const { rows, total } = await q.userDeposits(ctx.db, userId, opts.pageSize, (opts.page - 1) * opts.pageSize);
+  return { deposits: rows.map(depositDto), page: opts.page, pageSize: opts.pageSize, total };
+}
+
+export async function referralLookup(ctx: AppContext, userId: string): Promise<AdminReferralLookup> {
+  const user = await q.userRef(ctx.db, userId);
+  if (!user) throw notFound();
+  const [tree, byLevel, rewards] = await Promise.all([
+    referralTree(ctx.db, userId, NETWORK_LIST_LIMIT),
+    q.rewardsByLevel(ctx.db, userId),
+    referralRewardsOf(ctx.db, userId, RECENT_REWARDS),
+  ]);
+  const level = (members: ReferralMember[]) =>
+    members.map((e) => ({ _id: e.id, firstName: e.firstName, lastName: e.lastName, email: e.email, createdAt: e.createdAt.toISOString() }));
+  return {
+    user: ref(user),
+    tree: { totalReferrals: tree.totalReferrals, level1: level(tree.levels[0]), level2: level(tree.levels[1]), level3: level(tree.levels[2]) },
+    counts: { level1: tree.counts[0], level2: tree.counts[1], level3: tree.counts[2] },
+    listLimit: NETWORK_LIST_LIMIT,
+    rewards: {
+      total: microToUsdc(rewards.total),
+      byLevel: [1, 2, 3].map((lv) => {
+        const l = byLevel.find((x) => x.level === lv);
+        return { level: lv, count: l?.count ?? 0, amount: microToUsdc(l?.total ?? 0n) };
+      }),
+      recent: rewards.rewards.map((r) => ({
+        _id: r.id,
+        level: r.level,
+        amount: microToUsdc(r.amount),
+        fromUser: { firstName: r.fromFirstName, lastName: r.fromLastName, email: r.fromEmail },
+        investmentAmount: microToUsdc(r.investmentAmount),
+        createdAt: r.createdAt.toISOString(),
+      })),
+    },
+  };
+}
+
+export async function audit(ctx: AppContext, opts: { page: number; pageSize: number; action?: string; adminId?: string; targetId?: string }): Promise<AuditPage> {
+  const filter = { action: opts.action || undefined, adminId: opts.adminId || undefined, targetId: opts.targetId || undefined };
+  const [{ rows, total }, actions] = await Promise.all([q.auditPage(ctx.db, filter, opts.pageSize, (opts.page - 1) * opts.pageSize), q.auditActions(ctx.db)]);
+  return {
+    entries: rows.map((r) => ({
+      _id: r.id,
+      action: r.action,
+      targetType: r.targetType,
+      targetId: r.targetId,
+      before: r.before,
+      after: r.after,
+      note: r.note,
+      ip: r.ip,
+      createdAt: r.createdAt,
+      admin: ref(r.admin),
+    })),
+    actions,
+    page: opts.page,
+    pageSize: opts.pageSize,
+    total,
+  };
+}
+
+// ---------------------------------------------------------------- CSV exports
+
+const statusOf = (s: string | undefined) => (s && s !== 'all' ? s : null);
+
+export function depositsCsv(ctx: AppContext, status: string | undefined): Readable {
+  const st = statusOf(status);
+  return csvStream({
+    header: ['id', 'created_at', 'status', 'type', 'amount_usdc', 'tx_hash', 'from_address', 'confirmations', 'processed_at', 'failure_reason', 'note', 'user_id', 'user_email', 'user_first_name', 'user_last_name'],
+    batchSize: EXPORT_BATCH,
+    fetch: (after, limit) => q.depositBatch(ctx.db, st, after, limit),
+    row: (d) => [d.id, d.createdAt, d.status, d.type, microToText(d.amount), d.txHash, d.fromAddress, d.confirmations, d.processedAt, d.failureReason, d.note, d.user.id, d.user.email, d.user.firstName, d.user.lastName],
+  });
+}
+
+export function withdrawalsCsv(ctx: AppContext, status: string | undefined): Readable {
+  const st = statusOf(status);
+  return csvStream({
+    header: ['id', 'requested_at', 'status', 'source', 'amount_usdc', 'fee_usdc', 'net_usdc', 'cycle_number', 'wallet_address', 'processed_at', 'tx_hash', 'notes', 'request_id', 'user_id', 'user_email', 'user_first_name', 'user_last_name'],
+    batchSize: EXPORT_BATCH,
+    fetch: (after, limit) => q.withdrawalBatch(ctx.db, st, after, limit),
+    row: (w) => [w.id, w.requestedAt, w.status, w.source, microToText(w.amount), microToText(w.feeAmount), microToText(w.netAmount), w.cycleNumber, w.walletAddress, w.processedAt, w.txHash, w.notes, w.requestId, w.user.id, w.user.email, w.user.firstName, w.user.lastName],
+  });
+}
+
+export function usersCsv(ctx: AppContext, search: string | undefined): Readable {
+  const s = search?.trim() || undefined;
+  return csvStream({
+    header: ['id', 'created_at', 'email', 'first_name', 'last_name', 'phone', 'is_admin', 'is_blocked', 'balance_usdc', 'total_investment_usdc', 'total_earnings_usdc', 'referral_rewards_usdc', 'total_deposits_usdc', 'withdrawal_wallet'],
+    batchSize: EXPORT_BATCH,
+    fetch: (after, limit) => q.userBatch(ctx.db, s, after, limit),
+    row: (u) => [u.id, u.createdAt, u.email, u.firstName, u.lastName, phone(u), u.isAdmin, u.isBlocked, microToText(u.balance), microToText(u.invested), microToText(u.totalEarnings), microToText(u.referralRewards), microToText(u.totalDeposits), u.withdrawalWallet],
+  });
+}

@@ -1,0 +1,45 @@
+import { Readable } from 'node:stream';
+
+export type CsvValue = string | number | boolean | null | undefined;
+
+/**
+ * One CSV cell (RFC 4180): quoted when it holds a comma, quote or line break, quotes doubled.
+ * Formula-injection guard: a cell starting with = + - @ (or tab / carriage return) gets a
+ * leading ' so spreadsheet programs show it as text instead of evaluating it.
+ */
+export function csvCell(v: CsvValue): string {
+  if (v === null || v === undefined) return '';
+  let s = String(v);
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  if (/[",\r\n]/.test(s)) s = `"${s.replace(/"/g, '""')}"`;
+  return s;
+}
+
+export function csvLine(values: CsvValue[]): string {
+  return `${values.map(csvCell).join(',')}\r\n`;
+}
+
+/**
+ * A CSV document as a stream: the header row, then the rows of each keyset batch, fetched
+ * only when the reader wants more (backpressure), so a large table never sits in memory.
+ */
+export function csvStream<R extends { id: string; cursor: string }>(opts: {
+  header: string[];
+  batchSize: number;
+  fetch: (after: { cursor: string; id: string } | null, limit: number) => Promise<R[]>;
+  row: (r: R) => CsvValue[];
+}): Readable {
+  async function* lines(): AsyncGenerator<string> {
+    yield csvLine(opts.header);
+    let after: { cursor: string; id: string } | null = null;
+    for (;;) {
+      const batch = await opts.fetch(after, opts.batchSize);
+      if (batch.length === 0) return;
+      yield batch.map((r) => csvLine(opts.row(r))).join('');
+      const last = batch[batch.length - 1];
+      if (!last || batch.length < opts.batchSize) return;
+      after = { cursor: last.cursor, id: last.id };
+    }
+  }
+  return Readable.from(lines(), { objectMode: false });
+}

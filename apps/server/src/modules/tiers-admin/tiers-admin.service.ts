@@ -1,0 +1,76 @@
+import { microToText, microToUsdc, scaledToRate } from '@harvest/shared/money';
+import { ADMIN_MSG, type AdminTier } from '@harvest/shared/schemas/admin';
+import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/tx.ts';
+import { badRequest, notFound } from '../../lib/errors.ts';
+import type { AuthUser } from '../../plugins/auth.ts';
+import { writeAudit } from '../audit/audit.queries.ts';
+import * as q from './tiers-admin.queries.ts';
+
+/**
+ * Tier management. Investments copy the tier's name, amount and rate when they are bought,
+ * so editing or deactivating a tier changes only what can be bought from now on.
+ */
+
+export function tierDto(t: q.TierRow): AdminTier {
+  return {
+    _id: t.id,
+    name: t.name,
+    amount: microToUsdc(t.amount),
+    dailyRate: scaledToRate(t.dailyRateScaled),
+    active: t.active,
+    sortOrder: t.sortOrder,
+    createdAt: t.createdAt.toISOString(),
+    updatedAt: t.updatedAt.toISOString(),
+  };
+}
+
+/** The audit snapshot of a tier: JSON-safe, amounts as exact decimal text. */
+function snapshot(t: q.TierRow) {
+  return { name: t.name, amount: microToText(t.amount), dailyRate: scaledToRate(t.dailyRateScaled), active: t.active, sortOrder: t.sortOrder };
+}
+
+export async function listTiers(ctx: AppContext): Promise<AdminTier[]> {
+  return (await q.allTiers(ctx.db)).map(tierDto);
+}
+
+export interface TierCreate {
+  name: string;
+  amount: bigint;
+  dailyRate: number;
+  active?: boolean;
+  sortOrder?: number;
+}
+
+export async function createTier(ctx: AppContext, admin: AuthUser, input: TierCreate, ip: string): Promise<AdminTier> {
+  return inTransaction(ctx.db, async (tx) => {
+    const tier = await q.insertTier(tx, {
+      name: input.name,
+      amount: input.amount,
+      dailyRateScaled: input.dailyRate,
+      active: input.active ?? true,
+      sortOrder: input.sortOrder ?? 0,
+    });
+    await writeAudit(tx, { adminId: admin.id, action: 'tier_create', targetType: 'tier', targetId: tier.id, before: null, after: snapshot(tier), ip });
+    return tierDto(tier);
+  });
+}
+
+export async function updateTier(ctx: AppContext, admin: AuthUser, id: string, input: Partial<TierCreate>, ip: string): Promise<AdminTier> {
+  const values = {
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(input.amount !== undefined ? { amount: input.amount } : {}),
+    ...(input.dailyRate !== undefined ? { dailyRateScaled: input.dailyRate } : {}),
+    ...(input.active !== undefined ? { active: input.active } : {}),
+    ...(input.sortOrder !== undefined ? { sortOrder: input.sortOrder } : {}),
+  };
+  if (Object.keys(values).length === 0) throw badRequest(ADMIN_MSG.tierNothingToChange);
+  return inTransaction(ctx.db, async (tx) => {
+    const before = await q.lockTier(tx, id);
+    if (!before) throw notFound();
+    const after = await q.updateTier(tx, id, { ...values, updatedAt: ctx.clock.now() });
+    if (!after) throw notFound();
+    await writeAudit(tx, { adminId: admin.id, action: 'tier_update', targetType: 'tier', targetId: id, before: snapshot(before), after: snapshot(after), ip });
+    return tierDto(after);
+  });
+}
