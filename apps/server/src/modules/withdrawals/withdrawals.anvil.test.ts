@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import type { Address } from 'viem';
+import { PAYOUT_MSG } from '@harvest/shared/schemas/withdrawals';
+import { payoutTransactions } from '../../db/schema.ts';
+import { anvilAvailability, deployToken, sendToken, startAnvil, type Anvil, type Token } from '../../../test/anvil.ts';
+import { call, createTestApp, expectLedgerClean, fund, makeUser, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { findWithdrawal } from './withdrawals.queries.ts';
+import { WALLET, fundRewards, hashOf, makeEarning, makeInvestment, withdrawalsOf } from './test/fixtures.ts';
+
+const avail = anvilAvailability();
+if (!avail.ok) console.warn(`withdrawal payout chain tests skipped: ${avail.why}`);
+
+/** Payout verification against a real EVM node (anvil) with a 6-decimal USDC-like token. */
+describe.runIf(avail.ok)('admin approve with a chain configured (anvil)', () => {
+  let anvil: Anvil;
+  let usdc: Token;
+  let fake: Token;
+  let payout: Address;
+  let stranger: Address;
+  let t: TestApp;
+  let admin: TestUser;
+
+  beforeAll(async () => {
+    anvil = await startAnvil();
+    [usdc, fake] = await Promise.all([deployToken(anvil), deployToken(anvil, 'Fake USD', 'FUSD')]);
+    const [deployer, p, s] = anvil.accounts;
+    if (!deployer || !p || !s) throw new Error('anvil accounts missing');
+    payout = p;
+    stranger = s;
+    await sendToken(anvil, usdc, deployer, 'mint', [payout, 1_000_000_000_000n]);
+    await sendToken(anvil, usdc, deployer, 'mint', [stranger, 1_000_000_000_000n]);
+    await sendToken(anvil, fake, deployer, 'mint', [payout, 1_000_000_000_000n]);
+    t = await createTestApp({ CHAIN_RPC_URL: anvil.url, CHAIN_ID: String(anvil.chainId), USDC_CONTRACTS: usdc.address, PAYOUT_ADDRESS: payout });
+    admin = await makeUser(t, { isAdmin: true });
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    await anvil?.stop();
+  });
+
+  const approve = (withdrawalId: string, txHash: string) => call(t, 'POST', '/api/withdrawal/admin/approve', { token: admin.token, body: { withdrawalId, txHash } });
+
+  /** A Withdraw All of 10 USDC balance, 3 USDC rewards and one 1.5 USDC earning (net 1.275). */
+  async function pendingRequest() {
+    const u = await makeUser(t);
+    const inv = await makeInvestment(t, u.user.id);
+    await makeEarning(t, u.user.id, inv, 1_500_000n);
+    await fundRewards(t, u.user.id, 3_000_000n);
+    await fund(t, u.user.id, 10_000_000n);
+    const res = await call(t, 'POST', '/api/withdrawal/request-all', { token: u.token, body: { walletAddress: WALLET, withdrawalPassword: u.withdrawalPassword } });
+    expect(res.statusCode).toBe(200);
+    const rows = await withdrawalsOf(t, u.user.id);
+    const by = (source: string) => {
+      const w = rows.find((r) => r.source === source);
+      if (!w) throw new Error(`no ${source} withdrawal`);
+      return w;
+    };
+    return { balance: by('balance'), rewards: by('rewards'), earning: by('earning') };
+  }
+
+  async function expectRefused(withdrawalId: string, txHash: string, error: string) {
+    const res = await approve(withdrawalId, txHash);
+    expect(res.statusCode).toBe(400);
+    expect(res.data).toEqual({ error });
+    expect((await findWithdrawal(t.ctx.db, withdrawalId))?.status).toBe('pending');
+  }
+
+  it('approves a correct payout transfer and records what the chain showed', async () => {
+    const { earning } = await pendingRequest();
+    const hash = await sendToken(anvil, usdc, payout, 'transfer', [WALLET, earning.netAmount]);
+    const res = await approve(earning.id, hash);
+    expect(res.statusCode).toBe(200);
+    expect(res.data.withdrawal).toMatchObject({ status: 'approved', txHash: hash.toLowerCase(), netAmount: 1.275 });
+    const [bound] = await t.ctx.db.select().from(payoutTransactions).where(eq(payoutTransactions.txHash, hash.toLowerCase()));
+    expect(bound?.chainValue).toBe(1_275_000n);
+    await expectLedgerClean(t);
+  });
+
+  it('refuses a wrong recipient, a short amount, a wrong token, a wrong sender, a reverted and an unknown transaction', async () => {
+    const { balance } = await pendingRequest();
+    const other = '0x3333333333333333333333333333333333333333';
+    await expectRefused(balance.id, await sendToken(anvil, usdc, payout, 'transfer', [other, balance.netAmount]), PAYOUT_MSG.wrongRecipient);
+    await expectRefused(balance.id, await sendToken(anvil, usdc, payout, 'transfer', [WALLET, balance.netAmount - 1n]), PAYOUT_MSG.shortAmount);
+    await expectRefused(balance.id, await sendToken(anvil, fake, payout, 'transfer', [WALLET, balance.netAmount]), PAYOUT_MSG.wrongToken);
+    await expectRefused(balance.id, await sendToken(anvil, usdc, stranger, 'transfer', [WALLET, balance.netAmount]), PAYOUT_MSG.wrongSender);
+    const reverted = await sendToken(anvil, usdc, payout, 'transferAndRevert', [WALLET, balance.netAmount], { gas: 200_000n });
+    await expectRefused(balance.id, reverted, PAYOUT_MSG.reverted);
+    await expectRefused(balance.id, hashOf(0xdead), PAYOUT_MSG.notFound);
+    await expectLedgerClean(t);
+  });
+
+  it('lets one transfer pay several withdrawals of the same request only while their net amounts add up', async () => {
+    const { balance, rewards, earning } = await pendingRequest();
+    // 10 + 3 = 13 USDC sent: enough for balance and rewards, not for the earning on top.
+    const hash = await sendToken(anvil, usdc, payout, 'transfer', [WALLET, balance.netAmount + rewards.netAmount]);
+    expect((await approve(balance.id, hash)).statusCode).toBe(200);
+    expect((await approve(rewards.id, hash)).statusCode).toBe(200);
+    await expectRefused(earning.id, hash, PAYOUT_MSG.shortAmount);
+
+    // The same transfer can never be reused for another request, even to the same wallet.
+    const next = await pendingRequest();
+    const reuse = await approve(next.balance.id, hash);
+    expect(reuse.statusCode).toBe(409);
+    await expectLedgerClean(t);
+  });
+});
