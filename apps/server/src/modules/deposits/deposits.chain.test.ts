@@ -216,6 +216,22 @@ describe.runIf(avail.ok)('deposits verified on chain (anvil)', () => {
     await expectLedgerClean(t);
   });
 
+  it('two instances re-checking at once never check (or credit) the same deposit twice', async () => {
+    const before = await balance(other);
+    const ids: string[] = [];
+    for (const amount of [1.5, 2.5, 3.5]) {
+      const res = await submit(other, await transfer(depositAddress, amount), amount);
+      expect(res.data.deposit.status).toBe('pending');
+      ids.push(res.data.deposit._id);
+    }
+    await chain.mine(CONFIRMATIONS);
+    const [a, b] = await Promise.all([recheckPendingDeposits(t.ctx), recheckPendingDeposits(t.ctx)]);
+    expect(a.checked + b.checked).toBe(3);
+    expect(a.confirmed + b.confirmed).toBe(3);
+    expect(await balance(other)).toBe(before + usdc(7.5));
+    await expectLedgerClean(t);
+  });
+
   it('an admin may approve a pending real deposit; the job then leaves it alone', async () => {
     const admin = await makeUser(t, { isAdmin: true });
     const hash = await transfer(depositAddress, 2.5);
