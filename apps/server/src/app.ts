@@ -51,6 +51,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('user', null);
+  app.decorateRequest('sessionMfa', false);
 
   const clock = opts.clock ?? (config.TEST_CLOCK ? new SettableClock() : systemClock);
   const ctx: AppContext = {

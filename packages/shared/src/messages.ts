@@ -64,6 +64,9 @@ export const MSG = {
   internal: 'Something went wrong. Please try again later.',
   insufficientBalance: 'Insufficient balance',
   payloadTooLarge: 'Request body is too large',
+  totpRequired: 'Enter the 6-digit code from your authenticator app',
+  totpInvalid: 'Invalid authentication code',
+  adminNeeds2fa: 'Administrator actions require two-factor authentication. Turn it on in your profile and sign in again.',
 } as const;
 
 export type MessageKey = keyof typeof MSG;

@@ -39,6 +39,8 @@ export const users = pgTable(
     withdrawalWallet: text('withdrawal_wallet'),
     totpSecret: text('totp_secret'),
     totpEnabled: boolean('totp_enabled').notNull().default(false),
+    /** Last accepted TOTP time step: a code is accepted once (no replay within its window). */
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
     createdAt: createdAt(),
   },
   (t) => [

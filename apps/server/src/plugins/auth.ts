@@ -10,6 +10,8 @@ export type AuthUser = typeof users.$inferSelect;
 declare module 'fastify' {
   interface FastifyRequest {
     user: AuthUser | null;
+    /** The session was signed in with the second factor. */
+    sessionMfa: boolean;
   }
 }
 
@@ -30,11 +32,13 @@ export function authHooks(ctx: AppContext) {
     if (user.isBlocked) throw forbidden(MSG.blocked);
     if (user.tokenVersion !== claims.tv) throw unauthorized(MSG.sessionExpired);
     request.user = user;
+    request.sessionMfa = claims.mfa === true;
   }
 
   async function requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     await requireUser(request, reply);
     if (!request.user?.isAdmin) throw forbidden(MSG.forbidden);
+    if (ctx.config.adminRequire2fa && !request.sessionMfa) throw forbidden(MSG.adminNeeds2fa);
   }
 
   return { requireUser, requireAdmin };

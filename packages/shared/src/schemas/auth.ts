@@ -14,6 +14,8 @@ export const sendCodeBody = z.strictObject({
 export const loginBody = z.strictObject({
   email: requiredText(MSG.loginRequired, 254).transform((s) => s.toLowerCase()),
   password: z.string({ error: MSG.loginRequired }).min(1, MSG.loginRequired).max(200, MSG.invalidCredentials),
+  /** Authenticator code (or a recovery code) once two-factor sign-in is on. */
+  totpCode: z.string().trim().max(32).optional(),
 });
 
 const req = MSG.signupAllRequired;

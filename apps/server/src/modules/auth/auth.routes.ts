@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authResponse, loginBody, registerBody, sendCodeBody } from '@harvest/shared/schemas/auth';
 import { messageResponse } from '@harvest/shared/schemas/common';
+import { MSG } from '@harvest/shared/messages';
 import type { AppContext } from '../../context.ts';
 import { FailureThrottle } from '../../lib/throttle.ts';
 import { perIp } from '../../plugins/rate-limit.ts';
@@ -26,11 +27,12 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const key = req.body.email;
       loginFailures.check(key);
       try {
-        const { token, user } = await service.login(ctx, req.body.email, req.body.password);
+        const { token, user } = await service.login(ctx, req.body.email, req.body.password, req.body.totpCode);
         loginFailures.reset(key);
         return { token, user: dto(user) };
       } catch (err) {
-        if (err instanceof Error && 'statusCode' in err && err.statusCode === 401) loginFailures.fail(key);
+        // Wrong passwords and wrong second-factor codes count; a missing code does not.
+        if (err instanceof Error && 'statusCode' in err && err.statusCode === 401 && err.message !== MSG.totpRequired) loginFailures.fail(key);
         throw err;
       }
     });

@@ -8,6 +8,7 @@ import { verifyPassword } from '../../lib/passwords.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import * as users from '../users/users.queries.ts';
 import { insertUserWithAccounts } from '../users/users.service.ts';
+import { verifySecondFactor } from '../two-factor/two-factor.service.ts';
 import * as q from './auth.queries.ts';
 
 function hashCode(ctx: AppContext, email: string, code: string): string {
@@ -85,9 +86,10 @@ export async function register(ctx: AppContext, input: RegisterInput): Promise<{
   return { user, token: await ctx.tokens.sign({ sub: user.id, tv: user.tokenVersion }) };
 }
 
-export async function login(ctx: AppContext, email: string, password: string): Promise<{ token: string; user: AuthUser }> {
+export async function login(ctx: AppContext, email: string, password: string, totpCode?: string): Promise<{ token: string; user: AuthUser }> {
   const user = await users.findUserByEmail(ctx.db, email);
   if (!(await verifyPassword(user?.passwordHash, password)) || !user) throw unauthorized(MSG.invalidCredentials);
   if (user.isBlocked) throw forbidden(MSG.blocked);
-  return { user, token: await ctx.tokens.sign({ sub: user.id, tv: user.tokenVersion }) };
+  if (user.totpEnabled) await verifySecondFactor(ctx, user, totpCode);
+  return { user, token: await ctx.tokens.sign({ sub: user.id, tv: user.tokenVersion, mfa: user.totpEnabled }) };
 }
