@@ -4,6 +4,7 @@ import { Button } from '../components/ui/button.tsx';
 import { useAuth } from '../lib/auth.tsx';
 import { InviteDialog } from '../features/invitation/components/invite-dialog.tsx';
 import { ProfileDialog } from '../features/profile/components/profile-dialog.tsx';
+import { TwoFactorSection } from '../features/two-factor/components/two-factor-section.tsx';
 
 export function TopBar() {
   const { user, status } = useAuth();
@@ -95,7 +96,7 @@ function UserControls() {
         )}
       </div>
       <InviteDialog open={inviteOpen} onClose={() => setInviteOpen(false)} />
-      <ProfileDialog open={profileOpen} onClose={() => setProfileOpen(false)} startInEdit={false} />
+      <ProfileDialog open={profileOpen} onClose={() => setProfileOpen(false)} startInEdit={false} security={<TwoFactorSection />} />
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { toast } from 'react-toastify';
 import { MSG } from '@harvest/shared/messages';
 import { Button } from '../../../components/ui/button.tsx';
 import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
-import { errorText } from '../../../lib/api-client.ts';
+import { ApiError, errorText } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth.tsx';
 import { login } from '../api/auth.ts';
 import { AuthCard } from './auth-card.tsx';
@@ -15,6 +15,8 @@ export function LoginForm() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
+  const [needsCode, setNeedsCode] = useState(false);
+  const [totpCode, setTotpCode] = useState('');
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -24,10 +26,11 @@ export function LoginForm() {
     }
     setBusy(true);
     try {
-      const res = await login({ email: email.trim(), password });
+      const res = await login({ email: email.trim(), password, ...(needsCode ? { totpCode: totpCode.trim() } : {}) });
       auth.signIn(res.token, res.user);
       navigate('/dashboard', { replace: true });
     } catch (err) {
+      if (err instanceof ApiError && err.serverMessage === MSG.totpRequired) setNeedsCode(true);
       toast.error(errorText(err, MSG.loginFailed));
     } finally {
       setBusy(false);
@@ -39,6 +42,18 @@ export function LoginForm() {
       <form onSubmit={onSubmit} className="space-y-4" noValidate>
         <TextInput label="Email" type="email" name="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
         <PasswordInput label="Password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+        {needsCode && (
+          <TextInput
+            label="Authentication code"
+            name="totpCode"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            hint="The 6-digit code from your authenticator app, or a recovery code."
+            value={totpCode}
+            onChange={(e) => setTotpCode(e.target.value)}
+            autoFocus
+          />
+        )}
         <Button type="submit" className="w-full" disabled={busy}>
           {busy ? 'Signing In...' : 'Sign In'}
         </Button>

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { toast } from 'react-toastify';
 import { MIN_PASSWORD_LENGTH } from '@harvest/shared/constants';
 import { MSG } from '@harvest/shared/messages';
@@ -9,17 +9,18 @@ import { errorText, tokenStore } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth.tsx';
 import { updateEmail, updateProfile } from '../api/profile.ts';
 
-export function ProfileDialog({ open, onClose, startInEdit }: { open: boolean; onClose: () => void; startInEdit: boolean }) {
+/** `security` is composed in by the app layer (e.g. the two-factor section) and shown in the read view. */
+export function ProfileDialog({ open, onClose, startInEdit, security }: { open: boolean; onClose: () => void; startInEdit: boolean; security?: ReactNode }) {
   const { user } = useAuth();
   if (!user) return null;
   return (
     <Dialog open={open} onClose={onClose} title="Profile">
-      <ProfileBody key={String(open)} startInEdit={startInEdit} onClose={onClose} />
+      <ProfileBody key={String(open)} startInEdit={startInEdit} onClose={onClose} security={security} />
     </Dialog>
   );
 }
 
-function ProfileBody({ startInEdit, onClose }: { startInEdit: boolean; onClose: () => void }) {
+function ProfileBody({ startInEdit, onClose, security }: { startInEdit: boolean; onClose: () => void; security?: ReactNode }) {
   const { user, setUser } = useAuth();
   const [editing, setEditing] = useState(startInEdit);
   const [form, setForm] = useState({ firstName: user?.firstName ?? '', lastName: user?.lastName ?? '', email: user?.email ?? '', currentPassword: '', newPassword: '', confirmPassword: '' });
@@ -73,6 +74,7 @@ function ProfileBody({ startInEdit, onClose }: { startInEdit: boolean; onClose: 
             <dd className="text-base text-slate-900">{user.phone ?? 'Not provided'}</dd>
           </div>
         </dl>
+        {security}
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={onClose}>
             Close

@@ -1,0 +1,127 @@
+import { useState } from 'react';
+import { toast } from 'react-toastify';
+import { Button } from '../../../components/ui/button.tsx';
+import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
+import { errorText, tokenStore } from '../../../lib/api-client.ts';
+import { useAuth } from '../../../lib/auth.tsx';
+import { disableTwoFactor, enableTwoFactor, setupTwoFactor } from '../api/two-factor.ts';
+
+type Step = { kind: 'idle' } | { kind: 'scan'; secret: string; qr: string } | { kind: 'codes'; codes: string[] } | { kind: 'disable' };
+
+/** Authenticator-app sign-in (TOTP): enrol with a QR code, keep the recovery codes, or turn it off. */
+export function TwoFactorSection() {
+  const { user, refresh } = useAuth();
+  const [step, setStep] = useState<Step>({ kind: 'idle' });
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  if (!user) return null;
+
+  async function start() {
+    setBusy(true);
+    try {
+      const res = await setupTwoFactor();
+      const QR = await import('qrcode');
+      setStep({ kind: 'scan', secret: res.secret, qr: await QR.toDataURL(res.otpauthUrl, { width: 200, margin: 1 }) });
+    } catch (err) {
+      toast.error(errorText(err, 'Could not start two-factor set-up'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function confirm() {
+    setBusy(true);
+    try {
+      const res = await enableTwoFactor(code.trim());
+      tokenStore.set(res.token);
+      setCode('');
+      setStep({ kind: 'codes', codes: res.recoveryCodes });
+    } catch (err) {
+      toast.error(errorText(err, 'Invalid authentication code'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function turnOff() {
+    setBusy(true);
+    try {
+      const res = await disableTwoFactor(password, code.trim());
+      tokenStore.set(res.token);
+      setStep({ kind: 'idle' });
+      setCode('');
+      setPassword('');
+      toast.success(res.message);
+      await refresh();
+    } catch (err) {
+      toast.error(errorText(err, 'Could not turn off two-factor authentication'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section aria-label="Two-factor authentication" className="space-y-3 rounded-lg border border-slate-200 p-3 text-sm">
+      <div className="flex items-center justify-between gap-2">
+        <p className="font-semibold text-slate-800">Two-factor authentication</p>
+        <span className={`rounded-full px-2 py-0.5 text-xs font-bold ${user.twoFactorEnabled ? 'bg-emerald-100 text-emerald-800' : 'bg-slate-100 text-slate-600'}`}>
+          {user.twoFactorEnabled ? 'On' : 'Off'}
+        </span>
+      </div>
+      {step.kind === 'idle' && !user.twoFactorEnabled && (
+        <Button variant="secondary" onClick={start} disabled={busy}>
+          Turn on with an authenticator app
+        </Button>
+      )}
+      {step.kind === 'idle' && user.twoFactorEnabled && (
+        <Button variant="secondary" onClick={() => setStep({ kind: 'disable' })}>
+          Turn off
+        </Button>
+      )}
+      {step.kind === 'scan' && (
+        <div className="space-y-2">
+          <p className="text-slate-600">Scan this code with your authenticator app, then enter the 6-digit code it shows.</p>
+          <img src={step.qr} alt="Authenticator QR code" width={200} height={200} className="mx-auto" />
+          <p className="text-center font-mono text-xs break-all text-slate-600">{step.secret}</p>
+          <TextInput label="Authentication code" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} />
+          <Button onClick={confirm} disabled={busy}>
+            Confirm
+          </Button>
+        </div>
+      )}
+      {step.kind === 'codes' && (
+        <div className="space-y-2">
+          <p className="font-semibold text-amber-800">Save these recovery codes now. Each works once if you lose your authenticator.</p>
+          <ul data-testid="recovery-codes" className="grid grid-cols-2 gap-1 font-mono text-xs">
+            {step.codes.map((c) => (
+              <li key={c}>{c}</li>
+            ))}
+          </ul>
+          <Button
+            onClick={async () => {
+              setStep({ kind: 'idle' });
+              await refresh();
+            }}
+          >
+            I saved them
+          </Button>
+        </div>
+      )}
+      {step.kind === 'disable' && (
+        <div className="space-y-2">
+          <PasswordInput label="Password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" />
+          <TextInput label="Authentication or recovery code" value={code} onChange={(e) => setCode(e.target.value)} autoComplete="one-time-code" />
+          <div className="flex gap-2">
+            <Button variant="secondary" onClick={() => setStep({ kind: 'idle' })}>
+              Cancel
+            </Button>
+            <Button variant="danger" onClick={turnOff} disabled={busy}>
+              Turn off
+            </Button>
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}
