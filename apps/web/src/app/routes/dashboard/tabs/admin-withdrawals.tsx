@@ -1,5 +1,5 @@
-import { Card } from '../../../../components/ui/card.tsx';
+import { AdminWithdrawals } from '../../../../features/admin-withdrawals/components/admin-withdrawals.tsx';
 
 export default function Tab() {
-  return <Card title="Withdrawals">{null}</Card>;
+  return <AdminWithdrawals />;
 }

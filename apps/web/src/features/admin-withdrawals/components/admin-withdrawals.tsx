@@ -1,0 +1,232 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { toast } from 'react-toastify';
+import { HASH_SHOWN_CHARS, POLL_ADMIN_WITHDRAWALS_MS } from '@harvest/shared/constants';
+import { MSG } from '@harvest/shared/messages';
+import { formatUsdc } from '@harvest/shared/money';
+import { TX_HASH } from '@harvest/shared/schemas/common';
+import { WITHDRAWAL_MSG, type AdminWithdrawal } from '@harvest/shared/schemas/withdrawals';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { Field, TextInput, inputClass } from '../../../components/ui/field.tsx';
+import { errorText } from '../../../lib/api-client.ts';
+import { useApproveWithdrawal } from '../api/approve-withdrawal.ts';
+import { useAdminWithdrawals, type AdminView } from '../api/get-admin-withdrawals.ts';
+import { useRejectWithdrawal } from '../api/reject-withdrawal.ts';
+
+const PAGE_SIZE = 25;
+const money = (v: number) => `${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} USDC`;
+const shortHash = (h: string) => (h.length > HASH_SHOWN_CHARS ? `${h.slice(0, HASH_SHOWN_CHARS)}...` : h);
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+const STATUS = {
+  pending: { label: 'Pending', cls: 'bg-amber-100 text-amber-800' },
+  approved: { label: 'Completed', cls: 'bg-emerald-100 text-emerald-800' },
+  rejected: { label: 'Rejected', cls: 'bg-rose-100 text-rose-800' },
+} as const;
+const SOURCE = { earning: 'Cycle earning', rewards: 'Referral rewards', balance: 'Balance' } as const;
+
+/** Admin withdrawals: Pending and History sub-tabs with counts, refresh, and the Process Withdrawal panel. */
+export function AdminWithdrawals() {
+  const [view, setView] = useState<AdminView>('pending');
+  const [page, setPage] = useState(1);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const query = useAdminWithdrawals(view, page, PAGE_SIZE, POLL_ADMIN_WITHDRAWALS_MS);
+  const rows = query.data?.withdrawals ?? [];
+  const counts = query.data?.counts;
+  const total = query.data?.pagination.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const selected = rows.find((w) => w._id === selectedId) ?? null;
+
+  useEffect(() => {
+    if (query.isError) toast.error(errorText(query.error, MSG.fetchWithdrawalsFailed), { toastId: 'fetch-withdrawals' });
+  }, [query.isError, query.error, query.errorUpdatedAt]);
+
+  useEffect(() => {
+    if (page > pages) setPage(pages);
+  }, [page, pages]);
+
+  const tabs: { id: AdminView; label: string; count: number | undefined }[] = [
+    { id: 'pending', label: 'Pending', count: counts?.pending },
+    { id: 'history', label: 'History', count: counts?.total },
+  ];
+
+  return (
+    <div className="grid grid-cols-1 gap-4 lg:grid-cols-[1fr_22rem]">
+      <Card
+        title="Withdrawals"
+        actions={
+          <Button variant="secondary" onClick={() => void query.refetch()} disabled={query.isFetching}>
+            {query.isFetching ? 'Refreshing...' : 'Refresh'}
+          </Button>
+        }
+      >
+        <div role="tablist" aria-label="Withdrawal lists" className="mb-4 flex gap-1 rounded-xl bg-purple-50 p-1">
+          {tabs.map((t) => (
+            <button
+              key={t.id}
+              type="button"
+              role="tab"
+              aria-selected={view === t.id}
+              onClick={() => {
+                setView(t.id);
+                setPage(1);
+              }}
+              className={`flex-1 rounded-lg px-3 py-2 text-sm font-semibold transition ${view === t.id ? 'bg-white text-purple-800 shadow' : 'text-purple-700 hover:bg-white/60'}`}
+            >
+              {t.label} ({t.count ?? '…'})
+            </button>
+          ))}
+        </div>
+
+        {query.isPending ? (
+          <p className="text-sm text-slate-500">Loading withdrawals...</p>
+        ) : query.isError && rows.length === 0 ? (
+          <p className="text-sm text-rose-700">{errorText(query.error, MSG.fetchWithdrawalsFailed)}</p>
+        ) : rows.length === 0 ? (
+          <p className="text-sm text-slate-500">{view === 'pending' ? 'No pending withdrawals.' : 'No withdrawals yet.'}</p>
+        ) : (
+          <ul className="space-y-2">
+            {rows.map((w) => (
+              <li key={w._id}>
+                <WithdrawalRow w={w} selected={w._id === selectedId} onSelect={() => setSelectedId(w._id)} />
+              </li>
+            ))}
+          </ul>
+        )}
+
+        {pages > 1 && (
+          <nav aria-label="Pages" className="mt-4 flex items-center justify-between gap-2 text-sm">
+            <Button variant="secondary" onClick={() => setPage((p) => Math.max(1, p - 1))} disabled={page <= 1}>
+              Previous
+            </Button>
+            <span className="text-slate-600">
+              Page {page} of {pages}
+            </span>
+            <Button variant="secondary" onClick={() => setPage((p) => Math.min(pages, p + 1))} disabled={page >= pages}>
+              Next
+            </Button>
+          </nav>
+        )}
+      </Card>
+
+      <ProcessPanel key={selected?._id ?? 'none'} withdrawal={selected} onDone={() => setSelectedId(null)} />
+    </div>
+  );
+}
+
+function WithdrawalRow({ w, selected, onSelect }: { w: AdminWithdrawal; selected: boolean; onSelect: () => void }) {
+  const st = STATUS[w.status];
+  return (
+    <button
+      type="button"
+      onClick={onSelect}
+      aria-pressed={selected}
+      className={`w-full rounded-xl border p-3 text-left text-sm transition focus:outline-none focus-visible:ring-2 focus-visible:ring-purple-400 ${selected ? 'border-purple-500 bg-purple-50' : 'border-slate-200 bg-white hover:border-purple-300'}`}
+    >
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <span className="font-semibold text-slate-900">{w.userId ? `${w.userId.firstName} ${w.userId.lastName}` : 'Unknown user'}</span>
+        <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${st.cls}`}>{st.label}</span>
+      </div>
+      {w.userId && <p className="break-all text-slate-500">{w.userId.email}</p>}
+      <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-slate-700">
+        <span>
+          {w.cycleNumber !== null ? `Cycle #${w.cycleNumber}` : SOURCE[w.source]}
+          {w.investmentId ? ` · ${w.investmentId.tier}` : ''}
+        </span>
+        <span>Amount {money(w.amount)}</span>
+        <span>Fee {money(w.feeAmount)}</span>
+        <span className="font-semibold text-emerald-700">Net {money(w.netAmount)}</span>
+      </div>
+      <p className="mt-1 font-mono text-xs break-all text-slate-600">{w.walletAddress}</p>
+      <p className="mt-1 text-xs text-slate-500">
+        Requested {when(w.requestedAt)}
+        {w.processedAt ? ` · Processed ${when(w.processedAt)}` : ''}
+        {w.txHash ? ` · Tx ${shortHash(w.txHash)}` : ''}
+      </p>
+      {w.notes && <p className="mt-1 text-xs text-slate-600">Notes: {w.notes}</p>}
+    </button>
+  );
+}
+
+function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | null; onDone: () => void }) {
+  const [txHash, setTxHash] = useState('');
+  const [notes, setNotes] = useState('');
+  const approve = useApproveWithdrawal();
+  const reject = useRejectWithdrawal();
+  const busy = approve.isPending || reject.isPending;
+
+  async function onApprove(e: FormEvent) {
+    e.preventDefault();
+    if (!withdrawal) return;
+    const hash = txHash.trim();
+    if (!hash) return void toast.error(MSG.txHashRequired);
+    if (!TX_HASH.test(hash)) return void toast.error(WITHDRAWAL_MSG.invalidTxHash);
+    try {
+      await approve.mutateAsync({ withdrawalId: withdrawal._id, txHash: hash, notes: notes.trim() || null });
+      toast.success('Withdrawal approved');
+      onDone();
+    } catch (err) {
+      toast.error(errorText(err, MSG.approveWithdrawalFailed));
+    }
+  }
+
+  async function onReject() {
+    if (!withdrawal) return;
+    try {
+      await reject.mutateAsync({ withdrawalId: withdrawal._id, notes: notes.trim() || null });
+      toast.success('Withdrawal rejected');
+      onDone();
+    } catch (err) {
+      toast.error(errorText(err, MSG.rejectWithdrawalFailed));
+    }
+  }
+
+  return (
+    <Card title="Process Withdrawal" className="h-fit lg:sticky lg:top-4">
+      {!withdrawal ? (
+        <p className="text-sm text-slate-500">Select a withdrawal from the list to process it.</p>
+      ) : withdrawal.status !== 'pending' ? (
+        <div className="space-y-2 text-sm text-slate-700">
+          <p>
+            This withdrawal is <strong>{STATUS[withdrawal.status].label}</strong>.
+          </p>
+          {withdrawal.txHash && <p className="font-mono text-xs break-all">Tx: {withdrawal.txHash}</p>}
+        </div>
+      ) : (
+        <form onSubmit={onApprove} className="space-y-4" noValidate>
+          <dl className="grid grid-cols-2 gap-x-3 gap-y-1 rounded-xl bg-purple-50 p-3 text-sm">
+            <dt className="text-slate-600">User</dt>
+            <dd className="text-right break-all text-slate-900">{withdrawal.userId ? `${withdrawal.userId.firstName} ${withdrawal.userId.lastName}` : '—'}</dd>
+            <dt className="text-slate-600">Gross</dt>
+            <dd className="text-right text-slate-900">{money(withdrawal.amount)}</dd>
+            <dt className="text-slate-600">Fee</dt>
+            <dd className="text-right text-slate-900">{money(withdrawal.feeAmount)}</dd>
+            <dt className="font-semibold text-slate-900">Pay (net)</dt>
+            <dd className="text-right font-bold text-emerald-700">{formatUsdc(withdrawal.netAmount, 6)} USDC</dd>
+            <dt className="col-span-2 text-slate-600">To wallet</dt>
+            <dd className="col-span-2 font-mono text-xs break-all text-slate-900">{withdrawal.walletAddress}</dd>
+          </dl>
+          <TextInput
+            label="Transaction Hash"
+            value={txHash}
+            onChange={(e) => setTxHash(e.target.value)}
+            placeholder="0x..."
+            autoComplete="off"
+            spellCheck={false}
+            className="font-mono"
+          />
+          <Field label="Notes (optional)">
+            {(id) => <textarea id={id} className={`${inputClass} min-h-20`} value={notes} maxLength={1000} onChange={(e) => setNotes(e.target.value)} />}
+          </Field>
+          <div className="flex flex-wrap justify-end gap-2">
+            <Button variant="danger" onClick={onReject} disabled={busy}>
+              {reject.isPending ? 'Rejecting...' : 'Reject'}
+            </Button>
+            <Button type="submit" variant="success" disabled={busy}>
+              {approve.isPending ? 'Approving...' : 'Approve'}
+            </Button>
+          </div>
+        </form>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { messageResponse } from '@harvest/shared/schemas/common';
+import type { RequestAllInput } from '@harvest/shared/schemas/withdrawals';
+import { api } from '../../../lib/api-client.ts';
+import { myWithdrawalsQueryKey } from './get-my-withdrawals.ts';
+
+export const requestAll = (body: RequestAllInput) => api('/withdrawal/request-all', messageResponse, { method: 'POST', body });
+
+/** Withdraw All; afterwards the history and the dashboard figures are read again. */
+export function useRequestAll() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: requestAll,
+    onSettled: async () => {
+      await Promise.all([qc.invalidateQueries({ queryKey: myWithdrawalsQueryKey }), qc.invalidateQueries({ queryKey: ['dashboard'] })]);
+    },
+  });
+}

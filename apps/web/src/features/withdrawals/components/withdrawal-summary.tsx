@@ -1,0 +1,14 @@
+import { StatCard } from '../../../components/ui/card.tsx';
+import { usd } from '../lib/format.ts';
+
+/** Withdrawal Summary: available and pending from the account summary; completed and fees from the history. */
+export function WithdrawalSummary({ available, pending, completed, fees }: { available: number; pending: number; completed: number; fees: number }) {
+  return (
+    <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4" aria-label="Withdrawal Summary">
+      <StatCard label="Available" value={usd(available)} tone="emerald" />
+      <StatCard label="Pending" value={usd(pending)} tone="amber" />
+      <StatCard label="Completed" value={usd(completed)} tone="sky" />
+      <StatCard label="Fees Paid" value={usd(fees)} tone="rose" />
+    </div>
+  );
+}
