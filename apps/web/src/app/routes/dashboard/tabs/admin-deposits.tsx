@@ -1,5 +1,5 @@
-import { Card } from '../../../../components/ui/card.tsx';
+import { AdminDepositsPanel } from '../../../../features/admin-deposits/components/admin-deposits-panel.tsx';
 
 export default function Tab() {
-  return <Card title="Deposits">{null}</Card>;
+  return <AdminDepositsPanel />;
 }

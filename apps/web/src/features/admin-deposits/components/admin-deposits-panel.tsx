@@ -1,0 +1,120 @@
+import { useState } from 'react';
+import { toast } from 'react-toastify';
+import { HASH_SHOWN_CHARS_ADMIN_DEPOSITS } from '@harvest/shared/constants';
+import { MSG } from '@harvest/shared/messages';
+import { ADMIN_DEPOSIT_FILTERS, type AdminDeposit, type AdminDepositFilter } from '@harvest/shared/schemas/deposits';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { errorText } from '../../../lib/api-client.ts';
+import { useAdminDeposits } from '../api/get-admin-deposits.ts';
+import { useApproveDeposit } from '../api/approve-deposit.ts';
+
+const PAGE_SIZE = 50;
+const FILTER_LABEL: Record<AdminDepositFilter, string> = { all: 'All', pending: 'Pending', confirmed: 'Confirmed', failed: 'Failed' };
+const STATUS_STYLE: Record<AdminDeposit['status'], string> = {
+  pending: 'bg-amber-100 text-amber-800',
+  confirmed: 'bg-emerald-100 text-emerald-800',
+  failed: 'bg-rose-100 text-rose-800',
+};
+const TYPE_LABEL: Record<AdminDeposit['type'], string> = { demo: 'Demo', real: 'On-chain', admin_credit: 'Admin credit' };
+
+/** Hashes are cut to 30 characters in the admin deposit view (spec section 9). */
+const cutHash = (h: string | null) => (!h ? '—' : h.length > HASH_SHOWN_CHARS_ADMIN_DEPOSITS ? `${h.slice(0, HASH_SHOWN_CHARS_ADMIN_DEPOSITS)}...` : h);
+const usdc = (v: number) => `${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} USDC`;
+
+/** Admin deposits: filter all / pending / confirmed / failed with counts, Approve on pending ones. */
+export function AdminDepositsPanel() {
+  const [filter, setFilter] = useState<AdminDepositFilter>('all');
+  const [page, setPage] = useState(1);
+  const q = useAdminDeposits(filter, page, PAGE_SIZE);
+  const counts = q.data?.counts;
+  const pages = Math.max(1, Math.ceil((q.data?.total ?? 0) / PAGE_SIZE));
+
+  return (
+    <Card title="Deposits">
+      <div role="group" aria-label="Filter deposits by status" className="mb-4 flex flex-wrap gap-2">
+        {ADMIN_DEPOSIT_FILTERS.map((f) => (
+          <Button
+            key={f}
+            variant={filter === f ? 'primary' : 'secondary'}
+            aria-pressed={filter === f}
+            onClick={() => {
+              setFilter(f);
+              setPage(1);
+            }}
+          >
+            {FILTER_LABEL[f]} ({counts ? counts[f] : '…'})
+          </Button>
+        ))}
+      </div>
+      {q.isPending ? (
+        <p className="text-sm text-slate-500">Loading deposits...</p>
+      ) : q.isError ? (
+        <p className="text-sm text-rose-700">Could not load deposits.</p>
+      ) : q.data.deposits.length === 0 ? (
+        <p className="text-sm text-slate-500">No deposits.</p>
+      ) : (
+        <ul className="divide-y divide-slate-200">
+          {q.data.deposits.map((d) => (
+            <AdminDepositRow key={d._id} deposit={d} />
+          ))}
+        </ul>
+      )}
+      {pages > 1 && (
+        <nav aria-label="Deposit pages" className="mt-4 flex items-center justify-between gap-2 text-sm">
+          <Button variant="secondary" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+            Previous
+          </Button>
+          <span>
+            Page {page} of {pages}
+          </span>
+          <Button variant="secondary" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
+            Next
+          </Button>
+        </nav>
+      )}
+    </Card>
+  );
+}
+
+function AdminDepositRow({ deposit: d }: { deposit: AdminDeposit }) {
+  const approve = useApproveDeposit();
+  async function onApprove() {
+    try {
+      const res = await approve.mutateAsync(d._id);
+      toast.success(res.message);
+    } catch (err) {
+      toast.error(errorText(err, MSG.approveDepositFailed));
+    }
+  }
+  return (
+    <li className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
+      <div className="min-w-0 space-y-1">
+        <p className="font-semibold text-slate-900">
+          {d.userId.firstName} {d.userId.lastName} <span className="font-normal break-all text-slate-500">({d.userId.email})</span>
+        </p>
+        <p className="flex flex-wrap items-center gap-2 text-sm">
+          <span className="font-semibold text-slate-900">{usdc(d.amount)}</span>
+          <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[d.status]}`}>{d.status}</span>
+          <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-700">{TYPE_LABEL[d.type]}</span>
+          {d.type === 'real' && d.status === 'pending' && (
+            <span className="text-xs text-slate-500">
+              {Math.min(d.confirmations, d.requiredConfirmations)} of {d.requiredConfirmations} confirmations
+            </span>
+          )}
+        </p>
+        <p className="font-mono text-xs break-all text-slate-500" title={d.txHash ?? undefined}>
+          {cutHash(d.txHash)}
+        </p>
+        {d.fromAddress && <p className="font-mono text-xs break-all text-slate-400">from {d.fromAddress}</p>}
+        <p className="text-xs text-slate-400">{new Date(d.createdAt).toLocaleString()}</p>
+        {d.failureReason && <p className="text-xs text-rose-700">{d.failureReason}</p>}
+      </div>
+      {d.status === 'pending' && (
+        <Button variant="success" onClick={onApprove} disabled={approve.isPending} aria-label={`Approve deposit of ${usdc(d.amount)} by ${d.userId.firstName} ${d.userId.lastName}`}>
+          {approve.isPending ? 'Approving...' : 'Approve'}
+        </Button>
+      )}
+    </li>
+  );
+}
