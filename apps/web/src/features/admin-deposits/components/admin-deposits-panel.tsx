@@ -95,7 +95,7 @@ function AdminDepositRow({ deposit: d }: { deposit: AdminDeposit }) {
         </p>
         <p className="flex flex-wrap items-center gap-2 text-sm">
           <span className="font-semibold text-slate-900">{usdc(d.amount)}</span>
-          <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[d.status]}`}>{d.status}</span>
+          <span className={`rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${STATUS_STYLE[d.status]}`}>{d.status}</span>
           <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-700">{TYPE_LABEL[d.type]}</span>
           {d.type === 'real' && d.status === 'pending' && (
             <span className="text-xs text-slate-500">
