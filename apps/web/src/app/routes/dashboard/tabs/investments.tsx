@@ -1,5 +1,34 @@
+import { POLL_INVESTMENTS_MS } from '@harvest/shared/constants';
+import { Button } from '../../../../components/ui/button.tsx';
 import { Card } from '../../../../components/ui/card.tsx';
+import { useDashboard } from '../../../../features/dashboard/api/get-dashboard.ts';
+import { InvestmentCycles } from '../../../../features/investments/components/investment-cycles.tsx';
+import { WithdrawalsSection } from '../../../../features/withdrawals/components/withdrawals-section.tsx';
+import { errorText } from '../../../../lib/api-client.ts';
 
 export default function Tab() {
-  return <Card title="Investment Cycles">{null}</Card>;
+  // Refreshes every 2 s while the tab is open (spec section 7).
+  const dashboard = useDashboard(POLL_INVESTMENTS_MS);
+  return (
+    <div className="space-y-6">
+      {dashboard.isPending ? (
+        <Card title="Investment Cycles">
+          <p role="status" className="text-slate-500">Loading your investments...</p>
+        </Card>
+      ) : dashboard.isError ? (
+        <Card title="Investment Cycles" actions={<Button variant="secondary" onClick={() => void dashboard.refetch()}>Retry</Button>}>
+          <p className="text-slate-600">{errorText(dashboard.error, 'Could not load your investments.')}</p>
+        </Card>
+      ) : (
+        <InvestmentCycles
+          investments={dashboard.data.activeInvestments}
+          serverTime={dashboard.data.serverTime}
+          receivedAt={dashboard.dataUpdatedAt}
+          platformDay={dashboard.data.platformDay}
+          platformWeekday={dashboard.data.platformWeekday}
+        />
+      )}
+      <WithdrawalsSection />
+    </div>
+  );
 }

@@ -1,5 +1,8 @@
-import { Card } from '../../../../components/ui/card.tsx';
+import { useDashboard } from '../../../../features/dashboard/api/get-dashboard.ts';
+import { TierList } from '../../../../features/tiers/components/tier-list.tsx';
 
 export default function Tab() {
-  return <Card title="Investment Tiers">{null}</Card>;
+  // The balance shown in the confirmation comes from the dashboard's account summary.
+  const dashboard = useDashboard();
+  return <TierList balance={dashboard.data?.accountSummary.balance} />;
 }

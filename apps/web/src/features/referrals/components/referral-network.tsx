@@ -1,0 +1,91 @@
+import type { ReactNode } from 'react';
+import type { ReferralTree } from '@harvest/shared/schemas/referrals';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+
+type Entry = ReferralTree['level1'][number];
+
+const joinDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+
+/**
+ * Referral Network (spec section 2): total count, refresh, and the three levels with their
+ * reward rates. Presentational: the admin back office reuses it for any user's tree.
+ * `emptyAction` is shown in the empty state (e.g. a button that opens the invitation dialog).
+ */
+export function ReferralNetwork({
+  tree,
+  onRefresh,
+  refreshing = false,
+  emptyAction,
+  title = 'Referral Network',
+}: {
+  tree: ReferralTree;
+  onRefresh?: () => void;
+  refreshing?: boolean;
+  emptyAction?: ReactNode;
+  title?: string;
+}) {
+  const levels: { label: string; entries: Entry[]; count: number }[] = [
+    { label: 'Level 1 (10%)', entries: tree.level1, count: tree.level1Count ?? tree.level1.length },
+    { label: 'Level 2 (3%)', entries: tree.level2, count: tree.level2Count ?? tree.level2.length },
+    { label: 'Level 3 (1%)', entries: tree.level3, count: tree.level3Count ?? tree.level3.length },
+  ];
+  return (
+    <Card
+      title={title}
+      actions={
+        onRefresh && (
+          <Button variant="secondary" onClick={onRefresh} disabled={refreshing}>
+            {refreshing ? 'Refreshing...' : 'Refresh'}
+          </Button>
+        )
+      }
+    >
+      <p className="mb-4 text-slate-700">
+        Total referrals: <strong className="text-xl text-purple-800">{tree.totalReferrals}</strong>
+      </p>
+      {tree.totalReferrals === 0 ? (
+        <div className="rounded-xl border border-dashed border-purple-300 bg-purple-50 p-6 text-center">
+          <p className="font-semibold text-purple-900">No referrals yet</p>
+          <p className="mt-1 text-sm text-slate-600">
+            Share your invitation code with friends: you earn 10% of their investments, 3% from the people they invite, and 1% one level further.
+          </p>
+          {emptyAction && <div className="mt-4 flex justify-center">{emptyAction}</div>}
+        </div>
+      ) : (
+        <div className="grid gap-4 lg:grid-cols-3">
+          {levels.map((l) => (
+            <ReferralLevel key={l.label} label={l.label} entries={l.entries} count={l.count} />
+          ))}
+        </div>
+      )}
+    </Card>
+  );
+}
+
+export function ReferralLevel({ label, entries, count }: { label: string; entries: Entry[]; count: number }) {
+  return (
+    <section aria-label={label} className="rounded-xl border border-slate-200 p-3">
+      <h3 className="mb-2 flex items-center justify-between font-semibold text-slate-900">
+        {label}
+        <span className="rounded-full bg-purple-100 px-2 py-0.5 text-xs text-purple-800">{count}</span>
+      </h3>
+      {entries.length === 0 ? (
+        <p className="text-sm text-slate-500">No referrals on this level yet.</p>
+      ) : (
+        <ul className="divide-y divide-slate-100">
+          {entries.map((e) => (
+            <li key={e._id} className="py-2 text-sm">
+              <p className="font-medium text-slate-900">
+                {e.firstName} {e.lastName}
+              </p>
+              <p className="break-all text-slate-600">{e.email}</p>
+              <p className="text-xs text-slate-500">Joined {joinDate(e.createdAt)}</p>
+            </li>
+          ))}
+          {count > entries.length && <li className="py-2 text-xs text-slate-500">Showing the newest {entries.length} of {count}.</li>}
+        </ul>
+      )}
+    </section>
+  );
+}
