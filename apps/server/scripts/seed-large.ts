@@ -1,0 +1,197 @@
+/**
+ * `npm run seed:large [-- --users N]`: fills the database with a realistic platform for benchmarks,
+ * with set-based SQL (INSERT ... SELECT generate_series), never one call per row:
+ * N users in a referral forest, 2N deposits, 3N investments with cycle earnings, referral rewards on three
+ * levels, N/2 earning withdrawals (approved, pending, rejected) and every ledger transaction they imply.
+ * The ledger invariants hold afterwards (`npm run ledger:check`).
+ * Defaults: 100k users on PostgreSQL (DATABASE_URL), 5k on the embedded PGlite.
+ * Every seeded user signs in with the password `seed-password` (e-mail seedN@seed.harvest).
+ */
+import { parseArgs } from 'node:util';
+import { hash } from '@node-rs/argon2';
+import { sql, type SQL } from 'drizzle-orm';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase, type Db } from '../src/db/client.ts';
+import { rawRows } from '../src/db/raw.ts';
+import { checkLedger } from '../src/ledger/check.ts';
+import { seedTiers } from '../src/modules/tiers/tiers.seed.ts';
+
+export const SEED_PASSWORD = 'seed-password';
+const uid = (expr: SQL) => sql`md5('hf-user-' || (${expr}))::uuid`;
+
+export async function seedLarge(db: Db, n: number, log: (s: string) => void = console.log): Promise<void> {
+  const [{ count } = { count: 0 }] = await rawRows<{ count: number }>(db, sql`SELECT count(*)::int AS count FROM users WHERE email LIKE '%@seed.harvest'`);
+  if (count > 0) throw new Error(`The database already holds ${count} seeded users: seed an empty database.`);
+  await seedTiers(db);
+  const pw = await hash(SEED_PASSWORD);
+  const wpw = await hash('seed-withdrawal');
+  const platform = (kind: string) => sql`(SELECT id FROM ledger_accounts WHERE user_id IS NULL AND kind = ${kind})`;
+  const acct = (userExpr: SQL, kind: string) => sql`(SELECT id FROM ledger_accounts WHERE user_id = ${userExpr} AND kind = ${kind})`;
+  const span = 90 * 86400;
+
+  const steps: [string, SQL][] = [
+    [
+      'users (referral forest)',
+      sql`INSERT INTO users (id, email, first_name, last_name, phone_country_code, phone_number, password_hash, withdrawal_password_hash, invitation_code, referrer_id, created_at)
+        SELECT ${uid(sql`i`)}, 'seed' || i || '@seed.harvest', 'Seed' || i, 'User' || (i % 997), '+1', (5550000000 + i)::text, ${pw}, ${wpw},
+          'S' || lpad(upper(to_hex(i)), 9, '0'),
+          CASE WHEN i <= 300 THEN NULL ELSE ${uid(sql`1 + ((i::bigint * 2654435761) % (i - 1))`)} END,
+          now() - make_interval(secs => (${n} - i)::double precision * ${span} / ${n})
+        FROM generate_series(1, ${n}) AS i`,
+    ],
+    [
+      'ledger accounts',
+      sql`INSERT INTO ledger_accounts (user_id, kind)
+        SELECT u.id, k FROM users u CROSS JOIN unnest(ARRAY['balance','rewards','earnings','invested','pending_withdrawal']) AS k WHERE u.email LIKE '%@seed.harvest'`,
+    ],
+    [
+      'deposits',
+      sql`INSERT INTO deposits (id, user_id, amount, status, type, tx_hash, from_address, failure_reason, created_at, processed_at)
+        SELECT md5('hf-dep-' || i)::uuid, ${uid(sql`((i - 1) % ${n}) + 1`)}, (4000 + (i * 37) % 3000)::bigint * 1000000,
+          CASE WHEN i > ${n} AND i % 50 = 0 THEN 'failed' WHEN i > ${n} AND i % 33 = 0 THEN 'pending' ELSE 'confirmed' END, 'demo',
+          '0x' || md5('tx-a' || i) || md5('tx-b' || i), '0x' || substr(md5('from' || i), 1, 40),
+          CASE WHEN i > ${n} AND i % 50 = 0 THEN 'Transaction not found on Polygon' END,
+          now() - make_interval(secs => ((2 * ${n} - i) % ${n})::double precision * ${span} / ${n}),
+          CASE WHEN i <= ${n} OR (i % 50 <> 0 AND i % 33 <> 0) THEN now() - make_interval(secs => ((2 * ${n} - i) % ${n})::double precision * ${span} / ${n}) END
+        FROM generate_series(1, 2 * ${n}) AS i`,
+    ],
+    [
+      'investments',
+      sql`INSERT INTO investments (id, user_id, tier_id, tier_name, amount, daily_rate_scaled, cycles_completed, earning_completed, created_at)
+        SELECT md5('hf-inv-' || i)::uuid, ${uid(sql`((i - 1) % ${n}) + 1`)}, t.id, t.name, t.amount, t.daily_rate_scaled, i % 3, i % 3 > 0,
+          now() - make_interval(secs => ((3 * ${n} - i) % ${n})::double precision * ${span} / ${n} * 0.9)
+        FROM generate_series(1, 3 * ${n}) AS i
+        JOIN (SELECT id, name, amount, daily_rate_scaled, row_number() OVER (ORDER BY amount) AS rn FROM tiers WHERE active AND amount <= 1000000000) t
+          ON t.rn = 1 + (i % LEAST(4, (SELECT count(*) FROM tiers WHERE active AND amount <= 1000000000)))`,
+    ],
+    [
+      'cycle earnings',
+      sql`INSERT INTO cycle_earnings (id, investment_id, user_id, cycle_number, gross_amount, created_at)
+        SELECT md5('hf-ce-' || inv.id || '-' || c)::uuid, inv.id, inv.user_id, c, inv.amount * inv.daily_rate_scaled / 1000000, inv.created_at + make_interval(days => c)
+        FROM investments inv CROSS JOIN LATERAL generate_series(1, inv.cycles_completed) AS c
+        WHERE inv.id IN (SELECT id FROM investments WHERE tier_name IS NOT NULL)`,
+    ],
+    [
+      'investment totals',
+      sql`UPDATE investments i SET total_earned = s.total FROM (SELECT investment_id, SUM(gross_amount) AS total FROM cycle_earnings GROUP BY investment_id) s WHERE s.investment_id = i.id`,
+    ],
+    [
+      'referral rewards (three levels)',
+      sql`INSERT INTO referral_rewards (user_id, from_user_id, investment_id, level, amount, created_at)
+        SELECT r.referrer, i.user_id, i.id, r.level, i.amount * r.pct / 100, i.created_at
+        FROM investments i JOIN users u0 ON u0.id = i.user_id
+        LEFT JOIN users u1 ON u1.id = u0.referrer_id LEFT JOIN users u2 ON u2.id = u1.referrer_id
+        CROSS JOIN LATERAL (VALUES (1, u0.referrer_id, 10), (2, u1.referrer_id, 3), (3, u2.referrer_id, 1)) AS r(level, referrer, pct)
+        WHERE r.referrer IS NOT NULL AND i.amount * r.pct / 100 > 0`,
+    ],
+    [
+      'earning withdrawals',
+      sql`INSERT INTO withdrawals (id, user_id, request_id, source, status, amount, fee_amount, net_amount, cycle_earning_id, investment_id, cycle_number, wallet_address, requested_at, processed_at, tx_hash, notes)
+        SELECT md5('hf-wd-' || ce.id)::uuid, ce.user_id, md5('hf-req-' || ce.id)::uuid, 'earning', s.status, ce.gross_amount,
+          ce.gross_amount * 15 / 100, ce.gross_amount - ce.gross_amount * 15 / 100, ce.id, ce.investment_id, ce.cycle_number,
+          '0x' || substr(md5('wallet' || ce.user_id), 1, 40), ce.created_at + interval '1 hour',
+          CASE WHEN s.status <> 'pending' THEN ce.created_at + interval '5 hours' END,
+          CASE WHEN s.status = 'approved' THEN '0x' || md5('pay-a' || ce.id) || md5('pay-b' || ce.id) END,
+          CASE WHEN s.status = 'rejected' THEN 'Seeded rejection' END
+        FROM cycle_earnings ce
+        CROSS JOIN LATERAL (SELECT CASE WHEN abs(hashtext(ce.id::text)) % 10 = 0 THEN 'pending' WHEN abs(hashtext(ce.id::text)) % 10 = 1 THEN 'rejected' ELSE 'approved' END AS status) s
+        WHERE ce.cycle_number = 1 AND ce.gross_amount > 0 AND abs(hashtext(ce.id::text || 'w')) % 4 = 0`,
+    ],
+    ['requested earnings', sql`UPDATE cycle_earnings ce SET withdrawal_requested = true FROM withdrawals w WHERE w.cycle_earning_id = ce.id AND w.status <> 'rejected'`],
+    [
+      'payout hashes',
+      sql`INSERT INTO payout_transactions (tx_hash, request_id, wallet_address) SELECT tx_hash, request_id, wallet_address FROM withdrawals WHERE status = 'approved' AND tx_hash IS NOT NULL`,
+    ],
+    // Ledger transactions, one per business row, then their entries.
+    ['ledger: deposits', sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'deposit', id::text, created_at FROM deposits WHERE status = 'confirmed'`],
+    [
+      'ledger: deposit entries',
+      sql`INSERT INTO ledger_entries (transaction_id, account_id, amount)
+        SELECT t.id, x.account_id, x.amount FROM ledger_transactions t JOIN deposits d ON t.kind = 'deposit' AND t.ref_id = d.id::text
+        CROSS JOIN LATERAL (VALUES (${acct(sql`d.user_id`, 'balance')}, d.amount), (${platform('platform_deposits')}, -d.amount)) AS x(account_id, amount)`,
+    ],
+    ['ledger: investments', sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'investment', id::text, created_at FROM investments`],
+    [
+      'ledger: investment entries',
+      sql`INSERT INTO ledger_entries (transaction_id, account_id, amount)
+        SELECT t.id, x.account_id, x.amount FROM ledger_transactions t JOIN investments i ON t.kind = 'investment' AND t.ref_id = i.id::text
+        CROSS JOIN LATERAL (VALUES (${acct(sql`i.user_id`, 'balance')}, -i.amount), (${acct(sql`i.user_id`, 'invested')}, i.amount)) AS x(account_id, amount)`,
+    ],
+    ['ledger: rewards', sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'referral_reward', id::text, created_at FROM referral_rewards`],
+    [
+      'ledger: reward entries',
+      sql`INSERT INTO ledger_entries (transaction_id, account_id, amount)
+        SELECT t.id, x.account_id, x.amount FROM ledger_transactions t JOIN referral_rewards r ON t.kind = 'referral_reward' AND t.ref_id = r.id::text
+        CROSS JOIN LATERAL (VALUES (${acct(sql`r.user_id`, 'rewards')}, r.amount), (${platform('platform_reward_expense')}, -r.amount)) AS x(account_id, amount)`,
+    ],
+    ['ledger: earnings', sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'cycle_earning', id::text, created_at FROM cycle_earnings WHERE gross_amount > 0`],
+    [
+      'ledger: earning entries',
+      sql`INSERT INTO ledger_entries (transaction_id, account_id, amount)
+        SELECT t.id, x.account_id, x.amount FROM ledger_transactions t JOIN cycle_earnings c ON t.kind = 'cycle_earning' AND t.ref_id = c.id::text
+        CROSS JOIN LATERAL (VALUES (${acct(sql`c.user_id`, 'earnings')}, c.gross_amount), (${platform('platform_earning_expense')}, -c.gross_amount)) AS x(account_id, amount)`,
+    ],
+    ['ledger: holds', sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'withdrawal_hold', id::text, requested_at FROM withdrawals`],
+    [
+      'ledger: hold entries',
+      sql`INSERT INTO ledger_entries (transaction_id, account_id, amount)
+        SELECT t.id, x.account_id, x.amount FROM ledger_transactions t JOIN withdrawals w ON t.kind = 'withdrawal_hold' AND t.ref_id = w.id::text
+        CROSS JOIN LATERAL (VALUES (${acct(sql`w.user_id`, 'earnings')}, -w.amount), (${acct(sql`w.user_id`, 'pending_withdrawal')}, w.amount)) AS x(account_id, amount)`,
+    ],
+    ['ledger: payouts', sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'withdrawal_payout', id::text, processed_at FROM withdrawals WHERE status = 'approved'`],
+    [
+      'ledger: payout entries',
+      sql`INSERT INTO ledger_entries (transaction_id, account_id, amount)
+        SELECT t.id, x.account_id, x.amount FROM ledger_transactions t JOIN withdrawals w ON t.kind = 'withdrawal_payout' AND t.ref_id = w.id::text
+        CROSS JOIN LATERAL (VALUES (${acct(sql`w.user_id`, 'pending_withdrawal')}, -w.amount), (${platform('platform_payouts')}, w.net_amount), (${platform('platform_fees')}, w.fee_amount)) AS x(account_id, amount)
+        WHERE x.amount <> 0`,
+    ],
+    ['ledger: releases', sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'withdrawal_release', id::text, processed_at FROM withdrawals WHERE status = 'rejected'`],
+    [
+      'ledger: release entries',
+      sql`INSERT INTO ledger_entries (transaction_id, account_id, amount)
+        SELECT t.id, x.account_id, x.amount FROM ledger_transactions t JOIN withdrawals w ON t.kind = 'withdrawal_release' AND t.ref_id = w.id::text
+        CROSS JOIN LATERAL (VALUES (${acct(sql`w.user_id`, 'pending_withdrawal')}, -w.amount), (${acct(sql`w.user_id`, 'earnings')}, w.amount)) AS x(account_id, amount)`,
+    ],
+    [
+      'cached balances',
+      sql`UPDATE ledger_accounts a SET balance = s.total FROM (SELECT account_id, SUM(amount) AS total FROM ledger_entries GROUP BY account_id) s
+        WHERE a.id = s.account_id AND a.user_id IS NOT NULL AND a.balance <> s.total`,
+    ],
+    ['analyze', sql`ANALYZE`],
+  ];
+
+  for (const [name, query] of steps) {
+    const started = performance.now();
+    await db.execute(query);
+    log(`  ${name.padEnd(34)} ${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s`);
+  }
+}
+
+async function main() {
+  const { values } = parseArgs({ options: { users: { type: 'string' } } });
+  const config = loadConfig();
+  const n = Number(values.users ?? (config.DATABASE_URL ? 100_000 : 5_000));
+  if (!Number.isInteger(n) || n < 10) throw new Error('--users must be an integer >= 10');
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 2 });
+  try {
+    await database.migrate();
+    console.log(`Seeding ${n} users on ${database.kind === 'postgres' ? 'PostgreSQL' : `PGlite in ${config.DATA_DIR}`}...`);
+    const started = performance.now();
+    await seedLarge(database.db, n);
+    const counts = await rawRows<Record<string, number>>(
+      database.db,
+      sql`SELECT (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM deposits) AS deposits, (SELECT count(*)::int FROM investments) AS investments,
+        (SELECT count(*)::int FROM cycle_earnings) AS cycle_earnings, (SELECT count(*)::int FROM referral_rewards) AS referral_rewards,
+        (SELECT count(*)::int FROM withdrawals) AS withdrawals, (SELECT count(*)::int FROM ledger_transactions) AS ledger_transactions, (SELECT count(*)::int FROM ledger_entries) AS ledger_entries`,
+    );
+    console.log(`Done in ${((performance.now() - started) / 1000).toFixed(1)} s:`, counts[0]);
+    const violations = await checkLedger(database.db);
+    console.log(violations.length === 0 ? 'Ledger check: no violations.' : `Ledger check: ${violations.length} violation(s): ${JSON.stringify(violations.slice(0, 5))}`);
+    if (violations.length > 0) process.exitCode = 1;
+  } finally {
+    await database.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();
