@@ -23,7 +23,9 @@ describe.runIf(avail.ok)('admin approve with a chain configured (anvil)', () => 
 
   beforeAll(async () => {
     anvil = await startAnvil();
-    [usdc, fake] = await Promise.all([deployToken(anvil), deployToken(anvil, 'Fake USD', 'FUSD')]);
+    // One sender: deploy one after the other (parallel sends would race for the same nonce).
+    usdc = await deployToken(anvil);
+    fake = await deployToken(anvil, 'Fake USD', 'FUSD');
     const [deployer, p, s] = anvil.accounts;
     if (!deployer || !p || !s) throw new Error('anvil accounts missing');
     payout = p;

@@ -29,7 +29,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/withdrawal/request-all',
-      { onRequest: requireUser, schema: { body: requestAllBody, response: { 200: messageResponse } }, config: perIp(30, 15) },
+      { onRequest: requireUser, schema: { body: requestAllBody, response: { 200: messageResponse } }, config: { ...perIp(30, 15), idempotent: true } },
       async (req) => {
         const res = await service.requestAll(ctx, currentUser(req), req.body, passwordFailures);
         return { message: res.message };
@@ -54,7 +54,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/withdrawal/admin/approve',
-      { onRequest: requireAdmin, schema: { body: approveBody, response: { 200: withdrawalActionResponse } } },
+      { onRequest: requireAdmin, schema: { body: approveBody, response: { 200: withdrawalActionResponse } }, config: { idempotent: true } },
       async (req) => ({
         message: 'Withdrawal approved',
         withdrawal: await service.approve(ctx, currentUser(req), req.body, verifier, req.ip),
@@ -63,7 +63,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/withdrawal/admin/reject',
-      { onRequest: requireAdmin, schema: { body: rejectBody, response: { 200: withdrawalActionResponse } } },
+      { onRequest: requireAdmin, schema: { body: rejectBody, response: { 200: withdrawalActionResponse } }, config: { idempotent: true } },
       async (req) => ({
         message: 'Withdrawal rejected',
         withdrawal: await service.reject(ctx, currentUser(req), req.body, req.ip),

@@ -121,6 +121,21 @@ describe('Withdraw All', () => {
     await expectLedgerClean(t);
   });
 
+  it('answers a retry with the same Idempotency-Key with the first answer, without a second request', async () => {
+    const { u } = await userWithFunds();
+    const body = { walletAddress: WALLET, withdrawalPassword: u.withdrawalPassword };
+    const headers = { 'idempotency-key': 'withdraw-all-1' };
+    const first = await call(t, 'POST', '/api/withdrawal/request-all', { token: u.token, body, headers });
+    const retry = await call(t, 'POST', '/api/withdrawal/request-all', { token: u.token, body, headers });
+    expect(first.statusCode).toBe(200);
+    expect(retry.statusCode).toBe(200);
+    expect(retry.data).toEqual(first.data);
+    expect(await withdrawalsOf(t, u.user.id)).toHaveLength(4);
+    const other = await call(t, 'POST', '/api/withdrawal/request-all', { token: u.token, body: { ...body, walletAddress: '0x3333333333333333333333333333333333333333' }, headers });
+    expect(other.statusCode).toBe(422);
+    await expectLedgerClean(t);
+  });
+
   it('only shows the caller their own withdrawals', async () => {
     const { u } = await userWithFunds();
     await withdrawAll(u);
