@@ -10,6 +10,7 @@ import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { SettableClock, systemClock, type Clock } from './lib/clock.ts';
 import { TokenService } from './lib/tokens.ts';
+import { createCounterStore, RedisCounterStore } from './lib/counter-store.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
@@ -62,7 +63,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     mailer: opts.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, production: config.isProduction, log: app.log }),
     log: app.log,
     secret: opts.secret,
+    counters: createCounterStore(config.REDIS_URL, () => clock.now().getTime()),
   };
+  app.addHook('onClose', async () => ctx.counters.close());
 
   const webDist = config.WEB_DIST ?? DEFAULT_WEB_DIST;
   const hasWeb = existsSync(path.join(webDist, 'index.html'));
@@ -72,7 +75,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     : undefined;
   registerErrorHandler(app, indexHtml);
   await registerSecurity(app, config.isProduction);
-  await registerRateLimit(app, config.rateLimits);
+  await registerRateLimit(app, config.rateLimits, ctx.counters instanceof RedisCounterStore ? ctx.counters.redis : undefined);
 
   registerIdempotency(app, ctx.db, clock);
   // The OpenAPI document is generated from the same Zod schemas the routes validate with.

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import type { Clock } from './lib/clock.ts';
+import type { CounterStore } from './lib/counter-store.ts';
 import type { TokenService } from './lib/tokens.ts';
 import type { Mailer } from './mail/mailer.ts';
 
@@ -13,6 +14,8 @@ export interface AppContext {
   mailer: Mailer;
   tokens: TokenService;
   log: FastifyBaseLogger;
+  /** Throttle counters: in memory, or in Redis shared by all instances (REDIS_URL). */
+  counters: CounterStore;
   /** Pepper for hashing short-lived secrets such as e-mail codes. */
   secret: string;
 }

@@ -1,42 +1,35 @@
 import { MSG } from '@harvest/shared/messages';
+import type { CounterStore } from './counter-store.ts';
 import { tooMany } from './errors.ts';
-import type { Clock } from './clock.ts';
 
 /**
- * Counts failures (wrong passwords, wrong codes) per key in a fixed window and refuses
- * with 429 + Retry-After once the limit is reached. In-memory: per server instance.
+ * Counts failures (wrong passwords, wrong codes) per key in a fixed window and refuses with
+ * 429 + Retry-After once the limit is reached. The counters live in the context's store:
+ * in memory for one instance, in Redis (REDIS_URL) when several instances share the load.
  */
 export class FailureThrottle {
-  private readonly hits = new Map<string, { count: number; resetAt: number }>();
   constructor(
+    private readonly name: string,
     private readonly max: number,
     private readonly windowMs: number,
-    private readonly clock: Clock,
+    private readonly store: CounterStore,
     private readonly enabled: boolean,
   ) {}
 
   /** Throws 429 when the key has used up its failures. */
-  check(key: string): void {
+  async check(key: string): Promise<void> {
     if (!this.enabled) return;
-    const now = this.clock.now().getTime();
-    const h = this.hits.get(key);
-    if (h && h.resetAt > now && h.count >= this.max) throw tooMany(MSG.tooManyRequests, (h.resetAt - now) / 1000);
+    const w = await this.store.peek(`${this.name}:${key}`);
+    if (w && w.count >= this.max) throw tooMany(MSG.tooManyRequests, w.ttlMs / 1000);
   }
 
-  fail(key: string): void {
+  async fail(key: string): Promise<void> {
     if (!this.enabled) return;
-    const now = this.clock.now().getTime();
-    const h = this.hits.get(key);
-    if (!h || h.resetAt <= now) this.hits.set(key, { count: 1, resetAt: now + this.windowMs });
-    else h.count++;
-    if (this.hits.size > 100_000) this.sweep(now);
+    await this.store.hit(`${this.name}:${key}`, this.windowMs);
   }
 
-  reset(key: string): void {
-    this.hits.delete(key);
-  }
-
-  private sweep(now: number) {
-    for (const [k, h] of this.hits) if (h.resetAt <= now) this.hits.delete(k);
+  async reset(key: string): Promise<void> {
+    if (!this.enabled) return;
+    await this.store.reset(`${this.name}:${key}`);
   }
 }

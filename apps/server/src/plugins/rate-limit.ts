@@ -1,5 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import { MSG } from '@harvest/shared/messages';
 import { AppError } from '../lib/errors.ts';
 
@@ -7,10 +8,12 @@ import { AppError } from '../lib/errors.ts';
  * Request-count limits per client IP on the routes that ask for them (`config.rateLimit`).
  * RATE_LIMITS=off skips the plugin, so route limits are ignored (benchmarks, black-box runs).
  */
-export async function registerRateLimit(app: FastifyInstance, enabled: boolean): Promise<void> {
+export async function registerRateLimit(app: FastifyInstance, enabled: boolean, redis?: Redis): Promise<void> {
   if (!enabled) return;
   await app.register(rateLimit, {
     global: false,
+    // With REDIS_URL every instance counts in the same place.
+    ...(redis ? { redis, nameSpace: 'hf:rl:' } : {}),
     errorResponseBuilder: (_req, ctx) => new AppError(429, MSG.tooManyRequests, { 'retry-after': String(Math.ceil(ctx.ttl / 1000)) }),
   });
 }

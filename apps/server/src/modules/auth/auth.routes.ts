@@ -10,7 +10,7 @@ import * as service from './auth.service.ts';
 
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   // Wrong passwords per account: 10 per 15 minutes, whatever IP they come from.
-  const loginFailures = new FailureThrottle(10, 15 * 60_000, ctx.clock, ctx.config.rateLimits);
+  const loginFailures = new FailureThrottle('login', 10, 15 * 60_000, ctx.counters, ctx.config.rateLimits);
   const dto = (u: Parameters<typeof toUserDto>[0]) => toUserDto(u, ctx.config.DEPOSIT_ADDRESS);
 
   return async (app) => {
@@ -25,14 +25,14 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post('/login', { schema: { body: loginBody, response: { 200: authResponse } }, config: perIp(30, 15) }, async (req) => {
       const key = req.body.email;
-      loginFailures.check(key);
+      await loginFailures.check(key);
       try {
         const { token, user } = await service.login(ctx, req.body.email, req.body.password, req.body.totpCode);
-        loginFailures.reset(key);
+        await loginFailures.reset(key);
         return { token, user: dto(user) };
       } catch (err) {
         // Wrong passwords and wrong second-factor codes count; a missing code does not.
-        if (err instanceof Error && 'statusCode' in err && err.statusCode === 401 && err.message !== MSG.totpRequired) loginFailures.fail(key);
+        if (err instanceof Error && 'statusCode' in err && err.statusCode === 401 && err.message !== MSG.totpRequired) await loginFailures.fail(key);
         throw err;
       }
     });

@@ -19,7 +19,7 @@ import * as service from './withdrawals.service.ts';
 export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { requireUser, requireAdmin } = authHooks(ctx);
   // Wrong withdrawal passwords per user: 5 per 15 minutes, then 429 with Retry-After.
-  const passwordFailures = new FailureThrottle(5, 15 * 60_000, ctx.clock, ctx.config.rateLimits);
+  const passwordFailures = new FailureThrottle('withdrawal-password', 5, 15 * 60_000, ctx.counters, ctx.config.rateLimits);
   const { CHAIN_RPC_URL, USDC_CONTRACTS, PAYOUT_ADDRESS } = ctx.config;
   // With a chain RPC configured every approval is proven on chain; without one the hash is recorded as given.
   const verifier: PayoutVerifier | null = CHAIN_RPC_URL

@@ -72,12 +72,12 @@ export async function requestAll(
   throttle: FailureThrottle,
 ): Promise<RequestAllResult> {
   const key = `withdraw:${user.id}`;
-  throttle.check(key);
+  await throttle.check(key);
   if (!(await verifyPassword(user.withdrawalPasswordHash, input.withdrawalPassword))) {
-    throttle.fail(key);
+    await throttle.fail(key);
     throw badRequest(WITHDRAWAL_MSG.withdrawalPasswordWrong);
   }
-  throttle.reset(key);
+  await throttle.reset(key);
 
   return inTransaction(ctx.db, async (tx) => {
     const balances = await lockUserAccounts(tx, [user.id]);
