@@ -4,6 +4,7 @@ import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { tiersAdminRoutes } from './modules/tiers-admin/tiers-admin.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
+import { twoFactorRoutes } from './modules/two-factor/two-factor.routes.ts';
 import { tierRoutes } from './modules/tiers/tiers.routes.ts';
 import { investmentRoutes } from './modules/investments/investments.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
@@ -16,6 +17,7 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     await app.register(authRoutes(ctx));
     await app.register(userRoutes(ctx));
+    await app.register(twoFactorRoutes(ctx));
     await app.register(adminRoutes(ctx));
     await app.register(tiersAdminRoutes(ctx));
     await app.register(tierRoutes(ctx));
