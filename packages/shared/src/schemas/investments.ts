@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { idSchema, messageResponse, usdc, usdcAmount } from './common.ts';
+import { parseUsdc } from '../money.ts';
+import { idSchema, messageResponse, usdc } from './common.ts';
 import { investmentSchema } from './dashboard.ts';
 
 /** Server texts of the investment calls the spec leaves open (DOMAIN.md: clear, actionable). */
@@ -41,7 +42,15 @@ export type Tier = z.infer<typeof tierSchema>;
 export const tiersResponse = z.object({ tiers: z.array(tierSchema) });
 export type TiersResponse = z.infer<typeof tiersResponse>;
 
-export const investBody = z.strictObject({ amount: usdcAmount(INVEST_MSG.chooseTier) });
+/**
+ * The amount stays as sent (a checked USDC number or decimal text) rather than a bigint, so the
+ * body can be hashed for Idempotency-Key; the server parses it with parseUsdc.
+ */
+export const investBody = z.strictObject({
+  amount: z
+    .union([z.number({ error: INVEST_MSG.chooseTier }), z.string({ error: INVEST_MSG.chooseTier })], { error: INVEST_MSG.chooseTier })
+    .refine((v) => parseUsdc(v) !== null, INVEST_MSG.chooseTier),
+});
 export const investResponse = z.object({ message: z.string(), investment: investmentSchema });
 export type InvestResponse = z.infer<typeof investResponse>;
 

@@ -46,6 +46,7 @@ describe.runIf(isPostgres)('investment races on PostgreSQL', () => {
     await fund(t, u.user.id, 100_000_000n);
     const id = (await invest(u)).data.investment._id;
 
+    at(t, '2026-01-14T10:00:00Z');
     const starts = await Promise.all(Array.from({ length: 6 }, () => start(u, id)));
     expect(starts.filter((r) => r.statusCode === 200)).toHaveLength(1);
     for (const r of starts.filter((x) => x.statusCode !== 200)) expect(r.statusCode).toBe(409);

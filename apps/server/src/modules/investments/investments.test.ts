@@ -116,6 +116,22 @@ describe('POST /api/user/invest', () => {
     expect(await countRows(t, 'investments', u.user.id)).toBe(0);
   });
 
+  it('honours Idempotency-Key: a retry gets the first answer and buys once; another body is refused', async () => {
+    at(t, `${WED}T10:00:00Z`);
+    const u = await investor('1000');
+    const token = await tokenNow(t, u);
+    const headers = { 'idempotency-key': 'invest-retry-1' };
+    const first = await call(t, 'POST', '/api/user/invest', { token, body: { amount: 100 }, headers });
+    const retry = await call(t, 'POST', '/api/user/invest', { token, body: { amount: 100 }, headers });
+    expect(first.statusCode).toBe(200);
+    expect(retry.statusCode).toBe(200);
+    expect(retry.data).toEqual(first.data);
+    expect(await countRows(t, 'investments', u.user.id)).toBe(1);
+    const other = await call(t, 'POST', '/api/user/invest', { token, body: { amount: 500 }, headers });
+    expect(other.statusCode).toBe(422);
+    expect(await countRows(t, 'investments', u.user.id)).toBe(1);
+  });
+
   it('refuses when the balance is short, with a clear text, changing nothing', async () => {
     at(t, `${WED}T10:00:00Z`);
     const u = await investor('99.999999');
@@ -141,6 +157,7 @@ describe('earning cycles', () => {
     at(t, `${WED}T09:00:00Z`);
     const { u, id } = await invested('1000', 123.456789);
 
+    at(t, `${WED}T09:00:00Z`);
     const s = await start(u, id);
     expect(s.statusCode).toBe(200);
     expect(s.data).toEqual({ message: INVEST_MSG.started });
@@ -183,7 +200,7 @@ describe('earning cycles', () => {
     expect(sameDay.data.error).toBe(INVEST_MSG.alreadyToday);
     at(t, '2026-01-15T00:00:00Z');
     expect((await start(u, id)).statusCode).toBe(200);
-    at(t, '2026-01-15T08:00:00Z');
+    at(t, '2026-01-15T08:00:30Z');
     expect((await complete(u, id)).statusCode).toBe(200);
     inv = (await dash(u)).activeInvestments[0];
     expect(inv.cycleEarnings.map((e: { cycleNumber: number }) => e.cycleNumber)).toEqual([1, 2]);

@@ -66,7 +66,7 @@ function weekEdges(tz: string, edges: [string, boolean][]) {
       at(t(), sat);
       const s = await start(t(), u, id);
       expect(s.statusCode).toBe(409);
-      at(t(), new Date(new Date(fri).getTime() + 8 * 3600_000 + 1000).toISOString());
+      at(t(), new Date(new Date(fri).getTime() + 8 * 3600_000 + 60_000).toISOString());
       const c = await complete(t(), u, id);
       expect(c.statusCode).toBe(400);
       expect(c.data.error).toBe(MSG.weekendComplete);
@@ -106,6 +106,7 @@ zone('America/New_York', ({ t, user }) => {
     at(t(), '2026-01-19T20:00:00Z'); // Monday 15:00 EST
     const u = await user();
     const id = (await invest(t(), u)).data.investment._id;
+    at(t(), '2026-01-19T20:00:00Z');
     expect((await start(t(), u, id)).statusCode).toBe(200);
     expect(await lastCycleDay(t(), u)).toBe('2026-01-19');
     at(t(), '2026-01-20T04:01:00Z'); // Monday 23:01 EST, Tuesday in UTC
@@ -139,6 +140,7 @@ zone('Africa/Cairo', ({ t, user }) => {
     at(t(), '2026-04-23T12:00:00Z'); // Thursday 14:00 EET
     const u = await user();
     const id = (await invest(t(), u)).data.investment._id;
+    at(t(), '2026-04-23T12:00:00Z');
     expect((await start(t(), u, id)).statusCode).toBe(200);
     at(t(), '2026-04-23T20:01:00Z'); // Thursday 22:01 EET
     expect((await complete(t(), u, id)).statusCode).toBe(200);
