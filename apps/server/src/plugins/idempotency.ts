@@ -22,7 +22,9 @@ const TTL_MS = 24 * 60 * 60 * 1000;
 const LEASE_MS = 60 * 1000;
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
+/** Canonical text of the validated body (key order and amount spelling do not matter). */
 function stableJson(v: unknown): string {
+  if (typeof v === 'bigint') return `${v}n`;
   if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
   if (v && typeof v === 'object') {
     return `{${Object.entries(v)

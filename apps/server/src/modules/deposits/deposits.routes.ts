@@ -21,7 +21,7 @@ export function depositRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/user/process-deposit',
-      { onRequest: requireUser, schema: { body: processDepositBody, response: { 200: depositResultResponse } } },
+      { onRequest: requireUser, schema: { body: processDepositBody, response: { 200: depositResultResponse } }, config: { idempotent: true } },
       async (req) => service.submitDeposit(ctx, currentUser(req), req.body),
     );
 
@@ -35,7 +35,7 @@ export function depositRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/withdrawal/update-failed-deposit',
-      { onRequest: requireUser, schema: { body: updateFailedDepositBody, response: { 200: depositResultResponse } } },
+      { onRequest: requireUser, schema: { body: updateFailedDepositBody, response: { 200: depositResultResponse } }, config: { idempotent: true } },
       async (req) => service.updateFailedDeposit(ctx, currentUser(req), req.body),
     );
 
@@ -47,13 +47,13 @@ export function depositRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/admin/process-deposit',
-      { onRequest: requireAdmin, schema: { body: adminProcessDepositBody, response: { 200: adminProcessDepositResponse } } },
+      { onRequest: requireAdmin, schema: { body: adminProcessDepositBody, response: { 200: adminProcessDepositResponse } }, config: { idempotent: true } },
       async (req) => service.approveDeposit(ctx, currentUser(req), req.body.depositId, req.ip),
     );
 
     app.post(
       '/admin/update-user-balance',
-      { onRequest: requireAdmin, schema: { body: updateUserBalanceBody, response: { 200: messageResponse } } },
+      { onRequest: requireAdmin, schema: { body: updateUserBalanceBody, response: { 200: messageResponse } }, config: { idempotent: true } },
       async (req) => service.updateUserBalance(ctx, currentUser(req), req.body, req.ip),
     );
   };
