@@ -1,14 +1,21 @@
 import type { AppContext } from './context.ts';
+import type { Config } from './config.ts';
 import { depositCheckJob } from './modules/deposits/deposits.job.ts';
+import { housekeepingJob } from './modules/housekeeping/housekeeping.job.ts';
 
 export interface Jobs {
   stop(): Promise<void>;
 }
 
-type Job = { name: string; intervalMs: number; run: (ctx: AppContext) => Promise<void> };
+export interface Job {
+  name: string;
+  /** How often it runs; settings may decide it. */
+  intervalMs: (config: Config) => number;
+  run: (ctx: AppContext) => Promise<void>;
+}
 
 /** Background jobs registered by modules (e.g. re-checking pending chain deposits). */
-export const JOBS: Job[] = [depositCheckJob];
+export const JOBS: Job[] = [depositCheckJob, housekeepingJob];
 
 export function startBackgroundJobs(ctx: AppContext): Jobs {
   const timers: NodeJS.Timeout[] = [];
@@ -28,7 +35,7 @@ export function startBackgroundJobs(ctx: AppContext): Jobs {
         });
       running.add(p);
     };
-    const t = setInterval(tick, job.intervalMs);
+    const t = setInterval(tick, job.intervalMs(ctx.config));
     t.unref();
     timers.push(t);
   }
