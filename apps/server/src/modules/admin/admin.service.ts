@@ -141,7 +141,15 @@ export async function referralLookup(ctx: AppContext, userId: string): Promise<A
     members.map((e) => ({ _id: e.id, firstName: e.firstName, lastName: e.lastName, email: e.email, createdAt: e.createdAt.toISOString() }));
   return {
     user: ref(user),
-    tree: { totalReferrals: tree.totalReferrals, level1: level(tree.levels[0]), level2: level(tree.levels[1]), level3: level(tree.levels[2]) },
+    tree: {
+      totalReferrals: tree.totalReferrals,
+      level1: level(tree.levels[0]),
+      level2: level(tree.levels[1]),
+      level3: level(tree.levels[2]),
+      level1Count: tree.counts[0],
+      level2Count: tree.counts[1],
+      level3Count: tree.counts[2],
+    },
     counts: { level1: tree.counts[0], level2: tree.counts[1], level3: tree.counts[2] },
     listLimit: NETWORK_LIST_LIMIT,
     rewards: {

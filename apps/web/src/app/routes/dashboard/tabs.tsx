@@ -26,4 +26,6 @@ export const ADMIN_TABS: TabDef[] = [
   { id: 'deposits', label: 'Deposits', component: tab(() => import('./tabs/admin-deposits.tsx')) },
   { id: 'withdrawals', label: 'Withdrawals', component: tab(() => import('./tabs/admin-withdrawals.tsx')) },
   { id: 'referrals', label: 'Referrals', component: tab(() => import('./tabs/admin-referrals.tsx')) },
+  { id: 'tiers-admin', label: 'Tiers', component: tab(() => import('./tabs/admin-tiers.tsx')) },
+  { id: 'audit', label: 'Audit Log', component: tab(() => import('./tabs/admin-audit.tsx')) },
 ];

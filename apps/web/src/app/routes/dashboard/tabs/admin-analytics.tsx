@@ -1,5 +1,5 @@
-import { Card } from '../../../../components/ui/card.tsx';
+import { AnalyticsPanel } from '../../../../features/admin-analytics/components/analytics-panel.tsx';
 
 export default function Tab() {
-  return <Card title="Analytics">{null}</Card>;
+  return <AnalyticsPanel />;
 }

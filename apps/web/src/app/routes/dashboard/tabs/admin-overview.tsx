@@ -1,5 +1,5 @@
-import { Card } from '../../../../components/ui/card.tsx';
+import { AdminOverview } from '../../../../features/admin-overview/components/admin-overview.tsx';
 
 export default function Tab() {
-  return <Card title="Admin Overview">{null}</Card>;
+  return <AdminOverview />;
 }

@@ -1,5 +1,12 @@
-import { Card } from '../../../../components/ui/card.tsx';
+import { UpdateBalanceForm } from '../../../../features/admin-balance/components/update-balance-form.tsx';
+import { CsvDownloadButton } from '../../../../features/admin-overview/components/csv-download-button.tsx';
+import { UsersPanel } from '../../../../features/admin-users/components/users-panel.tsx';
 
 export default function Tab() {
-  return <Card title="Users">{null}</Card>;
+  return (
+    <UsersPanel
+      toolbar={(search) => <CsvDownloadButton path={`/admin/export/users.csv${search ? `?search=${encodeURIComponent(search)}` : ''}`} fileName="users.csv" label="Download CSV" />}
+      balanceForm={(userId, onDone) => <UpdateBalanceForm userId={userId} onDone={onDone} />}
+    />
+  );
 }

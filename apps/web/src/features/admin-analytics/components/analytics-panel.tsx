@@ -1,0 +1,94 @@
+import { useState } from 'react';
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { ANALYTICS_PERIODS, DEFAULT_ANALYTICS_PERIOD } from '@harvest/shared/constants';
+import { MSG } from '@harvest/shared/messages';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card, StatCard } from '../../../components/ui/card.tsx';
+import { errorText } from '../../../lib/api-client.ts';
+import { useAnalytics } from '../api/get-analytics.ts';
+
+const money = (v: number) => `${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} USDC`;
+/** "2026-11-05" -> "Nov 5" (the date is a platform calendar day, not an instant). */
+const shortDay = (day: string) => {
+  const [y, m, d] = day.split('-').map(Number);
+  return new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1)).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+};
+
+interface Point {
+  day: string;
+  value: number;
+}
+
+function DayChart({ title, data, color, format, integer = false }: { title: string; data: Point[]; color: string; format: (v: number) => string; integer?: boolean }) {
+  const last7 = data.slice(-7).reverse();
+  return (
+    <Card title={title}>
+      <div className="h-56 w-full" role="img" aria-label={`${title} per day, bar chart`}>
+        <ResponsiveContainer width="100%" height="100%">
+          <BarChart data={data} margin={{ top: 8, right: 8, left: 0, bottom: 0 }}>
+            <CartesianGrid strokeDasharray="3 3" vertical={false} />
+            <XAxis dataKey="day" tickFormatter={shortDay} fontSize={11} minTickGap={12} />
+            <YAxis fontSize={11} allowDecimals={!integer} width={56} />
+            <Tooltip labelFormatter={(l) => shortDay(String(l))} formatter={(v) => [format(Number(v)), title]} />
+            <Bar dataKey="value" fill={color} isAnimationActive={false} />
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+      <h3 className="mt-3 text-sm font-semibold text-slate-700">Last 7 entries</h3>
+      <ul className="mt-1 divide-y divide-slate-100 text-sm">
+        {last7.map((p) => (
+          <li key={p.day} className="flex justify-between py-1">
+            <span className="text-slate-500">{shortDay(p.day)}</span>
+            <span className="font-medium text-slate-900">{format(p.value)}</span>
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+/** Admin analytics (spec): period buttons 7/14/30/90 (default 30), summary cards, four bar charts. */
+export function AnalyticsPanel() {
+  const [period, setPeriod] = useState<number>(DEFAULT_ANALYTICS_PERIOD);
+  const q = useAnalytics(period);
+  const count = (v: number) => v.toLocaleString('en-US');
+
+  return (
+    <div className="space-y-6">
+      <Card title="Analytics">
+        <div role="group" aria-label="Period" className="flex flex-wrap gap-2">
+          {ANALYTICS_PERIODS.map((p) => (
+            <Button key={p} variant={period === p ? 'primary' : 'secondary'} aria-pressed={period === p} onClick={() => setPeriod(p)}>
+              {p} days
+            </Button>
+          ))}
+        </div>
+        {q.data && <p className="mt-2 text-xs text-slate-500">Days in the platform time zone ({q.data.timeZone}).</p>}
+      </Card>
+      {q.isPending ? (
+        <p role="status" className="text-white">Loading analytics...</p>
+      ) : q.isError ? (
+        <Card>
+          <p className="text-rose-700">{errorText(q.error, MSG.analyticsFailed)}</p>
+          <Button className="mt-3" variant="secondary" onClick={() => void q.refetch()}>
+            Retry
+          </Button>
+        </Card>
+      ) : (
+        <>
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
+            <StatCard label="Total Users" value={count(q.data.summary.totalUsers)} />
+            <StatCard label="Total Investments" value={money(q.data.summary.totalInvestments)} tone="sky" />
+            <StatCard label="Total Deposits" value={money(q.data.summary.totalDeposits)} tone="emerald" />
+          </div>
+          <div className="grid grid-cols-1 gap-6 lg:grid-cols-2" aria-busy={q.isFetching}>
+            <DayChart title="New Registrations" color="#7e22ce" integer format={count} data={q.data.userGrowth.map((d) => ({ day: d._id, value: d.count }))} />
+            <DayChart title="Investment Amount" color="#0284c7" format={money} data={q.data.investmentTrends.map((d) => ({ day: d._id, value: d.totalAmount }))} />
+            <DayChart title="Deposits Received" color="#059669" format={money} data={q.data.depositTrends.map((d) => ({ day: d._id, value: d.totalAmount }))} />
+            <DayChart title="Number of Investments" color="#d97706" integer format={count} data={q.data.investmentTrends.map((d) => ({ day: d._id, value: d.count }))} />
+          </div>
+        </>
+      )}
+    </div>
+  );
+}

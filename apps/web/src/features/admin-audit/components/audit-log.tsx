@@ -1,0 +1,118 @@
+import { useState, type FormEvent } from 'react';
+import { ADMIN_MSG, type AuditEntry } from '@harvest/shared/schemas/admin';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { inputClass } from '../../../components/ui/field.tsx';
+import { errorText } from '../../../lib/api-client.ts';
+import { useAuditLog, type AuditFilter } from '../api/get-audit.ts';
+
+const PAGE_SIZE = 25;
+const json = (v: unknown) => (v === null || v === undefined ? '—' : JSON.stringify(v, null, 1));
+
+/** The append-only audit log of admin actions: paged, filtered by action and target. */
+export function AuditLog() {
+  const [page, setPage] = useState(1);
+  const [filter, setFilter] = useState<AuditFilter>({ action: '', targetId: '' });
+  const [targetDraft, setTargetDraft] = useState('');
+  const q = useAuditLog(page, PAGE_SIZE, filter);
+  const pages = Math.max(1, Math.ceil((q.data?.total ?? 0) / PAGE_SIZE));
+
+  function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setFilter((f) => ({ ...f, targetId: targetDraft.trim() }));
+    setPage(1);
+  }
+
+  return (
+    <div className="space-y-4">
+      <Card title="Audit Log">
+        <form onSubmit={onSubmit} className="grid grid-cols-1 gap-2 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
+          <label className="text-sm font-medium text-slate-700">
+            Action
+            <select
+              className={`${inputClass} mt-1`}
+              value={filter.action}
+              onChange={(e) => {
+                setFilter((f) => ({ ...f, action: e.target.value }));
+                setPage(1);
+              }}
+            >
+              <option value="">All actions</option>
+              {(q.data?.actions ?? []).map((a) => (
+                <option key={a} value={a}>
+                  {a}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="text-sm font-medium text-slate-700">
+            Target id
+            <input className={`${inputClass} mt-1`} value={targetDraft} maxLength={100} placeholder="User, deposit, withdrawal or tier id" onChange={(e) => setTargetDraft(e.target.value)} />
+          </label>
+          <Button type="submit">Filter</Button>
+        </form>
+        {q.data && <p className="mt-2 text-sm text-slate-500">{q.data.total.toLocaleString('en-US')} entries</p>}
+      </Card>
+      {q.isPending ? (
+        <p role="status" className="text-white">Loading audit log...</p>
+      ) : q.isError ? (
+        <Card>
+          <p className="text-rose-700">{errorText(q.error, ADMIN_MSG.auditFailed)}</p>
+        </Card>
+      ) : q.data.entries.length === 0 ? (
+        <Card>
+          <p className="text-slate-500">No entries.</p>
+        </Card>
+      ) : (
+        <ul className="space-y-3" aria-busy={q.isFetching}>
+          {q.data.entries.map((e) => (
+            <li key={e._id}>
+              <Entry entry={e} />
+            </li>
+          ))}
+        </ul>
+      )}
+      {pages > 1 && (
+        <nav aria-label="Audit log pages" className="flex items-center justify-center gap-3 text-white">
+          <Button variant="secondary" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+            Previous
+          </Button>
+          <span className="text-sm">
+            Page {page} of {pages}
+          </span>
+          <Button variant="secondary" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
+            Next
+          </Button>
+        </nav>
+      )}
+    </div>
+  );
+}
+
+function Entry({ entry: e }: { entry: AuditEntry }) {
+  return (
+    <Card>
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <p className="font-mono text-sm font-bold text-purple-800">{e.action}</p>
+        <p className="text-xs text-slate-500">{new Date(e.createdAt).toLocaleString()}</p>
+      </div>
+      <p className="mt-1 text-sm break-all text-slate-700">
+        By {e.admin.firstName} {e.admin.lastName} ({e.admin.email}){e.ip ? ` from ${e.ip}` : ''}
+      </p>
+      <p className="text-xs break-all text-slate-500">
+        {e.targetType} {e.targetId}
+      </p>
+      {e.note && <p className="mt-1 text-sm text-slate-700">Note: {e.note}</p>}
+      <div className="mt-2 grid grid-cols-1 gap-2 sm:grid-cols-2">
+        <div>
+          <p className="text-xs font-semibold text-slate-500">Before</p>
+          <pre className="overflow-x-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap break-all text-slate-800">{json(e.before)}</pre>
+        </div>
+        <div>
+          <p className="text-xs font-semibold text-slate-500">After</p>
+          <pre className="overflow-x-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap break-all text-slate-800">{json(e.after)}</pre>
+        </div>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,35 @@
+import { ApiError, tokenStore } from '../../../lib/api-client.ts';
+
+/**
+ * Downloads a CSV export. The API needs the bearer token, which a plain link cannot send, so
+ * the file is fetched, turned into a blob and saved through a temporary object URL.
+ */
+export async function downloadCsv(path: string, fallbackName: string): Promise<void> {
+  const token = tokenStore.get();
+  let res: Response;
+  try {
+    res = await fetch(`/api${path}`, { headers: { accept: 'text/csv', ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+  } catch {
+    throw new ApiError(0, null);
+  }
+  if (!res.ok) {
+    let message: string | null = null;
+    try {
+      const data: unknown = await res.json();
+      if (data && typeof data === 'object' && 'error' in data && typeof data.error === 'string') message = data.error;
+    } catch {
+      message = null;
+    }
+    throw new ApiError(res.status, message);
+  }
+  const blob = await res.blob();
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
+  const href = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+}

@@ -1,0 +1,137 @@
+import { useState } from 'react';
+import { ADMIN_MSG, type AdminDeposit, type AdminWithdrawal } from '@harvest/shared/schemas/admin';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card, StatCard } from '../../../components/ui/card.tsx';
+import { inputClass } from '../../../components/ui/field.tsx';
+import { errorText } from '../../../lib/api-client.ts';
+import { useAdminDashboard } from '../api/get-admin-dashboard.ts';
+import { dateTime, fullName, usdc } from '../lib/format.ts';
+import { CsvDownloadButton } from './csv-download-button.tsx';
+
+const DEPOSIT_STYLE: Record<AdminDeposit['status'], string> = {
+  pending: 'bg-amber-100 text-amber-800',
+  confirmed: 'bg-emerald-100 text-emerald-800',
+  failed: 'bg-rose-100 text-rose-800',
+};
+const WITHDRAWAL_STYLE: Record<AdminWithdrawal['status'], string> = {
+  pending: 'bg-amber-100 text-amber-800',
+  approved: 'bg-emerald-100 text-emerald-800',
+  rejected: 'bg-rose-100 text-rose-800',
+};
+const WITHDRAWAL_LABEL: Record<AdminWithdrawal['status'], string> = { pending: 'Pending', approved: 'Completed', rejected: 'Rejected' };
+
+function Badge({ className, children }: { className: string; children: string }) {
+  return <span className={`rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${className}`}>{children}</span>;
+}
+
+/** Admin overview (spec: totals, pending counts, recent deposits and withdrawals). */
+export function AdminOverview() {
+  const q = useAdminDashboard();
+  if (q.isPending) return <p role="status" className="text-white">Loading admin dashboard...</p>;
+  if (q.isError)
+    return (
+      <Card title="Admin Overview" actions={<Button variant="secondary" onClick={() => void q.refetch()}>Retry</Button>}>
+        <p className="text-rose-700">{errorText(q.error, ADMIN_MSG.dashboardFailed)}</p>
+      </Card>
+    );
+  const { metrics, recentActivity } = q.data;
+  return (
+    <div className="space-y-6">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-5">
+        <StatCard label="Total Users" value={metrics.totalUsers.toLocaleString('en-US')} />
+        <StatCard label="Total Deposits" value={usdc(metrics.totalDeposits)} tone="emerald" />
+        <StatCard label="Total Investments" value={usdc(metrics.totalInvestments)} tone="sky" />
+        <StatCard label="Pending Deposits" value={metrics.pendingDeposits.toLocaleString('en-US')} tone="amber" />
+        <StatCard label="Pending Withdrawals" value={metrics.pendingWithdrawals.toLocaleString('en-US')} tone="rose" />
+      </div>
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+        <Card title="Recent Deposits">
+          {recentActivity.deposits.length === 0 ? (
+            <p className="text-sm text-slate-500">No deposits yet.</p>
+          ) : (
+            <ul className="divide-y divide-slate-200">
+              {recentActivity.deposits.map((d) => (
+                <li key={d._id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+                  <div className="min-w-0">
+                    <p className="truncate font-medium text-slate-900">{fullName(d.userId)}</p>
+                    <p className="truncate text-xs text-slate-500">
+                      {d.userId.email} · {dateTime(d.createdAt)}
+                    </p>
+                  </div>
+                  <div className="flex items-center gap-2">
+                    <span className="font-semibold text-slate-900">{usdc(d.amount)}</span>
+                    <Badge className={DEPOSIT_STYLE[d.status]}>{d.status}</Badge>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+        <Card title="Recent Withdrawals">
+          {recentActivity.withdrawals.length === 0 ? (
+            <p className="text-sm text-slate-500">No withdrawals yet.</p>
+          ) : (
+            <ul className="divide-y divide-slate-200">
+              {recentActivity.withdrawals.map((w) => (
+                <li key={w._id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+                  <div className="min-w-0">
+                    <p className="truncate font-medium text-slate-900">{fullName(w.userId)}</p>
+                    <p className="truncate text-xs text-slate-500">
+                      {w.userId.email} · {dateTime(w.requestedAt)}
+                    </p>
+                  </div>
+                  <div className="flex items-center gap-2">
+                    <span className="font-semibold text-slate-900">{usdc(w.amount)}</span>
+                    <Badge className={WITHDRAWAL_STYLE[w.status]}>{WITHDRAWAL_LABEL[w.status]}</Badge>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+      </div>
+      <ExportsCard />
+    </div>
+  );
+}
+
+const DEPOSIT_FILTERS = ['all', 'pending', 'confirmed', 'failed'] as const;
+const WITHDRAWAL_FILTERS = ['all', 'pending', 'approved', 'rejected'] as const;
+
+/** CSV exports of deposits and withdrawals, each for the chosen status. */
+function ExportsCard() {
+  const [dep, setDep] = useState<(typeof DEPOSIT_FILTERS)[number]>('all');
+  const [wd, setWd] = useState<(typeof WITHDRAWAL_FILTERS)[number]>('all');
+  return (
+    <Card title="Exports">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+        <div className="flex flex-wrap items-end gap-2">
+          <label className="min-w-40 flex-1 text-sm font-medium text-slate-700">
+            Deposits status
+            <select className={`${inputClass} mt-1`} value={dep} onChange={(e) => setDep(DEPOSIT_FILTERS.find((f) => f === e.target.value) ?? 'all')}>
+              {DEPOSIT_FILTERS.map((f) => (
+                <option key={f} value={f}>
+                  {f}
+                </option>
+              ))}
+            </select>
+          </label>
+          <CsvDownloadButton path={`/admin/export/deposits.csv?status=${dep}`} fileName="deposits.csv" label="Deposits CSV" />
+        </div>
+        <div className="flex flex-wrap items-end gap-2">
+          <label className="min-w-40 flex-1 text-sm font-medium text-slate-700">
+            Withdrawals status
+            <select className={`${inputClass} mt-1`} value={wd} onChange={(e) => setWd(WITHDRAWAL_FILTERS.find((f) => f === e.target.value) ?? 'all')}>
+              {WITHDRAWAL_FILTERS.map((f) => (
+                <option key={f} value={f}>
+                  {f}
+                </option>
+              ))}
+            </select>
+          </label>
+          <CsvDownloadButton path={`/admin/export/withdrawals.csv?status=${wd}`} fileName="withdrawals.csv" label="Withdrawals CSV" />
+        </div>
+      </div>
+    </Card>
+  );
+}

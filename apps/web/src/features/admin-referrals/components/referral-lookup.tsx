@@ -1,0 +1,123 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { ADMIN_MSG, type AdminReferralLookup } from '@harvest/shared/schemas/admin';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { inputClass } from '../../../components/ui/field.tsx';
+import { errorText } from '../../../lib/api-client.ts';
+import { useUserCandidates, useUserNetwork } from '../api/get-user-network.ts';
+
+const usdc = (v: number) => `${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} USDC`;
+const LEVEL_RATE = ['10%', '3%', '1%'];
+
+/**
+ * Look up any user's referral network: search by name or e-mail, pick a user, see the three
+ * levels (drawn by `renderTree`, the investor tab's component) and the rewards they produced.
+ */
+export function ReferralLookup({ renderTree }: { renderTree: (data: AdminReferralLookup, onRefresh: () => void, refreshing: boolean) => ReactNode }) {
+  const [draft, setDraft] = useState('');
+  const [search, setSearch] = useState('');
+  const [userId, setUserId] = useState<string | null>(null);
+  const candidates = useUserCandidates(search);
+  const network = useUserNetwork(userId);
+
+  function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setSearch(draft.trim());
+  }
+
+  return (
+    <div className="space-y-4">
+      <Card title="Look Up a User's Network">
+        <form onSubmit={onSubmit} role="search" className="flex flex-wrap gap-2">
+          <label htmlFor="referral-lookup-search" className="sr-only">
+            Search users by name or e-mail
+          </label>
+          <input
+            id="referral-lookup-search"
+            type="search"
+            className={`${inputClass} min-w-0 flex-1`}
+            placeholder="Name or e-mail"
+            value={draft}
+            maxLength={200}
+            onChange={(e) => setDraft(e.target.value)}
+          />
+          <Button type="submit">Search</Button>
+        </form>
+        {candidates.isFetching && <p className="mt-2 text-sm text-slate-500">Searching...</p>}
+        {candidates.isError && <p className="mt-2 text-sm text-rose-700">{errorText(candidates.error, ADMIN_MSG.usersFailed)}</p>}
+        {candidates.data && (
+          <ul className="mt-3 divide-y divide-slate-200" aria-label="Matching users">
+            {candidates.data.users.length === 0 && <li className="py-2 text-sm text-slate-500">No users found.</li>}
+            {candidates.data.users.map((u) => (
+              <li key={u._id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+                <div className="min-w-0">
+                  <p className="font-medium break-all text-slate-900">
+                    {u.firstName} {u.lastName}
+                  </p>
+                  <p className="text-xs break-all text-slate-500">{u.email}</p>
+                </div>
+                <Button variant={userId === u._id ? 'primary' : 'secondary'} aria-pressed={userId === u._id} onClick={() => setUserId(u._id)}>
+                  {userId === u._id ? 'Showing' : 'Show network'}
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+      {userId &&
+        (network.isPending ? (
+          <p role="status" className="text-white">Loading referral network...</p>
+        ) : network.isError ? (
+          <Card>
+            <p className="text-rose-700">{errorText(network.error, ADMIN_MSG.referralsFailed)}</p>
+          </Card>
+        ) : (
+          <>
+            {renderTree(network.data, () => void network.refetch(), network.isFetching)}
+            {network.data.tree.totalReferrals > 0 && (network.data.counts.level1 > network.data.listLimit || network.data.counts.level2 > network.data.listLimit || network.data.counts.level3 > network.data.listLimit) && (
+              <p className="text-sm text-white">Each level lists its newest {network.data.listLimit} members; the counts are exact.</p>
+            )}
+            <RewardsCard data={network.data} />
+          </>
+        ))}
+    </div>
+  );
+}
+
+function RewardsCard({ data }: { data: AdminReferralLookup }) {
+  const { rewards, user } = data;
+  return (
+    <Card title={`Rewards earned by ${user.firstName} ${user.lastName}`}>
+      <p className="text-2xl font-bold text-emerald-700">{usdc(rewards.total)}</p>
+      <dl className="mt-3 grid grid-cols-1 gap-3 sm:grid-cols-3">
+        {rewards.byLevel.map((l) => (
+          <div key={l.level} className="rounded-lg bg-slate-50 p-3">
+            <dt className="text-xs text-slate-500">
+              Level {l.level} ({LEVEL_RATE[l.level - 1]})
+            </dt>
+            <dd className="font-semibold text-slate-900">
+              {usdc(l.amount)} <span className="text-xs font-normal text-slate-500">from {l.count} investment{l.count === 1 ? '' : 's'}</span>
+            </dd>
+          </div>
+        ))}
+      </dl>
+      {rewards.recent.length > 0 && (
+        <>
+          <h3 className="mt-4 text-sm font-semibold text-slate-700">Latest rewards</h3>
+          <ul className="mt-1 divide-y divide-slate-100 text-sm">
+            {rewards.recent.map((r) => (
+              <li key={r._id} className="flex flex-wrap justify-between gap-2 py-1">
+                <span className="break-all text-slate-700">
+                  L{r.level} · {r.fromUser.firstName} {r.fromUser.lastName} invested {usdc(r.investmentAmount)}
+                </span>
+                <span className="font-medium text-slate-900">
+                  {usdc(r.amount)} <span className="text-xs font-normal text-slate-500">{new Date(r.createdAt).toLocaleDateString()}</span>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,128 @@
+import { useState, type FormEvent } from 'react';
+import { toast } from 'react-toastify';
+import { ADMIN_MSG, createTierBody, type AdminTier } from '@harvest/shared/schemas/admin';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { TextInput } from '../../../components/ui/field.tsx';
+import { errorText } from '../../../lib/api-client.ts';
+import { useAdminTiers } from '../api/get-admin-tiers.ts';
+import { useSaveTier } from '../api/save-tier.ts';
+
+const usdc = (v: number) => `${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} USDC`;
+
+/** Tier management: create, edit, activate and deactivate. Bought investments keep their terms. */
+export function TiersManager() {
+  const q = useAdminTiers();
+  const [editing, setEditing] = useState<AdminTier | 'new' | null>(null);
+  const save = useSaveTier();
+
+  async function setActive(t: AdminTier, active: boolean) {
+    try {
+      await save.mutateAsync({ id: t._id, body: { active } });
+      toast.success(active ? `${t.name} activated` : `${t.name} deactivated`);
+    } catch (err) {
+      toast.error(errorText(err, ADMIN_MSG.tierSaveFailed));
+    }
+  }
+
+  return (
+    <div className="space-y-4">
+      <Card title="Investment Tiers" actions={<Button onClick={() => setEditing('new')}>New Tier</Button>}>
+        <p className="text-sm text-slate-600">
+          Changes apply to new investments only: an investment keeps the name, amount and daily rate it was bought with. Inactive tiers are hidden from investors.
+        </p>
+      </Card>
+      {editing && <TierForm tier={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+      {q.isPending ? (
+        <p role="status" className="text-white">Loading tiers...</p>
+      ) : q.isError ? (
+        <Card>
+          <p className="text-rose-700">{errorText(q.error, 'Failed to load tiers')}</p>
+        </Card>
+      ) : q.data.tiers.length === 0 ? (
+        <Card>
+          <p className="text-slate-500">No tiers yet.</p>
+        </Card>
+      ) : (
+        <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {q.data.tiers.map((t) => (
+            <li key={t._id}>
+              <Card className={t.active ? '' : 'opacity-75'}>
+                <div className="flex items-start justify-between gap-2">
+                  <h3 className="text-base font-bold break-all text-slate-900">{t.name}</h3>
+                  <span className={`rounded-full px-2 py-0.5 text-xs font-bold ${t.active ? 'bg-emerald-100 text-emerald-800' : 'bg-slate-200 text-slate-700'}`}>
+                    {t.active ? 'ACTIVE' : 'INACTIVE'}
+                  </span>
+                </div>
+                <p className="mt-2 text-xl font-bold text-purple-700">{usdc(t.amount)}</p>
+                <p className="text-sm text-slate-600">{t.dailyRate}% daily · order {t.sortOrder}</p>
+                <p className="text-xs text-slate-500">Updated {new Date(t.updatedAt).toLocaleString()}</p>
+                <div className="mt-3 flex flex-wrap gap-2">
+                  <Button variant="secondary" onClick={() => setEditing(t)}>
+                    Edit
+                  </Button>
+                  <Button variant={t.active ? 'danger' : 'success'} disabled={save.isPending} onClick={() => void setActive(t, !t.active)}>
+                    {t.active ? 'Deactivate' : 'Activate'}
+                  </Button>
+                </div>
+              </Card>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function TierForm({ tier, onClose }: { tier: AdminTier | null; onClose: () => void }) {
+  const [name, setName] = useState(tier?.name ?? '');
+  const [amount, setAmount] = useState(tier ? String(tier.amount) : '');
+  const [rate, setRate] = useState(tier ? String(tier.dailyRate) : '');
+  const [sortOrder, setSortOrder] = useState(tier ? String(tier.sortOrder) : '0');
+  const [active, setActive] = useState(tier?.active ?? true);
+  const [error, setError] = useState<string | null>(null);
+  const save = useSaveTier();
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    const body = { name, amount: amount.trim(), dailyRate: rate.trim() === '' ? Number.NaN : Number(rate), active, sortOrder: Number(sortOrder) || 0 };
+    const checked = createTierBody.safeParse(body);
+    if (!checked.success) return setError(checked.error.issues[0]?.message ?? ADMIN_MSG.tierSaveFailed);
+    setError(null);
+    try {
+      await save.mutateAsync({ id: tier?._id, body });
+      toast.success(tier ? 'Tier updated' : 'Tier created');
+      onClose();
+    } catch (err) {
+      setError(errorText(err, ADMIN_MSG.tierSaveFailed));
+    }
+  }
+
+  return (
+    <Card title={tier ? `Edit ${tier.name}` : 'New Tier'}>
+      <form onSubmit={onSubmit} noValidate className="grid grid-cols-1 gap-3 sm:grid-cols-2" aria-label={tier ? 'Edit tier' : 'New tier'}>
+        <TextInput label="Name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} required />
+        <TextInput label="Amount (USDC)" type="number" inputMode="decimal" min="0" step="any" value={amount} onChange={(e) => setAmount(e.target.value)} required />
+        <TextInput label="Daily rate (%)" type="number" inputMode="decimal" min="0" max="100" step="any" value={rate} onChange={(e) => setRate(e.target.value)} required />
+        <TextInput label="Display order" type="number" step="1" value={sortOrder} onChange={(e) => setSortOrder(e.target.value)} />
+        <label className="flex items-center gap-2 text-sm font-medium text-slate-700 sm:col-span-2">
+          <input type="checkbox" checked={active} onChange={(e) => setActive(e.target.checked)} className="h-4 w-4" />
+          Active (investors can buy it)
+        </label>
+        {error && (
+          <p role="alert" className="text-sm text-rose-700 sm:col-span-2">
+            {error}
+          </p>
+        )}
+        <div className="flex gap-2 sm:col-span-2">
+          <Button type="submit" disabled={save.isPending}>
+            {save.isPending ? 'Saving...' : 'Save Tier'}
+          </Button>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,222 @@
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { ADMIN_MSG, type AdminUser } from '@harvest/shared/schemas/admin';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { inputClass } from '../../../components/ui/field.tsx';
+import { errorText } from '../../../lib/api-client.ts';
+import { useAdminUsers } from '../api/get-admin-users.ts';
+import { useUserDeposits } from '../api/get-user-deposits.ts';
+import { useToggleBlock } from '../api/toggle-block.ts';
+
+const PAGE_SIZE = 20;
+const usdc4 = (v: number) => `${v.toLocaleString('en-US', { minimumFractionDigits: 4, maximumFractionDigits: 6 })} USDC`;
+const usdc2 = (v: number) => `${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} USDC`;
+const DEPOSIT_STYLE = { pending: 'bg-amber-100 text-amber-800', confirmed: 'bg-emerald-100 text-emerald-800', failed: 'bg-rose-100 text-rose-800' } as const;
+const TYPE_LABEL = { demo: 'Demo', real: 'On-chain', admin_credit: 'Admin credit' } as const;
+
+export interface UsersPanelSlots {
+  /** Toolbar items for the current search (e.g. the CSV download). */
+  toolbar?: (search: string) => ReactNode;
+  /** The Update Balance form for one user; call onDone after a change so figures refresh. */
+  balanceForm?: (userId: string, onDone: () => void) => ReactNode;
+}
+
+/** Admin users (spec): paged, searchable list with badges, account summary, deposits, balance and blocking. */
+export function UsersPanel({ toolbar, balanceForm }: UsersPanelSlots) {
+  const [draft, setDraft] = useState('');
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const q = useAdminUsers(page, PAGE_SIZE, search);
+  const pages = Math.max(1, Math.ceil((q.data?.total ?? 0) / PAGE_SIZE));
+
+  function onSearch(e: FormEvent) {
+    e.preventDefault();
+    setSearch(draft.trim());
+    setPage(1);
+  }
+
+  return (
+    <div className="space-y-4">
+      <Card title="Users" actions={toolbar?.(search)}>
+        <form onSubmit={onSearch} role="search" className="flex flex-wrap gap-2">
+          <label htmlFor="admin-user-search" className="sr-only">
+            Search users by name or e-mail
+          </label>
+          <input
+            id="admin-user-search"
+            className={`${inputClass} min-w-0 flex-1`}
+            type="search"
+            placeholder="Search by name or e-mail"
+            value={draft}
+            maxLength={200}
+            onChange={(e) => setDraft(e.target.value)}
+          />
+          <Button type="submit">Search</Button>
+          {search && (
+            <Button
+              variant="ghost"
+              onClick={() => {
+                setDraft('');
+                setSearch('');
+                setPage(1);
+              }}
+            >
+              Clear
+            </Button>
+          )}
+        </form>
+        {q.data && (
+          <p className="mt-2 text-sm text-slate-500" aria-live="polite">
+            {q.data.total.toLocaleString('en-US')} user{q.data.total === 1 ? '' : 's'}
+            {search ? ` matching “${search}”` : ''}
+          </p>
+        )}
+      </Card>
+      {q.isPending ? (
+        <p role="status" className="text-white">Loading users...</p>
+      ) : q.isError ? (
+        <Card>
+          <p className="text-rose-700">{errorText(q.error, ADMIN_MSG.usersFailed)}</p>
+        </Card>
+      ) : q.data.users.length === 0 ? (
+        <Card>
+          <p className="text-slate-500">No users found.</p>
+        </Card>
+      ) : (
+        <ul className="space-y-4" aria-busy={q.isFetching}>
+          {q.data.users.map((u) => (
+            <li key={u._id}>
+              <UserCard user={u} balanceForm={balanceForm} onChanged={() => void q.refetch()} />
+            </li>
+          ))}
+        </ul>
+      )}
+      {pages > 1 && (
+        <nav aria-label="Users pages" className="flex items-center justify-center gap-3 text-white">
+          <Button variant="secondary" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+            Previous
+          </Button>
+          <span className="text-sm">
+            Page {page} of {pages}
+          </span>
+          <Button variant="secondary" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
+            Next
+          </Button>
+        </nav>
+      )}
+    </div>
+  );
+}
+
+function UserCard({ user, balanceForm, onChanged }: { user: AdminUser; balanceForm?: UsersPanelSlots['balanceForm']; onChanged: () => void }) {
+  const [showDeposits, setShowDeposits] = useState(false);
+  const [showBalance, setShowBalance] = useState(false);
+  const toggle = useToggleBlock();
+  const name = `${user.firstName} ${user.lastName}`.trim();
+
+  return (
+    <Card>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h3 className="flex flex-wrap items-center gap-2 text-base font-bold text-slate-900">
+            <span className="break-all">{name}</span>
+            {user.isAdmin && <span className="rounded-full bg-purple-100 px-2 py-0.5 text-xs font-bold text-purple-800">ADMIN</span>}
+            {user.isBlocked && <span className="rounded-full bg-rose-100 px-2 py-0.5 text-xs font-bold text-rose-800">BLOCKED</span>}
+          </h3>
+          <p className="break-all text-sm text-slate-600">{user.email}</p>
+          <p className="text-xs text-slate-500">
+            {user.phone ?? 'Phone not provided'} · Joined {new Date(user.createdAt).toLocaleDateString()}
+          </p>
+        </div>
+        {!user.isAdmin && (
+          <Button
+            variant={user.isBlocked ? 'success' : 'danger'}
+            disabled={toggle.isPending}
+            // Failures are silent (spec); the list is refetched either way, so the badge is the server's state.
+            onClick={() => toggle.mutate(user._id, { onError: () => undefined })}
+          >
+            {user.isBlocked ? 'Unblock' : 'Block'}
+          </Button>
+        )}
+      </div>
+      <dl className="mt-3 grid grid-cols-2 gap-3 text-sm sm:grid-cols-3 lg:grid-cols-5">
+        <Figure label="Balance" value={usdc4(user.balance)} />
+        <Figure label="Total Investment" value={usdc4(user.totalInvestment)} />
+        <Figure label="Total Earnings" value={usdc2(user.totalEarnings)} />
+        <Figure label="Referral Rewards" value={usdc2(user.referralRewards)} />
+        <Figure label="Total Deposits" value={usdc2(user.totalDeposits)} />
+      </dl>
+      {user.withdrawalWallet && <p className="mt-2 break-all text-xs text-slate-500">Withdrawal wallet: {user.withdrawalWallet}</p>}
+      <div className="mt-3 flex flex-wrap gap-2">
+        <Button variant="secondary" aria-expanded={showDeposits} onClick={() => setShowDeposits((s) => !s)}>
+          {showDeposits ? 'Hide Deposits' : 'View Deposits'}
+        </Button>
+        {balanceForm && (
+          <Button variant="secondary" aria-expanded={showBalance} onClick={() => setShowBalance((s) => !s)}>
+            {showBalance ? 'Close Update Balance' : 'Update Balance'}
+          </Button>
+        )}
+      </div>
+      {showDeposits && <UserDeposits userId={user._id} />}
+      {showBalance && balanceForm && (
+        <div className="mt-3 rounded-xl bg-slate-50 p-4">
+          {balanceForm(user._id, () => {
+            setShowBalance(false);
+            onChanged();
+          })}
+        </div>
+      )}
+    </Card>
+  );
+}
+
+function Figure({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="rounded-lg bg-slate-50 p-2">
+      <dt className="text-xs text-slate-500">{label}</dt>
+      <dd className="font-semibold break-all text-slate-900">{value}</dd>
+    </div>
+  );
+}
+
+function UserDeposits({ userId }: { userId: string }) {
+  const [page, setPage] = useState(1);
+  const q = useUserDeposits(userId, page, true);
+  useEffect(() => setPage(1), [userId]);
+  if (q.isPending) return <p className="mt-3 text-sm text-slate-500">Loading deposits...</p>;
+  if (q.isError) return <p className="mt-3 text-sm text-rose-700">Could not load deposits.</p>;
+  if (q.data.deposits.length === 0) return <p className="mt-3 text-sm text-slate-500">No deposits.</p>;
+  const pages = Math.max(1, Math.ceil(q.data.total / q.data.pageSize));
+  return (
+    <div className="mt-3">
+      <ul className="divide-y divide-slate-200 text-sm">
+        {q.data.deposits.map((d) => (
+          <li key={d._id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+            <div className="min-w-0">
+              <p className="font-medium text-slate-900">
+                {usdc2(d.amount)} <span className="text-xs text-slate-500">· {TYPE_LABEL[d.type]}</span>
+              </p>
+              <p className="break-all text-xs text-slate-500">
+                {d.txHash ?? 'No transaction hash'} · {new Date(d.createdAt).toLocaleString()}
+              </p>
+            </div>
+            <span className={`rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${DEPOSIT_STYLE[d.status]}`}>{d.status}</span>
+          </li>
+        ))}
+      </ul>
+      {pages > 1 && (
+        <div className="mt-2 flex items-center gap-2 text-sm">
+          <Button variant="ghost" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+            Newer
+          </Button>
+          <span>
+            {page} / {pages}
+          </span>
+          <Button variant="ghost" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
+            Older
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}
