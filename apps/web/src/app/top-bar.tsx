@@ -12,7 +12,10 @@ export function TopBar() {
     <header className="sticky top-0 z-20 border-b border-white/15 bg-purple-950/40 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4">
         <div className="min-w-0">
-          <p className="truncate text-lg font-extrabold text-white">🌾 Harvest Farm</p>
+          <p className="flex items-center gap-2 truncate text-lg font-extrabold text-white">
+            <WheatIcon />
+            Harvest Farm
+          </p>
           <p className="text-xs text-purple-100">Investment Platform</p>
         </div>
         {status === 'authenticated' && user && <UserControls />}
@@ -98,5 +101,20 @@ function UserControls() {
       <InviteDialog open={inviteOpen} onClose={() => setInviteOpen(false)} />
       <ProfileDialog open={profileOpen} onClose={() => setProfileOpen(false)} startInEdit={false} security={<TwoFactorSection />} />
     </div>
+  );
+}
+
+/** The farm mark, drawn inline so it renders without an emoji font. */
+function WheatIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22" fill="none" stroke="#fbbf24" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+      <path d="M12 22V8" />
+      <path d="M12 8c0-2.5 1.5-4.5 4-5 0 2.5-1.5 4.5-4 5Z" fill="#fbbf24" />
+      <path d="M12 8c0-2.5-1.5-4.5-4-5 0 2.5 1.5 4.5 4 5Z" fill="#fbbf24" />
+      <path d="M12 13c0-2.5 1.5-4.5 4-5 0 2.5-1.5 4.5-4 5Z" fill="#fbbf24" />
+      <path d="M12 13c0-2.5-1.5-4.5-4-5 0 2.5 1.5 4.5 4 5Z" fill="#fbbf24" />
+      <path d="M12 18c0-2.5 1.5-4.5 4-5 0 2.5-1.5 4.5-4 5Z" fill="#fbbf24" />
+      <path d="M12 18c0-2.5-1.5-4.5-4-5 0 2.5 1.5 4.5 4 5Z" fill="#fbbf24" />
+    </svg>
   );
 }
