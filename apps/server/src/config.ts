@@ -6,6 +6,7 @@ const bool = z
   .transform((v) => v === '1' || v === 'true' || v === 'on');
 
 const DEFAULT_USDC = '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359,0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174';
+export const DEMO_DEPOSIT_ADDRESS = '0x000000000000000000000000000000000000dEaD';
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an EVM address (0x + 40 hex)');
 
 /** Every setting the server reads, validated once at boot (README lists them with defaults). */
@@ -59,7 +60,7 @@ export const envSchema = z
       .default(DEFAULT_USDC)
       .transform((s) => s.split(',').map((a) => a.trim()).filter(Boolean))
       .pipe(z.array(address).min(1)),
-    DEPOSIT_ADDRESS: address.default('0x000000000000000000000000000000000000dEaD'),
+    DEPOSIT_ADDRESS: address.default(DEMO_DEPOSIT_ADDRESS),
     PAYOUT_ADDRESS: address.optional().or(z.literal('').transform(() => undefined)),
     DEPOSIT_CONFIRMATIONS: z.coerce.number().int().min(0).max(10_000).default(30),
     DEPOSIT_CHECK_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
@@ -69,6 +70,8 @@ export const envSchema = z
     if (prod && env.TEST_CLOCK) ctx.addIssue({ code: 'custom', path: ['TEST_CLOCK'], message: 'must not be set when NODE_ENV=production' });
     if (prod && env.RATE_LIMITS === 'off') ctx.addIssue({ code: 'custom', path: ['RATE_LIMITS'], message: 'cannot be off when NODE_ENV=production' });
     if (prod && !env.JWT_SECRET) ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'is required when NODE_ENV=production' });
+    // The demo default is a burn address: real money sent there is lost, so production must name its own.
+    if (prod && env.DEPOSIT_ADDRESS.toLowerCase() === DEMO_DEPOSIT_ADDRESS.toLowerCase()) ctx.addIssue({ code: 'custom', path: ['DEPOSIT_ADDRESS'], message: 'must be set to the platform\'s own address in production' });
     if (prod && env.CHAIN_RPC_URL && !env.PAYOUT_ADDRESS) ctx.addIssue({ code: 'custom', path: ['PAYOUT_ADDRESS'], message: 'is required with CHAIN_RPC_URL in production' });
   })
   .transform((env) => ({

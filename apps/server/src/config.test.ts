@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+const prod = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), DEPOSIT_ADDRESS: '0x1111111111111111111111111111111111111111' };
+
+describe('config validated at boot', () => {
+  it('has the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ PORT: 3000, DATA_DIR: './data', PLATFORM_TIMEZONE: 'UTC', CHAIN_ID: 137, DEPOSIT_CONFIRMATIONS: 30, rateLimits: true, adminRequire2fa: false });
+    expect(c.USDC_CONTRACTS).toEqual(['0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174']);
+  });
+
+  it('accepts a complete production setting and turns the admin second factor on', () => {
+    expect(loadConfig(prod).adminRequire2fa).toBe(true);
+  });
+
+  it.each([
+    [{ TEST_CLOCK: '1' }, 'TEST_CLOCK'],
+    [{ RATE_LIMITS: 'off' }, 'RATE_LIMITS'],
+    [{ JWT_SECRET: '' }, 'JWT_SECRET'],
+    [{ DEPOSIT_ADDRESS: '0x000000000000000000000000000000000000dEaD' }, 'DEPOSIT_ADDRESS'],
+  ])('refuses %o in production', (over, name) => {
+    expect(() => loadConfig({ ...prod, ...over })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...prod, ...over })).toThrow(name);
+  });
+
+  it('names the variable that is wrong', () => {
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT/);
+    expect(() => loadConfig({ PLATFORM_TIMEZONE: 'Mars/Olympus' })).toThrow(/PLATFORM_TIMEZONE/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ DEPOSIT_ADDRESS: '0x123' })).toThrow(/DEPOSIT_ADDRESS/);
+  });
+});
