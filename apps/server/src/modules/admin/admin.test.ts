@@ -97,6 +97,11 @@ describe('GET /api/admin/users', () => {
     expect(await ids('nobody-here')).toEqual([]);
     const res = await asAdmin('/api/admin/users?search=young');
     expect(res.data.total).toBe(1);
+    const beyond = await asAdmin('/api/admin/users?search=young&page=5');
+    expect(beyond.data).toMatchObject({ users: [], total: 1, page: 5 });
+    const two = await asAdmin('/api/admin/users?search=example.com&pageSize=4&page=2');
+    expect(two.data.total).toBe(6);
+    expect(two.data.users).toHaveLength(2);
   });
 
   it('refuses bad paging', async () => {

@@ -24,7 +24,7 @@ function DayChart({ title, data, color, format, integer = false }: { title: stri
   return (
     <Card title={title}>
       <div className="h-56 w-full" role="img" aria-label={`${title} per day, bar chart`}>
-        <ResponsiveContainer width="100%" height="100%">
+        <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 320, height: 224 }}>
           <BarChart data={data} margin={{ top: 8, right: 8, left: 0, bottom: 0 }}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
             <XAxis dataKey="day" tickFormatter={shortDay} fontSize={11} minTickGap={12} />
