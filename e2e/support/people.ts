@@ -1,0 +1,69 @@
+import { expect, type Page } from '@playwright/test';
+import type { RunningApp } from './server.ts';
+
+/** Someone who signed up through the API (send-code, the e-mailed code, register). */
+export interface Person {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+  withdrawalPassword: string;
+  token: string;
+}
+
+let seq = 0;
+
+/** The invitation code of the person holding `token` (generated on first use). */
+export async function invitationCodeOf(app: RunningApp, token: string): Promise<string> {
+  const res = await app.api<{ code: string }>('POST', '/user/generate-invitation', { token });
+  if (res.status !== 200) throw new Error(`generate-invitation: ${res.status} ${JSON.stringify(res.data)}`);
+  return res.data.code;
+}
+
+/** Registers an investor invited by the holder of `inviterToken` (the admin by default). */
+export async function signUpInvestor(app: RunningApp, opts: { firstName: string; lastName: string; inviterToken?: string }): Promise<Person> {
+  const code = await invitationCodeOf(app, opts.inviterToken ?? (await app.adminToken()));
+  const email = `${opts.firstName.toLowerCase()}.${Date.now()}.${++seq}@example.com`;
+  const sent = await app.api('POST', '/send-code', { body: { email } });
+  if (sent.status !== 200) throw new Error(`send-code: ${sent.status} ${JSON.stringify(sent.data)}`);
+  const password = `${opts.firstName.toLowerCase()}-login-1`;
+  const withdrawalPassword = `${opts.firstName.toLowerCase()}-withdraw-1`;
+  const res = await app.api<{ token: string; user: { _id: string } }>('POST', '/register', {
+    body: {
+      invitationCode: code,
+      firstName: opts.firstName,
+      lastName: opts.lastName,
+      email,
+      phone: '+1 5551234567',
+      password,
+      confirmPassword: password,
+      withdrawalPassword,
+      verificationCode: app.smtp.codeFor(email),
+    },
+  });
+  if (res.status !== 200) throw new Error(`register: ${res.status} ${JSON.stringify(res.data)}`);
+  return { id: res.data.user._id, firstName: opts.firstName, lastName: opts.lastName, email, password, withdrawalPassword, token: res.data.token };
+}
+
+/** Signs in through the login screen and waits for the dashboard. */
+export async function signIn(page: Page, app: RunningApp, who: { email: string; password: string }): Promise<void> {
+  await page.goto(`${app.baseURL}/login`);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password', { exact: true }).fill(who.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+/** Opens a dashboard tab by its name. */
+export async function openTab(page: Page, name: string): Promise<void> {
+  await page.getByRole('tab', { name, exact: true }).click();
+  await expect(page.getByRole('tab', { name, exact: true })).toHaveAttribute('aria-selected', 'true');
+}
+
+/** A fresh 0x + 64 hex transaction hash. */
+export function randomTxHash(): `0x${string}` {
+  let h = '';
+  for (let i = 0; i < 64; i++) h += Math.floor(Math.random() * 16).toString(16);
+  return `0x${h}`;
+}
