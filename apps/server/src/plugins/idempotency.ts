@@ -80,7 +80,13 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock):
       return reply.status(row.responseStatus).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(JSON.stringify(row.responseBody));
     }
     if (row.status === 'committed') {
-      return reply.status(200).header('idempotent-replayed', 'true').send({ message: 'This request was already processed' });
+      // Its money moved but its answer was not stored (a parallel retry, or the process died
+      // first). Sent pre-serialised: the route's response schema describes the full answer.
+      return reply
+        .status(200)
+        .header('idempotent-replayed', 'true')
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify({ message: 'This request was already processed' }));
     }
     // Running: still in progress, unless its lease ran out (the process died before committing).
     const taken = await db
