@@ -77,7 +77,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await registerSecurity(app, config.isProduction);
   await registerRateLimit(app, config.rateLimits, ctx.counters instanceof RedisCounterStore ? ctx.counters.redis : undefined);
 
-  registerIdempotency(app, ctx.db, clock);
+  registerIdempotency(app, ctx.db, clock, config.IDEMPOTENCY_LEASE_MS);
   // The OpenAPI document is generated from the same Zod schemas the routes validate with.
   await app.register(swagger, {
     openapi: {

@@ -64,6 +64,8 @@ export const envSchema = z
     PAYOUT_ADDRESS: address.optional().or(z.literal('').transform(() => undefined)),
     DEPOSIT_CONFIRMATIONS: z.coerce.number().int().min(0).max(10_000).default(30),
     DEPOSIT_CHECK_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
+    /** A running Idempotency-Key whose request has not committed within this time died; a retry may take over. */
+    IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   })
   .superRefine((env, ctx) => {
     const prod = env.NODE_ENV === 'production';

@@ -18,8 +18,8 @@ declare module 'fastify' {
 }
 
 const TTL_MS = 24 * 60 * 60 * 1000;
-/** A running request that has not committed within this time died; a retry may take over. */
-const LEASE_MS = 60 * 1000;
+/** A running request that has not committed within this time died; a retry may take over (IDEMPOTENCY_LEASE_MS). */
+const DEFAULT_LEASE_MS = 60 * 1000;
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
 /** Canonical text of the validated body (key order and amount spelling do not matter). */
@@ -42,7 +42,7 @@ function stableJson(v: unknown): string {
  * (db/tx.ts), so after a crash a retry either re-runs safely (nothing committed) or is told
  * the request was already processed; it never runs the money movement twice.
  */
-export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock): void {
+export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, leaseMs = DEFAULT_LEASE_MS): void {
   app.decorateRequest('idempotency', null);
 
   app.addHook('onRoute', (route) => {
@@ -92,7 +92,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock):
     const taken = await db
       .update(idempotencyKeys)
       .set({ createdAt: now })
-      .where(and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, raw), eq(idempotencyKeys.status, 'running'), lt(idempotencyKeys.createdAt, new Date(now.getTime() - LEASE_MS))))
+      .where(and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, raw), eq(idempotencyKeys.status, 'running'), lt(idempotencyKeys.createdAt, new Date(now.getTime() - leaseMs))))
       .returning({ key: idempotencyKeys.key });
     if (taken.length === 0) throw new AppError(409, 'A request with this Idempotency-Key is still being processed');
     request.idempotency = { userId: user.id, key: raw, committed: false };
