@@ -51,7 +51,7 @@ export function AuditLog() {
           </label>
           <Button type="submit">Filter</Button>
         </form>
-        {q.data && <p className="mt-2 text-sm text-slate-500">{q.data.total.toLocaleString('en-US')} entries</p>}
+        {q.data && <p className="mt-2 text-sm text-slate-500">{q.data.total.toLocaleString('en-US')} {q.data.total === 1 ? 'entry' : 'entries'}</p>}
       </Card>
       {q.isPending ? (
         <p role="status" className="text-white">Loading audit log...</p>
