@@ -17,7 +17,9 @@ import { checkLedger } from '../src/ledger/check.ts';
 import { seedTiers } from '../src/modules/tiers/tiers.seed.ts';
 
 export const SEED_PASSWORD = 'seed-password';
-const uid = (expr: SQL) => sql`md5('hf-user-' || (${expr}))::uuid`;
+/** A deterministic id shaped as an RFC 4122 version-4 UUID (the API's uuid validators refuse other shapes). */
+const v4 = (hex: SQL) => sql`overlay(overlay(${hex} placing '4' from 13) placing '8' from 17)::uuid`;
+const uid = (expr: SQL) => v4(sql`md5('hf-user-' || (${expr}))`);
 
 export async function seedLarge(db: Db, n: number, log: (s: string) => void = console.log): Promise<void> {
   const [{ count } = { count: 0 }] = await rawRows<{ count: number }>(db, sql`SELECT count(*)::int AS count FROM users WHERE email LIKE '%@seed.harvest'`);
@@ -47,7 +49,7 @@ export async function seedLarge(db: Db, n: number, log: (s: string) => void = co
     [
       'deposits',
       sql`INSERT INTO deposits (id, user_id, amount, status, type, tx_hash, from_address, failure_reason, created_at, processed_at)
-        SELECT md5('hf-dep-' || i)::uuid, ${uid(sql`((i - 1) % ${n}) + 1`)}, (4000 + (i * 37) % 3000)::bigint * 1000000,
+        SELECT ${v4(sql`md5('hf-dep-' || i)`)}, ${uid(sql`((i - 1) % ${n}) + 1`)}, (4000 + (i * 37) % 3000)::bigint * 1000000,
           CASE WHEN i > ${n} AND i % 50 = 0 THEN 'failed' WHEN i > ${n} AND i % 33 = 0 THEN 'pending' ELSE 'confirmed' END, 'demo',
           '0x' || md5('tx-a' || i) || md5('tx-b' || i), '0x' || substr(md5('from' || i), 1, 40),
           CASE WHEN i > ${n} AND i % 50 = 0 THEN 'Transaction not found on Polygon' END,
@@ -58,7 +60,7 @@ export async function seedLarge(db: Db, n: number, log: (s: string) => void = co
     [
       'investments',
       sql`INSERT INTO investments (id, user_id, tier_id, tier_name, amount, daily_rate_scaled, cycles_completed, earning_completed, created_at)
-        SELECT md5('hf-inv-' || i)::uuid, ${uid(sql`((i - 1) % ${n}) + 1`)}, t.id, t.name, t.amount, t.daily_rate_scaled, i % 3, i % 3 > 0,
+        SELECT ${v4(sql`md5('hf-inv-' || i)`)}, ${uid(sql`((i - 1) % ${n}) + 1`)}, t.id, t.name, t.amount, t.daily_rate_scaled, i % 3, i % 3 > 0,
           now() - make_interval(secs => ((3 * ${n} - i) % ${n})::double precision * ${span} / ${n} * 0.9)
         FROM generate_series(1, 3 * ${n}) AS i
         JOIN (SELECT id, name, amount, daily_rate_scaled, row_number() OVER (ORDER BY amount) AS rn FROM tiers WHERE active AND amount <= 1000000000) t
@@ -67,7 +69,7 @@ export async function seedLarge(db: Db, n: number, log: (s: string) => void = co
     [
       'cycle earnings',
       sql`INSERT INTO cycle_earnings (id, investment_id, user_id, cycle_number, gross_amount, created_at)
-        SELECT md5('hf-ce-' || inv.id || '-' || c)::uuid, inv.id, inv.user_id, c, inv.amount * inv.daily_rate_scaled / 1000000, inv.created_at + make_interval(days => c)
+        SELECT ${v4(sql`md5('hf-ce-' || inv.id || '-' || c)`)}, inv.id, inv.user_id, c, inv.amount * inv.daily_rate_scaled / 1000000, inv.created_at + make_interval(days => c)
         FROM investments inv CROSS JOIN LATERAL generate_series(1, inv.cycles_completed) AS c
         WHERE inv.id IN (SELECT id FROM investments WHERE tier_name IS NOT NULL)`,
     ],
@@ -87,7 +89,7 @@ export async function seedLarge(db: Db, n: number, log: (s: string) => void = co
     [
       'earning withdrawals',
       sql`INSERT INTO withdrawals (id, user_id, request_id, source, status, amount, fee_amount, net_amount, cycle_earning_id, investment_id, cycle_number, wallet_address, requested_at, processed_at, tx_hash, notes)
-        SELECT md5('hf-wd-' || ce.id)::uuid, ce.user_id, md5('hf-req-' || ce.id)::uuid, 'earning', s.status, ce.gross_amount,
+        SELECT ${v4(sql`md5('hf-wd-' || ce.id)`)}, ce.user_id, ${v4(sql`md5('hf-req-' || ce.id)`)}, 'earning', s.status, ce.gross_amount,
           ce.gross_amount * 15 / 100, ce.gross_amount - ce.gross_amount * 15 / 100, ce.id, ce.investment_id, ce.cycle_number,
           '0x' || substr(md5('wallet' || ce.user_id), 1, 40), ce.created_at + interval '1 hour',
           CASE WHEN s.status <> 'pending' THEN ce.created_at + interval '5 hours' END,

@@ -1,0 +1,223 @@
+/**
+ * Shared helpers of the benchmark scripts (bench.ts, bench-scale.ts): child processes (server,
+ * ceilings), a throwaway PostgreSQL, autocannon runs, RSS, the machine description.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, chownSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon, { type Request, type Result } from 'autocannon';
+
+export const SCRIPTS_DIR = path.dirname(fileURLToPath(import.meta.url));
+export const SERVER_DIR = path.resolve(SCRIPTS_DIR, '..');
+export const ROOT_DIR = path.resolve(SERVER_DIR, '../..');
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function envNumber(name: string, fallback: number): number {
+  const v = process.env[name];
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number`);
+  return n;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const addr = s.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Child {
+  proc: ChildProcess;
+  pid: number;
+  url: string;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/** Runs a TypeScript file in its own Node process (node --import tsx, so the pid is the process itself). */
+export async function startTs(file: string, env: Record<string, string | undefined>, readyPath: string, port: number): Promise<Child> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', file], {
+    cwd: ROOT_DIR,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const keep = (b: Buffer) => {
+    out = (out + b.toString()).slice(-20_000);
+  };
+  proc.stdout?.on('data', keep);
+  proc.stderr?.on('data', keep);
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    const done = new Promise<void>((r) => proc.once('exit', () => r()));
+    proc.kill('SIGTERM');
+    const t = setTimeout(() => proc.kill('SIGKILL'), 12_000);
+    await done;
+    clearTimeout(t);
+  };
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`${path.basename(file)} exited (${proc.exitCode}):\n${out}`);
+    try {
+      const res = await fetch(url + readyPath);
+      if (res.status < 500) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`${path.basename(file)} did not become ready:\n${out}`);
+    }
+    await sleep(200);
+  }
+  return { proc, pid: proc.pid ?? 0, url, output: () => out, stop };
+}
+
+/** Resident memory of a process in MB (VmRSS, or VmHWM for the peak). */
+export function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
+  try {
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m?.[1] ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  ok: number;
+  errors: number;
+  total: number;
+  statuses: string;
+}
+
+export interface LoadOptions {
+  url: string;
+  connections: number;
+  duration?: number;
+  amount?: number;
+  overallRate?: number;
+  /** Builds request i (0, 1, 2, ...): distinct users, distinct bodies. */
+  request: (i: number) => { method?: string; path: string; headers?: Record<string, string>; body?: string };
+}
+
+/** One autocannon run; every request is built afresh by `request(i)` (setupRequest). */
+export async function load(opts: LoadOptions): Promise<LoadResult> {
+  let i = 0;
+  const requests: Request[] = [
+    {
+      setupRequest: () => {
+        const r = opts.request(i++);
+        return { method: r.method ?? 'GET', path: r.path, headers: { ...(r.body ? { 'content-type': 'application/json' } : {}), ...r.headers }, body: r.body };
+      },
+    },
+  ];
+  const res: Result = await autocannon({
+    url: opts.url,
+    connections: opts.connections,
+    ...(opts.amount ? { amount: opts.amount } : { duration: opts.duration ?? 10 }),
+    ...(opts.overallRate ? { overallRate: Math.max(1, Math.round(opts.overallRate)) } : {}),
+    timeout: 30,
+    requests,
+  });
+  const total = res['2xx'] + res.non2xx + res.errors + res.timeouts;
+  const seconds = res.duration > 0 ? res.duration : 1;
+  return {
+    rps: res['2xx'] / seconds,
+    p50: res.latency.p50,
+    p99: res.latency.p99,
+    ok: res['2xx'],
+    errors: res.non2xx + res.errors + res.timeouts,
+    total,
+    statuses: `2xx ${res['2xx']}, 4xx ${res['4xx']}, 5xx ${res['5xx']}, errors ${res.errors}, timeouts ${res.timeouts}`,
+  };
+}
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] ?? NaN) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
+}
+
+/** Ceiling of an endpoint doing q database round trips: 1 / (1/L_http + q/L_db). */
+export const ceiling = (lHttp: number, lDb: number, q: number) => 1 / (1 / lHttp + q / lDb);
+
+export interface PgHandle {
+  url: string;
+  started: boolean;
+  stop: () => Promise<void>;
+}
+
+function pgBin(): string | null {
+  const base = '/usr/lib/postgresql';
+  if (!existsSync(base)) return null;
+  const versions = readdirSync(base)
+    .filter((v) => existsSync(path.join(base, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] ? path.join(base, versions[0], 'bin') : null;
+}
+
+/**
+ * BENCH_DATABASE_URL or DATABASE_URL when set; otherwise a throwaway PostgreSQL cluster in a temporary
+ * directory (initdb from /usr/lib/postgresql/<v>/bin; as root it runs as the postgres user) on BENCH_PG_PORT.
+ */
+export async function ensurePostgres(): Promise<PgHandle> {
+  const given = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
+  if (given) return { url: given, started: false, stop: async () => undefined };
+  const bin = pgBin();
+  if (!bin) throw new Error('No PostgreSQL: set DATABASE_URL (or BENCH_DATABASE_URL), or install PostgreSQL (initdb under /usr/lib/postgresql).');
+  const port = process.env.BENCH_PG_PORT ? Number(process.env.BENCH_PG_PORT) : await freePort();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hf-bench-pg-'));
+  const asRoot = process.getuid?.() === 0;
+  const run = (cmd: string, args: string[]) => {
+    if (asRoot) execFileSync('runuser', ['-u', 'postgres', '--', path.join(bin, cmd), ...args], { stdio: 'pipe' });
+    else execFileSync(path.join(bin, cmd), args, { stdio: 'pipe' });
+  };
+  if (asRoot) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+    chownSync(dir, uid, gid);
+  }
+  const data = path.join(dir, 'data');
+  console.log(`Starting a throwaway PostgreSQL in ${dir} on port ${port} ...`);
+  run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8']);
+  run('pg_ctl', [
+    '-D',
+    data,
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200 -c shared_buffers=256MB -c synchronous_commit=on`,
+    '-l',
+    path.join(dir, 'log'),
+    '-w',
+    'start',
+  ]);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    started: true,
+    stop: async () => {
+      run('pg_ctl', ['-D', data, '-m', 'fast', 'stop']);
+    },
+  };
+}
+
+export function machine(): string {
+  const cpu = /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
+  const ram = (os.totalmem() / 1024 ** 3).toFixed(1);
+  return `${os.availableParallelism()} cores (${cpu.trim()}), ${ram} GB RAM, Node ${process.version}, ${os.type()} ${os.release()}`;
+}
+
+export const fmt = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');

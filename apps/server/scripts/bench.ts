@@ -1,0 +1,467 @@
+/**
+ * `npm run bench`: throughput and latency of the API on the large seed, each figure beside the
+ * machine's own ceiling measured in the same run (the machine is shared by server, database and
+ * load generator, so only ratios taken together mean anything).
+ *
+ *  - PostgreSQL: BENCH_DATABASE_URL / DATABASE_URL, or a throwaway cluster started here; seeded
+ *    with seedLarge (BENCH_USERS, default 100k) when it holds no seeded users.
+ *  - The server runs as a child process (src/server.ts, NODE_ENV=test so RATE_LIMITS=off and
+ *    TEST_CLOCK=1 are allowed; the clock is set to a weekday 09:00 so the write paths are open).
+ *  - Ceilings: L_http = a bare Fastify JSON route in its own process (bench-ceiling-http.ts);
+ *    L_db = primary-key selects through openPostgres's pool (bench-ceiling-db.ts).
+ *    An endpoint doing q database round trips has ceiling 1 / (1/L_http + q/L_db); q is counted
+ *    by running each endpoint once in-process with a hook on pg.Client.prototype.query
+ *    (BEGIN/COMMIT count as round trips).
+ *  - Load: autocannon, BENCH_CONNECTIONS (16) connections, BENCH_DURATION (10) seconds per endpoint,
+ *    every request signed in as another of BENCH_TOKENS (5000) seeded users.
+ * Env: BENCH_USERS, BENCH_DURATION, BENCH_CONNECTIONS, BENCH_TOKENS, BENCH_LOGINS, BENCH_RUNS,
+ * BENCH_POOL (server DATABASE_POOL_SIZE, 10), BENCH_LOG_LEVEL (warn), BENCH_OUT (write the markdown table there).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import { createAdmin } from '../src/bootstrap.ts';
+import { loadConfig } from '../src/config.ts';
+import { openPostgres, type Db } from '../src/db/client.ts';
+import { rawRows } from '../src/db/raw.ts';
+import { checkLedger } from '../src/ledger/check.ts';
+import { SettableClock } from '../src/lib/clock.ts';
+import { verifyPassword } from '../src/lib/passwords.ts';
+import { TokenService } from '../src/lib/tokens.ts';
+import { ceiling, ensurePostgres, envNumber, fmt, freePort, load, machine, median, rssMb, SCRIPTS_DIR, SERVER_DIR, sleep, startTs, type Child, type LoadResult } from './bench-lib.ts';
+import { SEED_PASSWORD, seedLarge } from './seed-large.ts';
+
+const DURATION = envNumber('BENCH_DURATION', 10);
+const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 16);
+const TOKENS = envNumber('BENCH_TOKENS', 5000);
+const LOGINS = envNumber('BENCH_LOGINS', 400);
+const RUNS = envNumber('BENCH_RUNS', 15);
+const POOL = envNumber('BENCH_POOL', 10);
+const TTL = 30 * 24 * 3600;
+const WALLET = '0x1111111111111111111111111111111111111111';
+const WITHDRAWAL_PASSWORD = 'seed-withdrawal';
+
+// ---- query counting (in-process runs only) -------------------------------------------------------
+const queryLog: { text: string; at: number }[] = [];
+let counting = false;
+const origQuery = pg.Client.prototype.query;
+(pg.Client.prototype as any).query = function (this: pg.Client, ...args: unknown[]) {
+  if (counting) {
+    const first = args[0];
+    const text = typeof first === 'string' ? first : typeof first === 'object' && first && 'text' in first ? String((first as { text: unknown }).text) : '?';
+    queryLog.push({ text, at: performance.now() });
+  }
+  return (origQuery as any).apply(this, args);
+};
+
+/** A weekday (Mon-Thu) at 09:00 in the platform time zone (UTC), 1-4 days ahead. */
+function benchDay(): Date {
+  const d = new Date();
+  d.setUTCHours(9, 0, 0, 0);
+  do d.setUTCDate(d.getUTCDate() + 1);
+  while (d.getUTCDay() === 0 || d.getUTCDay() >= 5);
+  return d;
+}
+
+interface Row {
+  name: string;
+  q: number | null;
+  res?: LoadResult;
+  ceiling?: number;
+  rss?: number;
+  note?: string;
+}
+
+/** Gives one prepared user 1,000 unrequested cycle earnings on one investment, ledger included. */
+async function addEarnings(db: Db, userId: string, investmentId: string, n: number): Promise<void> {
+  // Cycle numbers above any existing one (a database may be benchmarked more than once).
+  await db.execute(sql`INSERT INTO cycle_earnings (investment_id, user_id, cycle_number, gross_amount, created_at)
+    SELECT ${investmentId}::uuid, ${userId}::uuid, GREATEST(100000, (SELECT max(cycle_number) FROM cycle_earnings WHERE investment_id = ${investmentId}::uuid)) + g,
+      1500000, now() - interval '1 day' FROM generate_series(1, ${n}) g`);
+  await db.execute(sql`INSERT INTO ledger_transactions (kind, ref_id, created_at)
+    SELECT 'cycle_earning', id::text, created_at FROM cycle_earnings WHERE investment_id = ${investmentId}::uuid AND cycle_number > 100000
+    ON CONFLICT DO NOTHING`);
+  await db.execute(sql`INSERT INTO ledger_entries (transaction_id, account_id, amount)
+    SELECT t.id, x.account_id, x.amount FROM ledger_transactions t JOIN cycle_earnings c ON t.kind = 'cycle_earning' AND t.ref_id = c.id::text
+    CROSS JOIN LATERAL (VALUES ((SELECT id FROM ledger_accounts WHERE user_id = c.user_id AND kind = 'earnings'), c.gross_amount),
+      ((SELECT id FROM ledger_accounts WHERE user_id IS NULL AND kind = 'platform_earning_expense'), -c.gross_amount)) AS x(account_id, amount)
+    WHERE c.investment_id = ${investmentId}::uuid AND c.cycle_number > 100000 AND NOT EXISTS (SELECT 1 FROM ledger_entries e WHERE e.transaction_id = t.id)`);
+  await db.execute(sql`UPDATE ledger_accounts SET balance = balance + ${BigInt(n) * 1500000n} WHERE user_id = ${userId}::uuid AND kind = 'earnings'`);
+  await db.execute(sql`UPDATE investments SET total_earned = total_earned + ${BigInt(n) * 1500000n} WHERE id = ${investmentId}::uuid`);
+}
+
+async function main() {
+  console.log(`Machine: ${machine()}`);
+  const pgHandle = await ensurePostgres();
+  const url = pgHandle.url;
+  const database = openPostgres(url, 4);
+  const db = database.db;
+  const children: Child[] = [];
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'hf-bench-'));
+  try {
+    await database.migrate();
+    const [{ n: seeded } = { n: 0 }] = await rawRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM users WHERE email LIKE '%@seed.harvest'`);
+    if (seeded === 0) {
+      const n = envNumber('BENCH_USERS', 100_000);
+      console.log(`The database holds no seeded users: seeding ${n} (npm run seed:large) ...`);
+      await seedLarge(db, n);
+    }
+    const [pgv] = await rawRows<{ v: string }>(db, sql`SELECT current_setting('server_version') AS v`);
+    const counts = (
+      await rawRows<Record<string, number>>(
+        db,
+        sql`SELECT (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM deposits) AS deposits, (SELECT count(*)::int FROM investments) AS investments,
+          (SELECT count(*)::int FROM cycle_earnings) AS cycle_earnings, (SELECT count(*)::int FROM withdrawals) AS withdrawals, (SELECT count(*)::int FROM ledger_entries) AS ledger_entries`,
+      )
+    )[0];
+    console.log(`PostgreSQL ${pgv?.v}; data: ${JSON.stringify(counts)}`);
+
+    // ---- prepared users -------------------------------------------------------------------------
+    const day = benchDay();
+    const clock = new SettableClock();
+    clock.set(day);
+    const secret = randomBytes(32).toString('hex');
+    const tokens = new TokenService(secret, TTL, clock);
+    const [tier] = await rawRows<{ amount: string }>(db, sql`SELECT amount::text AS amount FROM tiers WHERE active ORDER BY amount LIMIT 1`);
+    if (!tier) throw new Error('no active tier');
+    const tierUsdc = Number(tier.amount) / 1e6;
+    // Users not blocked, with money: the token pool; five kept apart for in-process counting and Withdraw All x1000.
+    const pool = await rawRows<{ id: string; tv: number; email: string }>(
+      db,
+      sql`SELECT u.id::text AS id, u.token_version AS tv, u.email FROM users u JOIN ledger_accounts a ON a.user_id = u.id AND a.kind = 'balance'
+          WHERE u.email LIKE '%@seed.harvest' AND NOT u.is_blocked AND NOT u.is_admin AND a.balance >= ${BigInt(tier.amount) * 20n}
+          ORDER BY random() LIMIT ${TOKENS + 12}`,
+    );
+    const special = pool.splice(0, 12);
+    const tokenList = await Promise.all(pool.map((u) => tokens.sign({ sub: u.id, tv: u.tv })));
+    const tokenOf = (i: number) => `Bearer ${tokenList[i % tokenList.length]}`;
+    const admins: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const email = `bench-admin-${i}@bench.harvest`;
+      const [have] = await rawRows<{ id: string; tv: number }>(db, sql`SELECT id::text AS id, token_version AS tv FROM users WHERE email = ${email}`);
+      const a = have ?? (await createAdmin(db, { email, password: randomBytes(12).toString('hex') }).then((r) => ({ id: r.id, tv: r.tokenVersion })));
+      if (!a) throw new Error('admin');
+      admins.push(`Bearer ${await tokens.sign({ sub: a.id, tv: a.tv })}`);
+    }
+    // Withdraw All x1000: special users 6..11 get 1,000 unrequested cycle earnings each.
+    const heavy = special.slice(6);
+    for (const u of heavy) {
+      const [inv] = await rawRows<{ id: string }>(db, sql`SELECT id::text AS id FROM investments WHERE user_id = ${u.id}::uuid ORDER BY created_at LIMIT 1`);
+      if (!inv) throw new Error('a prepared user has no investment');
+      await addEarnings(db, u.id, inv.id, 1000);
+    }
+    const [seedCount] = await rawRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM users WHERE email LIKE '%@seed.harvest'`);
+    const nUsers = seedCount?.n ?? 1;
+
+    // ---- query counts (in-process, same code, same database) --------------------------------------
+    const config = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', RATE_LIMITS: 'off', TEST_CLOCK: '1', DATABASE_URL: url, JWT_TTL_SECONDS: String(TTL) });
+    const inproc = await buildApp({ config, database, secret, clock });
+    await inproc.app.ready();
+    const countOf = async (method: 'GET' | 'POST', u: string, auth: string, body?: unknown) => {
+      queryLog.length = 0;
+      counting = true;
+      const t0 = performance.now();
+      const res = await inproc.app.inject({ method, url: u, headers: { authorization: auth }, ...(body ? { payload: body as object } : {}) });
+      const ms = performance.now() - t0;
+      counting = false;
+      if (res.statusCode !== 200) console.warn(`  (count) ${method} ${u} -> ${res.statusCode} ${res.body.slice(0, 200)}`);
+      const begins = queryLog.filter((x) => /^\s*begin/i.test(x.text));
+      const commit = queryLog.find((x) => /^\s*commit/i.test(x.text));
+      const txMs = begins[0] && commit ? commit.at - begins[0].at : NaN;
+      return { q: queryLog.length, transactions: begins.length, ms, txMs, status: res.statusCode };
+    };
+    const s0 = special[0];
+    const s1 = special[1];
+    if (!s0 || !s1) throw new Error('not enough seeded users');
+    const sTok = `Bearer ${await tokens.sign({ sub: s0.id, tv: s0.tv })}`;
+    const s1Tok = `Bearer ${await tokens.sign({ sub: s1.id, tv: s1.tv })}`;
+    const q: Record<string, number> = {};
+    q.me = (await countOf('GET', '/api/user/me', sTok)).q;
+    q.dashboard = (await countOf('GET', '/api/user/dashboard', sTok)).q;
+    q.myWithdrawals = (await countOf('GET', '/api/withdrawal/my-withdrawals', sTok)).q;
+    q.referralTree = (await countOf('GET', '/api/user/referral-tree', sTok)).q;
+    q.adminUsers = (await countOf('GET', '/api/admin/users?page=7&pageSize=25', admins[0] ?? '')).q;
+    q.analytics = (await countOf('GET', '/api/user/admin/analytics?period=90', admins[0] ?? '')).q;
+    q.invest = (await countOf('POST', '/api/user/invest', sTok, { amount: tierUsdc })).q;
+    const [sInv] = await rawRows<{ id: string }>(db, sql`SELECT id::text AS id FROM investments WHERE user_id = ${s0.id}::uuid AND NOT earning_started ORDER BY created_at DESC LIMIT 1`);
+    q.start = (await countOf('POST', '/api/user/start-earning', sTok, { investmentId: sInv?.id })).q;
+    clock.set(new Date(day.getTime() + 8 * 3600_000 + 60_000));
+    q.complete = (await countOf('POST', '/api/user/complete-cycle', sTok, { investmentId: sInv?.id })).q;
+    clock.set(day);
+    q.withdrawAll = (await countOf('POST', '/api/withdrawal/request-all', s1Tok, { walletAddress: WALLET, withdrawalPassword: WITHDRAWAL_PASSWORD })).q;
+    // Withdraw All with 1,000 earnings, in-process: transactions and the time inside the transaction.
+    const h0 = heavy[0];
+    if (!h0) throw new Error('no heavy user');
+    const heavyIn = await countOf('POST', '/api/withdrawal/request-all', `Bearer ${await tokens.sign({ sub: h0.id, tv: h0.tv })}`, {
+      walletAddress: WALLET,
+      withdrawalPassword: WITHDRAWAL_PASSWORD,
+    });
+    const argonMs: number[] = [];
+    const [whash] = await rawRows<{ h: string }>(db, sql`SELECT withdrawal_password_hash AS h FROM users WHERE id = ${h0.id}::uuid`);
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      await verifyPassword(whash?.h, WITHDRAWAL_PASSWORD);
+      argonMs.push(performance.now() - t0);
+    }
+    await inproc.app.close();
+    console.log('Round trips per request (in-process count):', q);
+
+    // ---- idle RSS on the embedded default (PGlite, fresh DATA_DIR) ---------------------------------
+    const embedded = await startTs(
+      path.join(SERVER_DIR, 'src/server.ts'),
+      { DATABASE_URL: '', DATA_DIR: path.join(tmp, 'embedded'), NODE_ENV: 'development', LOG_LEVEL: 'warn', HOST: '127.0.0.1', JWT_SECRET: secret, TEST_CLOCK: '', REDIS_URL: '' },
+      '/api/tiers',
+      await freePort(),
+    );
+    await sleep(3000);
+    const idleEmbedded = rssMb(embedded.pid);
+    await embedded.stop();
+
+    // ---- ceilings ---------------------------------------------------------------------------------
+    const ceilHttp = await startTs(path.join(SCRIPTS_DIR, 'bench-ceiling-http.ts'), {}, '/ping', await freePort());
+    children.push(ceilHttp);
+    await load({ url: ceilHttp.url, connections: CONNECTIONS, duration: 2, request: () => ({ path: '/ping' }) });
+    const httpRes = await load({ url: ceilHttp.url, connections: CONNECTIONS, duration: DURATION, request: () => ({ path: '/ping' }) });
+    await ceilHttp.stop();
+    const lHttp = httpRes.rps;
+    const dbRun = await new Promise<string>((resolve, reject) => {
+      import('node:child_process').then(({ execFile }) =>
+        execFile(
+          process.execPath,
+          ['--import', 'tsx', path.join(SCRIPTS_DIR, 'bench-ceiling-db.ts')],
+          { env: { ...process.env, DATABASE_URL: url, SECONDS: String(DURATION), CONCURRENCY: String(CONNECTIONS), DATABASE_POOL_SIZE: String(POOL) } },
+          (err, stdout) => (err ? reject(err) : resolve(stdout)),
+        ),
+      );
+    });
+    const lDb = (JSON.parse(dbRun.trim().split('\n').pop() ?? '{}') as { qps: number }).qps;
+    console.log(`Ceilings: L_http ${fmt(lHttp, 0)} req/s (p99 ${httpRes.p99} ms), L_db ${fmt(lDb, 0)} primary-key selects/s`);
+
+    // ---- the server -------------------------------------------------------------------------------
+    const server = await startTs(
+      path.join(SERVER_DIR, 'src/server.ts'),
+      {
+        DATABASE_URL: url,
+        NODE_ENV: 'test',
+        RATE_LIMITS: 'off',
+        TEST_CLOCK: '1',
+        JWT_SECRET: secret,
+        JWT_TTL_SECONDS: String(TTL),
+        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+        DATABASE_POOL_SIZE: String(POOL),
+        HOST: '127.0.0.1',
+        REDIS_URL: '',
+        DATA_DIR: path.join(tmp, 'server'),
+      },
+      '/api/tiers',
+      await freePort(),
+    );
+    children.push(server);
+    const setClock = async (d: Date) => {
+      const r = await fetch(`${server.url}/api/__test__/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ now: d.toISOString() }) });
+      if (!r.ok) throw new Error(`clock: ${r.status}`);
+    };
+    await setClock(day);
+    await sleep(1000);
+    const idleServer = rssMb(server.pid);
+    const rows: Row[] = [];
+    const run = async (name: string, qn: number | null, opts: Omit<Parameters<typeof load>[0], 'url' | 'connections'> & { connections?: number }) => {
+      const res = await load({ url: server.url, connections: opts.connections ?? CONNECTIONS, ...opts });
+      const row: Row = { name, q: qn, res, rss: rssMb(server.pid), ceiling: qn === null ? undefined : ceiling(lHttp, lDb, qn) };
+      rows.push(row);
+      console.log(`  ${name.padEnd(28)} ${fmt(res.rps, 0).padStart(6)} req/s  p50 ${res.p50} ms  p99 ${res.p99} ms  ${res.statuses}`);
+      return row;
+    };
+
+    // Login (argon2id by design): distinct seeded users, each signs in once.
+    const loginUsers = pool.slice(0, LOGINS);
+    await run('POST /api/login (argon2)', null, {
+      amount: loginUsers.length,
+      request: (i) => ({ method: 'POST', path: '/api/login', body: JSON.stringify({ email: loginUsers[i % loginUsers.length]?.email, password: SEED_PASSWORD }) }),
+    });
+
+    // Warm-up of the read paths, then the reads at full speed.
+    await load({ url: server.url, connections: CONNECTIONS, duration: 2, request: (i) => ({ path: '/api/user/dashboard', headers: { authorization: tokenOf(i) } }) });
+    await run('GET /api/user/me', q.me ?? 0, { duration: DURATION, request: (i) => ({ path: '/api/user/me', headers: { authorization: tokenOf(i) } }) });
+    const dash = await run('GET /api/user/dashboard', q.dashboard ?? 0, {
+      duration: DURATION,
+      request: (i) => ({ path: '/api/user/dashboard', headers: { authorization: tokenOf(i) } }),
+    });
+    const dashMax = dash.res?.rps ?? 0;
+    const dash70 = await load({
+      url: server.url,
+      connections: CONNECTIONS,
+      duration: DURATION,
+      overallRate: dashMax * 0.7,
+      request: (i) => ({ path: '/api/user/dashboard', headers: { authorization: tokenOf(i + 7) } }),
+    });
+    console.log(`  dashboard at 70% (${fmt(dashMax * 0.7, 0)} req/s): ${fmt(dash70.rps, 0)} req/s p50 ${dash70.p50} ms p99 ${dash70.p99} ms ${dash70.statuses}`);
+    await run('GET /api/withdrawal/my-withdrawals', q.myWithdrawals ?? 0, {
+      duration: DURATION,
+      request: (i) => ({ path: '/api/withdrawal/my-withdrawals', headers: { authorization: tokenOf(i) } }),
+    });
+    await run('GET /api/user/referral-tree', q.referralTree ?? 0, {
+      duration: DURATION,
+      request: (i) => ({ path: '/api/user/referral-tree', headers: { authorization: tokenOf(i) } }),
+    });
+    const pages = Math.max(1, Math.floor(nUsers / 25));
+    await run('GET /api/admin/users?page=N', q.adminUsers ?? 0, {
+      duration: DURATION,
+      request: (i) => ({ path: `/api/admin/users?page=${1 + ((i * 7919) % pages)}&pageSize=25`, headers: { authorization: admins[i % admins.length] ?? '' } }),
+    });
+    await run('GET /api/user/admin/analytics?period=90', q.analytics ?? 0, {
+      duration: DURATION,
+      connections: Math.min(CONNECTIONS, 4),
+      request: (i) => ({ path: '/api/user/admin/analytics?period=90', headers: { authorization: admins[i % admins.length] ?? '' } }),
+    });
+
+    // Single-request latencies of the back office (sequential; median of RUNS after a warm-up).
+    const single = async (p: string) => {
+      const times: number[] = [];
+      let status = 0;
+      for (let i = 0; i <= RUNS; i++) {
+        const t0 = performance.now();
+        const r = await fetch(server.url + p, { headers: { authorization: admins[0] ?? '' } });
+        await r.arrayBuffer();
+        status = r.status;
+        if (i > 0) times.push(performance.now() - t0);
+      }
+      return { median: median(times), max: Math.max(...times), status };
+    };
+    const adminSingle = {
+      'users page 1': await single('/api/admin/users?page=1&pageSize=25'),
+      'users last page': await single(`/api/admin/users?page=${pages}&pageSize=25`),
+      'search e-mail': await single('/api/admin/users?search=seed4242%40'),
+      'search name': await single('/api/admin/users?search=User777'),
+      'analytics 90 days': await single('/api/user/admin/analytics?period=90'),
+    };
+
+    // Write paths: invest, start, complete (8 h later, same weekday), Withdraw All.
+    await run(`POST /api/user/invest (${tierUsdc} USDC)`, q.invest ?? 0, {
+      duration: DURATION,
+      request: (i) => ({ method: 'POST', path: '/api/user/invest', headers: { authorization: tokenOf(i) }, body: JSON.stringify({ amount: tierUsdc }) }),
+    });
+    const ids = `{${pool.map((u) => u.id).join(',')}}`;
+    const startable = await rawRows<{ id: string; user_id: string }>(
+      db,
+      sql`SELECT i.id::text AS id, i.user_id::text AS user_id FROM investments i WHERE i.user_id = ANY(${ids}::uuid[]) AND NOT i.earning_started
+          AND i.last_cycle_day IS DISTINCT FROM ${day.toISOString().slice(0, 10)}::date AND (i.next_cycle_available_at IS NULL OR i.next_cycle_available_at <= ${day})
+          ORDER BY md5(i.id::text)`,
+    );
+    const tv = new Map(pool.map((u) => [u.id, u.tv]));
+    const tokenFor = new Map<string, string>();
+    for (const s of startable) if (!tokenFor.has(s.user_id)) tokenFor.set(s.user_id, `Bearer ${await tokens.sign({ sub: s.user_id, tv: tv.get(s.user_id) ?? 0 })}`);
+    await run('POST /api/user/start-earning', q.start ?? 0, {
+      duration: DURATION,
+      request: (i) => {
+        const s = startable[i % startable.length];
+        return { method: 'POST', path: '/api/user/start-earning', headers: { authorization: tokenFor.get(s?.user_id ?? '') ?? '' }, body: JSON.stringify({ investmentId: s?.id }) };
+      },
+    });
+    const later = new Date(day.getTime() + 8 * 3600_000 + 60_000);
+    await setClock(later);
+    const running = await rawRows<{ id: string; user_id: string }>(
+      db,
+      sql`SELECT id::text AS id, user_id::text AS user_id FROM investments WHERE user_id = ANY(${ids}::uuid[]) AND earning_started AND cycle_end_time <= ${later} ORDER BY md5(id::text)`,
+    );
+    if (running.length >= CONNECTIONS) {
+      await run('POST /api/user/complete-cycle', q.complete ?? 0, {
+        amount: running.length,
+        request: (i) => {
+          const s = running[i % running.length];
+          return { method: 'POST', path: '/api/user/complete-cycle', headers: { authorization: tokenFor.get(s?.user_id ?? '') ?? '' }, body: JSON.stringify({ investmentId: s?.id }) };
+        },
+      });
+    }
+    await setClock(day);
+    const wdUsers = pool.slice(LOGINS);
+    await run('POST /api/withdrawal/request-all', q.withdrawAll ?? 0, {
+      duration: DURATION,
+      request: (i) => ({
+        method: 'POST',
+        path: '/api/withdrawal/request-all',
+        headers: { authorization: `Bearer ${tokenList[LOGINS + (i % wdUsers.length)]}` },
+        body: JSON.stringify({ walletAddress: WALLET, withdrawalPassword: WITHDRAWAL_PASSWORD }),
+      }),
+    });
+    // Withdraw All with 1,000 unrequested earnings, one request at a time, over HTTP.
+    const heavyHttp: number[] = [];
+    for (const u of heavy.slice(1)) {
+      const t = `Bearer ${await tokens.sign({ sub: u.id, tv: u.tv })}`;
+      const t0 = performance.now();
+      const r = await fetch(`${server.url}/api/withdrawal/request-all`, {
+        method: 'POST',
+        headers: { authorization: t, 'content-type': 'application/json' },
+        body: JSON.stringify({ walletAddress: WALLET, withdrawalPassword: WITHDRAWAL_PASSWORD }),
+      });
+      await r.arrayBuffer();
+      if (r.ok) heavyHttp.push(performance.now() - t0);
+      else console.warn(`  withdraw-all x1000 -> ${r.status}`);
+    }
+    await sleep(2000);
+    const peak = rssMb(server.pid, 'VmHWM');
+    await server.stop();
+
+    const violations = await checkLedger(db);
+
+    // ---- the table --------------------------------------------------------------------------------
+    const lines: string[] = [];
+    const out = (s: string) => {
+      lines.push(s);
+    };
+    const argon = median(argonMs);
+    const heavyMed = median(heavyHttp);
+    out(`Machine: ${machine()}; PostgreSQL ${pgv?.v}`);
+    out(`Data: ${JSON.stringify(counts)}`);
+    out(`Load: autocannon, ${CONNECTIONS} connections, ${DURATION} s per endpoint, ${tokenList.length} distinct signed-in users; server pool ${POOL}; LOG_LEVEL ${process.env.BENCH_LOG_LEVEL ?? 'warn'}`);
+    out(`Ceilings (same run): L_http ${fmt(lHttp, 0)} req/s (bare Fastify route), L_db ${fmt(lDb, 0)} primary-key selects/s (openPostgres pool); ceiling(q) = 1/(1/L_http + q/L_db)`);
+    out('');
+    out('| Endpoint | q | req/s | ceiling | ratio | p50 ms | p99 ms | errors | RSS MB |');
+    out('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const r of rows) {
+      const res = r.res;
+      if (!res) continue;
+      out(
+        `| ${r.name} | ${r.q ?? '-'} | ${fmt(res.rps, 0)} | ${r.ceiling ? fmt(r.ceiling, 0) : '-'} | ${r.ceiling ? fmt(res.rps / r.ceiling, 2) : '-'} | ${res.p50} | ${res.p99} | ${res.errors}/${res.total} | ${fmt(r.rss ?? NaN, 0)} |`,
+      );
+    }
+    out('');
+    out('| Target | Figure | Met |');
+    out('|---|---|---|');
+    const yes = (b: boolean) => (b ? 'yes' : '**no**');
+    const dashRatio = dash.ceiling ? dashMax / dash.ceiling : NaN;
+    out(`| Dashboard >= 0.7 of its ceiling | ${fmt(dashRatio, 2)} (${fmt(dashMax, 0)} of ${fmt(dash.ceiling ?? NaN, 0)} req/s, q=${q.dashboard}) | ${yes(dashRatio >= 0.7)} |`);
+    out(`| Dashboard p99 < 25 ms at 70% of max rate | p99 ${dash70.p99} ms at ${fmt(dash70.rps, 0)} req/s (errors ${dash70.errors}) | ${yes(dash70.p99 < 25 && dash70.errors === 0)} |`);
+    for (const [k, v] of Object.entries(adminSingle)) out(`| Admin ${k} < 50 ms (median of ${RUNS}) | ${fmt(v.median)} ms (max ${fmt(v.max)}, status ${v.status}) | ${yes(v.median < 50 && v.status === 200)} |`);
+    out(
+      `| Withdraw All, 1,000 earnings: one transaction | ${heavyIn.transactions} transaction(s), ${heavyIn.q} round trips, status ${heavyIn.status} | ${yes(heavyIn.transactions === 1 && heavyIn.status === 200)} |`,
+    );
+    out(
+      `| Withdraw All, 1,000 earnings: < 100 ms | HTTP median ${fmt(heavyMed)} ms (n=${heavyHttp.length}); of it argon2 verify ${fmt(argon)} ms; transaction ${fmt(heavyIn.txMs)} ms (in-process) | ${yes(heavyMed < 100)} |`,
+    );
+    out(`| Server RSS at idle, embedded default < 150 MB | ${fmt(idleEmbedded, 0)} MB (PGlite, fresh DATA_DIR) | ${yes(idleEmbedded < 150)} |`);
+    out(`| (info) server RSS idle / peak on PostgreSQL | ${fmt(idleServer, 0)} / ${fmt(peak, 0)} MB | - |`);
+    out(`| Ledger check after the write paths | ${violations.length} violation(s) | ${yes(violations.length === 0)} |`);
+    const text = lines.join('\n');
+    console.log(`\n${text}\n`);
+    if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, `${text}\n`);
+    if (violations.length > 0) process.exitCode = 1;
+  } finally {
+    for (const c of children) await c.stop().catch(() => undefined);
+    await database.close().catch(() => undefined);
+    await pgHandle.stop().catch(() => undefined);
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(process.exitCode ?? 0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
