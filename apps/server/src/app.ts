@@ -27,6 +27,8 @@ export interface BuildOptions {
   clock?: Clock;
   mailer?: Mailer;
   logger?: FastifyServerOptions['logger'];
+  /** Where the default logger writes (same level and redaction); tests capture the log with it. */
+  logStream?: { write(line: string): void };
 }
 
 const REDACT = [
@@ -43,7 +45,7 @@ const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
   const { config } = opts;
   const app = Fastify({
-    logger: opts.logger ?? { level: config.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' } },
+    logger: opts.logger ?? { level: config.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' }, ...(opts.logStream ? { stream: opts.logStream } : {}) },
     trustProxy: parseTrustProxy(config.TRUST_PROXY),
     bodyLimit: 64 * 1024,
     routerOptions: { maxParamLength: 200 },
