@@ -229,7 +229,7 @@ async function simulate(t: TestApp): Promise<void> {
     touched: [u.user.id, ...model.chain(u.user.id)],
     async run() {
       if (rng.chance(0.1)) {
-        const r = await req('POST', '/api/user/invest', { token: tok(u), body: { amount: rng.pick([-50, 0, 51, 'x', 1e309]) }, key: newKey() });
+        const r = await req('POST', '/api/user/invest', { token: tok(u), body: { amount: rng.pick([-50, 0, 51, 'x', '1e309', Number.POSITIVE_INFINITY]) }, key: newKey() });
         if (r.statusCode !== 400) throw fail('invest a non-tier amount', [r]);
         return;
       }
