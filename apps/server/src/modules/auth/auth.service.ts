@@ -81,6 +81,7 @@ export async function register(ctx: AppContext, input: RegisterInput): Promise<{
       password: input.password,
       withdrawalPassword: input.withdrawalPassword,
       referrerId: referrer.id,
+      createdAt: ctx.clock.now(),
     });
   });
   return { user, token: await ctx.tokens.sign({ sub: user.id, tv: user.tokenVersion }) };

@@ -30,6 +30,8 @@ export interface NewUser {
   isAdmin?: boolean;
   referrerId?: string | null;
   invitationCode?: string | null;
+  /** When the person signed up, on the injected clock (the database's now() otherwise). */
+  createdAt?: Date;
 }
 
 /** Inserts a user with its ledger accounts, in the caller's transaction. */
@@ -47,6 +49,7 @@ export async function insertUserWithAccounts(tx: Db, u: NewUser): Promise<AuthUs
       isAdmin: u.isAdmin ?? false,
       referrerId: u.referrerId ?? null,
       invitationCode: u.invitationCode ?? null,
+      ...(u.createdAt ? { createdAt: u.createdAt } : {}),
     });
     await openUserAccounts(tx, user.id);
     return user;
