@@ -67,3 +67,10 @@ export function randomTxHash(): `0x${string}` {
   for (let i = 0; i < 64; i++) h += Math.floor(Math.random() * 16).toString(16);
   return `0x${h}`;
 }
+
+/** A fresh session token (tokens expire: after moving the test clock far ahead, sign in again). */
+export async function tokenFor(app: RunningApp, who: { email: string; password: string }): Promise<string> {
+  const res = await app.api<{ token: string }>('POST', '/login', { body: { email: who.email, password: who.password } });
+  if (res.status !== 200) throw new Error(`login: ${res.status} ${JSON.stringify(res.data)}`);
+  return res.data.token;
+}
