@@ -28,6 +28,8 @@ export async function registerSecurity(app: FastifyInstance, production: boolean
   // A call that declares no body (logout, generate-invitation, toggle-block, 2fa/setup) takes none:
   // fields sent to it are refused, as the strict body schemas refuse extra fields elsewhere.
   app.addHook('preValidation', async (request) => {
+    // PostgreSQL text cannot hold NUL: such a value would fail in the database as a 500.
+    if (hasNul(request.body) || hasNul(request.query) || hasNul(request.params)) throw badRequest('The request contains an invalid character');
     if (request.routeOptions.schema?.body !== undefined) return;
     const body: unknown = request.body;
     if (body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)) return;
@@ -37,4 +39,12 @@ export async function registerSecurity(app: FastifyInstance, production: boolean
     if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
     return payload;
   });
+}
+
+/** Any string (value or key) in a parsed request holds a NUL character. */
+function hasNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (typeof value !== 'object' || value === null || depth > 64) return false;
+  if (Array.isArray(value)) return value.some((v) => hasNul(v, depth + 1));
+  return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNul(v, depth + 1));
 }
