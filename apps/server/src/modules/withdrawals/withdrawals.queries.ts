@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
 import { cycleEarnings, investments, payoutTransactions, users, withdrawals } from '../../db/schema.ts';
@@ -23,19 +23,35 @@ export async function lockUnrequestedEarnings(tx: Db, userId: string): Promise<U
     .for('update');
 }
 
-const CHUNK = 1000;
-function chunks<T>(items: T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
+/** Inserts a Withdraw All's rows in one statement (rows travel as one JSON parameter; amounts as exact text). */
 export async function insertWithdrawals(tx: Db, rows: NewWithdrawal[]): Promise<void> {
-  for (const part of chunks(rows, 500)) await tx.insert(withdrawals).values(part);
+  if (rows.length === 0) return;
+  const json = JSON.stringify(
+    rows.map((r) => ({
+      id: r.id,
+      user_id: r.userId,
+      request_id: r.requestId,
+      source: r.source,
+      status: r.status ?? 'pending',
+      amount: r.amount.toString(),
+      fee_amount: r.feeAmount.toString(),
+      net_amount: r.netAmount.toString(),
+      cycle_earning_id: r.cycleEarningId ?? null,
+      investment_id: r.investmentId ?? null,
+      cycle_number: r.cycleNumber ?? null,
+      wallet_address: r.walletAddress,
+      requested_at: (r.requestedAt ?? new Date()).toISOString(),
+    })),
+  );
+  await tx.execute(sql`INSERT INTO withdrawals (id, user_id, request_id, source, status, amount, fee_amount, net_amount, cycle_earning_id, investment_id, cycle_number, wallet_address, requested_at)
+    SELECT w.id, w.user_id, w.request_id, w.source, w.status, w.amount::bigint, w.fee_amount::bigint, w.net_amount::bigint, w.cycle_earning_id, w.investment_id, w.cycle_number, w.wallet_address, w.requested_at
+    FROM jsonb_to_recordset(${json}::jsonb) AS w(id uuid, user_id uuid, request_id uuid, source text, status text, amount text, fee_amount text, net_amount text,
+      cycle_earning_id uuid, investment_id uuid, cycle_number int, wallet_address text, requested_at timestamptz)`);
 }
 
 export async function markEarningsRequested(tx: Db, ids: string[], requested: boolean): Promise<void> {
-  for (const part of chunks(ids)) await tx.update(cycleEarnings).set({ withdrawalRequested: requested }).where(inArray(cycleEarnings.id, part));
+  if (ids.length === 0) return;
+  await tx.execute(sql`UPDATE cycle_earnings SET withdrawal_requested = ${requested} WHERE id IN (SELECT value::uuid FROM jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`);
 }
 
 export async function setWithdrawalWallet(tx: Db, userId: string, wallet: string): Promise<void> {
