@@ -145,17 +145,15 @@ describe('Withdraw All', () => {
     expect(res.statusCode).toBe(400);
   });
 
-  it('handles 1,000 unrequested earnings in one fast request', async () => {
+  it('handles 1,000 unrequested earnings in one request and one transaction', async () => {
     const u = await makeUser(t);
     const inv = await makeInvestment(t, u.user.id);
     await makeManyEarnings(t, u.user.id, inv, 1000, 1_500_001n);
     await expectLedgerClean(t);
-    const started = Date.now();
+    // Its speed is measured by `npm run bench` (docs/BENCHMARKS.md), not asserted here.
     const res = await withdrawAll(u);
-    const ms = Date.now() - started;
     expect(res.statusCode).toBe(200);
     expect(res.data.message).toMatch(/for 1000 items/);
-    expect(ms).toBeLessThan(5_000);
     const rows = await withdrawalsOf(t, u.user.id);
     expect(rows).toHaveLength(1000);
     // 1.500001 x 15% = 0.22500015 -> 0.225000
