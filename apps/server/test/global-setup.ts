@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { openPostgres, wrapPglite } from '../src/db/client.ts';
+import { openPostgres, PGLITE_EXTENSIONS, wrapPglite } from '../src/db/client.ts';
 
 /**
  * Migrates one template database for the whole run. PGlite: a migrated data dir dumped to a
@@ -25,7 +25,7 @@ export default async function setup() {
     process.env.HF_TEST_PG_TEMPLATE = 'hf_test_template';
     return;
   }
-  const client = await PGlite.create();
+  const client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   await wrapPglite(client).migrate();
   const dump = await client.dumpDataDir('gzip');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'hf-template-'));

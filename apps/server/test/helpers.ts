@@ -6,7 +6,7 @@ import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { AppContext } from '../src/context.ts';
-import { openPostgres, wrapPglite, type Database } from '../src/db/client.ts';
+import { openPostgres, PGLITE_EXTENSIONS, wrapPglite, type Database } from '../src/db/client.ts';
 import { checkLedger } from '../src/ledger/check.ts';
 import { post } from '../src/ledger/ledger.ts';
 import { inTransaction } from '../src/db/tx.ts';
@@ -43,7 +43,7 @@ export async function freshDatabase(): Promise<Database> {
   }
   const file = process.env.HF_PGLITE_TEMPLATE;
   if (!file) throw new Error('global setup did not prepare a PGlite template');
-  const client = await PGlite.create({ loadDataDir: new Blob([readFileSync(file)]) });
+  const client = await PGlite.create({ loadDataDir: new Blob([readFileSync(file)]), extensions: PGLITE_EXTENSIONS });
   return wrapPglite(client);
 }
 

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -52,6 +53,9 @@ export function openPostgres(url: string, poolSize = 10): Database {
   };
 }
 
+/** Extensions the migrations use; PGlite loads them at open. */
+export const PGLITE_EXTENSIONS = { pg_trgm };
+
 export function wrapPglite(client: PGlite): Database {
   const db: Db = drizzlePglite(client, { schema });
   return {
@@ -64,7 +68,7 @@ export function wrapPglite(client: PGlite): Database {
 
 export async function openPglite(dataDir: string): Promise<Database> {
   mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(path.join(dataDir, 'pglite'));
+  const client = await PGlite.create(path.join(dataDir, 'pglite'), { extensions: PGLITE_EXTENSIONS });
   return wrapPglite(client);
 }
 
