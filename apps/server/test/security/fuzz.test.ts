@@ -133,7 +133,7 @@ function queryArb(r: Route): fc.Arbitrary<string> {
   }
   const derived = fc.record(model, { requiredKeys: [] }).map((o) =>
     Object.entries(o)
-      .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+      .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v ?? '')}`)
       .join('&'),
   );
   const polluted = fc.constantFrom(...query.map((p) => `${p.name}=1&${p.name}=2`), ...query.map((p) => `${p.name}[]=1`));
