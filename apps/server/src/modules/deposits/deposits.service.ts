@@ -167,8 +167,9 @@ export async function submitDeposit(
   const real = chainVerifier(ctx.config) !== null;
   let row: DepositRow;
   try {
-    // The unique index decides who claims a hash: no look-up before insert.
-    row = await q.insertDeposit(ctx.db, {
+    // The unique index decides who claims a hash: no look-up before insert. In a transaction so
+    // that a request's Idempotency-Key commits with the row (a retry after a crash replays).
+    row = await inTransaction(ctx.db, (tx) => q.insertDeposit(tx, {
       userId: user.id,
       amount: input.amount,
       type: real ? 'real' : 'demo',
@@ -177,7 +178,7 @@ export async function submitDeposit(
       fromAddress: input.fromAddress,
       nextCheckAt: ctx.clock.now(),
       createdAt: ctx.clock.now(),
-    });
+    }));
   } catch (err) {
     if (isHashTaken(err)) throw conflict(DEPOSIT_MSG.hashTaken);
     throw err;
