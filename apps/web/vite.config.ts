@@ -1,10 +1,31 @@
 /// <reference types="vitest/config" />
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { defineConfig, type Plugin } from 'vite';
+
+/** Writes .br and .gz beside every built asset; the server sends them as they are (no compression per request). */
+function precompress(): Plugin {
+  return {
+    name: 'harvest-precompress',
+    apply: 'build',
+    closeBundle() {
+      const dir = path.resolve(import.meta.dirname, 'dist/assets');
+      for (const name of readdirSync(dir)) {
+        if (!/\.(js|css|svg|json)$/.test(name)) continue;
+        const file = path.join(dir, name);
+        const data = readFileSync(file);
+        writeFileSync(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+        writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
+      }
+    },
+  };
+}
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), precompress()],
   server: { port: 5173, proxy: { '/api': 'http://localhost:3000' } },
   build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 600 },
   test: { environment: 'jsdom', include: ['src/**/*.test.{ts,tsx}'], setupFiles: ['./src/test-setup.ts'] },

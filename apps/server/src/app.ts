@@ -94,7 +94,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(apiRoutes(ctx), { prefix: '/api' });
   if (config.TEST_CLOCK && clock instanceof SettableClock) await app.register(testClockRoutes(clock), { prefix: '/api' });
 
-  if (hasWeb) await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, maxAge: '1y', immutable: true });
+  if (hasWeb) await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, maxAge: '1y', immutable: true, preCompressed: true });
   return { app, ctx };
 }
 
