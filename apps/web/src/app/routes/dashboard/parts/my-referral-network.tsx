@@ -1,0 +1,45 @@
+import { useCallback, useState, type ReactNode } from 'react';
+import { Button } from '../../../../components/ui/button.tsx';
+import { Card } from '../../../../components/ui/card.tsx';
+import { InviteDialog } from '../../../../features/invitation/components/invite-dialog.tsx';
+import { useReferralTree } from '../../../../features/referrals/api/get-referral-tree.ts';
+import { useReferrals } from '../../../../features/referrals/api/get-referrals.ts';
+import { ReferralNetwork } from '../../../../features/referrals/components/referral-network.tsx';
+import { ReferralRewards } from '../../../../features/referrals/components/referral-rewards.tsx';
+import { errorText } from '../../../../lib/api-client.ts';
+
+/** The signed-in user's own Referral Network, rewards and the invitation dialog (investor and admin tabs). */
+export function MyReferralNetwork({ children }: { children?: ReactNode }) {
+  const tree = useReferralTree();
+  const rewards = useReferrals();
+  const [inviteOpen, setInviteOpen] = useState(false);
+  const closeInvite = useCallback(() => setInviteOpen(false), []);
+  const refresh = () => {
+    void tree.refetch();
+    void rewards.refetch();
+  };
+
+  return (
+    <div className="space-y-6">
+      {tree.isPending ? (
+        <Card title="Referral Network">
+          <p role="status" className="text-slate-500">Loading your network...</p>
+        </Card>
+      ) : tree.isError ? (
+        <Card title="Referral Network" actions={<Button variant="secondary" onClick={refresh}>Retry</Button>}>
+          <p className="text-slate-600">{errorText(tree.error, 'Could not load your referral network.')}</p>
+        </Card>
+      ) : (
+        <ReferralNetwork
+          tree={tree.data}
+          onRefresh={refresh}
+          refreshing={tree.isFetching || rewards.isFetching}
+          emptyAction={<Button onClick={() => setInviteOpen(true)}>Share your invitation code</Button>}
+        />
+      )}
+      {rewards.data && <ReferralRewards data={rewards.data} />}
+      {children}
+      <InviteDialog open={inviteOpen} onClose={closeInvite} />
+    </div>
+  );
+}
