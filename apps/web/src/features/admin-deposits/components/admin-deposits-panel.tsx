@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { toast } from 'react-toastify';
 import { HASH_SHOWN_CHARS_ADMIN_DEPOSITS } from '@harvest/shared/constants';
 import { MSG } from '@harvest/shared/messages';
@@ -23,7 +23,8 @@ const cutHash = (h: string | null) => (!h ? '—' : h.length > HASH_SHOWN_CHARS_
 const usdc = (v: number) => `${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} USDC`;
 
 /** Admin deposits: filter all / pending / confirmed / failed with counts, Approve on pending ones. */
-export function AdminDepositsPanel() {
+/** `toolbar` (composed by the app layer, e.g. a CSV download) receives the current filter. */
+export function AdminDepositsPanel({ toolbar }: { toolbar?: (filter: AdminDepositFilter) => ReactNode } = {}) {
   const [filter, setFilter] = useState<AdminDepositFilter>('all');
   const [page, setPage] = useState(1);
   const q = useAdminDeposits(filter, page, PAGE_SIZE);
@@ -31,7 +32,7 @@ export function AdminDepositsPanel() {
   const pages = Math.max(1, Math.ceil((q.data?.total ?? 0) / PAGE_SIZE));
 
   return (
-    <Card title="Deposits">
+    <Card title="Deposits" actions={toolbar?.(filter)}>
       <div role="group" aria-label="Filter deposits by status" className="mb-4 flex flex-wrap gap-2">
         {ADMIN_DEPOSIT_FILTERS.map((f) => (
           <Button

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { toast } from 'react-toastify';
 import { HASH_SHOWN_CHARS, POLL_ADMIN_WITHDRAWALS_MS } from '@harvest/shared/constants';
 import { MSG } from '@harvest/shared/messages';
@@ -25,7 +25,8 @@ const STATUS = {
 const SOURCE = { earning: 'Cycle earning', rewards: 'Referral rewards', balance: 'Balance' } as const;
 
 /** Admin withdrawals: Pending and History sub-tabs with counts, refresh, and the Process Withdrawal panel. */
-export function AdminWithdrawals() {
+/** `toolbar` (composed by the app layer, e.g. a CSV download) receives the current sub-tab. */
+export function AdminWithdrawals({ toolbar }: { toolbar?: (view: AdminView) => ReactNode } = {}) {
   const [view, setView] = useState<AdminView>('pending');
   const [page, setPage] = useState(1);
   const [selectedId, setSelectedId] = useState<string | null>(null);
@@ -54,9 +55,12 @@ export function AdminWithdrawals() {
       <Card
         title="Withdrawals"
         actions={
-          <Button variant="secondary" onClick={() => void query.refetch()} disabled={query.isFetching}>
-            {query.isFetching ? 'Refreshing...' : 'Refresh'}
-          </Button>
+          <div className="flex flex-wrap gap-2">
+            {toolbar?.(view)}
+            <Button variant="secondary" onClick={() => void query.refetch()} disabled={query.isFetching}>
+              {query.isFetching ? 'Refreshing...' : 'Refresh'}
+            </Button>
+          </div>
         }
       >
         <div role="tablist" aria-label="Withdrawal lists" className="mb-4 flex gap-1 rounded-xl bg-purple-50 p-1">
