@@ -350,18 +350,26 @@ describe.runIf(RUN)('crash: kill -9 and PostgreSQL immediate stop under a money 
         await login();
         const plan: ('kill' | 'pg')[] = round === 0 ? ['kill'] : round === 1 ? ['pg'] : Array.from({ length: rng.int(1, 2) }, () => (rng.chance(0.6) ? 'kill' : 'pg'));
         let clientsDone = false;
+        let opsDone = 0;
         const work = Promise.all(
           clients.map(async (c) => {
             const crng = new Rng(SEED * 31 + round * 1009 + c.n);
-            for (let k = 0; k < OPS_PER_ROUND; k++) await clientOp(c, crng);
+            for (let k = 0; k < OPS_PER_ROUND; k++) {
+              await clientOp(c, crng);
+              opsDone++;
+            }
           }),
         ).finally(() => {
           clientsDone = true;
         });
+        // Each crash strikes once a random share (10-70%) of the round's operations is done, so it
+        // always lands mid-load, however fast the machine is.
+        const roundOps = CLIENTS * OPS_PER_ROUND;
         const chaosRun = (async () => {
-          for (const kind of plan) {
-            await sleep(rng.int(300, 2500));
-            if (clientsDone) break;
+          for (const [i, kind] of plan.entries()) {
+            const at = Math.floor(roundOps * (0.1 + (0.6 * (i + rng.int(0, 100) / 100)) / plan.length));
+            while (opsDone < at && !clientsDone) await sleep(5);
+            if (clientsDone) throw new Error(`round ${round + 1}: the workload ended before the planned ${kind} crash`);
             await chaos(kind);
           }
         })();
@@ -388,6 +396,9 @@ describe.runIf(RUN)('crash: kill -9 and PostgreSQL immediate stop under a money 
                  (SELECT count(*)::int FROM idempotency_keys WHERE status = 'committed') AS keys_committed_answer_lost,
                  (SELECT count(*)::int FROM ledger_transactions) AS ledger_transactions`,
     );
+    // The run proves something only if the crashes really happened mid-load.
+    expect(stats.kills, 'kill -9 of the server').toBeGreaterThan(0);
+    expect(stats.pgStops, 'PostgreSQL immediate stops').toBeGreaterThan(0);
     const totals = await ledgerTotals(db);
     const m = model.totals();
     console.log(
