@@ -160,7 +160,7 @@ export async function seedLarge(db: Db, n: number, log: (s: string) => void = co
       sql`UPDATE ledger_accounts a SET balance = s.total FROM (SELECT account_id, SUM(amount) AS total FROM ledger_entries GROUP BY account_id) s
         WHERE a.id = s.account_id AND a.user_id IS NOT NULL AND a.balance <> s.total`,
     ],
-    ['analyze', sql`ANALYZE`],
+    ['vacuum analyze', sql`VACUUM ANALYZE`],
   ];
 
   for (const [name, query] of steps) {

@@ -48,6 +48,8 @@ export const users = pgTable(
     uniqueIndex('users_invitation_code_key').on(t.invitationCode),
     index('users_referrer_idx').on(t.referrerId),
     index('users_created_at_idx').on(t.createdAt),
+    /** The back-office users list pages in (created_at, id) order. */
+    index('users_created_id_idx').on(t.createdAt, t.id),
     check('users_email_lower', sql`${t.email} = lower(${t.email})`),
     check('users_admin_not_blocked', sql`NOT (${t.isAdmin} AND ${t.isBlocked})`),
   ],
@@ -237,6 +239,8 @@ export const cycleEarnings = pgTable(
   (t) => [
     uniqueIndex('cycle_earnings_investment_cycle_key').on(t.investmentId, t.cycleNumber),
     index('cycle_earnings_user_unrequested_idx').on(t.userId).where(sql`NOT ${t.withdrawalRequested}`),
+    /** Lifetime earnings on the dashboard sum a user's cycle earnings (the partial index above cannot). */
+    index('cycle_earnings_user_idx').on(t.userId),
     check('cycle_earnings_gross_non_negative', sql`${t.grossAmount} >= 0`),
   ],
 );
