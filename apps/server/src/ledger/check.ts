@@ -60,7 +60,8 @@ const RULES: { rule: string; query: ReturnType<typeof sql> }[] = [
         COUNT(*) FILTER (WHERE t.kind = 'withdrawal_hold') AS holds,
         COUNT(*) FILTER (WHERE t.kind = 'withdrawal_payout') AS payouts,
         COUNT(*) FILTER (WHERE t.kind = 'withdrawal_release') AS releases
-        FROM ledger_transactions t WHERE t.ref_id = w.id::text) c ON true
+        FROM ledger_transactions t
+        WHERE t.kind IN ('withdrawal_hold', 'withdrawal_payout', 'withdrawal_release') AND t.ref_id = w.id::text) c ON true
       WHERE c.holds <> 1
          OR (w.status = 'pending' AND (c.payouts + c.releases) <> 0)
          OR (w.status = 'approved' AND (c.payouts <> 1 OR c.releases <> 0))
