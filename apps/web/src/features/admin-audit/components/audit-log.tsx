@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { ADMIN_MSG, type AuditEntry } from '@harvest/shared/schemas/admin';
+import { Pager } from '../../../components/ui/pager.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { inputClass } from '../../../components/ui/field.tsx';
@@ -72,19 +73,7 @@ export function AuditLog() {
           ))}
         </ul>
       )}
-      {pages > 1 && (
-        <nav aria-label="Audit log pages" className="flex items-center justify-center gap-3 text-white">
-          <Button variant="secondary" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-            Previous
-          </Button>
-          <span className="text-sm">
-            Page {page} of {pages}
-          </span>
-          <Button variant="secondary" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
-            Next
-          </Button>
-        </nav>
-      )}
+      <Pager label="Audit log pages" page={page} pages={pages} onPage={setPage} />
     </div>
   );
 }

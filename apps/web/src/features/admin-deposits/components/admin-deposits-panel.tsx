@@ -3,6 +3,7 @@ import { toast } from 'react-toastify';
 import { HASH_SHOWN_CHARS_ADMIN_DEPOSITS } from '@harvest/shared/constants';
 import { MSG } from '@harvest/shared/messages';
 import { ADMIN_DEPOSIT_FILTERS, type AdminDeposit, type AdminDepositFilter } from '@harvest/shared/schemas/deposits';
+import { Pager } from '../../../components/ui/pager.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { errorText } from '../../../lib/api-client.ts';
@@ -61,19 +62,7 @@ export function AdminDepositsPanel({ toolbar }: { toolbar?: (filter: AdminDeposi
           ))}
         </ul>
       )}
-      {pages > 1 && (
-        <nav aria-label="Deposit pages" className="mt-4 flex items-center justify-between gap-2 text-sm">
-          <Button variant="secondary" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-            Previous
-          </Button>
-          <span>
-            Page {page} of {pages}
-          </span>
-          <Button variant="secondary" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
-            Next
-          </Button>
-        </nav>
-      )}
+      <Pager label="Deposit pages" page={page} pages={pages} onPage={setPage} onLight />
     </Card>
   );
 }

@@ -5,6 +5,7 @@ import { MSG } from '@harvest/shared/messages';
 import { formatUsdc } from '@harvest/shared/money';
 import { TX_HASH } from '@harvest/shared/schemas/common';
 import { WITHDRAWAL_MSG, type AdminWithdrawal } from '@harvest/shared/schemas/withdrawals';
+import { Pager } from '../../../components/ui/pager.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Field, TextInput, inputClass } from '../../../components/ui/field.tsx';
@@ -97,19 +98,7 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: (view: AdminView) => R
           </ul>
         )}
 
-        {pages > 1 && (
-          <nav aria-label="Pages" className="mt-4 flex items-center justify-between gap-2 text-sm">
-            <Button variant="secondary" onClick={() => setPage((p) => Math.max(1, p - 1))} disabled={page <= 1}>
-              Previous
-            </Button>
-            <span className="text-slate-600">
-              Page {page} of {pages}
-            </span>
-            <Button variant="secondary" onClick={() => setPage((p) => Math.min(pages, p + 1))} disabled={page >= pages}>
-              Next
-            </Button>
-          </nav>
-        )}
+        <Pager label="Pages" page={page} pages={pages} onPage={setPage} onLight />
       </Card>
 
       <ProcessPanel key={selected?._id ?? 'none'} withdrawal={selected} onDone={() => setSelectedId(null)} />
