@@ -4,11 +4,13 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, chownSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Request, type Result } from 'autocannon';
+import { freePort } from '../test/net.ts';
+
+export { freePort };
 
 export const SCRIPTS_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const SERVER_DIR = path.resolve(SCRIPTS_DIR, '..');
@@ -24,17 +26,6 @@ export function envNumber(name: string, fallback: number): number {
   return n;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const addr = s.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 export interface Child {
   proc: ChildProcess;

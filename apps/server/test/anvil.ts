@@ -1,7 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -16,6 +15,7 @@ import {
   type PublicClient,
   type WalletClient,
 } from 'viem';
+import { freePort } from './net.ts';
 
 /**
  * A real local EVM node for deposit tests: anvil from the @foundry-rs/anvil npm package,
@@ -44,18 +44,6 @@ export function anvilAvailability(): { ok: true; bin: string } | { ok: false; wh
   return { ok: true, bin };
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.unref();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const addr = s.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function rpc(url: string, method: string, params: unknown[] = []): Promise<unknown> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });

@@ -56,7 +56,8 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/** `logStream` captures the app's log (with its real level and redaction), e.g. to search it for secrets. */
+export async function createTestApp(env: Record<string, string> = {}, opts: { logStream?: { write(line: string): void } } = {}): Promise<TestApp> {
   const smtp = await startSmtp();
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -69,7 +70,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   });
   const database = await freshDatabase();
   const clock = new SettableClock();
-  const { app, ctx } = await buildApp({ config, database, secret: TEST_SECRET, clock });
+  const { app, ctx } = await buildApp({ config, database, secret: TEST_SECRET, clock, logStream: opts.logStream });
   await app.ready();
   return {
     app,

@@ -1,16 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
+import { freePort } from './net.ts';
 
 export const redisAvailable = spawnSync('redis-server', ['--version']).status === 0;
 
 /** A throwaway redis-server on a free loopback port (Debian's redis-server package). */
 export async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
+  const port = await freePort();
   const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   for (let i = 0; i < 100; i++) {
     const ok = await new Promise<boolean>((resolve) => {

@@ -11,7 +11,8 @@ import { inTransaction } from '../../src/db/tx.ts';
 import { checkLedger } from '../../src/ledger/check.ts';
 import { insertUserWithAccounts, newInvitationCode } from '../../src/modules/users/users.service.ts';
 import { halfDone, ledgerTotals, MoneyModel, Rng, seedFromEnv } from '../simulation/model.ts';
-import { Cluster, freePort, ServerProcess } from './cluster.ts';
+import { freePort } from '../net.ts';
+import { Cluster, ServerProcess } from './cluster.ts';
 
 /**
  * Crash test (issue 7): the real server as a child process on a throwaway PostgreSQL cluster,

@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import { SettableClock } from '../../src/lib/clock.ts';
 import { stepOf, totpAt } from '../../src/lib/totp.ts';
-import { call, freshDatabase, fund, makeUser, TEST_SECRET, uniqueEmail, type TestApp } from '../helpers.ts';
-import { startSmtp } from '../smtp.ts';
+import { call, createTestApp, fund, makeUser, uniqueEmail, type TestApp } from '../helpers.ts';
 import { hash64, WALLET } from './support.ts';
 
 /**
@@ -17,32 +13,8 @@ let t: TestApp;
 const lines: string[] = [];
 
 beforeAll(async () => {
-  const smtp = await startSmtp();
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'trace',
-    RATE_LIMITS: 'on',
-    JWT_SECRET: TEST_SECRET,
-    SMTP_URL: smtp.url,
-    DEPOSIT_ADDRESS: '0x1111111111111111111111111111111111111111',
-  });
-  const database = await freshDatabase();
-  const clock = new SettableClock();
-  clock.set(new Date('2026-01-14T10:00:00Z'));
-  const { app, ctx } = await buildApp({ config, database, secret: TEST_SECRET, clock, logStream: { write: (line: string) => void lines.push(line) } });
-  await app.ready();
-  t = {
-    app,
-    ctx,
-    clock,
-    database,
-    smtp,
-    async close() {
-      await app.close();
-      await smtp.close();
-      await database.close();
-    },
-  };
+  t = await createTestApp({ LOG_LEVEL: 'trace', RATE_LIMITS: 'on' }, { logStream: { write: (line: string) => void lines.push(line) } });
+  t.clock.set(new Date('2026-01-14T10:00:00Z'));
 });
 afterAll(() => t.close());
 
