@@ -11,13 +11,25 @@ import lighthouse from 'lighthouse';
 import { signUpInvestor } from './support/people.ts';
 import { startApp } from './support/server.ts';
 
-const lhVersion = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('lighthouse/package.json'), 'utf8')).version;
+const lhVersion = JSON.parse(
+  readFileSync(createRequire(import.meta.url).resolve('lighthouse/package.json'), 'utf8'),
+).version;
 const PORT = 9333;
 const TARGET = 95;
 const app = await startApp({ LOG_LEVEL: 'warn' });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--remote-debugging-port=${PORT}`],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    `--remote-debugging-port=${PORT}`,
+  ],
 });
 try {
   const investor = await signUpInvestor(app, { firstName: 'Lena', lastName: 'Lighthouse' });
@@ -28,8 +40,16 @@ try {
     ['/login', '/login', false],
     ['/dashboard', '/dashboard', true],
   ] as const) {
-    await page.evaluate((t) => (t ? localStorage.setItem('token', t) : localStorage.removeItem('token')), signedIn ? investor.token : null);
-    const result = await lighthouse(`${app.baseURL}${path}`, { port: PORT, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+    await page.evaluate(
+      (t) => (t ? localStorage.setItem('token', t) : localStorage.removeItem('token')),
+      signedIn ? investor.token : null,
+    );
+    const result = await lighthouse(`${app.baseURL}${path}`, {
+      port: PORT,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance'],
+    });
     const lhr = result?.lhr;
     if (!lhr) throw new Error(`no Lighthouse result for ${name}`);
     const audit = (id: string) => lhr.audits[id]?.displayValue ?? '?';
@@ -45,7 +65,10 @@ try {
   console.log(`\nLighthouse ${lhVersion} (mobile preset, simulated throttling), Chromium ${browser.version()}\n`);
   console.log('| page | performance | target | met | FCP | LCP | TBT | CLS |');
   console.log('|---|---:|---:|---|---|---|---|---|');
-  for (const r of rows) console.log(`| ${r.page} | ${r.score} | >= ${TARGET} | ${r.score >= TARGET ? 'yes' : 'no'} | ${r.fcp} | ${r.lcp} | ${r.tbt} | ${r.cls} |`);
+  for (const r of rows)
+    console.log(
+      `| ${r.page} | ${r.score} | >= ${TARGET} | ${r.score >= TARGET ? 'yes' : 'no'} | ${r.fcp} | ${r.lcp} | ${r.tbt} | ${r.cls} |`,
+    );
 } finally {
   await browser.close();
   await app.stop();

@@ -47,7 +47,10 @@ const keyOf = (suffix) => {
 
 const pages = {
   '/login': [keyOf('src/app/routes/login.tsx')],
-  '/dashboard': [keyOf('src/app/routes/dashboard/dashboard.tsx'), keyOf('src/app/routes/dashboard/tabs/investor-dashboard.tsx')],
+  '/dashboard': [
+    keyOf('src/app/routes/dashboard/dashboard.tsx'),
+    keyOf('src/app/routes/dashboard/tabs/investor-dashboard.tsx'),
+  ],
 };
 const results = [];
 let over = false;
@@ -68,7 +71,9 @@ for (const [page, keys] of Object.entries(pages)) {
   const kb = gz / 1024;
   if (kb > BUDGET_KB) over = true;
   results.push({ page, kb, raw: raw / 1024, files: files.length });
-  console.log(`${page.padEnd(11)} ${kb.toFixed(1).padStart(6)} KB gzip (${(raw / 1024).toFixed(0)} KB raw, ${files.length} files) ${kb <= BUDGET_KB ? 'within budget' : 'OVER BUDGET'}`);
+  console.log(
+    `${page.padEnd(11)} ${kb.toFixed(1).padStart(6)} KB gzip (${(raw / 1024).toFixed(0)} KB raw, ${files.length} files) ${kb <= BUDGET_KB ? 'within budget' : 'OVER BUDGET'}`,
+  );
   console.log(`            ${parts.join(', ')}`);
 }
 console.log('');

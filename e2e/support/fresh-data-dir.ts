@@ -22,8 +22,13 @@ function buildTemplate(): string {
     await db.migrate();
     await db.close();
   `;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
-  if (r.status !== 0 || !existsSync(path.join(dir, 'pglite'))) throw new Error(`template database: ${r.error?.message ?? ''}${r.stderr}`);
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  if (r.status !== 0 || !existsSync(path.join(dir, 'pglite')))
+    throw new Error(`template database: ${r.error?.message ?? ''}${r.stderr}`);
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }

@@ -22,7 +22,10 @@ export async function invitationCodeOf(app: RunningApp, token: string): Promise<
 }
 
 /** Registers an investor invited by the holder of `inviterToken` (the admin by default). */
-export async function signUpInvestor(app: RunningApp, opts: { firstName: string; lastName: string; inviterToken?: string }): Promise<Person> {
+export async function signUpInvestor(
+  app: RunningApp,
+  opts: { firstName: string; lastName: string; inviterToken?: string },
+): Promise<Person> {
   const code = await invitationCodeOf(app, opts.inviterToken ?? (await app.adminToken()));
   const email = `${opts.firstName.toLowerCase()}.${Date.now()}.${++seq}@example.com`;
   const sent = await app.api('POST', '/send-code', { body: { email } });
@@ -43,7 +46,15 @@ export async function signUpInvestor(app: RunningApp, opts: { firstName: string;
     },
   });
   if (res.status !== 200) throw new Error(`register: ${res.status} ${JSON.stringify(res.data)}`);
-  return { id: res.data.user._id, firstName: opts.firstName, lastName: opts.lastName, email, password, withdrawalPassword, token: res.data.token };
+  return {
+    id: res.data.user._id,
+    firstName: opts.firstName,
+    lastName: opts.lastName,
+    email,
+    password,
+    withdrawalPassword,
+    token: res.data.token,
+  };
 }
 
 /** Signs in through the login screen and waits for the dashboard. */
@@ -70,7 +81,9 @@ export function randomTxHash(): `0x${string}` {
 
 /** A fresh session token (tokens expire: after moving the test clock far ahead, sign in again). */
 export async function tokenFor(app: RunningApp, who: { email: string; password: string }): Promise<string> {
-  const res = await app.api<{ token: string }>('POST', '/login', { body: { email: who.email, password: who.password } });
+  const res = await app.api<{ token: string }>('POST', '/login', {
+    body: { email: who.email, password: who.password },
+  });
   if (res.status !== 200) throw new Error(`login: ${res.status} ${JSON.stringify(res.data)}`);
   return res.data.token;
 }

@@ -9,12 +9,15 @@ import { freePort } from '../../apps/server/test/net.ts';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const ADMIN = { email: 'e2e-admin@harvest.local', password: 'e2e-admin-password' };
 
-
 export interface RunningApp {
   baseURL: string;
   smtp: Awaited<ReturnType<typeof startSmtp>>;
   log: () => string;
-  api<T = any>(method: string, url: string, opts?: { token?: string; body?: unknown }): Promise<{ status: number; data: T }>;
+  api<T = any>(
+    method: string,
+    url: string,
+    opts?: { token?: string; body?: unknown },
+  ): Promise<{ status: number; data: T }>;
   adminToken(): Promise<string>;
   setClock(iso: string): Promise<void>;
   stop(): Promise<void>;
@@ -68,7 +71,10 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
   async function api(method: string, url: string, opts: { token?: string; body?: unknown } = {}) {
     const res = await fetch(`${baseURL}/api${url}`, {
       method,
-      headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+        ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
     });
     const text = await res.text();

@@ -141,7 +141,8 @@ test('admin sign-in shows the admin tabs; admins cannot be blocked; / redirects'
   await page.getByLabel('Email').fill(ADMIN.email);
   await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
   await page.getByRole('button', { name: 'Sign In' }).click();
-  for (const tab of ['Admin', 'Analytics', 'Users', 'Deposits', 'Withdrawals', 'Referrals']) await expect(page.getByRole('tab', { name: tab, exact: true })).toBeVisible();
+  for (const tab of ['Admin', 'Analytics', 'Users', 'Deposits', 'Withdrawals', 'Referrals'])
+    await expect(page.getByRole('tab', { name: tab, exact: true })).toBeVisible();
   await page.goto(`${app.baseURL}/`);
   await expect(page).toHaveURL(/\/dashboard$/);
   const token = await app.adminToken();

@@ -12,7 +12,8 @@ import { ADMIN, type RunningApp } from '../support/server.ts';
  */
 
 const toast = (page: Page, text: string) => page.locator('.Toastify').getByText(text, { exact: true });
-const stat = (page: Page, label: string) => page.getByText(label, { exact: true }).locator('xpath=following-sibling::p[1]');
+const stat = (page: Page, label: string) =>
+  page.getByText(label, { exact: true }).locator('xpath=following-sibling::p[1]');
 
 const EARLIER = '2026-11-03T10:00:00Z'; // a Tuesday, 20 days before
 const MONDAY_9 = '2026-11-23T09:00:00Z';
@@ -21,7 +22,10 @@ const FROM = '0x1111111111111111111111111111111111111111';
 
 async function csvHeader(download: Download): Promise<{ name: string; lines: string[] }> {
   const file = await download.path();
-  const lines = readFileSync(file, 'utf8').replace(/^\uFEFF/, '').split(/\r?\n/).filter(Boolean);
+  const lines = readFileSync(file, 'utf8')
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .filter(Boolean);
   return { name: download.suggestedFilename(), lines };
 }
 
@@ -43,8 +47,17 @@ test.describe('admin back office', () => {
       return r.data;
     };
     const approveDeposit = async (token: string, amount: number) => {
-      const d = ok(await app.api('POST', '/user/process-deposit', { token, body: { txHash: randomTxHash(), amount, fromAddress: FROM } }), 'deposit') as { deposit: { _id: string } };
-      ok(await app.api('POST', '/admin/process-deposit', { token: admin, body: { depositId: d.deposit._id } }), 'approve');
+      const d = ok(
+        await app.api('POST', '/user/process-deposit', {
+          token,
+          body: { txHash: randomTxHash(), amount, fromAddress: FROM },
+        }),
+        'deposit',
+      ) as { deposit: { _id: string } };
+      ok(
+        await app.api('POST', '/admin/process-deposit', { token: admin, body: { depositId: d.deposit._id } }),
+        'approve',
+      );
     };
 
     olga = await signUpInvestor(app, { firstName: 'Olga', lastName: 'Older', inviterToken: admin });
@@ -57,14 +70,30 @@ test.describe('admin back office', () => {
     ada = await signUpInvestor(app, { firstName: 'Ada', lastName: 'Active', inviterToken: olga.token });
     ben = await signUpInvestor(app, { firstName: 'Ben', lastName: 'Pending', inviterToken: admin });
     await approveDeposit(ada.token, 200);
-    ok(await app.api('POST', '/user/process-deposit', { token: ben.token, body: { txHash: randomTxHash(), amount: 12, fromAddress: FROM } }), 'ben deposit');
+    ok(
+      await app.api('POST', '/user/process-deposit', {
+        token: ben.token,
+        body: { txHash: randomTxHash(), amount: 12, fromAddress: FROM },
+      }),
+      'ben deposit',
+    );
     ok(await app.api('POST', '/user/invest', { token: ada.token, body: { amount: 100 } }), 'invest');
-    const inv = (ok(await app.api('GET', '/user/dashboard', { token: ada.token }), 'dashboard') as { activeInvestments: { _id: string }[] }).activeInvestments[0]?._id;
+    const inv = (
+      ok(await app.api('GET', '/user/dashboard', { token: ada.token }), 'dashboard') as {
+        activeInvestments: { _id: string }[];
+      }
+    ).activeInvestments[0]?._id;
     ok(await app.api('POST', '/user/start-earning', { token: ada.token, body: { investmentId: inv } }), 'start');
     await app.setClock(MONDAY_17);
     ok(await app.api('POST', '/user/complete-cycle', { token: ada.token, body: { investmentId: inv } }), 'complete');
     ok(
-      await app.api('POST', '/withdrawal/request-all', { token: ada.token, body: { walletAddress: '0x2222222222222222222222222222222222222222', withdrawalPassword: ada.withdrawalPassword } }),
+      await app.api('POST', '/withdrawal/request-all', {
+        token: ada.token,
+        body: {
+          walletAddress: '0x2222222222222222222222222222222222222222',
+          withdrawalPassword: ada.withdrawalPassword,
+        },
+      }),
       'request-all',
     );
 
@@ -88,7 +117,9 @@ test.describe('admin back office', () => {
     await expect(recentDeposits.getByRole('listitem')).toHaveCount(3);
     await expect(recentDeposits.getByRole('listitem').filter({ hasText: 'Ben Pending' })).toContainText('12.00 USDC');
     await expect(recentDeposits.getByRole('listitem').filter({ hasText: 'Ben Pending' })).toContainText('pending');
-    const recentWithdrawals = page.locator('section', { has: page.getByRole('heading', { name: 'Recent Withdrawals' }) });
+    const recentWithdrawals = page.locator('section', {
+      has: page.getByRole('heading', { name: 'Recent Withdrawals' }),
+    });
     await expect(recentWithdrawals.getByRole('listitem').filter({ hasText: 'Ada Active' })).toHaveCount(2);
     await expect(recentWithdrawals).toContainText('1.50 USDC');
     await expect(recentWithdrawals).toContainText('100.00 USDC');
@@ -99,7 +130,9 @@ test.describe('admin back office', () => {
     await exportsCard.getByRole('button', { name: 'Deposits CSV' }).click();
     let csv = await csvHeader(await dl);
     expect(csv.name).toBe('deposits-2026-11-23.csv');
-    expect(csv.lines[0]).toBe('id,created_at,status,type,amount_usdc,tx_hash,from_address,confirmations,processed_at,failure_reason,note,user_id,user_email,user_first_name,user_last_name');
+    expect(csv.lines[0]).toBe(
+      'id,created_at,status,type,amount_usdc,tx_hash,from_address,confirmations,processed_at,failure_reason,note,user_id,user_email,user_first_name,user_last_name',
+    );
     expect(csv.lines).toHaveLength(4);
 
     await exportsCard.getByLabel('Deposits status').selectOption('pending');
@@ -113,7 +146,9 @@ test.describe('admin back office', () => {
     await exportsCard.getByRole('button', { name: 'Withdrawals CSV' }).click();
     csv = await csvHeader(await dl);
     expect(csv.name).toBe('withdrawals-2026-11-23.csv');
-    expect(csv.lines[0]).toBe('id,requested_at,status,source,amount_usdc,fee_usdc,net_usdc,cycle_number,wallet_address,processed_at,tx_hash,notes,request_id,user_id,user_email,user_first_name,user_last_name');
+    expect(csv.lines[0]).toBe(
+      'id,requested_at,status,source,amount_usdc,fee_usdc,net_usdc,cycle_number,wallet_address,processed_at,tx_hash,notes,request_id,user_id,user_email,user_first_name,user_last_name',
+    );
     expect(csv.lines).toHaveLength(3);
   });
 
@@ -127,14 +162,20 @@ test.describe('admin back office', () => {
     await expect(stat(page, 'Total Deposits')).toHaveText('240.00 USDC');
 
     const chart = (title: string) => page.getByRole('img', { name: `${title} per day, bar chart` });
-    for (const t of ['New Registrations', 'Investment Amount', 'Deposits Received', 'Number of Investments']) await expect(chart(t)).toBeVisible();
+    for (const t of ['New Registrations', 'Investment Amount', 'Deposits Received', 'Number of Investments'])
+      await expect(chart(t)).toBeVisible();
     const bars = (title: string) => chart(title).locator('.recharts-bar-rectangle path');
-    const ticks = (title: string) => chart(title).locator('text').filter({ hasText: /^[A-Z][a-z]{2} \d{1,2}$/ });
+    const ticks = (title: string) =>
+      chart(title)
+        .locator('text')
+        .filter({ hasText: /^[A-Z][a-z]{2} \d{1,2}$/ });
 
     // 30 days: Olga's deposit 20 days ago and Ada's today are two bars.
     // (Registrations are not counted in bars: the administrator's own account is dated by the real clock.)
     await expect(bars('Deposits Received')).toHaveCount(2);
-    const lastRegistrations = page.locator('section', { has: page.getByRole('heading', { name: 'New Registrations' }) });
+    const lastRegistrations = page.locator('section', {
+      has: page.getByRole('heading', { name: 'New Registrations' }),
+    });
     await expect(lastRegistrations.getByRole('listitem').first()).toHaveText(/Nov 23\s*2/); // Ada and Ben
     const lastDeposits = page.locator('section', { has: page.getByRole('heading', { name: 'Deposits Received' }) });
     await expect(lastDeposits.getByRole('listitem').first()).toHaveText(/Nov 23\s*200.00 USDC/);
@@ -145,7 +186,15 @@ test.describe('admin back office', () => {
     await expect(bars('Deposits Received')).toHaveCount(1);
     await expect(lastDeposits.getByRole('listitem')).toHaveCount(7);
     await expect(lastDeposits.getByRole('listitem').last()).toHaveText(/Nov 17\s*0.00 USDC/);
-    await expect(ticks('Deposits Received')).toHaveText(['Nov 17', 'Nov 18', 'Nov 19', 'Nov 20', 'Nov 21', 'Nov 22', 'Nov 23']);
+    await expect(ticks('Deposits Received')).toHaveText([
+      'Nov 17',
+      'Nov 18',
+      'Nov 19',
+      'Nov 20',
+      'Nov 21',
+      'Nov 22',
+      'Nov 23',
+    ]);
 
     for (const p of [14, 90]) {
       await periods.getByRole('button', { name: `${p} days` }).click();
@@ -183,9 +232,13 @@ test.describe('admin back office', () => {
     const matches = page.getByRole('list', { name: 'Matching users' });
     await expect(matches.getByRole('listitem')).toHaveCount(1);
     await matches.getByRole('button', { name: 'Show network' }).click();
-    const theirs = page.locator('section', { has: page.getByRole('heading', { name: `Referral Network of Olga Older (${olga.email})` }) });
+    const theirs = page.locator('section', {
+      has: page.getByRole('heading', { name: `Referral Network of Olga Older (${olga.email})` }),
+    });
     await expect(theirs.getByRole('region', { name: 'Level 1 (10%)' })).toContainText(ada.email);
-    const rewards = page.locator('section', { has: page.getByRole('heading', { name: 'Rewards earned by Olga Older' }) });
+    const rewards = page.locator('section', {
+      has: page.getByRole('heading', { name: 'Rewards earned by Olga Older' }),
+    });
     await expect(rewards).toContainText('10.00 USDC');
     await expect(rewards).toContainText('Level 1 (10%)10.00 USDC from 1 investment');
     await expect(rewards).toContainText('L1 · Ada Active invested 100.00 USDC');
@@ -214,7 +267,9 @@ test.describe('admin back office', () => {
     await page.getByRole('button', { name: 'Download CSV' }).click();
     const csv = await csvHeader(await dl);
     expect(csv.name).toBe('users-2026-11-23.csv');
-    expect(csv.lines[0]).toBe('id,created_at,email,first_name,last_name,phone,is_admin,is_blocked,balance_usdc,total_investment_usdc,total_earnings_usdc,referral_rewards_usdc,total_deposits_usdc,withdrawal_wallet');
+    expect(csv.lines[0]).toBe(
+      'id,created_at,email,first_name,last_name,phone,is_admin,is_blocked,balance_usdc,total_investment_usdc,total_earnings_usdc,referral_rewards_usdc,total_deposits_usdc,withdrawal_wallet',
+    );
     expect(csv.lines).toHaveLength(2);
     expect(csv.lines[1]).toContain(ben.email);
 
@@ -238,7 +293,9 @@ test.describe('admin back office', () => {
     await form.getByLabel('Note (optional)').fill('Goodwill credit');
     await form.getByRole('button', { name: 'Update Balance' }).click();
     await expect(toast(page, 'Balance updated successfully')).toBeVisible();
-    await expect(ben$.getByText('Balance', { exact: true }).locator('xpath=following-sibling::dd[1]')).toHaveText('5.5000 USDC');
+    await expect(ben$.getByText('Balance', { exact: true }).locator('xpath=following-sibling::dd[1]')).toHaveText(
+      '5.5000 USDC',
+    );
 
     // Block: the badge comes from the server's answer; Unblock restores.
     await expect(ben$.getByText('BLOCKED', { exact: true })).toHaveCount(0);
@@ -252,7 +309,8 @@ test.describe('admin back office', () => {
 
   test('tiers: create and deactivate; the audit log shows every admin action and filters by action', async () => {
     await openTab(page, 'Tiers');
-    for (const name of ['Starter', 'Bronze', 'Silver', 'Gold', 'Platinum']) await expect(page.getByRole('heading', { name, exact: true })).toBeVisible();
+    for (const name of ['Starter', 'Bronze', 'Silver', 'Gold', 'Platinum'])
+      await expect(page.getByRole('heading', { name, exact: true })).toBeVisible();
     await page.getByRole('button', { name: 'New Tier' }).click();
     const form = page.getByRole('form', { name: 'New tier' });
     await form.getByLabel('Name').fill('Orchard');
@@ -260,23 +318,37 @@ test.describe('admin back office', () => {
     await form.getByLabel('Daily rate (%)').fill('2.25');
     await form.getByRole('button', { name: 'Save Tier' }).click();
     await expect(toast(page, 'Tier created')).toBeVisible();
-    const orchard = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Orchard', exact: true }) });
+    const orchard = page
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { name: 'Orchard', exact: true }) });
     await expect(orchard).toContainText('750.00 USDC');
     await expect(orchard).toContainText('2.25% daily');
     await expect(orchard.getByText('ACTIVE', { exact: true })).toBeVisible();
     await orchard.getByRole('button', { name: 'Deactivate' }).click();
     await expect(orchard.getByText('INACTIVE', { exact: true })).toBeVisible();
     // Investors no longer see it.
-    const tiers = (await app.api<{ tiers: { name: string }[] }>('GET', '/user/investment-tiers', { token: ada.token })).data.tiers.map((t) => t.name);
+    const tiers = (
+      await app.api<{ tiers: { name: string }[] }>('GET', '/user/investment-tiers', { token: ada.token })
+    ).data.tiers.map((t) => t.name);
     expect(tiers).not.toContain('Orchard');
 
     await openTab(page, 'Audit Log');
     const actions = page.locator('li p.font-mono');
-    const counts = { deposit_approve: 2, balance_update: 1, user_block: 1, user_unblock: 1, tier_create: 1, tier_update: 1 };
-    for (const [action, n] of Object.entries(counts)) await expect(actions.filter({ hasText: new RegExp(`^${action}$`) })).toHaveCount(n);
+    const counts = {
+      deposit_approve: 2,
+      balance_update: 1,
+      user_block: 1,
+      user_unblock: 1,
+      tier_create: 1,
+      tier_update: 1,
+    };
+    for (const [action, n] of Object.entries(counts))
+      await expect(actions.filter({ hasText: new RegExp(`^${action}$`) })).toHaveCount(n);
     await page.getByLabel('Action').selectOption('balance_update');
     await expect(page.getByText('1 entry', { exact: true })).toBeVisible();
     await expect(actions).toHaveCount(1);
-    await expect(page.getByRole('listitem').filter({ hasText: 'balance_update' })).toContainText('Note: Goodwill credit');
+    await expect(page.getByRole('listitem').filter({ hasText: 'balance_update' })).toContainText(
+      'Note: Goodwill credit',
+    );
   });
 });

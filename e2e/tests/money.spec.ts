@@ -1,6 +1,13 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { Address } from 'viem';
-import { anvilAvailability, deployToken, sendToken, startAnvil, type Anvil, type Token } from '../../apps/server/test/anvil.ts';
+import {
+  anvilAvailability,
+  deployToken,
+  sendToken,
+  startAnvil,
+  type Anvil,
+  type Token,
+} from '../../apps/server/test/anvil.ts';
 import { openTab, randomTxHash, signIn, signUpInvestor, type Person } from '../support/people.ts';
 import { startFastApp as startApp } from '../support/fresh-data-dir.ts';
 import { ADMIN, type RunningApp } from '../support/server.ts';
@@ -12,9 +19,11 @@ import { ADMIN, type RunningApp } from '../support/server.ts';
  * and a failed on-chain deposit corrected against a real anvil node.
  */
 
-const toast = (page: Page, text: string | RegExp) => page.locator('.Toastify').getByText(text, typeof text === 'string' ? { exact: true } : undefined);
+const toast = (page: Page, text: string | RegExp) =>
+  page.locator('.Toastify').getByText(text, typeof text === 'string' ? { exact: true } : undefined);
 /** The value under a stat card's label. */
-const stat = (page: Page, label: string) => page.getByText(label, { exact: true }).locator('xpath=following-sibling::p[1]');
+const stat = (page: Page, label: string) =>
+  page.getByText(label, { exact: true }).locator('xpath=following-sibling::p[1]');
 
 const MONDAY_9 = '2026-11-23T09:00:00Z';
 const MONDAY_17 = '2026-11-23T17:00:30Z';
@@ -49,7 +58,11 @@ test.describe('demo deposits, investments, withdrawals', () => {
   });
   test.afterAll(async () => app?.stop());
 
-  test('deposit: submit, see it pending, admin approves, balance and recent list update', async ({ page, browser, context }) => {
+  test('deposit: submit, see it pending, admin approves, balance and recent list update', async ({
+    page,
+    browser,
+    context,
+  }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.baseURL });
     await signIn(page, app, ada);
     await openTab(page, 'Deposit');
@@ -59,8 +72,12 @@ test.describe('demo deposits, investments, withdrawals', () => {
     await expect(address).toHaveText('0x000000000000000000000000000000000000dEaD');
     await page.getByRole('button', { name: 'Copy Address' }).click();
     await expect(toast(page, 'Deposit address copied')).toBeVisible();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('0x000000000000000000000000000000000000dEaD');
-    await expect(page.getByRole('alert').filter({ hasText: 'Only USDC on the Polygon network is accepted.' })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      '0x000000000000000000000000000000000000dEaD',
+    );
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'Only USDC on the Polygon network is accepted.' }),
+    ).toBeVisible();
     await expect(stat(page, 'Current Balance')).toHaveText('0.0000 USDC');
     await expect(page.getByText('No deposits yet.')).toBeVisible();
 
@@ -121,7 +138,10 @@ test.describe('demo deposits, investments, withdrawals', () => {
     await expect(stat(page, 'USDC Balance')).toHaveText('150.0000 USDC');
   });
 
-  test('invest on a weekday (refused on Saturday), run one 8-hour cycle, referrers are paid 10/3/1%', async ({ page, browser }) => {
+  test('invest on a weekday (refused on Saturday), run one 8-hour cycle, referrers are paid 10/3/1%', async ({
+    page,
+    browser,
+  }) => {
     await signIn(page, app, ada);
 
     // Saturday: refused with the spec's words, nothing moves.
@@ -133,7 +153,9 @@ test.describe('demo deposits, investments, withdrawals', () => {
     await expect(confirm).toContainText('150.0000 USDC');
     await expect(confirm).toContainText('1.5 USDC'); // earning per cycle: 100 x 1.5%
     await confirm.getByRole('button', { name: 'Confirm Investment' }).click();
-    await expect(toast(page, 'Investments are only available Monday through Friday. Please try again on a weekday.')).toBeVisible();
+    await expect(
+      toast(page, 'Investments are only available Monday through Friday. Please try again on a weekday.'),
+    ).toBeVisible();
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await expect(confirm).toBeHidden();
 
@@ -187,11 +209,19 @@ test.describe('demo deposits, investments, withdrawals', () => {
     }
   });
 
-  test('Withdraw All: breakdown, admin approves one with a hash (48 h wait) and rejects the other (money back)', async ({ page, browser }) => {
+  test('Withdraw All: breakdown, admin approves one with a hash (48 h wait) and rejects the other (money back)', async ({
+    page,
+    browser,
+  }) => {
     await signIn(page, app, ada);
     await openTab(page, 'Investments');
     const section = page.locator('section', { has: page.getByRole('heading', { name: 'Cycle Withdrawals' }) });
-    await expect(section.getByLabel('Withdrawal Summary').getByText('Available', { exact: true }).locator('xpath=following-sibling::p[1]')).toHaveText('51.50 USDC');
+    await expect(
+      section
+        .getByLabel('Withdrawal Summary')
+        .getByText('Available', { exact: true })
+        .locator('xpath=following-sibling::p[1]'),
+    ).toHaveText('51.50 USDC');
     await section.getByRole('button', { name: 'Withdraw All' }).click();
     const dialog = page.getByRole('dialog', { name: 'Withdraw All' });
     await dialog.getByRole('button', { name: 'Review Withdrawal' }).click();
@@ -201,7 +231,8 @@ test.describe('demo deposits, investments, withdrawals', () => {
     await dialog.getByRole('button', { name: 'Review Withdrawal' }).click();
     // The breakdown is shown before anything is sent: gross, 15% fee on the earning, net.
     const breakdown = dialog.getByLabel('Withdrawal breakdown');
-    const row = (label: string) => breakdown.getByText(label, { exact: true }).locator('xpath=following-sibling::dd[1]');
+    const row = (label: string) =>
+      breakdown.getByText(label, { exact: true }).locator('xpath=following-sibling::dd[1]');
     await expect(row('Cycle earnings (1)')).toHaveText('1.50 USDC');
     await expect(row('Rewards and balance')).toHaveText('50.00 USDC');
     await expect(row('Gross')).toHaveText('51.50 USDC');
@@ -215,7 +246,12 @@ test.describe('demo deposits, investments, withdrawals', () => {
     await expect(toast(page, /^Withdrawal request submitted for/)).toBeVisible();
     await expect(dialog).toBeHidden();
     await expect(section.getByRole('article', { name: 'Withdrawal Pending' })).toHaveCount(2);
-    await expect(section.getByLabel('Withdrawal Summary').getByText('Pending', { exact: true }).locator('xpath=following-sibling::p[1]')).toHaveText('51.50 USDC');
+    await expect(
+      section
+        .getByLabel('Withdrawal Summary')
+        .getByText('Pending', { exact: true })
+        .locator('xpath=following-sibling::p[1]'),
+    ).toHaveText('51.50 USDC');
     await expect(section.getByRole('button', { name: 'Withdraw All' })).toBeDisabled();
 
     // The admin pays the cycle earning and rejects the balance withdrawal.
@@ -253,8 +289,18 @@ test.describe('demo deposits, investments, withdrawals', () => {
     const card = page.getByRole('article', { name: 'Bronze investment' });
     await expect(card.getByText('Waiting for next cycle', { exact: true })).toBeVisible();
     await expect(card).toContainText(/next cycle is available in (47h 5\dm \d+s|48h 0m 0s)/);
-    await expect(section.getByLabel('Withdrawal Summary').getByText('Available', { exact: true }).locator('xpath=following-sibling::p[1]')).toHaveText('50.00 USDC');
-    await expect(section.getByLabel('Withdrawal Summary').getByText('Completed', { exact: true }).locator('xpath=following-sibling::p[1]')).toHaveText('1.28 USDC');
+    await expect(
+      section
+        .getByLabel('Withdrawal Summary')
+        .getByText('Available', { exact: true })
+        .locator('xpath=following-sibling::p[1]'),
+    ).toHaveText('50.00 USDC');
+    await expect(
+      section
+        .getByLabel('Withdrawal Summary')
+        .getByText('Completed', { exact: true })
+        .locator('xpath=following-sibling::p[1]'),
+    ).toHaveText('1.28 USDC');
 
     await openTab(page, 'Dashboard');
     await expect(stat(page, 'USDC Balance')).toHaveText('50.0000 USDC');
@@ -302,7 +348,9 @@ test.describe('on-chain deposit (anvil)', () => {
     await chain?.stop();
   });
 
-  test('a wrong amount fails with its reason; the owner corrects it; confirmed once a block is mined', async ({ page }) => {
+  test('a wrong amount fails with its reason; the owner corrects it; confirmed once a block is mined', async ({
+    page,
+  }) => {
     const bob = await signUpInvestor(app, { firstName: 'Bob', lastName: 'Chain' });
     const hash = await sendToken(chain, token, sender, 'transfer', [chain.accounts[9], 25_000_000n]);
     await signIn(page, app, bob);
@@ -314,7 +362,8 @@ test.describe('on-chain deposit (anvil)', () => {
     await form.getByLabel('Amount (USDC)').fill('20');
     await form.getByLabel('From Address').fill(sender);
     await form.getByRole('button', { name: 'Submit Deposit' }).click();
-    const reason = 'Amount differs: the chain shows 25 USDC for this transfer, but you entered 20 USDC. Correct the amount to 25.';
+    const reason =
+      'Amount differs: the chain shows 25 USDC for this transfer, but you entered 20 USDC. Correct the amount to 25.';
     await expect(toast(page, reason)).toBeVisible();
 
     const failedArea = page.locator('section', { has: page.getByRole('heading', { name: 'Failed Deposits' }) });
@@ -335,16 +384,25 @@ test.describe('on-chain deposit (anvil)', () => {
     const row = recent.getByRole('listitem').first();
     await expect(row.getByText('Pending', { exact: true })).toBeVisible();
     await expect(row.getByRole('progressbar', { name: 'Confirmations 1 of 2' })).toBeVisible();
-    await expect(page.getByText('Current Balance', { exact: true }).locator('xpath=following-sibling::p[1]')).toHaveText('0.0000 USDC');
+    await expect(
+      page.getByText('Current Balance', { exact: true }).locator('xpath=following-sibling::p[1]'),
+    ).toHaveText('0.0000 USDC');
 
     // One more block: the background job confirms it; the tab shows it on its next refresh (reload here).
     await chain.mine(1);
     await expect
-      .poll(async () => (await app.api<{ deposits: { status: string }[] }>('GET', '/user/deposit-history', { token: bob.token })).data.deposits[0]?.status, { timeout: 15_000 })
+      .poll(
+        async () =>
+          (await app.api<{ deposits: { status: string }[] }>('GET', '/user/deposit-history', { token: bob.token })).data
+            .deposits[0]?.status,
+        { timeout: 15_000 },
+      )
       .toBe('confirmed');
     await page.reload();
     await openTab(page, 'Deposit');
     await expect(recent.getByRole('listitem').first().getByText('Confirmed', { exact: true })).toBeVisible();
-    await expect(page.getByText('Current Balance', { exact: true }).locator('xpath=following-sibling::p[1]')).toHaveText('25.0000 USDC');
+    await expect(
+      page.getByText('Current Balance', { exact: true }).locator('xpath=following-sibling::p[1]'),
+    ).toHaveText('25.0000 USDC');
   });
 });

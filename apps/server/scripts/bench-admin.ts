@@ -39,7 +39,10 @@ async function step(label: string, q: ReturnType<typeof sql>) {
 }
 
 async function seed() {
-  const [have] = await rawRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM users WHERE email LIKE 'bench%@bench.example'`);
+  const [have] = await rawRows<{ n: number }>(
+    db,
+    sql`SELECT count(*)::int AS n FROM users WHERE email LIKE 'bench%@bench.example'`,
+  );
   if ((have?.n ?? 0) >= N) {
     console.log(`seed: ${have?.n} bench users already present`);
     return;
@@ -77,7 +80,10 @@ async function seed() {
                now() - ((g % 100) || ' days')::interval, CASE WHEN g % 10 = 0 THEN NULL ELSE now() END
         FROM generate_series(1, ${N}::int) g`,
   );
-  await step('bench tier', sql`INSERT INTO tiers (id, name, amount, daily_rate_scaled, sort_order) VALUES (md5('bench-tier')::uuid, 'Bench 100', 100000000, 15000, 999) ON CONFLICT DO NOTHING`);
+  await step(
+    'bench tier',
+    sql`INSERT INTO tiers (id, name, amount, daily_rate_scaled, sort_order) VALUES (md5('bench-tier')::uuid, 'Bench 100', 100000000, 15000, 999) ON CONFLICT DO NOTHING`,
+  );
   // Every other confirmed depositor invests 100 USDC; rewards 10/3/1% up the referral tree.
   await step(
     'investments',
@@ -147,14 +153,26 @@ async function main() {
   );
   console.log(`database: ${counts?.users} users, ${counts?.entries} ledger entries`);
 
-  const config = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', RATE_LIMITS: 'off', DATABASE_URL: url });
+  const config = loadConfig({
+    ...process.env,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    RATE_LIMITS: 'off',
+    DATABASE_URL: url,
+  });
   const secret = randomBytes(32).toString('hex');
   const { app, ctx } = await buildApp({ config, database, secret });
   await app.ready();
-  const admin = await createAdmin(db, { email: `bench-admin-${Date.now()}@bench.example`, password: randomBytes(12).toString('hex') });
+  const admin = await createAdmin(db, {
+    email: `bench-admin-${Date.now()}@bench.example`,
+    password: randomBytes(12).toString('hex'),
+  });
   const token = await ctx.tokens.sign({ sub: admin.id, tv: admin.tokenVersion });
   // User 2 of the binary referral tree: a large three-level network.
-  const [root] = await rawRows<{ id: string }>(db, sql`SELECT id::text AS id FROM users WHERE email = 'bench2@bench.example'`);
+  const [root] = await rawRows<{ id: string }>(
+    db,
+    sql`SELECT id::text AS id FROM users WHERE email = 'bench2@bench.example'`,
+  );
   const rootId = root?.id ?? '';
 
   const cases: [string, string][] = [
@@ -178,7 +196,9 @@ async function main() {
       if (i > 0) times.push(performance.now() - t0);
     }
     times.sort((a, b) => a - b);
-    console.log(`  ${label} ${String(status).padEnd(4)} median ${times[Math.floor(times.length / 2)]?.toFixed(1)}  max ${times[times.length - 1]?.toFixed(1)}`);
+    console.log(
+      `  ${label} ${String(status).padEnd(4)} median ${times[Math.floor(times.length / 2)]?.toFixed(1)}  max ${times[times.length - 1]?.toFixed(1)}`,
+    );
   }
   await app.close();
 }

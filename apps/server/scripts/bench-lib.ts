@@ -26,7 +26,6 @@ export function envNumber(name: string, fallback: number): number {
   return n;
 }
 
-
 export interface Child {
   proc: ChildProcess;
   pid: number;
@@ -36,7 +35,12 @@ export interface Child {
 }
 
 /** Runs a TypeScript file in its own Node process (node --import tsx, so the pid is the process itself). */
-export async function startTs(file: string, env: Record<string, string | undefined>, readyPath: string, port: number): Promise<Child> {
+export async function startTs(
+  file: string,
+  env: Record<string, string | undefined>,
+  readyPath: string,
+  port: number,
+): Promise<Child> {
   const proc = spawn(process.execPath, ['--import', 'tsx', file], {
     cwd: ROOT_DIR,
     env: { ...process.env, ...env, PORT: String(port) },
@@ -112,7 +116,12 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
     {
       setupRequest: () => {
         const r = opts.request(i++);
-        return { method: r.method ?? 'GET', path: r.path, headers: { ...(r.body ? { 'content-type': 'application/json' } : {}), ...r.headers }, body: r.body };
+        return {
+          method: r.method ?? 'GET',
+          path: r.path,
+          headers: { ...(r.body ? { 'content-type': 'application/json' } : {}), ...r.headers },
+          body: r.body,
+        };
       },
     },
   ];
@@ -170,7 +179,10 @@ export async function ensurePostgres(): Promise<PgHandle> {
   const given = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
   if (given) return { url: given, started: false, stop: async () => undefined };
   const bin = pgBin();
-  if (!bin) throw new Error('No PostgreSQL: set DATABASE_URL (or BENCH_DATABASE_URL), or install PostgreSQL (initdb under /usr/lib/postgresql).');
+  if (!bin)
+    throw new Error(
+      'No PostgreSQL: set DATABASE_URL (or BENCH_DATABASE_URL), or install PostgreSQL (initdb under /usr/lib/postgresql).',
+    );
   const port = process.env.BENCH_PG_PORT ? Number(process.env.BENCH_PG_PORT) : await freePort();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'hf-bench-pg-'));
   const asRoot = process.getuid?.() === 0;
@@ -206,7 +218,8 @@ export async function ensurePostgres(): Promise<PgHandle> {
 }
 
 export function machine(): string {
-  const cpu = /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
+  const cpu =
+    /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
   const ram = (os.totalmem() / 1024 ** 3).toFixed(1);
   return `${os.availableParallelism()} cores (${cpu.trim()}), ${ram} GB RAM, Node ${process.version}, ${os.type()} ${os.release()}`;
 }

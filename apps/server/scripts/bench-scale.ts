@@ -24,7 +24,19 @@ import { rawRows } from '../src/db/raw.ts';
 import { checkLedger } from '../src/ledger/check.ts';
 import { SettableClock } from '../src/lib/clock.ts';
 import { TokenService } from '../src/lib/tokens.ts';
-import { ensurePostgres, envNumber, fmt, freePort, load, machine, SERVER_DIR, sleep, startTs, type Child, type LoadResult } from './bench-lib.ts';
+import {
+  ensurePostgres,
+  envNumber,
+  fmt,
+  freePort,
+  load,
+  machine,
+  SERVER_DIR,
+  sleep,
+  startTs,
+  type Child,
+  type LoadResult,
+} from './bench-lib.ts';
 import { seedLarge } from './seed-large.ts';
 
 const DURATION = envNumber('BENCH_DURATION', 10);
@@ -79,7 +91,10 @@ async function main() {
   const chain = fakeChain(137);
   try {
     await database.migrate();
-    const [{ n: seeded } = { n: 0 }] = await rawRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM users WHERE email LIKE '%@seed.harvest'`);
+    const [{ n: seeded } = { n: 0 }] = await rawRows<{ n: number }>(
+      db,
+      sql`SELECT count(*)::int AS n FROM users WHERE email LIKE '%@seed.harvest'`,
+    );
     if (seeded === 0) await seedLarge(db, envNumber('BENCH_USERS', 100_000));
 
     const day = benchDay();
@@ -87,7 +102,10 @@ async function main() {
     clock.set(day);
     const secret = randomBytes(32).toString('hex');
     const tokens = new TokenService(secret, TTL, clock);
-    const [tier] = await rawRows<{ amount: string }>(db, sql`SELECT amount::text AS amount FROM tiers WHERE active ORDER BY amount LIMIT 1`);
+    const [tier] = await rawRows<{ amount: string }>(
+      db,
+      sql`SELECT amount::text AS amount FROM tiers WHERE active ORDER BY amount LIMIT 1`,
+    );
     const tierUsdc = Number(tier?.amount ?? 0) / 1e6;
     const users = await rawRows<{ id: string; tv: number }>(
       db,
@@ -102,7 +120,12 @@ async function main() {
     await db.execute(sql`INSERT INTO deposits (user_id, amount, status, type, tx_hash, from_address, created_at)
       SELECT u.id, 10000000, 'pending', 'real', '0x' || md5(${run} || g) || md5('b' || ${run} || g), '0x' || substr(md5('f' || g), 1, 40), now()
       FROM generate_series(1, ${DEPOSITS}) g JOIN LATERAL (SELECT id FROM users WHERE email = 'seed' || (1 + g % 1000) || '@seed.harvest') u ON true`);
-    const hashes = (await rawRows<{ h: string }>(db, sql`SELECT tx_hash AS h FROM deposits WHERE tx_hash LIKE ${'0x' + '%'} AND status = 'pending' AND type = 'real' AND created_at > now() - interval '1 minute'`)).map((r) => r.h);
+    const hashes = (
+      await rawRows<{ h: string }>(
+        db,
+        sql`SELECT tx_hash AS h FROM deposits WHERE tx_hash LIKE ${'0x' + '%'} AND status = 'pending' AND type = 'real' AND created_at > now() - interval '1 minute'`,
+      )
+    ).map((r) => r.h);
 
     await new Promise<void>((r) => chain.server.listen(0, '127.0.0.1', () => r()));
     const addr = chain.server.address();
@@ -129,21 +152,39 @@ async function main() {
         '/api/tiers',
         await freePort(),
       );
-      const r = await fetch(`${child.url}/api/__test__/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ now: day.toISOString() }) });
+      const r = await fetch(`${child.url}/api/__test__/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ now: day.toISOString() }),
+      });
       if (!r.ok) throw new Error(`clock ${r.status}`);
       children.push(child);
       return child;
     };
     const dashboard = (u: string, conns: number, offset: number) =>
-      load({ url: u, connections: conns, duration: DURATION, request: (i) => ({ path: '/api/user/dashboard', headers: { authorization: auth(i * 2 + offset) } }) });
+      load({
+        url: u,
+        connections: conns,
+        duration: DURATION,
+        request: (i) => ({ path: '/api/user/dashboard', headers: { authorization: auth(i * 2 + offset) } }),
+      });
     const invest = (u: string, conns: number, offset: number) =>
       load({
         url: u,
         connections: conns,
         duration: DURATION,
-        request: (i) => ({ method: 'POST', path: '/api/user/invest', headers: { authorization: auth(i * 2 + offset) }, body: JSON.stringify({ amount: tierUsdc }) }),
+        request: (i) => ({
+          method: 'POST',
+          path: '/api/user/invest',
+          headers: { authorization: auth(i * 2 + offset) },
+          body: JSON.stringify({ amount: tierUsdc }),
+        }),
       });
-    const sum = (rs: LoadResult[]) => ({ rps: rs.reduce((s, r) => s + r.rps, 0), errors: rs.reduce((s, r) => s + r.errors, 0), p99: Math.max(...rs.map((r) => r.p99)) });
+    const sum = (rs: LoadResult[]) => ({
+      rps: rs.reduce((s, r) => s + r.rps, 0),
+      errors: rs.reduce((s, r) => s + r.errors, 0),
+      p99: Math.max(...rs.map((r) => r.p99)),
+    });
 
     // One instance (no chain: the job stays idle during the load runs).
     const a = await start('a', false);
@@ -153,7 +194,9 @@ async function main() {
     // Two instances, the same total connections spread over both.
     const b = await start('b', false);
     await dashboard(b.url, CONNECTIONS, 1);
-    const twoDash = sum(await Promise.all([dashboard(a.url, CONNECTIONS / 2, 0), dashboard(b.url, CONNECTIONS / 2, 1)]));
+    const twoDash = sum(
+      await Promise.all([dashboard(a.url, CONNECTIONS / 2, 0), dashboard(b.url, CONNECTIONS / 2, 1)]),
+    );
     const twoInvest = sum(await Promise.all([invest(a.url, CONNECTIONS / 2, 0), invest(b.url, CONNECTIONS / 2, 1)]));
     await a.stop();
     await b.stop();
@@ -188,7 +231,9 @@ async function main() {
     ];
     console.log(`\n${lines.join('\n')}\n`);
     // Leave no pending fakes behind for the next run: mark them failed (a state change the app itself makes).
-    await db.execute(sql`UPDATE deposits SET status = 'failed', failure_reason = 'bench:scale fake deposit', processed_at = now() WHERE tx_hash IN (SELECT unnest(${`{${hashes.join(',')}}`}::text[])) AND status = 'pending'`);
+    await db.execute(
+      sql`UPDATE deposits SET status = 'failed', failure_reason = 'bench:scale fake deposit', processed_at = now() WHERE tx_hash IN (SELECT unnest(${`{${hashes.join(',')}}`}::text[])) AND status = 'pending'`,
+    );
     if (violations.length > 0 || twice > 0 || never > 0) process.exitCode = 1;
   } finally {
     for (const c of children) await c.stop().catch(() => undefined);

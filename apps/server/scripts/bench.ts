@@ -32,7 +32,23 @@ import { checkLedger } from '../src/ledger/check.ts';
 import { SettableClock } from '../src/lib/clock.ts';
 import { verifyPassword } from '../src/lib/passwords.ts';
 import { TokenService } from '../src/lib/tokens.ts';
-import { ceiling, ensurePostgres, envNumber, fmt, freePort, load, machine, median, rssMb, SCRIPTS_DIR, SERVER_DIR, sleep, startTs, type Child, type LoadResult } from './bench-lib.ts';
+import {
+  ceiling,
+  ensurePostgres,
+  envNumber,
+  fmt,
+  freePort,
+  load,
+  machine,
+  median,
+  rssMb,
+  SCRIPTS_DIR,
+  SERVER_DIR,
+  sleep,
+  startTs,
+  type Child,
+  type LoadResult,
+} from './bench-lib.ts';
 import { SEED_PASSWORD, seedLarge } from './seed-large.ts';
 
 const DURATION = envNumber('BENCH_DURATION', 10);
@@ -52,7 +68,12 @@ const origQuery = pg.Client.prototype.query;
 (pg.Client.prototype as any).query = function (this: pg.Client, ...args: unknown[]) {
   if (counting) {
     const first = args[0];
-    const text = typeof first === 'string' ? first : typeof first === 'object' && first && 'text' in first ? String((first as { text: unknown }).text) : '?';
+    const text =
+      typeof first === 'string'
+        ? first
+        : typeof first === 'object' && first && 'text' in first
+          ? String((first as { text: unknown }).text)
+          : '?';
     queryLog.push({ text, at: performance.now() });
   }
   return (origQuery as any).apply(this, args);
@@ -90,8 +111,12 @@ async function addEarnings(db: Db, userId: string, investmentId: string, n: numb
     CROSS JOIN LATERAL (VALUES ((SELECT id FROM ledger_accounts WHERE user_id = c.user_id AND kind = 'earnings'), c.gross_amount),
       ((SELECT id FROM ledger_accounts WHERE user_id IS NULL AND kind = 'platform_earning_expense'), -c.gross_amount)) AS x(account_id, amount)
     WHERE c.investment_id = ${investmentId}::uuid AND c.cycle_number > 100000 AND NOT EXISTS (SELECT 1 FROM ledger_entries e WHERE e.transaction_id = t.id)`);
-  await db.execute(sql`UPDATE ledger_accounts SET balance = balance + ${BigInt(n) * 1500000n} WHERE user_id = ${userId}::uuid AND kind = 'earnings'`);
-  await db.execute(sql`UPDATE investments SET total_earned = total_earned + ${BigInt(n) * 1500000n} WHERE id = ${investmentId}::uuid`);
+  await db.execute(
+    sql`UPDATE ledger_accounts SET balance = balance + ${BigInt(n) * 1500000n} WHERE user_id = ${userId}::uuid AND kind = 'earnings'`,
+  );
+  await db.execute(
+    sql`UPDATE investments SET total_earned = total_earned + ${BigInt(n) * 1500000n} WHERE id = ${investmentId}::uuid`,
+  );
 }
 
 async function main() {
@@ -104,7 +129,10 @@ async function main() {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'hf-bench-'));
   try {
     await database.migrate();
-    const [{ n: seeded } = { n: 0 }] = await rawRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM users WHERE email LIKE '%@seed.harvest'`);
+    const [{ n: seeded } = { n: 0 }] = await rawRows<{ n: number }>(
+      db,
+      sql`SELECT count(*)::int AS n FROM users WHERE email LIKE '%@seed.harvest'`,
+    );
     if (seeded === 0) {
       const n = envNumber('BENCH_USERS', 100_000);
       console.log(`The database holds no seeded users: seeding ${n} (npm run seed:large) ...`);
@@ -126,7 +154,10 @@ async function main() {
     clock.set(day);
     const secret = randomBytes(32).toString('hex');
     const tokens = new TokenService(secret, TTL, clock);
-    const [tier] = await rawRows<{ amount: string }>(db, sql`SELECT amount::text AS amount FROM tiers WHERE active ORDER BY amount LIMIT 1`);
+    const [tier] = await rawRows<{ amount: string }>(
+      db,
+      sql`SELECT amount::text AS amount FROM tiers WHERE active ORDER BY amount LIMIT 1`,
+    );
     if (!tier) throw new Error('no active tier');
     const tierUsdc = Number(tier.amount) / 1e6;
     // Users not blocked, with money: the token pool; five kept apart for in-process counting and Withdraw All x1000.
@@ -142,33 +173,61 @@ async function main() {
     const admins: string[] = [];
     for (let i = 0; i < 5; i++) {
       const email = `bench-admin-${i}@bench.harvest`;
-      const [have] = await rawRows<{ id: string; tv: number }>(db, sql`SELECT id::text AS id, token_version AS tv FROM users WHERE email = ${email}`);
-      const a = have ?? (await createAdmin(db, { email, password: randomBytes(12).toString('hex') }).then((r) => ({ id: r.id, tv: r.tokenVersion })));
+      const [have] = await rawRows<{ id: string; tv: number }>(
+        db,
+        sql`SELECT id::text AS id, token_version AS tv FROM users WHERE email = ${email}`,
+      );
+      const a =
+        have ??
+        (await createAdmin(db, { email, password: randomBytes(12).toString('hex') }).then((r) => ({
+          id: r.id,
+          tv: r.tokenVersion,
+        })));
       if (!a) throw new Error('admin');
       admins.push(`Bearer ${await tokens.sign({ sub: a.id, tv: a.tv })}`);
     }
     // Withdraw All x1000: special users 6..11 get 1,000 unrequested cycle earnings each.
     const heavy = special.slice(6);
     for (const u of heavy) {
-      const [inv] = await rawRows<{ id: string }>(db, sql`SELECT id::text AS id FROM investments WHERE user_id = ${u.id}::uuid ORDER BY created_at LIMIT 1`);
+      const [inv] = await rawRows<{ id: string }>(
+        db,
+        sql`SELECT id::text AS id FROM investments WHERE user_id = ${u.id}::uuid ORDER BY created_at LIMIT 1`,
+      );
       if (!inv) throw new Error('a prepared user has no investment');
       await addEarnings(db, u.id, inv.id, 1000);
     }
-    const [seedCount] = await rawRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM users WHERE email LIKE '%@seed.harvest'`);
+    const [seedCount] = await rawRows<{ n: number }>(
+      db,
+      sql`SELECT count(*)::int AS n FROM users WHERE email LIKE '%@seed.harvest'`,
+    );
     const nUsers = seedCount?.n ?? 1;
 
     // ---- query counts (in-process, same code, same database) --------------------------------------
-    const config = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', RATE_LIMITS: 'off', TEST_CLOCK: '1', DATABASE_URL: url, JWT_TTL_SECONDS: String(TTL) });
+    const config = loadConfig({
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      RATE_LIMITS: 'off',
+      TEST_CLOCK: '1',
+      DATABASE_URL: url,
+      JWT_TTL_SECONDS: String(TTL),
+    });
     const inproc = await buildApp({ config, database, secret, clock });
     await inproc.app.ready();
     const countOf = async (method: 'GET' | 'POST', u: string, auth: string, body?: unknown) => {
       queryLog.length = 0;
       counting = true;
       const t0 = performance.now();
-      const res = await inproc.app.inject({ method, url: u, headers: { authorization: auth }, ...(body ? { payload: body as object } : {}) });
+      const res = await inproc.app.inject({
+        method,
+        url: u,
+        headers: { authorization: auth },
+        ...(body ? { payload: body as object } : {}),
+      });
       const ms = performance.now() - t0;
       counting = false;
-      if (res.statusCode !== 200) console.warn(`  (count) ${method} ${u} -> ${res.statusCode} ${res.body.slice(0, 200)}`);
+      if (res.statusCode !== 200)
+        console.warn(`  (count) ${method} ${u} -> ${res.statusCode} ${res.body.slice(0, 200)}`);
       const begins = queryLog.filter((x) => /^\s*begin/i.test(x.text));
       const commit = queryLog.find((x) => /^\s*commit/i.test(x.text));
       const txMs = begins[0] && commit ? commit.at - begins[0].at : NaN;
@@ -187,21 +246,37 @@ async function main() {
     q.adminUsers = (await countOf('GET', '/api/admin/users?page=7&pageSize=25', admins[0] ?? '')).q;
     q.analytics = (await countOf('GET', '/api/user/admin/analytics?period=90', admins[0] ?? '')).q;
     q.invest = (await countOf('POST', '/api/user/invest', sTok, { amount: tierUsdc })).q;
-    const [sInv] = await rawRows<{ id: string }>(db, sql`SELECT id::text AS id FROM investments WHERE user_id = ${s0.id}::uuid AND NOT earning_started ORDER BY created_at DESC LIMIT 1`);
+    const [sInv] = await rawRows<{ id: string }>(
+      db,
+      sql`SELECT id::text AS id FROM investments WHERE user_id = ${s0.id}::uuid AND NOT earning_started ORDER BY created_at DESC LIMIT 1`,
+    );
     q.start = (await countOf('POST', '/api/user/start-earning', sTok, { investmentId: sInv?.id })).q;
     clock.set(new Date(day.getTime() + 8 * 3600_000 + 60_000));
     q.complete = (await countOf('POST', '/api/user/complete-cycle', sTok, { investmentId: sInv?.id })).q;
     clock.set(day);
-    q.withdrawAll = (await countOf('POST', '/api/withdrawal/request-all', s1Tok, { walletAddress: WALLET, withdrawalPassword: WITHDRAWAL_PASSWORD })).q;
+    q.withdrawAll = (
+      await countOf('POST', '/api/withdrawal/request-all', s1Tok, {
+        walletAddress: WALLET,
+        withdrawalPassword: WITHDRAWAL_PASSWORD,
+      })
+    ).q;
     // Withdraw All with 1,000 earnings, in-process: transactions and the time inside the transaction.
     const h0 = heavy[0];
     if (!h0) throw new Error('no heavy user');
-    const heavyIn = await countOf('POST', '/api/withdrawal/request-all', `Bearer ${await tokens.sign({ sub: h0.id, tv: h0.tv })}`, {
-      walletAddress: WALLET,
-      withdrawalPassword: WITHDRAWAL_PASSWORD,
-    });
+    const heavyIn = await countOf(
+      'POST',
+      '/api/withdrawal/request-all',
+      `Bearer ${await tokens.sign({ sub: h0.id, tv: h0.tv })}`,
+      {
+        walletAddress: WALLET,
+        withdrawalPassword: WITHDRAWAL_PASSWORD,
+      },
+    );
     const argonMs: number[] = [];
-    const [whash] = await rawRows<{ h: string }>(db, sql`SELECT withdrawal_password_hash AS h FROM users WHERE id = ${h0.id}::uuid`);
+    const [whash] = await rawRows<{ h: string }>(
+      db,
+      sql`SELECT withdrawal_password_hash AS h FROM users WHERE id = ${h0.id}::uuid`,
+    );
     for (let i = 0; i < 5; i++) {
       const t0 = performance.now();
       await verifyPassword(whash?.h, WITHDRAWAL_PASSWORD);
@@ -213,7 +288,16 @@ async function main() {
     // ---- idle RSS on the embedded default (PGlite, fresh DATA_DIR) ---------------------------------
     const embedded = await startTs(
       path.join(SERVER_DIR, 'src/server.ts'),
-      { DATABASE_URL: '', DATA_DIR: path.join(tmp, 'embedded'), NODE_ENV: 'development', LOG_LEVEL: 'warn', HOST: '127.0.0.1', JWT_SECRET: secret, TEST_CLOCK: '', REDIS_URL: '' },
+      {
+        DATABASE_URL: '',
+        DATA_DIR: path.join(tmp, 'embedded'),
+        NODE_ENV: 'development',
+        LOG_LEVEL: 'warn',
+        HOST: '127.0.0.1',
+        JWT_SECRET: secret,
+        TEST_CLOCK: '',
+        REDIS_URL: '',
+      },
       '/api/tiers',
       await freePort(),
     );
@@ -225,7 +309,12 @@ async function main() {
     const ceilHttp = await startTs(path.join(SCRIPTS_DIR, 'bench-ceiling-http.ts'), {}, '/ping', await freePort());
     children.push(ceilHttp);
     await load({ url: ceilHttp.url, connections: CONNECTIONS, duration: 2, request: () => ({ path: '/ping' }) });
-    const httpRes = await load({ url: ceilHttp.url, connections: CONNECTIONS, duration: DURATION, request: () => ({ path: '/ping' }) });
+    const httpRes = await load({
+      url: ceilHttp.url,
+      connections: CONNECTIONS,
+      duration: DURATION,
+      request: () => ({ path: '/ping' }),
+    });
     await ceilHttp.stop();
     const lHttp = httpRes.rps;
     const dbRun = await new Promise<string>((resolve, reject) => {
@@ -233,13 +322,23 @@ async function main() {
         execFile(
           process.execPath,
           ['--import', 'tsx', path.join(SCRIPTS_DIR, 'bench-ceiling-db.ts')],
-          { env: { ...process.env, DATABASE_URL: url, SECONDS: String(DURATION), CONCURRENCY: String(CONNECTIONS), DATABASE_POOL_SIZE: String(POOL) } },
+          {
+            env: {
+              ...process.env,
+              DATABASE_URL: url,
+              SECONDS: String(DURATION),
+              CONCURRENCY: String(CONNECTIONS),
+              DATABASE_POOL_SIZE: String(POOL),
+            },
+          },
           (err, stdout) => (err ? reject(err) : resolve(stdout)),
         ),
       );
     });
     const lDb = (JSON.parse(dbRun.trim().split('\n').pop() ?? '{}') as { qps: number }).qps;
-    console.log(`Ceilings: L_http ${fmt(lHttp, 0)} req/s (p99 ${httpRes.p99} ms), L_db ${fmt(lDb, 0)} primary-key selects/s`);
+    console.log(
+      `Ceilings: L_http ${fmt(lHttp, 0)} req/s (p99 ${httpRes.p99} ms), L_db ${fmt(lDb, 0)} primary-key selects/s`,
+    );
 
     // ---- the server -------------------------------------------------------------------------------
     const server = await startTs(
@@ -262,18 +361,34 @@ async function main() {
     );
     children.push(server);
     const setClock = async (d: Date) => {
-      const r = await fetch(`${server.url}/api/__test__/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ now: d.toISOString() }) });
+      const r = await fetch(`${server.url}/api/__test__/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ now: d.toISOString() }),
+      });
       if (!r.ok) throw new Error(`clock: ${r.status}`);
     };
     await setClock(day);
     await sleep(1000);
     const idleServer = rssMb(server.pid);
     const rows: Row[] = [];
-    const run = async (name: string, qn: number | null, opts: Omit<Parameters<typeof load>[0], 'url' | 'connections'> & { connections?: number }) => {
+    const run = async (
+      name: string,
+      qn: number | null,
+      opts: Omit<Parameters<typeof load>[0], 'url' | 'connections'> & { connections?: number },
+    ) => {
       const res = await load({ url: server.url, connections: opts.connections ?? CONNECTIONS, ...opts });
-      const row: Row = { name, q: qn, res, rss: rssMb(server.pid), ceiling: qn === null ? undefined : ceiling(lHttp, lDb, qn) };
+      const row: Row = {
+        name,
+        q: qn,
+        res,
+        rss: rssMb(server.pid),
+        ceiling: qn === null ? undefined : ceiling(lHttp, lDb, qn),
+      };
       rows.push(row);
-      console.log(`  ${name.padEnd(28)} ${fmt(res.rps, 0).padStart(6)} req/s  p50 ${res.p50} ms  p99 ${res.p99} ms  ${res.statuses}`);
+      console.log(
+        `  ${name.padEnd(28)} ${fmt(res.rps, 0).padStart(6)} req/s  p50 ${res.p50} ms  p99 ${res.p99} ms  ${res.statuses}`,
+      );
       return row;
     };
 
@@ -281,12 +396,24 @@ async function main() {
     const loginUsers = pool.slice(0, LOGINS);
     await run('POST /api/login (argon2)', null, {
       amount: loginUsers.length,
-      request: (i) => ({ method: 'POST', path: '/api/login', body: JSON.stringify({ email: loginUsers[i % loginUsers.length]?.email, password: SEED_PASSWORD }) }),
+      request: (i) => ({
+        method: 'POST',
+        path: '/api/login',
+        body: JSON.stringify({ email: loginUsers[i % loginUsers.length]?.email, password: SEED_PASSWORD }),
+      }),
     });
 
     // Warm-up of the read paths, then the reads at full speed.
-    await load({ url: server.url, connections: CONNECTIONS, duration: 2, request: (i) => ({ path: '/api/user/dashboard', headers: { authorization: tokenOf(i) } }) });
-    await run('GET /api/user/me', q.me ?? 0, { duration: DURATION, request: (i) => ({ path: '/api/user/me', headers: { authorization: tokenOf(i) } }) });
+    await load({
+      url: server.url,
+      connections: CONNECTIONS,
+      duration: 2,
+      request: (i) => ({ path: '/api/user/dashboard', headers: { authorization: tokenOf(i) } }),
+    });
+    await run('GET /api/user/me', q.me ?? 0, {
+      duration: DURATION,
+      request: (i) => ({ path: '/api/user/me', headers: { authorization: tokenOf(i) } }),
+    });
     const dash = await run('GET /api/user/dashboard', q.dashboard ?? 0, {
       duration: DURATION,
       request: (i) => ({ path: '/api/user/dashboard', headers: { authorization: tokenOf(i) } }),
@@ -299,7 +426,9 @@ async function main() {
       overallRate: dashMax * 0.7,
       request: (i) => ({ path: '/api/user/dashboard', headers: { authorization: tokenOf(i + 7) } }),
     });
-    console.log(`  dashboard at 70% (${fmt(dashMax * 0.7, 0)} req/s): ${fmt(dash70.rps, 0)} req/s p50 ${dash70.p50} ms p99 ${dash70.p99} ms ${dash70.statuses}`);
+    console.log(
+      `  dashboard at 70% (${fmt(dashMax * 0.7, 0)} req/s): ${fmt(dash70.rps, 0)} req/s p50 ${dash70.p50} ms p99 ${dash70.p99} ms ${dash70.statuses}`,
+    );
     await run('GET /api/withdrawal/my-withdrawals', q.myWithdrawals ?? 0, {
       duration: DURATION,
       request: (i) => ({ path: '/api/withdrawal/my-withdrawals', headers: { authorization: tokenOf(i) } }),
@@ -311,12 +440,18 @@ async function main() {
     const pages = Math.max(1, Math.floor(nUsers / 25));
     await run('GET /api/admin/users?page=N', q.adminUsers ?? 0, {
       duration: DURATION,
-      request: (i) => ({ path: `/api/admin/users?page=${1 + ((i * 7919) % pages)}&pageSize=25`, headers: { authorization: admins[i % admins.length] ?? '' } }),
+      request: (i) => ({
+        path: `/api/admin/users?page=${1 + ((i * 7919) % pages)}&pageSize=25`,
+        headers: { authorization: admins[i % admins.length] ?? '' },
+      }),
     });
     await run('GET /api/user/admin/analytics?period=90', q.analytics ?? 0, {
       duration: DURATION,
       connections: Math.min(CONNECTIONS, 4),
-      request: (i) => ({ path: '/api/user/admin/analytics?period=90', headers: { authorization: admins[i % admins.length] ?? '' } }),
+      request: (i) => ({
+        path: '/api/user/admin/analytics?period=90',
+        headers: { authorization: admins[i % admins.length] ?? '' },
+      }),
     });
 
     // Single-request latencies of the back office (sequential; median of RUNS after a warm-up).
@@ -343,7 +478,12 @@ async function main() {
     // Write paths: invest, start, complete (8 h later, same weekday), Withdraw All.
     await run(`POST /api/user/invest (${tierUsdc} USDC)`, q.invest ?? 0, {
       duration: DURATION,
-      request: (i) => ({ method: 'POST', path: '/api/user/invest', headers: { authorization: tokenOf(i) }, body: JSON.stringify({ amount: tierUsdc }) }),
+      request: (i) => ({
+        method: 'POST',
+        path: '/api/user/invest',
+        headers: { authorization: tokenOf(i) },
+        body: JSON.stringify({ amount: tierUsdc }),
+      }),
     });
     const ids = `{${pool.map((u) => u.id).join(',')}}`;
     const startable = await rawRows<{ id: string; user_id: string }>(
@@ -354,12 +494,19 @@ async function main() {
     );
     const tv = new Map(pool.map((u) => [u.id, u.tv]));
     const tokenFor = new Map<string, string>();
-    for (const s of startable) if (!tokenFor.has(s.user_id)) tokenFor.set(s.user_id, `Bearer ${await tokens.sign({ sub: s.user_id, tv: tv.get(s.user_id) ?? 0 })}`);
+    for (const s of startable)
+      if (!tokenFor.has(s.user_id))
+        tokenFor.set(s.user_id, `Bearer ${await tokens.sign({ sub: s.user_id, tv: tv.get(s.user_id) ?? 0 })}`);
     await run('POST /api/user/start-earning', q.start ?? 0, {
       duration: DURATION,
       request: (i) => {
         const s = startable[i % startable.length];
-        return { method: 'POST', path: '/api/user/start-earning', headers: { authorization: tokenFor.get(s?.user_id ?? '') ?? '' }, body: JSON.stringify({ investmentId: s?.id }) };
+        return {
+          method: 'POST',
+          path: '/api/user/start-earning',
+          headers: { authorization: tokenFor.get(s?.user_id ?? '') ?? '' },
+          body: JSON.stringify({ investmentId: s?.id }),
+        };
       },
     });
     const later = new Date(day.getTime() + 8 * 3600_000 + 60_000);
@@ -373,7 +520,12 @@ async function main() {
         amount: running.length,
         request: (i) => {
           const s = running[i % running.length];
-          return { method: 'POST', path: '/api/user/complete-cycle', headers: { authorization: tokenFor.get(s?.user_id ?? '') ?? '' }, body: JSON.stringify({ investmentId: s?.id }) };
+          return {
+            method: 'POST',
+            path: '/api/user/complete-cycle',
+            headers: { authorization: tokenFor.get(s?.user_id ?? '') ?? '' },
+            body: JSON.stringify({ investmentId: s?.id }),
+          };
         },
       });
     }
@@ -417,8 +569,12 @@ async function main() {
     const heavyMed = median(heavyHttp);
     out(`Machine: ${machine()}; PostgreSQL ${pgv?.v}`);
     out(`Data: ${JSON.stringify(counts)}`);
-    out(`Load: autocannon, ${CONNECTIONS} connections, ${DURATION} s per endpoint, ${tokenList.length} distinct signed-in users; server pool ${POOL}; LOG_LEVEL ${process.env.BENCH_LOG_LEVEL ?? 'warn'}`);
-    out(`Ceilings (same run): L_http ${fmt(lHttp, 0)} req/s (bare Fastify route), L_db ${fmt(lDb, 0)} primary-key selects/s (openPostgres pool); ceiling(q) = 1/(1/L_http + q/L_db)`);
+    out(
+      `Load: autocannon, ${CONNECTIONS} connections, ${DURATION} s per endpoint, ${tokenList.length} distinct signed-in users; server pool ${POOL}; LOG_LEVEL ${process.env.BENCH_LOG_LEVEL ?? 'warn'}`,
+    );
+    out(
+      `Ceilings (same run): L_http ${fmt(lHttp, 0)} req/s (bare Fastify route), L_db ${fmt(lDb, 0)} primary-key selects/s (openPostgres pool); ceiling(q) = 1/(1/L_http + q/L_db)`,
+    );
     out('');
     out('| Endpoint | q | req/s | ceiling | ratio | p50 ms | p99 ms | errors | RSS MB |');
     out('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
@@ -434,16 +590,25 @@ async function main() {
     out('|---|---|---|');
     const yes = (b: boolean) => (b ? 'yes' : '**no**');
     const dashRatio = dash.ceiling ? dashMax / dash.ceiling : NaN;
-    out(`| Dashboard >= 0.7 of its ceiling | ${fmt(dashRatio, 2)} (${fmt(dashMax, 0)} of ${fmt(dash.ceiling ?? NaN, 0)} req/s, q=${q.dashboard}) | ${yes(dashRatio >= 0.7)} |`);
-    out(`| Dashboard p99 < 25 ms at 70% of max rate | p99 ${dash70.p99} ms at ${fmt(dash70.rps, 0)} req/s (errors ${dash70.errors}) | ${yes(dash70.p99 < 25 && dash70.errors === 0)} |`);
-    for (const [k, v] of Object.entries(adminSingle)) out(`| Admin ${k} < 50 ms (median of ${RUNS}) | ${fmt(v.median)} ms (max ${fmt(v.max)}, status ${v.status}) | ${yes(v.median < 50 && v.status === 200)} |`);
+    out(
+      `| Dashboard >= 0.7 of its ceiling | ${fmt(dashRatio, 2)} (${fmt(dashMax, 0)} of ${fmt(dash.ceiling ?? NaN, 0)} req/s, q=${q.dashboard}) | ${yes(dashRatio >= 0.7)} |`,
+    );
+    out(
+      `| Dashboard p99 < 25 ms at 70% of max rate | p99 ${dash70.p99} ms at ${fmt(dash70.rps, 0)} req/s (errors ${dash70.errors}) | ${yes(dash70.p99 < 25 && dash70.errors === 0)} |`,
+    );
+    for (const [k, v] of Object.entries(adminSingle))
+      out(
+        `| Admin ${k} < 50 ms (median of ${RUNS}) | ${fmt(v.median)} ms (max ${fmt(v.max)}, status ${v.status}) | ${yes(v.median < 50 && v.status === 200)} |`,
+      );
     out(
       `| Withdraw All, 1,000 earnings: one transaction | ${heavyIn.transactions} transaction(s), ${heavyIn.q} round trips, status ${heavyIn.status} | ${yes(heavyIn.transactions === 1 && heavyIn.status === 200)} |`,
     );
     out(
       `| Withdraw All, 1,000 earnings: < 100 ms | HTTP median ${fmt(heavyMed)} ms (n=${heavyHttp.length}); of it argon2 verify ${fmt(argon)} ms; transaction ${fmt(heavyIn.txMs)} ms (in-process) | ${yes(heavyMed < 100)} |`,
     );
-    out(`| Server RSS at idle, embedded default < 150 MB | ${fmt(idleEmbedded, 0)} MB (PGlite, fresh DATA_DIR) | ${yes(idleEmbedded < 150)} |`);
+    out(
+      `| Server RSS at idle, embedded default < 150 MB | ${fmt(idleEmbedded, 0)} MB (PGlite, fresh DATA_DIR) | ${yes(idleEmbedded < 150)} |`,
+    );
     out(`| (info) server RSS idle / peak on PostgreSQL | ${fmt(idleServer, 0)} / ${fmt(peak, 0)} MB | - |`);
     out(`| Ledger check after the write paths | ${violations.length} violation(s) | ${yes(violations.length === 0)} |`);
     const text = lines.join('\n');

@@ -22,13 +22,17 @@ const v4 = (hex: SQL) => sql`overlay(overlay(${hex} placing '4' from 13) placing
 const uid = (expr: SQL) => v4(sql`md5('hf-user-' || (${expr}))`);
 
 export async function seedLarge(db: Db, n: number, log: (s: string) => void = console.log): Promise<void> {
-  const [{ count } = { count: 0 }] = await rawRows<{ count: number }>(db, sql`SELECT count(*)::int AS count FROM users WHERE email LIKE '%@seed.harvest'`);
+  const [{ count } = { count: 0 }] = await rawRows<{ count: number }>(
+    db,
+    sql`SELECT count(*)::int AS count FROM users WHERE email LIKE '%@seed.harvest'`,
+  );
   if (count > 0) throw new Error(`The database already holds ${count} seeded users: seed an empty database.`);
   await seedTiers(db);
   const pw = await hash(SEED_PASSWORD);
   const wpw = await hash('seed-withdrawal');
   const platform = (kind: string) => sql`(SELECT id FROM ledger_accounts WHERE user_id IS NULL AND kind = ${kind})`;
-  const acct = (userExpr: SQL, kind: string) => sql`(SELECT id FROM ledger_accounts WHERE user_id = ${userExpr} AND kind = ${kind})`;
+  const acct = (userExpr: SQL, kind: string) =>
+    sql`(SELECT id FROM ledger_accounts WHERE user_id = ${userExpr} AND kind = ${kind})`;
   const span = 90 * 86400;
 
   const steps: [string, SQL][] = [
@@ -99,48 +103,69 @@ export async function seedLarge(db: Db, n: number, log: (s: string) => void = co
         CROSS JOIN LATERAL (SELECT CASE WHEN abs(hashtext(ce.id::text)) % 10 = 0 THEN 'pending' WHEN abs(hashtext(ce.id::text)) % 10 = 1 THEN 'rejected' ELSE 'approved' END AS status) s
         WHERE ce.cycle_number = 1 AND ce.gross_amount > 0 AND abs(hashtext(ce.id::text || 'w')) % 4 = 0`,
     ],
-    ['requested earnings', sql`UPDATE cycle_earnings ce SET withdrawal_requested = true FROM withdrawals w WHERE w.cycle_earning_id = ce.id AND w.status <> 'rejected'`],
+    [
+      'requested earnings',
+      sql`UPDATE cycle_earnings ce SET withdrawal_requested = true FROM withdrawals w WHERE w.cycle_earning_id = ce.id AND w.status <> 'rejected'`,
+    ],
     [
       'payout hashes',
       sql`INSERT INTO payout_transactions (tx_hash, request_id, wallet_address) SELECT tx_hash, request_id, wallet_address FROM withdrawals WHERE status = 'approved' AND tx_hash IS NOT NULL`,
     ],
     // Ledger transactions, one per business row, then their entries.
-    ['ledger: deposits', sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'deposit', id::text, created_at FROM deposits WHERE status = 'confirmed'`],
+    [
+      'ledger: deposits',
+      sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'deposit', id::text, created_at FROM deposits WHERE status = 'confirmed'`,
+    ],
     [
       'ledger: deposit entries',
       sql`INSERT INTO ledger_entries (transaction_id, account_id, amount)
         SELECT t.id, x.account_id, x.amount FROM ledger_transactions t JOIN deposits d ON t.kind = 'deposit' AND t.ref_id = d.id::text
         CROSS JOIN LATERAL (VALUES (${acct(sql`d.user_id`, 'balance')}, d.amount), (${platform('platform_deposits')}, -d.amount)) AS x(account_id, amount)`,
     ],
-    ['ledger: investments', sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'investment', id::text, created_at FROM investments`],
+    [
+      'ledger: investments',
+      sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'investment', id::text, created_at FROM investments`,
+    ],
     [
       'ledger: investment entries',
       sql`INSERT INTO ledger_entries (transaction_id, account_id, amount)
         SELECT t.id, x.account_id, x.amount FROM ledger_transactions t JOIN investments i ON t.kind = 'investment' AND t.ref_id = i.id::text
         CROSS JOIN LATERAL (VALUES (${acct(sql`i.user_id`, 'balance')}, -i.amount), (${acct(sql`i.user_id`, 'invested')}, i.amount)) AS x(account_id, amount)`,
     ],
-    ['ledger: rewards', sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'referral_reward', id::text, created_at FROM referral_rewards`],
+    [
+      'ledger: rewards',
+      sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'referral_reward', id::text, created_at FROM referral_rewards`,
+    ],
     [
       'ledger: reward entries',
       sql`INSERT INTO ledger_entries (transaction_id, account_id, amount)
         SELECT t.id, x.account_id, x.amount FROM ledger_transactions t JOIN referral_rewards r ON t.kind = 'referral_reward' AND t.ref_id = r.id::text
         CROSS JOIN LATERAL (VALUES (${acct(sql`r.user_id`, 'rewards')}, r.amount), (${platform('platform_reward_expense')}, -r.amount)) AS x(account_id, amount)`,
     ],
-    ['ledger: earnings', sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'cycle_earning', id::text, created_at FROM cycle_earnings WHERE gross_amount > 0`],
+    [
+      'ledger: earnings',
+      sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'cycle_earning', id::text, created_at FROM cycle_earnings WHERE gross_amount > 0`,
+    ],
     [
       'ledger: earning entries',
       sql`INSERT INTO ledger_entries (transaction_id, account_id, amount)
         SELECT t.id, x.account_id, x.amount FROM ledger_transactions t JOIN cycle_earnings c ON t.kind = 'cycle_earning' AND t.ref_id = c.id::text
         CROSS JOIN LATERAL (VALUES (${acct(sql`c.user_id`, 'earnings')}, c.gross_amount), (${platform('platform_earning_expense')}, -c.gross_amount)) AS x(account_id, amount)`,
     ],
-    ['ledger: holds', sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'withdrawal_hold', id::text, requested_at FROM withdrawals`],
+    [
+      'ledger: holds',
+      sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'withdrawal_hold', id::text, requested_at FROM withdrawals`,
+    ],
     [
       'ledger: hold entries',
       sql`INSERT INTO ledger_entries (transaction_id, account_id, amount)
         SELECT t.id, x.account_id, x.amount FROM ledger_transactions t JOIN withdrawals w ON t.kind = 'withdrawal_hold' AND t.ref_id = w.id::text
         CROSS JOIN LATERAL (VALUES (${acct(sql`w.user_id`, 'earnings')}, -w.amount), (${acct(sql`w.user_id`, 'pending_withdrawal')}, w.amount)) AS x(account_id, amount)`,
     ],
-    ['ledger: payouts', sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'withdrawal_payout', id::text, processed_at FROM withdrawals WHERE status = 'approved'`],
+    [
+      'ledger: payouts',
+      sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'withdrawal_payout', id::text, processed_at FROM withdrawals WHERE status = 'approved'`,
+    ],
     [
       'ledger: payout entries',
       sql`INSERT INTO ledger_entries (transaction_id, account_id, amount)
@@ -148,7 +173,10 @@ export async function seedLarge(db: Db, n: number, log: (s: string) => void = co
         CROSS JOIN LATERAL (VALUES (${acct(sql`w.user_id`, 'pending_withdrawal')}, -w.amount), (${platform('platform_payouts')}, w.net_amount), (${platform('platform_fees')}, w.fee_amount)) AS x(account_id, amount)
         WHERE x.amount <> 0`,
     ],
-    ['ledger: releases', sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'withdrawal_release', id::text, processed_at FROM withdrawals WHERE status = 'rejected'`],
+    [
+      'ledger: releases',
+      sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'withdrawal_release', id::text, processed_at FROM withdrawals WHERE status = 'rejected'`,
+    ],
     [
       'ledger: release entries',
       sql`INSERT INTO ledger_entries (transaction_id, account_id, amount)
@@ -178,7 +206,9 @@ async function main() {
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 2 });
   try {
     await database.migrate();
-    console.log(`Seeding ${n} users on ${database.kind === 'postgres' ? 'PostgreSQL' : `PGlite in ${config.DATA_DIR}`}...`);
+    console.log(
+      `Seeding ${n} users on ${database.kind === 'postgres' ? 'PostgreSQL' : `PGlite in ${config.DATA_DIR}`}...`,
+    );
     const started = performance.now();
     await seedLarge(database.db, n);
     const counts = await rawRows<Record<string, number>>(
@@ -189,7 +219,11 @@ async function main() {
     );
     console.log(`Done in ${((performance.now() - started) / 1000).toFixed(1)} s:`, counts[0]);
     const violations = await checkLedger(database.db);
-    console.log(violations.length === 0 ? 'Ledger check: no violations.' : `Ledger check: ${violations.length} violation(s): ${JSON.stringify(violations.slice(0, 5))}`);
+    console.log(
+      violations.length === 0
+        ? 'Ledger check: no violations.'
+        : `Ledger check: ${violations.length} violation(s): ${JSON.stringify(violations.slice(0, 5))}`,
+    );
     if (violations.length > 0) process.exitCode = 1;
   } finally {
     await database.close();

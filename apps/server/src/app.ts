@@ -4,7 +4,12 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
@@ -45,7 +50,11 @@ const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
   const { config } = opts;
   const app = Fastify({
-    logger: opts.logger ?? { level: config.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' }, ...(opts.logStream ? { stream: opts.logStream } : {}) },
+    logger: opts.logger ?? {
+      level: config.LOG_LEVEL,
+      redact: { paths: REDACT, censor: '[redacted]' },
+      ...(opts.logStream ? { stream: opts.logStream } : {}),
+    },
     trustProxy: parseTrustProxy(config.TRUST_PROXY),
     bodyLimit: 64 * 1024,
     routerOptions: { maxParamLength: 200 },
@@ -62,7 +71,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     db: opts.database.db,
     clock,
     tokens: new TokenService(opts.secret, config.JWT_TTL_SECONDS, clock),
-    mailer: opts.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, production: config.isProduction, log: app.log }),
+    mailer:
+      opts.mailer ??
+      createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, production: config.isProduction, log: app.log }),
     log: app.log,
     secret: opts.secret,
     counters: createCounterStore(config.REDIS_URL, () => clock.now().getTime()),
@@ -73,11 +84,18 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   const hasWeb = existsSync(path.join(webDist, 'index.html'));
   // The page carries run-time settings the screens show (SUPPORT_EMAIL for the blocked screen).
   const indexHtml = hasWeb
-    ? readFileSync(path.join(webDist, 'index.html'), 'utf8').replace(/(<meta name="hf-support-email" content=")[^"]*(")/, `$1${escapeHtml(config.SUPPORT_EMAIL)}$2`)
+    ? readFileSync(path.join(webDist, 'index.html'), 'utf8').replace(
+        /(<meta name="hf-support-email" content=")[^"]*(")/,
+        `$1${escapeHtml(config.SUPPORT_EMAIL)}$2`,
+      )
     : undefined;
   registerErrorHandler(app, indexHtml);
   await registerSecurity(app, config.isProduction);
-  await registerRateLimit(app, config.rateLimits, ctx.counters instanceof RedisCounterStore ? ctx.counters.redis : undefined);
+  await registerRateLimit(
+    app,
+    config.rateLimits,
+    ctx.counters instanceof RedisCounterStore ? ctx.counters.redis : undefined,
+  );
 
   registerIdempotency(app, ctx.db, clock, config.IDEMPOTENCY_LEASE_MS);
   // The OpenAPI document is generated from the same Zod schemas the routes validate with.
@@ -92,9 +110,18 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   });
   if (!config.isProduction) app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
   await app.register(apiRoutes(ctx), { prefix: '/api' });
-  if (config.TEST_CLOCK && clock instanceof SettableClock) await app.register(testClockRoutes(clock), { prefix: '/api' });
+  if (config.TEST_CLOCK && clock instanceof SettableClock)
+    await app.register(testClockRoutes(clock), { prefix: '/api' });
 
-  if (hasWeb) await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, maxAge: '1y', immutable: true, preCompressed: true });
+  if (hasWeb)
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      maxAge: '1y',
+      immutable: true,
+      preCompressed: true,
+    });
   return { app, ctx };
 }
 

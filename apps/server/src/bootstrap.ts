@@ -22,7 +22,10 @@ export function resolveSecret(config: Config): string {
   return secret;
 }
 
-export async function createAdmin(db: Db, a: { email: string; password: string; firstName?: string; lastName?: string }) {
+export async function createAdmin(
+  db: Db,
+  a: { email: string; password: string; firstName?: string; lastName?: string },
+) {
   return inTransaction(db, (tx) =>
     insertUserWithAccounts(tx, {
       email: a.email.toLowerCase(),
@@ -63,6 +66,11 @@ export async function ensureAdmin(db: Db, config: Config): Promise<AdminNotice |
     return usable ? { ...DEMO_ADMIN, invitationCode: demo.invitationCode, created: false } : null;
   }
   if ((await countAdmins(db)) > 0) return null;
-  const admin = await createAdmin(db, { email: DEMO_ADMIN.email, password: DEMO_ADMIN.password, firstName: 'Demo', lastName: 'Admin' });
+  const admin = await createAdmin(db, {
+    email: DEMO_ADMIN.email,
+    password: DEMO_ADMIN.password,
+    firstName: 'Demo',
+    lastName: 'Admin',
+  });
   return { ...DEMO_ADMIN, invitationCode: admin.invitationCode, created: true };
 }

@@ -1,13 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 
-const prod = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), DEPOSIT_ADDRESS: '0x1111111111111111111111111111111111111111' };
+const prod = {
+  NODE_ENV: 'production',
+  JWT_SECRET: 'x'.repeat(40),
+  DEPOSIT_ADDRESS: '0x1111111111111111111111111111111111111111',
+};
 
 describe('config validated at boot', () => {
   it('has the documented defaults', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ PORT: 3000, DATA_DIR: './data', PLATFORM_TIMEZONE: 'UTC', CHAIN_ID: 137, DEPOSIT_CONFIRMATIONS: 30, rateLimits: true, adminRequire2fa: false });
-    expect(c.USDC_CONTRACTS).toEqual(['0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174']);
+    expect(c).toMatchObject({
+      PORT: 3000,
+      DATA_DIR: './data',
+      PLATFORM_TIMEZONE: 'UTC',
+      CHAIN_ID: 137,
+      DEPOSIT_CONFIRMATIONS: 30,
+      rateLimits: true,
+      adminRequire2fa: false,
+    });
+    expect(c.USDC_CONTRACTS).toEqual([
+      '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359',
+      '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174',
+    ]);
   });
 
   it('accepts a complete production setting and turns the admin second factor on', () => {

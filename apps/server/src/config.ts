@@ -22,10 +22,27 @@ export const envSchema = z
       .optional()
       .or(z.literal('').transform(() => undefined)),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-    JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional().or(z.literal('').transform(() => undefined)),
-    JWT_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 3600).default(12 * 3600),
-    ADMIN_EMAIL: z.string().email().optional().or(z.literal('').transform(() => undefined)),
-    ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional().or(z.literal('').transform(() => undefined)),
+    JWT_SECRET: z
+      .string()
+      .min(32, 'must be at least 32 characters')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    JWT_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(30 * 24 * 3600)
+      .default(12 * 3600),
+    ADMIN_EMAIL: z
+      .string()
+      .email()
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    ADMIN_PASSWORD: z
+      .string()
+      .min(8, 'must be at least 8 characters')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     SMTP_URL: z
       .string()
       .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -47,18 +64,30 @@ export const envSchema = z
     TEST_CLOCK: bool,
     RATE_LIMITS: z.enum(['on', 'off']).default('on'),
     TRUST_PROXY: z.string().default(''),
-    REDIS_URL: z.string().optional().or(z.literal('').transform(() => undefined)),
+    REDIS_URL: z
+      .string()
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     ADMIN_REQUIRE_2FA: z.enum(['0', '1']).optional(),
     PUBLIC_URL: z.string().optional(),
     WEB_DIST: z.string().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     // Chain (deposits, payouts)
-    CHAIN_RPC_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
+    CHAIN_RPC_URL: z
+      .string()
+      .url()
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     CHAIN_ID: z.coerce.number().int().positive().default(137),
     USDC_CONTRACTS: z
       .string()
       .default(DEFAULT_USDC)
-      .transform((s) => s.split(',').map((a) => a.trim()).filter(Boolean))
+      .transform((s) =>
+        s
+          .split(',')
+          .map((a) => a.trim())
+          .filter(Boolean),
+      )
       .pipe(z.array(address).min(1)),
     DEPOSIT_ADDRESS: address.default(DEMO_DEPOSIT_ADDRESS),
     PAYOUT_ADDRESS: address.optional().or(z.literal('').transform(() => undefined)),
@@ -69,12 +98,25 @@ export const envSchema = z
   })
   .superRefine((env, ctx) => {
     const prod = env.NODE_ENV === 'production';
-    if (prod && env.TEST_CLOCK) ctx.addIssue({ code: 'custom', path: ['TEST_CLOCK'], message: 'must not be set when NODE_ENV=production' });
-    if (prod && env.RATE_LIMITS === 'off') ctx.addIssue({ code: 'custom', path: ['RATE_LIMITS'], message: 'cannot be off when NODE_ENV=production' });
-    if (prod && !env.JWT_SECRET) ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'is required when NODE_ENV=production' });
+    if (prod && env.TEST_CLOCK)
+      ctx.addIssue({ code: 'custom', path: ['TEST_CLOCK'], message: 'must not be set when NODE_ENV=production' });
+    if (prod && env.RATE_LIMITS === 'off')
+      ctx.addIssue({ code: 'custom', path: ['RATE_LIMITS'], message: 'cannot be off when NODE_ENV=production' });
+    if (prod && !env.JWT_SECRET)
+      ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'is required when NODE_ENV=production' });
     // The demo default is a burn address: real money sent there is lost, so production must name its own.
-    if (prod && env.DEPOSIT_ADDRESS.toLowerCase() === DEMO_DEPOSIT_ADDRESS.toLowerCase()) ctx.addIssue({ code: 'custom', path: ['DEPOSIT_ADDRESS'], message: 'must be set to the platform\'s own address in production' });
-    if (prod && env.CHAIN_RPC_URL && !env.PAYOUT_ADDRESS) ctx.addIssue({ code: 'custom', path: ['PAYOUT_ADDRESS'], message: 'is required with CHAIN_RPC_URL in production' });
+    if (prod && env.DEPOSIT_ADDRESS.toLowerCase() === DEMO_DEPOSIT_ADDRESS.toLowerCase())
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DEPOSIT_ADDRESS'],
+        message: "must be set to the platform's own address in production",
+      });
+    if (prod && env.CHAIN_RPC_URL && !env.PAYOUT_ADDRESS)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PAYOUT_ADDRESS'],
+        message: 'is required with CHAIN_RPC_URL in production',
+      });
   })
   .transform((env) => ({
     ...env,

@@ -8,7 +8,11 @@ import { seedTiers } from './modules/tiers/tiers.seed.ts';
 /** Listens and shuts down gracefully; everything else is built by app.ts. */
 async function main() {
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DATABASE_POOL_SIZE });
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolSize: config.DATABASE_POOL_SIZE,
+  });
   await database.migrate();
   const { app, ctx } = await buildApp({ config, database, secret: resolveSecret(config) });
   const notice = await ensureAdmin(ctx.db, config);
@@ -41,7 +45,8 @@ async function main() {
     lines.push(`  Administrator: ${notice.email}${notice.password ? ` / password: ${notice.password}` : ''}`);
     if (notice.invitationCode) lines.push(`  Invitation URL: ${base}/signup?code=${notice.invitationCode}`);
   }
-  if (!config.SMTP_URL && !config.isProduction) lines.push('  E-mail: SMTP_URL unset, signup codes are printed in this log');
+  if (!config.SMTP_URL && !config.isProduction)
+    lines.push('  E-mail: SMTP_URL unset, signup codes are printed in this log');
   console.log(`${lines.join('\n')}\n`);
 }
 

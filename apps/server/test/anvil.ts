@@ -35,7 +35,8 @@ export function anvilBinary(): string | null {
 
 /** Whether anvil can run on this machine, and why not when it cannot. */
 export function anvilAvailability(): { ok: true; bin: string } | { ok: false; why: string } {
-  if (process.platform !== 'linux' || process.arch !== 'x64') return { ok: false, why: `anvil package is linux-x64 only (this is ${process.platform}-${process.arch})` };
+  if (process.platform !== 'linux' || process.arch !== 'x64')
+    return { ok: false, why: `anvil package is linux-x64 only (this is ${process.platform}-${process.arch})` };
   const bin = anvilBinary();
   if (!bin) return { ok: false, why: 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil not found (npm install)' };
   const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 15_000 });
@@ -44,11 +45,15 @@ export function anvilAvailability(): { ok: true; bin: string } | { ok: false; wh
   return { ok: true, bin };
 }
 
-
 async function rpc(url: string, method: string, params: unknown[] = []): Promise<unknown> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const body: unknown = await res.json();
-  if (body && typeof body === 'object' && 'error' in body && body.error) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
+  if (body && typeof body === 'object' && 'error' in body && body.error)
+    throw new Error(`${method}: ${JSON.stringify(body.error)}`);
   return body && typeof body === 'object' && 'result' in body ? body.result : undefined;
 }
 
@@ -67,9 +72,13 @@ export async function startAnvil(opts: { chainId?: number } = {}): Promise<Anvil
   if (!avail.ok) throw new Error(avail.why);
   const chainId = opts.chainId ?? 137;
   const port = await freePort();
-  const child: ChildProcess = spawn(avail.bin, ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--accounts', '10'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    avail.bin,
+    ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--accounts', '10'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const url = `http://127.0.0.1:${port}`;
@@ -87,7 +96,12 @@ export async function startAnvil(opts: { chainId?: number } = {}): Promise<Anvil
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-  const chain = defineChain({ id: chainId, name: 'anvil', nativeCurrency: { name: 'POL', symbol: 'POL', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
+  const chain = defineChain({
+    id: chainId,
+    name: 'anvil',
+    nativeCurrency: { name: 'POL', symbol: 'POL', decimals: 18 },
+    rpcUrls: { default: { http: [url] } },
+  });
   const publicClient = createPublicClient({ chain, transport: viemHttp(url) });
   const wallet = createWalletClient({ chain, transport: viemHttp(url) });
   const accounts = await wallet.getAddresses();
@@ -124,7 +138,11 @@ export function compileToken(): { abi: Abi; bytecode: Hex } {
   const input = {
     language: 'Solidity',
     sources: { 'TestUSDC.sol': { content: TOKEN_SOURCE } },
-    settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'paris', outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
+    settings: {
+      optimizer: { enabled: true, runs: 200 },
+      evmVersion: 'paris',
+      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+    },
   };
   const out = JSON.parse(solc.compile(JSON.stringify(input))) as {
     errors?: { severity: string; formattedMessage: string }[];
@@ -147,15 +165,36 @@ export async function deployToken(a: Anvil, name = 'USD Coin', symbol = 'USDC'):
   const { abi, bytecode } = compileToken();
   const from = a.accounts[0];
   if (!from) throw new Error('anvil has no accounts');
-  const hash = await a.wallet.deployContract({ abi, bytecode, args: [name, symbol], account: from, chain: a.wallet.chain });
+  const hash = await a.wallet.deployContract({
+    abi,
+    bytecode,
+    args: [name, symbol],
+    account: from,
+    chain: a.wallet.chain,
+  });
   const receipt = await a.publicClient.waitForTransactionReceipt({ hash });
   if (!receipt.contractAddress) throw new Error('token not deployed');
   return { address: receipt.contractAddress, abi };
 }
 
 /** Sends a token call from an unlocked anvil account and waits for its receipt; returns the hash. */
-export async function sendToken(a: Anvil, token: Token, from: Address, functionName: string, args: unknown[], opts: { gas?: bigint } = {}): Promise<Hex> {
-  const hash = await a.wallet.writeContract({ address: token.address, abi: token.abi, functionName, args, account: from, chain: a.wallet.chain, ...(opts.gas ? { gas: opts.gas } : {}) });
+export async function sendToken(
+  a: Anvil,
+  token: Token,
+  from: Address,
+  functionName: string,
+  args: unknown[],
+  opts: { gas?: bigint } = {},
+): Promise<Hex> {
+  const hash = await a.wallet.writeContract({
+    address: token.address,
+    abi: token.abi,
+    functionName,
+    args,
+    account: from,
+    chain: a.wallet.chain,
+    ...(opts.gas ? { gas: opts.gas } : {}),
+  });
   await a.publicClient.waitForTransactionReceipt({ hash });
   return hash;
 }

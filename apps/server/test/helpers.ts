@@ -57,7 +57,10 @@ export interface TestApp {
 }
 
 /** `logStream` captures the app's log (with its real level and redaction), e.g. to search it for secrets. */
-export async function createTestApp(env: Record<string, string> = {}, opts: { logStream?: { write(line: string): void } } = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  opts: { logStream?: { write(line: string): void } } = {},
+): Promise<TestApp> {
   const smtp = await startSmtp();
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -148,7 +151,16 @@ export async function call(
     method,
     url,
     headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...(opts.headers ?? {}) },
-    ...(opts.body !== undefined ? { payload: typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body), headers: { 'content-type': 'application/json', ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...(opts.headers ?? {}) } } : {}),
+    ...(opts.body !== undefined
+      ? {
+          payload: typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body),
+          headers: {
+            'content-type': 'application/json',
+            ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+            ...(opts.headers ?? {}),
+          },
+        }
+      : {}),
   });
   let data: unknown = undefined;
   try {

@@ -13,8 +13,18 @@ describe('OpenAPI document', () => {
     expect(res.statusCode).toBe(200);
     expect(res.data.openapi).toMatch(/^3\./);
     const paths = Object.keys(res.data.paths);
-    for (const p of ['/api/login', '/api/register', '/api/send-code', '/api/user/me', '/api/user/profile', '/api/user/admin/toggle-block/{id}']) expect(paths).toContain(p);
-    expect(res.data.paths['/api/register'].post.requestBody.content['application/json'].schema.properties).toHaveProperty('verificationCode');
+    for (const p of [
+      '/api/login',
+      '/api/register',
+      '/api/send-code',
+      '/api/user/me',
+      '/api/user/profile',
+      '/api/user/admin/toggle-block/{id}',
+    ])
+      expect(paths).toContain(p);
+    expect(
+      res.data.paths['/api/register'].post.requestBody.content['application/json'].schema.properties,
+    ).toHaveProperty('verificationCode');
   });
 
   it('is not served in production', async () => {

@@ -7,7 +7,11 @@ export const redisAvailable = spawnSync('redis-server', ['--version']).status ==
 /** A throwaway redis-server on a free loopback port (Debian's redis-server package). */
 export async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child: ChildProcess = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   for (let i = 0; i < 100; i++) {
     const ok = await new Promise<boolean>((resolve) => {
       const c = net.connect(port, '127.0.0.1', () => {

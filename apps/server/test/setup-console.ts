@@ -10,5 +10,6 @@ console.error = (...args: unknown[]) => {
 afterEach(() => {
   const seen = errors;
   errors = [];
-  if (seen.length > 0 && !vi.isMockFunction(console.error)) throw new Error(`console.error was called: ${String(seen[0]?.[0])}`);
+  if (seen.length > 0 && !vi.isMockFunction(console.error))
+    throw new Error(`console.error was called: ${String(seen[0]?.[0])}`);
 });

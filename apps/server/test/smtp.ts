@@ -6,7 +6,12 @@ export interface CapturedMail {
 }
 
 /** A real SMTP server inside the test process; the app sends to it through nodemailer. */
-export async function startSmtp(): Promise<{ url: string; mails: CapturedMail[]; codeFor(email: string): string; close(): Promise<void> }> {
+export async function startSmtp(): Promise<{
+  url: string;
+  mails: CapturedMail[];
+  codeFor(email: string): string;
+  close(): Promise<void>;
+}> {
   const mails: CapturedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -16,7 +21,10 @@ export async function startSmtp(): Promise<{ url: string; mails: CapturedMail[];
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw: Buffer.concat(chunks).toString('utf8') });
+        mails.push({
+          to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
         callback();
       });
     },

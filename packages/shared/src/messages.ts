@@ -66,7 +66,8 @@ export const MSG = {
   payloadTooLarge: 'Request body is too large',
   totpRequired: 'Enter the 6-digit code from your authenticator app',
   totpInvalid: 'Invalid authentication code',
-  adminNeeds2fa: 'Administrator actions require two-factor authentication. Turn it on in your profile and sign in again.',
+  adminNeeds2fa:
+    'Administrator actions require two-factor authentication. Turn it on in your profile and sign in again.',
 } as const;
 
 export type MessageKey = keyof typeof MSG;

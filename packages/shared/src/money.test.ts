@@ -9,7 +9,21 @@ describe('parseUsdc', () => {
     expect(parseUsdc('1000')).toBe(1_000_000_000n);
   });
   it('refuses what is not a USDC amount', () => {
-    for (const bad of [-1, 1e-7, Number.NaN, Infinity, Number('1e309'), '1e3', '0.0000001', 'abc', '', null, {}, '-5', 1e10 + 1]) {
+    for (const bad of [
+      -1,
+      1e-7,
+      Number.NaN,
+      Infinity,
+      Number('1e309'),
+      '1e3',
+      '0.0000001',
+      'abc',
+      '',
+      null,
+      {},
+      '-5',
+      1e10 + 1,
+    ]) {
       expect(parseUsdc(bad)).toBeNull();
     }
   });

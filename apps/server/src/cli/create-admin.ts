@@ -5,17 +5,29 @@ import { openDatabase } from '../db/client.ts';
 
 /** `npm run admin:create -- --email a@b.co --password '...' [--first Ada --last Lovelace]` */
 const { values } = parseArgs({
-  options: { email: { type: 'string' }, password: { type: 'string' }, first: { type: 'string' }, last: { type: 'string' } },
+  options: {
+    email: { type: 'string' },
+    password: { type: 'string' },
+    first: { type: 'string' },
+    last: { type: 'string' },
+  },
 });
 if (!values.email || !values.password || values.password.length < 8) {
-  console.error('Usage: npm run admin:create -- --email admin@example.com --password <at least 8 characters> [--first Name --last Name]');
+  console.error(
+    'Usage: npm run admin:create -- --email admin@example.com --password <at least 8 characters> [--first Name --last Name]',
+  );
   process.exit(2);
 }
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 2 });
 try {
   await database.migrate();
-  const admin = await createAdmin(database.db, { email: values.email, password: values.password, firstName: values.first, lastName: values.last });
+  const admin = await createAdmin(database.db, {
+    email: values.email,
+    password: values.password,
+    firstName: values.first,
+    lastName: values.last,
+  });
   console.log(`Administrator created: ${admin.email} (invitation code ${admin.invitationCode})`);
 } catch (err) {
   console.error(err instanceof Error ? err.message : err);

@@ -9,7 +9,9 @@ try {
   await database.migrate();
   const violations = await checkLedger(database.db);
   if (violations.length === 0) {
-    console.log('Ledger check: no violations (every transaction sums to zero; cached balances match; no negative user account; every business row has its ledger transaction).');
+    console.log(
+      'Ledger check: no violations (every transaction sums to zero; cached balances match; no negative user account; every business row has its ledger transaction).',
+    );
   } else {
     console.log(`Ledger check: ${violations.length} violation(s):`);
     for (const v of violations) console.log(`  - ${v.rule}: ${v.detail}`);

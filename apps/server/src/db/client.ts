@@ -71,16 +71,36 @@ export function wrapPglite(client: PGlite): Database {
  * process, and Postgres's default 128 MB of shared buffers would double its memory (docs/BENCHMARKS.md).
  */
 const PGLITE_START = [
-  '--single', '-F', '-O', '-j',
-  '-c', 'search_path=public', '-c', 'exit_on_error=false', '-c', 'log_checkpoints=false',
-  '-c', 'max_worker_processes=0', '-c', 'max_parallel_workers=0', '-c', 'max_parallel_workers_per_gather=0',
-  '-c', 'io_method=sync', '-c', 'max_parallel_maintenance_workers=0',
-  '-c', 'shared_buffers=16MB',
+  '--single',
+  '-F',
+  '-O',
+  '-j',
+  '-c',
+  'search_path=public',
+  '-c',
+  'exit_on_error=false',
+  '-c',
+  'log_checkpoints=false',
+  '-c',
+  'max_worker_processes=0',
+  '-c',
+  'max_parallel_workers=0',
+  '-c',
+  'max_parallel_workers_per_gather=0',
+  '-c',
+  'io_method=sync',
+  '-c',
+  'max_parallel_maintenance_workers=0',
+  '-c',
+  'shared_buffers=16MB',
 ];
 
 export async function openPglite(dataDir: string): Promise<Database> {
   mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(path.join(dataDir, 'pglite'), { extensions: PGLITE_EXTENSIONS, startParams: PGLITE_START });
+  const client = await PGlite.create(path.join(dataDir, 'pglite'), {
+    extensions: PGLITE_EXTENSIONS,
+    startParams: PGLITE_START,
+  });
   return wrapPglite(client);
 }
 

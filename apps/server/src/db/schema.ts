@@ -68,7 +68,9 @@ export const recoveryCodes = pgTable(
   'recovery_codes',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    userId: uuid('user_id').notNull().references(() => users.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
     codeHash: text('code_hash').notNull(),
     usedAt: ts('used_at'),
   },
@@ -96,11 +98,15 @@ export const ledgerAccounts = pgTable(
     userId: uuid('user_id').references(() => users.id),
     kind: text('kind').notNull(),
     /** Cache of the sum of this account's entries, kept by the same transaction that writes them. */
-    balance: money('balance').notNull().default(sql`0`),
+    balance: money('balance')
+      .notNull()
+      .default(sql`0`),
   },
   (t) => [
     uniqueIndex('ledger_accounts_user_kind_key').on(t.userId, t.kind),
-    uniqueIndex('ledger_accounts_platform_kind_key').on(t.kind).where(sql`${t.userId} IS NULL`),
+    uniqueIndex('ledger_accounts_platform_kind_key')
+      .on(t.kind)
+      .where(sql`${t.userId} IS NULL`),
     check('ledger_accounts_user_non_negative', sql`${t.userId} IS NULL OR ${t.balance} >= 0`),
     check('ledger_accounts_owner_matches_kind', sql`(${t.userId} IS NULL) = (${t.kind} LIKE 'platform\\_%')`),
   ],
@@ -117,7 +123,10 @@ export const ledgerTransactions = pgTable(
     createdBy: uuid('created_by'),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('ledger_transactions_kind_ref_key').on(t.kind, t.refId), index('ledger_transactions_created_idx').on(t.createdAt)],
+  (t) => [
+    uniqueIndex('ledger_transactions_kind_ref_key').on(t.kind, t.refId),
+    index('ledger_transactions_created_idx').on(t.createdAt),
+  ],
 );
 
 export const ledgerEntries = pgTable(
@@ -145,7 +154,9 @@ export const deposits = pgTable(
   'deposits',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id').notNull().references(() => users.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
     amount: money('amount').notNull(),
     status: text('status').notNull().default('pending'),
     type: text('type').notNull(),
@@ -163,7 +174,9 @@ export const deposits = pgTable(
   },
   (t) => [
     /** A transaction hash is claimed by at most one live (pending or confirmed) deposit. */
-    uniqueIndex('deposits_live_tx_hash_key').on(t.txHash).where(sql`${t.status} <> 'failed'`),
+    uniqueIndex('deposits_live_tx_hash_key')
+      .on(t.txHash)
+      .where(sql`${t.status} <> 'failed'`),
     /** One on-chain transfer log credits at most once. */
     uniqueIndex('deposits_tx_log_key').on(t.txHash, t.logIndex),
     index('deposits_user_created_idx').on(t.userId, t.createdAt),
@@ -200,13 +213,19 @@ export const investments = pgTable(
   'investments',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id').notNull().references(() => users.id),
-    tierId: uuid('tier_id').notNull().references(() => tiers.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    tierId: uuid('tier_id')
+      .notNull()
+      .references(() => tiers.id),
     /** Terms are copied at purchase: later tier edits do not change a bought investment. */
     tierName: text('tier_name').notNull(),
     amount: money('amount').notNull(),
     dailyRateScaled: integer('daily_rate_scaled').notNull(),
-    totalEarned: money('total_earned').notNull().default(sql`0`),
+    totalEarned: money('total_earned')
+      .notNull()
+      .default(sql`0`),
     cyclesCompleted: integer('cycles_completed').notNull().default(0),
     earningStarted: boolean('earning_started').notNull().default(false),
     earningCompleted: boolean('earning_completed').notNull().default(false),
@@ -229,8 +248,12 @@ export const cycleEarnings = pgTable(
   'cycle_earnings',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    investmentId: uuid('investment_id').notNull().references(() => investments.id),
-    userId: uuid('user_id').notNull().references(() => users.id),
+    investmentId: uuid('investment_id')
+      .notNull()
+      .references(() => investments.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
     cycleNumber: integer('cycle_number').notNull(),
     grossAmount: money('gross_amount').notNull(),
     withdrawalRequested: boolean('withdrawal_requested').notNull().default(false),
@@ -238,7 +261,9 @@ export const cycleEarnings = pgTable(
   },
   (t) => [
     uniqueIndex('cycle_earnings_investment_cycle_key').on(t.investmentId, t.cycleNumber),
-    index('cycle_earnings_user_unrequested_idx').on(t.userId).where(sql`NOT ${t.withdrawalRequested}`),
+    index('cycle_earnings_user_unrequested_idx')
+      .on(t.userId)
+      .where(sql`NOT ${t.withdrawalRequested}`),
     /** Lifetime earnings on the dashboard sum a user's cycle earnings (the partial index above cannot). */
     index('cycle_earnings_user_idx').on(t.userId),
     check('cycle_earnings_gross_non_negative', sql`${t.grossAmount} >= 0`),
@@ -249,9 +274,15 @@ export const referralRewards = pgTable(
   'referral_rewards',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id').notNull().references(() => users.id),
-    fromUserId: uuid('from_user_id').notNull().references(() => users.id),
-    investmentId: uuid('investment_id').notNull().references(() => investments.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    fromUserId: uuid('from_user_id')
+      .notNull()
+      .references(() => users.id),
+    investmentId: uuid('investment_id')
+      .notNull()
+      .references(() => investments.id),
     level: integer('level').notNull(),
     amount: money('amount').notNull(),
     createdAt: createdAt(),
@@ -270,7 +301,9 @@ export const withdrawals = pgTable(
   'withdrawals',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id').notNull().references(() => users.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
     /** One Withdraw All request creates several withdrawals sharing this id. */
     requestId: uuid('request_id').notNull(),
     source: text('source').notNull(),
@@ -294,10 +327,15 @@ export const withdrawals = pgTable(
     index('withdrawals_requested_idx').on(t.requestedAt),
     index('withdrawals_tx_hash_idx').on(t.txHash),
     /** A cycle earning is held by at most one live withdrawal. */
-    uniqueIndex('withdrawals_live_cycle_earning_key').on(t.cycleEarningId).where(sql`${t.status} <> 'rejected' AND ${t.cycleEarningId} IS NOT NULL`),
+    uniqueIndex('withdrawals_live_cycle_earning_key')
+      .on(t.cycleEarningId)
+      .where(sql`${t.status} <> 'rejected' AND ${t.cycleEarningId} IS NOT NULL`),
     check('withdrawals_status_valid', sql`${t.status} IN ('pending','approved','rejected')`),
     check('withdrawals_source_valid', sql`${t.source} IN ('earning','rewards','balance')`),
-    check('withdrawals_amounts', sql`${t.amount} > 0 AND ${t.feeAmount} >= 0 AND ${t.netAmount} = ${t.amount} - ${t.feeAmount}`),
+    check(
+      'withdrawals_amounts',
+      sql`${t.amount} > 0 AND ${t.feeAmount} >= 0 AND ${t.netAmount} = ${t.amount} - ${t.feeAmount}`,
+    ),
   ],
 );
 
@@ -317,7 +355,9 @@ export const auditLog = pgTable(
   'audit_log',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    adminId: uuid('admin_id').notNull().references(() => users.id),
+    adminId: uuid('admin_id')
+      .notNull()
+      .references(() => users.id),
     action: text('action').notNull(),
     targetType: text('target_type').notNull(),
     targetId: text('target_id').notNull(),
@@ -327,7 +367,11 @@ export const auditLog = pgTable(
     ip: text('ip'),
     createdAt: createdAt(),
   },
-  (t) => [index('audit_log_created_idx').on(t.createdAt), index('audit_log_action_idx').on(t.action, t.createdAt), index('audit_log_target_idx').on(t.targetId)],
+  (t) => [
+    index('audit_log_created_idx').on(t.createdAt),
+    index('audit_log_action_idx').on(t.action, t.createdAt),
+    index('audit_log_target_idx').on(t.targetId),
+  ],
 );
 
 export const idempotencyKeys = pgTable(

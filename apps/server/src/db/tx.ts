@@ -44,9 +44,16 @@ export async function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Prom
           const rows = await tx
             .update(idempotencyKeys)
             .set({ status: 'committed' })
-            .where(and(eq(idempotencyKeys.userId, idem.userId), eq(idempotencyKeys.key, idem.key), eq(idempotencyKeys.status, 'running')))
+            .where(
+              and(
+                eq(idempotencyKeys.userId, idem.userId),
+                eq(idempotencyKeys.key, idem.key),
+                eq(idempotencyKeys.status, 'running'),
+              ),
+            )
             .returning({ key: idempotencyKeys.key });
-          if (rows.length === 0) throw new AppError(409, 'A request with this Idempotency-Key is already being processed');
+          if (rows.length === 0)
+            throw new AppError(409, 'A request with this Idempotency-Key is already being processed');
         }
         return fn(tx);
       });

@@ -30,7 +30,10 @@ const RULES: { rule: string; query: ReturnType<typeof sql> }[] = [
     rule: 'platform accounts keep no cached balance',
     query: sql`SELECT a.id || ' ' || a.kind AS detail FROM ledger_accounts a WHERE a.user_id IS NULL AND a.balance <> 0`,
   },
-  { rule: 'no user account is negative', query: sql`SELECT a.id || ' ' || a.kind AS detail FROM ledger_accounts a WHERE a.user_id IS NOT NULL AND a.balance < 0` },
+  {
+    rule: 'no user account is negative',
+    query: sql`SELECT a.id || ' ' || a.kind AS detail FROM ledger_accounts a WHERE a.user_id IS NOT NULL AND a.balance < 0`,
+  },
   {
     rule: 'every confirmed deposit has exactly one ledger transaction',
     query: sql`SELECT d.id::text AS detail FROM deposits d LEFT JOIN ledger_transactions t ON t.kind = 'deposit' AND t.ref_id = d.id::text

@@ -102,7 +102,9 @@ export async function postMany(tx: Db, inputs: PostInput[]): Promise<number[]> {
   const legs = inputs.flatMap((input) => input.legs);
 
   const ids = new Map<string, number>();
-  const userKeys = [...new Map(legs.flatMap((l) => ('userId' in l.account ? [[keyOf(l.account), l.account] as const] : []))).values()];
+  const userKeys = [
+    ...new Map(legs.flatMap((l) => ('userId' in l.account ? [[keyOf(l.account), l.account] as const] : []))).values(),
+  ];
   if (userKeys.length > 0) {
     const wanted = JSON.stringify(userKeys.map((r) => ({ user_id: r.userId, kind: r.kind })));
     const rows = await rawRows<{ id: number | string; user_id: string; kind: string; balance: bigint | string }>(
@@ -118,7 +120,10 @@ export async function postMany(tx: Db, inputs: PostInput[]): Promise<number[]> {
       const key = `u:${r.user_id}:${r.kind}`;
       const d = delta.get(key) ?? 0n;
       ids.set(key, Number(r.id));
-      if (BigInt(r.balance) + d < 0n) throw new InsufficientFunds(inputs.find((i) => i.insufficientMessage)?.insufficientMessage ?? 'Insufficient balance');
+      if (BigInt(r.balance) + d < 0n)
+        throw new InsufficientFunds(
+          inputs.find((i) => i.insufficientMessage)?.insufficientMessage ?? 'Insufficient balance',
+        );
       if (d !== 0n) changes.push({ id: Number(r.id), delta: d.toString() });
     }
     if (changes.length > 0) {
@@ -143,7 +148,15 @@ export async function postMany(tx: Db, inputs: PostInput[]): Promise<number[]> {
 
   let txIds: number[];
   try {
-    const header = JSON.stringify(inputs.map((i, n) => ({ n, kind: i.kind, ref_id: i.refId, memo: i.memo ?? null, created_by: i.createdBy ?? null })));
+    const header = JSON.stringify(
+      inputs.map((i, n) => ({
+        n,
+        kind: i.kind,
+        ref_id: i.refId,
+        memo: i.memo ?? null,
+        created_by: i.createdBy ?? null,
+      })),
+    );
     const rows = await rawRows<{ id: number | string; n: number }>(
       tx,
       sql`WITH ins AS (
@@ -161,7 +174,11 @@ export async function postMany(tx: Db, inputs: PostInput[]): Promise<number[]> {
     throw err;
   }
   const entries = inputs.flatMap((input, n) =>
-    input.legs.map((l) => ({ transaction_id: txIds[n], account_id: ids.get(keyOf(l.account)), amount: l.amount.toString() })),
+    input.legs.map((l) => ({
+      transaction_id: txIds[n],
+      account_id: ids.get(keyOf(l.account)),
+      amount: l.amount.toString(),
+    })),
   );
   await tx.execute(
     sql`INSERT INTO ledger_entries (transaction_id, account_id, amount)
@@ -176,8 +193,13 @@ export async function userBalances(db: Db, userId: string): Promise<Record<UserA
     db,
     sql`SELECT kind, balance FROM ledger_accounts WHERE user_id = ${userId}::uuid`,
   );
-  const out: Record<UserAccountKind, bigint> = { balance: 0n, rewards: 0n, earnings: 0n, invested: 0n, pending_withdrawal: 0n };
+  const out: Record<UserAccountKind, bigint> = {
+    balance: 0n,
+    rewards: 0n,
+    earnings: 0n,
+    invested: 0n,
+    pending_withdrawal: 0n,
+  };
   for (const r of rows) out[r.kind] = BigInt(r.balance);
   return out;
 }
-

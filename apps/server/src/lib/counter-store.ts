@@ -70,5 +70,7 @@ export class RedisCounterStore implements CounterStore {
 }
 
 export function createCounterStore(redisUrl: string | undefined, now: () => number): CounterStore {
-  return redisUrl ? new RedisCounterStore(new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })) : new MemoryCounterStore(now);
+  return redisUrl
+    ? new RedisCounterStore(new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }))
+    : new MemoryCounterStore(now);
 }

@@ -17,7 +17,12 @@ export interface Mailer {
  * mail is not sent and `devLogLine` (e.g. the signup code) is written to the server log so
  * a developer can sign up locally; in production the call fails clearly.
  */
-export function createMailer(opts: { smtpUrl?: string; from: string; production: boolean; log: FastifyBaseLogger }): Mailer {
+export function createMailer(opts: {
+  smtpUrl?: string;
+  from: string;
+  production: boolean;
+  log: FastifyBaseLogger;
+}): Mailer {
   if (opts.smtpUrl) {
     const transport = nodemailer.createTransport(opts.smtpUrl);
     return {

@@ -23,7 +23,10 @@ export function registerErrorHandler(app: FastifyInstance, spaIndexHtml?: string
     if (status === 413) return reply.status(413).send({ error: MSG.payloadTooLarge });
     if (status === 429) return reply.status(429).send({ error: MSG.tooManyRequests });
     if (status >= 400 && status < 500) {
-      const text = err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code?.startsWith('FST_ERR_CTP') ? 'Invalid request body' : err.message;
+      const text =
+        err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code?.startsWith('FST_ERR_CTP')
+          ? 'Invalid request body'
+          : err.message;
       return reply.status(status).send({ error: text });
     }
     request.log.error({ err }, 'request failed');

@@ -50,7 +50,9 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
     const handler = route.handler;
     route.handler = function (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
       const ctx = request.idempotency;
-      return ctx ? idempotencyStore.run(ctx, () => handler.call(this, request, reply)) : handler.call(this, request, reply);
+      return ctx
+        ? idempotencyStore.run(ctx, () => handler.call(this, request, reply))
+        : handler.call(this, request, reply);
     };
   });
 
@@ -58,26 +60,50 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
     if (!request.routeOptions.config.idempotent) return;
     const raw = request.headers['idempotency-key'];
     if (raw === undefined) return;
-    if (typeof raw !== 'string' || !KEY.test(raw)) throw new AppError(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+    if (typeof raw !== 'string' || !KEY.test(raw))
+      throw new AppError(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters');
     const user = request.user;
     if (!user) return;
     const now = clock.now();
-    const requestHash = createHash('sha256').update(`${request.method} ${request.routeOptions.url}\n${stableJson(request.body ?? null)}`).digest('hex');
-    await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, raw), lt(idempotencyKeys.expiresAt, now)));
+    const requestHash = createHash('sha256')
+      .update(`${request.method} ${request.routeOptions.url}\n${stableJson(request.body ?? null)}`)
+      .digest('hex');
+    await db
+      .delete(idempotencyKeys)
+      .where(
+        and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, raw), lt(idempotencyKeys.expiresAt, now)),
+      );
     const inserted = await db
       .insert(idempotencyKeys)
-      .values({ userId: user.id, key: raw, route: request.routeOptions.url ?? '', requestHash, status: 'running', createdAt: now, expiresAt: new Date(now.getTime() + TTL_MS) })
+      .values({
+        userId: user.id,
+        key: raw,
+        route: request.routeOptions.url ?? '',
+        requestHash,
+        status: 'running',
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + TTL_MS),
+      })
       .onConflictDoNothing()
       .returning({ key: idempotencyKeys.key });
     if (inserted.length > 0) {
       request.idempotency = { userId: user.id, key: raw, committed: false };
       return;
     }
-    const [row] = await db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, raw))).limit(1);
+    const [row] = await db
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, raw)))
+      .limit(1);
     if (!row) throw new AppError(409, 'A request with this Idempotency-Key is already being processed');
-    if (row.requestHash !== requestHash) throw new AppError(422, 'This Idempotency-Key was used with a different request');
+    if (row.requestHash !== requestHash)
+      throw new AppError(422, 'This Idempotency-Key was used with a different request');
     if (row.status === 'done' && row.responseStatus !== null) {
-      return reply.status(row.responseStatus).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(JSON.stringify(row.responseBody));
+      return reply
+        .status(row.responseStatus)
+        .header('idempotent-replayed', 'true')
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify(row.responseBody));
     }
     if (row.status === 'committed') {
       // Its money moved but its answer was not stored (a parallel retry, or the process died
@@ -92,7 +118,14 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
     const taken = await db
       .update(idempotencyKeys)
       .set({ createdAt: now })
-      .where(and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, raw), eq(idempotencyKeys.status, 'running'), lt(idempotencyKeys.createdAt, new Date(now.getTime() - leaseMs))))
+      .where(
+        and(
+          eq(idempotencyKeys.userId, user.id),
+          eq(idempotencyKeys.key, raw),
+          eq(idempotencyKeys.status, 'running'),
+          lt(idempotencyKeys.createdAt, new Date(now.getTime() - leaseMs)),
+        ),
+      )
       .returning({ key: idempotencyKeys.key });
     if (taken.length === 0) throw new AppError(409, 'A request with this Idempotency-Key is still being processed');
     request.idempotency = { userId: user.id, key: raw, committed: false };
@@ -114,7 +147,10 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
     } catch {
       body = null;
     }
-    await db.update(idempotencyKeys).set({ status: 'done', responseStatus: reply.statusCode, responseBody: body }).where(where);
+    await db
+      .update(idempotencyKeys)
+      .set({ status: 'done', responseStatus: reply.statusCode, responseBody: body })
+      .where(where);
     return payload;
   });
 }

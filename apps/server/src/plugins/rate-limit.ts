@@ -14,7 +14,8 @@ export async function registerRateLimit(app: FastifyInstance, enabled: boolean, 
     global: false,
     // With REDIS_URL every instance counts in the same place.
     ...(redis ? { redis, nameSpace: 'hf:rl:' } : {}),
-    errorResponseBuilder: (_req, ctx) => new AppError(429, MSG.tooManyRequests, { 'retry-after': String(Math.ceil(ctx.ttl / 1000)) }),
+    errorResponseBuilder: (_req, ctx) =>
+      new AppError(429, MSG.tooManyRequests, { 'retry-after': String(Math.ceil(ctx.ttl / 1000)) }),
   });
 }
 

@@ -29,10 +29,16 @@ export async function registerSecurity(app: FastifyInstance, production: boolean
   // fields sent to it are refused, as the strict body schemas refuse extra fields elsewhere.
   app.addHook('preValidation', async (request) => {
     // PostgreSQL text cannot hold NUL: such a value would fail in the database as a 500.
-    if (hasNul(request.body) || hasNul(request.query) || hasNul(request.params)) throw badRequest('The request contains an invalid character');
+    if (hasNul(request.body) || hasNul(request.query) || hasNul(request.params))
+      throw badRequest('The request contains an invalid character');
     if (request.routeOptions.schema?.body !== undefined) return;
     const body: unknown = request.body;
-    if (body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)) return;
+    if (
+      body === undefined ||
+      body === null ||
+      (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)
+    )
+      return;
     throw badRequest('This call takes no request body');
   });
   app.addHook('onSend', async (request, reply, payload) => {

@@ -17,7 +17,6 @@ function pgTool(tool: string, args: string[]): string {
   return execFileSync(cmd, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-
 export class Cluster {
   readonly dir: string;
   constructor(readonly port: number) {
@@ -29,7 +28,16 @@ export class Cluster {
     return `postgres://postgres@127.0.0.1:${this.port}/postgres`;
   }
   start(): void {
-    pgTool('pg_ctl', ['-D', path.join(this.dir, 'data'), '-o', `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c max_connections=100`, '-l', path.join(this.dir, 'log'), '-w', 'start']);
+    pgTool('pg_ctl', [
+      '-D',
+      path.join(this.dir, 'data'),
+      '-o',
+      `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c max_connections=100`,
+      '-l',
+      path.join(this.dir, 'log'),
+      '-w',
+      'start',
+    ]);
   }
   /** Crash-stop: no checkpoint, every connection cut; the next start replays the WAL. */
   stopImmediate(): void {

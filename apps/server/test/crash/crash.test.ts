@@ -41,7 +41,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Round r runs on the r-th weekday after FIRST_DAY, so cycles started in one round complete in the next. */
 function roundDay(r: number): number {
   let d = FIRST_DAY;
-  for (let n = 0; n < r; ) {
+  for (let n = 0; n < r;) {
     d += 24 * 3600_000;
     const wd = new Date(d).getUTCDay();
     if (wd !== 0 && wd !== 6) n++;
@@ -66,7 +66,9 @@ describe.runIf(RUN)('crash: kill -9 and PostgreSQL immediate stop under a money 
   });
 
   it(`keeps the books through crashes (CRASH_SEED=${SEED})`, { timeout: 30 * 60_000 }, async () => {
-    console.log(`[crash] seed=${SEED} rounds=${ROUNDS} clients=${CLIENTS} users=${CLIENTS * USERS_PER_CLIENT} ops/round/client=${OPS_PER_ROUND}; replay with CRASH_SEED=${SEED}`);
+    console.log(
+      `[crash] seed=${SEED} rounds=${ROUNDS} clients=${CLIENTS} users=${CLIENTS * USERS_PER_CLIENT} ops/round/client=${OPS_PER_ROUND}; replay with CRASH_SEED=${SEED}`,
+    );
     const rng = new Rng(SEED);
     const pgPort = Number(process.env.CRASH_PG_PORT ?? (await freePort()));
     cluster = new Cluster(pgPort);
@@ -105,7 +107,11 @@ describe.runIf(RUN)('crash: kill -9 and PostgreSQL immediate stop under a money 
       gate = new Promise((r) => (openGate = r));
     };
     async function setClock(): Promise<void> {
-      const res = await fetch(`${srv.baseUrl}/api/__test__/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ now: clockNow().toISOString() }) });
+      const res = await fetch(`${srv.baseUrl}/api/__test__/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ now: clockNow().toISOString() }),
+      });
       if (res.status !== 200) throw new Error(`clock: ${res.status} ${await res.text()}`);
     }
     /** (Re)starts the server and sets its clock before any client gets through. */
@@ -115,8 +121,24 @@ describe.runIf(RUN)('crash: kill -9 and PostgreSQL immediate stop under a money 
       openGate();
     }
 
-    const stats = { requests: 0, retries: 0, networkErrors: 0, status5xx: 0, inProgress409: 0, kills: 0, pgStops: 0, replays: 0, acked: 0, refused: 0, hashTakenOnRetry: 0 };
-    async function send(method: 'GET' | 'POST', url: string, opts: { token?: string; body?: unknown; key?: string } = {}): Promise<Answer> {
+    const stats = {
+      requests: 0,
+      retries: 0,
+      networkErrors: 0,
+      status5xx: 0,
+      inProgress409: 0,
+      kills: 0,
+      pgStops: 0,
+      replays: 0,
+      acked: 0,
+      refused: 0,
+      hashTakenOnRetry: 0,
+    };
+    async function send(
+      method: 'GET' | 'POST',
+      url: string,
+      opts: { token?: string; body?: unknown; key?: string } = {},
+    ): Promise<Answer> {
       for (let attempt = 0; ; attempt++) {
         if (attempt > 0) {
           stats.retries++;
@@ -190,12 +212,20 @@ describe.runIf(RUN)('crash: kill -9 and PostgreSQL immediate stop under a money 
           }),
         );
         model.add(u.id, referrer);
-        users.push({ id: u.id, email, token: '', withdrawalPassword: 'withdraw-1', wallet: `0x${u.id.replace(/-/g, '').slice(0, 32)}00000000` });
+        users.push({
+          id: u.id,
+          email,
+          token: '',
+          withdrawalPassword: 'withdraw-1',
+          wallet: `0x${u.id.replace(/-/g, '').slice(0, 32)}00000000`,
+        });
         referrer = u.id;
       }
       clients.push({ n: c, users });
     }
-    const tiers = (await rawRows<{ amount: bigint | string }>(db, sql`SELECT amount FROM tiers WHERE active ORDER BY amount`)).map((r) => BigInt(r.amount));
+    const tiers = (
+      await rawRows<{ amount: bigint | string }>(db, sql`SELECT amount FROM tiers WHERE active ORDER BY amount`)
+    ).map((r) => BigInt(r.amount));
     expect(tiers.length).toBeGreaterThan(0);
     let adminToken = '';
     async function login(): Promise<void> {
@@ -230,7 +260,11 @@ describe.runIf(RUN)('crash: kill -9 and PostgreSQL immediate stop under a money 
         case 'deposit': {
           const amount = BigInt(crng.int(50, 2000)) * 1_000_000n + BigInt(crng.int(0, 999_999));
           const txHash = `0x${crng.hex(64)}`;
-          const r = await send('POST', '/api/user/process-deposit', { token: u.token, body: { txHash, amount: microToUsdc(amount), fromAddress: `0x${crng.hex(40)}` }, key: newKey(c) });
+          const r = await send('POST', '/api/user/process-deposit', {
+            token: u.token,
+            body: { txHash, amount: microToUsdc(amount), fromAddress: `0x${crng.hex(40)}` },
+            key: newKey(c),
+          });
           let id: string | undefined = r.data?.deposit?._id;
           if (r.status === 409 && /already been submitted/.test(String(r.data?.error))) stats.hashTakenOnRetry++;
           else if (r.status !== 200) throw new Error(`deposit: ${r.status} ${JSON.stringify(r.data)}`);
@@ -242,35 +276,61 @@ describe.runIf(RUN)('crash: kill -9 and PostgreSQL immediate stop under a money 
           if (crng.chance(0.15)) return; // left pending
           // One approval, or two admins' approvals at once: exactly one credits.
           const tries = crng.chance(0.4) ? 2 : 1;
-          const rs = await Promise.all(Array.from({ length: tries }, () => send('POST', '/api/admin/process-deposit', { token: adminToken, body: { depositId: id }, key: newKey(c) })));
-          if (rs.filter((x) => x.status === 200).length !== 1 || rs.some((x) => x.status !== 200 && x.status !== 409)) throw new Error(`approve deposit: ${JSON.stringify(rs)}`);
+          const rs = await Promise.all(
+            Array.from({ length: tries }, () =>
+              send('POST', '/api/admin/process-deposit', {
+                token: adminToken,
+                body: { depositId: id },
+                key: newKey(c),
+              }),
+            ),
+          );
+          if (rs.filter((x) => x.status === 200).length !== 1 || rs.some((x) => x.status !== 200 && x.status !== 409))
+            throw new Error(`approve deposit: ${JSON.stringify(rs)}`);
           model.credit(u.id, amount);
           return;
         }
         case 'set-balance': {
           const target = BigInt(crng.int(0, 3000)) * 1_000_000n + BigInt(crng.int(0, 999_999));
-          const r = await send('POST', '/api/admin/update-user-balance', { token: adminToken, body: { userId: u.id, newBalance: microToText(target), note: 'crash test' }, key: newKey(c) });
+          const r = await send('POST', '/api/admin/update-user-balance', {
+            token: adminToken,
+            body: { userId: u.id, newBalance: microToText(target), note: 'crash test' },
+            key: newKey(c),
+          });
           if (r.status !== 200) throw new Error(`update balance: ${r.status} ${JSON.stringify(r.data)}`);
           model.setBalance(u.id, target);
           return;
         }
         case 'invest': {
           const tier = crng.pick(tiers);
-          const r = await send('POST', '/api/user/invest', { token: u.token, body: { amount: microToUsdc(tier) }, key: newKey(c) });
+          const r = await send('POST', '/api/user/invest', {
+            token: u.token,
+            body: { amount: microToUsdc(tier) },
+            key: newKey(c),
+          });
           const expected = acc.balance >= tier ? 200 : 400;
-          if (r.status !== expected) throw new Error(`invest ${tier} with balance ${acc.balance}: expected ${expected}, got ${r.status} ${JSON.stringify(r.data)}`);
+          if (r.status !== expected)
+            throw new Error(
+              `invest ${tier} with balance ${acc.balance}: expected ${expected}, got ${r.status} ${JSON.stringify(r.data)}`,
+            );
           if (r.status === 200) model.invest(u.id, tier);
           return;
         }
         case 'start':
         case 'complete': {
           const d = await send('GET', '/api/user/dashboard', { token: u.token });
-          const invs: { _id: string; amount: number; dailyRate: number; earningStarted: boolean }[] = d.data.activeInvestments;
+          const invs: { _id: string; amount: number; dailyRate: number; earningStarted: boolean }[] =
+            d.data.activeInvestments;
           const candidates = invs.filter((i) => i.earningStarted === (op === 'complete'));
           if (candidates.length === 0) return;
           const i = crng.pick(candidates);
-          const r = await send('POST', op === 'start' ? '/api/user/start-earning' : '/api/user/complete-cycle', { token: u.token, body: { investmentId: i._id }, key: newKey(c) });
-          if (r.status !== 200 && r.status !== 400 && r.status !== 409) throw new Error(`${op}: ${r.status} ${JSON.stringify(r.data)}`);
+          const r = await send('POST', op === 'start' ? '/api/user/start-earning' : '/api/user/complete-cycle', {
+            token: u.token,
+            body: { investmentId: i._id },
+            key: newKey(c),
+          });
+          if (r.status !== 200 && r.status !== 400 && r.status !== 409)
+            throw new Error(`${op}: ${r.status} ${JSON.stringify(r.data)}`);
           if (op === 'complete' && r.status === 200) {
             const rate = rateToScaled(i.dailyRate);
             if (rate === null) throw new Error(`bad rate ${i.dailyRate}`);
@@ -280,15 +340,24 @@ describe.runIf(RUN)('crash: kill -9 and PostgreSQL immediate stop under a money 
         }
         case 'withdraw': {
           const available = model.available(u.id);
-          const r = await send('POST', '/api/withdrawal/request-all', { token: u.token, body: { walletAddress: u.wallet, withdrawalPassword: u.withdrawalPassword }, key: newKey(c) });
+          const r = await send('POST', '/api/withdrawal/request-all', {
+            token: u.token,
+            body: { walletAddress: u.wallet, withdrawalPassword: u.withdrawalPassword },
+            key: newKey(c),
+          });
           const expected = available > 0n ? 200 : 400;
-          if (r.status !== expected) throw new Error(`withdraw all with ${available} available: expected ${expected}, got ${r.status} ${JSON.stringify(r.data)}`);
+          if (r.status !== expected)
+            throw new Error(
+              `withdraw all with ${available} available: expected ${expected}, got ${r.status} ${JSON.stringify(r.data)}`,
+            );
           if (r.status === 200) model.withdrawAll(u.id);
           return;
         }
         default: {
           const l = await send('GET', '/api/withdrawal/my-withdrawals', { token: u.token });
-          const pending: { _id: string; amount: number; source: string }[] = l.data.withdrawals.filter((w: { status: string }) => w.status === 'pending');
+          const pending: { _id: string; amount: number; source: string }[] = l.data.withdrawals.filter(
+            (w: { status: string }) => w.status === 'pending',
+          );
           if (pending.length === 0) return;
           const w = crng.pick(pending);
           const plan = crng.pick([['approve'], ['reject'], ['approve', 'reject'], ['approve', 'approve']] as const);
@@ -296,13 +365,15 @@ describe.runIf(RUN)('crash: kill -9 and PostgreSQL immediate stop under a money 
             plan.map((action) =>
               send('POST', `/api/withdrawal/admin/${action}`, {
                 token: adminToken,
-                body: action === 'approve' ? { withdrawalId: w._id, txHash: `0x${crng.hex(64)}` } : { withdrawalId: w._id },
+                body:
+                  action === 'approve' ? { withdrawalId: w._id, txHash: `0x${crng.hex(64)}` } : { withdrawalId: w._id },
                 key: newKey(c),
               }),
             ),
           );
           const wins = rs.flatMap((x, n) => (x.status === 200 ? [plan[n]] : []));
-          if (wins.length !== 1 || rs.some((x) => x.status !== 200 && x.status !== 409)) throw new Error(`decide ${plan.join('+')}: ${JSON.stringify(rs)}`);
+          if (wins.length !== 1 || rs.some((x) => x.status !== 200 && x.status !== 409))
+            throw new Error(`decide ${plan.join('+')}: ${JSON.stringify(rs)}`);
           const amount = BigInt(Math.round(w.amount * 1e6));
           if (wins[0] === 'approve') model.approveWithdrawal(u.id, amount);
           else model.rejectWithdrawal(u.id, amount, w.source);
@@ -349,7 +420,12 @@ describe.runIf(RUN)('crash: kill -9 and PostgreSQL immediate stop under a money 
         roundStartedAt = Date.now();
         await setClock();
         await login();
-        const plan: ('kill' | 'pg')[] = round === 0 ? ['kill'] : round === 1 ? ['pg'] : Array.from({ length: rng.int(1, 2) }, () => (rng.chance(0.6) ? 'kill' : 'pg'));
+        const plan: ('kill' | 'pg')[] =
+          round === 0
+            ? ['kill']
+            : round === 1
+              ? ['pg']
+              : Array.from({ length: rng.int(1, 2) }, () => (rng.chance(0.6) ? 'kill' : 'pg'));
         let clientsDone = false;
         let opsDone = 0;
         const work = Promise.all(
@@ -377,14 +453,21 @@ describe.runIf(RUN)('crash: kill -9 and PostgreSQL immediate stop under a money 
         await Promise.all([work, chaosRun]);
         await checkRound(`round ${round + 1}`);
         const t = await ledgerTotals(db);
-        console.log(`[crash] round ${round + 1}/${ROUNDS} (${plan.join(', ')}): books balance; users hold ${microToText(t.users)} USDC; kills=${stats.kills} pgStops=${stats.pgStops} requests=${stats.requests} retries=${stats.retries}`);
+        console.log(
+          `[crash] round ${round + 1}/${ROUNDS} (${plan.join(', ')}): books balance; users hold ${microToText(t.users)} USDC; kills=${stats.kills} pgStops=${stats.pgStops} requests=${stats.requests} retries=${stats.retries}`,
+        );
       }
     } catch (err) {
-      console.log(`[crash] FAILED with seed=${SEED} in round ${round + 1}; server log tail:\n${srv.log().slice(-4000)}`);
+      console.log(
+        `[crash] FAILED with seed=${SEED} in round ${round + 1}; server log tail:\n${srv.log().slice(-4000)}`,
+      );
       throw err;
     }
 
-    const [running] = await rawRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM idempotency_keys WHERE status = 'running'`);
+    const [running] = await rawRows<{ n: number }>(
+      db,
+      sql`SELECT count(*)::int AS n FROM idempotency_keys WHERE status = 'running'`,
+    );
     const [counts] = await rawRows<Record<string, number>>(
       db,
       sql`SELECT (SELECT count(*)::int FROM deposits WHERE status = 'confirmed') AS deposits_confirmed,
@@ -408,7 +491,9 @@ describe.runIf(RUN)('crash: kill -9 and PostgreSQL immediate stop under a money 
         `money calls acknowledged ${stats.acked}, refused ${stats.refused}, deposit hash taken on retry ${stats.hashTakenOnRetry}; keys still running ${running?.n ?? 0}\n` +
         `  rows: ${JSON.stringify(counts)}\n` +
         `  model: balance ${microToText(m.balance)}, rewards ${microToText(m.rewards)}, earnings ${microToText(m.earnings)}, invested ${microToText(m.invested)}, pending ${microToText(m.pending_withdrawal)}\n` +
-        `  ledger: users ${microToText(totals.users)} USDC, platform ${microToText(totals.platform)} (${Object.entries(totals.byPlatform)
+        `  ledger: users ${microToText(totals.users)} USDC, platform ${microToText(totals.platform)} (${Object.entries(
+          totals.byPlatform,
+        )
           .map(([k, v]) => `${k} ${microToText(v)}`)
           .join(', ')}): created or lost 0 micro-USDC`,
     );

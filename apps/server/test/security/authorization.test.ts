@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@harvest/shared/messages';
 import { call, createTestApp, expectLedgerClean, type TestApp } from '../helpers.ts';
-import { buildWorld, fingerprint, loadRouteTable, SPEC_CALLS, urlOf, validBodies, type Route, type World } from './support.ts';
+import {
+  buildWorld,
+  fingerprint,
+  loadRouteTable,
+  SPEC_CALLS,
+  urlOf,
+  validBodies,
+  type Route,
+  type World,
+} from './support.ts';
 
 /**
  * Authorisation over the whole route table (read from GET /api/docs, so a route added later is
@@ -25,7 +34,8 @@ afterAll(async () => {
   await t.close();
 });
 
-const bodyIds = (r: Route, ids: Record<string, string>) => Object.fromEntries(Object.entries(ids).filter(([k]) => !r.pathParams.includes(k)));
+const bodyIds = (r: Route, ids: Record<string, string>) =>
+  Object.fromEntries(Object.entries(ids).filter(([k]) => !r.pathParams.includes(k)));
 const bodyOf = (r: Route): unknown => (r.method === 'GET' ? undefined : (bodies[r.key] ?? {}));
 
 describe('the route table', () => {
@@ -35,8 +45,14 @@ describe('the route table', () => {
   });
 
   it('has exactly the three public calls, and a known body for every POST/PUT', () => {
-    expect(routes.filter((r) => r.isPublic).map((r) => r.key).sort()).toEqual(['POST /api/login', 'POST /api/register', 'POST /api/send-code']);
-    for (const r of routes.filter((x) => x.method !== 'GET')) expect(Object.keys(bodies), `${r.key} needs a body in validBodies()`).toContain(r.key);
+    expect(
+      routes
+        .filter((r) => r.isPublic)
+        .map((r) => r.key)
+        .sort(),
+    ).toEqual(['POST /api/login', 'POST /api/register', 'POST /api/send-code']);
+    for (const r of routes.filter((x) => x.method !== 'GET'))
+      expect(Object.keys(bodies), `${r.key} needs a body in validBodies()`).toContain(r.key);
   });
 });
 
@@ -52,7 +68,11 @@ describe('authentication is required', () => {
       // A token-shaped header that is not a token.
       const junk = await call(t, r.method, urlOf(r), { headers: { authorization: 'Bearer not.a.token' } });
       expect(junk.statusCode, r.key).toBe(401);
-      const basic = await call(t, r.method, urlOf(r), { headers: { authorization: `Basic ${Buffer.from(`${w.admin.user.email}:${w.admin.password}`).toString('base64')}` } });
+      const basic = await call(t, r.method, urlOf(r), {
+        headers: {
+          authorization: `Basic ${Buffer.from(`${w.admin.user.email}:${w.admin.password}`).toString('base64')}`,
+        },
+      });
       expect(basic.statusCode, r.key).toBe(401);
     }
     expect(await fingerprint(t)).toEqual(before);
@@ -73,7 +93,10 @@ describe('admin routes', () => {
     const before = await fingerprint(t);
     for (const r of admins) {
       for (const body of r.method === 'GET' ? [undefined] : [{}, bodyOf(r)]) {
-        const res = await call(t, r.method, urlOf(r, { id: w.victim.user.id }), { token: w.investor.token, ...(body === undefined ? {} : { body }) });
+        const res = await call(t, r.method, urlOf(r, { id: w.victim.user.id }), {
+          token: w.investor.token,
+          ...(body === undefined ? {} : { body }),
+        });
         expect(res.statusCode, r.key).toBe(403);
         expect(res.data, r.key).toEqual({ error: MSG.forbidden });
       }
@@ -85,7 +108,12 @@ describe('admin routes', () => {
     const before = await fingerprint(t);
     const withIds = routes.filter((r) => r.isAdmin && r.idFields.length > 0);
     expect(withIds.map((r) => r.key)).toEqual(
-      expect.arrayContaining(['POST /api/user/admin/toggle-block/{id}', 'POST /api/withdrawal/admin/approve', 'POST /api/admin/process-deposit', 'POST /api/admin/update-user-balance']),
+      expect.arrayContaining([
+        'POST /api/user/admin/toggle-block/{id}',
+        'POST /api/withdrawal/admin/approve',
+        'POST /api/admin/process-deposit',
+        'POST /api/admin/update-user-balance',
+      ]),
     );
     for (const r of withIds) {
       const body = bodyOf(r);
@@ -114,18 +142,28 @@ describe("another user's ids", () => {
   it("every investor route that takes an id answers 404 for the victim's objects and changes nothing", async () => {
     const withIds = routes.filter((r) => !r.isAdmin && !r.isPublic && r.idFields.length > 0);
     expect(withIds.map((r) => r.key).sort()).toEqual(
-      expect.arrayContaining(['POST /api/user/complete-cycle', 'POST /api/user/start-earning', 'POST /api/withdrawal/update-failed-deposit']),
+      expect.arrayContaining([
+        'POST /api/user/complete-cycle',
+        'POST /api/user/start-earning',
+        'POST /api/withdrawal/update-failed-deposit',
+      ]),
     );
     const before = await fingerprint(t);
     for (const r of withIds) {
       const ids = Object.fromEntries(r.idFields.map((f) => [f, victimIdFor(f)]));
       const body = bodyOf(r);
-      const res = await call(t, r.method, urlOf(r, ids), { token: w.investor.token, ...(body === undefined ? {} : { body: { ...(body as object), ...bodyIds(r, ids) } }) });
+      const res = await call(t, r.method, urlOf(r, ids), {
+        token: w.investor.token,
+        ...(body === undefined ? {} : { body: { ...(body as object), ...bodyIds(r, ids) } }),
+      });
       expect(res.statusCode, `${r.key} ${JSON.stringify(res.data)}`).toBe(404);
       expect(res.data, r.key).toEqual({ error: MSG.notFound });
       // The victim's own pending deposit too, where a deposit id is taken.
       if (r.idFields.includes('depositId')) {
-        const again = await call(t, r.method, urlOf(r), { token: w.investor.token, body: { ...(body as object), depositId: w.theirs.pendingDepositId } });
+        const again = await call(t, r.method, urlOf(r), {
+          token: w.investor.token,
+          body: { ...(body as object), depositId: w.theirs.pendingDepositId },
+        });
         expect(again.statusCode, r.key).toBe(404);
       }
     }
@@ -149,10 +187,16 @@ describe("another user's ids", () => {
     }
   });
 
-  it('the same calls work on the caller\'s own objects (the 404 above is about ownership, not shape)', async () => {
-    const res = await call(t, 'POST', '/api/withdrawal/update-failed-deposit', { token: w.investor.token, body: { depositId: w.own.failedDepositId, txHash: `0x${'ab'.repeat(32)}`, amount: 3 } });
+  it("the same calls work on the caller's own objects (the 404 above is about ownership, not shape)", async () => {
+    const res = await call(t, 'POST', '/api/withdrawal/update-failed-deposit', {
+      token: w.investor.token,
+      body: { depositId: w.own.failedDepositId, txHash: `0x${'ab'.repeat(32)}`, amount: 3 },
+    });
     expect(res.statusCode, JSON.stringify(res.data)).toBe(200);
-    const start = await call(t, 'POST', '/api/user/start-earning', { token: w.investor.token, body: { investmentId: w.own.investmentId } });
+    const start = await call(t, 'POST', '/api/user/start-earning', {
+      token: w.investor.token,
+      body: { investmentId: w.own.investmentId },
+    });
     expect(start.statusCode, JSON.stringify(start.data)).toBe(200);
   });
 });

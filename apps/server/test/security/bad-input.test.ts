@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, expectLedgerClean, type TestApp } from '../helpers.ts';
-import { buildWorld, fingerprint, loadRouteTable, rawCall, tokenFor, urlOf, validBodies, type Route, type World } from './support.ts';
+import {
+  buildWorld,
+  fingerprint,
+  loadRouteTable,
+  rawCall,
+  tokenFor,
+  urlOf,
+  validBodies,
+  type Route,
+  type World,
+} from './support.ts';
 
 /**
  * Bad input on every route of the table: always a 4xx, never a 5xx, and no table row differs
@@ -92,7 +102,8 @@ describe('amounts', () => {
   it('every amount field refuses -1, 0, 1e-7, NaN, Infinity, 1e309, huge values and non-numbers with a 4xx', async () => {
     for (const [key, field, zeroOk] of AMOUNT_FIELDS) {
       const r = route(key);
-      for (const v of zeroOk ? BAD_AMOUNTS : [...BAD_AMOUNTS, '0', '"0"', '0.0']) expect4xx(await withRaw(r, field, v), `${key} ${field}=${v}`);
+      for (const v of zeroOk ? BAD_AMOUNTS : [...BAD_AMOUNTS, '0', '"0"', '0.0'])
+        expect4xx(await withRaw(r, field, v), `${key} ${field}=${v}`);
     }
   });
 });
@@ -113,11 +124,36 @@ describe('hashes, addresses, ids of the wrong shape', () => {
     '["0x1"]',
     '{"$ne":null}',
   ];
-  const BAD_ADDRESS = ['"0x123"', `"0x${'g'.repeat(40)}"`, `"0x${'a'.repeat(39)}"`, `"0x${'a'.repeat(41)}"`, `"${'a'.repeat(40)}"`, '"vitalik.eth"', '1', 'null', '["0x"]', '{}'];
-  const BAD_IDS = ['"1"', '"not-a-uuid"', '"00000000-0000-0000-0000-00000000000g"', '"\' OR 1=1 --"', '1', 'null', '[]', '{"$ne":null}', `"${'a'.repeat(5000)}"`];
+  const BAD_ADDRESS = [
+    '"0x123"',
+    `"0x${'g'.repeat(40)}"`,
+    `"0x${'a'.repeat(39)}"`,
+    `"0x${'a'.repeat(41)}"`,
+    `"${'a'.repeat(40)}"`,
+    '"vitalik.eth"',
+    '1',
+    'null',
+    '["0x"]',
+    '{}',
+  ];
+  const BAD_IDS = [
+    '"1"',
+    '"not-a-uuid"',
+    '"00000000-0000-0000-0000-00000000000g"',
+    '"\' OR 1=1 --"',
+    '1',
+    'null',
+    '[]',
+    '{"$ne":null}',
+    `"${'a'.repeat(5000)}"`,
+  ];
 
   it('transaction hashes', async () => {
-    for (const key of ['POST /api/user/process-deposit', 'POST /api/withdrawal/update-failed-deposit', 'POST /api/withdrawal/admin/approve']) {
+    for (const key of [
+      'POST /api/user/process-deposit',
+      'POST /api/withdrawal/update-failed-deposit',
+      'POST /api/withdrawal/admin/approve',
+    ]) {
       for (const v of BAD_HEX) expect4xx(await withRaw(route(key), 'txHash', v), `${key} txHash=${v}`);
     }
   });
@@ -136,7 +172,15 @@ describe('hashes, addresses, ids of the wrong shape', () => {
       }
     }
     for (const r of routes.filter((x) => x.pathParams.length > 0)) {
-      for (const id of ['1', 'not-a-uuid', "' OR 1=1 --", '..%2F..%2Fetc%2Fpasswd', '%00', 'a'.repeat(199), '%E2%80%AE']) {
+      for (const id of [
+        '1',
+        'not-a-uuid',
+        "' OR 1=1 --",
+        '..%2F..%2Fetc%2Fpasswd',
+        '%00',
+        'a'.repeat(199),
+        '%E2%80%AE',
+      ]) {
         const url = r.path.replace(/\{[^}]+\}/g, id);
         const body = r.method === 'GET' ? {} : { body: bodies[r.key] ?? {} };
         expect4xx(await call(t, r.method, url, { token: tokenFor(w, r), ...body }), `${r.key} ${id}`);
@@ -147,7 +191,10 @@ describe('hashes, addresses, ids of the wrong shape', () => {
   it('strings where numbers belong and numbers where strings belong, on every body field of every route', async () => {
     for (const r of routes.filter((x) => x.body?.properties)) {
       for (const [field, schema] of Object.entries(r.body?.properties ?? {})) {
-        const wrong = schema.type === 'string' ? ['12345', 'true', '["x"]', '{"a":"b"}'] : ['"twelve"', '"1; DROP TABLE users"', '["1"]', '{"a":1}'];
+        const wrong =
+          schema.type === 'string'
+            ? ['12345', 'true', '["x"]', '{"a":"b"}']
+            : ['"twelve"', '"1; DROP TABLE users"', '["1"]', '{"a":1}'];
         for (const v of wrong) {
           const res = await withRaw(r, field, v);
           expect(res.statusCode, `${r.key} ${field}=${v}: ${res.body.slice(0, 200)}`).toBeLessThan(500);
@@ -163,10 +210,14 @@ describe('characters the database cannot store', () => {
   it('a NUL character in any body field, query parameter or path of any route is a 4xx (found by the fuzzer: login answered 500)', async () => {
     for (const r of routes) {
       for (const field of Object.keys(r.body?.properties ?? {})) {
-        for (const v of ['"\\u0000"', '"a\\u0000b"', '"probe\\u0000@example.com"']) expect4xx(await withRaw(r, field, v), `${r.key} ${field}=${v}`);
+        for (const v of ['"\\u0000"', '"a\\u0000b"', '"probe\\u0000@example.com"'])
+          expect4xx(await withRaw(r, field, v), `${r.key} ${field}=${v}`);
       }
       for (const p of r.params.filter((x) => x.in === 'query')) {
-        expect4xx(await call(t, 'GET', `${urlOf(r, idsFor(r))}?${p.name}=%00`, { token: tokenFor(w, r) }), `${r.key}?${p.name}=%00`);
+        expect4xx(
+          await call(t, 'GET', `${urlOf(r, idsFor(r))}?${p.name}=%00`, { token: tokenFor(w, r) }),
+          `${r.key}?${p.name}=%00`,
+        );
       }
     }
     expect4xx(await call(t, 'GET', '/api/admin/users?search=a%00b', { token: w.admin.token }), 'search NUL');
@@ -205,7 +256,12 @@ describe('payload tricks', () => {
       for (const payload of ['{', '{"a":}', 'nul', '"just a string"', '12', 'true', deep, deepObj, '{"a":"\\ud800"}']) {
         expect4xx(await rawCall(t, r.method, url, payload, tokenFor(w, r)), `${r.key} ${payload.slice(0, 20)}`);
       }
-      for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml']) {
+      for (const type of [
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/xml',
+      ]) {
         const res = await rawCall(t, r.method, url, 'isAdmin=true&a=1', tokenFor(w, r), { 'content-type': type });
         expect4xx(res, `${r.key} ${type}`);
       }
@@ -233,14 +289,32 @@ describe('parameter pollution', () => {
   it('the analytics period: ?period=7&period=90 and non-numbers are refused, a single value works', async () => {
     const token = w.admin.token;
     expect((await call(t, 'GET', '/api/user/admin/analytics?period=7', { token })).statusCode).toBe(200);
-    for (const q of ['period=7&period=90', 'period=-1', 'period=0', 'period=1e309', 'period=NaN', 'period=Infinity', 'period=abc', 'period=99999999']) {
+    for (const q of [
+      'period=7&period=90',
+      'period=-1',
+      'period=0',
+      'period=1e309',
+      'period=NaN',
+      'period=Infinity',
+      'period=abc',
+      'period=99999999',
+    ]) {
       expect4xx(await call(t, 'GET', `/api/user/admin/analytics?${q}`, { token }), q);
     }
   });
 
   it('paging parameters at their edges', async () => {
     const token = w.admin.token;
-    for (const q of ['page=0', 'page=-1', 'page=1e309', 'page=NaN', 'pageSize=0', 'pageSize=100000', 'pageSize=1.5', 'page=99999999999']) {
+    for (const q of [
+      'page=0',
+      'page=-1',
+      'page=1e309',
+      'page=NaN',
+      'pageSize=0',
+      'pageSize=100000',
+      'pageSize=1.5',
+      'page=99999999999',
+    ]) {
       expect4xx(await call(t, 'GET', `/api/admin/users?${q}`, { token }), q);
     }
   });

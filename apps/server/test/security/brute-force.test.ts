@@ -14,7 +14,10 @@ describe('brute force is throttled with 429 and Retry-After (RATE_LIMITS=on)', (
 
   it('login: wrong passwords for one account lock it out for a while, even with the right one', async () => {
     const u = await makeUser(t);
-    for (let i = 0; i < 10; i++) expect((await call(t, 'POST', '/api/login', { body: { email: u.user.email, password: `wrong-${i}` } })).statusCode).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect(
+        (await call(t, 'POST', '/api/login', { body: { email: u.user.email, password: `wrong-${i}` } })).statusCode,
+      ).toBe(401);
     const locked = await call(t, 'POST', '/api/login', { body: { email: u.user.email, password: u.password } });
     expect(locked.statusCode).toBe(429);
     expect(locked.data.error).toBe(MSG.tooManyRequests);
@@ -25,10 +28,16 @@ describe('brute force is throttled with 429 and Retry-After (RATE_LIMITS=on)', (
     const u = await makeUser(t);
     await fund(t, u.user.id, 5_000_000n);
     for (let i = 0; i < 5; i++) {
-      const res = await call(t, 'POST', '/api/withdrawal/request-all', { token: u.token, body: { walletAddress: WALLET, withdrawalPassword: `nope-${i}` } });
+      const res = await call(t, 'POST', '/api/withdrawal/request-all', {
+        token: u.token,
+        body: { walletAddress: WALLET, withdrawalPassword: `nope-${i}` },
+      });
       expect(res.statusCode).toBe(400);
     }
-    const res = await call(t, 'POST', '/api/withdrawal/request-all', { token: u.token, body: { walletAddress: WALLET, withdrawalPassword: u.withdrawalPassword } });
+    const res = await call(t, 'POST', '/api/withdrawal/request-all', {
+      token: u.token,
+      body: { walletAddress: WALLET, withdrawalPassword: u.withdrawalPassword },
+    });
     expect(res.statusCode).toBe(429);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     const held = await t.ctx.db.query.withdrawals.findMany({ where: (w, { eq }) => eq(w.userId, u.user.id) });
@@ -37,12 +46,23 @@ describe('brute force is throttled with 429 and Retry-After (RATE_LIMITS=on)', (
 
   it('send-code and invitation-code guessing (register) are limited per client', async () => {
     let last = 0;
-    for (let i = 0; i < 12; i++) last = (await call(t, 'POST', '/api/send-code', { body: { email: uniqueEmail() } })).statusCode;
+    for (let i = 0; i < 12; i++)
+      last = (await call(t, 'POST', '/api/send-code', { body: { email: uniqueEmail() } })).statusCode;
     expect(last).toBe(429);
     const statuses: number[] = [];
     for (let i = 0; i < 25; i++) {
       const res = await call(t, 'POST', '/api/register', {
-        body: { invitationCode: `GUESS${String(i).padStart(5, '0')}`, firstName: 'A', lastName: 'B', email: uniqueEmail(), phone: '+1 5551234567', password: 'secret-pass', confirmPassword: 'secret-pass', withdrawalPassword: 'other-pass', verificationCode: '123456' },
+        body: {
+          invitationCode: `GUESS${String(i).padStart(5, '0')}`,
+          firstName: 'A',
+          lastName: 'B',
+          email: uniqueEmail(),
+          phone: '+1 5551234567',
+          password: 'secret-pass',
+          confirmPassword: 'secret-pass',
+          withdrawalPassword: 'other-pass',
+          verificationCode: '123456',
+        },
       });
       statuses.push(res.statusCode);
       if (res.statusCode === 429) expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
@@ -72,14 +92,16 @@ describe.runIf(redisAvailable)('with REDIS_URL, instances share the counts', () 
     const email = uniqueEmail();
     await makeUser(a, { email });
     await makeUser(b, { email });
-    for (let i = 0; i < 10; i++) await call(i % 2 ? a : b, 'POST', '/api/login', { body: { email, password: `wrong-${i}` } });
+    for (let i = 0; i < 10; i++)
+      await call(i % 2 ? a : b, 'POST', '/api/login', { body: { email, password: `wrong-${i}` } });
     expect((await call(a, 'POST', '/api/login', { body: { email, password: 'password-1' } })).statusCode).toBe(429);
     expect((await call(b, 'POST', '/api/login', { body: { email, password: 'password-1' } })).statusCode).toBe(429);
   });
 
   it('request limits per IP are shared too', async () => {
     let last = 0;
-    for (let i = 0; i < 12; i++) last = (await call(i % 2 ? a : b, 'POST', '/api/send-code', { body: { email: uniqueEmail() } })).statusCode;
+    for (let i = 0; i < 12; i++)
+      last = (await call(i % 2 ? a : b, 'POST', '/api/send-code', { body: { email: uniqueEmail() } })).statusCode;
     expect(last).toBe(429);
   });
 });

@@ -3,7 +3,20 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/db/schema.ts';
 import { createTestApp, expectLedgerClean, type TestApp, type TestUser } from '../helpers.ts';
-import { buildWorld, hash64, validBodies, isRecord, loadRouteTable, rawCall, schemaErrors, WALLET, type JsonSchema, type Method, type Route, type World } from './support.ts';
+import {
+  buildWorld,
+  hash64,
+  validBodies,
+  isRecord,
+  loadRouteTable,
+  rawCall,
+  schemaErrors,
+  WALLET,
+  type JsonSchema,
+  type Method,
+  type Route,
+  type World,
+} from './support.ts';
 
 /**
  * Property-based fuzzing over the route table (GET /api/docs): bodies derived from each route's
@@ -38,11 +51,40 @@ async function freshToken(u: TestUser): Promise<string> {
   return t.ctx.tokens.sign({ sub: row.id, tv: row.tokenVersion });
 }
 
-const edgeNumbers = fc.constantFrom(0, -0, -1, 0.5, 1, 1e-6, 1e-7, 0.1 + 0.2, 100, 2 ** 31, 2 ** 53, Number.MAX_SAFE_INTEGER, 1e21, -1e21, Number.MAX_VALUE, Number.MIN_VALUE);
+const edgeNumbers = fc.constantFrom(
+  0,
+  -0,
+  -1,
+  0.5,
+  1,
+  1e-6,
+  1e-7,
+  0.1 + 0.2,
+  100,
+  2 ** 31,
+  2 ** 53,
+  Number.MAX_SAFE_INTEGER,
+  1e21,
+  -1e21,
+  Number.MAX_VALUE,
+  Number.MIN_VALUE,
+);
 const numbers = fc.oneof(fc.integer({ min: -10, max: 100_000 }), fc.double(), edgeNumbers);
-const hex = (minLength: number, maxLength: number) => fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), minLength, maxLength });
+const hex = (minLength: number, maxLength: number) =>
+  fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), minLength, maxLength });
 const unicode = fc.string({ unit: 'binary', maxLength: 60 });
-const ids = () => fc.oneof(fc.constantFrom(...Object.values(w.own), ...Object.values(w.theirs), w.tierId, w.victim.user.id, w.investor.user.id), fc.uuid(), fc.string({ maxLength: 40 }));
+const ids = () =>
+  fc.oneof(
+    fc.constantFrom(
+      ...Object.values(w.own),
+      ...Object.values(w.theirs),
+      w.tierId,
+      w.victim.user.id,
+      w.investor.user.id,
+    ),
+    fc.uuid(),
+    fc.string({ maxLength: 40 }),
+  );
 
 /** A value for a field, guided by its name where the schema only says "string". */
 function stringFor(name: string, schema: JsonSchema): fc.Arbitrary<string> {
@@ -50,12 +92,27 @@ function stringFor(name: string, schema: JsonSchema): fc.Arbitrary<string> {
   const n = name.toLowerCase();
   const generic = fc.oneof(fc.string({ maxLength: 40 }), unicode);
   if (schema.format === 'uuid' || n === 'id' || n.endsWith('id')) return fc.oneof(ids(), generic);
-  if (n.includes('hash')) return fc.oneof(fc.integer({ min: 1, max: 1e9 }).map(hash64), hex(0, 70).map((h) => `0x${h}`), generic);
-  if (n.includes('address') || n.includes('wallet')) return fc.oneof(fc.constant(WALLET), hex(38, 42).map((h) => `0x${h}`), generic);
+  if (n.includes('hash'))
+    return fc.oneof(
+      fc.integer({ min: 1, max: 1e9 }).map(hash64),
+      hex(0, 70).map((h) => `0x${h}`),
+      generic,
+    );
+  if (n.includes('address') || n.includes('wallet'))
+    return fc.oneof(
+      fc.constant(WALLET),
+      hex(38, 42).map((h) => `0x${h}`),
+      generic,
+    );
   if (n.includes('email')) return fc.oneof(fc.emailAddress(), generic);
   if (n.includes('password')) return fc.oneof(fc.constantFrom('password-1', 'withdraw-1', 'secret-pass'), generic);
   if (n.includes('code')) return fc.oneof(fc.stringMatching(/^\d{6}$/), fc.constantFrom(w.invitationCode), generic);
-  if (n === 'amount' || n.includes('balance') || n.includes('rate')) return fc.oneof(numbers.map(String), fc.constantFrom('NaN', 'Infinity', '1e309', '-0', '0.0000001', ' 5 '), generic);
+  if (n === 'amount' || n.includes('balance') || n.includes('rate'))
+    return fc.oneof(
+      numbers.map(String),
+      fc.constantFrom('NaN', 'Infinity', '1e309', '-0', '0.0000001', ' 5 '),
+      generic,
+    );
   if (n === 'phone') return fc.oneof(fc.constantFrom('+1 5551234567', '+44 7700900123'), generic);
   return generic;
 }
@@ -86,7 +143,10 @@ function arbFor(schema: JsonSchema, name = '', depth = 0): fc.Arbitrary<unknown>
         const props = schema.properties ?? {};
         const model: Record<string, fc.Arbitrary<unknown>> = {};
         for (const [k, s] of Object.entries(props)) model[k] = arbFor(s, k, depth + 1);
-        base = depth > 3 ? fc.constant({}) : fc.record(model, { requiredKeys: (schema.required ?? []).filter((k) => k in props) });
+        base =
+          depth > 3
+            ? fc.constant({})
+            : fc.record(model, { requiredKeys: (schema.required ?? []).filter((k) => k in props) });
         break;
       }
       default:
@@ -106,7 +166,16 @@ function bodyArb(r: Route): fc.Arbitrary<string | undefined> {
     fc.integer({ min: 1, max: 2000 }).map((n) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`),
     fc.integer({ min: 1_000, max: 80_000 }).map((n) => JSON.stringify({ x: 'ÿ'.repeat(n) })),
     fc.string({ unit: 'binary', maxLength: 200 }),
-    fc.constantFrom('{"__proto__":{"isAdmin":true}}', '{"constructor":{"prototype":{"isAdmin":true}}}', '1e309', '{"amount":1e309}', 'null', '"x"', '[]', ''),
+    fc.constantFrom(
+      '{"__proto__":{"isAdmin":true}}',
+      '{"constructor":{"prototype":{"isAdmin":true}}}',
+      '1e309',
+      '{"amount":1e309}',
+      'null',
+      '"x"',
+      '[]',
+      '',
+    ),
   );
   if (!r.body) return fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: hostile });
   const derived = arbFor(r.body).map((v) => JSON.stringify(v));
@@ -120,30 +189,48 @@ function bodyArb(r: Route): fc.Arbitrary<string | undefined> {
           fc.constant(JSON.stringify(example)),
           fc.constantFrom(...fields).chain(([k, s]) => arbFor(s, k).map((v) => JSON.stringify({ ...example, [k]: v }))),
         );
-  return fc.oneof({ weight: 3, arbitrary: derived }, { weight: 3, arbitrary: nearValid }, { weight: 2, arbitrary: hostile });
+  return fc.oneof(
+    { weight: 3, arbitrary: derived },
+    { weight: 3, arbitrary: nearValid },
+    { weight: 2, arbitrary: hostile },
+  );
 }
 
 function queryArb(r: Route): fc.Arbitrary<string> {
   const query = r.params.filter((p) => p.in === 'query');
-  if (query.length === 0) return fc.oneof(fc.constant(''), fc.string({ maxLength: 30 }).map((s) => `x=${encodeURIComponent(s)}`));
+  if (query.length === 0)
+    return fc.oneof(
+      fc.constant(''),
+      fc.string({ maxLength: 30 }).map((s) => `x=${encodeURIComponent(s)}`),
+    );
   const model: Record<string, fc.Arbitrary<string>> = {};
   for (const p of query) {
     const ty = p.schema.type;
-    model[p.name] = ty === 'integer' || ty === 'number' ? fc.oneof(numbers.map(String), fc.string({ maxLength: 10 })) : stringFor(p.name, p.schema);
+    model[p.name] =
+      ty === 'integer' || ty === 'number'
+        ? fc.oneof(numbers.map(String), fc.string({ maxLength: 10 }))
+        : stringFor(p.name, p.schema);
   }
   const derived = fc.record(model, { requiredKeys: [] }).map((o) =>
     Object.entries(o)
       .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v ?? '')}`)
       .join('&'),
   );
-  const polluted = fc.constantFrom(...query.map((p) => `${p.name}=1&${p.name}=2`), ...query.map((p) => `${p.name}[]=1`));
+  const polluted = fc.constantFrom(
+    ...query.map((p) => `${p.name}=1&${p.name}=2`),
+    ...query.map((p) => `${p.name}[]=1`),
+  );
   return fc.oneof({ weight: 4, arbitrary: derived }, { weight: 1, arbitrary: polluted });
 }
 
 function pathArb(r: Route): fc.Arbitrary<string> {
   if (r.pathParams.length === 0) return fc.constant(r.path);
   // Never a user id in the path: toggle-block on the fuzzing investor would only make the rest 403.
-  const value = fc.oneof(fc.constantFrom(...Object.values(w.own), ...Object.values(w.theirs), w.tierId), fc.uuid(), fc.string({ minLength: 1, maxLength: 40 }));
+  const value = fc.oneof(
+    fc.constantFrom(...Object.values(w.own), ...Object.values(w.theirs), w.tierId),
+    fc.uuid(),
+    fc.string({ minLength: 1, maxLength: 40 }),
+  );
   return fc.array(value, { minLength: r.pathParams.length, maxLength: r.pathParams.length }).map((vals) => {
     let i = 0;
     return r.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(vals[i++] ?? 'x'));
@@ -170,33 +257,40 @@ describe('fuzzing the route table', () => {
   });
 
   for (const who of ['investor', 'admin'] as const) {
-    it(`as ${who}: no 5xx, 2xx bodies match the response schema, 4xx bodies are { error }`, { timeout: 240_000 }, async () => {
-      const u = who === 'admin' ? w.admin : w.investor;
-      const seen = new Map<string, Set<number>>();
-      for (const r of routes) {
-        const statuses = new Set<number>();
-        seen.set(r.key, statuses);
-        await fc.assert(
-          fc.asyncProperty(pathArb(r), queryArb(r), bodyArb(r), async (path, query, body) => {
-            const url = query ? `${path}?${query}` : path;
-            const res = await send(r.method, url, r.method === 'GET' ? undefined : body, await freshToken(u));
-            statuses.add(res.statusCode);
-            const what = `${r.key} as ${who}: ${res.statusCode} ${res.body.slice(0, 300)}`;
-            expect(res.statusCode, what).toBeLessThan(500);
-            if (res.statusCode < 300) expect(schemaErrors(r.response, res.data), what).toEqual([]);
-            else {
-              expect(isRecord(res.data), what).toBe(true);
-              expect(isRecord(res.data) && typeof res.data.error === 'string', what).toBe(true);
-            }
-          }),
-          { numRuns: RUNS, ...(SEED !== undefined ? { seed: SEED } : {}) },
+    it(
+      `as ${who}: no 5xx, 2xx bodies match the response schema, 4xx bodies are { error }`,
+      { timeout: 240_000 },
+      async () => {
+        const u = who === 'admin' ? w.admin : w.investor;
+        const seen = new Map<string, Set<number>>();
+        for (const r of routes) {
+          const statuses = new Set<number>();
+          seen.set(r.key, statuses);
+          await fc.assert(
+            fc.asyncProperty(pathArb(r), queryArb(r), bodyArb(r), async (path, query, body) => {
+              const url = query ? `${path}?${query}` : path;
+              const res = await send(r.method, url, r.method === 'GET' ? undefined : body, await freshToken(u));
+              statuses.add(res.statusCode);
+              const what = `${r.key} as ${who}: ${res.statusCode} ${res.body.slice(0, 300)}`;
+              expect(res.statusCode, what).toBeLessThan(500);
+              if (res.statusCode < 300) expect(schemaErrors(r.response, res.data), what).toEqual([]);
+              else {
+                expect(isRecord(res.data), what).toBe(true);
+                expect(isRecord(res.data) && typeof res.data.error === 'string', what).toBe(true);
+              }
+            }),
+            { numRuns: RUNS, ...(SEED !== undefined ? { seed: SEED } : {}) },
+          );
+        }
+        if (process.env.FUZZ_STATS)
+          console.log(who, [...seen].map(([k, v]) => `${k}: ${[...v].sort().join(',')}`).join('\n'));
+        // The fuzzer reaches the handlers, not only the validators: most calls of this caller answered 2xx at least once.
+        const reachable = routes.filter((r) => who === 'admin' || !r.isAdmin);
+        const succeeded = reachable.filter((r) => [...(seen.get(r.key) ?? [])].some((s) => s < 300));
+        expect(succeeded.length, `2xx on ${succeeded.map((r) => r.key).join(', ')}`).toBeGreaterThanOrEqual(
+          Math.floor(reachable.length * 0.6),
         );
-      }
-      if (process.env.FUZZ_STATS) console.log(who, [...seen].map(([k, v]) => `${k}: ${[...v].sort().join(',')}`).join('\n'));
-      // The fuzzer reaches the handlers, not only the validators: most calls of this caller answered 2xx at least once.
-      const reachable = routes.filter((r) => who === 'admin' || !r.isAdmin);
-      const succeeded = reachable.filter((r) => [...(seen.get(r.key) ?? [])].some((s) => s < 300));
-      expect(succeeded.length, `2xx on ${succeeded.map((r) => r.key).join(', ')}`).toBeGreaterThanOrEqual(Math.floor(reachable.length * 0.6));
-    });
+      },
+    );
   }
 });

@@ -37,7 +37,10 @@ describe('security headers on every route', () => {
     const ordered = [...routes].sort((a, b) => Number(a.key.endsWith('/logout')) - Number(b.key.endsWith('/logout')));
     for (const r of ordered) {
       for (const token of [r.isAdmin ? admin.token : investor.token, undefined]) {
-        const res = await call(t, r.method, urlOf(r), { ...(token ? { token } : {}), ...(r.method === 'GET' ? {} : { body: {} }) });
+        const res = await call(t, r.method, urlOf(r), {
+          ...(token ? { token } : {}),
+          ...(r.method === 'GET' ? {} : { body: {} }),
+        });
         expect(res.statusCode, r.key).toBeLessThan(500);
         expectSecurityHeaders(res.headers, `${r.key} ${res.statusCode}`);
         expect(String(res.headers['cache-control']), `${r.key} ${res.statusCode}`).toMatch(/no-store/);
@@ -65,10 +68,15 @@ describe('security headers on every route', () => {
 
 describe('HSTS', () => {
   it('is sent only when NODE_ENV=production', async () => {
-    expect((await call(t, 'GET', '/api/user/me', { token: admin.token })).headers['strict-transport-security']).toBeUndefined();
+    expect(
+      (await call(t, 'GET', '/api/user/me', { token: admin.token })).headers['strict-transport-security'],
+    ).toBeUndefined();
     const prod = await createTestApp({ NODE_ENV: 'production', RATE_LIMITS: 'on' });
     try {
-      for (const res of [await call(prod, 'GET', '/api/user/me'), await call(prod, 'POST', '/api/login', { body: {} })]) {
+      for (const res of [
+        await call(prod, 'GET', '/api/user/me'),
+        await call(prod, 'POST', '/api/login', { body: {} }),
+      ]) {
         const hsts = String(res.headers['strict-transport-security']);
         expect(hsts).toMatch(/max-age=(\d+)/);
         expect(Number(/max-age=(\d+)/.exec(hsts)?.[1])).toBeGreaterThanOrEqual(15552000);
@@ -87,12 +95,19 @@ describe('CORS', () => {
       const simple = await call(t, 'GET', '/api/user/me', { token: admin.token, headers: { origin } });
       expect(simple.headers['access-control-allow-origin'], origin).toBeUndefined();
       expect(simple.headers['access-control-allow-credentials'], origin).toBeUndefined();
-      const login = await call(t, 'POST', '/api/login', { body: { email: admin.user.email, password: admin.password }, headers: { origin } });
+      const login = await call(t, 'POST', '/api/login', {
+        body: { email: admin.user.email, password: admin.password },
+        headers: { origin },
+      });
       expect(login.headers['access-control-allow-origin'], origin).toBeUndefined();
       const preflight = await t.app.inject({
         method: 'OPTIONS',
         url: '/api/withdrawal/request-all',
-        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,content-type',
+        },
       });
       expect(preflight.headers['access-control-allow-origin'], origin).toBeUndefined();
       expect(preflight.headers['access-control-allow-methods'], origin).toBeUndefined();
@@ -105,15 +120,29 @@ describe('X-Forwarded-For is trusted only with TRUST_PROXY', () => {
   async function auditIp(app: TestApp, xff: string): Promise<string | null> {
     const a = await makeUser(app, { isAdmin: true });
     const victim = await makeUser(app);
-    const res = await call(app, 'POST', `/api/user/admin/toggle-block/${victim.user.id}`, { token: a.token, headers: { 'x-forwarded-for': xff } });
+    const res = await call(app, 'POST', `/api/user/admin/toggle-block/${victim.user.id}`, {
+      token: a.token,
+      headers: { 'x-forwarded-for': xff },
+    });
     expect(res.statusCode).toBe(200);
-    const [row] = await rawRows<{ ip: string | null }>(app.ctx.db, sql`SELECT ip FROM audit_log WHERE target_id = ${victim.user.id} ORDER BY id DESC LIMIT 1`);
+    const [row] = await rawRows<{ ip: string | null }>(
+      app.ctx.db,
+      sql`SELECT ip FROM audit_log WHERE target_id = ${victim.user.id} ORDER BY id DESC LIMIT 1`,
+    );
     return row?.ip ?? null;
   }
 
   async function sendCodes(app: TestApp, n: number, xff: (i: number) => string): Promise<number[]> {
     const out: number[] = [];
-    for (let i = 0; i < n; i++) out.push((await call(app, 'POST', '/api/send-code', { body: { email: uniqueEmail() }, headers: { 'x-forwarded-for': xff(i) } })).statusCode);
+    for (let i = 0; i < n; i++)
+      out.push(
+        (
+          await call(app, 'POST', '/api/send-code', {
+            body: { email: uniqueEmail() },
+            headers: { 'x-forwarded-for': xff(i) },
+          })
+        ).statusCode,
+      );
     return out;
   }
 

@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, expectLedgerClean, type TestApp } from '../helpers.ts';
-import { buildWorld, fingerprint, loadRouteTable, rawCall, tokenFor, urlOf, validBodies, type Route, type World } from './support.ts';
+import {
+  buildWorld,
+  fingerprint,
+  loadRouteTable,
+  rawCall,
+  tokenFor,
+  urlOf,
+  validBodies,
+  type Route,
+  type World,
+} from './support.ts';
 
 /**
  * Mass assignment: every POST/PUT of the route table, given a body its schema accepts plus one
@@ -51,7 +61,10 @@ describe('extra fields are refused with 400 and change nothing', () => {
       const own = new Set(Object.keys(r.body?.properties ?? {}));
       for (const [field, value] of Object.entries(EXTRA)) {
         if (own.has(field)) continue; // a field the route really takes (update-user-balance's userId)
-        const res = await call(t, r.method, urlOf(r, idsFor(r)), { token: tokenFor(w, r), body: { ...base, [field]: value } });
+        const res = await call(t, r.method, urlOf(r, idsFor(r)), {
+          token: tokenFor(w, r),
+          body: { ...base, [field]: value },
+        });
         expect(res.statusCode, `${r.key} + ${field}: ${JSON.stringify(res.data)}`).toBe(400);
         expect(typeof res.data?.error, r.key).toBe('string');
       }

@@ -13,7 +13,10 @@ let t: TestApp;
 const lines: string[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp({ LOG_LEVEL: 'trace', RATE_LIMITS: 'on' }, { logStream: { write: (line: string) => void lines.push(line) } });
+  t = await createTestApp(
+    { LOG_LEVEL: 'trace', RATE_LIMITS: 'on' },
+    { logStream: { write: (line: string) => void lines.push(line) } },
+  );
   t.clock.set(new Date('2026-01-14T10:00:00Z'));
 });
 afterAll(() => t.close());
@@ -43,41 +46,70 @@ describe('secrets are not logged', () => {
     expect((await call(t, 'POST', '/api/send-code', { body: { email } })).statusCode).toBe(200);
     const code = keep('verification code', t.smtp.codeFor(email));
     const reg = await call(t, 'POST', '/api/register', {
-      body: { invitationCode: invitation.data.code, firstName: 'Sec', lastName: 'Ret', email, phone: '+1 5551234567', password, confirmPassword: password, withdrawalPassword, verificationCode: code },
+      body: {
+        invitationCode: invitation.data.code,
+        firstName: 'Sec',
+        lastName: 'Ret',
+        email,
+        phone: '+1 5551234567',
+        password,
+        confirmPassword: password,
+        withdrawalPassword,
+        verificationCode: code,
+      },
     });
     expect(reg.statusCode, JSON.stringify(reg.data)).toBe(200);
     keep('register token', reg.data.token);
 
-    expect((await call(t, 'POST', '/api/login', { body: { email, password: 'wrong-Secret-pass-00' } })).statusCode).toBe(401);
+    expect(
+      (await call(t, 'POST', '/api/login', { body: { email, password: 'wrong-Secret-pass-00' } })).statusCode,
+    ).toBe(401);
     const login = await call(t, 'POST', '/api/login', { body: { email, password } });
     expect(login.statusCode).toBe(200);
     let token = keep('login token', login.data.token);
 
-    const profile = await call(t, 'PUT', '/api/user/profile', { token, body: { firstName: 'Sec', lastName: 'Ret', currentPassword: password, newPassword, confirmPassword: newPassword } });
+    const profile = await call(t, 'PUT', '/api/user/profile', {
+      token,
+      body: { firstName: 'Sec', lastName: 'Ret', currentPassword: password, newPassword, confirmPassword: newPassword },
+    });
     expect(profile.statusCode, JSON.stringify(profile.data)).toBe(200);
     if (profile.data.token) token = keep('profile token', profile.data.token);
-    else token = keep('relogin token', (await call(t, 'POST', '/api/login', { body: { email, password: newPassword } })).data.token);
+    else
+      token = keep(
+        'relogin token',
+        (await call(t, 'POST', '/api/login', { body: { email, password: newPassword } })).data.token,
+      );
 
     const setup = await call(t, 'POST', '/api/user/2fa/setup', { token });
     expect(setup.statusCode).toBe(200);
     const secret = keep('TOTP secret', setup.data.secret);
     keep('otpauth url', setup.data.otpauthUrl);
     const step = stepOf(t.clock.now());
-    const enable = await call(t, 'POST', '/api/user/2fa/enable', { token, body: { code: keep('TOTP code (enrol)', totpAt(secret, step)) } });
+    const enable = await call(t, 'POST', '/api/user/2fa/enable', {
+      token,
+      body: { code: keep('TOTP code (enrol)', totpAt(secret, step)) },
+    });
     expect(enable.statusCode, JSON.stringify(enable.data)).toBe(200);
     keep('2FA token', enable.data.token);
     const recovery: string[] = enable.data.recoveryCodes;
     recovery.forEach((c, i) => keep(`recovery code ${i}`, c));
 
-    const totpLogin = await call(t, 'POST', '/api/login', { body: { email, password: newPassword, totpCode: keep('TOTP code (login)', totpAt(secret, step + 1)) } });
+    const totpLogin = await call(t, 'POST', '/api/login', {
+      body: { email, password: newPassword, totpCode: keep('TOTP code (login)', totpAt(secret, step + 1)) },
+    });
     expect(totpLogin.statusCode, JSON.stringify(totpLogin.data)).toBe(200);
     keep('TOTP login token', totpLogin.data.token);
-    const recoveryLogin = await call(t, 'POST', '/api/login', { body: { email, password: newPassword, totpCode: recovery[0] } });
+    const recoveryLogin = await call(t, 'POST', '/api/login', {
+      body: { email, password: newPassword, totpCode: recovery[0] },
+    });
     expect(recoveryLogin.statusCode).toBe(200);
     token = keep('recovery login token', recoveryLogin.data.token);
 
     await fund(t, reg.data.user._id ?? reg.data.user.id, 250_000_000n);
-    const wrongWithdraw = await call(t, 'POST', '/api/withdrawal/request-all', { token, body: { walletAddress: WALLET, withdrawalPassword: 'wrong-Secret-pass-00' } });
+    const wrongWithdraw = await call(t, 'POST', '/api/withdrawal/request-all', {
+      token,
+      body: { walletAddress: WALLET, withdrawalPassword: 'wrong-Secret-pass-00' },
+    });
     expect(wrongWithdraw.statusCode).toBe(400);
     const withdraw = await call(t, 'POST', '/api/withdrawal/request-all', {
       token,
@@ -95,7 +127,10 @@ describe('secrets are not logged', () => {
     expect(approve.statusCode, JSON.stringify(approve.data)).toBe(200);
 
     t.clock.set(new Date(t.clock.now().getTime() + 60_000));
-    const disable = await call(t, 'POST', '/api/user/2fa/disable', { token, body: { password: newPassword, code: keep('TOTP code (disable)', totpAt(secret, step + 2)) } });
+    const disable = await call(t, 'POST', '/api/user/2fa/disable', {
+      token,
+      body: { password: newPassword, code: keep('TOTP code (disable)', totpAt(secret, step + 2)) },
+    });
     expect(disable.statusCode, JSON.stringify(disable.data)).toBe(200);
 
     // The log was captured at all: one line per request at least, the URLs in it.
@@ -109,9 +144,11 @@ describe('secrets are not logged', () => {
       const found = /^\d{6}$/.test(value) ? new RegExp(`(?<![0-9])${value}(?![0-9])`).test(log) : log.includes(value);
       expect(found, `${what} found in the log`).toBe(false);
       // Tokens: not even their signature part.
-      if (value.split('.').length === 3) expect(log.includes(value.split('.')[2] ?? '-'), `${what} signature found in the log`).toBe(false);
+      if (value.split('.').length === 3)
+        expect(log.includes(value.split('.')[2] ?? '-'), `${what} signature found in the log`).toBe(false);
     }
     // And in the e-mails only the code itself travels, never a password.
-    for (const m of t.smtp.mails) for (const s of [password, newPassword, withdrawalPassword]) expect(m.raw).not.toContain(s);
+    for (const m of t.smtp.mails)
+      for (const s of [password, newPassword, withdrawalPassword]) expect(m.raw).not.toContain(s);
   });
 });

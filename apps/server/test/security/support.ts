@@ -76,7 +76,12 @@ export async function loadRouteTable(t: TestApp): Promise<Route[]> {
       const method = asMethod(m);
       const params: Param[] = (op.parameters ?? [])
         .filter((p) => p.in === 'path' || p.in === 'query')
-        .map((p) => ({ in: p.in === 'path' ? 'path' : 'query', name: p.name, required: Boolean(p.required), schema: p.schema ?? {} }));
+        .map((p) => ({
+          in: p.in === 'path' ? 'path' : 'query',
+          name: p.name,
+          required: Boolean(p.required),
+          schema: p.schema ?? {},
+        }));
       const body = op.requestBody?.content?.['application/json']?.schema;
       const okStatus = Object.keys(op.responses ?? {}).find((s) => s.startsWith('2')) ?? '200';
       const response = op.responses?.[okStatus]?.content?.['application/json']?.schema;
@@ -102,7 +107,9 @@ export async function loadRouteTable(t: TestApp): Promise<Route[]> {
 
 /** The concrete URL of a route, path parameters filled in (a fresh UUID unless given). */
 export function urlOf(route: Route, values: Record<string, string> = {}, query = ''): string {
-  const url = route.path.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? randomUUID()));
+  const url = route.path.replace(/\{([^}]+)\}/g, (_m, name: string) =>
+    encodeURIComponent(values[name] ?? randomUUID()),
+  );
   return query ? `${url}?${query}` : url;
 }
 
@@ -130,14 +137,19 @@ export function schemaErrors(schema: JsonSchema | undefined, value: unknown, at 
   if (value === null) return schema.nullable || schema.type === 'null' ? [] : [`${at}: null not allowed`];
   if (schema.anyOf) {
     const results = schema.anyOf.map((s) => schemaErrors(s, value, at));
-    return results.some((r) => r.length === 0) ? [] : [`${at}: matches none of anyOf (${results.map((r) => r[0]).join('; ')})`];
+    return results.some((r) => r.length === 0)
+      ? []
+      : [`${at}: matches none of anyOf (${results.map((r) => r[0]).join('; ')})`];
   }
   if (schema.enum && !schema.enum.includes(value)) return [`${at}: ${JSON.stringify(value)} not in enum`];
   const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
-  if (types.length > 0 && !types.some((ty) => typeMatches(ty, value))) return [`${at}: expected ${types.join('|')}, got ${JSON.stringify(value)?.slice(0, 80)}`];
+  if (types.length > 0 && !types.some((ty) => typeMatches(ty, value)))
+    return [`${at}: expected ${types.join('|')}, got ${JSON.stringify(value)?.slice(0, 80)}`];
   const errors: string[] = [];
-  if (typeof value === 'string' && schema.pattern && !new RegExp(schema.pattern, 'u').test(value)) errors.push(`${at}: does not match ${schema.pattern}`);
-  if (Array.isArray(value) && schema.items) value.forEach((v, i) => errors.push(...schemaErrors(schema.items, v, `${at}[${i}]`)));
+  if (typeof value === 'string' && schema.pattern && !new RegExp(schema.pattern, 'u').test(value))
+    errors.push(`${at}: does not match ${schema.pattern}`);
+  if (Array.isArray(value) && schema.items)
+    value.forEach((v, i) => errors.push(...schemaErrors(schema.items, v, `${at}[${i}]`)));
   if (isRecord(value) && (schema.properties || schema.required)) {
     for (const k of schema.required ?? []) if (!(k in value)) errors.push(`${at}.${k}: required`);
     for (const [k, v] of Object.entries(value)) {
@@ -170,10 +182,18 @@ function typeMatches(type: string, v: unknown): boolean {
   }
 }
 
-export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Sends a raw (already serialised) JSON body. */
-export async function rawCall(t: TestApp, method: Method, url: string, payload: string, token?: string, headers: Record<string, string> = {}) {
+export async function rawCall(
+  t: TestApp,
+  method: Method,
+  url: string,
+  payload: string,
+  token?: string,
+  headers: Record<string, string> = {},
+) {
   const res = await t.app.inject({
     method,
     url,
@@ -260,21 +280,41 @@ export async function buildWorld(t: TestApp): Promise<World> {
     expect(inv.statusCode, JSON.stringify(inv.data)).toBe(200);
     const dash = await call(t, 'GET', '/api/user/dashboard', { token: u.token });
     const investmentId: string = dash.data.activeInvestments[0]._id;
-    const failed = await call(t, 'POST', '/api/user/process-deposit', { token: u.token, body: { txHash: hash64(n++), amount: 3, fromAddress: WALLET } });
+    const failed = await call(t, 'POST', '/api/user/process-deposit', {
+      token: u.token,
+      body: { txHash: hash64(n++), amount: 3, fromAddress: WALLET },
+    });
     expect(failed.statusCode, JSON.stringify(failed.data)).toBe(200);
     const failedDepositId: string = failed.data.deposit._id;
-    await rawRows(t.ctx.db, sql`UPDATE deposits SET status = 'failed', failure_reason = 'Wrong recipient' WHERE id = ${failedDepositId}::uuid RETURNING id`);
-    const pending = await call(t, 'POST', '/api/user/process-deposit', { token: u.token, body: { txHash: hash64(n++), amount: 4, fromAddress: WALLET } });
+    await rawRows(
+      t.ctx.db,
+      sql`UPDATE deposits SET status = 'failed', failure_reason = 'Wrong recipient' WHERE id = ${failedDepositId}::uuid RETURNING id`,
+    );
+    const pending = await call(t, 'POST', '/api/user/process-deposit', {
+      token: u.token,
+      body: { txHash: hash64(n++), amount: 4, fromAddress: WALLET },
+    });
     expect(pending.statusCode, JSON.stringify(pending.data)).toBe(200);
     return { investmentId, failedDepositId, pendingDepositId: pending.data.deposit._id as string };
   };
   const own = await setup(investor);
   const theirs = await setup(victim);
-  const w = await call(t, 'POST', '/api/withdrawal/request-all', { token: victim.token, body: { walletAddress: WALLET, withdrawalPassword: victim.withdrawalPassword } });
+  const w = await call(t, 'POST', '/api/withdrawal/request-all', {
+    token: victim.token,
+    body: { walletAddress: WALLET, withdrawalPassword: victim.withdrawalPassword },
+  });
   expect(w.statusCode, JSON.stringify(w.data)).toBe(200);
   const mine = await call(t, 'GET', '/api/withdrawal/my-withdrawals', { token: victim.token });
   const withdrawalId: string = mine.data.withdrawals[0]._id;
-  return { admin, investor, victim, invitationCode: invitation.data.code, tierId: tier._id, own, theirs: { ...theirs, withdrawalId } };
+  return {
+    admin,
+    investor,
+    victim,
+    invitationCode: invitation.data.code,
+    tierId: tier._id,
+    own,
+    theirs: { ...theirs, withdrawalId },
+  };
 }
 
 /**
@@ -321,4 +361,5 @@ export function validBodies(w: World): Record<string, Record<string, unknown> | 
 }
 
 /** The token a route is called with in the probes: the admin's for admin routes, else the investor's. */
-export const tokenFor = (w: World, r: Route): string | undefined => (r.isPublic ? undefined : r.isAdmin ? w.admin.token : w.investor.token);
+export const tokenFor = (w: World, r: Route): string | undefined =>
+  r.isPublic ? undefined : r.isAdmin ? w.admin.token : w.investor.token;

@@ -20,7 +20,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
-const claimsOf = (token: string): Record<string, unknown> => JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
+const claimsOf = (token: string): Record<string, unknown> =>
+  JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
 
 /** Every authenticated route with this token answers `status` (and `error` text when given); nothing changes. */
 async function expectRefusedEverywhere(token: string, status: 401 | 403, error?: string): Promise<void> {
@@ -45,7 +46,10 @@ describe('forged and altered tokens: 401 on every authenticated route', () => {
     // Logout last: it ends the session.
     const ordered = [...routes].sort((a, b) => Number(a.key.endsWith('/logout')) - Number(b.key.endsWith('/logout')));
     for (const r of ordered) {
-      const res = await call(t, r.method, urlOf(r), { token: admin.token, ...(r.method === 'GET' ? {} : { body: {} }) });
+      const res = await call(t, r.method, urlOf(r), {
+        token: admin.token,
+        ...(r.method === 'GET' ? {} : { body: {} }),
+      });
       expect(res.statusCode, r.key).not.toBe(401);
     }
   });
@@ -55,13 +59,22 @@ describe('forged and altered tokens: 401 on every authenticated route', () => {
     for (const alg of ['none', 'None', 'NONE']) {
       await expectRefusedEverywhere(`${b64({ alg, typ: 'JWT' })}.${payload}.`, 401, MSG.unauthorized);
     }
-    await expectRefusedEverywhere(`${b64({ alg: 'none' })}.${payload}.${admin.token.split('.')[2]}`, 401, MSG.unauthorized);
+    await expectRefusedEverywhere(
+      `${b64({ alg: 'none' })}.${payload}.${admin.token.split('.')[2]}`,
+      401,
+      MSG.unauthorized,
+    );
   });
 
   it('a changed payload under the original signature (investor becomes the admin, mfa claimed, version bumped)', async () => {
     const [h, , s] = investor.token.split('.');
     const claims = claimsOf(investor.token);
-    for (const change of [{ sub: admin.user.id }, { mfa: true }, { tv: Number(claims.tv) + 1 }, { exp: Number(claims.exp) + 86400 }]) {
+    for (const change of [
+      { sub: admin.user.id },
+      { mfa: true },
+      { tv: Number(claims.tv) + 1 },
+      { exp: Number(claims.exp) + 86400 },
+    ]) {
       await expectRefusedEverywhere(`${h}.${b64({ ...claims, ...change })}.${s}`, 401, MSG.unauthorized);
     }
   });
@@ -87,7 +100,10 @@ describe('forged and altered tokens: 401 on every authenticated route', () => {
   it('expired (signed with the right key, a second past its lifetime)', async () => {
     const past = new SettableClock();
     past.set(new Date(t.clock.now().getTime() - 61_000));
-    const expired = await new TokenService(TEST_SECRET, 60, past).sign({ sub: admin.user.id, tv: admin.user.tokenVersion });
+    const expired = await new TokenService(TEST_SECRET, 60, past).sign({
+      sub: admin.user.id,
+      tv: admin.user.tokenVersion,
+    });
     await expectRefusedEverywhere(expired, 401, MSG.sessionExpired);
   });
 });
@@ -103,30 +119,48 @@ describe('ended sessions: 401/403 on every authenticated route', () => {
     const admin = await makeUser(t, { isAdmin: true });
     const res = await call(t, 'PUT', '/api/user/profile', {
       token: admin.token,
-      body: { firstName: 'A', lastName: 'B', currentPassword: admin.password, newPassword: 'brand-new-pass', confirmPassword: 'brand-new-pass' },
+      body: {
+        firstName: 'A',
+        lastName: 'B',
+        currentPassword: admin.password,
+        newPassword: 'brand-new-pass',
+        confirmPassword: 'brand-new-pass',
+      },
     });
     expect(res.statusCode, JSON.stringify(res.data)).toBe(200);
     await expectRefusedEverywhere(admin.token, 401, MSG.sessionExpired);
-    if (typeof res.data.token === 'string') expect((await call(t, 'GET', '/api/user/me', { token: res.data.token })).statusCode).toBe(200);
+    if (typeof res.data.token === 'string')
+      expect((await call(t, 'GET', '/api/user/me', { token: res.data.token })).statusCode).toBe(200);
   });
 
   it('after being blocked: 403 with the blocked text everywhere; after unblocking only a new sign-in works', async () => {
     const admin = await makeUser(t, { isAdmin: true });
     const investor = await makeUser(t);
-    expect((await call(t, 'POST', `/api/user/admin/toggle-block/${investor.user.id}`, { token: admin.token })).statusCode).toBe(200);
+    expect(
+      (await call(t, 'POST', `/api/user/admin/toggle-block/${investor.user.id}`, { token: admin.token })).statusCode,
+    ).toBe(200);
     await expectRefusedEverywhere(investor.token, 403, MSG.blocked);
-    const login = await call(t, 'POST', '/api/login', { body: { email: investor.user.email, password: investor.password } });
+    const login = await call(t, 'POST', '/api/login', {
+      body: { email: investor.user.email, password: investor.password },
+    });
     expect(login.statusCode).toBe(403);
-    expect((await call(t, 'POST', `/api/user/admin/toggle-block/${investor.user.id}`, { token: admin.token })).statusCode).toBe(200);
+    expect(
+      (await call(t, 'POST', `/api/user/admin/toggle-block/${investor.user.id}`, { token: admin.token })).statusCode,
+    ).toBe(200);
     // Blocking ended the session for good; signing in again works.
     expect((await call(t, 'GET', '/api/user/me', { token: investor.token })).statusCode).toBe(401);
-    const again = await call(t, 'POST', '/api/login', { body: { email: investor.user.email, password: investor.password } });
+    const again = await call(t, 'POST', '/api/login', {
+      body: { email: investor.user.email, password: investor.password },
+    });
     expect(again.statusCode).toBe(200);
     expect((await call(t, 'GET', '/api/user/me', { token: again.data.token })).statusCode).toBe(200);
   });
 
   it('a token of a user that no longer exists', async () => {
-    const ghost = await new TokenService(TEST_SECRET, 3600, t.clock).sign({ sub: '00000000-0000-4000-8000-000000000000', tv: 0 });
+    const ghost = await new TokenService(TEST_SECRET, 3600, t.clock).sign({
+      sub: '00000000-0000-4000-8000-000000000000',
+      tv: 0,
+    });
     await expectRefusedEverywhere(ghost, 401, MSG.unauthorized);
   });
 });

@@ -60,7 +60,13 @@ export const seedFromEnv = (name = 'SIM_SEED'): number => {
 export const ACCOUNT_KINDS = ['balance', 'rewards', 'earnings', 'invested', 'pending_withdrawal'] as const;
 export type Kind = (typeof ACCOUNT_KINDS)[number];
 export type Accounts = Record<Kind, bigint>;
-export const emptyAccounts = (): Accounts => ({ balance: 0n, rewards: 0n, earnings: 0n, invested: 0n, pending_withdrawal: 0n });
+export const emptyAccounts = (): Accounts => ({
+  balance: 0n,
+  rewards: 0n,
+  earnings: 0n,
+  invested: 0n,
+  pending_withdrawal: 0n,
+});
 
 export interface ModelUser {
   id: string;
@@ -165,7 +171,9 @@ export class MoneyModel {
 }
 
 /** Platform totals from the ledger: every account's entries, which must sum to zero. */
-export async function ledgerTotals(db: Db): Promise<{ users: bigint; platform: bigint; byPlatform: Record<string, bigint> }> {
+export async function ledgerTotals(
+  db: Db,
+): Promise<{ users: bigint; platform: bigint; byPlatform: Record<string, bigint> }> {
   const rows = await rawRows<{ kind: string; is_user: boolean; total: bigint | string | null }>(
     db,
     sql`SELECT a.kind, a.user_id IS NOT NULL AS is_user, COALESCE(SUM(e.amount), 0) AS total

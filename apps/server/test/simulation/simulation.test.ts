@@ -69,17 +69,23 @@ describe('simulation: seeded random money workload', () => {
     await t?.close();
   });
 
-  it(`keeps the books exactly (SIM_SEED=${SEED}, SIM_OPS=${OPS})`, { timeout: Math.max(120_000, OPS * 400) }, async () => {
-    const mode = isPostgres ? 'PostgreSQL, concurrent batches' : 'PGlite, sequential batches';
-    console.log(`[simulation] seed=${SEED} ops=${OPS} investors=${INVESTORS} (${mode}); replay with SIM_SEED=${SEED}`);
-    try {
-      await simulate(t);
-    } catch (err) {
-      console.log(`[simulation] FAILED with seed=${SEED}: replay with SIM_SEED=${SEED} SIM_OPS=${OPS}`);
-      if (err instanceof Error) err.message = `[simulation seed=${SEED}] ${err.message}`;
-      throw err;
-    }
-  });
+  it(
+    `keeps the books exactly (SIM_SEED=${SEED}, SIM_OPS=${OPS})`,
+    { timeout: Math.max(120_000, OPS * 400) },
+    async () => {
+      const mode = isPostgres ? 'PostgreSQL, concurrent batches' : 'PGlite, sequential batches';
+      console.log(
+        `[simulation] seed=${SEED} ops=${OPS} investors=${INVESTORS} (${mode}); replay with SIM_SEED=${SEED}`,
+      );
+      try {
+        await simulate(t);
+      } catch (err) {
+        console.log(`[simulation] FAILED with seed=${SEED}: replay with SIM_SEED=${SEED} SIM_OPS=${OPS}`);
+        if (err instanceof Error) err.message = `[simulation seed=${SEED}] ${err.message}`;
+        throw err;
+      }
+    },
+  );
 });
 
 async function simulate(t: TestApp): Promise<void> {
@@ -87,9 +93,12 @@ async function simulate(t: TestApp): Promise<void> {
   const model = new MoneyModel();
   t.clock.set(START);
   await seedTiers(t.ctx.db);
-  const tiers = (await rawRows<{ amount: bigint | string; daily_rate_scaled: number }>(t.ctx.db, sql`SELECT amount, daily_rate_scaled FROM tiers WHERE active`)).map(
-    (r) => ({ amount: BigInt(r.amount), rateScaled: BigInt(r.daily_rate_scaled) }),
-  );
+  const tiers = (
+    await rawRows<{ amount: bigint | string; daily_rate_scaled: number }>(
+      t.ctx.db,
+      sql`SELECT amount, daily_rate_scaled FROM tiers WHERE active`,
+    )
+  ).map((r) => ({ amount: BigInt(r.amount), rateScaled: BigInt(r.daily_rate_scaled) }));
   expect(tiers.length).toBeGreaterThan(0);
 
   const admins: TestUser[] = [await makeUser(t, { isAdmin: true }), await makeUser(t, { isAdmin: true })];
@@ -102,7 +111,8 @@ async function simulate(t: TestApp): Promise<void> {
   }
   const tokens = new Map<string, string>();
   const resign = async () => {
-    for (const u of [...admins, ...investors]) tokens.set(u.user.id, await t.ctx.tokens.sign({ sub: u.user.id, tv: u.user.tokenVersion }));
+    for (const u of [...admins, ...investors])
+      tokens.set(u.user.id, await t.ctx.tokens.sign({ sub: u.user.id, tv: u.user.tokenVersion }));
   };
   await resign();
   const tok = (u: TestUser) => tokens.get(u.user.id) ?? '';
@@ -118,16 +128,32 @@ async function simulate(t: TestApp): Promise<void> {
   const confirmedDeposits: PendingDeposit[] = [];
   const investments: Inv[] = [];
   const decided: string[] = [];
-  const stats = { requests: 0, batches: 0, ops: 0, byOp: {} as Record<string, number>, byStatus: {} as Record<string, number>, replays: 0 };
+  const stats = {
+    requests: 0,
+    batches: 0,
+    ops: 0,
+    byOp: {} as Record<string, number>,
+    byStatus: {} as Record<string, number>,
+    replays: 0,
+  };
   let keySeq = 0;
   const newKey = () => `sim-${SEED}-${++keySeq}`;
 
-  async function req(method: 'GET' | 'POST', url: string, opts: { token: string; body?: unknown; key?: string }): Promise<Res> {
-    const res = await call(t, method, url, { token: opts.token, body: opts.body, headers: opts.key ? { 'idempotency-key': opts.key } : {} });
+  async function req(
+    method: 'GET' | 'POST',
+    url: string,
+    opts: { token: string; body?: unknown; key?: string },
+  ): Promise<Res> {
+    const res = await call(t, method, url, {
+      token: opts.token,
+      body: opts.body,
+      headers: opts.key ? { 'idempotency-key': opts.key } : {},
+    });
     stats.requests++;
     stats.byStatus[res.statusCode] = (stats.byStatus[res.statusCode] ?? 0) + 1;
     if (res.headers['idempotent-replayed']) stats.replays++;
-    if (res.statusCode >= 500) throw new Error(`${method} ${url} ${JSON.stringify(opts.body)} answered ${res.statusCode}: ${res.body}`);
+    if (res.statusCode >= 500)
+      throw new Error(`${method} ${url} ${JSON.stringify(opts.body)} answered ${res.statusCode}: ${res.body}`);
     return res;
   }
   /** Runs requests of one operation together: concurrently on PostgreSQL, in order on PGlite. */
@@ -138,12 +164,14 @@ async function simulate(t: TestApp): Promise<void> {
     return out;
   }
   const ok = (rs: Res[]) => rs.filter((r) => r.statusCode === 200);
-  const fail = (what: string, rs: Res[]) => new Error(`${what}: ${rs.map((r) => `${r.statusCode} ${r.body}`).join(' | ')}`);
+  const fail = (what: string, rs: Res[]) =>
+    new Error(`${what}: ${rs.map((r) => `${r.statusCode} ${r.body}`).join(' | ')}`);
   const expectStatuses = (what: string, rs: Res[], allowed: number[]) => {
     if (rs.some((r) => !allowed.includes(r.statusCode))) throw fail(`${what} expected ${allowed.join('/')}`, rs);
   };
   const now = () => t.clock.now();
-  const randomAmount = (maxUsdc: number) => BigInt(rng.int(1, maxUsdc)) * 1_000_000n + (rng.chance(0.5) ? BigInt(rng.int(0, 999_999)) : 0n);
+  const randomAmount = (maxUsdc: number) =>
+    BigInt(rng.int(1, maxUsdc)) * 1_000_000n + (rng.chance(0.5) ? BigInt(rng.int(0, 999_999)) : 0n);
   const amountJson = (m: bigint) => (rng.chance(0.5) ? microToUsdc(m) : microToText(m));
 
   // ---------------------------------------------------------------- operations
@@ -161,9 +189,14 @@ async function simulate(t: TestApp): Promise<void> {
       const id: string = first.data.deposit._id;
       if (variant === 0) {
         const again = await req('POST', '/api/user/process-deposit', { token: tok(u), body, key });
-        if (again.statusCode !== 200 || again.data.deposit._id !== id || !again.headers['idempotent-replayed']) throw fail('deposit replay', [first, again]);
+        if (again.statusCode !== 200 || again.data.deposit._id !== id || !again.headers['idempotent-replayed'])
+          throw fail('deposit replay', [first, again]);
       } else if (variant === 1) {
-        const other = await req('POST', '/api/user/process-deposit', { token: tok(u), body: { ...body, txHash: `0x${rng.hex(64)}` }, key });
+        const other = await req('POST', '/api/user/process-deposit', {
+          token: tok(u),
+          body: { ...body, txHash: `0x${rng.hex(64)}` },
+          key,
+        });
         if (other.statusCode !== 422) throw fail('same key, other body', [other]);
       } else if (variant === 2) {
         const thief = rng.pick(investors);
@@ -186,9 +219,15 @@ async function simulate(t: TestApp): Promise<void> {
         variant === 0
           ? [() => req('POST', '/api/admin/process-deposit', { token: tok(admins[0]!), body, key })]
           : variant === 1
-            ? [() => req('POST', '/api/admin/process-deposit', { token: tok(admins[0]!), body, key: newKey() }), () => req('POST', '/api/admin/process-deposit', { token: tok(admins[1]!), body, key: newKey() })]
+            ? [
+                () => req('POST', '/api/admin/process-deposit', { token: tok(admins[0]!), body, key: newKey() }),
+                () => req('POST', '/api/admin/process-deposit', { token: tok(admins[1]!), body, key: newKey() }),
+              ]
             : variant === 2
-              ? [() => req('POST', '/api/admin/process-deposit', { token: tok(admins[0]!), body, key }), () => req('POST', '/api/admin/process-deposit', { token: tok(admins[0]!), body, key })]
+              ? [
+                  () => req('POST', '/api/admin/process-deposit', { token: tok(admins[0]!), body, key }),
+                  () => req('POST', '/api/admin/process-deposit', { token: tok(admins[0]!), body, key }),
+                ]
               : [() => req('POST', '/api/admin/process-deposit', { token: tok(admins[1]!), body })];
       const rs = await together(calls);
       expectStatuses('approve deposit', rs, [200, 409]);
@@ -203,7 +242,11 @@ async function simulate(t: TestApp): Promise<void> {
     name: 'reapprove-deposit',
     touched: [d.userId],
     async run() {
-      const r = await req('POST', '/api/admin/process-deposit', { token: tok(rng.pick(admins)), body: { depositId: d.id }, key: newKey() });
+      const r = await req('POST', '/api/admin/process-deposit', {
+        token: tok(rng.pick(admins)),
+        body: { depositId: d.id },
+        key: newKey(),
+      });
       if (r.statusCode !== 409) throw fail('approve a confirmed deposit', [r]);
     },
   });
@@ -213,12 +256,20 @@ async function simulate(t: TestApp): Promise<void> {
     touched: [u.user.id],
     async run() {
       if (rng.chance(0.15)) {
-        const r = await req('POST', '/api/admin/update-user-balance', { token: tok(rng.pick(admins)), body: { userId: u.user.id, newBalance: rng.pick([-1, 'abc', 1e-7, '1e3']) }, key: newKey() });
+        const r = await req('POST', '/api/admin/update-user-balance', {
+          token: tok(rng.pick(admins)),
+          body: { userId: u.user.id, newBalance: rng.pick([-1, 'abc', 1e-7, '1e3']) },
+          key: newKey(),
+        });
         if (r.statusCode !== 400) throw fail('invalid balance update', [r]);
         return;
       }
       const target = rng.chance(0.1) ? 0n : randomAmount(6000);
-      const r = await req('POST', '/api/admin/update-user-balance', { token: tok(rng.pick(admins)), body: { userId: u.user.id, newBalance: amountJson(target), note: 'sim' }, key: newKey() });
+      const r = await req('POST', '/api/admin/update-user-balance', {
+        token: tok(rng.pick(admins)),
+        body: { userId: u.user.id, newBalance: amountJson(target), note: 'sim' },
+        key: newKey(),
+      });
       if (r.statusCode !== 200) throw fail('update balance', [r]);
       model.setBalance(u.user.id, target);
     },
@@ -229,7 +280,11 @@ async function simulate(t: TestApp): Promise<void> {
     touched: [u.user.id, ...model.chain(u.user.id)],
     async run() {
       if (rng.chance(0.1)) {
-        const r = await req('POST', '/api/user/invest', { token: tok(u), body: { amount: rng.pick([-50, 0, 51, 'x', '1e309', Number.POSITIVE_INFINITY]) }, key: newKey() });
+        const r = await req('POST', '/api/user/invest', {
+          token: tok(u),
+          body: { amount: rng.pick([-50, 0, 51, 'x', '1e309', Number.POSITIVE_INFINITY]) },
+          key: newKey(),
+        });
         if (r.statusCode !== 400) throw fail('invest a non-tier amount', [r]);
         return;
       }
@@ -238,12 +293,32 @@ async function simulate(t: TestApp): Promise<void> {
       const weekday = isWeekday(now(), 'UTC');
       const balance = model.get(u.user.id).acc.balance;
       const expected = weekday ? Math.min(count, Number(balance / tier.amount)) : 0;
-      const rs = await together(Array.from({ length: count }, () => () => req('POST', '/api/user/invest', { token: tok(u), body: { amount: microToUsdc(tier.amount) }, key: newKey() })));
+      const rs = await together(
+        Array.from(
+          { length: count },
+          () => () =>
+            req('POST', '/api/user/invest', {
+              token: tok(u),
+              body: { amount: microToUsdc(tier.amount) },
+              key: newKey(),
+            }),
+        ),
+      );
       expectStatuses('invest', rs, [200, 400]);
-      if (ok(rs).length !== expected) throw fail(`invest: expected ${expected} of ${count} to succeed (balance ${balance}, weekday ${weekday})`, rs);
+      if (ok(rs).length !== expected)
+        throw fail(`invest: expected ${expected} of ${count} to succeed (balance ${balance}, weekday ${weekday})`, rs);
       for (const r of ok(rs)) {
         model.invest(u.user.id, tier.amount);
-        investments.push({ id: r.data.investment._id, userId: u.user.id, amount: tier.amount, rateScaled: tier.rateScaled, running: false, endTime: 0, lastDay: null, cooldownUntil: 0 });
+        investments.push({
+          id: r.data.investment._id,
+          userId: u.user.id,
+          amount: tier.amount,
+          rateScaled: tier.rateScaled,
+          running: false,
+          endTime: 0,
+          lastDay: null,
+          cooldownUntil: 0,
+        });
       }
     },
   });
@@ -254,13 +329,28 @@ async function simulate(t: TestApp): Promise<void> {
     async run() {
       const at = now();
       const day = platformDay(at, 'UTC');
-      const predicted = i.running ? 409 : !isWeekday(at, 'UTC') ? 400 : at.getTime() < i.cooldownUntil ? 400 : i.lastDay === day ? 409 : 200;
+      const predicted = i.running
+        ? 409
+        : !isWeekday(at, 'UTC')
+          ? 400
+          : at.getTime() < i.cooldownUntil
+            ? 400
+            : i.lastDay === day
+              ? 409
+              : 200;
       const count = rng.chance(0.3) ? 2 : 1;
       const u = inv(i.userId);
-      const rs = await together(Array.from({ length: count }, () => () => req('POST', '/api/user/start-earning', { token: tok(u), body: { investmentId: i.id }, key: newKey() })));
+      const rs = await together(
+        Array.from(
+          { length: count },
+          () => () =>
+            req('POST', '/api/user/start-earning', { token: tok(u), body: { investmentId: i.id }, key: newKey() }),
+        ),
+      );
       const wins = ok(rs).length;
       if (predicted === 200) {
-        if (wins !== 1 || rs.some((r) => r.statusCode !== 200 && r.statusCode !== 409)) throw fail('start: exactly one starts', rs);
+        if (wins !== 1 || rs.some((r) => r.statusCode !== 200 && r.statusCode !== 409))
+          throw fail('start: exactly one starts', rs);
         i.running = true;
         i.endTime = now().getTime() + CYCLE_MS;
         i.lastDay = day;
@@ -276,9 +366,16 @@ async function simulate(t: TestApp): Promise<void> {
       const predicted = !i.running ? 409 : at.getTime() < i.endTime ? 400 : !isWeekday(at, 'UTC') ? 400 : 200;
       const count = rng.chance(0.3) ? 2 : 1;
       const u = inv(i.userId);
-      const rs = await together(Array.from({ length: count }, () => () => req('POST', '/api/user/complete-cycle', { token: tok(u), body: { investmentId: i.id }, key: newKey() })));
+      const rs = await together(
+        Array.from(
+          { length: count },
+          () => () =>
+            req('POST', '/api/user/complete-cycle', { token: tok(u), body: { investmentId: i.id }, key: newKey() }),
+        ),
+      );
       if (predicted === 200) {
-        if (ok(rs).length !== 1 || rs.some((r) => r.statusCode !== 200 && r.statusCode !== 409)) throw fail('complete: exactly one completes', rs);
+        if (ok(rs).length !== 1 || rs.some((r) => r.statusCode !== 200 && r.statusCode !== 409))
+          throw fail('complete: exactly one completes', rs);
         i.running = false;
         model.earn(i.userId, cycleEarning(i.amount, i.rateScaled));
       } else if (rs.some((r) => r.statusCode !== predicted)) throw fail(`complete: expected ${predicted}`, rs);
@@ -292,12 +389,20 @@ async function simulate(t: TestApp): Promise<void> {
       const body = { walletAddress: wallet(u.user.id), withdrawalPassword: u.withdrawalPassword };
       const variant = rng.int(0, 9);
       if (variant === 0) {
-        const r = await req('POST', '/api/withdrawal/request-all', { token: tok(u), body: { ...body, withdrawalPassword: 'wrong-password' }, key: newKey() });
+        const r = await req('POST', '/api/withdrawal/request-all', {
+          token: tok(u),
+          body: { ...body, withdrawalPassword: 'wrong-password' },
+          key: newKey(),
+        });
         if (r.statusCode !== 400) throw fail('withdraw with a wrong password', [r]);
         return;
       }
       if (variant === 1) {
-        const r = await req('POST', '/api/withdrawal/request-all', { token: tok(u), body: { ...body, walletAddress: '0x1234' }, key: newKey() });
+        const r = await req('POST', '/api/withdrawal/request-all', {
+          token: tok(u),
+          body: { ...body, walletAddress: '0x1234' },
+          key: newKey(),
+        });
         if (r.statusCode !== 400) throw fail('withdraw to a bad wallet', [r]);
         return;
       }
@@ -307,15 +412,22 @@ async function simulate(t: TestApp): Promise<void> {
         variant <= 4
           ? [() => req('POST', '/api/withdrawal/request-all', { token: tok(u), body, key })]
           : variant <= 7
-            ? [() => req('POST', '/api/withdrawal/request-all', { token: tok(u), body, key: newKey() }), () => req('POST', '/api/withdrawal/request-all', { token: tok(u), body, key: newKey() })]
-            : [() => req('POST', '/api/withdrawal/request-all', { token: tok(u), body, key }), () => req('POST', '/api/withdrawal/request-all', { token: tok(u), body, key })];
+            ? [
+                () => req('POST', '/api/withdrawal/request-all', { token: tok(u), body, key: newKey() }),
+                () => req('POST', '/api/withdrawal/request-all', { token: tok(u), body, key: newKey() }),
+              ]
+            : [
+                () => req('POST', '/api/withdrawal/request-all', { token: tok(u), body, key }),
+                () => req('POST', '/api/withdrawal/request-all', { token: tok(u), body, key }),
+              ];
       const rs = await together(calls);
       const fresh = ok(rs).filter((r) => !r.headers['idempotent-replayed']);
       if (available > 0n) {
         expectStatuses('withdraw all', rs, [200, 400, 409]);
         if (fresh.length !== 1) throw fail(`withdraw all: exactly one request holds ${available}`, rs);
         const moved = model.withdrawAll(u.user.id);
-        if (!String(fresh[0]?.data.message).includes(`${microToText(moved)} USDC gross`)) throw fail(`withdraw all should hold ${microToText(moved)}`, fresh);
+        if (!String(fresh[0]?.data.message).includes(`${microToText(moved)} USDC gross`))
+          throw fail(`withdraw all should hold ${microToText(moved)}`, fresh);
       } else {
         expectStatuses('withdraw all with nothing available', rs, [400, 409]);
         if (!rs.some((r) => r.statusCode === 400)) throw fail('withdraw all with nothing available', rs);
@@ -331,9 +443,23 @@ async function simulate(t: TestApp): Promise<void> {
       const approveBody = () => ({ withdrawalId: w.id, txHash: `0x${rng.hex(64)}`, notes: 'sim payout' });
       const rejectBody = { withdrawalId: w.id, notes: 'sim reject' };
       const variant = rng.int(0, 5);
-      const plan: ('approve' | 'reject')[] = [['approve'], ['reject'], ['approve', 'reject'], ['reject', 'approve'], ['approve', 'approve'], ['reject', 'reject']][variant] as ('approve' | 'reject')[];
+      const plan: ('approve' | 'reject')[] = [
+        ['approve'],
+        ['reject'],
+        ['approve', 'reject'],
+        ['reject', 'approve'],
+        ['approve', 'approve'],
+        ['reject', 'reject'],
+      ][variant] as ('approve' | 'reject')[];
       const rs = await together(
-        plan.map((action, n) => () => req('POST', `/api/withdrawal/admin/${action}`, { token: tok(admins[n % 2]!), body: action === 'approve' ? approveBody() : rejectBody, key: newKey() })),
+        plan.map(
+          (action, n) => () =>
+            req('POST', `/api/withdrawal/admin/${action}`, {
+              token: tok(admins[n % 2]!),
+              body: action === 'approve' ? approveBody() : rejectBody,
+              key: newKey(),
+            }),
+        ),
       );
       expectStatuses('decide withdrawal', rs, [200, 409]);
       const wins = rs.flatMap((r, n) => (r.statusCode === 200 ? [plan[n]] : []));
@@ -342,9 +468,13 @@ async function simulate(t: TestApp): Promise<void> {
         model.approveWithdrawal(w.user_id, amount);
         if (w.source === 'earning' && w.investment_id) {
           const i = investments.find((x) => x.id === w.investment_id);
-          const [row] = await rawRows<{ at: Date | string }>(t.ctx.db, sql`SELECT next_cycle_available_at AS at FROM investments WHERE id = ${w.investment_id}::uuid`);
+          const [row] = await rawRows<{ at: Date | string }>(
+            t.ctx.db,
+            sql`SELECT next_cycle_available_at AS at FROM investments WHERE id = ${w.investment_id}::uuid`,
+          );
           if (i && row) i.cooldownUntil = new Date(row.at).getTime();
-          if (i && row && Math.abs(i.cooldownUntil - (now().getTime() + COOLDOWN_MS)) > 60_000) throw new Error(`cooldown of ${i.id} is not 48 h after approval`);
+          if (i && row && Math.abs(i.cooldownUntil - (now().getTime() + COOLDOWN_MS)) > 60_000)
+            throw new Error(`cooldown of ${i.id} is not 48 h after approval`);
         }
       } else model.rejectWithdrawal(w.user_id, amount, w.source);
       decided.push(w.id);
@@ -369,29 +499,88 @@ async function simulate(t: TestApp): Promise<void> {
     name: 'invalid',
     touched: [],
     async run() {
-      const other = { id: rng.pick(investments.filter((i) => i.userId !== u.user.id).map((i) => i.id).concat(['00000000-0000-4000-8000-000000000000'])) };
+      const other = {
+        id: rng.pick(
+          investments
+            .filter((i) => i.userId !== u.user.id)
+            .map((i) => i.id)
+            .concat(['00000000-0000-4000-8000-000000000000']),
+        ),
+      };
       const cases: [string, string, unknown, number[], Record<string, string>?][] = [
-        ['/api/user/process-deposit', tok(u), { txHash: `0x${rng.hex(64)}`, amount: -1, fromAddress: `0x${rng.hex(40)}` }, [400]],
-        ['/api/user/process-deposit', tok(u), { txHash: `0x${rng.hex(63)}`, amount: 5, fromAddress: `0x${rng.hex(40)}` }, [400]],
-        ['/api/user/process-deposit', tok(u), { txHash: `0x${rng.hex(64)}`, amount: '1e-7', fromAddress: `0x${rng.hex(40)}`, status: 'confirmed' }, [400]],
+        [
+          '/api/user/process-deposit',
+          tok(u),
+          { txHash: `0x${rng.hex(64)}`, amount: -1, fromAddress: `0x${rng.hex(40)}` },
+          [400],
+        ],
+        [
+          '/api/user/process-deposit',
+          tok(u),
+          { txHash: `0x${rng.hex(63)}`, amount: 5, fromAddress: `0x${rng.hex(40)}` },
+          [400],
+        ],
+        [
+          '/api/user/process-deposit',
+          tok(u),
+          { txHash: `0x${rng.hex(64)}`, amount: '1e-7', fromAddress: `0x${rng.hex(40)}`, status: 'confirmed' },
+          [400],
+        ],
         ['/api/user/invest', tok(u), { amount: 50, isAdmin: true }, [400]],
-        ['/api/withdrawal/request-all', tok(u), { walletAddress: wallet(u.user.id), withdrawalPassword: u.withdrawalPassword, fee: 0 }, [400]],
+        [
+          '/api/withdrawal/request-all',
+          tok(u),
+          { walletAddress: wallet(u.user.id), withdrawalPassword: u.withdrawalPassword, fee: 0 },
+          [400],
+        ],
         ['/api/withdrawal/admin/approve', tok(u), { withdrawalId: other.id, txHash: `0x${rng.hex(64)}` }, [403]],
         ['/api/admin/update-user-balance', tok(u), { userId: u.user.id, newBalance: 1_000_000 }, [403]],
-        ['/api/admin/process-deposit', tok(u), { depositId: rng.pick(pendingDeposits.concat(confirmedDeposits).map((d) => d.id).concat(['x'])) }, [403]],
+        [
+          '/api/admin/process-deposit',
+          tok(u),
+          {
+            depositId: rng.pick(
+              pendingDeposits
+                .concat(confirmedDeposits)
+                .map((d) => d.id)
+                .concat(['x']),
+            ),
+          },
+          [403],
+        ],
         ['/api/user/start-earning', tok(u), { investmentId: other.id }, [404]],
         ['/api/user/complete-cycle', tok(u), { investmentId: 'not-a-uuid' }, [400, 404]],
-        ['/api/withdrawal/admin/reject', tok(rng.pick(admins)), { withdrawalId: '00000000-0000-4000-8000-000000000000' }, [404]],
-        ['/api/admin/process-deposit', tok(rng.pick(admins)), { depositId: '00000000-0000-4000-8000-000000000000' }, [404]],
-        ['/api/admin/update-user-balance', tok(rng.pick(admins)), { userId: u.user.id, newBalance: 1, isAdmin: true }, [400]],
+        [
+          '/api/withdrawal/admin/reject',
+          tok(rng.pick(admins)),
+          { withdrawalId: '00000000-0000-4000-8000-000000000000' },
+          [404],
+        ],
+        [
+          '/api/admin/process-deposit',
+          tok(rng.pick(admins)),
+          { depositId: '00000000-0000-4000-8000-000000000000' },
+          [404],
+        ],
+        [
+          '/api/admin/update-user-balance',
+          tok(rng.pick(admins)),
+          { userId: u.user.id, newBalance: 1, isAdmin: true },
+          [400],
+        ],
         ['/api/user/invest', tok(u), { amount: 50 }, [400], { 'idempotency-key': 'bad key with spaces' }],
         ['/api/user/invest', '', { amount: 50 }, [401]],
       ];
       const [url, token, body, allowed, headers] = rng.pick(cases);
-      const res = await call(t, 'POST', url, { token: token || undefined, body, headers: headers ?? { 'idempotency-key': newKey() } });
+      const res = await call(t, 'POST', url, {
+        token: token || undefined,
+        body,
+        headers: headers ?? { 'idempotency-key': newKey() },
+      });
       stats.requests++;
       stats.byStatus[res.statusCode] = (stats.byStatus[res.statusCode] ?? 0) + 1;
-      if (!allowed.includes(res.statusCode)) throw fail(`invalid request ${url} ${JSON.stringify(body)} expected ${allowed.join('/')}`, [res]);
+      if (!allowed.includes(res.statusCode))
+        throw fail(`invalid request ${url} ${JSON.stringify(body)} expected ${allowed.join('/')}`, [res]);
     },
   });
 
@@ -416,7 +605,10 @@ async function simulate(t: TestApp): Promise<void> {
   // ---------------------------------------------------------------- batches
 
   const pendingWithdrawals = () =>
-    rawRows<WithdrawalRow>(t.ctx.db, sql`SELECT id::text AS id, user_id::text AS user_id, source, amount, status, investment_id::text AS investment_id FROM withdrawals WHERE status = 'pending' ORDER BY requested_at, id`);
+    rawRows<WithdrawalRow>(
+      t.ctx.db,
+      sql`SELECT id::text AS id, user_id::text AS user_id, source, amount, status, investment_id::text AS investment_id FROM withdrawals WHERE status = 'pending' ORDER BY requested_at, id`,
+    );
 
   async function buildOp(pending: WithdrawalRow[]): Promise<Op | null> {
     const u = rng.pick(investors);
@@ -449,7 +641,11 @@ async function simulate(t: TestApp): Promise<void> {
         return investments.length ? start(rng.pick(investments)) : invest(u);
       case 'complete': {
         const running = investments.filter((i) => i.running);
-        return running.length && rng.chance(0.85) ? complete(rng.pick(running)) : investments.length ? complete(rng.pick(investments)) : null;
+        return running.length && rng.chance(0.85)
+          ? complete(rng.pick(running))
+          : investments.length
+            ? complete(rng.pick(investments))
+            : null;
       }
       case 'withdraw-all':
         return withdrawAll(u);
@@ -458,7 +654,10 @@ async function simulate(t: TestApp): Promise<void> {
       case 'redecide': {
         const id = decided.length ? rng.pick(decided) : null;
         if (!id) return null;
-        const [row] = await rawRows<{ user_id: string }>(t.ctx.db, sql`SELECT user_id::text AS user_id FROM withdrawals WHERE id = ${id}::uuid`);
+        const [row] = await rawRows<{ user_id: string }>(
+          t.ctx.db,
+          sql`SELECT user_id::text AS user_id FROM withdrawals WHERE id = ${id}::uuid`,
+        );
         return row ? redecide(id, row.user_id) : null;
       }
       case 'invalid':
@@ -486,7 +685,8 @@ async function simulate(t: TestApp): Promise<void> {
       if (op.touched.some((id) => used.has(id))) continue;
       op.touched.forEach((id) => used.add(id));
       // A withdrawal picked by one op must not be picked again in the same batch.
-      if (op.name === 'decide-withdrawal') pending.splice(0, pending.length, ...pending.filter((w) => !op.touched.includes(w.user_id)));
+      if (op.name === 'decide-withdrawal')
+        pending.splice(0, pending.length, ...pending.filter((w) => !op.touched.includes(w.user_id)));
       batch.push(op);
     }
     if (isPostgres) await Promise.all(batch.map((op) => op.run()));
@@ -498,8 +698,14 @@ async function simulate(t: TestApp): Promise<void> {
     const c0 = Date.now();
     const violations = await checkLedger(t.ctx.db);
     checkMs += Date.now() - c0;
-    if (violations.length) throw new Error(`ledger check after batch ${stats.batches} (${batch.map((o) => o.name).join(', ')}): ${JSON.stringify(violations)}`);
-    const [running] = await rawRows<{ n: number }>(t.ctx.db, sql`SELECT count(*)::int AS n FROM idempotency_keys WHERE status = 'running'`);
+    if (violations.length)
+      throw new Error(
+        `ledger check after batch ${stats.batches} (${batch.map((o) => o.name).join(', ')}): ${JSON.stringify(violations)}`,
+      );
+    const [running] = await rawRows<{ n: number }>(
+      t.ctx.db,
+      sql`SELECT count(*)::int AS n FROM idempotency_keys WHERE status = 'running'`,
+    );
     if (Number(running?.n ?? 0) !== 0) throw new Error(`idempotency keys left running after batch ${stats.batches}`);
     if (stats.batches % 25 === 0) await compare(`batch ${stats.batches}`);
   }

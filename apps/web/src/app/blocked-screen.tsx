@@ -10,7 +10,17 @@ export function BlockedScreen() {
   return (
     <main className="flex min-h-[calc(100vh-4rem)] items-center justify-center px-4">
       <div className="w-full max-w-md rounded-2xl bg-white p-8 text-center shadow-2xl">
-        <svg aria-hidden="true" viewBox="0 0 24 24" width="56" height="56" className="mx-auto mb-4 text-red-600" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 24 24"
+          width="56"
+          height="56"
+          className="mx-auto mb-4 text-red-600"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          strokeLinecap="round"
+        >
           <circle cx="12" cy="12" r="9" />
           <path d="M5.6 5.6l12.8 12.8" />
         </svg>

@@ -9,8 +9,18 @@ export function ErrorPage() {
     <main className="flex min-h-screen items-center justify-center px-4">
       <div role="alert" className="max-w-md rounded-2xl bg-white p-8 text-center shadow-2xl">
         <h1 className="text-2xl font-bold text-slate-900">{MSG.appError}</h1>
-        <p className="mt-3 text-slate-600">{chunk ? MSG.chunkFailed : isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : 'Please reload the page.'}</p>
-        <button type="button" onClick={() => window.location.reload()} className="mt-6 rounded-lg bg-purple-700 px-4 py-2 font-semibold text-white">
+        <p className="mt-3 text-slate-600">
+          {chunk
+            ? MSG.chunkFailed
+            : isRouteErrorResponse(error)
+              ? `${error.status} ${error.statusText}`
+              : 'Please reload the page.'}
+        </p>
+        <button
+          type="button"
+          onClick={() => window.location.reload()}
+          className="mt-6 rounded-lg bg-purple-700 px-4 py-2 font-semibold text-white"
+        >
           Reload
         </button>
       </div>

@@ -65,7 +65,10 @@ function UserControls() {
           {initials}
         </button>
         {menuOpen && (
-          <div role="menu" className="absolute right-0 mt-2 min-w-[200px] rounded-xl bg-white p-2 shadow-xl ring-1 ring-black/5">
+          <div
+            role="menu"
+            className="absolute right-0 mt-2 min-w-[200px] rounded-xl bg-white p-2 shadow-xl ring-1 ring-black/5"
+          >
             <div className="border-b border-slate-100 px-3 py-2">
               <p className="font-semibold text-slate-900">
                 {user.firstName} {user.lastName}
@@ -99,7 +102,12 @@ function UserControls() {
         )}
       </div>
       <InviteDialog open={inviteOpen} onClose={() => setInviteOpen(false)} />
-      <ProfileDialog open={profileOpen} onClose={() => setProfileOpen(false)} startInEdit={false} security={<TwoFactorSection />} />
+      <ProfileDialog
+        open={profileOpen}
+        onClose={() => setProfileOpen(false)}
+        startInEdit={false}
+        security={<TwoFactorSection />}
+      />
     </div>
   );
 }
@@ -107,7 +115,17 @@ function UserControls() {
 /** The farm mark, drawn inline so it renders without an emoji font. */
 function WheatIcon() {
   return (
-    <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22" fill="none" stroke="#fbbf24" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 24 24"
+      width="22"
+      height="22"
+      fill="none"
+      stroke="#fbbf24"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
       <path d="M12 22V8" />
       <path d="M12 8c0-2.5 1.5-4.5 4-5 0 2.5-1.5 4.5-4 5Z" fill="#fbbf24" />
       <path d="M12 8c0-2.5-1.5-4.5-4-5 0 2.5 1.5 4.5 4 5Z" fill="#fbbf24" />

@@ -44,7 +44,11 @@ export async function api<S extends z.ZodType>(
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(`/api${path}`, { method: opts.method ?? 'GET', headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+    res = await fetch(`/api${path}`, {
+      method: opts.method ?? 'GET',
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
   } catch {
     throw new ApiError(0, null);
   }
@@ -56,7 +60,8 @@ export async function api<S extends z.ZodType>(
     data = null;
   }
   if (!res.ok) {
-    const message = data && typeof data === 'object' && 'error' in data && typeof data.error === 'string' ? data.error : null;
+    const message =
+      data && typeof data === 'object' && 'error' in data && typeof data.error === 'string' ? data.error : null;
     if (res.status === 403 && message?.toLowerCase().includes('blocked')) onBlocked();
     throw new ApiError(res.status, message);
   }

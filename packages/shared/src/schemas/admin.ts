@@ -22,7 +22,12 @@ export const ADMIN_MSG = {
 } as const;
 
 /** A user as admin views populate it (spec: userId populated with firstName, lastName, email). */
-export const adminUserRef = z.object({ _id: z.string(), firstName: z.string(), lastName: z.string(), email: z.string() });
+export const adminUserRef = z.object({
+  _id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+});
 export type AdminUserRef = z.infer<typeof adminUserRef>;
 
 export const adminDepositSchema = z.object({
@@ -168,7 +173,11 @@ export const adminTierSchema = z.object({
 export type AdminTier = z.infer<typeof adminTierSchema>;
 export const adminTiersResponse = z.object({ tiers: z.array(adminTierSchema) });
 
-const tierName = z.string({ error: ADMIN_MSG.tierNameRequired }).trim().min(1, ADMIN_MSG.tierNameRequired).max(100, 'Tier name must be at most 100 characters');
+const tierName = z
+  .string({ error: ADMIN_MSG.tierNameRequired })
+  .trim()
+  .min(1, ADMIN_MSG.tierNameRequired)
+  .max(100, 'Tier name must be at most 100 characters');
 const tierAmount = usdcAmount(ADMIN_MSG.tierAmountInvalid).refine((m) => m > 0n, ADMIN_MSG.tierAmountInvalid);
 /** Daily rate in percent: 0 < rate <= 100 with at most 4 decimals, stored as percent x 10^4. */
 const tierRate = z.number({ error: ADMIN_MSG.tierRateInvalid }).transform((v, ctx) => {

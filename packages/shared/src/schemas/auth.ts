@@ -8,7 +8,9 @@ export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+(\d{1,4})\s*([0-9][0-9 ()-]{3,19})$/;
 
 export const sendCodeBody = z.strictObject({
-  email: requiredText(MSG.emailFirst, 254).pipe(z.string().regex(EMAIL, MSG.invalidEmail)).transform((s) => s.toLowerCase()),
+  email: requiredText(MSG.emailFirst, 254)
+    .pipe(z.string().regex(EMAIL, MSG.invalidEmail))
+    .transform((s) => s.toLowerCase()),
 });
 
 export const loginBody = z.strictObject({
@@ -39,7 +41,8 @@ export const registerBody = z
     const fail = (message: string, path: string) => ctx.addIssue({ code: 'custom', message, path: [path] });
     if (v.password !== v.confirmPassword) return fail(MSG.passwordsMismatch, 'confirmPassword');
     if (v.password.length < MIN_PASSWORD_LENGTH) return fail(MSG.passwordTooShort, 'password');
-    if (v.withdrawalPassword.length < MIN_PASSWORD_LENGTH) return fail(MSG.withdrawalPasswordTooShort, 'withdrawalPassword');
+    if (v.withdrawalPassword.length < MIN_PASSWORD_LENGTH)
+      return fail(MSG.withdrawalPasswordTooShort, 'withdrawalPassword');
     if (!EMAIL.test(v.email)) return fail(MSG.invalidEmail, 'email');
     if (!PHONE.test(v.phone)) return fail('Invalid phone number', 'phone');
     if (v.withdrawalPassword === v.password) return fail(MSG.withdrawalPasswordSame, 'withdrawalPassword');

@@ -12,8 +12,14 @@ export function requiredText(message: string, max = 200) {
 
 export const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 export const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-export const txHashSchema = z.string().regex(TX_HASH, 'Invalid transaction hash: expected 0x followed by 64 hex characters').transform((s) => s.toLowerCase());
-export const addressSchema = z.string().regex(EVM_ADDRESS, 'Invalid wallet address: expected 0x followed by 40 hex characters').transform((s) => s.toLowerCase());
+export const txHashSchema = z
+  .string()
+  .regex(TX_HASH, 'Invalid transaction hash: expected 0x followed by 64 hex characters')
+  .transform((s) => s.toLowerCase());
+export const addressSchema = z
+  .string()
+  .regex(EVM_ADDRESS, 'Invalid wallet address: expected 0x followed by 40 hex characters')
+  .transform((s) => s.toLowerCase());
 
 /** An id path/body parameter: a UUID. Anything else is simply not found. */
 export const idSchema = z.string().uuid('Not found');
@@ -23,14 +29,16 @@ export const idSchema = z.string().uuid('Not found');
  * `invalid` is the message for anything that is not such an amount.
  */
 export function usdcAmount(invalid: string) {
-  return z.union([z.number({ error: invalid }), z.string({ error: invalid })], { error: invalid }).transform((v, ctx) => {
-    const micro = parseUsdc(v);
-    if (micro === null) {
-      ctx.addIssue({ code: 'custom', message: invalid });
-      return z.NEVER;
-    }
-    return micro;
-  });
+  return z
+    .union([z.number({ error: invalid }), z.string({ error: invalid })], { error: invalid })
+    .transform((v, ctx) => {
+      const micro = parseUsdc(v);
+      if (micro === null) {
+        ctx.addIssue({ code: 'custom', message: invalid });
+        return z.NEVER;
+      }
+      return micro;
+    });
 }
 
 /** USDC in responses: a JSON number with at most 6 decimals. */

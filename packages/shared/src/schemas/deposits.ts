@@ -45,7 +45,12 @@ export const depositSchema = z.object({
 });
 export type Deposit = z.infer<typeof depositSchema>;
 
-export const depositUserSchema = z.object({ _id: z.string(), firstName: z.string(), lastName: z.string(), email: z.string() });
+export const depositUserSchema = z.object({
+  _id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+});
 
 /** Admin views: the depositor is populated. */
 export const adminDepositSchema = depositSchema.extend({ userId: depositUserSchema });
@@ -119,7 +124,12 @@ export const adminDepositsQuery = z.strictObject({
   pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50),
 });
 
-export const depositCountsSchema = z.object({ all: z.number(), pending: z.number(), confirmed: z.number(), failed: z.number() });
+export const depositCountsSchema = z.object({
+  all: z.number(),
+  pending: z.number(),
+  confirmed: z.number(),
+  failed: z.number(),
+});
 export type DepositCounts = z.infer<typeof depositCountsSchema>;
 
 export const adminDepositsResponse = z.object({
@@ -133,22 +143,22 @@ export const adminDepositsResponse = z.object({
 export type AdminDepositsResponse = z.infer<typeof adminDepositsResponse>;
 
 /** Ids that are not UUIDs are simply not found (404 from the service). */
-export const adminProcessDepositBody = z.strictObject({ depositId: z.string({ error: MSG.notFound }).max(100, MSG.notFound) });
+export const adminProcessDepositBody = z.strictObject({
+  depositId: z.string({ error: MSG.notFound }).max(100, MSG.notFound),
+});
 export const adminProcessDepositResponse = z.object({ message: z.string(), deposit: depositSchema });
 
 /** Admin sets a user's balance to an exact amount ('Please enter a valid amount (0 or greater)'). */
 export const updateUserBalanceBody = z.strictObject({
   userId: z.string({ error: MSG.notFound }).max(100, MSG.notFound),
-  newBalance: z
-    .union([z.number(), z.string()], { error: MSG.validAmount })
-    .transform((v, ctx) => {
-      const micro = parseUsdc(typeof v === 'string' ? v.trim() : v);
-      if (micro === null) {
-        ctx.addIssue({ code: 'custom', message: MSG.validAmount });
-        return z.NEVER;
-      }
-      return micro;
-    }),
+  newBalance: z.union([z.number(), z.string()], { error: MSG.validAmount }).transform((v, ctx) => {
+    const micro = parseUsdc(typeof v === 'string' ? v.trim() : v);
+    if (micro === null) {
+      ctx.addIssue({ code: 'custom', message: MSG.validAmount });
+      return z.NEVER;
+    }
+    return micro;
+  }),
   note: z
     .string()
     .max(500, 'Note must be at most 500 characters')

@@ -48,7 +48,9 @@ export type TiersResponse = z.infer<typeof tiersResponse>;
  */
 export const investBody = z.strictObject({
   amount: z
-    .union([z.number({ error: INVEST_MSG.chooseTier }), z.string({ error: INVEST_MSG.chooseTier })], { error: INVEST_MSG.chooseTier })
+    .union([z.number({ error: INVEST_MSG.chooseTier }), z.string({ error: INVEST_MSG.chooseTier })], {
+      error: INVEST_MSG.chooseTier,
+    })
     .refine((v) => parseUsdc(v) !== null, INVEST_MSG.chooseTier),
 });
 export const investResponse = z.object({ message: z.string(), investment: investmentSchema });

@@ -42,12 +42,15 @@ export const profileBody = z
       ctx.addIssue({ code: 'custom', message: MSG.newPasswordTooShort, path: ['newPassword'] });
       return;
     }
-    if (!v.currentPassword) ctx.addIssue({ code: 'custom', message: MSG.currentPasswordRequired, path: ['currentPassword'] });
+    if (!v.currentPassword)
+      ctx.addIssue({ code: 'custom', message: MSG.currentPasswordRequired, path: ['currentPassword'] });
   });
 export type ProfileInput = z.input<typeof profileBody>;
 
 export const updateEmailBody = z.strictObject({
-  newEmail: requiredText(MSG.invalidEmail, 254).pipe(z.string().regex(EMAIL_RE, MSG.invalidEmail)).transform((s) => s.toLowerCase()),
+  newEmail: requiredText(MSG.invalidEmail, 254)
+    .pipe(z.string().regex(EMAIL_RE, MSG.invalidEmail))
+    .transform((s) => s.toLowerCase()),
 });
 
 export const invitationResponse = z.object({ code: z.string() });

@@ -36,7 +36,9 @@ export const PAYOUT_MSG = {
 const lower = (s: string) => s.toLowerCase();
 
 export const requestAllBody = z.strictObject({
-  walletAddress: requiredText(MSG.walletRequired, 200).pipe(z.string().regex(EVM_ADDRESS, WITHDRAWAL_MSG.invalidWallet)).transform(lower),
+  walletAddress: requiredText(MSG.walletRequired, 200)
+    .pipe(z.string().regex(EVM_ADDRESS, WITHDRAWAL_MSG.invalidWallet))
+    .transform(lower),
   withdrawalPassword: z
     .string({ error: WITHDRAWAL_MSG.withdrawalPasswordRequired })
     .min(1, WITHDRAWAL_MSG.withdrawalPasswordRequired)
@@ -53,7 +55,9 @@ const notes = z
 
 export const approveBody = z.strictObject({
   withdrawalId: idSchema,
-  txHash: requiredText(MSG.txHashRequired, 200).pipe(z.string().regex(TX_HASH, WITHDRAWAL_MSG.invalidTxHash)).transform(lower),
+  txHash: requiredText(MSG.txHashRequired, 200)
+    .pipe(z.string().regex(TX_HASH, WITHDRAWAL_MSG.invalidTxHash))
+    .transform(lower),
   notes,
 });
 export type ApproveInput = z.input<typeof approveBody>;
@@ -62,7 +66,12 @@ export const rejectBody = z.strictObject({ withdrawalId: idSchema, notes });
 export type RejectInput = z.input<typeof rejectBody>;
 
 export const populatedInvestment = z.object({ _id: z.string(), tier: z.string(), amount: usdc });
-export const populatedUser = z.object({ _id: z.string(), firstName: z.string(), lastName: z.string(), email: z.string() });
+export const populatedUser = z.object({
+  _id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+});
 
 /** The spec's Withdrawal entity. */
 export const withdrawalSchema = z.object({

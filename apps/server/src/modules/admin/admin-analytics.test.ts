@@ -126,7 +126,11 @@ describe('GET /api/user/admin/analytics', () => {
     const r90 = await get('?period=90');
     expect(r90.data.depositTrends).toHaveLength(90);
     expect(r90.data.depositTrends[0]._id).toBe('2026-08-08');
-    expect(r90.data.depositTrends.find((d: { _id: string }) => d._id === '2026-09-01')).toEqual({ _id: '2026-09-01', totalAmount: 200, count: 1 });
+    expect(r90.data.depositTrends.find((d: { _id: string }) => d._id === '2026-09-01')).toEqual({
+      _id: '2026-09-01',
+      totalAmount: 200,
+      count: 1,
+    });
   });
 
   it('refuses any other period with a clear text', async () => {

@@ -34,7 +34,9 @@ beforeAll(async () => {
   t = await createTestApp();
   admin = await makeUser(t, { isAdmin: true });
   investor = await makeUser(t);
-  adminRoutes = routeTable(t.app).filter((r) => r.url.startsWith('/api/') && r.url.includes('admin') && r.method !== 'HEAD');
+  adminRoutes = routeTable(t.app).filter(
+    (r) => r.url.startsWith('/api/') && r.url.includes('admin') && r.method !== 'HEAD',
+  );
 });
 afterAll(() => t.close());
 
@@ -78,7 +80,12 @@ describe('admin route table', () => {
 
   it('every admin route answers 403 to an investor, before looking at the request', async () => {
     for (const r of adminRoutes) {
-      const res = await call(t, asMethod(r.method), concrete(r.url), r.method === 'GET' ? { token: investor.token } : { token: investor.token, body: {} });
+      const res = await call(
+        t,
+        asMethod(r.method),
+        concrete(r.url),
+        r.method === 'GET' ? { token: investor.token } : { token: investor.token, body: {} },
+      );
       expect(res.statusCode, `${r.method} ${r.url}`).toBe(403);
       expect(res.data, `${r.method} ${r.url}`).toEqual({ error: MSG.forbidden });
     }
@@ -87,13 +94,22 @@ describe('admin route table', () => {
   it('no admin route, called by an admin in any way, changes an existing audit row', async () => {
     await call(t, 'POST', `/api/user/admin/toggle-block/${investor.user.id}`, { token: admin.token });
     await call(t, 'POST', '/api/admin/tiers', { token: admin.token, body: { name: 'Seed', amount: 10, dailyRate: 1 } });
-    const snapshot = async () => rawRows<{ id: string; row: string }>(t.ctx.db, sql`SELECT id::text AS id, row_to_json(a)::text AS row FROM audit_log a ORDER BY id`);
+    const snapshot = async () =>
+      rawRows<{ id: string; row: string }>(
+        t.ctx.db,
+        sql`SELECT id::text AS id, row_to_json(a)::text AS row FROM audit_log a ORDER BY id`,
+      );
     const before = await snapshot();
     expect(before.length).toBeGreaterThanOrEqual(2);
     for (const r of adminRoutes) {
       for (const id of [before[0]?.id ?? '1', randomUUID()]) {
         const url = r.url.replace(/:[A-Za-z_]+/g, id);
-        await call(t, asMethod(r.method), url, r.method === 'GET' ? { token: admin.token } : { token: admin.token, body: {} });
+        await call(
+          t,
+          asMethod(r.method),
+          url,
+          r.method === 'GET' ? { token: admin.token } : { token: admin.token, body: {} },
+        );
       }
     }
     const after = await snapshot();

@@ -25,7 +25,13 @@ export interface Totals {
 }
 
 export async function platformTotals(db: Db): Promise<Totals> {
-  const [r] = await rawRows<{ total_users: number; total_deposits: Big; total_investments: Big; pending_deposits: number; pending_withdrawals: number }>(
+  const [r] = await rawRows<{
+    total_users: number;
+    total_deposits: Big;
+    total_investments: Big;
+    pending_deposits: number;
+    pending_withdrawals: number;
+  }>(
     db,
     sql`SELECT
       (SELECT count(*) FROM users)::int AS total_users,
@@ -111,18 +117,31 @@ export async function recentDeposits(db: Db, limit: number): Promise<DepositRow[
   return rows.map(toDeposit);
 }
 
-export async function userDeposits(db: Db, userId: string, limit: number, offset: number): Promise<{ rows: DepositRow[]; total: number }> {
+export async function userDeposits(
+  db: Db,
+  userId: string,
+  limit: number,
+  offset: number,
+): Promise<{ rows: DepositRow[]; total: number }> {
   const rows = await rawRows<RawDeposit>(
     db,
     sql`SELECT ${DEPOSIT_COLUMNS} FROM deposits d JOIN users u ON u.id = d.user_id
         WHERE d.user_id = ${userId}::uuid ORDER BY d.created_at DESC, d.id DESC LIMIT ${limit} OFFSET ${offset}`,
   );
-  const [c] = await rawRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM deposits WHERE user_id = ${userId}::uuid`);
+  const [c] = await rawRows<{ n: number }>(
+    db,
+    sql`SELECT count(*)::int AS n FROM deposits WHERE user_id = ${userId}::uuid`,
+  );
   return { rows: rows.map(toDeposit), total: Number(c?.n ?? 0) };
 }
 
 /** One keyset batch of deposits in (created_at, id) order, optionally of one status. */
-export async function depositBatch(db: Db, status: string | null, after: { cursor: string; id: string } | null, limit: number): Promise<DepositRow[]> {
+export async function depositBatch(
+  db: Db,
+  status: string | null,
+  after: { cursor: string; id: string } | null,
+  limit: number,
+): Promise<DepositRow[]> {
   const where: SQL[] = [];
   if (status) where.push(sql`d.status = ${status}`);
   if (after) where.push(sql`(d.created_at, d.id) > (${after.cursor}::timestamptz, ${after.id}::uuid)`);
@@ -206,7 +225,12 @@ export async function recentWithdrawals(db: Db, limit: number): Promise<Withdraw
   return rows.map(toWithdrawal);
 }
 
-export async function withdrawalBatch(db: Db, status: string | null, after: { cursor: string; id: string } | null, limit: number): Promise<WithdrawalRow[]> {
+export async function withdrawalBatch(
+  db: Db,
+  status: string | null,
+  after: { cursor: string; id: string } | null,
+  limit: number,
+): Promise<WithdrawalRow[]> {
   const where: SQL[] = [];
   if (status) where.push(sql`w.status = ${status}`);
   if (after) where.push(sql`(w.requested_at, w.id) > (${after.cursor}::timestamptz, ${after.id}::uuid)`);
@@ -232,7 +256,10 @@ export interface DayFigure {
  * present: generate_series of days LEFT JOIN one GROUP BY over the rows of the window. The
  * window is bounded on the indexed timestamp column, so the work is the period's rows.
  */
-async function perDay(db: Db, opts: { table: 'users' | 'investments' | 'deposits'; tz: string; startDay: string; endDay: string }): Promise<DayFigure[]> {
+async function perDay(
+  db: Db,
+  opts: { table: 'users' | 'investments' | 'deposits'; tz: string; startDay: string; endDay: string },
+): Promise<DayFigure[]> {
   const { tz, startDay, endDay } = opts;
   const from = sql`(${startDay}::date::timestamp AT TIME ZONE ${tz}::text)`;
   const to = sql`((${endDay}::date + 1)::timestamp AT TIME ZONE ${tz}::text)`;
@@ -350,7 +377,10 @@ function toAdminUser(r: RawUser): AdminUserRow {
 }
 
 /** Newest users first, one page, with their account figures. */
-export async function usersPage(db: Db, opts: { search?: string; limit: number; offset: number }): Promise<{ rows: AdminUserRow[]; total: number }> {
+export async function usersPage(
+  db: Db,
+  opts: { search?: string; limit: number; offset: number },
+): Promise<{ rows: AdminUserRow[]; total: number }> {
   const filter = userFilter(opts.search);
   // With a search the matching set is scanned anyway: count it in the same pass (window
   // count). Without one, the page is an index scan and the count a separate index-only scan.
@@ -370,7 +400,12 @@ export async function usersPage(db: Db, opts: { search?: string; limit: number; 
 }
 
 /** One keyset batch of users in (created_at, id) order for the export. */
-export async function userBatch(db: Db, search: string | undefined, after: { cursor: string; id: string } | null, limit: number): Promise<AdminUserRow[]> {
+export async function userBatch(
+  db: Db,
+  search: string | undefined,
+  after: { cursor: string; id: string } | null,
+  limit: number,
+): Promise<AdminUserRow[]> {
   const where = [userFilter(search)];
   if (after) where.push(sql`(u.created_at, u.id) > (${after.cursor}::timestamptz, ${after.id}::uuid)`);
   const rows = await rawRows<RawUser>(

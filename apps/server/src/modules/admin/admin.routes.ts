@@ -42,7 +42,11 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   }
 
   return async (app) => {
-    app.get('/admin/dashboard', { onRequest: requireAdmin, schema: { response: { 200: adminDashboardResponse } } }, async () => service.dashboard(ctx));
+    app.get(
+      '/admin/dashboard',
+      { onRequest: requireAdmin, schema: { response: { 200: adminDashboardResponse } } },
+      async () => service.dashboard(ctx),
+    );
 
     app.get(
       '/user/admin/analytics',
@@ -50,13 +54,18 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (req) => service.analytics(ctx, req.query.period),
     );
 
-    app.get('/admin/users', { onRequest: requireAdmin, schema: { querystring: adminUsersQuery, response: { 200: adminUsersResponse } } }, async (req) =>
-      service.users(ctx, req.query),
+    app.get(
+      '/admin/users',
+      { onRequest: requireAdmin, schema: { querystring: adminUsersQuery, response: { 200: adminUsersResponse } } },
+      async (req) => service.users(ctx, req.query),
     );
 
     app.get(
       '/admin/users/:id/deposits',
-      { onRequest: requireAdmin, schema: { params: idParams, querystring: pageOnlyQuery, response: { 200: adminUserDepositsResponse } } },
+      {
+        onRequest: requireAdmin,
+        schema: { params: idParams, querystring: pageOnlyQuery, response: { 200: adminUserDepositsResponse } },
+      },
       async (req) => service.userDeposits(ctx, req.params.id, req.query),
     );
 
@@ -66,12 +75,16 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (req) => service.referralLookup(ctx, req.params.id),
     );
 
-    app.get('/admin/audit', { onRequest: requireAdmin, schema: { querystring: auditQuery, response: { 200: auditResponse } } }, async (req) =>
-      service.audit(ctx, req.query),
+    app.get(
+      '/admin/audit',
+      { onRequest: requireAdmin, schema: { querystring: auditQuery, response: { 200: auditResponse } } },
+      async (req) => service.audit(ctx, req.query),
     );
 
-    app.get('/admin/export/deposits.csv', { onRequest: requireAdmin, schema: { querystring: depositStatusFilter, response: { 200: csvResponse } } }, async (req, reply) =>
-      sendCsv(reply, 'deposits', service.depositsCsv(ctx, req.query.status)),
+    app.get(
+      '/admin/export/deposits.csv',
+      { onRequest: requireAdmin, schema: { querystring: depositStatusFilter, response: { 200: csvResponse } } },
+      async (req, reply) => sendCsv(reply, 'deposits', service.depositsCsv(ctx, req.query.status)),
     );
 
     app.get(
@@ -80,8 +93,10 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (req, reply) => sendCsv(reply, 'withdrawals', service.withdrawalsCsv(ctx, req.query.status)),
     );
 
-    app.get('/admin/export/users.csv', { onRequest: requireAdmin, schema: { querystring: usersExportQuery, response: { 200: csvResponse } } }, async (req, reply) =>
-      sendCsv(reply, 'users', service.usersCsv(ctx, req.query.search)),
+    app.get(
+      '/admin/export/users.csv',
+      { onRequest: requireAdmin, schema: { querystring: usersExportQuery, response: { 200: csvResponse } } },
+      async (req, reply) => sendCsv(reply, 'users', service.usersCsv(ctx, req.query.search)),
     );
   };
 }

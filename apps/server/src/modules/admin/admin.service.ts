@@ -1,6 +1,15 @@
 import type { Readable } from 'node:stream';
 import { microToText, microToUsdc } from '@harvest/shared/money';
-import type { AdminDashboard, AdminDeposit, AdminReferralLookup, AdminUser, AdminUserDeposits, AdminWithdrawal, Analytics, AuditPage } from '@harvest/shared/schemas/admin';
+import type {
+  AdminDashboard,
+  AdminDeposit,
+  AdminReferralLookup,
+  AdminUser,
+  AdminUserDeposits,
+  AdminWithdrawal,
+  Analytics,
+  AuditPage,
+} from '@harvest/shared/schemas/admin';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { platformDay } from '../../lib/time.ts';
@@ -15,7 +24,12 @@ export const NETWORK_LIST_LIMIT = 200;
 export const RECENT_REWARDS = 50;
 export const EXPORT_BATCH = 1000;
 
-const ref = (u: { id: string; firstName: string; lastName: string; email: string }) => ({ _id: u.id, firstName: u.firstName, lastName: u.lastName, email: u.email });
+const ref = (u: { id: string; firstName: string; lastName: string; email: string }) => ({
+  _id: u.id,
+  firstName: u.firstName,
+  lastName: u.lastName,
+  email: u.email,
+});
 
 export function depositDto(d: q.DepositRow): AdminDeposit {
   return {
@@ -106,24 +120,43 @@ export async function analytics(ctx: AppContext, period: number): Promise<Analyt
   const tz = ctx.config.PLATFORM_TIMEZONE;
   const endDay = platformDay(ctx.clock.now(), tz);
   const startDay = addDays(endDay, -(period - 1));
-  const [totals, series] = await Promise.all([q.platformTotals(ctx.db), q.analyticsSeries(ctx.db, tz, startDay, endDay)]);
+  const [totals, series] = await Promise.all([
+    q.platformTotals(ctx.db),
+    q.analyticsSeries(ctx.db, tz, startDay, endDay),
+  ]);
   return {
     period,
     timeZone: tz,
-    summary: { totalUsers: totals.totalUsers, totalInvestments: microToUsdc(totals.totalInvestments), totalDeposits: microToUsdc(totals.totalDeposits) },
+    summary: {
+      totalUsers: totals.totalUsers,
+      totalInvestments: microToUsdc(totals.totalInvestments),
+      totalDeposits: microToUsdc(totals.totalDeposits),
+    },
     userGrowth: series.users.map((d) => ({ _id: d.day, count: d.count })),
-    investmentTrends: series.investments.map((d) => ({ _id: d.day, totalAmount: microToUsdc(d.total), count: d.count })),
+    investmentTrends: series.investments.map((d) => ({
+      _id: d.day,
+      totalAmount: microToUsdc(d.total),
+      count: d.count,
+    })),
     depositTrends: series.deposits.map((d) => ({ _id: d.day, totalAmount: microToUsdc(d.total), count: d.count })),
   };
 }
 
 export async function users(ctx: AppContext, opts: { page: number; pageSize: number; search?: string }) {
   const search = opts.search?.trim() || undefined;
-  const { rows, total } = await q.usersPage(ctx.db, { search, limit: opts.pageSize, offset: (opts.page - 1) * opts.pageSize });
+  const { rows, total } = await q.usersPage(ctx.db, {
+    search,
+    limit: opts.pageSize,
+    offset: (opts.page - 1) * opts.pageSize,
+  });
   return { users: rows.map(adminUserDto), page: opts.page, pageSize: opts.pageSize, total };
 }
 
-export async function userDeposits(ctx: AppContext, userId: string, opts: { page: number; pageSize: number }): Promise<AdminUserDeposits> {
+export async function userDeposits(
+  ctx: AppContext,
+  userId: string,
+  opts: { page: number; pageSize: number },
+): Promise<AdminUserDeposits> {
   if (!(await q.userRef(ctx.db, userId))) throw notFound();
   const { rows, total } = await q.userDeposits(ctx.db, userId, opts.pageSize, (opts.page - 1) * opts.pageSize);
   return { deposits: rows.map(depositDto), page: opts.page, pageSize: opts.pageSize, total };
@@ -138,7 +171,13 @@ export async function referralLookup(ctx: AppContext, userId: string): Promise<A
     referralRewardsOf(ctx.db, userId, RECENT_REWARDS),
   ]);
   const level = (members: ReferralMember[]) =>
-    members.map((e) => ({ _id: e.id, firstName: e.firstName, lastName: e.lastName, email: e.email, createdAt: e.createdAt.toISOString() }));
+    members.map((e) => ({
+      _id: e.id,
+      firstName: e.firstName,
+      lastName: e.lastName,
+      email: e.email,
+      createdAt: e.createdAt.toISOString(),
+    }));
   return {
     user: ref(user),
     tree: {
@@ -170,9 +209,19 @@ export async function referralLookup(ctx: AppContext, userId: string): Promise<A
   };
 }
 
-export async function audit(ctx: AppContext, opts: { page: number; pageSize: number; action?: string; adminId?: string; targetId?: string }): Promise<AuditPage> {
-  const filter = { action: opts.action || undefined, adminId: opts.adminId || undefined, targetId: opts.targetId || undefined };
-  const [{ rows, total }, actions] = await Promise.all([q.auditPage(ctx.db, filter, opts.pageSize, (opts.page - 1) * opts.pageSize), q.auditActions(ctx.db)]);
+export async function audit(
+  ctx: AppContext,
+  opts: { page: number; pageSize: number; action?: string; adminId?: string; targetId?: string },
+): Promise<AuditPage> {
+  const filter = {
+    action: opts.action || undefined,
+    adminId: opts.adminId || undefined,
+    targetId: opts.targetId || undefined,
+  };
+  const [{ rows, total }, actions] = await Promise.all([
+    q.auditPage(ctx.db, filter, opts.pageSize, (opts.page - 1) * opts.pageSize),
+    q.auditActions(ctx.db),
+  ]);
   return {
     entries: rows.map((r) => ({
       _id: r.id,
@@ -200,29 +249,127 @@ const statusOf = (s: string | undefined) => (s && s !== 'all' ? s : null);
 export function depositsCsv(ctx: AppContext, status: string | undefined): Readable {
   const st = statusOf(status);
   return csvStream({
-    header: ['id', 'created_at', 'status', 'type', 'amount_usdc', 'tx_hash', 'from_address', 'confirmations', 'processed_at', 'failure_reason', 'note', 'user_id', 'user_email', 'user_first_name', 'user_last_name'],
+    header: [
+      'id',
+      'created_at',
+      'status',
+      'type',
+      'amount_usdc',
+      'tx_hash',
+      'from_address',
+      'confirmations',
+      'processed_at',
+      'failure_reason',
+      'note',
+      'user_id',
+      'user_email',
+      'user_first_name',
+      'user_last_name',
+    ],
     batchSize: EXPORT_BATCH,
     fetch: (after, limit) => q.depositBatch(ctx.db, st, after, limit),
-    row: (d) => [d.id, d.createdAt, d.status, d.type, microToText(d.amount), d.txHash, d.fromAddress, d.confirmations, d.processedAt, d.failureReason, d.note, d.user.id, d.user.email, d.user.firstName, d.user.lastName],
+    row: (d) => [
+      d.id,
+      d.createdAt,
+      d.status,
+      d.type,
+      microToText(d.amount),
+      d.txHash,
+      d.fromAddress,
+      d.confirmations,
+      d.processedAt,
+      d.failureReason,
+      d.note,
+      d.user.id,
+      d.user.email,
+      d.user.firstName,
+      d.user.lastName,
+    ],
   });
 }
 
 export function withdrawalsCsv(ctx: AppContext, status: string | undefined): Readable {
   const st = statusOf(status);
   return csvStream({
-    header: ['id', 'requested_at', 'status', 'source', 'amount_usdc', 'fee_usdc', 'net_usdc', 'cycle_number', 'wallet_address', 'processed_at', 'tx_hash', 'notes', 'request_id', 'user_id', 'user_email', 'user_first_name', 'user_last_name'],
+    header: [
+      'id',
+      'requested_at',
+      'status',
+      'source',
+      'amount_usdc',
+      'fee_usdc',
+      'net_usdc',
+      'cycle_number',
+      'wallet_address',
+      'processed_at',
+      'tx_hash',
+      'notes',
+      'request_id',
+      'user_id',
+      'user_email',
+      'user_first_name',
+      'user_last_name',
+    ],
     batchSize: EXPORT_BATCH,
     fetch: (after, limit) => q.withdrawalBatch(ctx.db, st, after, limit),
-    row: (w) => [w.id, w.requestedAt, w.status, w.source, microToText(w.amount), microToText(w.feeAmount), microToText(w.netAmount), w.cycleNumber, w.walletAddress, w.processedAt, w.txHash, w.notes, w.requestId, w.user.id, w.user.email, w.user.firstName, w.user.lastName],
+    row: (w) => [
+      w.id,
+      w.requestedAt,
+      w.status,
+      w.source,
+      microToText(w.amount),
+      microToText(w.feeAmount),
+      microToText(w.netAmount),
+      w.cycleNumber,
+      w.walletAddress,
+      w.processedAt,
+      w.txHash,
+      w.notes,
+      w.requestId,
+      w.user.id,
+      w.user.email,
+      w.user.firstName,
+      w.user.lastName,
+    ],
   });
 }
 
 export function usersCsv(ctx: AppContext, search: string | undefined): Readable {
   const s = search?.trim() || undefined;
   return csvStream({
-    header: ['id', 'created_at', 'email', 'first_name', 'last_name', 'phone', 'is_admin', 'is_blocked', 'balance_usdc', 'total_investment_usdc', 'total_earnings_usdc', 'referral_rewards_usdc', 'total_deposits_usdc', 'withdrawal_wallet'],
+    header: [
+      'id',
+      'created_at',
+      'email',
+      'first_name',
+      'last_name',
+      'phone',
+      'is_admin',
+      'is_blocked',
+      'balance_usdc',
+      'total_investment_usdc',
+      'total_earnings_usdc',
+      'referral_rewards_usdc',
+      'total_deposits_usdc',
+      'withdrawal_wallet',
+    ],
     batchSize: EXPORT_BATCH,
     fetch: (after, limit) => q.userBatch(ctx.db, s, after, limit),
-    row: (u) => [u.id, u.createdAt, u.email, u.firstName, u.lastName, phone(u), u.isAdmin, u.isBlocked, microToText(u.balance), microToText(u.invested), microToText(u.totalEarnings), microToText(u.referralRewards), microToText(u.totalDeposits), u.withdrawalWallet],
+    row: (u) => [
+      u.id,
+      u.createdAt,
+      u.email,
+      u.firstName,
+      u.lastName,
+      phone(u),
+      u.isAdmin,
+      u.isBlocked,
+      microToText(u.balance),
+      microToText(u.invested),
+      microToText(u.totalEarnings),
+      microToText(u.referralRewards),
+      microToText(u.totalDeposits),
+      u.withdrawalWallet,
+    ],
   });
 }

@@ -16,13 +16,22 @@ const hash = () => `0x${randomBytes(32).toString('hex')}`;
 const addr = () => `0x${randomBytes(20).toString('hex')}`;
 
 export async function setCreatedAt(t: TestApp, userId: string, at: Date | string): Promise<void> {
-  await t.ctx.db.update(users).set({ createdAt: new Date(at) }).where(eq(users.id, userId));
+  await t.ctx.db
+    .update(users)
+    .set({ createdAt: new Date(at) })
+    .where(eq(users.id, userId));
 }
 
 export async function seedDeposit(
   t: TestApp,
   userId: string,
-  o: { amount: bigint; status?: 'pending' | 'confirmed' | 'failed'; at?: Date | string; fromAddress?: string; note?: string | null },
+  o: {
+    amount: bigint;
+    status?: 'pending' | 'confirmed' | 'failed';
+    at?: Date | string;
+    fromAddress?: string;
+    note?: string | null;
+  },
 ): Promise<string> {
   const status = o.status ?? 'confirmed';
   return inTransaction(t.ctx.db, async (tx) => {
@@ -60,7 +69,13 @@ export async function seedDeposit(
 export async function seedTier(t: TestApp, o: { name?: string; amount: bigint; rateScaled: number; active?: boolean }) {
   const [tier] = await t.ctx.db
     .insert(tiers)
-    .values({ name: o.name ?? `Tier ${randomUUID().slice(0, 6)}`, amount: o.amount, dailyRateScaled: o.rateScaled, active: o.active ?? true, sortOrder: 500 })
+    .values({
+      name: o.name ?? `Tier ${randomUUID().slice(0, 6)}`,
+      amount: o.amount,
+      dailyRateScaled: o.rateScaled,
+      active: o.active ?? true,
+      sortOrder: 500,
+    })
     .returning();
   if (!tier) throw new Error('tier not inserted');
   return tier;
@@ -79,7 +94,14 @@ export async function seedInvestment(
   return inTransaction(t.ctx.db, async (tx) => {
     const [inv] = await tx
       .insert(investments)
-      .values({ userId, tierId: tier.id, tierName: tier.name, amount: tier.amount, dailyRateScaled: tier.dailyRateScaled, createdAt: o.at ? new Date(o.at) : new Date() })
+      .values({
+        userId,
+        tierId: tier.id,
+        tierName: tier.name,
+        amount: tier.amount,
+        dailyRateScaled: tier.dailyRateScaled,
+        createdAt: o.at ? new Date(o.at) : new Date(),
+      })
       .returning();
     if (!inv) throw new Error('investment not inserted');
     await post(tx, {
@@ -96,7 +118,14 @@ export async function seedInvestment(
       const amount = percentOf(tier.amount, rate);
       const [r] = await tx
         .insert(referralRewards)
-        .values({ userId: referrer, fromUserId: userId, investmentId: inv.id, level: i + 1, amount, createdAt: o.at ? new Date(o.at) : new Date() })
+        .values({
+          userId: referrer,
+          fromUserId: userId,
+          investmentId: inv.id,
+          level: i + 1,
+          amount,
+          createdAt: o.at ? new Date(o.at) : new Date(),
+        })
         .returning();
       if (!r) throw new Error('reward not inserted');
       await post(tx, {
@@ -113,9 +142,18 @@ export async function seedInvestment(
 }
 
 /** One completed cycle earning on an investment (earnings account, total_earned). */
-export async function seedCycleEarning(t: TestApp, userId: string, investmentId: string, cycleNumber: number, gross: bigint): Promise<void> {
+export async function seedCycleEarning(
+  t: TestApp,
+  userId: string,
+  investmentId: string,
+  cycleNumber: number,
+  gross: bigint,
+): Promise<void> {
   await inTransaction(t.ctx.db, async (tx) => {
-    const [c] = await tx.insert(cycleEarnings).values({ investmentId, userId, cycleNumber, grossAmount: gross }).returning();
+    const [c] = await tx
+      .insert(cycleEarnings)
+      .values({ investmentId, userId, cycleNumber, grossAmount: gross })
+      .returning();
     if (!c) throw new Error('cycle earning not inserted');
     const [inv] = await tx.select().from(investments).where(eq(investments.id, investmentId));
     if (!inv) throw new Error('investment missing');
@@ -135,7 +173,11 @@ export async function seedCycleEarning(t: TestApp, userId: string, investmentId:
 }
 
 /** A pending balance withdrawal: the money is held in pending_withdrawal. */
-export async function seedWithdrawal(t: TestApp, userId: string, o: { amount: bigint; at?: Date | string; notes?: string | null }): Promise<string> {
+export async function seedWithdrawal(
+  t: TestApp,
+  userId: string,
+  o: { amount: bigint; at?: Date | string; notes?: string | null },
+): Promise<string> {
   return inTransaction(t.ctx.db, async (tx) => {
     const [w] = await tx
       .insert(withdrawals)

@@ -1,11 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { ADMIN_MSG } from '@harvest/shared/schemas/admin';
-import { call, createTestApp, expectLedgerClean, makeUser, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import {
+  call,
+  createTestApp,
+  expectLedgerClean,
+  makeUser,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers.ts';
 import { rawRows } from '../../db/raw.ts';
 import { csvCell, csvStream } from './csv.ts';
 import * as q from './admin.queries.ts';
-import { csvLines, seedCycleEarning, seedDeposit, seedInvestment, seedTier, seedWithdrawal, setCreatedAt } from './admin.test-support.ts';
+import {
+  csvLines,
+  seedCycleEarning,
+  seedDeposit,
+  seedInvestment,
+  seedTier,
+  seedWithdrawal,
+  setCreatedAt,
+} from './admin.test-support.ts';
 
 const M = (usdc: number) => BigInt(Math.round(usdc * 1_000_000));
 
@@ -27,7 +42,8 @@ beforeAll(async () => {
   evil = await makeUser(t, { firstName: '=HYPERLINK("http://x")', lastName: 'Smith, "Jr"' });
   // Distinct, ordered creation times (newest first in lists).
   const base = Date.parse('2026-10-01T00:00:00Z');
-  for (const [i, u] of [admin, ada, bob, cy, dee, evil].entries()) await setCreatedAt(t, u.user.id, new Date(base + i * 3_600_000));
+  for (const [i, u] of [admin, ada, bob, cy, dee, evil].entries())
+    await setCreatedAt(t, u.user.id, new Date(base + i * 3_600_000));
 
   // Dee: deposits 500 (confirmed) + 3 pending + 4 failed; invests 100 (rewards 10/3/1 to cy/bob/ada); earns 1.5.
   await seedDeposit(t, dee.user.id, { amount: M(500), at: '2026-10-02T00:00:00Z' });
@@ -50,12 +66,23 @@ describe('GET /api/admin/dashboard', () => {
   it('totals match the seeded rows and the ledger; recent activity is newest first with users populated', async () => {
     const res = await asAdmin('/api/admin/dashboard');
     expect(res.statusCode).toBe(200);
-    expect(res.data.metrics).toEqual({ totalUsers: 6, totalDeposits: 521, totalInvestments: 100, pendingDeposits: 1, pendingWithdrawals: 1 });
+    expect(res.data.metrics).toEqual({
+      totalUsers: 6,
+      totalDeposits: 521,
+      totalInvestments: 100,
+      pendingDeposits: 1,
+      pendingWithdrawals: 1,
+    });
     const deps = res.data.recentActivity.deposits;
     expect(deps.map((d: { amount: number }) => d.amount)).toEqual([1, 20, 4, 3, 500]);
     expect(deps[1].userId).toEqual({ _id: bob.user.id, firstName: 'Bob', lastName: 'Builder', email: bob.user.email });
     expect(res.data.recentActivity.withdrawals).toHaveLength(1);
-    expect(res.data.recentActivity.withdrawals[0]).toMatchObject({ amount: 5, status: 'pending', source: 'balance', userId: { _id: bob.user.id } });
+    expect(res.data.recentActivity.withdrawals[0]).toMatchObject({
+      amount: 5,
+      status: 'pending',
+      source: 'balance',
+      userId: { _id: bob.user.id },
+    });
   });
 });
 
@@ -87,7 +114,8 @@ describe('GET /api/admin/users', () => {
   });
 
   it('searches e-mail, first, last and full name, case-insensitively, with % and _ taken literally', async () => {
-    const ids = async (s: string) => (await asAdmin(`/api/admin/users?search=${encodeURIComponent(s)}`)).data.users.map((u: { _id: string }) => u._id);
+    const ids = async (s: string) =>
+      (await asAdmin(`/api/admin/users?search=${encodeURIComponent(s)}`)).data.users.map((u: { _id: string }) => u._id);
     expect(await ids('LOVEL')).toEqual([ada.user.id]);
     expect(await ids('ada lovelace')).toEqual([ada.user.id]);
     expect(await ids(bob.user.email.slice(0, 8).toUpperCase())).toEqual([bob.user.id]);
@@ -153,7 +181,12 @@ describe('GET /api/admin/users/:id/referral-tree', () => {
       { level: 2, count: 0, amount: 0 },
       { level: 3, count: 1, amount: 1 },
     ]);
-    expect(res.data.rewards.recent[0]).toMatchObject({ level: 3, amount: 1, investmentAmount: 100, fromUser: { firstName: 'Dee' } });
+    expect(res.data.rewards.recent[0]).toMatchObject({
+      level: 3,
+      amount: 1,
+      investmentAmount: 100,
+      fromUser: { firstName: 'Dee' },
+    });
     const cyTree = await asAdmin(`/api/admin/users/${cy.user.id}/referral-tree`);
     expect(cyTree.data.tree.totalReferrals).toBe(1);
     expect(cyTree.data.rewards.byLevel[0]).toEqual({ level: 1, count: 1, amount: 10 });
@@ -168,16 +201,22 @@ describe('CSV export', () => {
     const res = await asAdmin('/api/admin/export/deposits.csv');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(String(res.headers['content-disposition'])).toMatch(/^attachment; filename="deposits-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(String(res.headers['content-disposition'])).toMatch(
+      /^attachment; filename="deposits-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
     const lines = csvLines(res.body);
-    expect(lines[0]).toBe('id,created_at,status,type,amount_usdc,tx_hash,from_address,confirmations,processed_at,failure_reason,note,user_id,user_email,user_first_name,user_last_name');
+    expect(lines[0]).toBe(
+      'id,created_at,status,type,amount_usdc,tx_hash,from_address,confirmations,processed_at,failure_reason,note,user_id,user_email,user_first_name,user_last_name',
+    );
     expect(lines).toHaveLength(1 + 5);
     // Oldest first; 500 USDC as exact text.
     expect(lines[1]?.split(',')[4]).toBe('500');
     const pending = csvLines((await asAdmin('/api/admin/export/deposits.csv?status=pending')).body);
     expect(pending).toHaveLength(2);
     expect(pending[1]).toContain(',pending,demo,3,');
-    expect((await asAdmin('/api/admin/export/deposits.csv?status=bogus')).data).toEqual({ error: ADMIN_MSG.invalidStatusFilter });
+    expect((await asAdmin('/api/admin/export/deposits.csv?status=bogus')).data).toEqual({
+      error: ADMIN_MSG.invalidStatusFilter,
+    });
   });
 
   it('escapes commas and quotes and neutralises formulas', async () => {
@@ -211,7 +250,12 @@ describe('CSV export', () => {
 
   it('walks the table in keyset batches: every row exactly once, in order, whatever the batch size', async () => {
     const read = async (batchSize: number) => {
-      const stream = csvStream({ header: ['id'], batchSize, fetch: (after, limit) => q.depositBatch(t.ctx.db, null, after, limit), row: (d) => [d.id] });
+      const stream = csvStream({
+        header: ['id'],
+        batchSize,
+        fetch: (after, limit) => q.depositBatch(t.ctx.db, null, after, limit),
+        row: (d) => [d.id],
+      });
       let text = '';
       for await (const chunk of stream) text += String(chunk);
       return csvLines(text);
@@ -242,7 +286,10 @@ describe('audit log', () => {
     await call(t, 'POST', `/api/user/admin/toggle-block/${other.user.id}`, { token: admin.token });
     await call(t, 'POST', `/api/user/admin/toggle-block/${other.user.id}`, { token: admin.token });
     const email = `boss.${Date.now()}@example.com`;
-    expect((await call(t, 'PUT', '/api/user/admin/update-email', { token: admin.token, body: { newEmail: email } })).statusCode).toBe(200);
+    expect(
+      (await call(t, 'PUT', '/api/user/admin/update-email', { token: admin.token, body: { newEmail: email } }))
+        .statusCode,
+    ).toBe(200);
 
     const res = await asAdmin(`/api/admin/audit?targetId=${other.user.id}`);
     expect(res.statusCode).toBe(200);

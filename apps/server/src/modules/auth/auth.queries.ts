@@ -11,7 +11,14 @@ export async function findEmailCode(db: Db, email: string) {
  * Stores a new code unless one was sent less than `resendAfter` ago; returns false when
  * the resend wait is not over. One statement, so parallel requests cannot both send.
  */
-export async function upsertEmailCode(db: Db, email: string, codeHash: string, now: Date, expiresAt: Date, resendAfter: Date): Promise<boolean> {
+export async function upsertEmailCode(
+  db: Db,
+  email: string,
+  codeHash: string,
+  now: Date,
+  expiresAt: Date,
+  resendAfter: Date,
+): Promise<boolean> {
   const rows = await db
     .insert(emailCodes)
     .values({ email, codeHash, sentAt: now, expiresAt, attempts: 0 })

@@ -87,7 +87,12 @@ export async function register(ctx: AppContext, input: RegisterInput): Promise<{
   return { user, token: await ctx.tokens.sign({ sub: user.id, tv: user.tokenVersion }) };
 }
 
-export async function login(ctx: AppContext, email: string, password: string, totpCode?: string): Promise<{ token: string; user: AuthUser }> {
+export async function login(
+  ctx: AppContext,
+  email: string,
+  password: string,
+  totpCode?: string,
+): Promise<{ token: string; user: AuthUser }> {
   const user = await users.findUserByEmail(ctx.db, email);
   if (!(await verifyPassword(user?.passwordHash, password)) || !user) throw unauthorized(MSG.invalidCredentials);
   if (user.isBlocked) throw forbidden(MSG.blocked);

@@ -46,8 +46,12 @@ describe('send-code', () => {
 
   it('asks for the e-mail first and checks its format', async () => {
     expect((await call(t, 'POST', '/api/send-code', { body: {} })).data).toEqual({ error: MSG.emailFirst });
-    expect((await call(t, 'POST', '/api/send-code', { body: { email: '  ' } })).data).toEqual({ error: MSG.emailFirst });
-    expect((await call(t, 'POST', '/api/send-code', { body: { email: 'nope' } })).data).toEqual({ error: MSG.invalidEmail });
+    expect((await call(t, 'POST', '/api/send-code', { body: { email: '  ' } })).data).toEqual({
+      error: MSG.emailFirst,
+    });
+    expect((await call(t, 'POST', '/api/send-code', { body: { email: 'nope' } })).data).toEqual({
+      error: MSG.invalidEmail,
+    });
   });
 
   it('sends at most one code per minute per address', async () => {
@@ -69,7 +73,14 @@ describe('register', () => {
     const code = await sendCode(email);
     const res = await call(t, 'POST', '/api/register', { body: payload(email.toUpperCase(), code) });
     expect(res.statusCode).toBe(200);
-    expect(res.data.user).toMatchObject({ email, firstName: 'Ada', lastName: 'Lovelace', phone: '+44 7700900123', isAdmin: false, isBlocked: false });
+    expect(res.data.user).toMatchObject({
+      email,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      phone: '+44 7700900123',
+      isAdmin: false,
+      isBlocked: false,
+    });
     expect(res.data.user).not.toHaveProperty('passwordHash');
     const me = await call(t, 'GET', '/api/user/me', { token: res.data.token });
     expect(me.data.user.email).toBe(email);
@@ -120,7 +131,9 @@ describe('register', () => {
     const email = uniqueEmail();
     const code = await sendCode(email);
     const wrong = code === '999999' ? '999998' : '999999';
-    const results = await Promise.all(Array.from({ length: 50 }, () => call(t, 'POST', '/api/register', { body: payload(email, wrong) })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => call(t, 'POST', '/api/register', { body: payload(email, wrong) })),
+    );
     expect(results.every((r) => r.statusCode === 400)).toBe(true);
     const row = await t.ctx.db.query.emailCodes.findFirst({ where: (c, { eq }) => eq(c.email, email) });
     expect(row?.attempts).toBe(5);
@@ -149,7 +162,9 @@ describe('register', () => {
 describe('login', () => {
   it('signs in with the right password only', async () => {
     const u = await makeUser(t);
-    const ok = await call(t, 'POST', '/api/login', { body: { email: u.user.email.toUpperCase(), password: u.password } });
+    const ok = await call(t, 'POST', '/api/login', {
+      body: { email: u.user.email.toUpperCase(), password: u.password },
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.data.user.email).toBe(u.user.email);
     const bad = await call(t, 'POST', '/api/login', { body: { email: u.user.email, password: 'wrong-password' } });
@@ -160,7 +175,11 @@ describe('login', () => {
   });
 
   it('requires e-mail and password', async () => {
-    expect((await call(t, 'POST', '/api/login', { body: { email: '', password: 'x' } })).data).toEqual({ error: MSG.loginRequired });
-    expect((await call(t, 'POST', '/api/login', { body: { email: 'a@b.co' } })).data).toEqual({ error: MSG.loginRequired });
+    expect((await call(t, 'POST', '/api/login', { body: { email: '', password: 'x' } })).data).toEqual({
+      error: MSG.loginRequired,
+    });
+    expect((await call(t, 'POST', '/api/login', { body: { email: 'a@b.co' } })).data).toEqual({
+      error: MSG.loginRequired,
+    });
   });
 });

@@ -8,8 +8,10 @@ import { dashboard } from './dashboard.service.ts';
 export function dashboardRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { requireUser } = authHooks(ctx);
   return async (app) => {
-    app.get('/user/dashboard', { onRequest: requireUser, schema: { querystring: cacheBustQuery, response: { 200: dashboardResponse } } }, async (req) =>
-      dashboard(ctx, currentUser(req).id),
+    app.get(
+      '/user/dashboard',
+      { onRequest: requireUser, schema: { querystring: cacheBustQuery, response: { 200: dashboardResponse } } },
+      async (req) => dashboard(ctx, currentUser(req).id),
     );
   };
 }

@@ -27,7 +27,10 @@ export async function accountSummary(db: Db, userId: string): Promise<AccountSum
 
 export async function dashboard(ctx: AppContext, userId: string): Promise<DashboardResponse> {
   const now = ctx.clock.now();
-  const [summary, investments] = await Promise.all([accountSummary(ctx.db, userId), investmentsWithEarnings(ctx.db, userId)]);
+  const [summary, investments] = await Promise.all([
+    accountSummary(ctx.db, userId),
+    investmentsWithEarnings(ctx.db, userId),
+  ]);
   return {
     accountSummary: summary,
     activeInvestments: investments.map(({ investment, earnings }) => toInvestmentDto(investment, earnings)),

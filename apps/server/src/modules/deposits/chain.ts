@@ -39,7 +39,8 @@ const short = (a: string) => a.toLowerCase();
 
 /** Reasons a person can act on (DOMAIN.md: "failed, with the reason"). */
 export const REASONS = {
-  reverted: 'The transaction failed (reverted) on chain, so no USDC was transferred. Send a new transaction and submit its hash.',
+  reverted:
+    'The transaction failed (reverted) on chain, so no USDC was transferred. Send a new transaction and submit its hash.',
   notFound: (chainId: number) =>
     `Transaction not found on the ${NETWORK} network (chain ${chainId}). Check the hash, and that you sent it on ${NETWORK}, then correct this deposit.`,
   wrongToken: (contracts: string[]) =>
@@ -61,7 +62,9 @@ interface ChainSettings {
 }
 
 export function createChainVerifier(s: ChainSettings): ChainVerifier {
-  const client: PublicClient = createPublicClient({ transport: http(s.rpcUrl, { retryCount: 0, timeout: s.timeoutMs ?? 10_000 }) });
+  const client: PublicClient = createPublicClient({
+    transport: http(s.rpcUrl, { retryCount: 0, timeout: s.timeoutMs ?? 10_000 }),
+  });
   const allowed = new Set(s.usdcContracts.map((a) => a.toLowerCase()));
   const depositAddress = s.depositAddress.toLowerCase();
   let chainChecked = false;
@@ -70,7 +73,8 @@ export function createChainVerifier(s: ChainSettings): ChainVerifier {
     try {
       if (!chainChecked) {
         const id = await client.getChainId();
-        if (id !== s.chainId) return { kind: 'rpc_error', message: `CHAIN_RPC_URL serves chain ${id}, but CHAIN_ID is ${s.chainId}` };
+        if (id !== s.chainId)
+          return { kind: 'rpc_error', message: `CHAIN_RPC_URL serves chain ${id}, but CHAIN_ID is ${s.chainId}` };
         chainChecked = true;
       }
       let receipt;
@@ -86,20 +90,41 @@ export function createChainVerifier(s: ChainSettings): ChainVerifier {
       const usdc = transfers.filter((l) => allowed.has(l.address.toLowerCase()));
       if (usdc.length === 0) {
         const toUs = transfers.filter((l) => l.args.to.toLowerCase() === depositAddress);
-        return { kind: 'mismatch', reason: REASONS.wrongToken([...new Set((toUs.length ? toUs : transfers).map((l) => l.address))]) };
+        return {
+          kind: 'mismatch',
+          reason: REASONS.wrongToken([...new Set((toUs.length ? toUs : transfers).map((l) => l.address))]),
+        };
       }
       const toUs = usdc.filter((l) => l.args.to.toLowerCase() === depositAddress);
-      if (toUs.length === 0) return { kind: 'mismatch', reason: REASONS.wrongRecipient([...new Set(usdc.map((l) => l.args.to))], depositAddress) };
+      if (toUs.length === 0)
+        return {
+          kind: 'mismatch',
+          reason: REASONS.wrongRecipient([...new Set(usdc.map((l) => l.args.to))], depositAddress),
+        };
       const fromSender = toUs.filter((l) => l.args.from.toLowerCase() === claim.fromAddress.toLowerCase());
-      if (fromSender.length === 0) return { kind: 'mismatch', reason: REASONS.wrongSender([...new Set(toUs.map((l) => l.args.from))], claim.fromAddress) };
+      if (fromSender.length === 0)
+        return {
+          kind: 'mismatch',
+          reason: REASONS.wrongSender([...new Set(toUs.map((l) => l.args.from))], claim.fromAddress),
+        };
       const exact = fromSender.find((l) => l.args.value === claim.amount);
-      if (!exact) return { kind: 'mismatch', reason: REASONS.wrongAmount(fromSender.map((l) => l.args.value), claim.amount) };
+      if (!exact)
+        return {
+          kind: 'mismatch',
+          reason: REASONS.wrongAmount(
+            fromSender.map((l) => l.args.value),
+            claim.amount,
+          ),
+        };
 
       const head = await client.getBlockNumber({ cacheTime: 0 });
       const confirmations = head >= receipt.blockNumber ? Number(head - receipt.blockNumber + 1n) : 0;
       return { kind: 'match', logIndex: exact.logIndex, confirmations };
     } catch (err) {
-      return { kind: 'rpc_error', message: err instanceof Error ? err.message.split('\n')[0] ?? 'RPC error' : 'RPC error' };
+      return {
+        kind: 'rpc_error',
+        message: err instanceof Error ? (err.message.split('\n')[0] ?? 'RPC error') : 'RPC error',
+      };
     }
   }
 

@@ -2,8 +2,24 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address, Hex } from 'viem';
 import { DEPOSIT_MSG } from '@harvest/shared/schemas/deposits';
-import { anvilAvailability, deployToken, sendToken, startAnvil, startRpcProxy, type Anvil, type RpcProxy, type Token } from '../../../test/anvil.ts';
-import { call, createTestApp, expectLedgerClean, makeUser, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import {
+  anvilAvailability,
+  deployToken,
+  sendToken,
+  startAnvil,
+  startRpcProxy,
+  type Anvil,
+  type RpcProxy,
+  type Token,
+} from '../../../test/anvil.ts';
+import {
+  call,
+  createTestApp,
+  expectLedgerClean,
+  makeUser,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers.ts';
 import { userBalances } from '../../ledger/ledger.ts';
 import { NOT_FOUND_ATTEMPTS, NOT_FOUND_RETRY_MS, recheckPendingDeposits } from './deposits.service.ts';
 
@@ -58,14 +74,20 @@ describe.runIf(avail.ok)('deposits verified on chain (anvil)', () => {
   const submit = (u: TestUser, txHash: string, amount: number | string, fromAddress: string = sender) =>
     call(t, 'POST', '/api/user/process-deposit', { token: u.token, body: { txHash, amount, fromAddress } });
   const balance = async (u: TestUser) => (await userBalances(t.ctx.db, u.user.id)).balance;
-  const transfer = (to: Address, amount: number, tk: Token = token, from: Address = sender) => sendToken(chain, tk, from, 'transfer', [to, usdc(amount)]);
+  const transfer = (to: Address, amount: number, tk: Token = token, from: Address = sender) =>
+    sendToken(chain, tk, from, 'transfer', [to, usdc(amount)]);
 
   it('a good transfer is pending with its confirmations, then confirmed and credited once enough blocks are mined', async () => {
     const hash = await transfer(depositAddress, 25.5);
     const before = await balance(investor);
     const res = await submit(investor, hash, 25.5);
     expect(res.statusCode).toBe(200);
-    expect(res.data.deposit).toMatchObject({ type: 'real', status: 'pending', confirmations: 1, requiredConfirmations: CONFIRMATIONS });
+    expect(res.data.deposit).toMatchObject({
+      type: 'real',
+      status: 'pending',
+      confirmations: 1,
+      requiredConfirmations: CONFIRMATIONS,
+    });
     expect(res.data.message).toBe(DEPOSIT_MSG.submitted);
 
     await chain.mine(1);
@@ -115,7 +137,12 @@ describe.runIf(avail.ok)('deposits verified on chain (anvil)', () => {
 
   it('wrong recipient fails with the address it went to', async () => {
     const hash = await transfer(stranger, 2);
-    await expectFailed(hash, 2, sender, new RegExp(`Wrong recipient.*${stranger.toLowerCase()}.*${depositAddress.toLowerCase()}`));
+    await expectFailed(
+      hash,
+      2,
+      sender,
+      new RegExp(`Wrong recipient.*${stranger.toLowerCase()}.*${depositAddress.toLowerCase()}`),
+    );
   });
 
   it('wrong sender fails naming the real sender', async () => {
@@ -130,17 +157,29 @@ describe.runIf(avail.ok)('deposits verified on chain (anvil)', () => {
 
   it('a token that is not an allowed USDC contract fails as wrong network or token', async () => {
     const hash = await transfer(depositAddress, 3, otherToken);
-    await expectFailed(hash, 3, sender, new RegExp(`does not transfer USDC on Polygon.*${otherToken.address.toLowerCase()}`));
+    await expectFailed(
+      hash,
+      3,
+      sender,
+      new RegExp(`does not transfer USDC on Polygon.*${otherToken.address.toLowerCase()}`),
+    );
   });
 
   it('a transaction without any token transfer fails as wrong network or token', async () => {
-    const hash = await chain.wallet.sendTransaction({ account: sender, to: depositAddress, value: 1n, chain: chain.wallet.chain });
+    const hash = await chain.wallet.sendTransaction({
+      account: sender,
+      to: depositAddress,
+      value: 1n,
+      chain: chain.wallet.chain,
+    });
     await chain.publicClient.waitForTransactionReceipt({ hash });
     await expectFailed(hash, 1, sender, /does not transfer USDC on Polygon/);
   });
 
   it('a reverted transaction fails as reverted', async () => {
-    const hash = await sendToken(chain, token, sender, 'transferAndRevert', [depositAddress, usdc(4)], { gas: 200_000n });
+    const hash = await sendToken(chain, token, sender, 'transferAndRevert', [depositAddress, usdc(4)], {
+      gas: 200_000n,
+    });
     const receipt = await chain.publicClient.getTransactionReceipt({ hash });
     expect(receipt.status).toBe('reverted');
     await expectFailed(hash, 4, sender, /reverted/);
@@ -174,7 +213,9 @@ describe.runIf(avail.ok)('deposits verified on chain (anvil)', () => {
     t.clock.set(new Date(start + NOT_FOUND_ATTEMPTS * (NOT_FOUND_RETRY_MS + 1000)));
     await recheckPendingDeposits(t.ctx);
     const failed = (await call(t, 'GET', '/api/withdrawal/failed-deposits', { token: investor.token })).data.deposits;
-    expect(failed.find((d: { _id: string }) => d._id === res.data.deposit._id)?.failureReason).toMatch(/Transaction not found on the Polygon network/);
+    expect(failed.find((d: { _id: string }) => d._id === res.data.deposit._id)?.failureReason).toMatch(
+      /Transaction not found on the Polygon network/,
+    );
     t.clock.set(new Date());
     await expectLedgerClean(t);
   });
@@ -184,7 +225,10 @@ describe.runIf(avail.ok)('deposits verified on chain (anvil)', () => {
     await chain.mine(CONFIRMATIONS);
     const failed = await expectFailed(hash, 10, sender, /Amount differs: the chain shows 11 USDC/);
     const before = await balance(investor);
-    const res = await call(t, 'POST', '/api/withdrawal/update-failed-deposit', { token: investor.token, body: { depositId: failed._id, txHash: hash, amount: 11 } });
+    const res = await call(t, 'POST', '/api/withdrawal/update-failed-deposit', {
+      token: investor.token,
+      body: { depositId: failed._id, txHash: hash, amount: 11 },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.data.deposit).toMatchObject({ _id: failed._id, status: 'confirmed', amount: 11, failureReason: null });
     expect(await balance(investor)).toBe(before + usdc(11));
@@ -238,7 +282,10 @@ describe.runIf(avail.ok)('deposits verified on chain (anvil)', () => {
     const before = await balance(investor);
     const res = await submit(investor, hash, 2.5);
     expect(res.data.deposit.status).toBe('pending');
-    const ok = await call(t, 'POST', '/api/admin/process-deposit', { token: admin.token, body: { depositId: res.data.deposit._id } });
+    const ok = await call(t, 'POST', '/api/admin/process-deposit', {
+      token: admin.token,
+      body: { depositId: res.data.deposit._id },
+    });
     expect(ok.statusCode).toBe(200);
     await chain.mine(CONFIRMATIONS);
     await recheckPendingDeposits(t.ctx);

@@ -23,7 +23,11 @@ export async function lockDeposit(db: Db, id: string): Promise<DepositRow | unde
   return row;
 }
 
-export async function updateDeposit(db: Db, id: string, values: Partial<typeof deposits.$inferInsert>): Promise<DepositRow | undefined> {
+export async function updateDeposit(
+  db: Db,
+  id: string,
+  values: Partial<typeof deposits.$inferInsert>,
+): Promise<DepositRow | undefined> {
   const [row] = await db.update(deposits).set(values).where(eq(deposits.id, id)).returning();
   return row;
 }
@@ -69,11 +73,17 @@ export async function resubmitIfFailed(
   return row;
 }
 
-export async function listUserDeposits(db: Db, userId: string, opts: { status?: 'failed'; limit: number }): Promise<DepositRow[]> {
+export async function listUserDeposits(
+  db: Db,
+  userId: string,
+  opts: { status?: 'failed'; limit: number },
+): Promise<DepositRow[]> {
   return db
     .select()
     .from(deposits)
-    .where(opts.status ? and(eq(deposits.userId, userId), eq(deposits.status, opts.status)) : eq(deposits.userId, userId))
+    .where(
+      opts.status ? and(eq(deposits.userId, userId), eq(deposits.status, opts.status)) : eq(deposits.userId, userId),
+    )
     .orderBy(desc(deposits.createdAt), desc(deposits.id))
     .limit(opts.limit);
 }
@@ -84,7 +94,10 @@ export async function listDepositsWithUsers(
 ): Promise<{ rows: { deposit: DepositRow; user: DepositUser }[]; total: number }> {
   const where = opts.status === 'all' ? undefined : eq(deposits.status, opts.status);
   const rows = await db
-    .select({ deposit: deposits, user: { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email } })
+    .select({
+      deposit: deposits,
+      user: { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email },
+    })
     .from(deposits)
     .innerJoin(users, eq(users.id, deposits.userId))
     .where(where)

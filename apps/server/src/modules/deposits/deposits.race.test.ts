@@ -2,7 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { DEPOSIT_MSG } from '@harvest/shared/schemas/deposits';
-import { call, createTestApp, expectLedgerClean, fund, isPostgres, makeUser, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import {
+  call,
+  createTestApp,
+  expectLedgerClean,
+  fund,
+  isPostgres,
+  makeUser,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers.ts';
 import { rawRows } from '../../db/raw.ts';
 import { userBalances } from '../../ledger/ledger.ts';
 
@@ -23,19 +32,26 @@ describe.runIf(isPostgres)('deposit races (PostgreSQL)', () => {
   afterAll(() => t.close());
 
   const balance = async (u: TestUser) => (await userBalances(t.ctx.db, u.user.id)).balance;
-  const submit = (u: TestUser, txHash: string, amount: number) => call(t, 'POST', '/api/user/process-deposit', { token: u.token, body: { txHash, amount, fromAddress: FROM } });
-  const approve = (a: TestUser, depositId: string) => call(t, 'POST', '/api/admin/process-deposit', { token: a.token, body: { depositId } });
+  const submit = (u: TestUser, txHash: string, amount: number) =>
+    call(t, 'POST', '/api/user/process-deposit', { token: u.token, body: { txHash, amount, fromAddress: FROM } });
+  const approve = (a: TestUser, depositId: string) =>
+    call(t, 'POST', '/api/admin/process-deposit', { token: a.token, body: { depositId } });
 
   it('20 parallel submissions of one hash by two users: one deposit, credited once', async () => {
     const [u1, u2] = [await makeUser(t), await makeUser(t)];
     const h = hash();
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => submit(i % 2 ? u1 : u2, i % 3 ? h : h.toUpperCase().replace('0X', '0x'), 5)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => submit(i % 2 ? u1 : u2, i % 3 ? h : h.toUpperCase().replace('0X', '0x'), 5)),
+    );
     const ok = results.filter((r) => r.statusCode === 200);
     const refused = results.filter((r) => r.statusCode === 409);
     expect(ok).toHaveLength(1);
     expect(refused).toHaveLength(19);
     for (const r of refused) expect(r.data.error).toBe(DEPOSIT_MSG.hashTaken);
-    const rows = await rawRows<{ n: number }>(t.ctx.db, sql`SELECT count(*)::int AS n FROM deposits WHERE tx_hash = ${h}`);
+    const rows = await rawRows<{ n: number }>(
+      t.ctx.db,
+      sql`SELECT count(*)::int AS n FROM deposits WHERE tx_hash = ${h}`,
+    );
     expect(rows[0]?.n).toBe(1);
 
     const id: string = ok[0]?.data.deposit._id;
@@ -53,7 +69,10 @@ describe.runIf(isPostgres)('deposit races (PostgreSQL)', () => {
       const [a, b] = await Promise.all([approve(admin, id), approve(admin2, id)]);
       expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
       expect((a.statusCode === 409 ? a : b).data.error).toBe(DEPOSIT_MSG.alreadyProcessed);
-      const txns = await rawRows<{ n: number }>(t.ctx.db, sql`SELECT count(*)::int AS n FROM ledger_transactions WHERE kind = 'deposit' AND ref_id = ${id}`);
+      const txns = await rawRows<{ n: number }>(
+        t.ctx.db,
+        sql`SELECT count(*)::int AS n FROM ledger_transactions WHERE kind = 'deposit' AND ref_id = ${id}`,
+      );
       expect(txns[0]?.n).toBe(1);
     }
     expect(await balance(u)).toBe(15_000_000n);
@@ -68,7 +87,10 @@ describe.runIf(isPostgres)('deposit races (PostgreSQL)', () => {
       const id: string = res.data.deposit._id;
       const [ap, up] = await Promise.all([
         approve(admin, id),
-        call(t, 'POST', '/api/admin/update-user-balance', { token: admin2.token, body: { userId: u.user.id, newBalance: 20, note: `race ${round}` } }),
+        call(t, 'POST', '/api/admin/update-user-balance', {
+          token: admin2.token,
+          body: { userId: u.user.id, newBalance: 20, note: `race ${round}` },
+        }),
       ]);
       expect(ap.statusCode).toBe(200);
       expect(up.statusCode).toBe(200);

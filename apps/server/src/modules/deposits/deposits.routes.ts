@@ -21,39 +21,66 @@ export function depositRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/user/process-deposit',
-      { onRequest: requireUser, schema: { body: processDepositBody, response: { 200: depositResultResponse } }, config: { idempotent: true } },
+      {
+        onRequest: requireUser,
+        schema: { body: processDepositBody, response: { 200: depositResultResponse } },
+        config: { idempotent: true },
+      },
       async (req) => service.submitDeposit(ctx, currentUser(req), req.body),
     );
 
-    app.get('/user/deposit-history', { onRequest: requireUser, schema: { response: { 200: depositsResponse } } }, async (req) => ({
-      deposits: await service.depositHistory(ctx, currentUser(req)),
-    }));
+    app.get(
+      '/user/deposit-history',
+      { onRequest: requireUser, schema: { response: { 200: depositsResponse } } },
+      async (req) => ({
+        deposits: await service.depositHistory(ctx, currentUser(req)),
+      }),
+    );
 
-    app.get('/withdrawal/failed-deposits', { onRequest: requireUser, schema: { response: { 200: depositsResponse } } }, async (req) => ({
-      deposits: await service.failedDeposits(ctx, currentUser(req)),
-    }));
+    app.get(
+      '/withdrawal/failed-deposits',
+      { onRequest: requireUser, schema: { response: { 200: depositsResponse } } },
+      async (req) => ({
+        deposits: await service.failedDeposits(ctx, currentUser(req)),
+      }),
+    );
 
     app.post(
       '/withdrawal/update-failed-deposit',
-      { onRequest: requireUser, schema: { body: updateFailedDepositBody, response: { 200: depositResultResponse } }, config: { idempotent: true } },
+      {
+        onRequest: requireUser,
+        schema: { body: updateFailedDepositBody, response: { 200: depositResultResponse } },
+        config: { idempotent: true },
+      },
       async (req) => service.updateFailedDeposit(ctx, currentUser(req), req.body),
     );
 
     app.get(
       '/admin/deposits',
-      { onRequest: requireAdmin, schema: { querystring: adminDepositsQuery, response: { 200: adminDepositsResponse } } },
+      {
+        onRequest: requireAdmin,
+        schema: { querystring: adminDepositsQuery, response: { 200: adminDepositsResponse } },
+      },
       async (req) => service.adminDeposits(ctx, req.query),
     );
 
     app.post(
       '/admin/process-deposit',
-      { onRequest: requireAdmin, schema: { body: adminProcessDepositBody, response: { 200: adminProcessDepositResponse } }, config: { idempotent: true } },
+      {
+        onRequest: requireAdmin,
+        schema: { body: adminProcessDepositBody, response: { 200: adminProcessDepositResponse } },
+        config: { idempotent: true },
+      },
       async (req) => service.approveDeposit(ctx, currentUser(req), req.body.depositId, req.ip),
     );
 
     app.post(
       '/admin/update-user-balance',
-      { onRequest: requireAdmin, schema: { body: updateUserBalanceBody, response: { 200: messageResponse } }, config: { idempotent: true } },
+      {
+        onRequest: requireAdmin,
+        schema: { body: updateUserBalanceBody, response: { 200: messageResponse } },
+        config: { idempotent: true },
+      },
       async (req) => service.updateUserBalance(ctx, currentUser(req), req.body, req.ip),
     );
   };

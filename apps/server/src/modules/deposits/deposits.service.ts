@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { MSG } from '@harvest/shared/messages';
 import { microToUsdc } from '@harvest/shared/money';
-import { DEPOSIT_MSG, type AdminDeposit, type AdminDepositFilter, type Deposit, type DepositCounts } from '@harvest/shared/schemas/deposits';
+import {
+  DEPOSIT_MSG,
+  type AdminDeposit,
+  type AdminDepositFilter,
+  type Deposit,
+  type DepositCounts,
+} from '@harvest/shared/schemas/deposits';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { constraintName, inTransaction, sqlState } from '../../db/tx.ts';
@@ -48,7 +54,10 @@ export function toDepositDto(d: DepositRow, requiredConfirmations: number): Depo
 }
 
 function toAdminDto(d: DepositRow, u: DepositUser, required: number): AdminDeposit {
-  return { ...toDepositDto(d, required), userId: { _id: u.id, firstName: u.firstName, lastName: u.lastName, email: u.email } };
+  return {
+    ...toDepositDto(d, required),
+    userId: { _id: u.id, firstName: u.firstName, lastName: u.lastName, email: u.email },
+  };
 }
 
 const dto = (ctx: AppContext, d: DepositRow) => toDepositDto(d, ctx.config.DEPOSIT_CONFIRMATIONS);
@@ -89,10 +98,20 @@ async function applyCheck(ctx: AppContext, checked: DepositRow, result: ChainChe
     return await inTransaction(ctx.db, async (tx) => {
       const d = await q.lockDeposit(tx, checked.id);
       if (!d) throw notFound();
-      const unchanged = d.status === 'pending' && d.txHash === checked.txHash && d.amount === checked.amount && d.fromAddress === checked.fromAddress;
+      const unchanged =
+        d.status === 'pending' &&
+        d.txHash === checked.txHash &&
+        d.amount === checked.amount &&
+        d.fromAddress === checked.fromAddress;
       if (!unchanged) return d;
       const fail = async (reason: string) =>
-        (await q.updateDeposit(tx, d.id, { status: 'failed', failureReason: reason, logIndex: null, nextCheckAt: null, processedAt: now })) ?? d;
+        (await q.updateDeposit(tx, d.id, {
+          status: 'failed',
+          failureReason: reason,
+          logIndex: null,
+          nextCheckAt: null,
+          processedAt: now,
+        })) ?? d;
       switch (result.kind) {
         case 'rpc_error':
           // Nothing is decided while the node cannot be asked: the next pass retries.
@@ -101,22 +120,44 @@ async function applyCheck(ctx: AppContext, checked: DepositRow, result: ChainChe
         case 'not_found': {
           const attempts = d.checkAttempts + 1;
           if (attempts >= NOT_FOUND_ATTEMPTS) return fail(REASONS.notFound(ctx.config.CHAIN_ID));
-          return (await q.updateDeposit(tx, d.id, { checkAttempts: attempts, nextCheckAt: new Date(now.getTime() + NOT_FOUND_RETRY_MS) })) ?? d;
+          return (
+            (await q.updateDeposit(tx, d.id, {
+              checkAttempts: attempts,
+              nextCheckAt: new Date(now.getTime() + NOT_FOUND_RETRY_MS),
+            })) ?? d
+          );
         }
         case 'mismatch':
           return fail(result.reason);
         case 'match':
           if (result.confirmations >= required) {
-            const credited = await confirmAndCredit(tx, d.id, { processedAt: now, logIndex: result.logIndex, confirmations: result.confirmations });
+            const credited = await confirmAndCredit(tx, d.id, {
+              processedAt: now,
+              logIndex: result.logIndex,
+              confirmations: result.confirmations,
+            });
             return credited ?? d;
           }
-          return (await q.updateDeposit(tx, d.id, { logIndex: result.logIndex, confirmations: result.confirmations, checkAttempts: 0, nextCheckAt: now })) ?? d;
+          return (
+            (await q.updateDeposit(tx, d.id, {
+              logIndex: result.logIndex,
+              confirmations: result.confirmations,
+              checkAttempts: 0,
+              nextCheckAt: now,
+            })) ?? d
+          );
       }
     });
   } catch (err) {
     // The same transfer log is already held by another deposit: this one can never be credited.
     if (isHashTaken(err)) {
-      const failed = await q.updateDeposit(ctx.db, checked.id, { status: 'failed', failureReason: DEPOSIT_MSG.hashTaken, logIndex: null, nextCheckAt: null, processedAt: now });
+      const failed = await q.updateDeposit(ctx.db, checked.id, {
+        status: 'failed',
+        failureReason: DEPOSIT_MSG.hashTaken,
+        logIndex: null,
+        nextCheckAt: null,
+        processedAt: now,
+      });
       return failed ?? checked;
     }
     throw err;
@@ -135,11 +176,16 @@ async function verifyDeposit(ctx: AppContext, d: DepositRow): Promise<DepositRow
  * The background job's pass (also called directly by tests): claims due pending real deposits
  * with SKIP LOCKED and a lease, so several server instances never check the same one at once.
  */
-export async function recheckPendingDeposits(ctx: AppContext, opts: { batch?: number } = {}): Promise<{ checked: number; confirmed: number; failed: number }> {
+export async function recheckPendingDeposits(
+  ctx: AppContext,
+  opts: { batch?: number } = {},
+): Promise<{ checked: number; confirmed: number; failed: number }> {
   const out = { checked: 0, confirmed: 0, failed: 0 };
   if (!chainVerifier(ctx.config)) return out;
   const now = ctx.clock.now();
-  const ids = await inTransaction(ctx.db, (tx) => q.claimDueDeposits(tx, now, new Date(now.getTime() + CHECK_LEASE_MS), opts.batch ?? CHECK_BATCH));
+  const ids = await inTransaction(ctx.db, (tx) =>
+    q.claimDueDeposits(tx, now, new Date(now.getTime() + CHECK_LEASE_MS), opts.batch ?? CHECK_BATCH),
+  );
   for (const id of ids) {
     const d = await q.findDeposit(ctx.db, id);
     if (!d) continue;
@@ -169,16 +215,18 @@ export async function submitDeposit(
   try {
     // The unique index decides who claims a hash: no look-up before insert. In a transaction so
     // that a request's Idempotency-Key commits with the row (a retry after a crash replays).
-    row = await inTransaction(ctx.db, (tx) => q.insertDeposit(tx, {
-      userId: user.id,
-      amount: input.amount,
-      type: real ? 'real' : 'demo',
-      status: 'pending',
-      txHash: input.txHash,
-      fromAddress: input.fromAddress,
-      nextCheckAt: ctx.clock.now(),
-      createdAt: ctx.clock.now(),
-    }));
+    row = await inTransaction(ctx.db, (tx) =>
+      q.insertDeposit(tx, {
+        userId: user.id,
+        amount: input.amount,
+        type: real ? 'real' : 'demo',
+        status: 'pending',
+        txHash: input.txHash,
+        fromAddress: input.fromAddress,
+        nextCheckAt: ctx.clock.now(),
+        createdAt: ctx.clock.now(),
+      }),
+    );
   } catch (err) {
     if (isHashTaken(err)) throw conflict(DEPOSIT_MSG.hashTaken);
     throw err;
@@ -207,7 +255,12 @@ export async function updateFailedDeposit(
   const real = chainVerifier(ctx.config) !== null;
   let row: DepositRow | undefined;
   try {
-    row = await q.resubmitIfFailed(ctx.db, input.depositId, user.id, { txHash: input.txHash, amount: input.amount, type: real ? 'real' : 'demo', now: ctx.clock.now() });
+    row = await q.resubmitIfFailed(ctx.db, input.depositId, user.id, {
+      txHash: input.txHash,
+      amount: input.amount,
+      type: real ? 'real' : 'demo',
+      now: ctx.clock.now(),
+    });
   } catch (err) {
     if (isHashTaken(err)) throw conflict(DEPOSIT_MSG.hashTaken);
     throw err;
@@ -239,7 +292,12 @@ export async function adminDeposits(
 }
 
 /** Approves a pending deposit: confirms and credits it exactly once (a second approval is 409). */
-export async function approveDeposit(ctx: AppContext, admin: AuthUser, depositId: string, ip: string): Promise<{ message: string; deposit: Deposit }> {
+export async function approveDeposit(
+  ctx: AppContext,
+  admin: AuthUser,
+  depositId: string,
+  ip: string,
+): Promise<{ message: string; deposit: Deposit }> {
   if (!UUID.test(depositId)) throw notFound(MSG.notFound);
   const now = ctx.clock.now();
   const row = await inTransaction(ctx.db, async (tx) => {

@@ -2,7 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@harvest/shared/messages';
 import { DEPOSIT_MSG } from '@harvest/shared/schemas/deposits';
-import { call, createTestApp, expectLedgerClean, fund, makeUser, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import {
+  call,
+  createTestApp,
+  expectLedgerClean,
+  fund,
+  makeUser,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers.ts';
 import { userBalances } from '../../ledger/ledger.ts';
 import { rawRows } from '../../db/raw.ts';
 import { sql } from 'drizzle-orm';
@@ -28,7 +36,13 @@ const balanceOf = async (u: TestUser) => (await userBalances(t.ctx.db, u.user.id
 
 describe('process-deposit input (spec section 5 messages, in order)', () => {
   it('asks for all fields first, whatever else is wrong', async () => {
-    for (const body of [{}, { txHash: hash(), amount: 1 }, { txHash: '  ', amount: 0.1, fromAddress: FROM }, { txHash: hash(), amount: '', fromAddress: FROM }, { txHash: 'bad', amount: 5, fromAddress: ' ' }]) {
+    for (const body of [
+      {},
+      { txHash: hash(), amount: 1 },
+      { txHash: '  ', amount: 0.1, fromAddress: FROM },
+      { txHash: hash(), amount: '', fromAddress: FROM },
+      { txHash: 'bad', amount: 5, fromAddress: ' ' },
+    ]) {
       const res = await submit(alice, body);
       expect(res.statusCode).toBe(400);
       expect(res.data).toEqual({ error: MSG.depositRequired });
@@ -36,17 +50,34 @@ describe('process-deposit input (spec section 5 messages, in order)', () => {
   });
 
   it('then the minimum, then hash and address formats', async () => {
-    expect((await submit(alice, { txHash: 'bad', amount: 0.49, fromAddress: 'bad' })).data).toEqual({ error: MSG.minDeposit });
-    expect((await submit(alice, { txHash: hash(), amount: -3, fromAddress: FROM })).data).toEqual({ error: MSG.minDeposit });
-    expect((await submit(alice, { txHash: '0x1234', amount: 0.5, fromAddress: 'bad' })).data).toEqual({ error: DEPOSIT_MSG.invalidHash });
-    expect((await submit(alice, { txHash: hash(), amount: 0.5, fromAddress: '0x12' })).data).toEqual({ error: DEPOSIT_MSG.invalidAddress });
-    expect((await submit(alice, { txHash: hash(), amount: 1.1234567, fromAddress: FROM })).data).toEqual({ error: DEPOSIT_MSG.invalidAmount });
-    expect((await submit(alice, { txHash: hash(), amount: 'ten', fromAddress: FROM })).data).toEqual({ error: DEPOSIT_MSG.invalidAmount });
+    expect((await submit(alice, { txHash: 'bad', amount: 0.49, fromAddress: 'bad' })).data).toEqual({
+      error: MSG.minDeposit,
+    });
+    expect((await submit(alice, { txHash: hash(), amount: -3, fromAddress: FROM })).data).toEqual({
+      error: MSG.minDeposit,
+    });
+    expect((await submit(alice, { txHash: '0x1234', amount: 0.5, fromAddress: 'bad' })).data).toEqual({
+      error: DEPOSIT_MSG.invalidHash,
+    });
+    expect((await submit(alice, { txHash: hash(), amount: 0.5, fromAddress: '0x12' })).data).toEqual({
+      error: DEPOSIT_MSG.invalidAddress,
+    });
+    expect((await submit(alice, { txHash: hash(), amount: 1.1234567, fromAddress: FROM })).data).toEqual({
+      error: DEPOSIT_MSG.invalidAmount,
+    });
+    expect((await submit(alice, { txHash: hash(), amount: 'ten', fromAddress: FROM })).data).toEqual({
+      error: DEPOSIT_MSG.invalidAmount,
+    });
   });
 
   it('refuses extra fields and requires a session', async () => {
-    expect((await submit(alice, { txHash: hash(), amount: 1, fromAddress: FROM, userId: bob.user.id })).statusCode).toBe(400);
-    expect((await call(t, 'POST', '/api/user/process-deposit', { body: { txHash: hash(), amount: 1, fromAddress: FROM } })).statusCode).toBe(401);
+    expect(
+      (await submit(alice, { txHash: hash(), amount: 1, fromAddress: FROM, userId: bob.user.id })).statusCode,
+    ).toBe(400);
+    expect(
+      (await call(t, 'POST', '/api/user/process-deposit', { body: { txHash: hash(), amount: 1, fromAddress: FROM } }))
+        .statusCode,
+    ).toBe(401);
   });
 });
 
@@ -57,15 +88,30 @@ describe('demo deposits (no chain configured)', () => {
     expect(res.statusCode).toBe(200);
     expect(res.data.message).toBe(DEPOSIT_MSG.submitted);
     const d = res.data.deposit;
-    expect(d).toMatchObject({ amount: 12.5, status: 'pending', type: 'demo', txHash: h.toLowerCase(), fromAddress: FROM.toLowerCase(), processedAt: null, userId: alice.user.id });
+    expect(d).toMatchObject({
+      amount: 12.5,
+      status: 'pending',
+      type: 'demo',
+      txHash: h.toLowerCase(),
+      fromAddress: FROM.toLowerCase(),
+      processedAt: null,
+      userId: alice.user.id,
+    });
     expect(await balanceOf(alice)).toBe(0n);
 
     const history = await call(t, 'GET', '/api/user/deposit-history', { token: alice.token });
     expect(history.data.deposits.map((x: { _id: string }) => x._id)).toContain(d._id);
-    expect((await call(t, 'GET', '/api/user/deposit-history', { token: bob.token })).data.deposits.map((x: { _id: string }) => x._id)).not.toContain(d._id);
+    expect(
+      (await call(t, 'GET', '/api/user/deposit-history', { token: bob.token })).data.deposits.map(
+        (x: { _id: string }) => x._id,
+      ),
+    ).not.toContain(d._id);
 
     // Non-admins cannot approve.
-    expect((await call(t, 'POST', '/api/admin/process-deposit', { token: alice.token, body: { depositId: d._id } })).statusCode).toBe(403);
+    expect(
+      (await call(t, 'POST', '/api/admin/process-deposit', { token: alice.token, body: { depositId: d._id } }))
+        .statusCode,
+    ).toBe(403);
 
     const ok = await call(t, 'POST', '/api/admin/process-deposit', { token: admin.token, body: { depositId: d._id } });
     expect(ok.statusCode).toBe(200);
@@ -73,12 +119,18 @@ describe('demo deposits (no chain configured)', () => {
     expect(ok.data.deposit.processedAt).not.toBeNull();
     expect(await balanceOf(alice)).toBe(12_500_000n);
 
-    const again = await call(t, 'POST', '/api/admin/process-deposit', { token: admin.token, body: { depositId: d._id } });
+    const again = await call(t, 'POST', '/api/admin/process-deposit', {
+      token: admin.token,
+      body: { depositId: d._id },
+    });
     expect(again.statusCode).toBe(409);
     expect(again.data.error).toBe(DEPOSIT_MSG.alreadyProcessed);
     expect(await balanceOf(alice)).toBe(12_500_000n);
 
-    const audit = await rawRows<{ action: string }>(t.ctx.db, sql`SELECT action FROM audit_log WHERE target_id = ${d._id}`);
+    const audit = await rawRows<{ action: string }>(
+      t.ctx.db,
+      sql`SELECT action FROM audit_log WHERE target_id = ${d._id}`,
+    );
     expect(audit.map((a) => a.action)).toEqual(['deposit_approve']);
     await expectLedgerClean(t);
   });
@@ -91,14 +143,27 @@ describe('demo deposits (no chain configured)', () => {
     expect(same.data.error).toBe(DEPOSIT_MSG.hashTaken);
     const upper = await submit(bob, { txHash: h.toUpperCase().replace('0X', '0x'), amount: 2, fromAddress: FROM });
     expect(upper.statusCode).toBe(409);
-    const rows = await rawRows<{ n: number }>(t.ctx.db, sql`SELECT count(*)::int AS n FROM deposits WHERE tx_hash = ${h}`);
+    const rows = await rawRows<{ n: number }>(
+      t.ctx.db,
+      sql`SELECT count(*)::int AS n FROM deposits WHERE tx_hash = ${h}`,
+    );
     expect(rows[0]?.n).toBe(1);
     await expectLedgerClean(t);
   });
 
   it('admin approval: unknown or malformed ids are 404', async () => {
-    expect((await call(t, 'POST', '/api/admin/process-deposit', { token: admin.token, body: { depositId: 'nope' } })).statusCode).toBe(404);
-    expect((await call(t, 'POST', '/api/admin/process-deposit', { token: admin.token, body: { depositId: '00000000-0000-4000-8000-000000000000' } })).statusCode).toBe(404);
+    expect(
+      (await call(t, 'POST', '/api/admin/process-deposit', { token: admin.token, body: { depositId: 'nope' } }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await call(t, 'POST', '/api/admin/process-deposit', {
+          token: admin.token,
+          body: { depositId: '00000000-0000-4000-8000-000000000000' },
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 });
 
@@ -106,7 +171,10 @@ describe('failed-deposit correction', () => {
   async function failedDeposit(owner: TestUser, amount = 3): Promise<string> {
     const res = await submit(owner, { txHash: hash(), amount, fromAddress: FROM });
     const id: string = res.data.deposit._id;
-    await rawRows(t.ctx.db, sql`UPDATE deposits SET status = 'failed', failure_reason = 'Wrong recipient' WHERE id = ${id}::uuid RETURNING id`);
+    await rawRows(
+      t.ctx.db,
+      sql`UPDATE deposits SET status = 'failed', failure_reason = 'Wrong recipient' WHERE id = ${id}::uuid RETURNING id`,
+    );
     return id;
   }
 
@@ -114,11 +182,14 @@ describe('failed-deposit correction', () => {
     const id = await failedDeposit(alice);
     const list = await call(t, 'GET', '/api/withdrawal/failed-deposits', { token: alice.token });
     expect(list.statusCode).toBe(200);
-    expect(list.data.deposits).toEqual([expect.objectContaining({ _id: id, status: 'failed', failureReason: 'Wrong recipient' })]);
+    expect(list.data.deposits).toEqual([
+      expect.objectContaining({ _id: id, status: 'failed', failureReason: 'Wrong recipient' }),
+    ]);
     expect((await call(t, 'GET', '/api/withdrawal/failed-deposits', { token: bob.token })).data.deposits).toEqual([]);
 
     const body = (over: Record<string, unknown>) => ({ depositId: id, txHash: hash(), amount: 4, ...over });
-    const upd = (u: TestUser, b: unknown) => call(t, 'POST', '/api/withdrawal/update-failed-deposit', { token: u.token, body: b });
+    const upd = (u: TestUser, b: unknown) =>
+      call(t, 'POST', '/api/withdrawal/update-failed-deposit', { token: u.token, body: b });
     expect((await upd(alice, body({ txHash: '' }))).data).toEqual({ error: MSG.failedDepositRequired });
     expect((await upd(alice, body({ amount: undefined }))).data).toEqual({ error: MSG.failedDepositRequired });
     expect((await upd(alice, body({ amount: 0.2 }))).data).toEqual({ error: MSG.minDeposit });
@@ -132,7 +203,13 @@ describe('failed-deposit correction', () => {
     const ok = await upd(alice, body({ txHash: newHash, amount: '4.25' }));
     expect(ok.statusCode).toBe(200);
     expect(ok.data.message).toBe(DEPOSIT_MSG.resubmitted);
-    expect(ok.data.deposit).toMatchObject({ _id: id, status: 'pending', txHash: newHash, amount: 4.25, failureReason: null });
+    expect(ok.data.deposit).toMatchObject({
+      _id: id,
+      status: 'pending',
+      txHash: newHash,
+      amount: 4.25,
+      failureReason: null,
+    });
     // Only failed deposits can be corrected.
     const twice = await upd(alice, body({}));
     expect(twice.statusCode).toBe(409);
@@ -145,14 +222,20 @@ describe('failed-deposit correction', () => {
     const live = hash();
     await submit(bob, { txHash: live, amount: 1, fromAddress: FROM });
     const id = await failedDeposit(alice);
-    const res = await call(t, 'POST', '/api/withdrawal/update-failed-deposit', { token: alice.token, body: { depositId: id, txHash: live, amount: 1 } });
+    const res = await call(t, 'POST', '/api/withdrawal/update-failed-deposit', {
+      token: alice.token,
+      body: { depositId: id, txHash: live, amount: 1 },
+    });
     expect(res.statusCode).toBe(409);
     expect(res.data.error).toBe(DEPOSIT_MSG.hashTaken);
   });
 
   it('a failed hash can be submitted again as a new deposit', async () => {
     const id = await failedDeposit(alice);
-    const [row] = await rawRows<{ tx_hash: string }>(t.ctx.db, sql`SELECT tx_hash FROM deposits WHERE id = ${id}::uuid`);
+    const [row] = await rawRows<{ tx_hash: string }>(
+      t.ctx.db,
+      sql`SELECT tx_hash FROM deposits WHERE id = ${id}::uuid`,
+    );
     const again = await submit(bob, { txHash: row?.tx_hash, amount: 3, fromAddress: FROM });
     expect(again.statusCode).toBe(200);
   });
@@ -166,7 +249,12 @@ describe('admin deposits list', () => {
     expect(c.all).toBe(c.pending + c.confirmed + c.failed);
     expect(all.data.total).toBe(c.all);
     const first = all.data.deposits[0];
-    expect(first.userId).toEqual({ _id: expect.any(String), firstName: expect.any(String), lastName: expect.any(String), email: expect.stringContaining('@') });
+    expect(first.userId).toEqual({
+      _id: expect.any(String),
+      firstName: expect.any(String),
+      lastName: expect.any(String),
+      email: expect.stringContaining('@'),
+    });
     const mine = all.data.deposits.find((d: { userId: { _id: string } }) => d.userId._id === alice.user.id);
     expect(mine.userId).toMatchObject({ firstName: 'Alice', lastName: 'Investor', email: alice.user.email });
 
@@ -184,7 +272,8 @@ describe('admin deposits list', () => {
 });
 
 describe('admin update-user-balance', () => {
-  const update = (body: unknown, token = admin.token) => call(t, 'POST', '/api/admin/update-user-balance', { token, body });
+  const update = (body: unknown, token = admin.token) =>
+    call(t, 'POST', '/api/admin/update-user-balance', { token, body });
 
   it('sets the exact balance; a rise shows as a confirmed admin_credit deposit', async () => {
     const carol = await makeUser(t);
@@ -195,14 +284,24 @@ describe('admin update-user-balance', () => {
     expect(await balanceOf(carol)).toBe(10_500_000n);
 
     const history = (await call(t, 'GET', '/api/user/deposit-history', { token: carol.token })).data.deposits;
-    expect(history).toEqual([expect.objectContaining({ type: 'admin_credit', status: 'confirmed', amount: 8.5, txHash: null })]);
+    expect(history).toEqual([
+      expect.objectContaining({ type: 'admin_credit', status: 'confirmed', amount: 8.5, txHash: null }),
+    ]);
 
     const [txn] = await rawRows<{ kind: string; ref_id: string; memo: string; created_by: string }>(
       t.ctx.db,
       sql`SELECT kind, ref_id, memo, created_by FROM ledger_transactions WHERE kind = 'admin_adjustment' AND ref_id = ${history[0]._id}`,
     );
-    expect(txn).toEqual({ kind: 'admin_adjustment', ref_id: history[0]._id, memo: 'Bonus for testing', created_by: admin.user.id });
-    const audit = await rawRows<{ action: string; note: string; admin_id: string }>(t.ctx.db, sql`SELECT action, note, admin_id FROM audit_log WHERE target_id = ${carol.user.id}`);
+    expect(txn).toEqual({
+      kind: 'admin_adjustment',
+      ref_id: history[0]._id,
+      memo: 'Bonus for testing',
+      created_by: admin.user.id,
+    });
+    const audit = await rawRows<{ action: string; note: string; admin_id: string }>(
+      t.ctx.db,
+      sql`SELECT action, note, admin_id FROM audit_log WHERE target_id = ${carol.user.id}`,
+    );
     expect(audit).toEqual([{ action: 'balance_update', note: 'Bonus for testing', admin_id: admin.user.id }]);
     await expectLedgerClean(t);
   });

@@ -18,7 +18,11 @@ export async function insertReferralReward(db: Db, values: typeof referralReward
 }
 
 /** The caller's own investment, row-locked for a state change (undefined: missing or not theirs). */
-export async function lockOwnInvestment(db: Db, userId: string, investmentId: string): Promise<InvestmentRow | undefined> {
+export async function lockOwnInvestment(
+  db: Db,
+  userId: string,
+  investmentId: string,
+): Promise<InvestmentRow | undefined> {
   const [row] = await db
     .select()
     .from(investments)
@@ -32,10 +36,22 @@ export async function lockOwnInvestment(db: Db, userId: string, investmentId: st
  * Starts a cycle only from the idle state and only once per platform day: a conditional
  * update, so a second racer (or a stale read) changes nothing and gets undefined.
  */
-export async function markCycleStarted(db: Db, id: string, now: Date, endTime: Date, day: string): Promise<InvestmentRow | undefined> {
+export async function markCycleStarted(
+  db: Db,
+  id: string,
+  now: Date,
+  endTime: Date,
+  day: string,
+): Promise<InvestmentRow | undefined> {
   const [row] = await db
     .update(investments)
-    .set({ earningStarted: true, earningCompleted: false, cycleStartedAt: now, cycleEndTime: endTime, lastCycleDay: day })
+    .set({
+      earningStarted: true,
+      earningCompleted: false,
+      cycleStartedAt: now,
+      cycleEndTime: endTime,
+      lastCycleDay: day,
+    })
     .where(
       and(
         eq(investments.id, id),
@@ -49,7 +65,13 @@ export async function markCycleStarted(db: Db, id: string, now: Date, endTime: D
 }
 
 /** Completes the running cycle number `cycleNumber` (conditional on the state read under lock). */
-export async function markCycleCompleted(db: Db, id: string, cycleNumber: number, gross: bigint, now: Date): Promise<InvestmentRow | undefined> {
+export async function markCycleCompleted(
+  db: Db,
+  id: string,
+  cycleNumber: number,
+  gross: bigint,
+  now: Date,
+): Promise<InvestmentRow | undefined> {
   const [row] = await db
     .update(investments)
     .set({
@@ -78,9 +100,16 @@ export async function insertCycleEarning(db: Db, values: typeof cycleEarnings.$i
 }
 
 /** A user's investments (oldest first) and all their cycle earnings: two queries, no N+1. */
-export async function investmentsWithEarnings(db: Db, userId: string): Promise<{ investment: InvestmentRow; earnings: CycleEarningRow[] }[]> {
+export async function investmentsWithEarnings(
+  db: Db,
+  userId: string,
+): Promise<{ investment: InvestmentRow; earnings: CycleEarningRow[] }[]> {
   const [rows, earnings] = await Promise.all([
-    db.select().from(investments).where(eq(investments.userId, userId)).orderBy(asc(investments.createdAt), asc(investments.id)),
+    db
+      .select()
+      .from(investments)
+      .where(eq(investments.userId, userId))
+      .orderBy(asc(investments.createdAt), asc(investments.id)),
     db.select().from(cycleEarnings).where(eq(cycleEarnings.userId, userId)).orderBy(asc(cycleEarnings.cycleNumber)),
   ]);
   const byInvestment = new Map<string, CycleEarningRow[]>();

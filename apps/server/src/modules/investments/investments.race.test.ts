@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVEST_MSG } from '@harvest/shared/schemas/investments';
 import { userBalances } from '../../ledger/ledger.ts';
-import { call, createTestApp, expectLedgerClean, fund, isPostgres, makeUser, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import {
+  call,
+  createTestApp,
+  expectLedgerClean,
+  fund,
+  isPostgres,
+  makeUser,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers.ts';
 import { addTier, at, countRows, tokenNow } from './investments.test-support.ts';
 
 /** Races need real connections in parallel: PostgreSQL only (PGlite is one connection). */
@@ -16,9 +25,12 @@ describe.runIf(isPostgres)('investment races on PostgreSQL', () => {
     await t.close();
   });
 
-  const invest = async (u: TestUser) => call(t, 'POST', '/api/user/invest', { token: await tokenNow(t, u), body: { amount: 100 } });
-  const start = async (u: TestUser, investmentId: string) => call(t, 'POST', '/api/user/start-earning', { token: await tokenNow(t, u), body: { investmentId } });
-  const complete = async (u: TestUser, investmentId: string) => call(t, 'POST', '/api/user/complete-cycle', { token: await tokenNow(t, u), body: { investmentId } });
+  const invest = async (u: TestUser) =>
+    call(t, 'POST', '/api/user/invest', { token: await tokenNow(t, u), body: { amount: 100 } });
+  const start = async (u: TestUser, investmentId: string) =>
+    call(t, 'POST', '/api/user/start-earning', { token: await tokenNow(t, u), body: { investmentId } });
+  const complete = async (u: TestUser, investmentId: string) =>
+    call(t, 'POST', '/api/user/complete-cycle', { token: await tokenNow(t, u), body: { investmentId } });
 
   it('two parallel invests exceeding the balance: exactly one succeeds; referrers paid once', async () => {
     at(t, '2026-01-14T10:00:00Z');

@@ -18,21 +18,45 @@ import * as service from './investments.service.ts';
 export function investmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { requireUser } = authHooks(ctx);
   return async (app) => {
-    app.post('/user/invest', { onRequest: requireUser, config: { idempotent: true }, schema: { body: investBody, response: { 200: investResponse } } }, async (req) => {
-      const amount = parseUsdc(req.body.amount);
-      if (amount === null) throw badRequest(INVEST_MSG.chooseTier);
-      const { investment } = await service.invest(ctx, currentUser(req), amount);
-      return { message: INVEST_MSG.invested, investment: toInvestmentDto(investment, []) };
-    });
+    app.post(
+      '/user/invest',
+      {
+        onRequest: requireUser,
+        config: { idempotent: true },
+        schema: { body: investBody, response: { 200: investResponse } },
+      },
+      async (req) => {
+        const amount = parseUsdc(req.body.amount);
+        if (amount === null) throw badRequest(INVEST_MSG.chooseTier);
+        const { investment } = await service.invest(ctx, currentUser(req), amount);
+        return { message: INVEST_MSG.invested, investment: toInvestmentDto(investment, []) };
+      },
+    );
 
-    app.post('/user/start-earning', { onRequest: requireUser, config: { idempotent: true }, schema: { body: startEarningBody, response: { 200: startEarningResponse } } }, async (req) => {
-      await service.startEarning(ctx, currentUser(req), req.body.investmentId);
-      return { message: INVEST_MSG.started };
-    });
+    app.post(
+      '/user/start-earning',
+      {
+        onRequest: requireUser,
+        config: { idempotent: true },
+        schema: { body: startEarningBody, response: { 200: startEarningResponse } },
+      },
+      async (req) => {
+        await service.startEarning(ctx, currentUser(req), req.body.investmentId);
+        return { message: INVEST_MSG.started };
+      },
+    );
 
-    app.post('/user/complete-cycle', { onRequest: requireUser, config: { idempotent: true }, schema: { body: completeCycleBody, response: { 200: completeCycleResponse } } }, async (req) => {
-      const { gross } = await service.completeCycle(ctx, currentUser(req), req.body.investmentId);
-      return { message: service.completedMessage(gross) };
-    });
+    app.post(
+      '/user/complete-cycle',
+      {
+        onRequest: requireUser,
+        config: { idempotent: true },
+        schema: { body: completeCycleBody, response: { 200: completeCycleResponse } },
+      },
+      async (req) => {
+        const { gross } = await service.completeCycle(ctx, currentUser(req), req.body.investmentId);
+        return { message: service.completedMessage(gross) };
+      },
+    );
   };
 }

@@ -1,7 +1,12 @@
 import { CYCLE_MS, REFERRAL_RATES_PERCENT } from '@harvest/shared/constants';
 import { MSG } from '@harvest/shared/messages';
 import { cycleEarning, microToText, percentOf } from '@harvest/shared/money';
-import { INVEST_MSG, cooldownText, cycleCompletedText, cycleNotFinishedText } from '@harvest/shared/schemas/investments';
+import {
+  INVEST_MSG,
+  cooldownText,
+  cycleCompletedText,
+  cycleNotFinishedText,
+} from '@harvest/shared/schemas/investments';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/tx.ts';
 import { lockUserAccounts, post } from '../../ledger/ledger.ts';
@@ -18,7 +23,11 @@ import * as q from './investments.queries.ts';
  * The investor's and referrers' accounts are locked first (fixed order), so two parallel
  * purchases cannot spend the same balance.
  */
-export async function invest(ctx: AppContext, user: AuthUser, amount: bigint): Promise<{ investment: q.InvestmentRow }> {
+export async function invest(
+  ctx: AppContext,
+  user: AuthUser,
+  amount: bigint,
+): Promise<{ investment: q.InvestmentRow }> {
   const now = ctx.clock.now();
   if (!isWeekday(now, ctx.config.PLATFORM_TIMEZONE)) throw badRequest(MSG.weekdayInvest);
   const tier = await findActiveTierByAmount(ctx.db, amount);
@@ -80,7 +89,11 @@ export async function invest(ctx: AppContext, user: AuthUser, amount: bigint): P
  * while one runs, not before nextCycleAvailableAt, at most one start per platform day.
  * The row lock plus the conditional update make parallel starts create one cycle.
  */
-export async function startEarning(ctx: AppContext, user: AuthUser, investmentId: string): Promise<{ investment: q.InvestmentRow }> {
+export async function startEarning(
+  ctx: AppContext,
+  user: AuthUser,
+  investmentId: string,
+): Promise<{ investment: q.InvestmentRow }> {
   const now = ctx.clock.now();
   const tz = ctx.config.PLATFORM_TIMEZONE;
   return inTransaction(ctx.db, async (tx) => {
@@ -88,7 +101,8 @@ export async function startEarning(ctx: AppContext, user: AuthUser, investmentId
     if (!inv) throw notFound();
     if (inv.earningStarted) throw conflict(INVEST_MSG.cycleRunning);
     if (!isWeekday(now, tz)) throw badRequest(INVEST_MSG.weekdayStart);
-    if (inv.nextCycleAvailableAt && now < inv.nextCycleAvailableAt) throw badRequest(cooldownText(inv.nextCycleAvailableAt.getTime() - now.getTime()));
+    if (inv.nextCycleAvailableAt && now < inv.nextCycleAvailableAt)
+      throw badRequest(cooldownText(inv.nextCycleAvailableAt.getTime() - now.getTime()));
     const day = platformDay(now, tz);
     if (inv.lastCycleDay === day) throw conflict(INVEST_MSG.alreadyToday);
     const updated = await q.markCycleStarted(tx, inv.id, now, new Date(now.getTime() + CYCLE_MS), day);
@@ -102,7 +116,11 @@ export async function startEarning(ctx: AppContext, user: AuthUser, investmentId
  * earning n (gross = amount x dailyRate / 100, rounded down) into `earnings` and clears the
  * running state (cycleEndTime back to null). Parallel completes record one earning.
  */
-export async function completeCycle(ctx: AppContext, user: AuthUser, investmentId: string): Promise<{ investment: q.InvestmentRow; gross: bigint }> {
+export async function completeCycle(
+  ctx: AppContext,
+  user: AuthUser,
+  investmentId: string,
+): Promise<{ investment: q.InvestmentRow; gross: bigint }> {
   const now = ctx.clock.now();
   return inTransaction(ctx.db, async (tx) => {
     const inv = await q.lockOwnInvestment(tx, user.id, investmentId);
@@ -115,7 +133,13 @@ export async function completeCycle(ctx: AppContext, user: AuthUser, investmentI
     const gross = cycleEarning(inv.amount, BigInt(inv.dailyRateScaled));
     const updated = await q.markCycleCompleted(tx, inv.id, cycleNumber, gross, now);
     if (!updated) throw conflict(INVEST_MSG.notRunning);
-    const earning = await q.insertCycleEarning(tx, { investmentId: inv.id, userId: user.id, cycleNumber, grossAmount: gross, createdAt: now });
+    const earning = await q.insertCycleEarning(tx, {
+      investmentId: inv.id,
+      userId: user.id,
+      cycleNumber,
+      grossAmount: gross,
+      createdAt: now,
+    });
     if (gross > 0n) {
       await post(tx, {
         kind: 'cycle_earning',

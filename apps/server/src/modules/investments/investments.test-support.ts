@@ -11,16 +11,31 @@ export function usdcMicro(text: string): bigint {
   return v;
 }
 
-export async function addTier(t: TestApp, name: string, amount: string, rateScaled: number, active = true): Promise<void> {
-  await insertTiers(t.ctx.db, [{ name, amount: usdcMicro(amount), dailyRateScaled: rateScaled, active, sortOrder: 100 }]);
+export async function addTier(
+  t: TestApp,
+  name: string,
+  amount: string,
+  rateScaled: number,
+  active = true,
+): Promise<void> {
+  await insertTiers(t.ctx.db, [
+    { name, amount: usdcMicro(amount), dailyRateScaled: rateScaled, active, sortOrder: 100 },
+  ]);
 }
 
 export function at(t: TestApp, iso: string): void {
   t.clock.set(new Date(iso));
 }
 
-export async function countRows(t: TestApp, table: 'investments' | 'cycle_earnings' | 'referral_rewards', userId: string): Promise<number> {
-  const rows = await rawRows<{ n: number }>(t.ctx.db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)} WHERE user_id = ${userId}::uuid`);
+export async function countRows(
+  t: TestApp,
+  table: 'investments' | 'cycle_earnings' | 'referral_rewards',
+  userId: string,
+): Promise<number> {
+  const rows = await rawRows<{ n: number }>(
+    t.ctx.db,
+    sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)} WHERE user_id = ${userId}::uuid`,
+  );
   return Number(rows[0]?.n ?? 0);
 }
 

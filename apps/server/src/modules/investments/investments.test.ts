@@ -4,7 +4,15 @@ import { MSG } from '@harvest/shared/messages';
 import { INVEST_MSG } from '@harvest/shared/schemas/investments';
 import { rawRows } from '../../db/raw.ts';
 import { userBalances } from '../../ledger/ledger.ts';
-import { call, createTestApp, expectLedgerClean, fund, makeUser, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import {
+  call,
+  createTestApp,
+  expectLedgerClean,
+  fund,
+  makeUser,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers.ts';
 import { seedTiers } from '../tiers/tiers.seed.ts';
 import { addTier, at, countRows, tokenNow, usdcMicro } from './investments.test-support.ts';
 
@@ -46,7 +54,14 @@ describe('GET /api/user/investment-tiers', () => {
     const u = await makeUser(t);
     const res = await call(t, 'GET', '/api/user/investment-tiers?t=1', { token: await tokenNow(t, u) });
     expect(res.statusCode).toBe(200);
-    expect(res.data.tiers.map((x: { name: string }) => x.name)).toEqual(['Starter', 'Bronze', 'Silver', 'Gold', 'Platinum', 'Odd']);
+    expect(res.data.tiers.map((x: { name: string }) => x.name)).toEqual([
+      'Starter',
+      'Bronze',
+      'Silver',
+      'Gold',
+      'Platinum',
+      'Odd',
+    ]);
     expect(res.data.tiers[1]).toEqual({ _id: expect.any(String), name: 'Bronze', amount: 100, dailyRate: 1.5 });
     expect(res.data.tiers[5]).toMatchObject({ amount: 123.456789, dailyRate: 1.2345 });
   });
@@ -110,7 +125,10 @@ describe('POST /api/user/invest', () => {
       expect(res.statusCode).toBe(400);
       expect(res.data.error).toBe(INVEST_MSG.chooseTier);
     }
-    const extra = await call(t, 'POST', '/api/user/invest', { token: await tokenNow(t, u), body: { amount: 100, userId: u.user.id } });
+    const extra = await call(t, 'POST', '/api/user/invest', {
+      token: await tokenNow(t, u),
+      body: { amount: 100, userId: u.user.id },
+    });
     expect(extra.statusCode).toBe(400);
     expect((await call(t, 'POST', '/api/user/invest', { body: { amount: 100 } })).statusCode).toBe(401);
     expect(await countRows(t, 'investments', u.user.id)).toBe(0);
@@ -150,8 +168,10 @@ describe('earning cycles', () => {
     expect(res.statusCode).toBe(200);
     return { u, id: res.data.investment._id as string };
   }
-  const start = async (u: TestUser, investmentId: string) => call(t, 'POST', '/api/user/start-earning', { token: await tokenNow(t, u), body: { investmentId } });
-  const complete = async (u: TestUser, investmentId: string) => call(t, 'POST', '/api/user/complete-cycle', { token: await tokenNow(t, u), body: { investmentId } });
+  const start = async (u: TestUser, investmentId: string) =>
+    call(t, 'POST', '/api/user/start-earning', { token: await tokenNow(t, u), body: { investmentId } });
+  const complete = async (u: TestUser, investmentId: string) =>
+    call(t, 'POST', '/api/user/complete-cycle', { token: await tokenNow(t, u), body: { investmentId } });
 
   it('runs start -> 8 h -> complete, recording the exact gross earning, then one cycle per day', async () => {
     at(t, `${WED}T09:00:00Z`);
@@ -174,7 +194,9 @@ describe('earning cycles', () => {
     at(t, `${WED}T15:00:00Z`);
     const early = await complete(u, id);
     expect(early.statusCode).toBe(400);
-    expect(early.data.error).toMatch(/^This cycle is not finished yet: 2h 0m left\.$|^This cycle is not finished yet: 2h 1m left\.$/);
+    expect(early.data.error).toMatch(
+      /^This cycle is not finished yet: 2h 0m left\.$|^This cycle is not finished yet: 2h 1m left\.$/,
+    );
     expect(await countRows(t, 'cycle_earnings', u.user.id)).toBe(0);
 
     at(t, `${WED}T17:00:05Z`);
@@ -183,9 +205,27 @@ describe('earning cycles', () => {
     expect(c.data).toEqual({ message: 'Cycle completed: 1.524074 USDC earned.' });
     const d = await dash(u);
     inv = d.activeInvestments[0];
-    expect(inv).toMatchObject({ earningStarted: false, earningCompleted: true, cycleEndTime: null, totalEarned: 1.524074 });
-    expect(inv.cycleEarnings).toEqual([{ _id: expect.any(String), cycleNumber: 1, grossAmount: 1.524074, withdrawalRequested: false, createdAt: expect.any(String) }]);
-    expect(d.accountSummary).toMatchObject({ totalEarnings: 1.524074, availableToWithdraw: 878.067285, balance: 876.543211, totalInvestment: 123.456789 });
+    expect(inv).toMatchObject({
+      earningStarted: false,
+      earningCompleted: true,
+      cycleEndTime: null,
+      totalEarned: 1.524074,
+    });
+    expect(inv.cycleEarnings).toEqual([
+      {
+        _id: expect.any(String),
+        cycleNumber: 1,
+        grossAmount: 1.524074,
+        withdrawalRequested: false,
+        createdAt: expect.any(String),
+      },
+    ]);
+    expect(d.accountSummary).toMatchObject({
+      totalEarnings: 1.524074,
+      availableToWithdraw: 878.067285,
+      balance: 876.543211,
+      totalInvestment: 123.456789,
+    });
     expect((await userBalances(t.ctx.db, u.user.id)).earnings).toBe(1_524_074n);
 
     // Completing twice records nothing more.
@@ -238,7 +278,10 @@ describe('earning cycles', () => {
       sql`UPDATE investments SET withdrawal_approved_at = ${new Date(`${WED}T07:00:00Z`)}, next_cycle_available_at = ${new Date('2026-01-16T07:00:00Z')} WHERE id = ${id}::uuid`,
     );
     const d = (await dash(u)).activeInvestments[0];
-    expect(d).toMatchObject({ withdrawalApprovedAt: `${WED}T07:00:00.000Z`, nextCycleAvailableAt: '2026-01-16T07:00:00.000Z' });
+    expect(d).toMatchObject({
+      withdrawalApprovedAt: `${WED}T07:00:00.000Z`,
+      nextCycleAvailableAt: '2026-01-16T07:00:00.000Z',
+    });
     at(t, '2026-01-16T06:30:00Z');
     const s = await start(u, id);
     expect(s.statusCode).toBe(400);
@@ -278,18 +321,31 @@ describe('GET /api/user/dashboard', () => {
     const u = await investor('300');
     const d0 = await dash(u);
     expect(d0).toMatchObject({
-      accountSummary: { balance: 300, totalInvestment: 0, referralRewards: 0, withdrawalWallet: null, totalEarnings: 0, availableToWithdraw: 300, pendingApproval: 0, successfullyWithdrawn: 0 },
+      accountSummary: {
+        balance: 300,
+        totalInvestment: 0,
+        referralRewards: 0,
+        withdrawalWallet: null,
+        totalEarnings: 0,
+        availableToWithdraw: 300,
+        pendingApproval: 0,
+        successfullyWithdrawn: 0,
+      },
       activeInvestments: [],
       platformDay: WED,
       platformWeekday: true,
     });
     expect(new Date(d0.serverTime).getTime() - new Date(`${WED}T08:00:00Z`).getTime()).toBeLessThan(60_000);
     // An approved withdrawal counts its net amount (rows written by the withdrawals module).
-    await t.ctx.db.execute(sql`INSERT INTO withdrawals (user_id, request_id, source, status, amount, fee_amount, net_amount, wallet_address)
+    await t.ctx.db
+      .execute(sql`INSERT INTO withdrawals (user_id, request_id, source, status, amount, fee_amount, net_amount, wallet_address)
       VALUES (${u.user.id}::uuid, gen_random_uuid(), 'earning', 'approved', 10000000, 1500000, 8500000, '0x2222222222222222222222222222222222222222')`);
     expect((await dash(u)).accountSummary.successfullyWithdrawn).toBe(8.5);
     await t.ctx.db.execute(sql`DELETE FROM withdrawals WHERE user_id = ${u.user.id}::uuid`);
-    const rows = await rawRows<{ n: number }>(t.ctx.db, sql`SELECT count(*)::int AS n FROM withdrawals WHERE user_id = ${u.user.id}::uuid`);
+    const rows = await rawRows<{ n: number }>(
+      t.ctx.db,
+      sql`SELECT count(*)::int AS n FROM withdrawals WHERE user_id = ${u.user.id}::uuid`,
+    );
     expect(Number(rows[0]?.n)).toBe(0);
   });
 });

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@harvest/shared/messages';
 import { INVEST_MSG } from '@harvest/shared/schemas/investments';
-import { call, createTestApp, expectLedgerClean, fund, makeUser, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import {
+  call,
+  createTestApp,
+  expectLedgerClean,
+  fund,
+  makeUser,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers.ts';
 import { addTier, at, tokenNow } from './investments.test-support.ts';
 
 /** Weekday and platform-day rules in zones east and west of UTC and across daylight-saving changes. */

@@ -2,7 +2,13 @@ import { microToUsdc } from '@harvest/shared/money';
 import type { ReferralTree, ReferralsResponse } from '@harvest/shared/schemas/referrals';
 import type { ReferralMember, ReferralTreeData, RewardRow } from './referrals.queries.ts';
 
-const member = (m: ReferralMember) => ({ _id: m.id, firstName: m.firstName, lastName: m.lastName, email: m.email, createdAt: m.createdAt.toISOString() });
+const member = (m: ReferralMember) => ({
+  _id: m.id,
+  firstName: m.firstName,
+  lastName: m.lastName,
+  email: m.email,
+  createdAt: m.createdAt.toISOString(),
+});
 
 export function toReferralTreeDto(t: ReferralTreeData): ReferralTree {
   return {

@@ -50,7 +50,15 @@ export interface ReferralTreeData {
  * Reusable for any user id (the admin back office shows other users' trees).
  */
 export async function referralTree(db: Db, userId: string, limit = REFERRAL_LIST_LIMIT): Promise<ReferralTreeData> {
-  const rows = await rawRows<{ level: number; id: string; first_name: string; last_name: string; email: string; created_at: Date | string; cnt: number | string }>(
+  const rows = await rawRows<{
+    level: number;
+    id: string;
+    first_name: string;
+    last_name: string;
+    email: string;
+    created_at: Date | string;
+    cnt: number | string;
+  }>(
     db,
     sql`WITH RECURSIVE tree(id, level) AS (
           SELECT id, 1 FROM users WHERE referrer_id = ${userId}::uuid
@@ -73,7 +81,13 @@ export async function referralTree(db: Db, userId: string, limit = REFERRAL_LIST
     const list = levels[i];
     if (!list) continue;
     counts[i] = Number(r.cnt);
-    list.push({ id: r.id, firstName: r.first_name, lastName: r.last_name, email: r.email, createdAt: new Date(r.created_at) });
+    list.push({
+      id: r.id,
+      firstName: r.first_name,
+      lastName: r.last_name,
+      email: r.email,
+      createdAt: new Date(r.created_at),
+    });
   }
   return { totalReferrals: counts[0] + counts[1] + counts[2], counts, levels };
 }
@@ -90,15 +104,31 @@ export interface RewardRow {
 }
 
 /** A user's referral rewards, newest first (at most `limit`), and their exact lifetime total. */
-export async function referralRewardsOf(db: Db, userId: string, limit = REFERRAL_LIST_LIMIT): Promise<{ rewards: RewardRow[]; total: bigint }> {
+export async function referralRewardsOf(
+  db: Db,
+  userId: string,
+  limit = REFERRAL_LIST_LIMIT,
+): Promise<{ rewards: RewardRow[]; total: bigint }> {
   const [rows, totals] = await Promise.all([
-    rawRows<{ id: string; level: number; amount: bigint | string; first_name: string; last_name: string; email: string; investment_amount: bigint | string; created_at: Date | string }>(
+    rawRows<{
+      id: string;
+      level: number;
+      amount: bigint | string;
+      first_name: string;
+      last_name: string;
+      email: string;
+      investment_amount: bigint | string;
+      created_at: Date | string;
+    }>(
       db,
       sql`SELECT r.id::text AS id, r.level, r.amount, u.first_name, u.last_name, u.email, i.amount AS investment_amount, r.created_at
           FROM referral_rewards r JOIN users u ON u.id = r.from_user_id JOIN investments i ON i.id = r.investment_id
           WHERE r.user_id = ${userId}::uuid ORDER BY r.created_at DESC, r.id LIMIT ${limit}`,
     ),
-    rawRows<{ total: bigint | string | null }>(db, sql`SELECT COALESCE(SUM(amount), 0)::bigint AS total FROM referral_rewards WHERE user_id = ${userId}::uuid`),
+    rawRows<{ total: bigint | string | null }>(
+      db,
+      sql`SELECT COALESCE(SUM(amount), 0)::bigint AS total FROM referral_rewards WHERE user_id = ${userId}::uuid`,
+    ),
   ]);
   return {
     rewards: rows.map((r) => ({

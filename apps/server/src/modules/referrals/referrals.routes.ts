@@ -9,11 +9,15 @@ import { referralRewardsOf, referralTree } from './referrals.queries.ts';
 export function referralRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { requireUser } = authHooks(ctx);
   return async (app) => {
-    app.get('/user/referral-tree', { onRequest: requireUser, schema: { querystring: cacheBustQuery, response: { 200: referralTreeSchema } } }, async (req) =>
-      toReferralTreeDto(await referralTree(ctx.db, currentUser(req).id)),
+    app.get(
+      '/user/referral-tree',
+      { onRequest: requireUser, schema: { querystring: cacheBustQuery, response: { 200: referralTreeSchema } } },
+      async (req) => toReferralTreeDto(await referralTree(ctx.db, currentUser(req).id)),
     );
-    app.get('/user/referrals', { onRequest: requireUser, schema: { querystring: cacheBustQuery, response: { 200: referralsResponse } } }, async (req) =>
-      toReferralsDto(await referralRewardsOf(ctx.db, currentUser(req).id)),
+    app.get(
+      '/user/referrals',
+      { onRequest: requireUser, schema: { querystring: cacheBustQuery, response: { 200: referralsResponse } } },
+      async (req) => toReferralsDto(await referralRewardsOf(ctx.db, currentUser(req).id)),
     );
   };
 }

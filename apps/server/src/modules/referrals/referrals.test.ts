@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userBalances } from '../../ledger/ledger.ts';
-import { call, createTestApp, expectLedgerClean, fund, makeUser, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import {
+  call,
+  createTestApp,
+  expectLedgerClean,
+  fund,
+  makeUser,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers.ts';
 import { addTier, at, countRows, tokenNow } from '../investments/investments.test-support.ts';
 import { referralTree, referralRewardsOf, referrerChain } from './referrals.queries.ts';
 
@@ -40,7 +48,10 @@ describe('referral rewards', () => {
   });
 
   it('pays 10/3/1% of the investment, rounded down to the micro-unit, exactly once', async () => {
-    const res = await call(t, 'POST', '/api/user/invest', { token: await tokenNow(t, d), body: { amount: 123.456789 } });
+    const res = await call(t, 'POST', '/api/user/invest', {
+      token: await tokenNow(t, d),
+      body: { amount: 123.456789 },
+    });
     expect(res.statusCode).toBe(200);
     // 123.456789 USDC = 123456789 micro: 10% = 12345678.9 -> 12345678; 3% = 3703703.67 -> 3703703; 1% = 1234567.89 -> 1234567.
     expect((await userBalances(t.ctx.db, c.user.id)).rewards).toBe(12_345_678n);
@@ -53,7 +64,14 @@ describe('referral rewards', () => {
     const cRewards = await get(c, '/api/user/referrals');
     expect(cRewards).toEqual({
       referrals: [
-        { _id: expect.any(String), level: 1, amount: 12.345678, fromUser: { firstName: 'Dee', lastName: 'Four', email: d.user.email }, investmentAmount: 123.456789, createdAt: expect.any(String) },
+        {
+          _id: expect.any(String),
+          level: 1,
+          amount: 12.345678,
+          fromUser: { firstName: 'Dee', lastName: 'Four', email: d.user.email },
+          investmentAmount: 123.456789,
+          createdAt: expect.any(String),
+        },
       ],
       totalRewards: 12.345678,
     });
@@ -78,13 +96,29 @@ describe('referral tree', () => {
   it('lists three levels below the caller with names, e-mails and join dates', async () => {
     const tree = await get(root, '/api/user/referral-tree?t=123');
     expect(tree.totalReferrals).toBe(3);
-    expect(tree.level1).toEqual([{ _id: a.user.id, firstName: 'Ann', lastName: 'One', email: a.user.email, createdAt: a.user.createdAt.toISOString() }]);
+    expect(tree.level1).toEqual([
+      {
+        _id: a.user.id,
+        firstName: 'Ann',
+        lastName: 'One',
+        email: a.user.email,
+        createdAt: a.user.createdAt.toISOString(),
+      },
+    ]);
     expect(tree.level2.map((x: { _id: string }) => x._id)).toEqual([b.user.id]);
     expect(tree.level3.map((x: { _id: string }) => x._id)).toEqual([c.user.id]);
     expect(tree).toMatchObject({ level1Count: 1, level2Count: 1, level3Count: 1 });
 
     const leaf = await get(d, '/api/user/referral-tree');
-    expect(leaf).toEqual({ totalReferrals: 0, level1: [], level2: [], level3: [], level1Count: 0, level2Count: 0, level3Count: 0 });
+    expect(leaf).toEqual({
+      totalReferrals: 0,
+      level1: [],
+      level2: [],
+      level3: [],
+      level1Count: 0,
+      level2Count: 0,
+      level3Count: 0,
+    });
     expect((await call(t, 'GET', '/api/user/referral-tree')).statusCode).toBe(401);
   });
 

@@ -7,7 +7,12 @@ export function testClockRoutes(clock: SettableClock): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/__test__/clock',
-      { schema: { body: z.strictObject({ now: z.iso.datetime({ offset: true }) }), response: { 200: z.object({ now: z.string() }) } } },
+      {
+        schema: {
+          body: z.strictObject({ now: z.iso.datetime({ offset: true }) }),
+          response: { 200: z.object({ now: z.string() }) },
+        },
+      },
       async (req) => {
         clock.set(new Date(req.body.now));
         return { now: clock.now().toISOString() };

@@ -20,7 +20,11 @@ export async function insertTier(db: Db, values: typeof tiers.$inferInsert): Pro
   return t;
 }
 
-export async function updateTier(db: Db, id: string, values: Partial<typeof tiers.$inferInsert>): Promise<TierRow | undefined> {
+export async function updateTier(
+  db: Db,
+  id: string,
+  values: Partial<typeof tiers.$inferInsert>,
+): Promise<TierRow | undefined> {
   const [t] = await db.update(tiers).set(values).where(eq(tiers.id, id)).returning();
   return t;
 }

@@ -9,16 +9,27 @@ import * as service from './tiers-admin.service.ts';
 export function tiersAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { requireAdmin } = authHooks(ctx);
   return async (app) => {
-    app.get('/admin/tiers', { onRequest: requireAdmin, schema: { response: { 200: adminTiersResponse } } }, async () => ({ tiers: await service.listTiers(ctx) }));
+    app.get(
+      '/admin/tiers',
+      { onRequest: requireAdmin, schema: { response: { 200: adminTiersResponse } } },
+      async () => ({ tiers: await service.listTiers(ctx) }),
+    );
 
-    app.post('/admin/tiers', { onRequest: requireAdmin, schema: { body: createTierBody, response: { 201: adminTierResponse } } }, async (req, reply) => {
-      const tier = await service.createTier(ctx, currentUser(req), req.body, req.ip);
-      return reply.status(201).send({ tier });
-    });
+    app.post(
+      '/admin/tiers',
+      { onRequest: requireAdmin, schema: { body: createTierBody, response: { 201: adminTierResponse } } },
+      async (req, reply) => {
+        const tier = await service.createTier(ctx, currentUser(req), req.body, req.ip);
+        return reply.status(201).send({ tier });
+      },
+    );
 
     app.put(
       '/admin/tiers/:id',
-      { onRequest: requireAdmin, schema: { params: idParams, body: updateTierBody, response: { 200: adminTierResponse } } },
+      {
+        onRequest: requireAdmin,
+        schema: { params: idParams, body: updateTierBody, response: { 200: adminTierResponse } },
+      },
       async (req) => ({ tier: await service.updateTier(ctx, currentUser(req), req.params.id, req.body, req.ip) }),
     );
   };

@@ -27,7 +27,13 @@ export function tierDto(t: q.TierRow): AdminTier {
 
 /** The audit snapshot of a tier: JSON-safe, amounts as exact decimal text. */
 function snapshot(t: q.TierRow) {
-  return { name: t.name, amount: microToText(t.amount), dailyRate: scaledToRate(t.dailyRateScaled), active: t.active, sortOrder: t.sortOrder };
+  return {
+    name: t.name,
+    amount: microToText(t.amount),
+    dailyRate: scaledToRate(t.dailyRateScaled),
+    active: t.active,
+    sortOrder: t.sortOrder,
+  };
 }
 
 export async function listTiers(ctx: AppContext): Promise<AdminTier[]> {
@@ -51,12 +57,26 @@ export async function createTier(ctx: AppContext, admin: AuthUser, input: TierCr
       active: input.active ?? true,
       sortOrder: input.sortOrder ?? 0,
     });
-    await writeAudit(tx, { adminId: admin.id, action: 'tier_create', targetType: 'tier', targetId: tier.id, before: null, after: snapshot(tier), ip });
+    await writeAudit(tx, {
+      adminId: admin.id,
+      action: 'tier_create',
+      targetType: 'tier',
+      targetId: tier.id,
+      before: null,
+      after: snapshot(tier),
+      ip,
+    });
     return tierDto(tier);
   });
 }
 
-export async function updateTier(ctx: AppContext, admin: AuthUser, id: string, input: Partial<TierCreate>, ip: string): Promise<AdminTier> {
+export async function updateTier(
+  ctx: AppContext,
+  admin: AuthUser,
+  id: string,
+  input: Partial<TierCreate>,
+  ip: string,
+): Promise<AdminTier> {
   const values = {
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.amount !== undefined ? { amount: input.amount } : {}),
@@ -70,7 +90,15 @@ export async function updateTier(ctx: AppContext, admin: AuthUser, id: string, i
     if (!before) throw notFound();
     const after = await q.updateTier(tx, id, { ...values, updatedAt: ctx.clock.now() });
     if (!after) throw notFound();
-    await writeAudit(tx, { adminId: admin.id, action: 'tier_update', targetType: 'tier', targetId: id, before: snapshot(before), after: snapshot(after), ip });
+    await writeAudit(tx, {
+      adminId: admin.id,
+      action: 'tier_update',
+      targetType: 'tier',
+      targetId: id,
+      before: snapshot(before),
+      after: snapshot(after),
+      ip,
+    });
     return tierDto(after);
   });
 }

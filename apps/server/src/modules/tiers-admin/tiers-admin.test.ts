@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ADMIN_MSG } from '@harvest/shared/schemas/admin';
-import { call, createTestApp, expectLedgerClean, makeUser, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import {
+  call,
+  createTestApp,
+  expectLedgerClean,
+  makeUser,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers.ts';
 import { investments, tiers } from '../../db/schema.ts';
 import { seedDeposit, seedInvestment } from '../admin/admin.test-support.ts';
 
@@ -23,7 +30,13 @@ describe('tier management', () => {
   it('creates a tier (exact amount and rate) and writes a tier_create audit row in the same change', async () => {
     const res = await create({ name: '  Golden Harvest ', amount: '1234.56', dailyRate: 2.125, sortOrder: 3 });
     expect(res.statusCode).toBe(201);
-    expect(res.data.tier).toMatchObject({ name: 'Golden Harvest', amount: 1234.56, dailyRate: 2.125, active: true, sortOrder: 3 });
+    expect(res.data.tier).toMatchObject({
+      name: 'Golden Harvest',
+      amount: 1234.56,
+      dailyRate: 2.125,
+      active: true,
+      sortOrder: 3,
+    });
     const [row] = await t.ctx.db.select().from(tiers).where(eq(tiers.id, res.data.tier._id));
     expect(row?.amount).toBe(1_234_560_000n);
     expect(row?.dailyRateScaled).toBe(21_250);
@@ -111,7 +124,14 @@ describe('tier management', () => {
   });
 
   it('is refused to investors', async () => {
-    expect((await call(t, 'POST', '/api/admin/tiers', { token: investor.token, body: { name: 'Z', amount: 1, dailyRate: 1 } })).statusCode).toBe(403);
+    expect(
+      (
+        await call(t, 'POST', '/api/admin/tiers', {
+          token: investor.token,
+          body: { name: 'Z', amount: 1, dailyRate: 1 },
+        })
+      ).statusCode,
+    ).toBe(403);
     const rows = await t.ctx.db.select().from(tiers).where(eq(tiers.name, 'Z'));
     expect(rows).toHaveLength(0);
   });

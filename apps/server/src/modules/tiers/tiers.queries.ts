@@ -6,7 +6,11 @@ export type TierRow = typeof tiers.$inferSelect;
 
 /** Active tiers in display order (sort order, then amount). */
 export async function listActiveTiers(db: Db): Promise<TierRow[]> {
-  return db.select().from(tiers).where(eq(tiers.active, true)).orderBy(asc(tiers.sortOrder), asc(tiers.amount), asc(tiers.createdAt));
+  return db
+    .select()
+    .from(tiers)
+    .where(eq(tiers.active, true))
+    .orderBy(asc(tiers.sortOrder), asc(tiers.amount), asc(tiers.createdAt));
 }
 
 /** The active tier whose amount equals this one (the first in display order if several do). */

@@ -9,8 +9,17 @@ import { listActiveTiers } from './tiers.queries.ts';
 export function tierRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { requireUser } = authHooks(ctx);
   return async (app) => {
-    app.get('/user/investment-tiers', { onRequest: requireUser, schema: { querystring: cacheBustQuery, response: { 200: tiersResponse } } }, async () => ({
-      tiers: (await listActiveTiers(ctx.db)).map((t) => ({ _id: t.id, name: t.name, amount: microToUsdc(t.amount), dailyRate: scaledToRate(t.dailyRateScaled) })),
-    }));
+    app.get(
+      '/user/investment-tiers',
+      { onRequest: requireUser, schema: { querystring: cacheBustQuery, response: { 200: tiersResponse } } },
+      async () => ({
+        tiers: (await listActiveTiers(ctx.db)).map((t) => ({
+          _id: t.id,
+          name: t.name,
+          amount: microToUsdc(t.amount),
+          dailyRate: scaledToRate(t.dailyRateScaled),
+        })),
+      }),
+    );
   };
 }

@@ -31,7 +31,8 @@ export function readTierSeed(file = TIERS_SEED_FILE): (typeof tiers.$inferInsert
   return parsed.tiers.map((t, i) => {
     const amount = parseUsdc(t.amount);
     const rate = rateToScaled(Number(t.dailyRate));
-    if (amount === null || amount <= 0n) throw new Error(`${file}: tier "${t.name}" has an invalid amount "${t.amount}"`);
+    if (amount === null || amount <= 0n)
+      throw new Error(`${file}: tier "${t.name}" has an invalid amount "${t.amount}"`);
     if (rate === null || rate <= 0n || rate > 1_000_000n || !/^\d{1,3}(\.\d{1,4})?$/.test(t.dailyRate)) {
       throw new Error(`${file}: tier "${t.name}" has an invalid daily rate "${t.dailyRate}"`);
     }

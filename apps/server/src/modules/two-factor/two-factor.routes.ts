@@ -1,6 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { twoFactorCodeBody, twoFactorDisableBody, twoFactorEnableResponse, twoFactorSetupResponse } from '@harvest/shared/schemas/two-factor';
+import {
+  twoFactorCodeBody,
+  twoFactorDisableBody,
+  twoFactorEnableResponse,
+  twoFactorSetupResponse,
+} from '@harvest/shared/schemas/two-factor';
 import type { AppContext } from '../../context.ts';
 import { authHooks, currentUser } from '../../plugins/auth.ts';
 import { perIp } from '../../plugins/rate-limit.ts';
@@ -9,13 +14,27 @@ import * as service from './two-factor.service.ts';
 export function twoFactorRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { requireUser } = authHooks(ctx);
   return async (app) => {
-    app.post('/user/2fa/setup', { onRequest: requireUser, schema: { response: { 200: twoFactorSetupResponse } } }, async (req) => service.setup(ctx, currentUser(req)));
-    app.post('/user/2fa/enable', { onRequest: requireUser, config: perIp(10, 15), schema: { body: twoFactorCodeBody, response: { 200: twoFactorEnableResponse } } }, async (req) =>
-      service.enable(ctx, currentUser(req), req.body.code),
+    app.post(
+      '/user/2fa/setup',
+      { onRequest: requireUser, schema: { response: { 200: twoFactorSetupResponse } } },
+      async (req) => service.setup(ctx, currentUser(req)),
+    );
+    app.post(
+      '/user/2fa/enable',
+      {
+        onRequest: requireUser,
+        config: perIp(10, 15),
+        schema: { body: twoFactorCodeBody, response: { 200: twoFactorEnableResponse } },
+      },
+      async (req) => service.enable(ctx, currentUser(req), req.body.code),
     );
     app.post(
       '/user/2fa/disable',
-      { onRequest: requireUser, config: perIp(10, 15), schema: { body: twoFactorDisableBody, response: { 200: z.object({ message: z.string(), token: z.string() }) } } },
+      {
+        onRequest: requireUser,
+        config: perIp(10, 15),
+        schema: { body: twoFactorDisableBody, response: { 200: z.object({ message: z.string(), token: z.string() }) } },
+      },
       async (req) => service.disable(ctx, currentUser(req), req.body.password, req.body.code),
     );
   };

@@ -11,7 +11,10 @@ import { newTotpSecret, otpauthUrl, verifyTotp } from '../../lib/totp.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import * as q from '../users/users.queries.ts';
 
-const hashRecovery = (code: string) => createHash('sha256').update(code.replace(/[^A-Z0-9]/gi, '').toUpperCase()).digest('hex');
+const hashRecovery = (code: string) =>
+  createHash('sha256')
+    .update(code.replace(/[^A-Z0-9]/gi, '').toUpperCase())
+    .digest('hex');
 
 /** Starts enrolment: a new secret, kept sealed and inactive until a code from it is confirmed. */
 export async function setup(ctx: AppContext, user: AuthUser) {
@@ -41,7 +44,13 @@ async function useRecoveryCode(ctx: AppContext, user: AuthUser, code: string): P
   const rows = await ctx.db
     .update(recoveryCodes)
     .set({ usedAt: ctx.clock.now() })
-    .where(and(eq(recoveryCodes.userId, user.id), eq(recoveryCodes.codeHash, hashRecovery(code)), isNull(recoveryCodes.usedAt)))
+    .where(
+      and(
+        eq(recoveryCodes.userId, user.id),
+        eq(recoveryCodes.codeHash, hashRecovery(code)),
+        isNull(recoveryCodes.usedAt),
+      ),
+    )
     .returning({ id: recoveryCodes.id });
   return rows.length > 0;
 }
@@ -83,5 +92,8 @@ export async function disable(ctx: AppContext, user: AuthUser, password: string,
     return q.bumpTokenVersion(tx, user.id);
   });
   if (!updated) throw unauthorized(MSG.unauthorized);
-  return { message: 'Two-factor authentication is off', token: await ctx.tokens.sign({ sub: user.id, tv: updated.tokenVersion }) };
+  return {
+    message: 'Two-factor authentication is off',
+    token: await ctx.tokens.sign({ sub: user.id, tv: updated.tokenVersion }),
+  };
 }

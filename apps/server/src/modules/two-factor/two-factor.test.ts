@@ -18,7 +18,11 @@ async function enrol(token: string) {
   const enable = await call(t, 'POST', '/api/user/2fa/enable', { token, body: { code: codeAt(setup.data.secret) } });
   expect(enable.statusCode).toBe(200);
   expect(enable.data.recoveryCodes).toHaveLength(10);
-  return { secret: setup.data.secret as string, recovery: enable.data.recoveryCodes as string[], token: enable.data.token as string };
+  return {
+    secret: setup.data.secret as string,
+    recovery: enable.data.recoveryCodes as string[],
+    token: enable.data.token as string,
+  };
 }
 
 describe('administrator second factor', () => {
@@ -47,20 +51,32 @@ describe('administrator second factor', () => {
     const next = codeAt(secret, 1);
     const ok = await call(t, 'POST', '/api/login', { body: { ...creds, totpCode: next } });
     expect(ok.statusCode).toBe(200);
-    expect((await call(t, 'POST', '/api/login', { body: { ...creds, totpCode: next } })).data.error).toBe(MSG.totpInvalid);
+    expect((await call(t, 'POST', '/api/login', { body: { ...creds, totpCode: next } })).data.error).toBe(
+      MSG.totpInvalid,
+    );
     const first = recovery[0] ?? '';
     expect((await call(t, 'POST', '/api/login', { body: { ...creds, totpCode: first } })).statusCode).toBe(200);
-    expect((await call(t, 'POST', '/api/login', { body: { ...creds, totpCode: first } })).data.error).toBe(MSG.totpInvalid);
-    expect((await call(t, 'POST', '/api/login', { body: { ...creds, totpCode: (recovery[1] ?? '').toLowerCase() } })).statusCode).toBe(200);
+    expect((await call(t, 'POST', '/api/login', { body: { ...creds, totpCode: first } })).data.error).toBe(
+      MSG.totpInvalid,
+    );
+    expect(
+      (await call(t, 'POST', '/api/login', { body: { ...creds, totpCode: (recovery[1] ?? '').toLowerCase() } }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('investors may enrol too, and turn it off with password and code', async () => {
     const u = await makeUser(t);
     const { secret, token } = await enrol(u.token);
     expect((await call(t, 'GET', '/api/user/me', { token })).data.user.twoFactorEnabled).toBe(true);
-    const off = await call(t, 'POST', '/api/user/2fa/disable', { token, body: { password: u.password, code: codeAt(secret, 1) } });
+    const off = await call(t, 'POST', '/api/user/2fa/disable', {
+      token,
+      body: { password: u.password, code: codeAt(secret, 1) },
+    });
     expect(off.statusCode).toBe(200);
-    expect((await call(t, 'POST', '/api/login', { body: { email: u.user.email, password: u.password } })).statusCode).toBe(200);
+    expect(
+      (await call(t, 'POST', '/api/login', { body: { email: u.user.email, password: u.password } })).statusCode,
+    ).toBe(200);
   });
 
   it('stores the seed sealed, not in clear', async () => {

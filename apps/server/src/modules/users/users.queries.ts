@@ -54,6 +54,9 @@ export async function setInvitationCodeIfMissing(db: Db, id: string, code: strin
 }
 
 export async function countAdmins(db: Db): Promise<number> {
-  const [r] = await db.select({ n: sql<number>`count(*)::int` }).from(users).where(eq(users.isAdmin, true));
+  const [r] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(users)
+    .where(eq(users.isAdmin, true));
   return r?.n ?? 0;
 }

@@ -1,7 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messageResponse } from '@harvest/shared/schemas/common';
-import { idParams, invitationResponse, meResponse, profileBody, toggleBlockResponse, updateEmailBody, userSchema } from '@harvest/shared/schemas/user';
+import {
+  idParams,
+  invitationResponse,
+  meResponse,
+  profileBody,
+  toggleBlockResponse,
+  updateEmailBody,
+  userSchema,
+} from '@harvest/shared/schemas/user';
 import type { AppContext } from '../../context.ts';
 import { authHooks, currentUser } from '../../plugins/auth.ts';
 import { toUserDto } from './users.dto.ts';
@@ -12,11 +20,16 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const dto = (u: Parameters<typeof toUserDto>[0]) => toUserDto(u, ctx.config.DEPOSIT_ADDRESS);
 
   return async (app) => {
-    app.get('/user/me', { onRequest: requireUser, schema: { response: { 200: meResponse } } }, async (req) => ({ user: dto(currentUser(req)) }));
+    app.get('/user/me', { onRequest: requireUser, schema: { response: { 200: meResponse } } }, async (req) => ({
+      user: dto(currentUser(req)),
+    }));
 
     app.put(
       '/user/profile',
-      { onRequest: requireUser, schema: { body: profileBody, response: { 200: z.object({ user: userSchema, token: z.string().optional() }) } } },
+      {
+        onRequest: requireUser,
+        schema: { body: profileBody, response: { 200: z.object({ user: userSchema, token: z.string().optional() }) } },
+      },
       async (req) => {
         const { user, token } = await service.updateProfile(ctx, currentUser(req), req.body);
         return { user: dto(user), ...(token ? { token } : {}) };
@@ -25,21 +38,32 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.put(
       '/user/admin/update-email',
-      { onRequest: requireAdmin, schema: { body: updateEmailBody, response: { 200: z.object({ message: z.string(), user: userSchema }) } } },
+      {
+        onRequest: requireAdmin,
+        schema: { body: updateEmailBody, response: { 200: z.object({ message: z.string(), user: userSchema }) } },
+      },
       async (req) => {
         const user = await service.updateEmail(ctx, currentUser(req), req.body.newEmail, req.ip);
         return { message: 'Email updated', user: dto(user) };
       },
     );
 
-    app.post('/user/generate-invitation', { onRequest: requireUser, schema: { response: { 200: invitationResponse } } }, async (req) => ({
-      code: await service.invitationCode(ctx, currentUser(req)),
-    }));
+    app.post(
+      '/user/generate-invitation',
+      { onRequest: requireUser, schema: { response: { 200: invitationResponse } } },
+      async (req) => ({
+        code: await service.invitationCode(ctx, currentUser(req)),
+      }),
+    );
 
-    app.post('/user/logout', { onRequest: requireUser, schema: { response: { 200: messageResponse } } }, async (req) => {
-      await service.logout(ctx, currentUser(req));
-      return { message: 'Signed out' };
-    });
+    app.post(
+      '/user/logout',
+      { onRequest: requireUser, schema: { response: { 200: messageResponse } } },
+      async (req) => {
+        await service.logout(ctx, currentUser(req));
+        return { message: 'Signed out' };
+      },
+    );
 
     app.post(
       '/user/admin/toggle-block/:id',

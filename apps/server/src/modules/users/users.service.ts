@@ -36,7 +36,10 @@ export interface NewUser {
 
 /** Inserts a user with its ledger accounts, in the caller's transaction. */
 export async function insertUserWithAccounts(tx: Db, u: NewUser): Promise<AuthUser> {
-  const [passwordHash, withdrawalPasswordHash] = await Promise.all([hashPassword(u.password), hashPassword(u.withdrawalPassword)]);
+  const [passwordHash, withdrawalPasswordHash] = await Promise.all([
+    hashPassword(u.password),
+    hashPassword(u.withdrawalPassword),
+  ]);
   try {
     const user = await q.insertUser(tx, {
       email: u.email,
@@ -69,8 +72,10 @@ export async function updateProfile(
     if (!updated) throw notFound();
     return { user: updated };
   }
-  if (!(await verifyPassword(user.passwordHash, input.currentPassword ?? ''))) throw badRequest(MSG.currentPasswordWrong);
-  if (await verifyPassword(user.withdrawalPasswordHash, input.newPassword)) throw badRequest(MSG.withdrawalPasswordSame);
+  if (!(await verifyPassword(user.passwordHash, input.currentPassword ?? '')))
+    throw badRequest(MSG.currentPasswordWrong);
+  if (await verifyPassword(user.withdrawalPasswordHash, input.newPassword))
+    throw badRequest(MSG.withdrawalPasswordSame);
   const passwordHash = await hashPassword(input.newPassword);
   // A new password ends every older session; this device gets a fresh token.
   const updated = await inTransaction(ctx.db, async (tx) => {

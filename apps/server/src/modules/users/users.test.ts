@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT } from 'jose';
 import { MSG } from '@harvest/shared/messages';
-import { call, createTestApp, makeUser, TEST_SECRET, uniqueEmail, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import {
+  call,
+  createTestApp,
+  makeUser,
+  TEST_SECRET,
+  uniqueEmail,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers.ts';
 
 let t: TestApp;
 let admin: TestUser;
@@ -17,7 +25,12 @@ describe('GET /user/me and tokens', () => {
     const u = await makeUser(t);
     const res = await call(t, 'GET', '/api/user/me', { token: u.token });
     expect(res.statusCode).toBe(200);
-    expect(res.data.user).toMatchObject({ _id: u.user.id, email: u.user.email, isAdmin: false, depositAddress: '0x1111111111111111111111111111111111111111' });
+    expect(res.data.user).toMatchObject({
+      _id: u.user.id,
+      email: u.user.email,
+      isAdmin: false,
+      depositAddress: '0x1111111111111111111111111111111111111111',
+    });
     expect(JSON.stringify(res.data)).not.toMatch(/hash|tokenVersion|totpSecret/i);
     expect(res.headers['cache-control']).toBe('no-store');
   });
@@ -25,8 +38,17 @@ describe('GET /user/me and tokens', () => {
   it('refuses a missing, forged, tampered, expired or alg:none token with 401', async () => {
     const u = await makeUser(t);
     const now = Math.floor(Date.now() / 1000);
-    const wrongKey = await new SignJWT({ tv: 0 }).setProtectedHeader({ alg: 'HS256' }).setSubject(u.user.id).setExpirationTime(now + 600).sign(new TextEncoder().encode('another-secret-another-secret-another-secret'));
-    const expired = await new SignJWT({ tv: 0 }).setProtectedHeader({ alg: 'HS256' }).setSubject(u.user.id).setIssuedAt(now - 7200).setExpirationTime(now - 60).sign(new TextEncoder().encode(TEST_SECRET));
+    const wrongKey = await new SignJWT({ tv: 0 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(u.user.id)
+      .setExpirationTime(now + 600)
+      .sign(new TextEncoder().encode('another-secret-another-secret-another-secret'));
+    const expired = await new SignJWT({ tv: 0 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(u.user.id)
+      .setIssuedAt(now - 7200)
+      .setExpirationTime(now - 60)
+      .sign(new TextEncoder().encode(TEST_SECRET));
     const [h, p, s] = u.token.split('.');
     const payload = JSON.parse(Buffer.from(p ?? '', 'base64url').toString());
     const tampered = `${h}.${Buffer.from(JSON.stringify({ ...payload, sub: admin.user.id })).toString('base64url')}.${s}`;
@@ -50,7 +72,10 @@ describe('GET /user/me and tokens', () => {
 describe('PUT /user/profile', () => {
   it('changes the names', async () => {
     const u = await makeUser(t);
-    const res = await call(t, 'PUT', '/api/user/profile', { token: u.token, body: { firstName: 'Grace', lastName: 'Hopper' } });
+    const res = await call(t, 'PUT', '/api/user/profile', {
+      token: u.token,
+      body: { firstName: 'Grace', lastName: 'Hopper' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.data.user).toMatchObject({ firstName: 'Grace', lastName: 'Hopper' });
     expect(res.data.token).toBeUndefined();
@@ -60,13 +85,23 @@ describe('PUT /user/profile', () => {
     const u = await makeUser(t);
     const res = await call(t, 'PUT', '/api/user/profile', {
       token: u.token,
-      body: { firstName: 'A', lastName: 'B', currentPassword: u.password, newPassword: 'brand-new-pass', confirmPassword: 'brand-new-pass' },
+      body: {
+        firstName: 'A',
+        lastName: 'B',
+        currentPassword: u.password,
+        newPassword: 'brand-new-pass',
+        confirmPassword: 'brand-new-pass',
+      },
     });
     expect(res.statusCode).toBe(200);
     expect((await call(t, 'GET', '/api/user/me', { token: u.token })).statusCode).toBe(401);
     expect((await call(t, 'GET', '/api/user/me', { token: res.data.token })).statusCode).toBe(200);
-    expect((await call(t, 'POST', '/api/login', { body: { email: u.user.email, password: 'brand-new-pass' } })).statusCode).toBe(200);
-    expect((await call(t, 'POST', '/api/login', { body: { email: u.user.email, password: u.password } })).statusCode).toBe(401);
+    expect(
+      (await call(t, 'POST', '/api/login', { body: { email: u.user.email, password: 'brand-new-pass' } })).statusCode,
+    ).toBe(200);
+    expect(
+      (await call(t, 'POST', '/api/login', { body: { email: u.user.email, password: u.password } })).statusCode,
+    ).toBe(401);
   });
 
   it('gives the spec messages and changes nothing on bad input', async () => {
@@ -76,10 +111,16 @@ describe('PUT /user/profile', () => {
       [{ newPassword: 'abc', confirmPassword: 'abc', currentPassword: u.password }, MSG.newPasswordTooShort],
       [{ newPassword: 'abcdefg', confirmPassword: 'abcdefg' }, MSG.currentPasswordRequired],
       [{ newPassword: 'abcdefg', confirmPassword: 'abcdefg', currentPassword: 'wrong-one' }, MSG.currentPasswordWrong],
-      [{ newPassword: u.withdrawalPassword, confirmPassword: u.withdrawalPassword, currentPassword: u.password }, MSG.withdrawalPasswordSame],
+      [
+        { newPassword: u.withdrawalPassword, confirmPassword: u.withdrawalPassword, currentPassword: u.password },
+        MSG.withdrawalPasswordSame,
+      ],
     ];
     for (const [extra, message] of cases) {
-      const res = await call(t, 'PUT', '/api/user/profile', { token: u.token, body: { firstName: 'Changed', lastName: 'X', ...extra } });
+      const res = await call(t, 'PUT', '/api/user/profile', {
+        token: u.token,
+        body: { firstName: 'Changed', lastName: 'X', ...extra },
+      });
       expect(res.statusCode, message).toBe(400);
       expect(res.data).toEqual({ error: message });
     }
@@ -90,7 +131,10 @@ describe('PUT /user/profile', () => {
   it('refuses extra fields such as isAdmin or email', async () => {
     const u = await makeUser(t);
     for (const extra of [{ isAdmin: true }, { email: 'x@example.com' }, { isBlocked: false }]) {
-      const res = await call(t, 'PUT', '/api/user/profile', { token: u.token, body: { firstName: 'A', lastName: 'B', ...extra } });
+      const res = await call(t, 'PUT', '/api/user/profile', {
+        token: u.token,
+        body: { firstName: 'A', lastName: 'B', ...extra },
+      });
       expect(res.statusCode).toBe(400);
     }
     const me = await call(t, 'GET', '/api/user/me', { token: u.token });
@@ -111,9 +155,17 @@ describe('PUT /user/admin/update-email', () => {
 
   it('refuses investors (403), bad e-mails (400) and taken e-mails (409)', async () => {
     const u = await makeUser(t);
-    expect((await call(t, 'PUT', '/api/user/admin/update-email', { token: u.token, body: { newEmail: uniqueEmail() } })).statusCode).toBe(403);
-    expect((await call(t, 'PUT', '/api/user/admin/update-email', { token: admin.token, body: { newEmail: 'bad' } })).data).toEqual({ error: MSG.invalidEmail });
-    const taken = await call(t, 'PUT', '/api/user/admin/update-email', { token: admin.token, body: { newEmail: u.user.email } });
+    expect(
+      (await call(t, 'PUT', '/api/user/admin/update-email', { token: u.token, body: { newEmail: uniqueEmail() } }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await call(t, 'PUT', '/api/user/admin/update-email', { token: admin.token, body: { newEmail: 'bad' } })).data,
+    ).toEqual({ error: MSG.invalidEmail });
+    const taken = await call(t, 'PUT', '/api/user/admin/update-email', {
+      token: admin.token,
+      body: { newEmail: u.user.email },
+    });
     expect(taken.statusCode).toBe(409);
     expect(taken.data).toEqual({ error: MSG.emailExists });
   });
@@ -161,10 +213,20 @@ describe('POST /user/admin/toggle-block/:id', () => {
     const adm = await call(t, 'POST', `/api/user/admin/toggle-block/${other.user.id}`, { token: admin.token });
     expect(adm.statusCode).toBe(400);
     expect(adm.data).toEqual({ error: MSG.cannotBlockAdmin });
-    expect((await call(t, 'POST', `/api/user/admin/toggle-block/${victim.user.id}`, { token: u.token })).statusCode).toBe(403);
+    expect(
+      (await call(t, 'POST', `/api/user/admin/toggle-block/${victim.user.id}`, { token: u.token })).statusCode,
+    ).toBe(403);
     expect((await call(t, 'GET', '/api/user/me', { token: victim.token })).statusCode).toBe(200);
-    expect((await call(t, 'POST', '/api/user/admin/toggle-block/00000000-0000-4000-8000-000000000000', { token: admin.token })).statusCode).toBe(404);
-    expect((await call(t, 'POST', '/api/user/admin/toggle-block/not-a-uuid', { token: admin.token })).statusCode).toBe(404);
+    expect(
+      (
+        await call(t, 'POST', '/api/user/admin/toggle-block/00000000-0000-4000-8000-000000000000', {
+          token: admin.token,
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect((await call(t, 'POST', '/api/user/admin/toggle-block/not-a-uuid', { token: admin.token })).statusCode).toBe(
+      404,
+    );
   });
 });
 
@@ -173,7 +235,10 @@ describe('errors and headers', () => {
     const missing = await call(t, 'GET', '/api/nope');
     expect(missing.statusCode).toBe(404);
     expect(missing.data).toEqual({ error: MSG.notFound });
-    const bad = await call(t, 'POST', '/api/login', { body: '{"email":', headers: { 'content-type': 'application/json' } });
+    const bad = await call(t, 'POST', '/api/login', {
+      body: '{"email":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.body).not.toMatch(/at .*\.ts|stack|SyntaxError/);
   });
@@ -184,7 +249,10 @@ describe('errors and headers', () => {
   });
 
   it('sends security headers and does not echo a foreign Origin', async () => {
-    const res = await call(t, 'GET', '/api/user/me', { token: admin.token, headers: { origin: 'https://evil.example' } });
+    const res = await call(t, 'GET', '/api/user/me', {
+      token: admin.token,
+      headers: { origin: 'https://evil.example' },
+    });
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(String(res.headers['content-security-policy'])).toMatch(/object-src 'none'/);
     expect(String(res.headers['content-security-policy'])).toMatch(/frame-ancestors 'none'/);

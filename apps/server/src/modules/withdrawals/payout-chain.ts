@@ -1,4 +1,12 @@
-import { createPublicClient, decodeEventLog, http, parseAbiItem, TransactionReceiptNotFoundError, type Hex, type PublicClient } from 'viem';
+import {
+  createPublicClient,
+  decodeEventLog,
+  http,
+  parseAbiItem,
+  TransactionReceiptNotFoundError,
+  type Hex,
+  type PublicClient,
+} from 'viem';
 import { PAYOUT_MSG } from '@harvest/shared/schemas/withdrawals';
 import { AppError, badRequest } from '../../lib/errors.ts';
 
@@ -37,14 +45,25 @@ export function chainPayoutVerifier(cfg: PayoutChainConfig, client?: PublicClien
       try {
         receipt = await rpc.getTransactionReceipt({ hash: txHash as Hex });
       } catch (err) {
-        if (err instanceof TransactionReceiptNotFoundError || (err instanceof Error && /not (be )?found/i.test(err.message))) throw badRequest(PAYOUT_MSG.notFound);
+        if (
+          err instanceof TransactionReceiptNotFoundError ||
+          (err instanceof Error && /not (be )?found/i.test(err.message))
+        )
+          throw badRequest(PAYOUT_MSG.notFound);
         throw new AppError(502, PAYOUT_MSG.unreachable);
       }
       if (receipt.status !== 'success') throw badRequest(PAYOUT_MSG.reverted);
       const transfers = receipt.logs.flatMap((log) => {
         try {
           const ev = decodeEventLog({ abi: [TRANSFER], data: log.data, topics: log.topics });
-          return [{ token: log.address.toLowerCase(), from: ev.args.from.toLowerCase(), to: ev.args.to.toLowerCase(), value: ev.args.value }];
+          return [
+            {
+              token: log.address.toLowerCase(),
+              from: ev.args.from.toLowerCase(),
+              to: ev.args.to.toLowerCase(),
+              value: ev.args.value,
+            },
+          ];
         } catch {
           return [];
         }

@@ -4,7 +4,15 @@ import type { Address } from 'viem';
 import { PAYOUT_MSG } from '@harvest/shared/schemas/withdrawals';
 import { payoutTransactions } from '../../db/schema.ts';
 import { anvilAvailability, deployToken, sendToken, startAnvil, type Anvil, type Token } from '../../../test/anvil.ts';
-import { call, createTestApp, expectLedgerClean, fund, makeUser, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import {
+  call,
+  createTestApp,
+  expectLedgerClean,
+  fund,
+  makeUser,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers.ts';
 import { findWithdrawal } from './withdrawals.queries.ts';
 import { WALLET, fundRewards, hashOf, makeEarning, makeInvestment, withdrawalsOf } from './test/fixtures.ts';
 
@@ -33,7 +41,12 @@ describe.runIf(avail.ok)('admin approve with a chain configured (anvil)', () => 
     await sendToken(anvil, usdc, deployer, 'mint', [payout, 1_000_000_000_000n]);
     await sendToken(anvil, usdc, deployer, 'mint', [stranger, 1_000_000_000_000n]);
     await sendToken(anvil, fake, deployer, 'mint', [payout, 1_000_000_000_000n]);
-    t = await createTestApp({ CHAIN_RPC_URL: anvil.url, CHAIN_ID: String(anvil.chainId), USDC_CONTRACTS: usdc.address, PAYOUT_ADDRESS: payout });
+    t = await createTestApp({
+      CHAIN_RPC_URL: anvil.url,
+      CHAIN_ID: String(anvil.chainId),
+      USDC_CONTRACTS: usdc.address,
+      PAYOUT_ADDRESS: payout,
+    });
     admin = await makeUser(t, { isAdmin: true });
   }, 120_000);
   afterAll(async () => {
@@ -41,7 +54,8 @@ describe.runIf(avail.ok)('admin approve with a chain configured (anvil)', () => 
     await anvil?.stop();
   });
 
-  const approve = (withdrawalId: string, txHash: string) => call(t, 'POST', '/api/withdrawal/admin/approve', { token: admin.token, body: { withdrawalId, txHash } });
+  const approve = (withdrawalId: string, txHash: string) =>
+    call(t, 'POST', '/api/withdrawal/admin/approve', { token: admin.token, body: { withdrawalId, txHash } });
 
   /** A Withdraw All of 10 USDC balance, 3 USDC rewards and one 1.5 USDC earning (net 1.275). */
   async function pendingRequest() {
@@ -50,7 +64,10 @@ describe.runIf(avail.ok)('admin approve with a chain configured (anvil)', () => 
     await makeEarning(t, u.user.id, inv, 1_500_000n);
     await fundRewards(t, u.user.id, 3_000_000n);
     await fund(t, u.user.id, 10_000_000n);
-    const res = await call(t, 'POST', '/api/withdrawal/request-all', { token: u.token, body: { walletAddress: WALLET, withdrawalPassword: u.withdrawalPassword } });
+    const res = await call(t, 'POST', '/api/withdrawal/request-all', {
+      token: u.token,
+      body: { walletAddress: WALLET, withdrawalPassword: u.withdrawalPassword },
+    });
     expect(res.statusCode).toBe(200);
     const rows = await withdrawalsOf(t, u.user.id);
     const by = (source: string) => {
@@ -74,7 +91,10 @@ describe.runIf(avail.ok)('admin approve with a chain configured (anvil)', () => 
     const res = await approve(earning.id, hash);
     expect(res.statusCode).toBe(200);
     expect(res.data.withdrawal).toMatchObject({ status: 'approved', txHash: hash.toLowerCase(), netAmount: 1.275 });
-    const [bound] = await t.ctx.db.select().from(payoutTransactions).where(eq(payoutTransactions.txHash, hash.toLowerCase()));
+    const [bound] = await t.ctx.db
+      .select()
+      .from(payoutTransactions)
+      .where(eq(payoutTransactions.txHash, hash.toLowerCase()));
     expect(bound?.chainValue).toBe(1_275_000n);
     await expectLedgerClean(t);
   });
@@ -82,11 +102,29 @@ describe.runIf(avail.ok)('admin approve with a chain configured (anvil)', () => 
   it('refuses a wrong recipient, a short amount, a wrong token, a wrong sender, a reverted and an unknown transaction', async () => {
     const { balance } = await pendingRequest();
     const other = '0x3333333333333333333333333333333333333333';
-    await expectRefused(balance.id, await sendToken(anvil, usdc, payout, 'transfer', [other, balance.netAmount]), PAYOUT_MSG.wrongRecipient);
-    await expectRefused(balance.id, await sendToken(anvil, usdc, payout, 'transfer', [WALLET, balance.netAmount - 1n]), PAYOUT_MSG.shortAmount);
-    await expectRefused(balance.id, await sendToken(anvil, fake, payout, 'transfer', [WALLET, balance.netAmount]), PAYOUT_MSG.wrongToken);
-    await expectRefused(balance.id, await sendToken(anvil, usdc, stranger, 'transfer', [WALLET, balance.netAmount]), PAYOUT_MSG.wrongSender);
-    const reverted = await sendToken(anvil, usdc, payout, 'transferAndRevert', [WALLET, balance.netAmount], { gas: 200_000n });
+    await expectRefused(
+      balance.id,
+      await sendToken(anvil, usdc, payout, 'transfer', [other, balance.netAmount]),
+      PAYOUT_MSG.wrongRecipient,
+    );
+    await expectRefused(
+      balance.id,
+      await sendToken(anvil, usdc, payout, 'transfer', [WALLET, balance.netAmount - 1n]),
+      PAYOUT_MSG.shortAmount,
+    );
+    await expectRefused(
+      balance.id,
+      await sendToken(anvil, fake, payout, 'transfer', [WALLET, balance.netAmount]),
+      PAYOUT_MSG.wrongToken,
+    );
+    await expectRefused(
+      balance.id,
+      await sendToken(anvil, usdc, stranger, 'transfer', [WALLET, balance.netAmount]),
+      PAYOUT_MSG.wrongSender,
+    );
+    const reverted = await sendToken(anvil, usdc, payout, 'transferAndRevert', [WALLET, balance.netAmount], {
+      gas: 200_000n,
+    });
     await expectRefused(balance.id, reverted, PAYOUT_MSG.reverted);
     await expectRefused(balance.id, hashOf(0xdead), PAYOUT_MSG.notFound);
     await expectLedgerClean(t);

@@ -13,7 +13,13 @@ export interface Hold {
  * One `withdrawal_hold` ledger transaction per withdrawal (source account -amount,
  * pending_withdrawal +amount), posted together in a constant number of statements.
  */
-export async function postHolds(tx: Db, userId: string, holds: Hold[], createdBy: string, insufficientMessage: string): Promise<void> {
+export async function postHolds(
+  tx: Db,
+  userId: string,
+  holds: Hold[],
+  createdBy: string,
+  insufficientMessage: string,
+): Promise<void> {
   await postMany(
     tx,
     holds.map((h) => ({

@@ -16,9 +16,20 @@ export interface UnrequestedEarning {
 /** The user's cycle earnings not yet requested, locked until the transaction ends. */
 export async function lockUnrequestedEarnings(tx: Db, userId: string): Promise<UnrequestedEarning[]> {
   return tx
-    .select({ id: cycleEarnings.id, investmentId: cycleEarnings.investmentId, cycleNumber: cycleEarnings.cycleNumber, grossAmount: cycleEarnings.grossAmount })
+    .select({
+      id: cycleEarnings.id,
+      investmentId: cycleEarnings.investmentId,
+      cycleNumber: cycleEarnings.cycleNumber,
+      grossAmount: cycleEarnings.grossAmount,
+    })
     .from(cycleEarnings)
-    .where(and(eq(cycleEarnings.userId, userId), eq(cycleEarnings.withdrawalRequested, false), sql`${cycleEarnings.grossAmount} > 0`))
+    .where(
+      and(
+        eq(cycleEarnings.userId, userId),
+        eq(cycleEarnings.withdrawalRequested, false),
+        sql`${cycleEarnings.grossAmount} > 0`,
+      ),
+    )
     .orderBy(cycleEarnings.createdAt, cycleEarnings.cycleNumber, cycleEarnings.id)
     .for('update');
 }
@@ -51,7 +62,9 @@ export async function insertWithdrawals(tx: Db, rows: NewWithdrawal[]): Promise<
 
 export async function markEarningsRequested(tx: Db, ids: string[], requested: boolean): Promise<void> {
   if (ids.length === 0) return;
-  await tx.execute(sql`UPDATE cycle_earnings SET withdrawal_requested = ${requested} WHERE id IN (SELECT value::uuid FROM jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`);
+  await tx.execute(
+    sql`UPDATE cycle_earnings SET withdrawal_requested = ${requested} WHERE id IN (SELECT value::uuid FROM jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`,
+  );
 }
 
 export async function setWithdrawalWallet(tx: Db, userId: string, wallet: string): Promise<void> {
@@ -70,7 +83,13 @@ export async function findWithdrawal(db: Db, id: string): Promise<WithdrawalRow 
 export async function decidePending(
   tx: Db,
   id: string,
-  values: { status: 'approved' | 'rejected'; processedAt: Date; processedBy: string; txHash?: string | null; notes: string | null },
+  values: {
+    status: 'approved' | 'rejected';
+    processedAt: Date;
+    processedBy: string;
+    txHash?: string | null;
+    notes: string | null;
+  },
 ): Promise<WithdrawalRow | undefined> {
   const [w] = await tx
     .update(withdrawals)
@@ -81,18 +100,27 @@ export async function decidePending(
 }
 
 export async function startCooldown(tx: Db, investmentId: string, approvedAt: Date, nextCycleAt: Date): Promise<void> {
-  await tx.update(investments).set({ withdrawalApprovedAt: approvedAt, nextCycleAvailableAt: nextCycleAt }).where(eq(investments.id, investmentId));
+  await tx
+    .update(investments)
+    .set({ withdrawalApprovedAt: approvedAt, nextCycleAvailableAt: nextCycleAt })
+    .where(eq(investments.id, investmentId));
 }
 
 export type PayoutTxRow = typeof payoutTransactions.$inferSelect;
 
 /** Claims a payout hash for a request and wallet (first use) and locks its row. */
-export async function claimPayoutTx(tx: Db, v: { txHash: string; requestId: string; walletAddress: string; chainValue: bigint | null }): Promise<PayoutTxRow> {
+export async function claimPayoutTx(
+  tx: Db,
+  v: { txHash: string; requestId: string; walletAddress: string; chainValue: bigint | null },
+): Promise<PayoutTxRow> {
   await tx.insert(payoutTransactions).values(v).onConflictDoNothing();
   const [row] = await tx.select().from(payoutTransactions).where(eq(payoutTransactions.txHash, v.txHash)).for('update');
   if (!row) throw new Error('payout transaction row missing');
   if (v.chainValue !== null && row.chainValue !== v.chainValue) {
-    await tx.update(payoutTransactions).set({ chainValue: v.chainValue }).where(eq(payoutTransactions.txHash, v.txHash));
+    await tx
+      .update(payoutTransactions)
+      .set({ chainValue: v.chainValue })
+      .where(eq(payoutTransactions.txHash, v.txHash));
   }
   return row;
 }

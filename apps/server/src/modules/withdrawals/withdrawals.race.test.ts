@@ -5,7 +5,16 @@ import { investments, ledgerTransactions } from '../../db/schema.ts';
 import { inTransaction } from '../../db/tx.ts';
 import { lockUserAccounts, post, userBalances } from '../../ledger/ledger.ts';
 import { rawRows } from '../../db/raw.ts';
-import { call, createTestApp, expectLedgerClean, fund, isPostgres, makeUser, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import {
+  call,
+  createTestApp,
+  expectLedgerClean,
+  fund,
+  isPostgres,
+  makeUser,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers.ts';
 import { WALLET, fundRewards, hashOf, makeEarning, makeInvestment, makeTier, withdrawalsOf } from './test/fixtures.ts';
 
 /** Races only show on a real PostgreSQL server (PGlite is one connection). */
@@ -19,9 +28,14 @@ describe.runIf(isPostgres)('withdrawal races on PostgreSQL', () => {
   afterAll(() => t.close());
 
   const withdrawAll = (u: TestUser) =>
-    call(t, 'POST', '/api/withdrawal/request-all', { token: u.token, body: { walletAddress: WALLET, withdrawalPassword: u.withdrawalPassword } });
-  const approve = (withdrawalId: string, txHash: string) => call(t, 'POST', '/api/withdrawal/admin/approve', { token: admin.token, body: { withdrawalId, txHash } });
-  const reject = (withdrawalId: string) => call(t, 'POST', '/api/withdrawal/admin/reject', { token: admin.token, body: { withdrawalId } });
+    call(t, 'POST', '/api/withdrawal/request-all', {
+      token: u.token,
+      body: { walletAddress: WALLET, withdrawalPassword: u.withdrawalPassword },
+    });
+  const approve = (withdrawalId: string, txHash: string) =>
+    call(t, 'POST', '/api/withdrawal/admin/approve', { token: admin.token, body: { withdrawalId, txHash } });
+  const reject = (withdrawalId: string) =>
+    call(t, 'POST', '/api/withdrawal/admin/reject', { token: admin.token, body: { withdrawalId } });
 
   async function userWithFunds() {
     const u = await makeUser(t);
@@ -45,7 +59,12 @@ describe.runIf(isPostgres)('withdrawal races on PostgreSQL', () => {
     expect(rows).toHaveLength(5);
     expect(new Set(rows.map((r) => r.requestId)).size).toBe(1);
     const b = await userBalances(t.ctx.db, u.user.id);
-    expect(b).toMatchObject({ balance: 0n, rewards: 0n, earnings: 0n, pending_withdrawal: 3_000_006n + 2_000_000n + 7_000_000n });
+    expect(b).toMatchObject({
+      balance: 0n,
+      rewards: 0n,
+      earnings: 0n,
+      pending_withdrawal: 3_000_006n + 2_000_000n + 7_000_000n,
+    });
     await expectLedgerClean(t);
   });
 
@@ -91,7 +110,10 @@ describe.runIf(isPostgres)('withdrawal races on PostgreSQL', () => {
     const h = hashOf(3000);
     const [ra, rb] = await Promise.all([approve(a.id, h), approve(b.id, h)]);
     expect([ra.statusCode, rb.statusCode].sort()).toEqual([200, 409]);
-    const hashes = await rawRows<{ n: number | string }>(t.ctx.db, sql`SELECT COUNT(DISTINCT request_id) AS n FROM withdrawals WHERE tx_hash = ${h}`);
+    const hashes = await rawRows<{ n: number | string }>(
+      t.ctx.db,
+      sql`SELECT COUNT(DISTINCT request_id) AS n FROM withdrawals WHERE tx_hash = ${h}`,
+    );
     expect(Number(hashes[0]?.n)).toBe(1);
     await expectLedgerClean(t);
   });

@@ -19,7 +19,13 @@ import * as service from './withdrawals.service.ts';
 export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { requireUser, requireAdmin } = authHooks(ctx);
   // Wrong withdrawal passwords per user: 5 per 15 minutes, then 429 with Retry-After.
-  const passwordFailures = new FailureThrottle('withdrawal-password', 5, 15 * 60_000, ctx.counters, ctx.config.rateLimits);
+  const passwordFailures = new FailureThrottle(
+    'withdrawal-password',
+    5,
+    15 * 60_000,
+    ctx.counters,
+    ctx.config.rateLimits,
+  );
   const { CHAIN_RPC_URL, USDC_CONTRACTS, PAYOUT_ADDRESS } = ctx.config;
   // With a chain RPC configured every approval is proven on chain; without one the hash is recorded as given.
   const verifier: PayoutVerifier | null = CHAIN_RPC_URL
@@ -29,32 +35,52 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/withdrawal/request-all',
-      { onRequest: requireUser, schema: { body: requestAllBody, response: { 200: messageResponse } }, config: { ...perIp(30, 15), idempotent: true } },
+      {
+        onRequest: requireUser,
+        schema: { body: requestAllBody, response: { 200: messageResponse } },
+        config: { ...perIp(30, 15), idempotent: true },
+      },
       async (req) => {
         const res = await service.requestAll(ctx, currentUser(req), req.body, passwordFailures);
         return { message: res.message };
       },
     );
 
-    app.get('/withdrawal/my-withdrawals', { onRequest: requireUser, schema: { querystring: cacheBustQuery, response: { 200: myWithdrawalsResponse } } }, async (req) => ({
-      withdrawals: await service.myWithdrawals(ctx.db, currentUser(req).id),
-    }));
+    app.get(
+      '/withdrawal/my-withdrawals',
+      { onRequest: requireUser, schema: { querystring: cacheBustQuery, response: { 200: myWithdrawalsResponse } } },
+      async (req) => ({
+        withdrawals: await service.myWithdrawals(ctx.db, currentUser(req).id),
+      }),
+    );
 
     app.get(
       '/withdrawal/admin/pending',
-      { onRequest: requireAdmin, schema: { querystring: adminWithdrawalsQuery, response: { 200: adminWithdrawalsResponse } } },
-      async (req) => service.adminList(ctx.db, { page: req.query.page, pageSize: req.query.pageSize, status: 'pending' }),
+      {
+        onRequest: requireAdmin,
+        schema: { querystring: adminWithdrawalsQuery, response: { 200: adminWithdrawalsResponse } },
+      },
+      async (req) =>
+        service.adminList(ctx.db, { page: req.query.page, pageSize: req.query.pageSize, status: 'pending' }),
     );
 
     app.get(
       '/withdrawal/admin/all',
-      { onRequest: requireAdmin, schema: { querystring: adminWithdrawalsQuery, response: { 200: adminWithdrawalsResponse } } },
-      async (req) => service.adminList(ctx.db, { page: req.query.page, pageSize: req.query.pageSize, status: req.query.status }),
+      {
+        onRequest: requireAdmin,
+        schema: { querystring: adminWithdrawalsQuery, response: { 200: adminWithdrawalsResponse } },
+      },
+      async (req) =>
+        service.adminList(ctx.db, { page: req.query.page, pageSize: req.query.pageSize, status: req.query.status }),
     );
 
     app.post(
       '/withdrawal/admin/approve',
-      { onRequest: requireAdmin, schema: { body: approveBody, response: { 200: withdrawalActionResponse } }, config: { idempotent: true } },
+      {
+        onRequest: requireAdmin,
+        schema: { body: approveBody, response: { 200: withdrawalActionResponse } },
+        config: { idempotent: true },
+      },
       async (req) => ({
         message: 'Withdrawal approved',
         withdrawal: await service.approve(ctx, currentUser(req), req.body, verifier, req.ip),
@@ -63,7 +89,11 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/withdrawal/admin/reject',
-      { onRequest: requireAdmin, schema: { body: rejectBody, response: { 200: withdrawalActionResponse } }, config: { idempotent: true } },
+      {
+        onRequest: requireAdmin,
+        schema: { body: rejectBody, response: { 200: withdrawalActionResponse } },
+        config: { idempotent: true },
+      },
       async (req) => ({
         message: 'Withdrawal rejected',
         withdrawal: await service.reject(ctx, currentUser(req), req.body, req.ip),

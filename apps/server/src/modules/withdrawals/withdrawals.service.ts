@@ -32,7 +32,10 @@ export function toWithdrawalDto(r: PopulatedRow): Withdrawal {
     feeAmount: microToUsdc(w.feeAmount),
     netAmount: microToUsdc(w.netAmount),
     cycleNumber: w.cycleNumber,
-    investmentId: r.invId && r.invTier !== null && r.invAmount !== null ? { _id: r.invId, tier: r.invTier, amount: microToUsdc(r.invAmount) } : null,
+    investmentId:
+      r.invId && r.invTier !== null && r.invAmount !== null
+        ? { _id: r.invId, tier: r.invTier, amount: microToUsdc(r.invAmount) }
+        : null,
     walletAddress: w.walletAddress,
     requestedAt: w.requestedAt.toISOString(),
     processedAt: iso(w.processedAt),
@@ -44,7 +47,10 @@ export function toWithdrawalDto(r: PopulatedRow): Withdrawal {
 export function toAdminDto(r: AdminRow): AdminWithdrawal {
   return {
     ...toWithdrawalDto(r),
-    userId: r.uId && r.uFirst !== null && r.uLast !== null && r.uEmail !== null ? { _id: r.uId, firstName: r.uFirst, lastName: r.uLast, email: r.uEmail } : null,
+    userId:
+      r.uId && r.uFirst !== null && r.uLast !== null && r.uEmail !== null
+        ? { _id: r.uId, firstName: r.uFirst, lastName: r.uLast, email: r.uEmail }
+        : null,
   };
 }
 
@@ -94,7 +100,17 @@ export async function requestAll(
     for (const e of earnings) {
       const { fee, net } = withdrawalFee(e.grossAmount, WITHDRAWAL_FEE_PERCENT);
       const id = randomUUID();
-      rows.push({ ...base, id, source: 'earning', amount: e.grossAmount, feeAmount: fee, netAmount: net, cycleEarningId: e.id, investmentId: e.investmentId, cycleNumber: e.cycleNumber });
+      rows.push({
+        ...base,
+        id,
+        source: 'earning',
+        amount: e.grossAmount,
+        feeAmount: fee,
+        netAmount: net,
+        cycleEarningId: e.id,
+        investmentId: e.investmentId,
+        cycleNumber: e.cycleNumber,
+      });
       holds.push({ withdrawalId: id, from: 'earnings', amount: e.grossAmount });
     }
     for (const [source, amount] of [
@@ -103,7 +119,17 @@ export async function requestAll(
     ] as const) {
       if (amount <= 0n) continue;
       const id = randomUUID();
-      rows.push({ ...base, id, source, amount, feeAmount: 0n, netAmount: amount, cycleEarningId: null, investmentId: null, cycleNumber: null });
+      rows.push({
+        ...base,
+        id,
+        source,
+        amount,
+        feeAmount: 0n,
+        netAmount: amount,
+        cycleEarningId: null,
+        investmentId: null,
+        cycleNumber: null,
+      });
       holds.push({ withdrawalId: id, from: source, amount });
     }
 
@@ -179,10 +205,21 @@ export async function approve(
 
   await inTransaction(ctx.db, async (tx) => {
     const now = ctx.clock.now();
-    const w = await q.decidePending(tx, input.withdrawalId, { status: 'approved', processedAt: now, processedBy: admin.id, txHash: input.txHash, notes: input.notes });
+    const w = await q.decidePending(tx, input.withdrawalId, {
+      status: 'approved',
+      processedAt: now,
+      processedBy: admin.id,
+      txHash: input.txHash,
+      notes: input.notes,
+    });
     if (!w) throw conflict(WITHDRAWAL_MSG.notPending);
 
-    const bound = await q.claimPayoutTx(tx, { txHash: input.txHash, requestId: w.requestId, walletAddress: w.walletAddress, chainValue: proof?.value ?? null });
+    const bound = await q.claimPayoutTx(tx, {
+      txHash: input.txHash,
+      requestId: w.requestId,
+      walletAddress: w.walletAddress,
+      chainValue: proof?.value ?? null,
+    });
     if (bound.requestId !== w.requestId) throw conflict(WITHDRAWAL_MSG.hashUsedElsewhere);
     if (bound.walletAddress !== w.walletAddress) throw conflict(WITHDRAWAL_MSG.hashOtherWallet);
     if (proof) {
@@ -202,14 +239,20 @@ export async function approve(
         ...(w.feeAmount > 0n ? [{ account: { platform: 'platform_fees' as const }, amount: w.feeAmount }] : []),
       ],
     });
-    if (w.source === 'earning' && w.investmentId) await q.startCooldown(tx, w.investmentId, now, new Date(now.getTime() + WITHDRAWAL_COOLDOWN_MS));
+    if (w.source === 'earning' && w.investmentId)
+      await q.startCooldown(tx, w.investmentId, now, new Date(now.getTime() + WITHDRAWAL_COOLDOWN_MS));
     await writeAudit(tx, {
       adminId: admin.id,
       action: 'withdrawal_approve',
       targetType: 'withdrawal',
       targetId: w.id,
       before: { status: 'pending' },
-      after: { status: 'approved', txHash: input.txHash, netAmount: microToText(w.netAmount), chainValue: proof ? microToText(proof.value) : null },
+      after: {
+        status: 'approved',
+        txHash: input.txHash,
+        netAmount: microToText(w.netAmount),
+        chainValue: proof ? microToText(proof.value) : null,
+      },
       note: input.notes,
       ip,
     });
@@ -218,10 +261,20 @@ export async function approve(
 }
 
 /** Rejects a pending withdrawal: the held money goes back where it came from, exactly once. */
-export async function reject(ctx: AppContext, admin: AuthUser, input: { withdrawalId: string; notes: string | null }, ip: string): Promise<AdminWithdrawal> {
+export async function reject(
+  ctx: AppContext,
+  admin: AuthUser,
+  input: { withdrawalId: string; notes: string | null },
+  ip: string,
+): Promise<AdminWithdrawal> {
   await loadPending(ctx.db, input.withdrawalId);
   await inTransaction(ctx.db, async (tx) => {
-    const w = await q.decidePending(tx, input.withdrawalId, { status: 'rejected', processedAt: ctx.clock.now(), processedBy: admin.id, notes: input.notes });
+    const w = await q.decidePending(tx, input.withdrawalId, {
+      status: 'rejected',
+      processedAt: ctx.clock.now(),
+      processedBy: admin.id,
+      notes: input.notes,
+    });
     if (!w) throw conflict(WITHDRAWAL_MSG.notPending);
     const back = w.source === 'earning' ? 'earnings' : w.source === 'rewards' ? 'rewards' : 'balance';
     await post(tx, {

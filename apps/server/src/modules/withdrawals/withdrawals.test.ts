@@ -4,8 +4,24 @@ import { MSG } from '@harvest/shared/messages';
 import { WITHDRAWAL_MSG } from '@harvest/shared/schemas/withdrawals';
 import { auditLog, cycleEarnings, investments } from '../../db/schema.ts';
 import { userBalances } from '../../ledger/ledger.ts';
-import { call, createTestApp, expectLedgerClean, fund, makeUser, type TestApp, type TestUser } from '../../../test/helpers.ts';
-import { WALLET, fundRewards, hashOf, makeEarning, makeInvestment, makeManyEarnings, withdrawalsOf } from './test/fixtures.ts';
+import {
+  call,
+  createTestApp,
+  expectLedgerClean,
+  fund,
+  makeUser,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers.ts';
+import {
+  WALLET,
+  fundRewards,
+  hashOf,
+  makeEarning,
+  makeInvestment,
+  makeManyEarnings,
+  withdrawalsOf,
+} from './test/fixtures.ts';
 
 let t: TestApp;
 let admin: TestUser;
@@ -15,10 +31,14 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const requestAll = (u: TestUser, body: unknown) => call(t, 'POST', '/api/withdrawal/request-all', { token: u.token, body });
-const withdrawAll = (u: TestUser, wallet = WALLET) => requestAll(u, { walletAddress: wallet, withdrawalPassword: u.withdrawalPassword });
-const mine = async (u: TestUser) => (await call(t, 'GET', `/api/withdrawal/my-withdrawals?t=${Date.now()}`, { token: u.token })).data.withdrawals;
-const approve = (body: unknown, token = admin.token) => call(t, 'POST', '/api/withdrawal/admin/approve', { token, body });
+const requestAll = (u: TestUser, body: unknown) =>
+  call(t, 'POST', '/api/withdrawal/request-all', { token: u.token, body });
+const withdrawAll = (u: TestUser, wallet = WALLET) =>
+  requestAll(u, { walletAddress: wallet, withdrawalPassword: u.withdrawalPassword });
+const mine = async (u: TestUser) =>
+  (await call(t, 'GET', `/api/withdrawal/my-withdrawals?t=${Date.now()}`, { token: u.token })).data.withdrawals;
+const approve = (body: unknown, token = admin.token) =>
+  call(t, 'POST', '/api/withdrawal/admin/approve', { token, body });
 const reject = (body: unknown, token = admin.token) => call(t, 'POST', '/api/withdrawal/admin/reject', { token, body });
 
 /** A user with two cycle earnings (one with an odd micro amount), 3 USDC rewards and 10 USDC balance. */
@@ -34,18 +54,29 @@ async function userWithFunds() {
 
 describe('POST /withdrawal/request-all refusals', () => {
   it('needs a session', async () => {
-    const res = await call(t, 'POST', '/api/withdrawal/request-all', { body: { walletAddress: WALLET, withdrawalPassword: 'x' } });
+    const res = await call(t, 'POST', '/api/withdrawal/request-all', {
+      body: { walletAddress: WALLET, withdrawalPassword: 'x' },
+    });
     expect(res.statusCode).toBe(401);
   });
 
   it('asks for the wallet address with the spec text, and for a valid one', async () => {
     const { u } = await userWithFunds();
-    for (const body of [{ withdrawalPassword: u.withdrawalPassword }, { walletAddress: '', withdrawalPassword: u.withdrawalPassword }, { walletAddress: '   ', withdrawalPassword: u.withdrawalPassword }]) {
+    for (const body of [
+      { withdrawalPassword: u.withdrawalPassword },
+      { walletAddress: '', withdrawalPassword: u.withdrawalPassword },
+      { walletAddress: '   ', withdrawalPassword: u.withdrawalPassword },
+    ]) {
       const res = await requestAll(u, body);
       expect(res.statusCode).toBe(400);
       expect(res.data).toEqual({ error: MSG.walletRequired });
     }
-    for (const walletAddress of ['0x123', 'not-an-address', `${WALLET}00`, '0xZZ22222222222222222222222222222222222222']) {
+    for (const walletAddress of [
+      '0x123',
+      'not-an-address',
+      `${WALLET}00`,
+      '0xZZ22222222222222222222222222222222222222',
+    ]) {
       const res = await requestAll(u, { walletAddress, withdrawalPassword: u.withdrawalPassword });
       expect(res.statusCode).toBe(400);
       expect(res.data).toEqual({ error: WITHDRAWAL_MSG.invalidWallet });
@@ -92,7 +123,14 @@ describe('Withdraw All', () => {
     expect(list).toHaveLength(4);
     const byCycle = (n: number) => list.find((w: { cycleNumber: number | null }) => w.cycleNumber === n);
     // 1.234567 x 15% = 0.18518505 -> 0.185185 (rounded down), net 1.049382
-    expect(byCycle(1)).toMatchObject({ status: 'pending', source: 'earning', amount: 1.234567, feeAmount: 0.185185, netAmount: 1.049382, investmentId: { _id: inv, tier: 'Gold', amount: 100 } });
+    expect(byCycle(1)).toMatchObject({
+      status: 'pending',
+      source: 'earning',
+      amount: 1.234567,
+      feeAmount: 0.185185,
+      netAmount: 1.049382,
+      investmentId: { _id: inv, tier: 'Gold', amount: 100 },
+    });
     expect(byCycle(2)).toMatchObject({ amount: 1.5, feeAmount: 0.225, netAmount: 1.275 });
     const rewards = list.find((w: { source: string }) => w.source === 'rewards');
     const balance = list.find((w: { source: string }) => w.source === 'balance');
@@ -101,13 +139,34 @@ describe('Withdraw All', () => {
     for (const w of list) {
       expect(w).toMatchObject({ walletAddress: mixedCase.toLowerCase(), processedAt: null, txHash: null, notes: null });
       expect(Object.keys(w).sort()).toEqual(
-        ['_id', 'amount', 'cycleNumber', 'feeAmount', 'investmentId', 'netAmount', 'notes', 'processedAt', 'requestId', 'requestedAt', 'source', 'status', 'txHash', 'walletAddress'].sort(),
+        [
+          '_id',
+          'amount',
+          'cycleNumber',
+          'feeAmount',
+          'investmentId',
+          'netAmount',
+          'notes',
+          'processedAt',
+          'requestId',
+          'requestedAt',
+          'source',
+          'status',
+          'txHash',
+          'walletAddress',
+        ].sort(),
       );
       expect(w.requestId).toBe(list[0].requestId);
     }
 
     const b = await userBalances(t.ctx.db, u.user.id);
-    expect(b).toMatchObject({ balance: 0n, rewards: 0n, earnings: 0n, pending_withdrawal: 1_234_567n + 1_500_000n + 3_000_000n + 10_000_000n, invested: 100_000_000n });
+    expect(b).toMatchObject({
+      balance: 0n,
+      rewards: 0n,
+      earnings: 0n,
+      pending_withdrawal: 1_234_567n + 1_500_000n + 3_000_000n + 10_000_000n,
+      invested: 100_000_000n,
+    });
     const ces = await t.ctx.db.select().from(cycleEarnings).where(eq(cycleEarnings.investmentId, inv));
     expect(ces.map((c) => c.withdrawalRequested)).toEqual([true, true]);
     expect([e1, e2].sort()).toEqual(ces.map((c) => c.id).sort());
@@ -131,7 +190,11 @@ describe('Withdraw All', () => {
     expect(retry.statusCode).toBe(200);
     expect(retry.data).toEqual(first.data);
     expect(await withdrawalsOf(t, u.user.id)).toHaveLength(4);
-    const other = await call(t, 'POST', '/api/withdrawal/request-all', { token: u.token, body: { ...body, walletAddress: '0x3333333333333333333333333333333333333333' }, headers });
+    const other = await call(t, 'POST', '/api/withdrawal/request-all', {
+      token: u.token,
+      body: { ...body, walletAddress: '0x3333333333333333333333333333333333333333' },
+      headers,
+    });
     expect(other.statusCode).toBe(422);
     await expectLedgerClean(t);
   });
@@ -191,16 +254,27 @@ describe('admin approve', () => {
     const earning = (await mine(u)).find((w: { cycleNumber: number | null }) => w.cycleNumber === 1);
     const now = new Date('2026-03-04T10:00:00.000Z');
     t.clock.set(now);
-    const res = await approve({ withdrawalId: earning._id, txHash: hashOf(10).toUpperCase().replace('0X', '0x'), notes: ' paid ' });
+    const res = await approve({
+      withdrawalId: earning._id,
+      txHash: hashOf(10).toUpperCase().replace('0X', '0x'),
+      notes: ' paid ',
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.data.withdrawal).toMatchObject({ status: 'approved', txHash: hashOf(10), notes: 'paid', userId: { _id: u.user.id, email: u.user.email } });
+    expect(res.data.withdrawal).toMatchObject({
+      status: 'approved',
+      txHash: hashOf(10),
+      notes: 'paid',
+      userId: { _id: u.user.id, email: u.user.email },
+    });
 
     const after = (await mine(u)).find((w: { _id: string }) => w._id === earning._id);
     expect(after.status).toBe('approved');
     expect(Date.parse(after.processedAt)).toBeGreaterThanOrEqual(now.getTime());
     const [invRow] = await t.ctx.db.select().from(investments).where(eq(investments.id, inv));
     expect(invRow?.withdrawalApprovedAt?.getTime()).toBe(Date.parse(after.processedAt));
-    expect((invRow?.nextCycleAvailableAt?.getTime() ?? 0) - (invRow?.withdrawalApprovedAt?.getTime() ?? 0)).toBe(48 * 3600 * 1000);
+    expect((invRow?.nextCycleAvailableAt?.getTime() ?? 0) - (invRow?.withdrawalApprovedAt?.getTime() ?? 0)).toBe(
+      48 * 3600 * 1000,
+    );
 
     const b = await userBalances(t.ctx.db, u.user.id);
     expect(b.pending_withdrawal).toBe(1_500_000n + 3_000_000n + 10_000_000n);
@@ -243,7 +317,12 @@ describe('admin reject', () => {
       expect(res.data.withdrawal).toMatchObject({ status: 'rejected', notes: 'Wrong network', txHash: null });
     }
     const b = await userBalances(t.ctx.db, u.user.id);
-    expect(b).toMatchObject({ balance: 10_000_000n, rewards: 3_000_000n, earnings: 2_734_567n, pending_withdrawal: 0n });
+    expect(b).toMatchObject({
+      balance: 10_000_000n,
+      rewards: 3_000_000n,
+      earnings: 2_734_567n,
+      pending_withdrawal: 0n,
+    });
     const [ce] = await t.ctx.db.select().from(cycleEarnings).where(eq(cycleEarnings.id, e1));
     expect(ce?.withdrawalRequested).toBe(false);
     expect((await reject({ withdrawalId: list[0]._id })).statusCode).toBe(409);
@@ -267,14 +346,22 @@ describe('admin lists', () => {
       const inv = await makeInvestment(fresh, u.user.id);
       for (let i = 0; i < 3; i++) await makeEarning(fresh, u.user.id, inv, 1_000_000n);
       await fund(fresh, u.user.id, 5_000_000n);
-      await call(fresh, 'POST', '/api/withdrawal/request-all', { token: u.token, body: { walletAddress: WALLET, withdrawalPassword: u.withdrawalPassword } });
+      await call(fresh, 'POST', '/api/withdrawal/request-all', {
+        token: u.token,
+        body: { walletAddress: WALLET, withdrawalPassword: u.withdrawalPassword },
+      });
       const get = (url: string) => call(fresh, 'GET', url, { token: a.token });
 
       const pending = await get('/api/withdrawal/admin/pending');
       expect(pending.statusCode).toBe(200);
       expect(pending.data.counts).toEqual({ pending: 4, total: 4 });
       expect(pending.data.withdrawals).toHaveLength(4);
-      expect(pending.data.withdrawals[0].userId).toEqual({ _id: u.user.id, firstName: 'Ada', lastName: 'Lovelace', email: u.user.email });
+      expect(pending.data.withdrawals[0].userId).toEqual({
+        _id: u.user.id,
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        email: u.user.email,
+      });
 
       const first = pending.data.withdrawals[0]._id;
       await call(fresh, 'POST', '/api/withdrawal/admin/reject', { token: a.token, body: { withdrawalId: first } });
@@ -302,8 +389,12 @@ describe('withdrawal password throttle', () => {
       const u = await makeUser(limited);
       await fund(limited, u.user.id, 1_000_000n);
       const send = (withdrawalPassword: string) =>
-        call(limited, 'POST', '/api/withdrawal/request-all', { token: u.token, body: { walletAddress: WALLET, withdrawalPassword } });
-      for (let i = 0; i < 5; i++) expect((await send('wrong-password')).data).toEqual({ error: WITHDRAWAL_MSG.withdrawalPasswordWrong });
+        call(limited, 'POST', '/api/withdrawal/request-all', {
+          token: u.token,
+          body: { walletAddress: WALLET, withdrawalPassword },
+        });
+      for (let i = 0; i < 5; i++)
+        expect((await send('wrong-password')).data).toEqual({ error: WITHDRAWAL_MSG.withdrawalPasswordWrong });
       const locked = await send(u.withdrawalPassword);
       expect(locked.statusCode).toBe(429);
       expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);

@@ -1,6 +1,16 @@
 import type { ReactNode } from 'react';
 
-export function Card({ title, children, actions, className = '' }: { title?: ReactNode; children: ReactNode; actions?: ReactNode; className?: string }) {
+export function Card({
+  title,
+  children,
+  actions,
+  className = '',
+}: {
+  title?: ReactNode;
+  children: ReactNode;
+  actions?: ReactNode;
+  className?: string;
+}) {
   return (
     <section className={`rounded-2xl bg-white/95 p-5 shadow-lg ${className}`}>
       {(title || actions) && (
@@ -14,8 +24,22 @@ export function Card({ title, children, actions, className = '' }: { title?: Rea
   );
 }
 
-export function StatCard({ label, value, tone = 'purple' }: { label: string; value: ReactNode; tone?: 'purple' | 'emerald' | 'amber' | 'sky' | 'rose' }) {
-  const tones = { purple: 'text-purple-700', emerald: 'text-emerald-700', amber: 'text-amber-700', sky: 'text-sky-700', rose: 'text-rose-700' };
+export function StatCard({
+  label,
+  value,
+  tone = 'purple',
+}: {
+  label: string;
+  value: ReactNode;
+  tone?: 'purple' | 'emerald' | 'amber' | 'sky' | 'rose';
+}) {
+  const tones = {
+    purple: 'text-purple-700',
+    emerald: 'text-emerald-700',
+    amber: 'text-amber-700',
+    sky: 'text-sky-700',
+    rose: 'text-rose-700',
+  };
   return (
     <div className="rounded-2xl bg-white/95 p-4 shadow-lg">
       <p className="text-sm font-medium text-slate-500">{label}</p>

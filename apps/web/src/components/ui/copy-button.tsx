@@ -12,7 +12,12 @@ export async function copyText(text: string): Promise<boolean> {
 
 export function CopyButton({ text, label, done = 'Copied!' }: { text: string; label: string; done?: string }) {
   return (
-    <Button variant="secondary" onClick={async () => (await copyText(text)) ? toast.success(done) : toast.error('Could not copy. Please copy it by hand.')}>
+    <Button
+      variant="secondary"
+      onClick={async () =>
+        (await copyText(text)) ? toast.success(done) : toast.error('Could not copy. Please copy it by hand.')
+      }
+    >
       {label}
     </Button>
   );

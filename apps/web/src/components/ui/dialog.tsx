@@ -1,7 +1,17 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 
 /** A modal on the native <dialog>: focus moves in, Escape closes, the page behind is inert. */
-export function Dialog({ open, onClose, title, children }: { open: boolean; onClose: () => void; title: string; children: ReactNode }) {
+export function Dialog({
+  open,
+  onClose,
+  title,
+  children,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  children: ReactNode;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = ref.current;
@@ -20,7 +30,12 @@ export function Dialog({ open, onClose, title, children }: { open: boolean; onCl
         <div className="p-6">
           <div className="mb-4 flex items-center justify-between">
             <h2 className="text-lg font-bold text-slate-900">{title}</h2>
-            <button type="button" onClick={onClose} aria-label="Close" className="rounded p-1 text-2xl leading-none text-slate-500 hover:text-slate-900">
+            <button
+              type="button"
+              onClick={onClose}
+              aria-label="Close"
+              className="rounded p-1 text-2xl leading-none text-slate-500 hover:text-slate-900"
+            >
               ×
             </button>
           </div>

@@ -19,10 +19,18 @@ export async function makeTier(t: TestApp, amount = 100_000_000n, rateScaled = 1
 }
 
 /** An investment whose principal is test-funded straight into `invested`. */
-export async function makeInvestment(t: TestApp, userId: string, amount = 100_000_000n, tierName = 'Silver'): Promise<string> {
+export async function makeInvestment(
+  t: TestApp,
+  userId: string,
+  amount = 100_000_000n,
+  tierName = 'Silver',
+): Promise<string> {
   const tierId = await makeTier(t, amount);
   return inTransaction(t.ctx.db, async (tx) => {
-    const [inv] = await tx.insert(investments).values({ userId, tierId, tierName, amount, dailyRateScaled: 15_000 }).returning({ id: investments.id });
+    const [inv] = await tx
+      .insert(investments)
+      .values({ userId, tierId, tierName, amount, dailyRateScaled: 15_000 })
+      .returning({ id: investments.id });
     if (!inv) throw new Error('investment not inserted');
     await post(tx, {
       kind: 'investment',
@@ -37,7 +45,13 @@ export async function makeInvestment(t: TestApp, userId: string, amount = 100_00
 }
 
 /** A completed cycle's earning: cycle_earnings row + ledger post into `earnings`. */
-export async function makeEarning(t: TestApp, userId: string, investmentId: string, gross: bigint, cycleNumber?: number): Promise<string> {
+export async function makeEarning(
+  t: TestApp,
+  userId: string,
+  investmentId: string,
+  gross: bigint,
+  cycleNumber?: number,
+): Promise<string> {
   return inTransaction(t.ctx.db, async (tx) => {
     const [{ n } = { n: 0 }] = await tx
       .select({ n: sql<number>`COALESCE(MAX(${cycleEarnings.cycleNumber}), 0)::int` })
@@ -50,7 +64,10 @@ export async function makeEarning(t: TestApp, userId: string, investmentId: stri
     if (!ce) throw new Error('cycle earning not inserted');
     await tx
       .update(investments)
-      .set({ totalEarned: sql`${investments.totalEarned} + ${gross}`, cyclesCompleted: sql`${investments.cyclesCompleted} + 1` })
+      .set({
+        totalEarned: sql`${investments.totalEarned} + ${gross}`,
+        cyclesCompleted: sql`${investments.cyclesCompleted} + 1`,
+      })
       .where(eq(investments.id, investmentId));
     await post(tx, {
       kind: 'cycle_earning',
@@ -68,18 +85,28 @@ export async function makeEarning(t: TestApp, userId: string, investmentId: stri
  * Many earnings at once (set-based, for the 1,000-earning test): cycle numbers 1..count on
  * one investment, each with its own `cycle_earning` ledger transaction.
  */
-export async function makeManyEarnings(t: TestApp, userId: string, investmentId: string, count: number, gross: bigint): Promise<void> {
+export async function makeManyEarnings(
+  t: TestApp,
+  userId: string,
+  investmentId: string,
+  count: number,
+  gross: bigint,
+): Promise<void> {
   await inTransaction(t.ctx.db, async (tx) => {
     await tx.execute(sql`INSERT INTO cycle_earnings (investment_id, user_id, cycle_number, gross_amount)
       SELECT ${investmentId}::uuid, ${userId}::uuid, n, ${gross}::bigint FROM generate_series(1, ${count}::int) AS n`);
-    await tx.execute(sql`INSERT INTO ledger_transactions (kind, ref_id) SELECT 'cycle_earning', id::text FROM cycle_earnings WHERE investment_id = ${investmentId}::uuid`);
+    await tx.execute(
+      sql`INSERT INTO ledger_transactions (kind, ref_id) SELECT 'cycle_earning', id::text FROM cycle_earnings WHERE investment_id = ${investmentId}::uuid`,
+    );
     await tx.execute(sql`INSERT INTO ledger_entries (transaction_id, account_id, amount)
       SELECT t.id, a.id, ${gross}::bigint FROM ledger_transactions t JOIN cycle_earnings c ON t.kind = 'cycle_earning' AND t.ref_id = c.id::text
       JOIN ledger_accounts a ON a.user_id = ${userId}::uuid AND a.kind = 'earnings' WHERE c.investment_id = ${investmentId}::uuid
       UNION ALL
       SELECT t.id, a.id, -${gross}::bigint FROM ledger_transactions t JOIN cycle_earnings c ON t.kind = 'cycle_earning' AND t.ref_id = c.id::text
       JOIN ledger_accounts a ON a.user_id IS NULL AND a.kind = 'platform_earning_expense' WHERE c.investment_id = ${investmentId}::uuid`);
-    await tx.execute(sql`UPDATE ledger_accounts SET balance = balance + ${gross * BigInt(count)}::bigint WHERE user_id = ${userId}::uuid AND kind = 'earnings'`);
+    await tx.execute(
+      sql`UPDATE ledger_accounts SET balance = balance + ${gross * BigInt(count)}::bigint WHERE user_id = ${userId}::uuid AND kind = 'earnings'`,
+    );
   });
 }
 

@@ -5,5 +5,9 @@ import { api } from '../../../lib/api-client.ts';
 export const getAnalytics = (period: number) => api(`/user/admin/analytics?period=${period}`, analyticsResponse);
 
 export function useAnalytics(period: number) {
-  return useQuery({ queryKey: ['admin', 'analytics', period], queryFn: () => getAnalytics(period), placeholderData: keepPreviousData });
+  return useQuery({
+    queryKey: ['admin', 'analytics', period],
+    queryFn: () => getAnalytics(period),
+    placeholderData: keepPreviousData,
+  });
 }

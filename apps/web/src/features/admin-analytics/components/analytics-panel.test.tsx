@@ -13,7 +13,8 @@ class RO {
 beforeEach(() => vi.stubGlobal('ResizeObserver', RO));
 afterEach(() => vi.unstubAllGlobals());
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 function days(n: number) {
   return Array.from({ length: n }, (_, i) => `2026-11-${String(i + 1).padStart(2, '0')}`);
 }
@@ -53,7 +54,8 @@ describe('AnalyticsPanel', () => {
     expect(await screen.findByText('300')).toBeTruthy();
     expect(urls[0]).toBe('/api/user/admin/analytics?period=30');
     expect(screen.getByRole('button', { name: '30 days' }).getAttribute('aria-pressed')).toBe('true');
-    for (const title of ['New Registrations', 'Investment Amount', 'Deposits Received', 'Number of Investments']) expect(screen.getByText(title)).toBeTruthy();
+    for (const title of ['New Registrations', 'Investment Amount', 'Deposits Received', 'Number of Investments'])
+      expect(screen.getByText(title)).toBeTruthy();
     expect(screen.getAllByText('Last 7 entries')).toHaveLength(4);
     await user.click(screen.getByRole('button', { name: '7 days' }));
     expect(await screen.findByText('70')).toBeTruthy();
@@ -62,7 +64,10 @@ describe('AnalyticsPanel', () => {
   });
 
   it("shows 'Failed to load analytics' when the server sends no text", async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('', { status: 500 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('', { status: 500 })),
+    );
     renderPanel();
     await waitFor(() => expect(screen.getByText(MSG.analyticsFailed)).toBeTruthy());
   });

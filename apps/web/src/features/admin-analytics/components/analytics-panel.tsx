@@ -7,11 +7,16 @@ import { Card, StatCard } from '../../../components/ui/card.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useAnalytics } from '../api/get-analytics.ts';
 
-const money = (v: number) => `${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} USDC`;
+const money = (v: number) =>
+  `${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} USDC`;
 /** "2026-11-05" -> "Nov 5" (the date is a platform calendar day, not an instant). */
 const shortDay = (day: string) => {
   const [y, m, d] = day.split('-').map(Number);
-  return new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1)).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+  return new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1)).toLocaleDateString('en-US', {
+    month: 'short',
+    day: 'numeric',
+    timeZone: 'UTC',
+  });
 };
 
 interface Point {
@@ -19,7 +24,19 @@ interface Point {
   value: number;
 }
 
-function DayChart({ title, data, color, format, integer = false }: { title: string; data: Point[]; color: string; format: (v: number) => string; integer?: boolean }) {
+function DayChart({
+  title,
+  data,
+  color,
+  format,
+  integer = false,
+}: {
+  title: string;
+  data: Point[];
+  color: string;
+  format: (v: number) => string;
+  integer?: boolean;
+}) {
   const last7 = data.slice(-7).reverse();
   return (
     <Card title={title}>
@@ -58,7 +75,12 @@ export function AnalyticsPanel() {
       <Card title="Analytics">
         <div role="group" aria-label="Period" className="flex flex-wrap gap-2">
           {ANALYTICS_PERIODS.map((p) => (
-            <Button key={p} variant={period === p ? 'primary' : 'secondary'} aria-pressed={period === p} onClick={() => setPeriod(p)}>
+            <Button
+              key={p}
+              variant={period === p ? 'primary' : 'secondary'}
+              aria-pressed={period === p}
+              onClick={() => setPeriod(p)}
+            >
               {p} days
             </Button>
           ))}
@@ -66,7 +88,9 @@ export function AnalyticsPanel() {
         {q.data && <p className="mt-2 text-xs text-slate-500">Days in the platform time zone ({q.data.timeZone}).</p>}
       </Card>
       {q.isPending ? (
-        <p role="status" className="text-white">Loading analytics...</p>
+        <p role="status" className="text-white">
+          Loading analytics...
+        </p>
       ) : q.isError ? (
         <Card>
           <p className="text-rose-700">{errorText(q.error, MSG.analyticsFailed)}</p>
@@ -82,10 +106,32 @@ export function AnalyticsPanel() {
             <StatCard label="Total Deposits" value={money(q.data.summary.totalDeposits)} tone="emerald" />
           </div>
           <div className="grid grid-cols-1 gap-6 lg:grid-cols-2" aria-busy={q.isFetching}>
-            <DayChart title="New Registrations" color="#7e22ce" integer format={count} data={q.data.userGrowth.map((d) => ({ day: d._id, value: d.count }))} />
-            <DayChart title="Investment Amount" color="#0284c7" format={money} data={q.data.investmentTrends.map((d) => ({ day: d._id, value: d.totalAmount }))} />
-            <DayChart title="Deposits Received" color="#059669" format={money} data={q.data.depositTrends.map((d) => ({ day: d._id, value: d.totalAmount }))} />
-            <DayChart title="Number of Investments" color="#d97706" integer format={count} data={q.data.investmentTrends.map((d) => ({ day: d._id, value: d.count }))} />
+            <DayChart
+              title="New Registrations"
+              color="#7e22ce"
+              integer
+              format={count}
+              data={q.data.userGrowth.map((d) => ({ day: d._id, value: d.count }))}
+            />
+            <DayChart
+              title="Investment Amount"
+              color="#0284c7"
+              format={money}
+              data={q.data.investmentTrends.map((d) => ({ day: d._id, value: d.totalAmount }))}
+            />
+            <DayChart
+              title="Deposits Received"
+              color="#059669"
+              format={money}
+              data={q.data.depositTrends.map((d) => ({ day: d._id, value: d.totalAmount }))}
+            />
+            <DayChart
+              title="Number of Investments"
+              color="#d97706"
+              integer
+              format={count}
+              data={q.data.investmentTrends.map((d) => ({ day: d._id, value: d.count }))}
+            />
           </div>
         </>
       )}

@@ -48,14 +48,26 @@ export function AuditLog() {
           </label>
           <label className="text-sm font-medium text-slate-700">
             Target id
-            <input className={`${inputClass} mt-1`} value={targetDraft} maxLength={100} placeholder="User, deposit, withdrawal or tier id" onChange={(e) => setTargetDraft(e.target.value)} />
+            <input
+              className={`${inputClass} mt-1`}
+              value={targetDraft}
+              maxLength={100}
+              placeholder="User, deposit, withdrawal or tier id"
+              onChange={(e) => setTargetDraft(e.target.value)}
+            />
           </label>
           <Button type="submit">Filter</Button>
         </form>
-        {q.data && <p className="mt-2 text-sm text-slate-500">{q.data.total.toLocaleString('en-US')} {q.data.total === 1 ? 'entry' : 'entries'}</p>}
+        {q.data && (
+          <p className="mt-2 text-sm text-slate-500">
+            {q.data.total.toLocaleString('en-US')} {q.data.total === 1 ? 'entry' : 'entries'}
+          </p>
+        )}
       </Card>
       {q.isPending ? (
-        <p role="status" className="text-white">Loading audit log...</p>
+        <p role="status" className="text-white">
+          Loading audit log...
+        </p>
       ) : q.isError ? (
         <Card>
           <p className="text-rose-700">{errorText(q.error, ADMIN_MSG.auditFailed)}</p>
@@ -95,11 +107,15 @@ function Entry({ entry: e }: { entry: AuditEntry }) {
       <div className="mt-2 grid grid-cols-1 gap-2 sm:grid-cols-2">
         <div>
           <p className="text-xs font-semibold text-slate-500">Before</p>
-          <pre className="overflow-x-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap break-all text-slate-800">{json(e.before)}</pre>
+          <pre className="overflow-x-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap break-all text-slate-800">
+            {json(e.before)}
+          </pre>
         </div>
         <div>
           <p className="text-xs font-semibold text-slate-500">After</p>
-          <pre className="overflow-x-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap break-all text-slate-800">{json(e.after)}</pre>
+          <pre className="overflow-x-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap break-all text-slate-800">
+            {json(e.after)}
+          </pre>
         </div>
       </div>
     </Card>

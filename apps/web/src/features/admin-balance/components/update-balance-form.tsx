@@ -34,8 +34,25 @@ export function UpdateBalanceForm({ userId, onDone }: { userId: string; onDone?:
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="Update balance">
-      <TextInput label="New Balance (USDC)" name="newBalance" type="number" inputMode="decimal" min="0" step="any" placeholder="0.00" value={newBalance} onChange={(e) => setNewBalance(e.target.value)} />
-      <TextInput label="Note (optional)" name="note" maxLength={500} placeholder="Admin balance update" value={note} onChange={(e) => setNote(e.target.value)} />
+      <TextInput
+        label="New Balance (USDC)"
+        name="newBalance"
+        type="number"
+        inputMode="decimal"
+        min="0"
+        step="any"
+        placeholder="0.00"
+        value={newBalance}
+        onChange={(e) => setNewBalance(e.target.value)}
+      />
+      <TextInput
+        label="Note (optional)"
+        name="note"
+        maxLength={500}
+        placeholder="Admin balance update"
+        value={note}
+        onChange={(e) => setNote(e.target.value)}
+      />
       <Button type="submit" disabled={update.isPending}>
         {update.isPending ? 'Updating...' : 'Update Balance'}
       </Button>

@@ -9,5 +9,9 @@ export const getAdminDeposits = (status: AdminDepositFilter, page: number, pageS
 
 /** Every deposit with its depositor, filtered by status, with counts per status; paged. */
 export function useAdminDeposits(status: AdminDepositFilter, page: number, pageSize: number) {
-  return useQuery({ queryKey: adminDepositsKey(status, page), queryFn: () => getAdminDeposits(status, page, pageSize), placeholderData: keepPreviousData });
+  return useQuery({
+    queryKey: adminDepositsKey(status, page),
+    queryFn: () => getAdminDeposits(status, page, pageSize),
+    placeholderData: keepPreviousData,
+  });
 }

@@ -11,16 +11,26 @@ import { useAdminDeposits } from '../api/get-admin-deposits.ts';
 import { useApproveDeposit } from '../api/approve-deposit.ts';
 
 const PAGE_SIZE = 50;
-const FILTER_LABEL: Record<AdminDepositFilter, string> = { all: 'All', pending: 'Pending', confirmed: 'Confirmed', failed: 'Failed' };
+const FILTER_LABEL: Record<AdminDepositFilter, string> = {
+  all: 'All',
+  pending: 'Pending',
+  confirmed: 'Confirmed',
+  failed: 'Failed',
+};
 const STATUS_STYLE: Record<AdminDeposit['status'], string> = {
   pending: 'bg-amber-100 text-amber-800',
   confirmed: 'bg-emerald-100 text-emerald-800',
   failed: 'bg-rose-100 text-rose-800',
 };
-const TYPE_LABEL: Record<AdminDeposit['type'], string> = { demo: 'Demo', real: 'On-chain', admin_credit: 'Admin credit' };
+const TYPE_LABEL: Record<AdminDeposit['type'], string> = {
+  demo: 'Demo',
+  real: 'On-chain',
+  admin_credit: 'Admin credit',
+};
 
 /** Hashes are cut to 30 characters in the admin deposit view (spec section 9). */
-const cutHash = (h: string | null) => (!h ? '—' : h.length > HASH_SHOWN_CHARS_ADMIN_DEPOSITS ? `${h.slice(0, HASH_SHOWN_CHARS_ADMIN_DEPOSITS)}...` : h);
+const cutHash = (h: string | null) =>
+  !h ? '—' : h.length > HASH_SHOWN_CHARS_ADMIN_DEPOSITS ? `${h.slice(0, HASH_SHOWN_CHARS_ADMIN_DEPOSITS)}...` : h;
 const usdc = (v: number) => `${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} USDC`;
 
 /** Admin deposits: filter all / pending / confirmed / failed with counts, Approve on pending ones. */
@@ -81,11 +91,14 @@ function AdminDepositRow({ deposit: d }: { deposit: AdminDeposit }) {
     <li className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
       <div className="min-w-0 space-y-1">
         <p className="font-semibold text-slate-900">
-          {d.userId.firstName} {d.userId.lastName} <span className="font-normal break-all text-slate-500">({d.userId.email})</span>
+          {d.userId.firstName} {d.userId.lastName}{' '}
+          <span className="font-normal break-all text-slate-500">({d.userId.email})</span>
         </p>
         <p className="flex flex-wrap items-center gap-2 text-sm">
           <span className="font-semibold text-slate-900">{usdc(d.amount)}</span>
-          <span className={`rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${STATUS_STYLE[d.status]}`}>{d.status}</span>
+          <span className={`rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${STATUS_STYLE[d.status]}`}>
+            {d.status}
+          </span>
           <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-700">{TYPE_LABEL[d.type]}</span>
           {d.type === 'real' && d.status === 'pending' && (
             <span className="text-xs text-slate-500">
@@ -101,7 +114,12 @@ function AdminDepositRow({ deposit: d }: { deposit: AdminDeposit }) {
         {d.failureReason && <p className="text-xs text-rose-700">{d.failureReason}</p>}
       </div>
       {d.status === 'pending' && (
-        <Button variant="success" onClick={onApprove} disabled={approve.isPending} aria-label={`Approve deposit of ${usdc(d.amount)} by ${d.userId.firstName} ${d.userId.lastName}`}>
+        <Button
+          variant="success"
+          onClick={onApprove}
+          disabled={approve.isPending}
+          aria-label={`Approve deposit of ${usdc(d.amount)} by ${d.userId.firstName} ${d.userId.lastName}`}
+        >
           {approve.isPending ? 'Approving...' : 'Approve'}
         </Button>
       )}

@@ -8,7 +8,9 @@ export async function downloadCsv(path: string, fallbackName: string): Promise<v
   const token = tokenStore.get();
   let res: Response;
   try {
-    res = await fetch(`/api${path}`, { headers: { accept: 'text/csv', ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+    res = await fetch(`/api${path}`, {
+      headers: { accept: 'text/csv', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    });
   } catch {
     throw new ApiError(0, null);
   }

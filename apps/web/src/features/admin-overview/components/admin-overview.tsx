@@ -18,7 +18,11 @@ const WITHDRAWAL_STYLE: Record<AdminWithdrawal['status'], string> = {
   approved: 'bg-emerald-100 text-emerald-800',
   rejected: 'bg-rose-100 text-rose-800',
 };
-const WITHDRAWAL_LABEL: Record<AdminWithdrawal['status'], string> = { pending: 'Pending', approved: 'Completed', rejected: 'Rejected' };
+const WITHDRAWAL_LABEL: Record<AdminWithdrawal['status'], string> = {
+  pending: 'Pending',
+  approved: 'Completed',
+  rejected: 'Rejected',
+};
 
 function Badge({ className, children }: { className: string; children: string }) {
   return <span className={`rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${className}`}>{children}</span>;
@@ -27,10 +31,22 @@ function Badge({ className, children }: { className: string; children: string })
 /** Admin overview (spec: totals, pending counts, recent deposits and withdrawals). */
 export function AdminOverview() {
   const q = useAdminDashboard();
-  if (q.isPending) return <p role="status" className="text-white">Loading admin dashboard...</p>;
+  if (q.isPending)
+    return (
+      <p role="status" className="text-white">
+        Loading admin dashboard...
+      </p>
+    );
   if (q.isError)
     return (
-      <Card title="Admin Overview" actions={<Button variant="secondary" onClick={() => void q.refetch()}>Retry</Button>}>
+      <Card
+        title="Admin Overview"
+        actions={
+          <Button variant="secondary" onClick={() => void q.refetch()}>
+            Retry
+          </Button>
+        }
+      >
         <p className="text-rose-700">{errorText(q.error, ADMIN_MSG.dashboardFailed)}</p>
       </Card>
     );
@@ -108,7 +124,11 @@ function ExportsCard() {
         <div className="flex flex-wrap items-end gap-2">
           <label className="min-w-40 flex-1 text-sm font-medium text-slate-700">
             Deposits status
-            <select className={`${inputClass} mt-1`} value={dep} onChange={(e) => setDep(DEPOSIT_FILTERS.find((f) => f === e.target.value) ?? 'all')}>
+            <select
+              className={`${inputClass} mt-1`}
+              value={dep}
+              onChange={(e) => setDep(DEPOSIT_FILTERS.find((f) => f === e.target.value) ?? 'all')}
+            >
               {DEPOSIT_FILTERS.map((f) => (
                 <option key={f} value={f}>
                   {f}
@@ -116,12 +136,20 @@ function ExportsCard() {
               ))}
             </select>
           </label>
-          <CsvDownloadButton path={`/admin/export/deposits.csv?status=${dep}`} fileName="deposits.csv" label="Deposits CSV" />
+          <CsvDownloadButton
+            path={`/admin/export/deposits.csv?status=${dep}`}
+            fileName="deposits.csv"
+            label="Deposits CSV"
+          />
         </div>
         <div className="flex flex-wrap items-end gap-2">
           <label className="min-w-40 flex-1 text-sm font-medium text-slate-700">
             Withdrawals status
-            <select className={`${inputClass} mt-1`} value={wd} onChange={(e) => setWd(WITHDRAWAL_FILTERS.find((f) => f === e.target.value) ?? 'all')}>
+            <select
+              className={`${inputClass} mt-1`}
+              value={wd}
+              onChange={(e) => setWd(WITHDRAWAL_FILTERS.find((f) => f === e.target.value) ?? 'all')}
+            >
               {WITHDRAWAL_FILTERS.map((f) => (
                 <option key={f} value={f}>
                   {f}
@@ -129,7 +157,11 @@ function ExportsCard() {
               ))}
             </select>
           </label>
-          <CsvDownloadButton path={`/admin/export/withdrawals.csv?status=${wd}`} fileName="withdrawals.csv" label="Withdrawals CSV" />
+          <CsvDownloadButton
+            path={`/admin/export/withdrawals.csv?status=${wd}`}
+            fileName="withdrawals.csv"
+            label="Withdrawals CSV"
+          />
         </div>
       </div>
     </Card>

@@ -13,7 +13,13 @@ describe('CsvDownloadButton', () => {
   it('fetches with the bearer token and saves the blob under the server file name', async () => {
     const user = userEvent.setup();
     localStorage.setItem('token', 'tok-123');
-    const fetchMock = vi.fn(async () => new Response('id,email\r\n', { status: 200, headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="users-2026-11-05.csv"' } }));
+    const fetchMock = vi.fn(
+      async () =>
+        new Response('id,email\r\n', {
+          status: 200,
+          headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="users-2026-11-05.csv"' },
+        }),
+    );
     vi.stubGlobal('fetch', fetchMock);
     const created: Blob[] = [];
     URL.createObjectURL = vi.fn((b: Blob) => {
@@ -28,7 +34,9 @@ describe('CsvDownloadButton', () => {
     render(<CsvDownloadButton path="/admin/export/users.csv?search=ada" fileName="users.csv" />);
     await user.click(screen.getByRole('button', { name: 'Download CSV' }));
     await waitFor(() => expect(click).toHaveBeenCalled());
-    expect(fetchMock).toHaveBeenCalledWith('/api/admin/export/users.csv?search=ada', { headers: { accept: 'text/csv', authorization: 'Bearer tok-123' } });
+    expect(fetchMock).toHaveBeenCalledWith('/api/admin/export/users.csv?search=ada', {
+      headers: { accept: 'text/csv', authorization: 'Bearer tok-123' },
+    });
     expect(downloaded).toBe('users-2026-11-05.csv');
     expect(await created[0]?.text()).toBe('id,email\r\n');
     click.mockRestore();
@@ -36,7 +44,10 @@ describe('CsvDownloadButton', () => {
 
   it("shows the server's error text when the export is refused", async () => {
     const user = userEvent.setup();
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ error: 'Unknown status filter' }), { status: 400 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ error: 'Unknown status filter' }), { status: 400 })),
+    );
     render(
       <>
         <CsvDownloadButton path="/admin/export/deposits.csv?status=x" fileName="d.csv" />

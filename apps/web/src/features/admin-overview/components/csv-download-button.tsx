@@ -6,7 +6,15 @@ import { errorText } from '../../../lib/api-client.ts';
 import { downloadCsv } from '../api/download-csv.ts';
 
 /** A button that downloads one CSV export (the path carries the current filter). */
-export function CsvDownloadButton({ path, fileName, label = 'Download CSV' }: { path: string; fileName: string; label?: string }) {
+export function CsvDownloadButton({
+  path,
+  fileName,
+  label = 'Download CSV',
+}: {
+  path: string;
+  fileName: string;
+  label?: string;
+}) {
   const [busy, setBusy] = useState(false);
   async function onClick() {
     setBusy(true);

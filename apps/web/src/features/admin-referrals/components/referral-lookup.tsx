@@ -13,7 +13,11 @@ const LEVEL_RATE = ['10%', '3%', '1%'];
  * Look up any user's referral network: search by name or e-mail, pick a user, see the three
  * levels (drawn by `renderTree`, the investor tab's component) and the rewards they produced.
  */
-export function ReferralLookup({ renderTree }: { renderTree: (data: AdminReferralLookup, onRefresh: () => void, refreshing: boolean) => ReactNode }) {
+export function ReferralLookup({
+  renderTree,
+}: {
+  renderTree: (data: AdminReferralLookup, onRefresh: () => void, refreshing: boolean) => ReactNode;
+}) {
   const [draft, setDraft] = useState('');
   const [search, setSearch] = useState('');
   const [userId, setUserId] = useState<string | null>(null);
@@ -44,7 +48,9 @@ export function ReferralLookup({ renderTree }: { renderTree: (data: AdminReferra
           <Button type="submit">Search</Button>
         </form>
         {candidates.isFetching && <p className="mt-2 text-sm text-slate-500">Searching...</p>}
-        {candidates.isError && <p className="mt-2 text-sm text-rose-700">{errorText(candidates.error, ADMIN_MSG.usersFailed)}</p>}
+        {candidates.isError && (
+          <p className="mt-2 text-sm text-rose-700">{errorText(candidates.error, ADMIN_MSG.usersFailed)}</p>
+        )}
         {candidates.data && (
           <ul className="mt-3 divide-y divide-slate-200" aria-label="Matching users">
             {candidates.data.users.length === 0 && <li className="py-2 text-sm text-slate-500">No users found.</li>}
@@ -56,7 +62,11 @@ export function ReferralLookup({ renderTree }: { renderTree: (data: AdminReferra
                   </p>
                   <p className="text-xs break-all text-slate-500">{u.email}</p>
                 </div>
-                <Button variant={userId === u._id ? 'primary' : 'secondary'} aria-pressed={userId === u._id} onClick={() => setUserId(u._id)}>
+                <Button
+                  variant={userId === u._id ? 'primary' : 'secondary'}
+                  aria-pressed={userId === u._id}
+                  onClick={() => setUserId(u._id)}
+                >
                   {userId === u._id ? 'Showing' : 'Show network'}
                 </Button>
               </li>
@@ -66,7 +76,9 @@ export function ReferralLookup({ renderTree }: { renderTree: (data: AdminReferra
       </Card>
       {userId &&
         (network.isPending ? (
-          <p role="status" className="text-white">Loading referral network...</p>
+          <p role="status" className="text-white">
+            Loading referral network...
+          </p>
         ) : network.isError ? (
           <Card>
             <p className="text-rose-700">{errorText(network.error, ADMIN_MSG.referralsFailed)}</p>
@@ -74,9 +86,14 @@ export function ReferralLookup({ renderTree }: { renderTree: (data: AdminReferra
         ) : (
           <>
             {renderTree(network.data, () => void network.refetch(), network.isFetching)}
-            {network.data.tree.totalReferrals > 0 && (network.data.counts.level1 > network.data.listLimit || network.data.counts.level2 > network.data.listLimit || network.data.counts.level3 > network.data.listLimit) && (
-              <p className="text-sm text-white">Each level lists its newest {network.data.listLimit} members; the counts are exact.</p>
-            )}
+            {network.data.tree.totalReferrals > 0 &&
+              (network.data.counts.level1 > network.data.listLimit ||
+                network.data.counts.level2 > network.data.listLimit ||
+                network.data.counts.level3 > network.data.listLimit) && (
+                <p className="text-sm text-white">
+                  Each level lists its newest {network.data.listLimit} members; the counts are exact.
+                </p>
+              )}
             <RewardsCard data={network.data} />
           </>
         ))}
@@ -96,7 +113,10 @@ function RewardsCard({ data }: { data: AdminReferralLookup }) {
               Level {l.level} ({LEVEL_RATE[l.level - 1]})
             </dt>
             <dd className="font-semibold text-slate-900">
-              {usdc(l.amount)} <span className="text-xs font-normal text-slate-500">from {l.count} investment{l.count === 1 ? '' : 's'}</span>
+              {usdc(l.amount)}{' '}
+              <span className="text-xs font-normal text-slate-500">
+                from {l.count} investment{l.count === 1 ? '' : 's'}
+              </span>
             </dd>
           </div>
         ))}
@@ -111,7 +131,10 @@ function RewardsCard({ data }: { data: AdminReferralLookup }) {
                   L{r.level} · {r.fromUser.firstName} {r.fromUser.lastName} invested {usdc(r.investmentAmount)}
                 </span>
                 <span className="font-medium text-slate-900">
-                  {usdc(r.amount)} <span className="text-xs font-normal text-slate-500">{new Date(r.createdAt).toLocaleDateString()}</span>
+                  {usdc(r.amount)}{' '}
+                  <span className="text-xs font-normal text-slate-500">
+                    {new Date(r.createdAt).toLocaleDateString()}
+                  </span>
                 </span>
               </li>
             ))}

@@ -4,7 +4,8 @@ import { api } from '../../../lib/api-client.ts';
 import { adminTiersQueryKey } from './get-admin-tiers.ts';
 
 export const createTier = (body: TierInput) => api('/admin/tiers', adminTierResponse, { method: 'POST', body });
-export const updateTier = (id: string, body: TierUpdateInput) => api(`/admin/tiers/${encodeURIComponent(id)}`, adminTierResponse, { method: 'PUT', body });
+export const updateTier = (id: string, body: TierUpdateInput) =>
+  api(`/admin/tiers/${encodeURIComponent(id)}`, adminTierResponse, { method: 'PUT', body });
 
 /** Create (no id) or update a tier; the list (and the investors' tier list) refetch after. */
 export function useSaveTier() {
@@ -13,7 +14,8 @@ export function useSaveTier() {
     mutationFn: (v: { id?: string; body: TierInput | TierUpdateInput }) => {
       if (v.id) return updateTier(v.id, v.body);
       const b = v.body;
-      if (b.name === undefined || b.amount === undefined || b.dailyRate === undefined) throw new Error('incomplete tier');
+      if (b.name === undefined || b.amount === undefined || b.dailyRate === undefined)
+        throw new Error('incomplete tier');
       return createTier({ ...b, name: b.name, amount: b.amount, dailyRate: b.dailyRate });
     },
     onSuccess: () => qc.invalidateQueries({ queryKey: adminTiersQueryKey }),

@@ -29,12 +29,15 @@ export function TiersManager() {
     <div className="space-y-4">
       <Card title="Investment Tiers" actions={<Button onClick={() => setEditing('new')}>New Tier</Button>}>
         <p className="text-sm text-slate-600">
-          Changes apply to new investments only: an investment keeps the name, amount and daily rate it was bought with. Inactive tiers are hidden from investors.
+          Changes apply to new investments only: an investment keeps the name, amount and daily rate it was bought with.
+          Inactive tiers are hidden from investors.
         </p>
       </Card>
       {editing && <TierForm tier={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
       {q.isPending ? (
-        <p role="status" className="text-white">Loading tiers...</p>
+        <p role="status" className="text-white">
+          Loading tiers...
+        </p>
       ) : q.isError ? (
         <Card>
           <p className="text-rose-700">{errorText(q.error, 'Failed to load tiers')}</p>
@@ -50,18 +53,26 @@ export function TiersManager() {
               <Card className={t.active ? '' : 'opacity-75'}>
                 <div className="flex items-start justify-between gap-2">
                   <h3 className="text-base font-bold break-all text-slate-900">{t.name}</h3>
-                  <span className={`rounded-full px-2 py-0.5 text-xs font-bold ${t.active ? 'bg-emerald-100 text-emerald-800' : 'bg-slate-200 text-slate-700'}`}>
+                  <span
+                    className={`rounded-full px-2 py-0.5 text-xs font-bold ${t.active ? 'bg-emerald-100 text-emerald-800' : 'bg-slate-200 text-slate-700'}`}
+                  >
                     {t.active ? 'ACTIVE' : 'INACTIVE'}
                   </span>
                 </div>
                 <p className="mt-2 text-xl font-bold text-purple-700">{usdc(t.amount)}</p>
-                <p className="text-sm text-slate-600">{t.dailyRate}% daily · order {t.sortOrder}</p>
+                <p className="text-sm text-slate-600">
+                  {t.dailyRate}% daily · order {t.sortOrder}
+                </p>
                 <p className="text-xs text-slate-500">Updated {new Date(t.updatedAt).toLocaleString()}</p>
                 <div className="mt-3 flex flex-wrap gap-2">
                   <Button variant="secondary" onClick={() => setEditing(t)}>
                     Edit
                   </Button>
-                  <Button variant={t.active ? 'danger' : 'success'} disabled={save.isPending} onClick={() => void setActive(t, !t.active)}>
+                  <Button
+                    variant={t.active ? 'danger' : 'success'}
+                    disabled={save.isPending}
+                    onClick={() => void setActive(t, !t.active)}
+                  >
                     {t.active ? 'Deactivate' : 'Activate'}
                   </Button>
                 </div>
@@ -85,7 +96,13 @@ function TierForm({ tier, onClose }: { tier: AdminTier | null; onClose: () => vo
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
-    const body = { name, amount: amount.trim(), dailyRate: rate.trim() === '' ? Number.NaN : Number(rate), active, sortOrder: Number(sortOrder) || 0 };
+    const body = {
+      name,
+      amount: amount.trim(),
+      dailyRate: rate.trim() === '' ? Number.NaN : Number(rate),
+      active,
+      sortOrder: Number(sortOrder) || 0,
+    };
     const checked = createTierBody.safeParse(body);
     if (!checked.success) return setError(checked.error.issues[0]?.message ?? ADMIN_MSG.tierSaveFailed);
     setError(null);
@@ -100,11 +117,41 @@ function TierForm({ tier, onClose }: { tier: AdminTier | null; onClose: () => vo
 
   return (
     <Card title={tier ? `Edit ${tier.name}` : 'New Tier'}>
-      <form onSubmit={onSubmit} noValidate className="grid grid-cols-1 gap-3 sm:grid-cols-2" aria-label={tier ? 'Edit tier' : 'New tier'}>
+      <form
+        onSubmit={onSubmit}
+        noValidate
+        className="grid grid-cols-1 gap-3 sm:grid-cols-2"
+        aria-label={tier ? 'Edit tier' : 'New tier'}
+      >
         <TextInput label="Name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} required />
-        <TextInput label="Amount (USDC)" type="number" inputMode="decimal" min="0" step="any" value={amount} onChange={(e) => setAmount(e.target.value)} required />
-        <TextInput label="Daily rate (%)" type="number" inputMode="decimal" min="0" max="100" step="any" value={rate} onChange={(e) => setRate(e.target.value)} required />
-        <TextInput label="Display order" type="number" step="1" value={sortOrder} onChange={(e) => setSortOrder(e.target.value)} />
+        <TextInput
+          label="Amount (USDC)"
+          type="number"
+          inputMode="decimal"
+          min="0"
+          step="any"
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+          required
+        />
+        <TextInput
+          label="Daily rate (%)"
+          type="number"
+          inputMode="decimal"
+          min="0"
+          max="100"
+          step="any"
+          value={rate}
+          onChange={(e) => setRate(e.target.value)}
+          required
+        />
+        <TextInput
+          label="Display order"
+          type="number"
+          step="1"
+          value={sortOrder}
+          onChange={(e) => setSortOrder(e.target.value)}
+        />
         <label className="flex items-center gap-2 text-sm font-medium text-slate-700 sm:col-span-2">
           <input type="checkbox" checked={active} onChange={(e) => setActive(e.target.checked)} className="h-4 w-4" />
           Active (investors can buy it)

@@ -11,5 +11,9 @@ export function getAdminUsers(page: number, pageSize: number, search: string) {
 }
 
 export function useAdminUsers(page: number, pageSize: number, search: string) {
-  return useQuery({ queryKey: [...adminUsersQueryKey, page, pageSize, search], queryFn: () => getAdminUsers(page, pageSize, search), placeholderData: keepPreviousData });
+  return useQuery({
+    queryKey: [...adminUsersQueryKey, page, pageSize, search],
+    queryFn: () => getAdminUsers(page, pageSize, search),
+    placeholderData: keepPreviousData,
+  });
 }

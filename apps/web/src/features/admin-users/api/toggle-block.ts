@@ -3,7 +3,8 @@ import { toggleBlockResponse } from '@harvest/shared/schemas/user';
 import { api } from '../../../lib/api-client.ts';
 import { adminUsersQueryKey } from './get-admin-users.ts';
 
-export const toggleBlock = (userId: string) => api(`/user/admin/toggle-block/${encodeURIComponent(userId)}`, toggleBlockResponse, { method: 'POST' });
+export const toggleBlock = (userId: string) =>
+  api(`/user/admin/toggle-block/${encodeURIComponent(userId)}`, toggleBlockResponse, { method: 'POST' });
 
 /** Block / unblock. Failures are silent (spec); either way the list is refetched so it shows the server's state. */
 export function useToggleBlock() {

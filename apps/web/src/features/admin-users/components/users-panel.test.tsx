@@ -7,11 +7,43 @@ import { UsersPanel } from './users-panel.tsx';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const base = { phone: null, withdrawalWallet: null, createdAt: '2026-01-01T00:00:00.000Z', balance: 12.5, totalInvestment: 100, totalEarnings: 1.5, referralRewards: 3, totalDeposits: 112.5 };
-const admin: AdminUser = { ...base, _id: 'a1', firstName: 'Root', lastName: 'Admin', email: 'root@example.com', isAdmin: true, isBlocked: false };
-const ada: AdminUser = { ...base, _id: 'u1', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', isAdmin: false, isBlocked: false };
-const userDto = (u: AdminUser) => ({ ...u, id: u._id, depositAddress: '0x1', invitationCode: null, twoFactorEnabled: false });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const base = {
+  phone: null,
+  withdrawalWallet: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  balance: 12.5,
+  totalInvestment: 100,
+  totalEarnings: 1.5,
+  referralRewards: 3,
+  totalDeposits: 112.5,
+};
+const admin: AdminUser = {
+  ...base,
+  _id: 'a1',
+  firstName: 'Root',
+  lastName: 'Admin',
+  email: 'root@example.com',
+  isAdmin: true,
+  isBlocked: false,
+};
+const ada: AdminUser = {
+  ...base,
+  _id: 'u1',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: 'ada@example.com',
+  isAdmin: false,
+  isBlocked: false,
+};
+const userDto = (u: AdminUser) => ({
+  ...u,
+  id: u._id,
+  depositAddress: '0x1',
+  invitationCode: null,
+  twoFactorEnabled: false,
+});
 
 function renderPanel(slots: Parameters<typeof UsersPanel>[0] = {}) {
   return render(
@@ -31,7 +63,8 @@ describe('UsersPanel', () => {
       'fetch',
       vi.fn(async (url: string, init?: RequestInit) => {
         urls.push(`${init?.method ?? 'GET'} ${url}`);
-        if (url.startsWith('/api/admin/users?')) return json({ users: [admin, { ...ada, isBlocked: blocked }], page: 1, pageSize: 20, total: 2 });
+        if (url.startsWith('/api/admin/users?'))
+          return json({ users: [admin, { ...ada, isBlocked: blocked }], page: 1, pageSize: 20, total: 2 });
         if (url === '/api/user/admin/toggle-block/u1') {
           if (failNext) return json({ error: 'boom' }, 500);
           blocked = !blocked;
@@ -41,11 +74,23 @@ describe('UsersPanel', () => {
           return json({
             deposits: [
               {
-                _id: 'd1', amount: 112.5, status: 'confirmed', type: 'demo', txHash: '0xabc', fromAddress: null, confirmations: 0, failureReason: null, note: null,
-                createdAt: '2026-01-02T00:00:00.000Z', processedAt: null, userId: { _id: 'u1', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' },
+                _id: 'd1',
+                amount: 112.5,
+                status: 'confirmed',
+                type: 'demo',
+                txHash: '0xabc',
+                fromAddress: null,
+                confirmations: 0,
+                failureReason: null,
+                note: null,
+                createdAt: '2026-01-02T00:00:00.000Z',
+                processedAt: null,
+                userId: { _id: 'u1', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' },
               },
             ],
-            page: 1, pageSize: 20, total: 1,
+            page: 1,
+            pageSize: 20,
+            total: 1,
           });
         }
         return json({ error: 'Not found' }, 404);
@@ -68,7 +113,9 @@ describe('UsersPanel', () => {
     // A failed toggle is silent and the screen keeps the server's state (refetched).
     failNext = true;
     await user.click(within(adaCard).getByRole('button', { name: 'Unblock' }));
-    await waitFor(() => expect(urls.filter((u) => u.startsWith('GET /api/admin/users?')).length).toBeGreaterThanOrEqual(3));
+    await waitFor(() =>
+      expect(urls.filter((u) => u.startsWith('GET /api/admin/users?')).length).toBeGreaterThanOrEqual(3),
+    );
     expect(within(adaCard).getByText('BLOCKED')).toBeTruthy();
 
     // View Deposits loads on demand.
@@ -87,7 +134,10 @@ describe('UsersPanel', () => {
         return json({ users: [ada], page: 1, pageSize: 20, total: 1 });
       }),
     );
-    renderPanel({ toolbar: (search) => <span data-testid="toolbar">{`csv:${search}`}</span>, balanceForm: (id) => <p>form for {id}</p> });
+    renderPanel({
+      toolbar: (search) => <span data-testid="toolbar">{`csv:${search}`}</span>,
+      balanceForm: (id) => <p>form for {id}</p>,
+    });
     await screen.findByText('ada@example.com');
     await user.type(screen.getByLabelText('Search users by name or e-mail'), 'love lace');
     await user.click(screen.getByRole('button', { name: 'Search' }));

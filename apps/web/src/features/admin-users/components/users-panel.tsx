@@ -10,9 +10,15 @@ import { useUserDeposits } from '../api/get-user-deposits.ts';
 import { useToggleBlock } from '../api/toggle-block.ts';
 
 const PAGE_SIZE = 20;
-const usdc4 = (v: number) => `${v.toLocaleString('en-US', { minimumFractionDigits: 4, maximumFractionDigits: 6 })} USDC`;
-const usdc2 = (v: number) => `${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} USDC`;
-const DEPOSIT_STYLE = { pending: 'bg-amber-100 text-amber-800', confirmed: 'bg-emerald-100 text-emerald-800', failed: 'bg-rose-100 text-rose-800' } as const;
+const usdc4 = (v: number) =>
+  `${v.toLocaleString('en-US', { minimumFractionDigits: 4, maximumFractionDigits: 6 })} USDC`;
+const usdc2 = (v: number) =>
+  `${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} USDC`;
+const DEPOSIT_STYLE = {
+  pending: 'bg-amber-100 text-amber-800',
+  confirmed: 'bg-emerald-100 text-emerald-800',
+  failed: 'bg-rose-100 text-rose-800',
+} as const;
 const TYPE_LABEL = { demo: 'Demo', real: 'On-chain', admin_credit: 'Admin credit' } as const;
 
 export interface UsersPanelSlots {
@@ -74,7 +80,9 @@ export function UsersPanel({ toolbar, balanceForm }: UsersPanelSlots) {
         )}
       </Card>
       {q.isPending ? (
-        <p role="status" className="text-white">Loading users...</p>
+        <p role="status" className="text-white">
+          Loading users...
+        </p>
       ) : q.isError ? (
         <Card>
           <p className="text-rose-700">{errorText(q.error, ADMIN_MSG.usersFailed)}</p>
@@ -97,7 +105,15 @@ export function UsersPanel({ toolbar, balanceForm }: UsersPanelSlots) {
   );
 }
 
-function UserCard({ user, balanceForm, onChanged }: { user: AdminUser; balanceForm?: UsersPanelSlots['balanceForm']; onChanged: () => void }) {
+function UserCard({
+  user,
+  balanceForm,
+  onChanged,
+}: {
+  user: AdminUser;
+  balanceForm?: UsersPanelSlots['balanceForm'];
+  onChanged: () => void;
+}) {
   const [showDeposits, setShowDeposits] = useState(false);
   const [showBalance, setShowBalance] = useState(false);
   const toggle = useToggleBlock();
@@ -109,8 +125,12 @@ function UserCard({ user, balanceForm, onChanged }: { user: AdminUser; balanceFo
         <div className="min-w-0">
           <h3 className="flex flex-wrap items-center gap-2 text-base font-bold text-slate-900">
             <span className="break-all">{name}</span>
-            {user.isAdmin && <span className="rounded-full bg-purple-100 px-2 py-0.5 text-xs font-bold text-purple-800">ADMIN</span>}
-            {user.isBlocked && <span className="rounded-full bg-rose-100 px-2 py-0.5 text-xs font-bold text-rose-800">BLOCKED</span>}
+            {user.isAdmin && (
+              <span className="rounded-full bg-purple-100 px-2 py-0.5 text-xs font-bold text-purple-800">ADMIN</span>
+            )}
+            {user.isBlocked && (
+              <span className="rounded-full bg-rose-100 px-2 py-0.5 text-xs font-bold text-rose-800">BLOCKED</span>
+            )}
           </h3>
           <p className="break-all text-sm text-slate-600">{user.email}</p>
           <p className="text-xs text-slate-500">
@@ -135,7 +155,9 @@ function UserCard({ user, balanceForm, onChanged }: { user: AdminUser; balanceFo
         <Figure label="Referral Rewards" value={usdc2(user.referralRewards)} />
         <Figure label="Total Deposits" value={usdc2(user.totalDeposits)} />
       </dl>
-      {user.withdrawalWallet && <p className="mt-2 break-all text-xs text-slate-500">Withdrawal wallet: {user.withdrawalWallet}</p>}
+      {user.withdrawalWallet && (
+        <p className="mt-2 break-all text-xs text-slate-500">Withdrawal wallet: {user.withdrawalWallet}</p>
+      )}
       <div className="mt-3 flex flex-wrap gap-2">
         <Button variant="secondary" aria-expanded={showDeposits} onClick={() => setShowDeposits((s) => !s)}>
           {showDeposits ? 'Hide Deposits' : 'View Deposits'}
@@ -189,7 +211,9 @@ function UserDeposits({ userId }: { userId: string }) {
                 {d.txHash ?? 'No transaction hash'} · {new Date(d.createdAt).toLocaleString()}
               </p>
             </div>
-            <span className={`rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${DEPOSIT_STYLE[d.status]}`}>{d.status}</span>
+            <span className={`rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${DEPOSIT_STYLE[d.status]}`}>
+              {d.status}
+            </span>
           </li>
         ))}
       </ul>

@@ -2,7 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { withdrawalActionResponse, type ApproveInput } from '@harvest/shared/schemas/withdrawals';
 import { api } from '../../../lib/api-client.ts';
 
-export const approveWithdrawal = (body: ApproveInput) => api('/withdrawal/admin/approve', withdrawalActionResponse, { method: 'POST', body });
+export const approveWithdrawal = (body: ApproveInput) =>
+  api('/withdrawal/admin/approve', withdrawalActionResponse, { method: 'POST', body });
 
 export function useApproveWithdrawal() {
   const qc = useQueryClient();

@@ -8,7 +8,10 @@ export const adminWithdrawalsKey = (view: AdminView, page: number) => ['admin-wi
 
 /** Pending: the queue to process; History: every withdrawal, paged (newest first). */
 export const getAdminWithdrawals = (view: AdminView, page: number, pageSize: number) =>
-  api(`/withdrawal/admin/${view === 'pending' ? 'pending' : 'all'}?page=${page}&pageSize=${pageSize}&t=${Date.now()}`, adminWithdrawalsResponse);
+  api(
+    `/withdrawal/admin/${view === 'pending' ? 'pending' : 'all'}?page=${page}&pageSize=${pageSize}&t=${Date.now()}`,
+    adminWithdrawalsResponse,
+  );
 
 export function useAdminWithdrawals(view: AdminView, page: number, pageSize: number, refetchInterval: number) {
   return useQuery({

@@ -2,7 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { withdrawalActionResponse, type RejectInput } from '@harvest/shared/schemas/withdrawals';
 import { api } from '../../../lib/api-client.ts';
 
-export const rejectWithdrawal = (body: RejectInput) => api('/withdrawal/admin/reject', withdrawalActionResponse, { method: 'POST', body });
+export const rejectWithdrawal = (body: RejectInput) =>
+  api('/withdrawal/admin/reject', withdrawalActionResponse, { method: 'POST', body });
 
 export function useRejectWithdrawal() {
   const qc = useQueryClient();

@@ -11,13 +11,29 @@ afterEach(() => vi.unstubAllGlobals());
 
 const HASH = `0x${'cd'.repeat(32)}`;
 const pending: AdminWithdrawal = {
-  _id: 'w1', status: 'pending', source: 'earning', requestId: 'r1', amount: 1.5, feeAmount: 0.225, netAmount: 1.275, cycleNumber: 2,
-  investmentId: { _id: 'inv1', tier: 'Gold', amount: 100 }, walletAddress: '0x2222222222222222222222222222222222222222',
-  requestedAt: '2026-01-02T00:00:00.000Z', processedAt: null, txHash: null, notes: null,
+  _id: 'w1',
+  status: 'pending',
+  source: 'earning',
+  requestId: 'r1',
+  amount: 1.5,
+  feeAmount: 0.225,
+  netAmount: 1.275,
+  cycleNumber: 2,
+  investmentId: { _id: 'inv1', tier: 'Gold', amount: 100 },
+  walletAddress: '0x2222222222222222222222222222222222222222',
+  requestedAt: '2026-01-02T00:00:00.000Z',
+  processedAt: null,
+  txHash: null,
+  notes: null,
   userId: { _id: 'u1', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' },
 };
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const list = { withdrawals: [pending], pagination: { page: 1, pageSize: 25, total: 1 }, counts: { pending: 1, total: 7 } };
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const list = {
+  withdrawals: [pending],
+  pagination: { page: 1, pageSize: 25, total: 1 },
+  counts: { pending: 1, total: 7 },
+};
 
 function renderTab() {
   return render(
@@ -31,14 +47,18 @@ function renderTab() {
 describe('AdminWithdrawals', () => {
   it('shows Pending and History with counts and processes a withdrawal: hash required, server text or fallbacks', async () => {
     const user = userEvent.setup();
-    const approve = vi.fn().mockReturnValueOnce(new Response('', { status: 500 })).mockReturnValueOnce(json({ error: 'Payout amount is less than the net amount to pay' }, 400));
+    const approve = vi
+      .fn()
+      .mockReturnValueOnce(new Response('', { status: 500 }))
+      .mockReturnValueOnce(json({ error: 'Payout amount is less than the net amount to pay' }, 400));
     const reject = vi.fn().mockReturnValueOnce(new Response('', { status: 500 }));
     const calls: { url: string; body: unknown }[] = [];
     vi.stubGlobal(
       'fetch',
       vi.fn(async (url: string, init?: RequestInit) => {
         calls.push({ url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
-        if (url.startsWith('/api/withdrawal/admin/pending') || url.startsWith('/api/withdrawal/admin/all')) return json(list);
+        if (url.startsWith('/api/withdrawal/admin/pending') || url.startsWith('/api/withdrawal/admin/all'))
+          return json(list);
         if (url.startsWith('/api/withdrawal/admin/approve')) return approve();
         if (url.startsWith('/api/withdrawal/admin/reject')) return reject();
         return json({ error: 'Not found' }, 404);
@@ -57,7 +77,11 @@ describe('AdminWithdrawals', () => {
     await user.type(screen.getByLabelText('Transaction Hash'), HASH);
     await user.click(screen.getByRole('button', { name: 'Approve' }));
     expect(await screen.findByText(MSG.approveWithdrawalFailed)).toBeTruthy();
-    expect(calls.find((c) => c.url === '/api/withdrawal/admin/approve')?.body).toEqual({ withdrawalId: 'w1', txHash: HASH, notes: null });
+    expect(calls.find((c) => c.url === '/api/withdrawal/admin/approve')?.body).toEqual({
+      withdrawalId: 'w1',
+      txHash: HASH,
+      notes: null,
+    });
     await user.click(screen.getByRole('button', { name: 'Approve' }));
     expect(await screen.findByText('Payout amount is less than the net amount to pay')).toBeTruthy();
 
@@ -69,7 +93,10 @@ describe('AdminWithdrawals', () => {
   });
 
   it("says 'Failed to fetch withdrawals' when the list cannot be read", async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('', { status: 500 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('', { status: 500 })),
+    );
     renderTab();
     expect((await screen.findAllByText(MSG.fetchWithdrawalsFailed)).length).toBeGreaterThan(0);
   });

@@ -15,7 +15,8 @@ import { useAdminWithdrawals, type AdminView } from '../api/get-admin-withdrawal
 import { useRejectWithdrawal } from '../api/reject-withdrawal.ts';
 
 const PAGE_SIZE = 25;
-const money = (v: number) => `${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} USDC`;
+const money = (v: number) =>
+  `${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} USDC`;
 const shortHash = (h: string) => (h.length > HASH_SHOWN_CHARS ? `${h.slice(0, HASH_SHOWN_CHARS)}...` : h);
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 const STATUS = {
@@ -39,7 +40,8 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: (view: AdminView) => R
   const selected = rows.find((w) => w._id === selectedId) ?? null;
 
   useEffect(() => {
-    if (query.isError) toast.error(errorText(query.error, MSG.fetchWithdrawalsFailed), { toastId: 'fetch-withdrawals' });
+    if (query.isError)
+      toast.error(errorText(query.error, MSG.fetchWithdrawalsFailed), { toastId: 'fetch-withdrawals' });
   }, [query.isError, query.error, query.errorUpdatedAt]);
 
   useEffect(() => {
@@ -87,7 +89,9 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: (view: AdminView) => R
         ) : query.isError && rows.length === 0 ? (
           <p className="text-sm text-rose-700">{errorText(query.error, MSG.fetchWithdrawalsFailed)}</p>
         ) : rows.length === 0 ? (
-          <p className="text-sm text-slate-500">{view === 'pending' ? 'No pending withdrawals.' : 'No withdrawals yet.'}</p>
+          <p className="text-sm text-slate-500">
+            {view === 'pending' ? 'No pending withdrawals.' : 'No withdrawals yet.'}
+          </p>
         ) : (
           <ul className="space-y-2">
             {rows.map((w) => (
@@ -116,7 +120,9 @@ function WithdrawalRow({ w, selected, onSelect }: { w: AdminWithdrawal; selected
       className={`w-full rounded-xl border p-3 text-left text-sm transition focus:outline-none focus-visible:ring-2 focus-visible:ring-purple-400 ${selected ? 'border-purple-500 bg-purple-50' : 'border-slate-200 bg-white hover:border-purple-300'}`}
     >
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <span className="font-semibold text-slate-900">{w.userId ? `${w.userId.firstName} ${w.userId.lastName}` : 'Unknown user'}</span>
+        <span className="font-semibold text-slate-900">
+          {w.userId ? `${w.userId.firstName} ${w.userId.lastName}` : 'Unknown user'}
+        </span>
         <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${st.cls}`}>{st.label}</span>
       </div>
       {w.userId && <p className="break-all text-slate-500">{w.userId.email}</p>}
@@ -188,7 +194,9 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
         <form onSubmit={onApprove} className="space-y-4" noValidate>
           <dl className="grid grid-cols-2 gap-x-3 gap-y-1 rounded-xl bg-purple-50 p-3 text-sm">
             <dt className="text-slate-600">User</dt>
-            <dd className="text-right break-all text-slate-900">{withdrawal.userId ? `${withdrawal.userId.firstName} ${withdrawal.userId.lastName}` : '—'}</dd>
+            <dd className="text-right break-all text-slate-900">
+              {withdrawal.userId ? `${withdrawal.userId.firstName} ${withdrawal.userId.lastName}` : '—'}
+            </dd>
             <dt className="text-slate-600">Gross</dt>
             <dd className="text-right text-slate-900">{money(withdrawal.amount)}</dd>
             <dt className="text-slate-600">Fee</dt>
@@ -208,7 +216,15 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
             className="font-mono"
           />
           <Field label="Notes (optional)">
-            {(id) => <textarea id={id} className={`${inputClass} min-h-20`} value={notes} maxLength={1000} onChange={(e) => setNotes(e.target.value)} />}
+            {(id) => (
+              <textarea
+                id={id}
+                className={`${inputClass} min-h-20`}
+                value={notes}
+                maxLength={1000}
+                onChange={(e) => setNotes(e.target.value)}
+              />
+            )}
           </Field>
           <div className="flex flex-wrap justify-end gap-2">
             <Button variant="danger" onClick={onReject} disabled={busy}>

@@ -4,4 +4,5 @@ import { api } from '../../../lib/api-client.ts';
 
 export const login = (body: LoginInput) => api('/login', authResponse, { method: 'POST', body });
 export const register = (body: RegisterInput) => api('/register', authResponse, { method: 'POST', body });
-export const sendCode = (email: string) => api('/send-code', messageResponse.partial(), { method: 'POST', body: { email } });
+export const sendCode = (email: string) =>
+  api('/send-code', messageResponse.partial(), { method: 'POST', body: { email } });

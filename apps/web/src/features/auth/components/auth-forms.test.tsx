@@ -33,7 +33,13 @@ describe('LoginForm', () => {
   });
 
   it("shows the server's text, or 'Login failed' when it sent none", async () => {
-    vi.stubGlobal('fetch', vi.fn().mockResolvedValueOnce(new Response(JSON.stringify({ error: 'Invalid email or password' }), { status: 401 })).mockResolvedValueOnce(new Response('', { status: 502 })));
+    vi.stubGlobal(
+      'fetch',
+      vi
+        .fn()
+        .mockResolvedValueOnce(new Response(JSON.stringify({ error: 'Invalid email or password' }), { status: 401 }))
+        .mockResolvedValueOnce(new Response('', { status: 502 })),
+    );
     renderWith(<LoginForm />);
     await userEvent.type(screen.getByLabelText('Email'), 'a@b.co');
     await userEvent.type(screen.getByLabelText('Password', { exact: true }), 'secret');

@@ -18,10 +18,24 @@ export function useCountries(): Country[] {
   }, []);
 }
 
-export function CountrySelect({ id, value, onChange }: { id?: string; value: string; onChange: (iso: string) => void }) {
+export function CountrySelect({
+  id,
+  value,
+  onChange,
+}: {
+  id?: string;
+  value: string;
+  onChange: (iso: string) => void;
+}) {
   const countries = useCountries();
   return (
-    <select id={id} aria-label="Country code" value={value} onChange={(e) => onChange(e.target.value)} className={`${inputClass} w-40 shrink-0`}>
+    <select
+      id={id}
+      aria-label="Country code"
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      className={`${inputClass} w-40 shrink-0`}
+    >
       {countries.map((c) => (
         <option key={c.iso} value={c.iso}>
           {c.dial} {c.name}

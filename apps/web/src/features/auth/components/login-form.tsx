@@ -40,8 +40,21 @@ export function LoginForm() {
   return (
     <AuthCard title="Welcome Back">
       <form onSubmit={onSubmit} className="space-y-4" noValidate>
-        <TextInput label="Email" type="email" name="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
-        <PasswordInput label="Password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+        <TextInput
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        <PasswordInput
+          label="Password"
+          name="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
         {needsCode && (
           <TextInput
             label="Authentication code"

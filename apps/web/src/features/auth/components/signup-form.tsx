@@ -11,7 +11,16 @@ import { register, sendCode } from '../api/auth.ts';
 import { AuthCard } from './auth-card.tsx';
 import { CountrySelect, dialOf } from './country-select.tsx';
 
-const EMPTY = { firstName: '', lastName: '', email: '', verificationCode: '', phoneNumber: '', password: '', confirmPassword: '', withdrawalPassword: '' };
+const EMPTY = {
+  firstName: '',
+  lastName: '',
+  email: '',
+  verificationCode: '',
+  phoneNumber: '',
+  password: '',
+  confirmPassword: '',
+  withdrawalPassword: '',
+};
 
 /** Registration fallback of spec section 8, with the duplicate-e-mail rewrite. */
 function registrationError(err: unknown): string {
@@ -28,7 +37,8 @@ export function SignupForm() {
   const [country, setCountry] = useState('US');
   const [busy, setBusy] = useState(false);
   const [sending, setSending] = useState(false);
-  const set = (k: keyof typeof EMPTY) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  const set = (k: keyof typeof EMPTY) => (e: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [k]: e.target.value }));
 
   async function onSendCode() {
     if (!form.email.trim()) {
@@ -41,7 +51,9 @@ export function SignupForm() {
       if (res.message) toast.success(res.message);
       else toast.error(MSG.unexpectedResponse);
     } catch (err) {
-      toast.error(err instanceof ApiError && err.status === 0 ? MSG.somethingWrong : errorText(err, MSG.somethingWrong));
+      toast.error(
+        err instanceof ApiError && err.status === 0 ? MSG.somethingWrong : errorText(err, MSG.somethingWrong),
+      );
     } finally {
       setSending(false);
     }
@@ -81,32 +93,85 @@ export function SignupForm() {
   return (
     <AuthCard title="Create Account">
       <form onSubmit={onSubmit} className="space-y-4" noValidate>
-        <TextInput label="Invitation Code" name="invitationCode" value={invitationCode} onChange={(e) => setInvitationCode(e.target.value)} autoComplete="off" />
+        <TextInput
+          label="Invitation Code"
+          name="invitationCode"
+          value={invitationCode}
+          onChange={(e) => setInvitationCode(e.target.value)}
+          autoComplete="off"
+        />
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-          <TextInput label="First Name" name="firstName" autoComplete="given-name" value={form.firstName} onChange={set('firstName')} />
-          <TextInput label="Last Name" name="lastName" autoComplete="family-name" value={form.lastName} onChange={set('lastName')} />
+          <TextInput
+            label="First Name"
+            name="firstName"
+            autoComplete="given-name"
+            value={form.firstName}
+            onChange={set('firstName')}
+          />
+          <TextInput
+            label="Last Name"
+            name="lastName"
+            autoComplete="family-name"
+            value={form.lastName}
+            onChange={set('lastName')}
+          />
         </div>
         <Field label="Email">
           {(id) => (
             <div className="flex gap-2">
-              <input id={id} name="email" type="email" autoComplete="email" className={inputClass} value={form.email} onChange={set('email')} />
+              <input
+                id={id}
+                name="email"
+                type="email"
+                autoComplete="email"
+                className={inputClass}
+                value={form.email}
+                onChange={set('email')}
+              />
               <Button variant="secondary" onClick={onSendCode} disabled={sending} className="shrink-0">
                 {sending ? 'Sending...' : 'Send Otp'}
               </Button>
             </div>
           )}
         </Field>
-        <TextInput label="Verification Code" name="verificationCode" inputMode="numeric" autoComplete="one-time-code" value={form.verificationCode} onChange={set('verificationCode')} />
+        <TextInput
+          label="Verification Code"
+          name="verificationCode"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          value={form.verificationCode}
+          onChange={set('verificationCode')}
+        />
         <Field label="Phone Number">
           {(id) => (
             <div className="flex gap-2">
               <CountrySelect value={country} onChange={setCountry} />
-              <input id={id} name="phone" type="tel" autoComplete="tel-national" className={inputClass} value={form.phoneNumber} onChange={set('phoneNumber')} />
+              <input
+                id={id}
+                name="phone"
+                type="tel"
+                autoComplete="tel-national"
+                className={inputClass}
+                value={form.phoneNumber}
+                onChange={set('phoneNumber')}
+              />
             </div>
           )}
         </Field>
-        <PasswordInput label="Password" name="password" autoComplete="new-password" value={form.password} onChange={set('password')} />
-        <PasswordInput label="Confirm Password" name="confirmPassword" autoComplete="new-password" value={form.confirmPassword} onChange={set('confirmPassword')} />
+        <PasswordInput
+          label="Password"
+          name="password"
+          autoComplete="new-password"
+          value={form.password}
+          onChange={set('password')}
+        />
+        <PasswordInput
+          label="Confirm Password"
+          name="confirmPassword"
+          autoComplete="new-password"
+          value={form.confirmPassword}
+          onChange={set('confirmPassword')}
+        />
         <PasswordInput
           label="Withdrawal Password"
           name="withdrawalPassword"

@@ -4,7 +4,8 @@ import { api } from '../../../lib/api-client.ts';
 import { depositHistoryKey } from './get-deposit-history.ts';
 import { failedDepositsKey } from './get-failed-deposits.ts';
 
-export const submitDeposit = (body: ProcessDepositInput) => api('/user/process-deposit', depositResultResponse, { method: 'POST', body });
+export const submitDeposit = (body: ProcessDepositInput) =>
+  api('/user/process-deposit', depositResultResponse, { method: 'POST', body });
 
 export function useSubmitDeposit() {
   const qc = useQueryClient();

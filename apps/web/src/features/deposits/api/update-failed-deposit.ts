@@ -4,7 +4,8 @@ import { api } from '../../../lib/api-client.ts';
 import { depositHistoryKey } from './get-deposit-history.ts';
 import { failedDepositsKey } from './get-failed-deposits.ts';
 
-export const updateFailedDeposit = (body: UpdateFailedDepositInput) => api('/withdrawal/update-failed-deposit', depositResultResponse, { method: 'POST', body });
+export const updateFailedDeposit = (body: UpdateFailedDepositInput) =>
+  api('/withdrawal/update-failed-deposit', depositResultResponse, { method: 'POST', body });
 
 export function useUpdateFailedDeposit() {
   const qc = useQueryClient();

@@ -13,7 +13,8 @@ const EMPTY = { txHash: '', amount: '', fromAddress: '' };
 export function DepositForm() {
   const [form, setForm] = useState(EMPTY);
   const submit = useSubmitDeposit();
-  const set = (k: keyof typeof EMPTY) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  const set = (k: keyof typeof EMPTY) => (e: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [k]: e.target.value }));
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -31,9 +32,35 @@ export function DepositForm() {
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="Submit deposit">
-      <TextInput label="Transaction Hash" name="txHash" placeholder="0x..." autoComplete="off" spellCheck={false} value={form.txHash} onChange={set('txHash')} />
-      <TextInput label="Amount (USDC)" name="amount" type="number" inputMode="decimal" min="0.5" step="any" placeholder="0.5" value={form.amount} onChange={set('amount')} />
-      <TextInput label="From Address" name="fromAddress" placeholder="0x... (the wallet you sent from)" autoComplete="off" spellCheck={false} value={form.fromAddress} onChange={set('fromAddress')} />
+      <TextInput
+        label="Transaction Hash"
+        name="txHash"
+        placeholder="0x..."
+        autoComplete="off"
+        spellCheck={false}
+        value={form.txHash}
+        onChange={set('txHash')}
+      />
+      <TextInput
+        label="Amount (USDC)"
+        name="amount"
+        type="number"
+        inputMode="decimal"
+        min="0.5"
+        step="any"
+        placeholder="0.5"
+        value={form.amount}
+        onChange={set('amount')}
+      />
+      <TextInput
+        label="From Address"
+        name="fromAddress"
+        placeholder="0x... (the wallet you sent from)"
+        autoComplete="off"
+        spellCheck={false}
+        value={form.fromAddress}
+        onChange={set('fromAddress')}
+      />
       <Button type="submit" disabled={submit.isPending} className="w-full sm:w-auto">
         {submit.isPending ? 'Submitting...' : 'Submit Deposit'}
       </Button>

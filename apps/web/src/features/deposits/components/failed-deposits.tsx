@@ -16,11 +16,16 @@ export function FailedDeposits() {
   const deposits = failed.data?.deposits ?? [];
   if (deposits.length === 0) return null;
   return (
-    <section aria-labelledby="failed-deposits-title" className="rounded-2xl border border-rose-200 bg-rose-50/95 p-5 shadow-lg">
+    <section
+      aria-labelledby="failed-deposits-title"
+      className="rounded-2xl border border-rose-200 bg-rose-50/95 p-5 shadow-lg"
+    >
       <h2 id="failed-deposits-title" className="text-lg font-bold text-rose-900">
         Failed Deposits
       </h2>
-      <p className="mb-3 text-sm text-rose-900">These deposits could not be verified. Correct the transaction hash and amount to have them checked again.</p>
+      <p className="mb-3 text-sm text-rose-900">
+        These deposits could not be verified. Correct the transaction hash and amount to have them checked again.
+      </p>
       <ul className="space-y-3">
         {deposits.map((d) => (
           <FailedDepositItem key={d._id} deposit={d} />
@@ -58,9 +63,29 @@ function FailedDepositItem({ deposit }: { deposit: Deposit }) {
         <span className="text-slate-500">{dateTime(deposit.createdAt)}</span>
       </div>
       {deposit.failureReason && <p className="mt-2 text-sm text-rose-800">{deposit.failureReason}</p>}
-      <form onSubmit={onSubmit} noValidate className="mt-3 grid gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-end" aria-label="Correct failed deposit">
-        <TextInput label="Transaction Hash" name="txHash" autoComplete="off" spellCheck={false} value={form.txHash} onChange={(e) => setForm((f) => ({ ...f, txHash: e.target.value }))} />
-        <TextInput label="Amount (USDC)" name="amount" type="number" inputMode="decimal" step="any" value={form.amount} onChange={(e) => setForm((f) => ({ ...f, amount: e.target.value }))} />
+      <form
+        onSubmit={onSubmit}
+        noValidate
+        className="mt-3 grid gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-end"
+        aria-label="Correct failed deposit"
+      >
+        <TextInput
+          label="Transaction Hash"
+          name="txHash"
+          autoComplete="off"
+          spellCheck={false}
+          value={form.txHash}
+          onChange={(e) => setForm((f) => ({ ...f, txHash: e.target.value }))}
+        />
+        <TextInput
+          label="Amount (USDC)"
+          name="amount"
+          type="number"
+          inputMode="decimal"
+          step="any"
+          value={form.amount}
+          onChange={(e) => setForm((f) => ({ ...f, amount: e.target.value }))}
+        />
         <Button type="submit" disabled={update.isPending}>
           {update.isPending ? 'Updating...' : 'Update & Retry'}
         </Button>

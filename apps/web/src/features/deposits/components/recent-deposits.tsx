@@ -24,8 +24,12 @@ function DepositRow({ deposit: d }: { deposit: Deposit }) {
       <div className="flex flex-wrap items-center justify-between gap-2">
         <span className="font-semibold text-slate-900">{usdcText(d.amount)}</span>
         <div className="flex items-center gap-2">
-          <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">{TYPE_LABEL[d.type]}</span>
-          <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[d.status]}`}>{STATUS_LABEL[d.status]}</span>
+          <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">
+            {TYPE_LABEL[d.type]}
+          </span>
+          <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[d.status]}`}>
+            {STATUS_LABEL[d.status]}
+          </span>
         </div>
       </div>
       <div className="mt-1 flex flex-wrap justify-between gap-2 text-xs text-slate-500">
@@ -34,7 +38,9 @@ function DepositRow({ deposit: d }: { deposit: Deposit }) {
         </span>
         <span>{dateTime(d.createdAt)}</span>
       </div>
-      {d.status === 'pending' && d.type === 'real' && d.requiredConfirmations > 0 && <Confirmations n={d.confirmations} required={d.requiredConfirmations} />}
+      {d.status === 'pending' && d.type === 'real' && d.requiredConfirmations > 0 && (
+        <Confirmations n={d.confirmations} required={d.requiredConfirmations} />
+      )}
       {d.status === 'failed' && d.failureReason && <p className="mt-1 text-xs text-rose-700">{d.failureReason}</p>}
     </li>
   );
@@ -46,8 +52,18 @@ function Confirmations({ n, required }: { n: number; required: number }) {
   return (
     <div className="mt-2">
       <div className="mb-1 text-xs font-medium text-slate-600">{label}</div>
-      <div role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={required} aria-valuenow={shown} className="h-2 w-full overflow-hidden rounded-full bg-slate-200">
-        <div className="h-full rounded-full bg-purple-600 transition-all" style={{ width: `${(shown / required) * 100}%` }} />
+      <div
+        role="progressbar"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={required}
+        aria-valuenow={shown}
+        className="h-2 w-full overflow-hidden rounded-full bg-slate-200"
+      >
+        <div
+          className="h-full rounded-full bg-purple-600 transition-all"
+          style={{ width: `${(shown / required) * 100}%` }}
+        />
       </div>
     </div>
   );

@@ -31,7 +31,13 @@ function renderCycles(investments: Investment[], extra: { platformDay?: string; 
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <QueryClientProvider client={client}>
-      <InvestmentCycles investments={investments} serverTime={SERVER} receivedAt={Date.now()} platformDay={extra.platformDay ?? '2026-01-14'} platformWeekday={extra.platformWeekday ?? true} />
+      <InvestmentCycles
+        investments={investments}
+        serverTime={SERVER}
+        receivedAt={Date.now()}
+        platformDay={extra.platformDay ?? '2026-01-14'}
+        platformWeekday={extra.platformWeekday ?? true}
+      />
       <ToastContainer />
     </QueryClientProvider>,
   );
@@ -45,14 +51,18 @@ describe('cycleState', () => {
     expect(cycleState(running, at('2026-01-14T16:00:00.000Z')).kind).toBe('complete');
     const waiting = { ...base, nextCycleAvailableAt: '2026-01-15T12:00:00.000Z' };
     expect(cycleState(waiting, at(SERVER))).toEqual({ kind: 'waiting', until: at('2026-01-15T12:00:00.000Z') });
-    expect(cycleState({ ...base, lastCycleDay: '2026-01-14' }, at(SERVER), '2026-01-14')).toEqual({ kind: 'doneToday' });
+    expect(cycleState({ ...base, lastCycleDay: '2026-01-14' }, at(SERVER), '2026-01-14')).toEqual({
+      kind: 'doneToday',
+    });
   });
 });
 
 describe('InvestmentCycles', () => {
   it('shows a running cycle with a countdown on the server clock and a progress bar', () => {
     // The server says 12:00; the cycle ends at 16:00: 4 hours left whatever the browser clock says.
-    renderCycles([{ ...base, earningStarted: true, cycleEndTime: '2026-01-14T16:00:00.000Z', lastCycleDay: '2026-01-14' }]);
+    renderCycles([
+      { ...base, earningStarted: true, cycleEndTime: '2026-01-14T16:00:00.000Z', lastCycleDay: '2026-01-14' },
+    ]);
     expect(screen.getByText('Earning in progress')).toBeTruthy();
     expect(screen.getByText(/^(4h 0m 0s|3h 59m 59s)$/)).toBeTruthy();
     expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('50');
@@ -61,7 +71,14 @@ describe('InvestmentCycles', () => {
   it('labels the start button Mon-Fri only, and New Cycle once earnings exist', () => {
     renderCycles([
       base,
-      { ...base, _id: 'inv2', totalEarned: 1.5, earningCompleted: true, lastCycleDay: '2026-01-13', cycleEarnings: [{ _id: 'e1', cycleNumber: 1, grossAmount: 1.5, withdrawalRequested: false, createdAt: SERVER }] },
+      {
+        ...base,
+        _id: 'inv2',
+        totalEarned: 1.5,
+        earningCompleted: true,
+        lastCycleDay: '2026-01-13',
+        cycleEarnings: [{ _id: 'e1', cycleNumber: 1, grossAmount: 1.5, withdrawalRequested: false, createdAt: SERVER }],
+      },
     ]);
     expect(screen.getByRole('button', { name: 'Start Earning (Mon-Fri only)' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Start New Cycle (Mon-Fri only)' })).toBeTruthy();
@@ -77,7 +94,9 @@ describe('InvestmentCycles', () => {
     const button = screen.getByRole('button', { name: 'Complete Cycle' });
     await userEvent.click(button);
     expect(await screen.findByText(MSG.weekendComplete)).toBeTruthy();
-    await waitFor(() => expect((screen.getByRole('button', { name: 'Complete Cycle' }) as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() =>
+      expect((screen.getByRole('button', { name: 'Complete Cycle' }) as HTMLButtonElement).disabled).toBe(false),
+    );
     await userEvent.click(screen.getByRole('button', { name: 'Complete Cycle' }));
     expect(await screen.findByText(MSG.completeFailed)).toBeTruthy();
     expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/user/complete-cycle');
@@ -85,7 +104,9 @@ describe('InvestmentCycles', () => {
   });
 
   it('shows the wait after an approved withdrawal with a countdown', () => {
-    renderCycles([{ ...base, withdrawalApprovedAt: '2026-01-13T12:00:00.000Z', nextCycleAvailableAt: '2026-01-15T12:00:00.000Z' }]);
+    renderCycles([
+      { ...base, withdrawalApprovedAt: '2026-01-13T12:00:00.000Z', nextCycleAvailableAt: '2026-01-15T12:00:00.000Z' },
+    ]);
     expect(screen.getByText('Waiting for next cycle')).toBeTruthy();
     expect(screen.getByText(/^(24h 0m 0s|23h 59m 59s)$/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Start/ })).toBeNull();

@@ -49,7 +49,13 @@ export interface InvestmentCyclesProps {
 }
 
 /** The Investments tab's "Investment Cycles": one card per investment with its cycle state and actions. */
-export function InvestmentCycles({ investments, serverTime, receivedAt, platformDay, platformWeekday }: InvestmentCyclesProps) {
+export function InvestmentCycles({
+  investments,
+  serverTime,
+  receivedAt,
+  platformDay,
+  platformWeekday,
+}: InvestmentCyclesProps) {
   const now = useServerNow(serverTime, receivedAt);
   return (
     <Card title="Investment Cycles">
@@ -68,7 +74,17 @@ export function InvestmentCycles({ investments, serverTime, receivedAt, platform
   );
 }
 
-export function InvestmentCard({ inv, now, platformDay, platformWeekday }: { inv: Investment; now: number; platformDay?: string; platformWeekday?: boolean }) {
+export function InvestmentCard({
+  inv,
+  now,
+  platformDay,
+  platformWeekday,
+}: {
+  inv: Investment;
+  now: number;
+  platformDay?: string;
+  platformWeekday?: boolean;
+}) {
   const start = useStartEarning();
   const complete = useCompleteCycle();
   const state = cycleState(inv, now, platformDay);
@@ -91,7 +107,10 @@ export function InvestmentCard({ inv, now, platformDay, platformWeekday }: { inv
   }
 
   return (
-    <article className="h-full rounded-xl border border-purple-100 bg-white p-4 shadow-sm" aria-label={`${inv.tier} investment`}>
+    <article
+      className="h-full rounded-xl border border-purple-100 bg-white p-4 shadow-sm"
+      aria-label={`${inv.tier} investment`}
+    >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div>
           <h3 className="text-lg font-bold text-purple-900">{inv.tier}</h3>
@@ -123,7 +142,8 @@ export function InvestmentCard({ inv, now, platformDay, platformWeekday }: { inv
         {state.kind === 'running' && (
           <>
             <p className="text-sm text-slate-700">
-              Earning in progress: <span className="font-mono font-semibold">{countdownText(state.endsAt - now)}</span> left
+              Earning in progress: <span className="font-mono font-semibold">{countdownText(state.endsAt - now)}</span>{' '}
+              left
             </p>
             <Progress value={1 - (state.endsAt - now) / CYCLE_MS} />
           </>
@@ -132,7 +152,12 @@ export function InvestmentCard({ inv, now, platformDay, platformWeekday }: { inv
           <>
             <p className="text-sm text-slate-700">The 8-hour cycle is finished. Complete it to record your earning.</p>
             {platformWeekday === false && <p className="text-sm text-amber-700">{MSG.weekendComplete}</p>}
-            <Button variant="success" className="w-full" onClick={() => void onComplete()} disabled={complete.isPending}>
+            <Button
+              variant="success"
+              className="w-full"
+              onClick={() => void onComplete()}
+              disabled={complete.isPending}
+            >
               {complete.isPending ? 'Completing...' : 'Complete Cycle'}
             </Button>
           </>
@@ -143,12 +168,20 @@ export function InvestmentCard({ inv, now, platformDay, platformWeekday }: { inv
             <span className="font-mono font-semibold">{countdownText(state.until - now)}</span>.
           </p>
         )}
-        {state.kind === 'doneToday' && <p className="text-sm text-slate-700">Today's cycle is done. You can start the next cycle tomorrow (Mon-Fri).</p>}
+        {state.kind === 'doneToday' && (
+          <p className="text-sm text-slate-700">
+            Today's cycle is done. You can start the next cycle tomorrow (Mon-Fri).
+          </p>
+        )}
         {state.kind === 'ready' && (
           <>
             {platformWeekday === false && <p className="text-sm text-amber-700">Cycles start Monday through Friday.</p>}
             <Button className="w-full" onClick={() => void onStart()} disabled={start.isPending}>
-              {start.isPending ? 'Starting...' : hasEarnings ? 'Start New Cycle (Mon-Fri only)' : 'Start Earning (Mon-Fri only)'}
+              {start.isPending
+                ? 'Starting...'
+                : hasEarnings
+                  ? 'Start New Cycle (Mon-Fri only)'
+                  : 'Start Earning (Mon-Fri only)'}
             </Button>
           </>
         )}
@@ -174,8 +207,18 @@ function StateBadge({ state }: { state: CycleState }) {
 function Progress({ value }: { value: number }) {
   const pct = Math.round(Math.min(1, Math.max(0, value)) * 100);
   return (
-    <div role="progressbar" aria-label="Cycle progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} className="h-3 w-full overflow-hidden rounded-full bg-slate-200">
-      <div className="h-full rounded-full bg-gradient-to-r from-purple-600 to-emerald-500 transition-[width]" style={{ width: `${pct}%` }} />
+    <div
+      role="progressbar"
+      aria-label="Cycle progress"
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={pct}
+      className="h-3 w-full overflow-hidden rounded-full bg-slate-200"
+    >
+      <div
+        className="h-full rounded-full bg-gradient-to-r from-purple-600 to-emerald-500 transition-[width]"
+        style={{ width: `${pct}%` }}
+      />
     </div>
   );
 }

@@ -35,7 +35,9 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
         </p>
       ) : (
         <div className="space-y-4 text-center">
-          <p className="text-sm text-slate-600">Share your invitation code or link. People who sign up with it join your referral network.</p>
+          <p className="text-sm text-slate-600">
+            Share your invitation code or link. People who sign up with it join your referral network.
+          </p>
           <div>
             <p className="text-xs font-medium tracking-wide text-slate-500 uppercase">Invitation Code</p>
             <p data-testid="invitation-code" className="font-mono text-2xl font-bold tracking-widest text-purple-800">
@@ -43,8 +45,19 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
             </p>
           </div>
           <CopyButton text={code} label="Copy Code" done="Invitation code copied" />
-          {qr && <img src={qr} alt="QR code of the signup link" width={220} height={220} className="mx-auto rounded-lg border border-slate-200" />}
-          <p data-testid="signup-url" className="rounded-lg bg-slate-100 p-2 font-mono text-xs break-all text-slate-700">
+          {qr && (
+            <img
+              src={qr}
+              alt="QR code of the signup link"
+              width={220}
+              height={220}
+              className="mx-auto rounded-lg border border-slate-200"
+            />
+          )}
+          <p
+            data-testid="signup-url"
+            className="rounded-lg bg-slate-100 p-2 font-mono text-xs break-all text-slate-700"
+          >
             {signupUrl(code)}
           </p>
           <div className="flex justify-center gap-2">

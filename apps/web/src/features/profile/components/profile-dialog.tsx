@@ -10,7 +10,17 @@ import { useAuth } from '../../../lib/auth.tsx';
 import { updateEmail, updateProfile } from '../api/profile.ts';
 
 /** `security` is composed in by the app layer (e.g. the two-factor section) and shown in the read view. */
-export function ProfileDialog({ open, onClose, startInEdit, security }: { open: boolean; onClose: () => void; startInEdit: boolean; security?: ReactNode }) {
+export function ProfileDialog({
+  open,
+  onClose,
+  startInEdit,
+  security,
+}: {
+  open: boolean;
+  onClose: () => void;
+  startInEdit: boolean;
+  security?: ReactNode;
+}) {
   const { user } = useAuth();
   if (!user) return null;
   return (
@@ -20,13 +30,29 @@ export function ProfileDialog({ open, onClose, startInEdit, security }: { open: 
   );
 }
 
-function ProfileBody({ startInEdit, onClose, security }: { startInEdit: boolean; onClose: () => void; security?: ReactNode }) {
+function ProfileBody({
+  startInEdit,
+  onClose,
+  security,
+}: {
+  startInEdit: boolean;
+  onClose: () => void;
+  security?: ReactNode;
+}) {
   const { user, setUser } = useAuth();
   const [editing, setEditing] = useState(startInEdit);
-  const [form, setForm] = useState({ firstName: user?.firstName ?? '', lastName: user?.lastName ?? '', email: user?.email ?? '', currentPassword: '', newPassword: '', confirmPassword: '' });
+  const [form, setForm] = useState({
+    firstName: user?.firstName ?? '',
+    lastName: user?.lastName ?? '',
+    email: user?.email ?? '',
+    currentPassword: '',
+    newPassword: '',
+    confirmPassword: '',
+  });
   const [busy, setBusy] = useState(false);
   if (!user) return null;
-  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [k]: e.target.value }));
 
   async function onSave(e: FormEvent) {
     e.preventDefault();
@@ -39,11 +65,18 @@ function ProfileBody({ startInEdit, onClose, security }: { startInEdit: boolean;
       const res = await updateProfile({
         firstName: form.firstName,
         lastName: form.lastName,
-        ...(form.newPassword ? { currentPassword: form.currentPassword, newPassword: form.newPassword, confirmPassword: form.confirmPassword } : {}),
+        ...(form.newPassword
+          ? {
+              currentPassword: form.currentPassword,
+              newPassword: form.newPassword,
+              confirmPassword: form.confirmPassword,
+            }
+          : {}),
       });
       if (res.token) tokenStore.set(res.token);
       let updated = res.user;
-      if (user?.isAdmin && form.email.trim().toLowerCase() !== user.email) updated = (await updateEmail(form.email.trim())).user;
+      if (user?.isAdmin && form.email.trim().toLowerCase() !== user.email)
+        updated = (await updateEmail(form.email.trim())).user;
       setUser(updated);
       toast.success('Profile updated');
       setEditing(false);
@@ -100,9 +133,27 @@ function ProfileBody({ startInEdit, onClose, security }: { startInEdit: boolean;
       />
       <fieldset className="space-y-3 rounded-lg border border-slate-200 p-3">
         <legend className="px-1 text-sm font-semibold text-slate-700">Change password (optional)</legend>
-        <PasswordInput label="Current Password" name="currentPassword" autoComplete="current-password" value={form.currentPassword} onChange={set('currentPassword')} />
-        <PasswordInput label="New Password" name="newPassword" autoComplete="new-password" value={form.newPassword} onChange={set('newPassword')} />
-        <PasswordInput label="Confirm New Password" name="confirmNewPassword" autoComplete="new-password" value={form.confirmPassword} onChange={set('confirmPassword')} />
+        <PasswordInput
+          label="Current Password"
+          name="currentPassword"
+          autoComplete="current-password"
+          value={form.currentPassword}
+          onChange={set('currentPassword')}
+        />
+        <PasswordInput
+          label="New Password"
+          name="newPassword"
+          autoComplete="new-password"
+          value={form.newPassword}
+          onChange={set('newPassword')}
+        />
+        <PasswordInput
+          label="Confirm New Password"
+          name="confirmNewPassword"
+          autoComplete="new-password"
+          value={form.confirmPassword}
+          onChange={set('confirmPassword')}
+        />
       </fieldset>
       <div className="flex justify-end gap-2 pt-2">
         <Button variant="secondary" onClick={() => setEditing(false)}>

@@ -5,7 +5,8 @@ import { Card } from '../../../components/ui/card.tsx';
 
 type Entry = ReferralTree['level1'][number];
 
-const joinDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+const joinDate = (iso: string) =>
+  new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
 
 /**
  * Referral Network (spec section 2): total count, refresh, and the three levels with their
@@ -48,7 +49,8 @@ export function ReferralNetwork({
         <div className="rounded-xl border border-dashed border-purple-300 bg-purple-50 p-6 text-center">
           <p className="font-semibold text-purple-900">No referrals yet</p>
           <p className="mt-1 text-sm text-slate-600">
-            Share your invitation code with friends: you earn 10% of their investments, 3% from the people they invite, and 1% one level further.
+            Share your invitation code with friends: you earn 10% of their investments, 3% from the people they invite,
+            and 1% one level further.
           </p>
           {emptyAction && <div className="mt-4 flex justify-center">{emptyAction}</div>}
         </div>
@@ -83,7 +85,11 @@ export function ReferralLevel({ label, entries, count }: { label: string; entrie
               <p className="text-xs text-slate-500">Joined {joinDate(e.createdAt)}</p>
             </li>
           ))}
-          {count > entries.length && <li className="py-2 text-xs text-slate-500">Showing the newest {entries.length} of {count}.</li>}
+          {count > entries.length && (
+            <li className="py-2 text-xs text-slate-500">
+              Showing the newest {entries.length} of {count}.
+            </li>
+          )}
         </ul>
       )}
     </section>

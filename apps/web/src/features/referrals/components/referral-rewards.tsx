@@ -11,17 +11,25 @@ export function ReferralRewards({ data }: { data: ReferralsResponse }) {
         Total rewards: <strong className="text-emerald-700">{exact(data.totalRewards)} USDC</strong>
       </p>
       {data.referrals.length === 0 ? (
-        <p className="text-sm text-slate-500">No rewards yet. You receive a reward when someone in your network invests.</p>
+        <p className="text-sm text-slate-500">
+          No rewards yet. You receive a reward when someone in your network invests.
+        </p>
       ) : (
         <ul className="divide-y divide-slate-100">
           {data.referrals.map((r) => (
             <li key={r._id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
               <div>
                 <p className="font-medium text-slate-900">
-                  {r.fromUser.firstName} {r.fromUser.lastName} <span className="text-xs text-slate-500">(Level {r.level})</span>
+                  {r.fromUser.firstName} {r.fromUser.lastName}{' '}
+                  <span className="text-xs text-slate-500">(Level {r.level})</span>
                 </p>
                 <p className="text-xs text-slate-500">
-                  Invested {exact(r.investmentAmount)} USDC · {new Date(r.createdAt).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' })}
+                  Invested {exact(r.investmentAmount)} USDC ·{' '}
+                  {new Date(r.createdAt).toLocaleDateString('en-US', {
+                    year: 'numeric',
+                    month: 'short',
+                    day: 'numeric',
+                  })}
                 </p>
               </div>
               <span className="font-semibold text-emerald-700">+{exact(r.amount)} USDC</span>

@@ -25,10 +25,24 @@ export function TierList({ balance }: { balance?: number }) {
   const tiers = useTiers();
   const [chosen, setChosen] = useState<Tier | null>(null);
 
-  if (tiers.isPending) return <Card title="Investment Tiers"><p role="status" className="text-slate-500">Loading tiers...</p></Card>;
+  if (tiers.isPending)
+    return (
+      <Card title="Investment Tiers">
+        <p role="status" className="text-slate-500">
+          Loading tiers...
+        </p>
+      </Card>
+    );
   if (tiers.isError)
     return (
-      <Card title="Investment Tiers" actions={<Button variant="secondary" onClick={() => void tiers.refetch()}>Retry</Button>}>
+      <Card
+        title="Investment Tiers"
+        actions={
+          <Button variant="secondary" onClick={() => void tiers.refetch()}>
+            Retry
+          </Button>
+        }
+      >
         <p className="text-slate-600">{errorText(tiers.error, 'Could not load the investment tiers.')}</p>
       </Card>
     );
@@ -40,7 +54,10 @@ export function TierList({ balance }: { balance?: number }) {
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {tiers.data.tiers.map((t) => (
-            <li key={t._id} className="flex flex-col rounded-xl border border-purple-100 bg-gradient-to-br from-white to-purple-50 p-4 shadow-sm">
+            <li
+              key={t._id}
+              className="flex flex-col rounded-xl border border-purple-100 bg-gradient-to-br from-white to-purple-50 p-4 shadow-sm"
+            >
               <h3 className="text-lg font-bold text-purple-900">{t.name}</h3>
               <p className="mt-2 text-2xl font-bold text-slate-900">{formatUsdc(t.amount)} USDC</p>
               <p className="mt-1 text-sm text-slate-600">
@@ -53,7 +70,10 @@ export function TierList({ balance }: { balance?: number }) {
           ))}
         </ul>
       )}
-      <p className="mt-4 text-xs text-slate-500">Investments are available Monday through Friday. Daily rates are set by the platform operator and are not guaranteed.</p>
+      <p className="mt-4 text-xs text-slate-500">
+        Investments are available Monday through Friday. Daily rates are set by the platform operator and are not
+        guaranteed.
+      </p>
       <ConfirmInvest tier={chosen} balance={balance} onClose={() => setChosen(null)} />
     </Card>
   );
@@ -104,8 +124,14 @@ function ConfirmInvest({ tier, balance, onClose }: { tier: Tier | null; balance?
               </div>
             )}
           </dl>
-          <p className="text-xs text-slate-500">The invested amount stays invested; you earn by running 8-hour cycles on weekdays.</p>
-          {short && <p className="text-sm text-red-600">Your balance is lower than this tier's amount. Please deposit USDC first.</p>}
+          <p className="text-xs text-slate-500">
+            The invested amount stays invested; you earn by running 8-hour cycles on weekdays.
+          </p>
+          {short && (
+            <p className="text-sm text-red-600">
+              Your balance is lower than this tier's amount. Please deposit USDC first.
+            </p>
+          )}
           <div className="flex justify-end gap-2">
             <Button variant="secondary" onClick={onClose}>
               Cancel

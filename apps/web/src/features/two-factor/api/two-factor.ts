@@ -3,6 +3,10 @@ import { twoFactorEnableResponse, twoFactorSetupResponse } from '@harvest/shared
 import { api } from '../../../lib/api-client.ts';
 
 export const setupTwoFactor = () => api('/user/2fa/setup', twoFactorSetupResponse, { method: 'POST', body: {} });
-export const enableTwoFactor = (code: string) => api('/user/2fa/enable', twoFactorEnableResponse, { method: 'POST', body: { code } });
+export const enableTwoFactor = (code: string) =>
+  api('/user/2fa/enable', twoFactorEnableResponse, { method: 'POST', body: { code } });
 export const disableTwoFactor = (password: string, code: string) =>
-  api('/user/2fa/disable', z.object({ message: z.string(), token: z.string() }), { method: 'POST', body: { password, code } });
+  api('/user/2fa/disable', z.object({ message: z.string(), token: z.string() }), {
+    method: 'POST',
+    body: { password, code },
+  });

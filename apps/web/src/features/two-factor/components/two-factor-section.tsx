@@ -6,7 +6,11 @@ import { errorText, tokenStore } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth.tsx';
 import { disableTwoFactor, enableTwoFactor, setupTwoFactor } from '../api/two-factor.ts';
 
-type Step = { kind: 'idle' } | { kind: 'scan'; secret: string; qr: string } | { kind: 'codes'; codes: string[] } | { kind: 'disable' };
+type Step =
+  | { kind: 'idle' }
+  | { kind: 'scan'; secret: string; qr: string }
+  | { kind: 'codes'; codes: string[] }
+  | { kind: 'disable' };
 
 /** Authenticator-app sign-in (TOTP): enrol with a QR code, keep the recovery codes, or turn it off. */
 export function TwoFactorSection() {
@@ -62,10 +66,15 @@ export function TwoFactorSection() {
   }
 
   return (
-    <section aria-label="Two-factor authentication" className="space-y-3 rounded-lg border border-slate-200 p-3 text-sm">
+    <section
+      aria-label="Two-factor authentication"
+      className="space-y-3 rounded-lg border border-slate-200 p-3 text-sm"
+    >
       <div className="flex items-center justify-between gap-2">
         <p className="font-semibold text-slate-800">Two-factor authentication</p>
-        <span className={`rounded-full px-2 py-0.5 text-xs font-bold ${user.twoFactorEnabled ? 'bg-emerald-100 text-emerald-800' : 'bg-slate-100 text-slate-600'}`}>
+        <span
+          className={`rounded-full px-2 py-0.5 text-xs font-bold ${user.twoFactorEnabled ? 'bg-emerald-100 text-emerald-800' : 'bg-slate-100 text-slate-600'}`}
+        >
           {user.twoFactorEnabled ? 'On' : 'Off'}
         </span>
       </div>
@@ -81,10 +90,18 @@ export function TwoFactorSection() {
       )}
       {step.kind === 'scan' && (
         <div className="space-y-2">
-          <p className="text-slate-600">Scan this code with your authenticator app, then enter the 6-digit code it shows.</p>
+          <p className="text-slate-600">
+            Scan this code with your authenticator app, then enter the 6-digit code it shows.
+          </p>
           <img src={step.qr} alt="Authenticator QR code" width={200} height={200} className="mx-auto" />
           <p className="text-center font-mono text-xs break-all text-slate-600">{step.secret}</p>
-          <TextInput label="Authentication code" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} />
+          <TextInput
+            label="Authentication code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+          />
           <Button onClick={confirm} disabled={busy}>
             Confirm
           </Button>
@@ -92,7 +109,9 @@ export function TwoFactorSection() {
       )}
       {step.kind === 'codes' && (
         <div className="space-y-2">
-          <p className="font-semibold text-amber-800">Save these recovery codes now. Each works once if you lose your authenticator.</p>
+          <p className="font-semibold text-amber-800">
+            Save these recovery codes now. Each works once if you lose your authenticator.
+          </p>
           <ul data-testid="recovery-codes" className="grid grid-cols-2 gap-1 font-mono text-xs">
             {step.codes.map((c) => (
               <li key={c}>{c}</li>
@@ -110,8 +129,18 @@ export function TwoFactorSection() {
       )}
       {step.kind === 'disable' && (
         <div className="space-y-2">
-          <PasswordInput label="Password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" />
-          <TextInput label="Authentication or recovery code" value={code} onChange={(e) => setCode(e.target.value)} autoComplete="one-time-code" />
+          <PasswordInput
+            label="Password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            autoComplete="current-password"
+          />
+          <TextInput
+            label="Authentication or recovery code"
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            autoComplete="one-time-code"
+          />
           <div className="flex gap-2">
             <Button variant="secondary" onClick={() => setStep({ kind: 'idle' })}>
               Cancel

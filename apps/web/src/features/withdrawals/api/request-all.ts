@@ -4,7 +4,8 @@ import type { RequestAllInput } from '@harvest/shared/schemas/withdrawals';
 import { api } from '../../../lib/api-client.ts';
 import { myWithdrawalsQueryKey } from './get-my-withdrawals.ts';
 
-export const requestAll = (body: RequestAllInput) => api('/withdrawal/request-all', messageResponse, { method: 'POST', body });
+export const requestAll = (body: RequestAllInput) =>
+  api('/withdrawal/request-all', messageResponse, { method: 'POST', body });
 
 /** Withdraw All; afterwards the history and the dashboard figures are read again. */
 export function useRequestAll() {
@@ -12,7 +13,10 @@ export function useRequestAll() {
   return useMutation({
     mutationFn: requestAll,
     onSettled: async () => {
-      await Promise.all([qc.invalidateQueries({ queryKey: myWithdrawalsQueryKey }), qc.invalidateQueries({ queryKey: ['dashboard'] })]);
+      await Promise.all([
+        qc.invalidateQueries({ queryKey: myWithdrawalsQueryKey }),
+        qc.invalidateQueries({ queryKey: ['dashboard'] }),
+      ]);
     },
   });
 }

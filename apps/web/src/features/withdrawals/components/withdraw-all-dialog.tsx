@@ -13,10 +13,11 @@ import { usdExact } from '../lib/format.ts';
 
 function BreakdownList({ b }: { b: Breakdown }) {
   return (
-    <dl className="grid grid-cols-2 gap-x-4 gap-y-1.5 rounded-xl bg-purple-50 p-3 text-sm" aria-label="Withdrawal breakdown">
-      <dt className="text-slate-600">
-        Cycle earnings ({b.earningsCount})
-      </dt>
+    <dl
+      className="grid grid-cols-2 gap-x-4 gap-y-1.5 rounded-xl bg-purple-50 p-3 text-sm"
+      aria-label="Withdrawal breakdown"
+    >
+      <dt className="text-slate-600">Cycle earnings ({b.earningsCount})</dt>
       <dd className="text-right text-slate-900">{usdExact(b.earnings)}</dd>
       <dt className="text-slate-600">Rewards and balance</dt>
       <dd className="text-right text-slate-900">{usdExact(b.other)}</dd>
@@ -31,15 +32,43 @@ function BreakdownList({ b }: { b: Breakdown }) {
 }
 
 /** Withdraw All: wallet (pre-filled with the last one), withdrawal password, the breakdown, then a confirmation step. */
-export function WithdrawAllDialog({ open, onClose, breakdown, lastWallet, onDone }: { open: boolean; onClose: () => void; breakdown: Breakdown; lastWallet: string | null; onDone: (wallet: string) => void }) {
+export function WithdrawAllDialog({
+  open,
+  onClose,
+  breakdown,
+  lastWallet,
+  onDone,
+}: {
+  open: boolean;
+  onClose: () => void;
+  breakdown: Breakdown;
+  lastWallet: string | null;
+  onDone: (wallet: string) => void;
+}) {
   return (
     <Dialog open={open} onClose={onClose} title="Withdraw All">
-      <WithdrawAllBody key={String(open)} breakdown={breakdown} lastWallet={lastWallet} onClose={onClose} onDone={onDone} />
+      <WithdrawAllBody
+        key={String(open)}
+        breakdown={breakdown}
+        lastWallet={lastWallet}
+        onClose={onClose}
+        onDone={onDone}
+      />
     </Dialog>
   );
 }
 
-function WithdrawAllBody({ breakdown, lastWallet, onClose, onDone }: { breakdown: Breakdown; lastWallet: string | null; onClose: () => void; onDone: (wallet: string) => void }) {
+function WithdrawAllBody({
+  breakdown,
+  lastWallet,
+  onClose,
+  onDone,
+}: {
+  breakdown: Breakdown;
+  lastWallet: string | null;
+  onClose: () => void;
+  onDone: (wallet: string) => void;
+}) {
   const [wallet, setWallet] = useState(lastWallet ?? '');
   const [password, setPassword] = useState('');
   const [step, setStep] = useState<'form' | 'confirm'>('form');
@@ -69,7 +98,9 @@ function WithdrawAllBody({ breakdown, lastWallet, onClose, onDone }: { breakdown
   if (step === 'confirm') {
     return (
       <div className="space-y-4">
-        <p className="text-sm text-slate-700">Please confirm this withdrawal. Withdrawals may take up to 48 hours to process.</p>
+        <p className="text-sm text-slate-700">
+          Please confirm this withdrawal. Withdrawals may take up to 48 hours to process.
+        </p>
         <BreakdownList b={breakdown} />
         <div className="text-sm">
           <p className="font-medium text-slate-500">To wallet</p>
@@ -99,7 +130,12 @@ function WithdrawAllBody({ breakdown, lastWallet, onClose, onDone }: { breakdown
         spellCheck={false}
         className="font-mono"
       />
-      <PasswordInput label="Withdrawal Password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" />
+      <PasswordInput
+        label="Withdrawal Password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        autoComplete="current-password"
+      />
       <div className="flex flex-wrap justify-end gap-2">
         <Button variant="secondary" onClick={onClose}>
           Cancel

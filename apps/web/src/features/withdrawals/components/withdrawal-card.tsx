@@ -7,7 +7,10 @@ const SOURCE_LABEL = { earning: 'Cycle earning', rewards: 'Referral rewards', ba
 export function WithdrawalCard({ w }: { w: Withdrawal }) {
   const label = statusLabel(w.status);
   return (
-    <article className="rounded-xl border border-slate-200 bg-white p-4 text-sm shadow-sm" aria-label={`Withdrawal ${label}`}>
+    <article
+      className="rounded-xl border border-slate-200 bg-white p-4 text-sm shadow-sm"
+      aria-label={`Withdrawal ${label}`}
+    >
       <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
         <p className="font-semibold text-slate-900">
           {w.cycleNumber !== null ? `Cycle #${w.cycleNumber}` : SOURCE_LABEL[w.source]}

@@ -2,7 +2,17 @@ import { StatCard } from '../../../components/ui/card.tsx';
 import { usd } from '../lib/format.ts';
 
 /** Withdrawal Summary: available and pending from the account summary; completed and fees from the history. */
-export function WithdrawalSummary({ available, pending, completed, fees }: { available: number; pending: number; completed: number; fees: number }) {
+export function WithdrawalSummary({
+  available,
+  pending,
+  completed,
+  fees,
+}: {
+  available: number;
+  pending: number;
+  completed: number;
+  fees: number;
+}) {
   return (
     <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4" aria-label="Withdrawal Summary">
       <StatCard label="Available" value={usd(available)} tone="emerald" />

@@ -23,28 +23,102 @@ afterEach(() => vi.unstubAllGlobals());
 
 const HASH = `0x${'ab'.repeat(32)}`;
 const dashboard: DashboardResponse = {
-  accountSummary: { balance: 10, totalInvestment: 100, referralRewards: 3, withdrawalWallet: '0x2222222222222222222222222222222222222222', totalEarnings: 2.734567, availableToWithdraw: 15.734567, pendingApproval: 4, successfullyWithdrawn: 1.275 },
+  accountSummary: {
+    balance: 10,
+    totalInvestment: 100,
+    referralRewards: 3,
+    withdrawalWallet: '0x2222222222222222222222222222222222222222',
+    totalEarnings: 2.734567,
+    availableToWithdraw: 15.734567,
+    pendingApproval: 4,
+    successfullyWithdrawn: 1.275,
+  },
   activeInvestments: [
     {
-      _id: 'inv1', tier: 'Gold', amount: 100, dailyRate: 1.5, totalEarned: 2.734567, earningStarted: false, earningCompleted: true, cycleEndTime: null,
-      withdrawalApprovedAt: null, nextCycleAvailableAt: null, lastCycleDay: null, createdAt: '2026-01-01T00:00:00.000Z',
+      _id: 'inv1',
+      tier: 'Gold',
+      amount: 100,
+      dailyRate: 1.5,
+      totalEarned: 2.734567,
+      earningStarted: false,
+      earningCompleted: true,
+      cycleEndTime: null,
+      withdrawalApprovedAt: null,
+      nextCycleAvailableAt: null,
+      lastCycleDay: null,
+      createdAt: '2026-01-01T00:00:00.000Z',
       cycleEarnings: [
-        { _id: 'c1', cycleNumber: 1, grossAmount: 1.234567, withdrawalRequested: false, createdAt: '2026-01-01T00:00:00.000Z' },
-        { _id: 'c2', cycleNumber: 2, grossAmount: 1.5, withdrawalRequested: false, createdAt: '2026-01-01T00:00:00.000Z' },
+        {
+          _id: 'c1',
+          cycleNumber: 1,
+          grossAmount: 1.234567,
+          withdrawalRequested: false,
+          createdAt: '2026-01-01T00:00:00.000Z',
+        },
+        {
+          _id: 'c2',
+          cycleNumber: 2,
+          grossAmount: 1.5,
+          withdrawalRequested: false,
+          createdAt: '2026-01-01T00:00:00.000Z',
+        },
         { _id: 'c3', cycleNumber: 3, grossAmount: 4, withdrawalRequested: true, createdAt: '2026-01-01T00:00:00.000Z' },
       ],
     },
   ],
   serverTime: '2026-01-01T00:00:00.000Z',
 };
-const base = { requestId: 'r1', walletAddress: '0x2222222222222222222222222222222222222222', requestedAt: '2026-01-02T00:00:00.000Z', notes: null };
+const base = {
+  requestId: 'r1',
+  walletAddress: '0x2222222222222222222222222222222222222222',
+  requestedAt: '2026-01-02T00:00:00.000Z',
+  notes: null,
+};
 const withdrawals: Withdrawal[] = [
-  { ...base, _id: 'w1', status: 'approved', source: 'earning', amount: 1.5, feeAmount: 0.225, netAmount: 1.275, cycleNumber: 4, investmentId: { _id: 'inv1', tier: 'Gold', amount: 100 }, processedAt: '2026-01-03T00:00:00.000Z', txHash: HASH, notes: 'Paid' },
-  { ...base, _id: 'w2', status: 'pending', source: 'earning', amount: 4, feeAmount: 0.6, netAmount: 3.4, cycleNumber: 3, investmentId: { _id: 'inv1', tier: 'Gold', amount: 100 }, processedAt: null, txHash: null },
-  { ...base, _id: 'w3', status: 'rejected', source: 'rewards', amount: 2, feeAmount: 0, netAmount: 2, cycleNumber: null, investmentId: null, processedAt: '2026-01-03T00:00:00.000Z', txHash: null },
+  {
+    ...base,
+    _id: 'w1',
+    status: 'approved',
+    source: 'earning',
+    amount: 1.5,
+    feeAmount: 0.225,
+    netAmount: 1.275,
+    cycleNumber: 4,
+    investmentId: { _id: 'inv1', tier: 'Gold', amount: 100 },
+    processedAt: '2026-01-03T00:00:00.000Z',
+    txHash: HASH,
+    notes: 'Paid',
+  },
+  {
+    ...base,
+    _id: 'w2',
+    status: 'pending',
+    source: 'earning',
+    amount: 4,
+    feeAmount: 0.6,
+    netAmount: 3.4,
+    cycleNumber: 3,
+    investmentId: { _id: 'inv1', tier: 'Gold', amount: 100 },
+    processedAt: null,
+    txHash: null,
+  },
+  {
+    ...base,
+    _id: 'w3',
+    status: 'rejected',
+    source: 'rewards',
+    amount: 2,
+    feeAmount: 0,
+    netAmount: 2,
+    cycleNumber: null,
+    investmentId: null,
+    processedAt: '2026-01-03T00:00:00.000Z',
+    txHash: null,
+  },
 ];
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 function stubApi(requestAll: () => Response) {
   const calls: { url: string; body: unknown }[] = [];
@@ -75,7 +149,14 @@ function renderSection() {
 describe('withdrawBreakdown', () => {
   it('charges 15% per unrequested earning, rounded down to the micro-USDC, and nothing on rewards and balance', () => {
     // 1.234567 -> fee 0.185185; 1.5 -> fee 0.225; rewards + balance 13 USDC.
-    expect(withdrawBreakdown(dashboard)).toEqual({ earningsCount: 2, earnings: 2.734567, other: 13, gross: 15.734567, fee: 0.410185, net: 15.324382 });
+    expect(withdrawBreakdown(dashboard)).toEqual({
+      earningsCount: 2,
+      earnings: 2.734567,
+      other: 13,
+      gross: 15.734567,
+      fee: 0.410185,
+      net: 15.324382,
+    });
   });
 });
 
@@ -120,7 +201,10 @@ describe('WithdrawalsSection', () => {
 
     await user.click(screen.getByRole('button', { name: 'Confirm Withdrawal' }));
     expect(await screen.findByText('Withdrawal request submitted for 4 items')).toBeTruthy();
-    expect(calls.find((c) => c.url.startsWith('/api/withdrawal/request-all'))?.body).toEqual({ walletAddress: '0x4444444444444444444444444444444444444444', withdrawalPassword: 'withdraw-1' });
+    expect(calls.find((c) => c.url.startsWith('/api/withdrawal/request-all'))?.body).toEqual({
+      walletAddress: '0x4444444444444444444444444444444444444444',
+      withdrawalPassword: 'withdraw-1',
+    });
   });
 
   it("shows the server's refusal, or 'Failed to request withdrawal' when it sent no text", async () => {

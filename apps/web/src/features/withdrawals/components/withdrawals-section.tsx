@@ -36,7 +36,12 @@ export function WithdrawalsSection() {
       title="Cycle Withdrawals"
       actions={
         <div className="flex flex-wrap gap-2">
-          <Button variant="secondary" onClick={() => void Promise.all([dashboard.refetch(), history.refetch()])} disabled={refreshing} aria-label="Refresh withdrawals">
+          <Button
+            variant="secondary"
+            onClick={() => void Promise.all([dashboard.refetch(), history.refetch()])}
+            disabled={refreshing}
+            aria-label="Refresh withdrawals"
+          >
             {refreshing ? 'Refreshing...' : 'Refresh'}
           </Button>
           <Button variant="success" onClick={() => setOpen(true)} disabled={!breakdown || available <= 0}>
@@ -54,8 +59,9 @@ export function WithdrawalsSection() {
         />
         {breakdown && available > 0 && (
           <p className="text-sm text-slate-600">
-            Withdraw All sends {usd(breakdown.gross)} gross: cycle earnings carry a 15% fee ({usd(breakdown.fee)}), referral rewards and balance none. You
-            receive {usd(breakdown.net)}. Withdrawals may take up to 48 hours to process.
+            Withdraw All sends {usd(breakdown.gross)} gross: cycle earnings carry a 15% fee ({usd(breakdown.fee)}),
+            referral rewards and balance none. You receive {usd(breakdown.net)}. Withdrawals may take up to 48 hours to
+            process.
           </p>
         )}
 

@@ -23,10 +23,19 @@ export function MyReferralNetwork({ children }: { children?: ReactNode }) {
     <div className="space-y-6">
       {tree.isPending ? (
         <Card title="Referral Network">
-          <p role="status" className="text-slate-500">Loading your network...</p>
+          <p role="status" className="text-slate-500">
+            Loading your network...
+          </p>
         </Card>
       ) : tree.isError ? (
-        <Card title="Referral Network" actions={<Button variant="secondary" onClick={refresh}>Retry</Button>}>
+        <Card
+          title="Referral Network"
+          actions={
+            <Button variant="secondary" onClick={refresh}>
+              Retry
+            </Button>
+          }
+        >
           <p className="text-slate-600">{errorText(tree.error, 'Could not load your referral network.')}</p>
         </Card>
       ) : (

@@ -2,5 +2,11 @@ import { AdminDepositsPanel } from '../../../../features/admin-deposits/componen
 import { CsvDownloadButton } from '../../../../features/admin-overview/components/csv-download-button.tsx';
 
 export default function Tab() {
-  return <AdminDepositsPanel toolbar={(filter) => <CsvDownloadButton path={`/admin/export/deposits.csv?status=${filter}`} fileName={`deposits-${filter}.csv`} />} />;
+  return (
+    <AdminDepositsPanel
+      toolbar={(filter) => (
+        <CsvDownloadButton path={`/admin/export/deposits.csv?status=${filter}`} fileName={`deposits-${filter}.csv`} />
+      )}
+    />
+  );
 }

@@ -8,7 +8,12 @@ export default function Tab() {
     <MyReferralNetwork>
       <ReferralLookup
         renderTree={(data, onRefresh, refreshing) => (
-          <ReferralNetwork tree={data.tree} onRefresh={onRefresh} refreshing={refreshing} title={`Referral Network of ${data.user.firstName} ${data.user.lastName} (${data.user.email})`} />
+          <ReferralNetwork
+            tree={data.tree}
+            onRefresh={onRefresh}
+            refreshing={refreshing}
+            title={`Referral Network of ${data.user.firstName} ${data.user.lastName} (${data.user.email})`}
+          />
         )}
       />
     </MyReferralNetwork>

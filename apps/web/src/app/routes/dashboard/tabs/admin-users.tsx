@@ -5,7 +5,13 @@ import { UsersPanel } from '../../../../features/admin-users/components/users-pa
 export default function Tab() {
   return (
     <UsersPanel
-      toolbar={(search) => <CsvDownloadButton path={`/admin/export/users.csv${search ? `?search=${encodeURIComponent(search)}` : ''}`} fileName="users.csv" label="Download CSV" />}
+      toolbar={(search) => (
+        <CsvDownloadButton
+          path={`/admin/export/users.csv${search ? `?search=${encodeURIComponent(search)}` : ''}`}
+          fileName="users.csv"
+          label="Download CSV"
+        />
+      )}
       balanceForm={(userId, onDone) => <UpdateBalanceForm userId={userId} onDone={onDone} />}
     />
   );

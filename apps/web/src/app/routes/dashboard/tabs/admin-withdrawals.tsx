@@ -5,7 +5,10 @@ export default function Tab() {
   return (
     <AdminWithdrawals
       toolbar={(view) => (
-        <CsvDownloadButton path={`/admin/export/withdrawals.csv?status=${view === 'pending' ? 'pending' : 'all'}`} fileName={`withdrawals-${view}.csv`} />
+        <CsvDownloadButton
+          path={`/admin/export/withdrawals.csv?status=${view === 'pending' ? 'pending' : 'all'}`}
+          fileName={`withdrawals-${view}.csv`}
+        />
       )}
     />
   );

@@ -13,10 +13,19 @@ export default function Tab() {
     <div className="space-y-6">
       {dashboard.isPending ? (
         <Card title="Investment Cycles">
-          <p role="status" className="text-slate-500">Loading your investments...</p>
+          <p role="status" className="text-slate-500">
+            Loading your investments...
+          </p>
         </Card>
       ) : dashboard.isError ? (
-        <Card title="Investment Cycles" actions={<Button variant="secondary" onClick={() => void dashboard.refetch()}>Retry</Button>}>
+        <Card
+          title="Investment Cycles"
+          actions={
+            <Button variant="secondary" onClick={() => void dashboard.refetch()}>
+              Retry
+            </Button>
+          }
+        >
           <p className="text-slate-600">{errorText(dashboard.error, 'Could not load your investments.')}</p>
         </Card>
       ) : (

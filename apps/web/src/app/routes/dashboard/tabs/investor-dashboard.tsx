@@ -9,12 +9,21 @@ export default function Tab() {
   if (dashboard.isPending)
     return (
       <Card title="Dashboard">
-        <p role="status" className="text-slate-500">Loading your account...</p>
+        <p role="status" className="text-slate-500">
+          Loading your account...
+        </p>
       </Card>
     );
   if (dashboard.isError)
     return (
-      <Card title="Dashboard" actions={<Button variant="secondary" onClick={() => void dashboard.refetch()}>Retry</Button>}>
+      <Card
+        title="Dashboard"
+        actions={
+          <Button variant="secondary" onClick={() => void dashboard.refetch()}>
+            Retry
+          </Button>
+        }
+      >
         <p className="text-slate-600">{errorText(dashboard.error, 'Could not load your account summary.')}</p>
       </Card>
     );
