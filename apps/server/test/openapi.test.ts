@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '@harvest/shared/errors';
 import { call, createTestApp, type TestApp } from './helpers.ts';
 
 let t: TestApp;
@@ -25,6 +26,18 @@ describe('OpenAPI document', () => {
     expect(
       res.data.paths['/api/register'].post.requestBody.content['application/json'].schema.properties,
     ).toHaveProperty('verificationCode');
+  });
+
+  it('shows the one error shape with every stable code on every call', async () => {
+    const res = await call(t, 'GET', '/api/docs');
+    const login = res.data.paths['/api/login'].post.responses;
+    for (const range of ['4XX', '5XX']) {
+      const schema = login[range].content['application/json'].schema;
+      expect(schema.required).toEqual(['error', 'code']);
+      expect(schema.properties.code.enum).toEqual(ERROR_CODES);
+    }
+    for (const [path, ops] of Object.entries<Record<string, { responses: Record<string, unknown> }>>(res.data.paths))
+      for (const [method, op] of Object.entries(ops)) expect(op.responses, `${method} ${path}`).toHaveProperty('4XX');
   });
 
   it('is not served in production', async () => {

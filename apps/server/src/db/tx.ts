@@ -53,7 +53,10 @@ export async function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Prom
             )
             .returning({ key: idempotencyKeys.key });
           if (rows.length === 0)
-            throw new AppError(409, 'A request with this Idempotency-Key is already being processed');
+            throw new AppError(
+              'idempotency_in_progress',
+              'A request with this Idempotency-Key is already being processed',
+            );
         }
         return fn(tx);
       });

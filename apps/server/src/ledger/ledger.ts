@@ -44,7 +44,7 @@ export interface PostInput {
 
 export class InsufficientFunds extends AppError {
   constructor(message: string) {
-    super(400, message);
+    super('insufficient_funds', message);
   }
 }
 

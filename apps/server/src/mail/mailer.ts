@@ -31,14 +31,14 @@ export function createMailer(opts: {
           await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text });
         } catch (err) {
           opts.log.error({ err: err instanceof Error ? err.message : String(err) }, 'SMTP delivery failed');
-          throw new AppError(503, 'Could not send the e-mail. Please try again later.');
+          throw new AppError('unavailable', 'Could not send the e-mail. Please try again later.');
         }
       },
     };
   }
   return {
     async send(mail, devLogLine) {
-      if (opts.production) throw new AppError(503, MSG.mailUnavailable);
+      if (opts.production) throw new AppError('unavailable', MSG.mailUnavailable);
       // Development only: no SMTP configured, so the developer reads the code here.
       opts.log.warn(`[dev mail, SMTP_URL unset] to ${mail.to}: ${devLogLine ?? mail.subject}`);
     },

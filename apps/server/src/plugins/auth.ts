@@ -25,12 +25,12 @@ export function authHooks(ctx: AppContext) {
     const m = typeof header === 'string' ? /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(header) : null;
     if (!m?.[1]) throw unauthorized(MSG.unauthorized);
     const claims = await ctx.tokens.verify(m[1]);
-    if (claims === 'expired') throw unauthorized(MSG.sessionExpired);
+    if (claims === 'expired') throw unauthorized(MSG.sessionExpired, 'session_expired');
     if (claims === 'invalid') throw unauthorized(MSG.unauthorized);
     const [user] = await ctx.db.select().from(users).where(eq(users.id, claims.sub)).limit(1);
     if (!user) throw unauthorized(MSG.unauthorized);
-    if (user.isBlocked) throw forbidden(MSG.blocked);
-    if (user.tokenVersion !== claims.tv) throw unauthorized(MSG.sessionExpired);
+    if (user.isBlocked) throw forbidden(MSG.blocked, 'blocked');
+    if (user.tokenVersion !== claims.tv) throw unauthorized(MSG.sessionExpired, 'session_expired');
     request.user = user;
     request.sessionMfa = claims.mfa === true;
   }
@@ -38,7 +38,8 @@ export function authHooks(ctx: AppContext) {
   async function requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     await requireUser(request, reply);
     if (!request.user?.isAdmin) throw forbidden(MSG.forbidden);
-    if (ctx.config.adminRequire2fa && !request.sessionMfa) throw forbidden(MSG.adminNeeds2fa);
+    if (ctx.config.adminRequire2fa && !request.sessionMfa)
+      throw forbidden(MSG.adminNeeds2fa, 'admin_two_factor_required');
   }
 
   return { requireUser, requireAdmin };

@@ -1,36 +1,69 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ERROR_STATUS, type ErrorCode } from '@harvest/shared/errors';
+import { errorResponse } from '@harvest/shared/schemas/common';
 import { MSG } from '@harvest/shared/messages';
 import { AppError } from '../lib/errors.ts';
 
+/** The closest code for an error Fastify itself raised with this status (bad JSON, wrong media type...). */
+function codeForStatus(status: number): ErrorCode {
+  switch (status) {
+    case 401:
+      return 'unauthorized';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'not_found';
+    case 408:
+      return 'request_timeout';
+    case 409:
+      return 'conflict';
+    case 413:
+      return 'payload_too_large';
+    case 415:
+      return 'unsupported_media_type';
+    case 429:
+      return 'rate_limited';
+    default:
+      return 'validation';
+  }
+}
+
 /**
- * The one place errors become responses: `{ "error": text }` with the fitting status.
- * Known errors keep their text; every 5xx is logged and answered with a generic text,
- * so no stack trace or SQL reaches a client.
+ * The one place errors become responses: `{ "error": text, "code": stable-code }` with the
+ * status the code stands for (ERROR_STATUS in the shared package). Known errors keep their
+ * text; every 5xx is logged and answered with a generic text, so no stack trace or SQL reaches
+ * a client.
  */
 export function registerErrorHandler(app: FastifyInstance, spaIndexHtml?: string): void {
+  // Every API route answers errors in the one shape; the OpenAPI document shows it (and the codes).
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api') || route.schema?.hide) return;
+    route.schema = {
+      ...route.schema,
+      response: { '4XX': errorResponse, '5XX': errorResponse, ...(route.schema?.response ?? {}) },
+    };
+  });
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
-      return reply.status(err.statusCode).headers(err.headers).send({ error: err.message });
+      return reply.status(err.statusCode).headers(err.headers).send({ error: err.message, code: err.code });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       // A path id of the wrong shape names nothing: not found, like someone else's id.
-      if (err.validationContext === 'params') return reply.status(404).send({ error: MSG.notFound });
+      if (err.validationContext === 'params') return reply.status(404).send({ error: MSG.notFound, code: 'not_found' });
       const first = err.validation[0];
-      return reply.status(400).send({ error: first?.message ?? 'Invalid request' });
+      return reply.status(400).send({ error: first?.message ?? 'Invalid request', code: 'validation' });
     }
     const status = err.statusCode ?? 500;
-    if (status === 413) return reply.status(413).send({ error: MSG.payloadTooLarge });
-    if (status === 429) return reply.status(429).send({ error: MSG.tooManyRequests });
+    if (status === 413) return reply.status(413).send({ error: MSG.payloadTooLarge, code: 'payload_too_large' });
+    if (status === 429) return reply.status(429).send({ error: MSG.tooManyRequests, code: 'rate_limited' });
     if (status >= 400 && status < 500) {
-      const text =
-        err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code?.startsWith('FST_ERR_CTP')
-          ? 'Invalid request body'
-          : err.message;
-      return reply.status(status).send({ error: text });
+      const text = err.code?.startsWith('FST_ERR_CTP') ? 'Invalid request body' : err.message;
+      const code = codeForStatus(status);
+      return reply.status(ERROR_STATUS[code]).send({ error: text, code });
     }
     request.log.error({ err }, 'request failed');
-    return reply.status(500).send({ error: MSG.internal });
+    return reply.status(500).send({ error: MSG.internal, code: 'internal' });
   });
 
   // Unknown API paths are 404 JSON; any other page path gets the SPA, which routes it.
@@ -39,6 +72,6 @@ export function registerErrorHandler(app: FastifyInstance, spaIndexHtml?: string
     if (spaIndexHtml && request.method === 'GET' && !pathOnly.startsWith('/api') && !/\.[a-z0-9]+$/i.test(pathOnly)) {
       return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(spaIndexHtml);
     }
-    return reply.status(404).send({ error: MSG.notFound });
+    return reply.status(404).send({ error: MSG.notFound, code: 'not_found' });
   });
 }

@@ -61,7 +61,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
     const raw = request.headers['idempotency-key'];
     if (raw === undefined) return;
     if (typeof raw !== 'string' || !KEY.test(raw))
-      throw new AppError(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+      throw new AppError('validation', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
     const user = request.user;
     if (!user) return;
     const now = clock.now();
@@ -95,9 +95,10 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
       .from(idempotencyKeys)
       .where(and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, raw)))
       .limit(1);
-    if (!row) throw new AppError(409, 'A request with this Idempotency-Key is already being processed');
+    if (!row)
+      throw new AppError('idempotency_in_progress', 'A request with this Idempotency-Key is already being processed');
     if (row.requestHash !== requestHash)
-      throw new AppError(422, 'This Idempotency-Key was used with a different request');
+      throw new AppError('idempotency_mismatch', 'This Idempotency-Key was used with a different request');
     if (row.status === 'done' && row.responseStatus !== null) {
       return reply
         .status(row.responseStatus)
@@ -127,7 +128,8 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
         ),
       )
       .returning({ key: idempotencyKeys.key });
-    if (taken.length === 0) throw new AppError(409, 'A request with this Idempotency-Key is still being processed');
+    if (taken.length === 0)
+      throw new AppError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed');
     request.idempotency = { userId: user.id, key: raw, committed: false };
   });
 

@@ -15,7 +15,7 @@ export async function registerRateLimit(app: FastifyInstance, enabled: boolean, 
     // With REDIS_URL every instance counts in the same place.
     ...(redis ? { redis, nameSpace: 'hf:rl:' } : {}),
     errorResponseBuilder: (_req, ctx) =>
-      new AppError(429, MSG.tooManyRequests, { 'retry-after': String(Math.ceil(ctx.ttl / 1000)) }),
+      new AppError('rate_limited', MSG.tooManyRequests, { 'retry-after': String(Math.ceil(ctx.ttl / 1000)) }),
   });
 }
 

@@ -63,7 +63,7 @@ describe('authentication is required', () => {
       for (const body of r.method === 'GET' ? [undefined] : [{}, bodyOf(r)]) {
         const res = await call(t, r.method, urlOf(r, { id: w.victim.user.id }), body === undefined ? {} : { body });
         expect(res.statusCode, r.key).toBe(401);
-        expect(res.data, r.key).toEqual({ error: MSG.unauthorized });
+        expect(res.data, r.key).toEqual({ error: MSG.unauthorized, code: 'unauthorized' });
       }
       // A token-shaped header that is not a token.
       const junk = await call(t, r.method, urlOf(r), { headers: { authorization: 'Bearer not.a.token' } });
@@ -98,7 +98,7 @@ describe('admin routes', () => {
           ...(body === undefined ? {} : { body }),
         });
         expect(res.statusCode, r.key).toBe(403);
-        expect(res.data, r.key).toEqual({ error: MSG.forbidden });
+        expect(res.data, r.key).toEqual({ error: MSG.forbidden, code: 'forbidden' });
       }
     }
     expect(await fingerprint(t)).toEqual(before);
@@ -123,7 +123,7 @@ describe('admin routes', () => {
         ...(body === undefined ? {} : { body: { ...(body as object), ...bodyIds(r, unknown) } }),
       });
       expect(res.statusCode, `${r.key} ${JSON.stringify(res.data)}`).toBe(404);
-      expect(res.data, r.key).toEqual({ error: MSG.notFound });
+      expect(res.data, r.key).toEqual({ error: MSG.notFound, code: 'not_found' });
     }
     expect(await fingerprint(t)).toEqual(before);
   });
@@ -157,7 +157,7 @@ describe("another user's ids", () => {
         ...(body === undefined ? {} : { body: { ...(body as object), ...bodyIds(r, ids) } }),
       });
       expect(res.statusCode, `${r.key} ${JSON.stringify(res.data)}`).toBe(404);
-      expect(res.data, r.key).toEqual({ error: MSG.notFound });
+      expect(res.data, r.key).toEqual({ error: MSG.notFound, code: 'not_found' });
       // The victim's own pending deposit too, where a deposit id is taken.
       if (r.idFields.includes('depositId')) {
         const again = await call(t, r.method, urlOf(r), {

@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { ERROR_STATUS } from '@harvest/shared/errors';
+import { errorResponse } from '@harvest/shared/schemas/common';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/db/schema.ts';
@@ -7,7 +9,6 @@ import {
   buildWorld,
   hash64,
   validBodies,
-  isRecord,
   loadRouteTable,
   rawCall,
   schemaErrors,
@@ -22,7 +23,7 @@ import {
  * Property-based fuzzing over the route table (GET /api/docs): bodies derived from each route's
  * request schema (valid-ish values) and hostile ones (anything, huge, deeply nested, unicode,
  * numbers at the edges), sent with an investor's and an admin's token. No answer is ever a 5xx,
- * every 2xx body matches the route's response schema, every 4xx is `{ error: text }`, and the
+ * every 2xx body matches the route's response schema, every 4xx is `{ error: text, code }` with the status its code stands for, and the
  * ledger invariants hold at the end. FUZZ_RUNS sets the runs per route and caller (default 25);
  * a failure prints fast-check's seed and counterexample for replay (FUZZ_SEED).
  */
@@ -258,7 +259,7 @@ describe('fuzzing the route table', () => {
 
   for (const who of ['investor', 'admin'] as const) {
     it(
-      `as ${who}: no 5xx, 2xx bodies match the response schema, 4xx bodies are { error }`,
+      `as ${who}: no 5xx, 2xx bodies match the response schema, 4xx bodies are { error, code } with the code's status`,
       { timeout: 240_000 },
       async () => {
         const u = who === 'admin' ? w.admin : w.investor;
@@ -275,8 +276,10 @@ describe('fuzzing the route table', () => {
               expect(res.statusCode, what).toBeLessThan(500);
               if (res.statusCode < 300) expect(schemaErrors(r.response, res.data), what).toEqual([]);
               else {
-                expect(isRecord(res.data), what).toBe(true);
-                expect(isRecord(res.data) && typeof res.data.error === 'string', what).toBe(true);
+                // Every error is { error, code } and the code alone decides the status.
+                const parsed = errorResponse.safeParse(res.data);
+                expect(parsed.success, what).toBe(true);
+                if (parsed.success) expect(res.statusCode, what).toBe(ERROR_STATUS[parsed.data.code]);
               }
             }),
             { numRuns: RUNS, ...(SEED !== undefined ? { seed: SEED } : {}) },

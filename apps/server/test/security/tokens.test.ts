@@ -23,13 +23,19 @@ const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url')
 const claimsOf = (token: string): Record<string, unknown> =>
   JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
 
+const CODE_OF: Record<string, string> = {
+  [MSG.unauthorized]: 'unauthorized',
+  [MSG.sessionExpired]: 'session_expired',
+  [MSG.blocked]: 'blocked',
+};
+
 /** Every authenticated route with this token answers `status` (and `error` text when given); nothing changes. */
 async function expectRefusedEverywhere(token: string, status: 401 | 403, error?: string): Promise<void> {
   const before = await fingerprint(t);
   for (const r of routes) {
     const res = await call(t, r.method, urlOf(r), { token, ...(r.method === 'GET' ? {} : { body: {} }) });
     expect(res.statusCode, `${r.key}: ${JSON.stringify(res.data)}`).toBe(status);
-    if (error) expect(res.data, r.key).toEqual({ error });
+    if (error) expect(res.data, r.key).toEqual({ error, code: CODE_OF[error] });
   }
   expect(await fingerprint(t)).toEqual(before);
 }

@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import type { ErrorCode } from '@harvest/shared/errors';
+import { errorResponse } from '@harvest/shared/schemas/common';
 
 const TOKEN_KEY = 'token';
 
@@ -8,14 +10,29 @@ export const tokenStore = {
   clear: () => localStorage.removeItem(TOKEN_KEY),
 };
 
-/** A failed call: status and the server's error text when it sent one. */
+/**
+ * A failed call: status, the server's error text when it sent one (people read it) and its
+ * stable code (screens switch on it). Status 0 and code null: the server was not reached.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly serverMessage: string | null,
+    readonly code: ErrorCode | null = null,
   ) {
     super(serverMessage ?? `Request failed (${status})`);
   }
+}
+
+/** The error a failed response carries, read against the shared contract. */
+export function apiErrorOf(status: number, data: unknown): ApiError {
+  const parsed = errorResponse.safeParse(data);
+  return parsed.success ? new ApiError(status, parsed.data.error, parsed.data.code) : new ApiError(status, null);
+}
+
+/** The call failed with this stable code. */
+export function hasCode(err: unknown, code: ErrorCode): boolean {
+  return err instanceof ApiError && err.code === code;
 }
 
 /** The server's text when present, otherwise the spec's fallback for this action. */
@@ -24,7 +41,7 @@ export function errorText(err: unknown, fallback: string): string {
 }
 
 let onBlocked: () => void = () => undefined;
-/** Called whenever a 403 reply mentions 'blocked' (spec section 4). */
+/** Called whenever a reply has the code `blocked` (spec section 4: a 403 that says the account is blocked). */
 export function setBlockedHandler(fn: () => void) {
   onBlocked = fn;
 }
@@ -60,10 +77,9 @@ export async function api<S extends z.ZodType>(
     data = null;
   }
   if (!res.ok) {
-    const message =
-      data && typeof data === 'object' && 'error' in data && typeof data.error === 'string' ? data.error : null;
-    if (res.status === 403 && message?.toLowerCase().includes('blocked')) onBlocked();
-    throw new ApiError(res.status, message);
+    const err = apiErrorOf(res.status, data);
+    if (err.code === 'blocked') onBlocked();
+    throw err;
   }
   const parsed = schema.safeParse(data);
   if (!parsed.success) throw new ApiError(res.status, null);

@@ -2,7 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { useQueryClient } from '@tanstack/react-query';
 import { meResponse, type User } from '@harvest/shared/schemas/user';
 import { messageResponse } from '@harvest/shared/schemas/common';
-import { api, ApiError, setBlockedHandler, tokenStore } from './api-client.ts';
+import { api, hasCode, setBlockedHandler, tokenStore } from './api-client.ts';
 
 type Status = 'loading' | 'anonymous' | 'authenticated' | 'blocked';
 interface AuthState {
@@ -32,7 +32,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       setUserState(res.user);
       setStatus('authenticated');
     } catch (err) {
-      if (err instanceof ApiError && err.status === 403 && err.serverMessage?.toLowerCase().includes('blocked')) {
+      if (hasCode(err, 'blocked')) {
         setStatus('blocked');
         return;
       }

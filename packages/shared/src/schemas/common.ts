@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../constants.ts';
+import { ERROR_CODES } from '../errors.ts';
 import { parseUsdc } from '../money.ts';
 
-export const errorResponse = z.object({ error: z.string() });
+/** Every error answer: the text people read and the stable code clients switch on. */
+export const errorResponse = z.object({ error: z.string(), code: z.enum(ERROR_CODES) });
+export type ErrorResponse = z.infer<typeof errorResponse>;
 export const messageResponse = z.object({ message: z.string() });
 
 /** A required text field: missing, not a string or blank all give the same spec message. */

@@ -137,7 +137,7 @@ describe('GET /api/user/admin/analytics', () => {
     for (const p of ['15', '0', 'abc', '-7', '7.0', '30&period=7']) {
       const res = await get(`?period=${p}`);
       expect(res.statusCode, p).toBe(400);
-      expect(res.data, p).toEqual({ error: ADMIN_MSG.invalidPeriod });
+      expect(res.data, p).toEqual({ error: ADMIN_MSG.invalidPeriod, code: 'validation' });
     }
   });
 

@@ -74,7 +74,7 @@ describe('admin route table', () => {
     for (const r of adminRoutes) {
       const res = await call(t, asMethod(r.method), concrete(r.url), r.method === 'GET' ? {} : { body: {} });
       expect(res.statusCode, `${r.method} ${r.url}`).toBe(401);
-      expect(res.data, `${r.method} ${r.url}`).toEqual({ error: MSG.unauthorized });
+      expect(res.data, `${r.method} ${r.url}`).toEqual({ error: MSG.unauthorized, code: 'unauthorized' });
     }
   });
 
@@ -87,7 +87,7 @@ describe('admin route table', () => {
         r.method === 'GET' ? { token: investor.token } : { token: investor.token, body: {} },
       );
       expect(res.statusCode, `${r.method} ${r.url}`).toBe(403);
-      expect(res.data, `${r.method} ${r.url}`).toEqual({ error: MSG.forbidden });
+      expect(res.data, `${r.method} ${r.url}`).toEqual({ error: MSG.forbidden, code: 'forbidden' });
     }
   });
 

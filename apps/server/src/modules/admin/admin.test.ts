@@ -216,6 +216,7 @@ describe('CSV export', () => {
     expect(pending[1]).toContain(',pending,demo,3,');
     expect((await asAdmin('/api/admin/export/deposits.csv?status=bogus')).data).toEqual({
       error: ADMIN_MSG.invalidStatusFilter,
+      code: 'validation',
     });
   });
 

@@ -29,7 +29,7 @@ export async function sendCode(ctx: AppContext, email: string): Promise<string> 
   if (!stored) {
     const row = await q.findEmailCode(ctx.db, email);
     const wait = row ? (row.sentAt.getTime() + EMAIL_CODE_RESEND_MS - now.getTime()) / 1000 : 60;
-    throw new AppError(429, MSG.codeResendWait, { 'retry-after': String(Math.max(1, Math.ceil(wait))) });
+    throw new AppError('rate_limited', MSG.codeResendWait, { 'retry-after': String(Math.max(1, Math.ceil(wait))) });
   }
   await ctx.mailer.send(
     {
@@ -45,13 +45,13 @@ export async function sendCode(ctx: AppContext, email: string): Promise<string> 
 /** Checks a signup code; wrong tries are counted exactly, also under parallel guesses. */
 async function verifyEmailCode(ctx: AppContext, email: string, code: string): Promise<string> {
   const row = await q.findEmailCode(ctx.db, email);
-  if (!row || row.expiresAt.getTime() <= ctx.clock.now().getTime()) throw badRequest(MSG.invalidCode);
-  if (row.attempts >= EMAIL_CODE_MAX_TRIES) throw badRequest(MSG.codeTooManyTries);
+  if (!row || row.expiresAt.getTime() <= ctx.clock.now().getTime()) throw badRequest(MSG.invalidCode, 'invalid_code');
+  if (row.attempts >= EMAIL_CODE_MAX_TRIES) throw badRequest(MSG.codeTooManyTries, 'invalid_code');
   const given = Buffer.from(hashCode(ctx, email, code.trim()), 'hex');
   if (given.length === 32 && timingSafeEqual(given, Buffer.from(row.codeHash, 'hex'))) return row.codeHash;
   const used = await q.countWrongTry(ctx.db, email, EMAIL_CODE_MAX_TRIES);
-  if (used === null || used >= EMAIL_CODE_MAX_TRIES) throw badRequest(MSG.codeTooManyTries);
-  throw badRequest(MSG.invalidCode);
+  if (used === null || used >= EMAIL_CODE_MAX_TRIES) throw badRequest(MSG.codeTooManyTries, 'invalid_code');
+  throw badRequest(MSG.invalidCode, 'invalid_code');
 }
 
 export interface RegisterInput {
@@ -71,7 +71,8 @@ export async function register(ctx: AppContext, input: RegisterInput): Promise<{
   if (!referrer || referrer.isBlocked) throw badRequest(MSG.invalidInvitation);
   const codeHash = await verifyEmailCode(ctx, input.email, input.verificationCode);
   const user = await inTransaction(ctx.db, async (tx) => {
-    if (!(await q.consumeEmailCode(tx, input.email, codeHash, EMAIL_CODE_MAX_TRIES))) throw badRequest(MSG.invalidCode);
+    if (!(await q.consumeEmailCode(tx, input.email, codeHash, EMAIL_CODE_MAX_TRIES)))
+      throw badRequest(MSG.invalidCode, 'invalid_code');
     return insertUserWithAccounts(tx, {
       email: input.email,
       firstName: input.firstName,
@@ -94,8 +95,9 @@ export async function login(
   totpCode?: string,
 ): Promise<{ token: string; user: AuthUser }> {
   const user = await users.findUserByEmail(ctx.db, email);
-  if (!(await verifyPassword(user?.passwordHash, password)) || !user) throw unauthorized(MSG.invalidCredentials);
-  if (user.isBlocked) throw forbidden(MSG.blocked);
+  if (!(await verifyPassword(user?.passwordHash, password)) || !user)
+    throw unauthorized(MSG.invalidCredentials, 'invalid_credentials');
+  if (user.isBlocked) throw forbidden(MSG.blocked, 'blocked');
   if (user.totpEnabled) await verifySecondFactor(ctx, user, totpCode);
   return { user, token: await ctx.tokens.sign({ sub: user.id, tv: user.tokenVersion, mfa: user.totpEnabled }) };
 }

@@ -45,12 +45,17 @@ describe('send-code', () => {
   });
 
   it('asks for the e-mail first and checks its format', async () => {
-    expect((await call(t, 'POST', '/api/send-code', { body: {} })).data).toEqual({ error: MSG.emailFirst });
+    expect((await call(t, 'POST', '/api/send-code', { body: {} })).data).toEqual({
+      error: MSG.emailFirst,
+      code: 'validation',
+    });
     expect((await call(t, 'POST', '/api/send-code', { body: { email: '  ' } })).data).toEqual({
       error: MSG.emailFirst,
+      code: 'validation',
     });
     expect((await call(t, 'POST', '/api/send-code', { body: { email: 'nope' } })).data).toEqual({
       error: MSG.invalidEmail,
+      code: 'validation',
     });
   });
 
@@ -112,11 +117,11 @@ describe('register', () => {
     for (const [over, message] of cases) {
       const res = await call(t, 'POST', '/api/register', { body: payload(email, code, over) });
       expect(res.statusCode, message).toBe(400);
-      expect(res.data).toEqual({ error: message });
+      expect(res.data).toEqual({ error: message, code: message === MSG.invalidCode ? 'invalid_code' : 'validation' });
     }
     expect(await t.ctx.db.query.users.findFirst({ where: (u, { eq }) => eq(u.email, email) })).toBeUndefined();
     const empty = await call(t, 'POST', '/api/register', { body: {} });
-    expect(empty.data).toEqual({ error: MSG.signupAllRequired });
+    expect(empty.data).toEqual({ error: MSG.signupAllRequired, code: 'validation' });
   });
 
   it('refuses an e-mail that already exists with the spec text', async () => {
@@ -124,7 +129,7 @@ describe('register', () => {
     const code = await sendCode(existing.user.email);
     const res = await call(t, 'POST', '/api/register', { body: payload(existing.user.email, code) });
     expect(res.statusCode).toBe(409);
-    expect(res.data).toEqual({ error: MSG.emailExists });
+    expect(res.data).toEqual({ error: MSG.emailExists, code: 'conflict' });
   });
 
   it('locks the code after 5 wrong tries, counted exactly under 50 parallel guesses', async () => {
@@ -138,7 +143,7 @@ describe('register', () => {
     const row = await t.ctx.db.query.emailCodes.findFirst({ where: (c, { eq }) => eq(c.email, email) });
     expect(row?.attempts).toBe(5);
     const right = await call(t, 'POST', '/api/register', { body: payload(email, code) });
-    expect(right.data).toEqual({ error: MSG.codeTooManyTries });
+    expect(right.data).toEqual({ error: MSG.codeTooManyTries, code: 'invalid_code' });
   });
 
   it('refuses an expired code', async () => {
@@ -147,7 +152,7 @@ describe('register', () => {
     t.clock.set(new Date(Date.now() + 11 * 60_000));
     const res = await call(t, 'POST', '/api/register', { body: payload(email, code) });
     t.clock.set(new Date());
-    expect(res.data).toEqual({ error: MSG.invalidCode });
+    expect(res.data).toEqual({ error: MSG.invalidCode, code: 'invalid_code' });
   });
 
   it('refuses extra fields such as isAdmin', async () => {
@@ -169,17 +174,19 @@ describe('login', () => {
     expect(ok.data.user.email).toBe(u.user.email);
     const bad = await call(t, 'POST', '/api/login', { body: { email: u.user.email, password: 'wrong-password' } });
     expect(bad.statusCode).toBe(401);
-    expect(bad.data).toEqual({ error: MSG.invalidCredentials });
+    expect(bad.data).toEqual({ error: MSG.invalidCredentials, code: 'invalid_credentials' });
     const nobody = await call(t, 'POST', '/api/login', { body: { email: 'nobody@example.com', password: 'x' } });
-    expect(nobody.data).toEqual({ error: MSG.invalidCredentials });
+    expect(nobody.data).toEqual({ error: MSG.invalidCredentials, code: 'invalid_credentials' });
   });
 
   it('requires e-mail and password', async () => {
     expect((await call(t, 'POST', '/api/login', { body: { email: '', password: 'x' } })).data).toEqual({
       error: MSG.loginRequired,
+      code: 'validation',
     });
     expect((await call(t, 'POST', '/api/login', { body: { email: 'a@b.co' } })).data).toEqual({
       error: MSG.loginRequired,
+      code: 'validation',
     });
   });
 });

@@ -45,28 +45,34 @@ describe('process-deposit input (spec section 5 messages, in order)', () => {
     ]) {
       const res = await submit(alice, body);
       expect(res.statusCode).toBe(400);
-      expect(res.data).toEqual({ error: MSG.depositRequired });
+      expect(res.data).toEqual({ error: MSG.depositRequired, code: 'validation' });
     }
   });
 
   it('then the minimum, then hash and address formats', async () => {
     expect((await submit(alice, { txHash: 'bad', amount: 0.49, fromAddress: 'bad' })).data).toEqual({
       error: MSG.minDeposit,
+      code: 'validation',
     });
     expect((await submit(alice, { txHash: hash(), amount: -3, fromAddress: FROM })).data).toEqual({
       error: MSG.minDeposit,
+      code: 'validation',
     });
     expect((await submit(alice, { txHash: '0x1234', amount: 0.5, fromAddress: 'bad' })).data).toEqual({
       error: DEPOSIT_MSG.invalidHash,
+      code: 'validation',
     });
     expect((await submit(alice, { txHash: hash(), amount: 0.5, fromAddress: '0x12' })).data).toEqual({
       error: DEPOSIT_MSG.invalidAddress,
+      code: 'validation',
     });
     expect((await submit(alice, { txHash: hash(), amount: 1.1234567, fromAddress: FROM })).data).toEqual({
       error: DEPOSIT_MSG.invalidAmount,
+      code: 'validation',
     });
     expect((await submit(alice, { txHash: hash(), amount: 'ten', fromAddress: FROM })).data).toEqual({
       error: DEPOSIT_MSG.invalidAmount,
+      code: 'validation',
     });
   });
 
@@ -190,10 +196,19 @@ describe('failed-deposit correction', () => {
     const body = (over: Record<string, unknown>) => ({ depositId: id, txHash: hash(), amount: 4, ...over });
     const upd = (u: TestUser, b: unknown) =>
       call(t, 'POST', '/api/withdrawal/update-failed-deposit', { token: u.token, body: b });
-    expect((await upd(alice, body({ txHash: '' }))).data).toEqual({ error: MSG.failedDepositRequired });
-    expect((await upd(alice, body({ amount: undefined }))).data).toEqual({ error: MSG.failedDepositRequired });
-    expect((await upd(alice, body({ amount: 0.2 }))).data).toEqual({ error: MSG.minDeposit });
-    expect((await upd(alice, body({ txHash: '0xzz' }))).data).toEqual({ error: DEPOSIT_MSG.invalidHash });
+    expect((await upd(alice, body({ txHash: '' }))).data).toEqual({
+      error: MSG.failedDepositRequired,
+      code: 'validation',
+    });
+    expect((await upd(alice, body({ amount: undefined }))).data).toEqual({
+      error: MSG.failedDepositRequired,
+      code: 'validation',
+    });
+    expect((await upd(alice, body({ amount: 0.2 }))).data).toEqual({ error: MSG.minDeposit, code: 'validation' });
+    expect((await upd(alice, body({ txHash: '0xzz' }))).data).toEqual({
+      error: DEPOSIT_MSG.invalidHash,
+      code: 'validation',
+    });
     // Another user's deposit does not exist for them.
     const foreign = await upd(bob, body({}));
     expect(foreign.statusCode).toBe(404);
@@ -330,9 +345,9 @@ describe('admin update-user-balance', () => {
     for (const newBalance of [-1, 'abc', '', 1.0000001, null]) {
       const res = await update({ userId: alice.user.id, newBalance });
       expect(res.statusCode).toBe(400);
-      expect(res.data).toEqual({ error: MSG.validAmount });
+      expect(res.data).toEqual({ error: MSG.validAmount, code: 'validation' });
     }
-    expect((await update({ userId: alice.user.id })).data).toEqual({ error: MSG.validAmount });
+    expect((await update({ userId: alice.user.id })).data).toEqual({ error: MSG.validAmount, code: 'validation' });
     expect((await update({ userId: '00000000-0000-4000-8000-000000000000', newBalance: 1 })).statusCode).toBe(404);
     expect((await update({ userId: 'x', newBalance: 1 })).statusCode).toBe(404);
     expect((await update({ userId: alice.user.id, newBalance: 1 }, bob.token)).statusCode).toBe(403);

@@ -29,14 +29,15 @@ export async function invest(
   amount: bigint,
 ): Promise<{ investment: q.InvestmentRow }> {
   const now = ctx.clock.now();
-  if (!isWeekday(now, ctx.config.PLATFORM_TIMEZONE)) throw badRequest(MSG.weekdayInvest);
+  if (!isWeekday(now, ctx.config.PLATFORM_TIMEZONE)) throw badRequest(MSG.weekdayInvest, 'weekday_only');
   const tier = await findActiveTierByAmount(ctx.db, amount);
   if (!tier) throw badRequest(INVEST_MSG.noSuchTier);
 
   return inTransaction(ctx.db, async (tx) => {
     const referrers = await referrerChain(tx, user.id);
     const balances = await lockUserAccounts(tx, [user.id, ...referrers.map((r) => r.userId)]);
-    if ((balances.get(`${user.id}:balance`) ?? 0n) < tier.amount) throw badRequest(INVEST_MSG.insufficientBalance);
+    if ((balances.get(`${user.id}:balance`) ?? 0n) < tier.amount)
+      throw badRequest(INVEST_MSG.insufficientBalance, 'insufficient_funds');
 
     const investment = await q.insertInvestment(tx, {
       userId: user.id,
@@ -100,9 +101,9 @@ export async function startEarning(
     const inv = await q.lockOwnInvestment(tx, user.id, investmentId);
     if (!inv) throw notFound();
     if (inv.earningStarted) throw conflict(INVEST_MSG.cycleRunning);
-    if (!isWeekday(now, tz)) throw badRequest(INVEST_MSG.weekdayStart);
+    if (!isWeekday(now, tz)) throw badRequest(INVEST_MSG.weekdayStart, 'weekday_only');
     if (inv.nextCycleAvailableAt && now < inv.nextCycleAvailableAt)
-      throw badRequest(cooldownText(inv.nextCycleAvailableAt.getTime() - now.getTime()));
+      throw badRequest(cooldownText(inv.nextCycleAvailableAt.getTime() - now.getTime()), 'too_early');
     const day = platformDay(now, tz);
     if (inv.lastCycleDay === day) throw conflict(INVEST_MSG.alreadyToday);
     const updated = await q.markCycleStarted(tx, inv.id, now, new Date(now.getTime() + CYCLE_MS), day);
@@ -126,8 +127,9 @@ export async function completeCycle(
     const inv = await q.lockOwnInvestment(tx, user.id, investmentId);
     if (!inv) throw notFound();
     if (!inv.earningStarted || !inv.cycleEndTime) throw conflict(INVEST_MSG.notRunning);
-    if (now < inv.cycleEndTime) throw badRequest(cycleNotFinishedText(inv.cycleEndTime.getTime() - now.getTime()));
-    if (!isWeekday(now, ctx.config.PLATFORM_TIMEZONE)) throw badRequest(MSG.weekendComplete);
+    if (now < inv.cycleEndTime)
+      throw badRequest(cycleNotFinishedText(inv.cycleEndTime.getTime() - now.getTime()), 'too_early');
+    if (!isWeekday(now, ctx.config.PLATFORM_TIMEZONE)) throw badRequest(MSG.weekendComplete, 'weekday_only');
 
     const cycleNumber = inv.cyclesCompleted + 1;
     const gross = cycleEarning(inv.amount, BigInt(inv.dailyRateScaled));

@@ -106,7 +106,7 @@ describe('POST /api/user/invest', () => {
       at(t, when);
       const res = await buy(u, 100);
       expect(res.statusCode).toBe(400);
-      expect(res.data).toEqual({ error: MSG.weekdayInvest });
+      expect(res.data).toEqual({ error: MSG.weekdayInvest, code: 'weekday_only' });
     }
     expect(await countRows(t, 'investments', u.user.id)).toBe(0);
     expect((await userBalances(t.ctx.db, u.user.id)).balance).toBe(500_000_000n);
@@ -155,7 +155,7 @@ describe('POST /api/user/invest', () => {
     const u = await investor('99.999999');
     const res = await buy(u, 100);
     expect(res.statusCode).toBe(400);
-    expect(res.data).toEqual({ error: INVEST_MSG.insufficientBalance });
+    expect(res.data).toEqual({ error: INVEST_MSG.insufficientBalance, code: 'insufficient_funds' });
     expect(await countRows(t, 'investments', u.user.id)).toBe(0);
     expect((await userBalances(t.ctx.db, u.user.id)).balance).toBe(99_999_999n);
   });
@@ -297,7 +297,7 @@ describe('earning cycles', () => {
     for (const action of [start, complete]) {
       const res = await action(other, id);
       expect(res.statusCode).toBe(404);
-      expect(res.data).toEqual({ error: MSG.notFound });
+      expect(res.data).toEqual({ error: MSG.notFound, code: 'not_found' });
       expect((await action(u, '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
     }
     expect((await start(u, 'not-a-uuid')).statusCode).toBe(400);

@@ -68,7 +68,7 @@ describe('tier management', () => {
     for (const [body, error] of bad) {
       const res = await create(body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
-      expect(res.data, JSON.stringify(body)).toEqual({ error });
+      expect(res.data, JSON.stringify(body)).toEqual({ error, code: 'validation' });
     }
     expect((await create({ name: 'X', amount: 10, dailyRate: 1, isAdmin: true })).statusCode).toBe(400);
     expect((await create({ name: 'Max', amount: 10, dailyRate: 100 })).statusCode).toBe(201);
@@ -117,8 +117,14 @@ describe('tier management', () => {
 
   it('update: nothing to change is 400, unknown or malformed id is 404, validation as on create', async () => {
     const created = await create({ name: 'Y', amount: 1, dailyRate: 1 });
-    expect((await update(created.data.tier._id, {})).data).toEqual({ error: ADMIN_MSG.tierNothingToChange });
-    expect((await update(created.data.tier._id, { dailyRate: 0 })).data).toEqual({ error: ADMIN_MSG.tierRateInvalid });
+    expect((await update(created.data.tier._id, {})).data).toEqual({
+      error: ADMIN_MSG.tierNothingToChange,
+      code: 'validation',
+    });
+    expect((await update(created.data.tier._id, { dailyRate: 0 })).data).toEqual({
+      error: ADMIN_MSG.tierRateInvalid,
+      code: 'validation',
+    });
     expect((await update('7d3c1f7e-3f57-4a43-9d0c-0b8b2a6a4e11', { active: false })).statusCode).toBe(404);
     expect((await update('nope', { active: false })).statusCode).toBe(404);
   });

@@ -57,9 +57,9 @@ async function useRecoveryCode(ctx: AppContext, user: AuthUser, code: string): P
 
 /** The second factor at sign-in: an authenticator code, or a recovery code (each works once). */
 export async function verifySecondFactor(ctx: AppContext, user: AuthUser, code: string | undefined): Promise<void> {
-  if (!code) throw unauthorized(MSG.totpRequired);
+  if (!code) throw unauthorized(MSG.totpRequired, 'two_factor_required');
   const ok = /^\d{6}$/.test(code) ? await acceptTotp(ctx, user, code) : await useRecoveryCode(ctx, user, code);
-  if (!ok) throw unauthorized(MSG.totpInvalid);
+  if (!ok) throw unauthorized(MSG.totpInvalid, 'two_factor_invalid');
 }
 
 export async function enable(ctx: AppContext, user: AuthUser, code: string) {

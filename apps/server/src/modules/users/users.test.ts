@@ -122,7 +122,7 @@ describe('PUT /user/profile', () => {
         body: { firstName: 'Changed', lastName: 'X', ...extra },
       });
       expect(res.statusCode, message).toBe(400);
-      expect(res.data).toEqual({ error: message });
+      expect(res.data).toEqual({ error: message, code: 'validation' });
     }
     const me = await call(t, 'GET', '/api/user/me', { token: u.token });
     expect(me.data.user.firstName).toBe('Keep');
@@ -161,13 +161,13 @@ describe('PUT /user/admin/update-email', () => {
     ).toBe(403);
     expect(
       (await call(t, 'PUT', '/api/user/admin/update-email', { token: admin.token, body: { newEmail: 'bad' } })).data,
-    ).toEqual({ error: MSG.invalidEmail });
+    ).toEqual({ error: MSG.invalidEmail, code: 'validation' });
     const taken = await call(t, 'PUT', '/api/user/admin/update-email', {
       token: admin.token,
       body: { newEmail: u.user.email },
     });
     expect(taken.statusCode).toBe(409);
-    expect(taken.data).toEqual({ error: MSG.emailExists });
+    expect(taken.data).toEqual({ error: MSG.emailExists, code: 'conflict' });
   });
 });
 
@@ -212,7 +212,7 @@ describe('POST /user/admin/toggle-block/:id', () => {
     const victim = await makeUser(t);
     const adm = await call(t, 'POST', `/api/user/admin/toggle-block/${other.user.id}`, { token: admin.token });
     expect(adm.statusCode).toBe(400);
-    expect(adm.data).toEqual({ error: MSG.cannotBlockAdmin });
+    expect(adm.data).toEqual({ error: MSG.cannotBlockAdmin, code: 'validation' });
     expect(
       (await call(t, 'POST', `/api/user/admin/toggle-block/${victim.user.id}`, { token: u.token })).statusCode,
     ).toBe(403);
@@ -234,7 +234,7 @@ describe('errors and headers', () => {
   it('answers unknown API paths with a JSON 404 and malformed JSON with 400, never a stack', async () => {
     const missing = await call(t, 'GET', '/api/nope');
     expect(missing.statusCode).toBe(404);
-    expect(missing.data).toEqual({ error: MSG.notFound });
+    expect(missing.data).toEqual({ error: MSG.notFound, code: 'not_found' });
     const bad = await call(t, 'POST', '/api/login', {
       body: '{"email":',
       headers: { 'content-type': 'application/json' },

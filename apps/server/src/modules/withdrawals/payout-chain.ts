@@ -39,7 +39,7 @@ export function chainPayoutVerifier(cfg: PayoutChainConfig, client?: PublicClien
   const usdc = new Set(cfg.usdcContracts.map((a) => a.toLowerCase()));
   return {
     async verify(txHash, wallet) {
-      if (!cfg.payoutAddress) throw new AppError(503, PAYOUT_MSG.noPayoutAddress);
+      if (!cfg.payoutAddress) throw new AppError('unavailable', PAYOUT_MSG.noPayoutAddress);
       const payout = cfg.payoutAddress.toLowerCase();
       let receipt;
       try {
@@ -49,10 +49,10 @@ export function chainPayoutVerifier(cfg: PayoutChainConfig, client?: PublicClien
           err instanceof TransactionReceiptNotFoundError ||
           (err instanceof Error && /not (be )?found/i.test(err.message))
         )
-          throw badRequest(PAYOUT_MSG.notFound);
-        throw new AppError(502, PAYOUT_MSG.unreachable);
+          throw badRequest(PAYOUT_MSG.notFound, 'chain_mismatch');
+        throw new AppError('upstream_error', PAYOUT_MSG.unreachable);
       }
-      if (receipt.status !== 'success') throw badRequest(PAYOUT_MSG.reverted);
+      if (receipt.status !== 'success') throw badRequest(PAYOUT_MSG.reverted, 'chain_mismatch');
       const transfers = receipt.logs.flatMap((log) => {
         try {
           const ev = decodeEventLog({ abi: [TRANSFER], data: log.data, topics: log.topics });
@@ -69,11 +69,11 @@ export function chainPayoutVerifier(cfg: PayoutChainConfig, client?: PublicClien
         }
       });
       const usdcTransfers = transfers.filter((t) => usdc.has(t.token));
-      if (usdcTransfers.length === 0) throw badRequest(PAYOUT_MSG.wrongToken);
+      if (usdcTransfers.length === 0) throw badRequest(PAYOUT_MSG.wrongToken, 'chain_mismatch');
       const fromPayout = usdcTransfers.filter((t) => t.from === payout);
-      if (fromPayout.length === 0) throw badRequest(PAYOUT_MSG.wrongSender);
+      if (fromPayout.length === 0) throw badRequest(PAYOUT_MSG.wrongSender, 'chain_mismatch');
       const toWallet = fromPayout.filter((t) => t.to === wallet.toLowerCase());
-      if (toWallet.length === 0) throw badRequest(PAYOUT_MSG.wrongRecipient);
+      if (toWallet.length === 0) throw badRequest(PAYOUT_MSG.wrongRecipient, 'chain_mismatch');
       return { value: toWallet.reduce((s, t) => s + t.value, 0n) };
     },
   };

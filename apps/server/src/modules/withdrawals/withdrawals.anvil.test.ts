@@ -81,7 +81,7 @@ describe.runIf(avail.ok)('admin approve with a chain configured (anvil)', () => 
   async function expectRefused(withdrawalId: string, txHash: string, error: string) {
     const res = await approve(withdrawalId, txHash);
     expect(res.statusCode).toBe(400);
-    expect(res.data).toEqual({ error });
+    expect(res.data).toEqual({ error, code: 'chain_mismatch' });
     expect((await findWithdrawal(t.ctx.db, withdrawalId))?.status).toBe('pending');
   }
 

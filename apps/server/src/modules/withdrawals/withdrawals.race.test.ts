@@ -53,7 +53,7 @@ describe.runIf(isPostgres)('withdrawal races on PostgreSQL', () => {
     expect(ok).toHaveLength(1);
     for (const r of results.filter((x) => x.statusCode !== 200)) {
       expect(r.statusCode).toBe(400);
-      expect(r.data).toEqual({ error: MSG.noFunds });
+      expect(r.data).toEqual({ error: MSG.noFunds, code: 'no_funds' });
     }
     const rows = await withdrawalsOf(t, u.user.id);
     expect(rows).toHaveLength(5);

@@ -90,7 +90,7 @@ export async function requestAll(
     const earnings = await q.lockUnrequestedEarnings(tx, user.id);
     const rewards = balances.get(`${user.id}:rewards`) ?? 0n;
     const balance = balances.get(`${user.id}:balance`) ?? 0n;
-    if (earnings.length === 0 && rewards <= 0n && balance <= 0n) throw badRequest(MSG.noFunds);
+    if (earnings.length === 0 && rewards <= 0n && balance <= 0n) throw badRequest(MSG.noFunds, 'no_funds');
 
     const requestId = randomUUID();
     const requestedAt = ctx.clock.now();
@@ -201,7 +201,7 @@ export async function approve(
 ): Promise<AdminWithdrawal> {
   const current = await loadPending(ctx.db, input.withdrawalId);
   const proof = verifier ? await verifier.verify(input.txHash, current.walletAddress) : null;
-  if (proof && proof.value < current.netAmount) throw badRequest(PAYOUT_MSG.shortAmount);
+  if (proof && proof.value < current.netAmount) throw badRequest(PAYOUT_MSG.shortAmount, 'chain_mismatch');
 
   await inTransaction(ctx.db, async (tx) => {
     const now = ctx.clock.now();
@@ -225,7 +225,7 @@ export async function approve(
     if (proof) {
       // This withdrawal is already marked approved with the hash, so the sum includes it.
       const paid = await q.approvedNetForHash(tx, input.txHash);
-      if (paid > proof.value) throw badRequest(PAYOUT_MSG.shortAmount);
+      if (paid > proof.value) throw badRequest(PAYOUT_MSG.shortAmount, 'chain_mismatch');
     }
 
     await post(tx, {

@@ -69,7 +69,7 @@ describe('POST /withdrawal/request-all refusals', () => {
     ]) {
       const res = await requestAll(u, body);
       expect(res.statusCode).toBe(400);
-      expect(res.data).toEqual({ error: MSG.walletRequired });
+      expect(res.data).toEqual({ error: MSG.walletRequired, code: 'validation' });
     }
     for (const walletAddress of [
       '0x123',
@@ -79,7 +79,7 @@ describe('POST /withdrawal/request-all refusals', () => {
     ]) {
       const res = await requestAll(u, { walletAddress, withdrawalPassword: u.withdrawalPassword });
       expect(res.statusCode).toBe(400);
-      expect(res.data).toEqual({ error: WITHDRAWAL_MSG.invalidWallet });
+      expect(res.data).toEqual({ error: WITHDRAWAL_MSG.invalidWallet, code: 'validation' });
     }
     const extra = await requestAll(u, { walletAddress: WALLET, withdrawalPassword: u.withdrawalPassword, amount: 5 });
     expect(extra.statusCode).toBe(400);
@@ -89,11 +89,11 @@ describe('POST /withdrawal/request-all refusals', () => {
   it('needs the right withdrawal password; a wrong one changes nothing', async () => {
     const { u } = await userWithFunds();
     const missing = await requestAll(u, { walletAddress: WALLET });
-    expect(missing.data).toEqual({ error: WITHDRAWAL_MSG.withdrawalPasswordRequired });
+    expect(missing.data).toEqual({ error: WITHDRAWAL_MSG.withdrawalPasswordRequired, code: 'validation' });
     for (const withdrawalPassword of ['wrong-one', u.password]) {
       const res = await requestAll(u, { walletAddress: WALLET, withdrawalPassword });
       expect(res.statusCode).toBe(400);
-      expect(res.data).toEqual({ error: WITHDRAWAL_MSG.withdrawalPasswordWrong });
+      expect(res.data).toEqual({ error: WITHDRAWAL_MSG.withdrawalPasswordWrong, code: 'validation' });
     }
     expect(await withdrawalsOf(t, u.user.id)).toHaveLength(0);
     const b = await userBalances(t.ctx.db, u.user.id);
@@ -105,7 +105,7 @@ describe('POST /withdrawal/request-all refusals', () => {
     const u = await makeUser(t);
     const res = await withdrawAll(u);
     expect(res.statusCode).toBe(400);
-    expect(res.data).toEqual({ error: MSG.noFunds });
+    expect(res.data).toEqual({ error: MSG.noFunds, code: 'no_funds' });
     const me = await call(t, 'GET', '/api/user/me', { token: u.token });
     expect(me.data.user.withdrawalWallet).toBeNull();
   });
@@ -176,7 +176,7 @@ describe('Withdraw All', () => {
 
     const again = await withdrawAll(u);
     expect(again.statusCode).toBe(400);
-    expect(again.data).toEqual({ error: MSG.noFunds });
+    expect(again.data).toEqual({ error: MSG.noFunds, code: 'no_funds' });
     await expectLedgerClean(t);
   });
 
@@ -239,10 +239,10 @@ describe('admin approve', () => {
     for (const txHash of [undefined, '', '  ']) {
       const res = await approve({ withdrawalId: w._id, ...(txHash === undefined ? {} : { txHash }) });
       expect(res.statusCode).toBe(400);
-      expect(res.data).toEqual({ error: MSG.txHashRequired });
+      expect(res.data).toEqual({ error: MSG.txHashRequired, code: 'validation' });
     }
     const bad = await approve({ withdrawalId: w._id, txHash: '0x1234' });
-    expect(bad.data).toEqual({ error: WITHDRAWAL_MSG.invalidTxHash });
+    expect(bad.data).toEqual({ error: WITHDRAWAL_MSG.invalidTxHash, code: 'validation' });
     const unknown = await approve({ withdrawalId: '00000000-0000-4000-8000-000000000000', txHash: hashOf(2) });
     expect(unknown.statusCode).toBe(404);
     expect((await mine(u)).every((x: { status: string }) => x.status === 'pending')).toBe(true);
@@ -300,7 +300,7 @@ describe('admin approve', () => {
     const [ow] = await mine(other);
     const reused = await approve({ withdrawalId: ow._id, txHash: h });
     expect(reused.statusCode).toBe(409);
-    expect(reused.data).toEqual({ error: WITHDRAWAL_MSG.hashUsedElsewhere });
+    expect(reused.data).toEqual({ error: WITHDRAWAL_MSG.hashUsedElsewhere, code: 'conflict' });
     expect((await mine(other))[0].status).toBe('pending');
     await expectLedgerClean(t);
   });
@@ -394,7 +394,10 @@ describe('withdrawal password throttle', () => {
           body: { walletAddress: WALLET, withdrawalPassword },
         });
       for (let i = 0; i < 5; i++)
-        expect((await send('wrong-password')).data).toEqual({ error: WITHDRAWAL_MSG.withdrawalPasswordWrong });
+        expect((await send('wrong-password')).data).toEqual({
+          error: WITHDRAWAL_MSG.withdrawalPasswordWrong,
+          code: 'validation',
+        });
       const locked = await send(u.withdrawalPassword);
       expect(locked.statusCode).toBe(429);
       expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);

@@ -1,4 +1,4 @@
-import { ApiError, tokenStore } from '../../../lib/api-client.ts';
+import { ApiError, apiErrorOf, tokenStore } from '../../../lib/api-client.ts';
 
 /**
  * Downloads a CSV export. The API needs the bearer token, which a plain link cannot send, so
@@ -15,14 +15,13 @@ export async function downloadCsv(path: string, fallbackName: string): Promise<v
     throw new ApiError(0, null);
   }
   if (!res.ok) {
-    let message: string | null = null;
+    let data: unknown = null;
     try {
-      const data: unknown = await res.json();
-      if (data && typeof data === 'object' && 'error' in data && typeof data.error === 'string') message = data.error;
+      data = await res.json();
     } catch {
-      message = null;
+      data = null;
     }
-    throw new ApiError(res.status, message);
+    throw apiErrorOf(res.status, data);
   }
   const blob = await res.blob();
   const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;

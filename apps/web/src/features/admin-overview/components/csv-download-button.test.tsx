@@ -46,7 +46,10 @@ describe('CsvDownloadButton', () => {
     const user = userEvent.setup();
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => new Response(JSON.stringify({ error: 'Unknown status filter' }), { status: 400 })),
+      vi.fn(
+        async () =>
+          new Response(JSON.stringify({ error: 'Unknown status filter', code: 'validation' }), { status: 400 }),
+      ),
     );
     render(
       <>

@@ -66,7 +66,7 @@ describe('UsersPanel', () => {
         if (url.startsWith('/api/admin/users?'))
           return json({ users: [admin, { ...ada, isBlocked: blocked }], page: 1, pageSize: 20, total: 2 });
         if (url === '/api/user/admin/toggle-block/u1') {
-          if (failNext) return json({ error: 'boom' }, 500);
+          if (failNext) return json({ error: 'boom', code: 'internal' }, 500);
           blocked = !blocked;
           return json({ message: 'ok', user: userDto({ ...ada, isBlocked: blocked }) });
         }
@@ -93,7 +93,7 @@ describe('UsersPanel', () => {
             total: 1,
           });
         }
-        return json({ error: 'Not found' }, 404);
+        return json({ error: 'Not found', code: 'not_found' }, 404);
       }),
     );
     renderPanel();

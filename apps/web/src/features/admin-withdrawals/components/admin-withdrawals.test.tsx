@@ -50,7 +50,9 @@ describe('AdminWithdrawals', () => {
     const approve = vi
       .fn()
       .mockReturnValueOnce(new Response('', { status: 500 }))
-      .mockReturnValueOnce(json({ error: 'Payout amount is less than the net amount to pay' }, 400));
+      .mockReturnValueOnce(
+        json({ error: 'Payout amount is less than the net amount to pay', code: 'chain_mismatch' }, 400),
+      );
     const reject = vi.fn().mockReturnValueOnce(new Response('', { status: 500 }));
     const calls: { url: string; body: unknown }[] = [];
     vi.stubGlobal(
@@ -61,7 +63,7 @@ describe('AdminWithdrawals', () => {
           return json(list);
         if (url.startsWith('/api/withdrawal/admin/approve')) return approve();
         if (url.startsWith('/api/withdrawal/admin/reject')) return reject();
-        return json({ error: 'Not found' }, 404);
+        return json({ error: 'Not found', code: 'not_found' }, 404);
       }),
     );
     renderTab();

@@ -37,7 +37,11 @@ describe('LoginForm', () => {
       'fetch',
       vi
         .fn()
-        .mockResolvedValueOnce(new Response(JSON.stringify({ error: 'Invalid email or password' }), { status: 401 }))
+        .mockResolvedValueOnce(
+          new Response(JSON.stringify({ error: 'Invalid email or password', code: 'invalid_credentials' }), {
+            status: 401,
+          }),
+        )
         .mockResolvedValueOnce(new Response('', { status: 502 })),
     );
     renderWith(<LoginForm />);

@@ -4,7 +4,7 @@ import { toast } from 'react-toastify';
 import { MSG } from '@harvest/shared/messages';
 import { Button } from '../../../components/ui/button.tsx';
 import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
-import { ApiError, errorText } from '../../../lib/api-client.ts';
+import { errorText, hasCode } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth.tsx';
 import { login } from '../api/auth.ts';
 import { AuthCard } from './auth-card.tsx';
@@ -30,7 +30,7 @@ export function LoginForm() {
       auth.signIn(res.token, res.user);
       navigate('/dashboard', { replace: true });
     } catch (err) {
-      if (err instanceof ApiError && err.serverMessage === MSG.totpRequired) setNeedsCode(true);
+      if (hasCode(err, 'two_factor_required')) setNeedsCode(true);
       toast.error(errorText(err, MSG.loginFailed));
     } finally {
       setBusy(false);

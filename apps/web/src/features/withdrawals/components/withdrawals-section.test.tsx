@@ -129,7 +129,7 @@ function stubApi(requestAll: () => Response) {
       if (url.startsWith('/api/user/dashboard')) return json(dashboard);
       if (url.startsWith('/api/withdrawal/my-withdrawals')) return json({ withdrawals });
       if (url.startsWith('/api/withdrawal/request-all')) return requestAll();
-      return json({ error: 'Not found' }, 404);
+      return json({ error: 'Not found', code: 'not_found' }, 404);
     }),
   );
   return calls;
@@ -210,7 +210,7 @@ describe('WithdrawalsSection', () => {
   it("shows the server's refusal, or 'Failed to request withdrawal' when it sent no text", async () => {
     const user = userEvent.setup();
     let n = 0;
-    stubApi(() => (n++ === 0 ? json({ error: MSG.noFunds }, 400) : new Response('', { status: 502 })));
+    stubApi(() => (n++ === 0 ? json({ error: MSG.noFunds, code: 'no_funds' }, 400) : new Response('', { status: 502 })));
     renderSection();
     const open = await screen.findByRole('button', { name: 'Withdraw All' });
     await waitFor(() => expect((open as HTMLButtonElement).disabled).toBe(false));

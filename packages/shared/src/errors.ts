@@ -1,0 +1,66 @@
+/**
+ * Stable machine codes of every error the API answers, and the HTTP status each one has.
+ * Clients switch on `code`; people read `error` (the spec's words). Rewording a message never
+ * changes a code, so a screen that reacts to an error (the Blocked screen, the second-factor
+ * prompt, an expired session) keeps working.
+ */
+export const ERROR_STATUS = {
+  /** Input that breaks a rule: a missing field, a bad format, a value out of range. */
+  validation: 400,
+  /** The account cannot pay for this (balance below the tier amount). */
+  insufficient_funds: 400,
+  /** Nothing to withdraw. */
+  no_funds: 400,
+  /** Investing, starting or completing is for Monday to Friday only. */
+  weekday_only: 400,
+  /** Too early: the cycle has not ended yet, or the 48-hour wait after a payout runs. */
+  too_early: 400,
+  /** An e-mail verification code that is wrong, expired or used up. */
+  invalid_code: 400,
+  /** A proof read from the chain does not match (wrong token, sender, recipient, amount). */
+  chain_mismatch: 400,
+  /** No session token, or one that is not ours. */
+  unauthorized: 401,
+  /** The session ended (expired, logged out, password changed): sign in again. */
+  session_expired: 401,
+  /** Wrong e-mail or password at sign-in. */
+  invalid_credentials: 401,
+  /** The current password (or withdrawal password) given to confirm an action is wrong. */
+  wrong_password: 401,
+  /** Sign-in needs the authenticator code. */
+  two_factor_required: 401,
+  /** The authenticator or recovery code is wrong. */
+  two_factor_invalid: 401,
+  /** Not allowed for this user. */
+  forbidden: 403,
+  /** The account is blocked: only the Blocked screen and logout remain. */
+  blocked: 403,
+  /** Administrator actions need a session signed in with the second factor. */
+  admin_two_factor_required: 403,
+  /** No such thing, or not yours. */
+  not_found: 404,
+  /** The request took too long to arrive. */
+  request_timeout: 408,
+  /** The state changed first (already decided, already running, already taken). */
+  conflict: 409,
+  /** A request with this Idempotency-Key is still being processed. */
+  idempotency_in_progress: 409,
+  /** The request body is over the size limit. */
+  payload_too_large: 413,
+  /** The body is not JSON (Content-Type). */
+  unsupported_media_type: 415,
+  /** This Idempotency-Key was used with another request. */
+  idempotency_mismatch: 422,
+  /** Too many requests or too many wrong secrets: wait for Retry-After. */
+  rate_limited: 429,
+  /** Unexpected: logged on the server, no detail for the client. */
+  internal: 500,
+  /** A service we depend on (the chain's RPC node) answered badly or not at all. */
+  upstream_error: 502,
+  /** Not available right now (e-mail delivery, a missing setting). */
+  unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
