@@ -87,7 +87,9 @@ describe('InvestmentCycles', () => {
   it("shows the server's refusal, or the spec fallback when there is none", async () => {
     const fetchMock = vi
       .fn()
-      .mockResolvedValueOnce(new Response(JSON.stringify({ error: MSG.weekendComplete, code: 'weekday_only' }), { status: 400 }))
+      .mockResolvedValueOnce(
+        new Response(JSON.stringify({ error: MSG.weekendComplete, code: 'weekday_only' }), { status: 400 }),
+      )
       .mockResolvedValueOnce(new Response('', { status: 500 }));
     vi.stubGlobal('fetch', fetchMock);
     renderCycles([{ ...base, earningStarted: true, cycleEndTime: '2026-01-14T04:00:00.000Z' }]);

@@ -210,7 +210,9 @@ describe('WithdrawalsSection', () => {
   it("shows the server's refusal, or 'Failed to request withdrawal' when it sent no text", async () => {
     const user = userEvent.setup();
     let n = 0;
-    stubApi(() => (n++ === 0 ? json({ error: MSG.noFunds, code: 'no_funds' }, 400) : new Response('', { status: 502 })));
+    stubApi(() =>
+      n++ === 0 ? json({ error: MSG.noFunds, code: 'no_funds' }, 400) : new Response('', { status: 502 }),
+    );
     renderSection();
     const open = await screen.findByRole('button', { name: 'Withdraw All' });
     await waitFor(() => expect((open as HTMLButtonElement).disabled).toBe(false));
