@@ -1,5 +1,5 @@
 /**
- * Back-office benchmark (issue 6): seeds N users with deposits, investments, referral chains,
+ * Back-office benchmark: seeds N users with deposits, investments, referral chains,
  * pending withdrawals and their ledger transactions, set-based (INSERT ... SELECT
  * generate_series), then times the admin overview, a users page, a deep users page, searches
  * and the 90-day analytics through the real app (app.inject: routing, auth, validation,
@@ -16,6 +16,8 @@ import { createAdmin } from '../src/bootstrap.ts';
 import { loadConfig } from '../src/config.ts';
 import { openPostgres } from '../src/db/client.ts';
 import { rawRows } from '../src/db/raw.ts';
+import { inTransaction } from '../src/db/tx.ts';
+import { postMany, type PostSet } from '../src/ledger/ledger.ts';
 
 const N = Number(process.argv[2] ?? process.env.BENCH_USERS ?? 100_000);
 const RUNS = 7;
@@ -106,41 +108,59 @@ async function seed() {
                '0x' || substr(md5('w' || g), 1, 40), now() - ((g % 30) || ' days')::interval
         FROM generate_series(1, ${N}::int) g WHERE g % 33 = 1 AND g % 10 <> 0`,
   );
-  // Ledger: one transaction per business row, two entries each, then the cached balances.
-  await step(
-    'ledger transactions',
-    sql`INSERT INTO ledger_transactions (kind, ref_id, created_at)
-        SELECT 'deposit', d.id::text, d.created_at FROM deposits d JOIN users u ON u.id = d.user_id
-          WHERE d.status = 'confirmed' AND u.email LIKE 'bench%@bench.example'
-        UNION ALL SELECT 'investment', i.id::text, i.created_at FROM investments i WHERE i.tier_id = md5('bench-tier')::uuid
-        UNION ALL SELECT 'referral_reward', r.id::text, r.created_at FROM referral_rewards r JOIN investments i ON i.id = r.investment_id
-          WHERE i.tier_id = md5('bench-tier')::uuid
-        UNION ALL SELECT 'withdrawal_hold', w.id::text, w.requested_at FROM withdrawals w JOIN users u ON u.id = w.user_id
-          WHERE u.email LIKE 'bench%@bench.example'`,
-  );
-  await step(
-    'ledger entries',
-    sql`WITH legs AS (
-          SELECT t.id AS tx, d.user_id, 'balance' AS kind, d.amount FROM ledger_transactions t JOIN deposits d ON t.kind = 'deposit' AND t.ref_id = d.id::text
-          UNION ALL SELECT t.id, NULL, 'platform_deposits', -d.amount FROM ledger_transactions t JOIN deposits d ON t.kind = 'deposit' AND t.ref_id = d.id::text
-          UNION ALL SELECT t.id, i.user_id, 'balance', -i.amount FROM ledger_transactions t JOIN investments i ON t.kind = 'investment' AND t.ref_id = i.id::text
-          UNION ALL SELECT t.id, i.user_id, 'invested', i.amount FROM ledger_transactions t JOIN investments i ON t.kind = 'investment' AND t.ref_id = i.id::text
-          UNION ALL SELECT t.id, r.user_id, 'rewards', r.amount FROM ledger_transactions t JOIN referral_rewards r ON t.kind = 'referral_reward' AND t.ref_id = r.id::text
-          UNION ALL SELECT t.id, NULL, 'platform_reward_expense', -r.amount FROM ledger_transactions t JOIN referral_rewards r ON t.kind = 'referral_reward' AND t.ref_id = r.id::text
-          UNION ALL SELECT t.id, w.user_id, 'balance', -w.amount FROM ledger_transactions t JOIN withdrawals w ON t.kind = 'withdrawal_hold' AND t.ref_id = w.id::text
-          UNION ALL SELECT t.id, w.user_id, 'pending_withdrawal', w.amount FROM ledger_transactions t JOIN withdrawals w ON t.kind = 'withdrawal_hold' AND t.ref_id = w.id::text
-        )
-        INSERT INTO ledger_entries (transaction_id, account_id, amount)
-        SELECT l.tx, a.id, l.amount FROM legs l JOIN ledger_accounts a ON a.kind = l.kind AND a.user_id = l.user_id WHERE l.user_id IS NOT NULL
-        UNION ALL
-        SELECT l.tx, p.id, l.amount FROM legs l JOIN ledger_accounts p ON p.kind = l.kind AND p.user_id IS NULL WHERE l.user_id IS NULL`,
-  );
-  await step(
-    'cached balances',
-    sql`UPDATE ledger_accounts a SET balance = s.total
-        FROM (SELECT account_id, sum(amount) AS total FROM ledger_entries GROUP BY account_id) s
-        WHERE s.account_id = a.id AND a.user_id IS NOT NULL`,
-  );
+  // Ledger: one transaction per business row, posted set-based through postMany (balances included).
+  const bench = sql`(SELECT id FROM users WHERE email LIKE 'bench%@bench.example')`;
+  const sets: PostSet[] = [
+    {
+      kind: 'deposit',
+      from: sql`deposits d`,
+      where: sql`d.status = 'confirmed' AND d.user_id IN ${bench}`,
+      refId: sql`d.id`,
+      createdAt: sql`d.created_at`,
+      legs: [
+        { account: { userId: sql`d.user_id`, kind: 'balance' }, amount: sql`d.amount` },
+        { account: { platform: 'platform_deposits' }, amount: sql`-d.amount` },
+      ],
+    },
+    {
+      kind: 'investment',
+      from: sql`investments i`,
+      where: sql`i.tier_id = md5('bench-tier')::uuid`,
+      refId: sql`i.id`,
+      createdAt: sql`i.created_at`,
+      legs: [
+        { account: { userId: sql`i.user_id`, kind: 'balance' }, amount: sql`-i.amount` },
+        { account: { userId: sql`i.user_id`, kind: 'invested' }, amount: sql`i.amount` },
+      ],
+    },
+    {
+      kind: 'referral_reward',
+      from: sql`referral_rewards r JOIN investments i ON i.id = r.investment_id`,
+      where: sql`i.tier_id = md5('bench-tier')::uuid`,
+      refId: sql`r.id`,
+      createdAt: sql`r.created_at`,
+      legs: [
+        { account: { userId: sql`r.user_id`, kind: 'rewards' }, amount: sql`r.amount` },
+        { account: { platform: 'platform_reward_expense' }, amount: sql`-r.amount` },
+      ],
+    },
+    {
+      kind: 'withdrawal_hold',
+      from: sql`withdrawals w`,
+      where: sql`w.user_id IN ${bench}`,
+      refId: sql`w.id`,
+      createdAt: sql`w.requested_at`,
+      legs: [
+        { account: { userId: sql`w.user_id`, kind: 'balance' }, amount: sql`-w.amount` },
+        { account: { userId: sql`w.user_id`, kind: 'pending_withdrawal' }, amount: sql`w.amount` },
+      ],
+    },
+  ];
+  for (const set of sets) {
+    const t0 = performance.now();
+    await inTransaction(db, (tx) => postMany(tx, set));
+    console.log(`  ledger: ${set.kind}: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
   await step('analyze', sql`ANALYZE`);
 }
 

@@ -28,7 +28,9 @@ import { createAdmin } from '../src/bootstrap.ts';
 import { loadConfig } from '../src/config.ts';
 import { openPostgres, type Db } from '../src/db/client.ts';
 import { rawRows } from '../src/db/raw.ts';
+import { inTransaction } from '../src/db/tx.ts';
 import { checkLedger } from '../src/ledger/check.ts';
+import { postMany } from '../src/ledger/ledger.ts';
 import { SettableClock } from '../src/lib/clock.ts';
 import { verifyPassword } from '../src/lib/passwords.ts';
 import { TokenService } from '../src/lib/tokens.ts';
@@ -103,16 +105,19 @@ async function addEarnings(db: Db, userId: string, investmentId: string, n: numb
   await db.execute(sql`INSERT INTO cycle_earnings (investment_id, user_id, cycle_number, gross_amount, created_at)
     SELECT ${investmentId}::uuid, ${userId}::uuid, GREATEST(100000, (SELECT max(cycle_number) FROM cycle_earnings WHERE investment_id = ${investmentId}::uuid)) + g,
       1500000, now() - interval '1 day' FROM generate_series(1, ${n}) g`);
-  await db.execute(sql`INSERT INTO ledger_transactions (kind, ref_id, created_at)
-    SELECT 'cycle_earning', id::text, created_at FROM cycle_earnings WHERE investment_id = ${investmentId}::uuid AND cycle_number > 100000
-    ON CONFLICT DO NOTHING`);
-  await db.execute(sql`INSERT INTO ledger_entries (transaction_id, account_id, amount)
-    SELECT t.id, x.account_id, x.amount FROM ledger_transactions t JOIN cycle_earnings c ON t.kind = 'cycle_earning' AND t.ref_id = c.id::text
-    CROSS JOIN LATERAL (VALUES ((SELECT id FROM ledger_accounts WHERE user_id = c.user_id AND kind = 'earnings'), c.gross_amount),
-      ((SELECT id FROM ledger_accounts WHERE user_id IS NULL AND kind = 'platform_earning_expense'), -c.gross_amount)) AS x(account_id, amount)
-    WHERE c.investment_id = ${investmentId}::uuid AND c.cycle_number > 100000 AND NOT EXISTS (SELECT 1 FROM ledger_entries e WHERE e.transaction_id = t.id)`);
-  await db.execute(
-    sql`UPDATE ledger_accounts SET balance = balance + ${BigInt(n) * 1500000n} WHERE user_id = ${userId}::uuid AND kind = 'earnings'`,
+  await inTransaction(db, (tx) =>
+    postMany(tx, {
+      kind: 'cycle_earning',
+      from: sql`cycle_earnings c`,
+      where: sql`c.investment_id = ${investmentId}::uuid AND c.cycle_number > 100000
+        AND NOT EXISTS (SELECT 1 FROM ledger_transactions t WHERE t.kind = 'cycle_earning' AND t.ref_id = c.id::text)`,
+      refId: sql`c.id`,
+      createdAt: sql`c.created_at`,
+      legs: [
+        { account: { userId: sql`c.user_id`, kind: 'earnings' }, amount: sql`c.gross_amount` },
+        { account: { platform: 'platform_earning_expense' }, amount: sql`-c.gross_amount` },
+      ],
+    }),
   );
   await db.execute(
     sql`UPDATE investments SET total_earned = total_earned + ${BigInt(n) * 1500000n} WHERE id = ${investmentId}::uuid`,

@@ -2,18 +2,21 @@
  * `npm run seed:large [-- --users N]`: fills the database with a realistic platform for benchmarks,
  * with set-based SQL (INSERT ... SELECT generate_series), never one call per row:
  * N users in a referral forest, 2N deposits, 3N investments with cycle earnings, referral rewards on three
- * levels, N/2 earning withdrawals (approved, pending, rejected) and every ledger transaction they imply.
+ * levels, N/2 earning withdrawals (approved, pending, rejected) and every ledger transaction they imply,
+ * posted set-based through the ledger's postMany.
  * The ledger invariants hold afterwards (`npm run ledger:check`).
  * Defaults: 100k users on PostgreSQL (DATABASE_URL), 5k on the embedded PGlite.
  * Every seeded user signs in with the password `seed-password` (e-mail seedN@seed.harvest).
  */
 import { parseArgs } from 'node:util';
 import { hash } from '@node-rs/argon2';
-import { sql, type SQL } from 'drizzle-orm';
+import { is, SQL, sql } from 'drizzle-orm';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase, type Db } from '../src/db/client.ts';
 import { rawRows } from '../src/db/raw.ts';
+import { inTransaction } from '../src/db/tx.ts';
 import { checkLedger } from '../src/ledger/check.ts';
+import { postMany, type PostSet } from '../src/ledger/ledger.ts';
 import { seedTiers } from '../src/modules/tiers/tiers.seed.ts';
 
 export const SEED_PASSWORD = 'seed-password';
@@ -30,12 +33,9 @@ export async function seedLarge(db: Db, n: number, log: (s: string) => void = co
   await seedTiers(db);
   const pw = await hash(SEED_PASSWORD);
   const wpw = await hash('seed-withdrawal');
-  const platform = (kind: string) => sql`(SELECT id FROM ledger_accounts WHERE user_id IS NULL AND kind = ${kind})`;
-  const acct = (userExpr: SQL, kind: string) =>
-    sql`(SELECT id FROM ledger_accounts WHERE user_id = ${userExpr} AND kind = ${kind})`;
   const span = 90 * 86400;
 
-  const steps: [string, SQL][] = [
+  const steps: [string, SQL | PostSet][] = [
     [
       'users (referral forest)',
       sql`INSERT INTO users (id, email, first_name, last_name, phone_country_code, phone_number, password_hash, withdrawal_password_hash, invitation_code, referrer_id, created_at)
@@ -111,89 +111,111 @@ export async function seedLarge(db: Db, n: number, log: (s: string) => void = co
       'payout hashes',
       sql`INSERT INTO payout_transactions (tx_hash, request_id, wallet_address) SELECT tx_hash, request_id, wallet_address FROM withdrawals WHERE status = 'approved' AND tx_hash IS NOT NULL`,
     ],
-    // Ledger transactions, one per business row, then their entries.
+    // The ledger: one transaction per business row, posted set-based through postMany (which
+    // locks, checks and updates the cached balances as it does for a request).
     [
       'ledger: deposits',
-      sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'deposit', id::text, created_at FROM deposits WHERE status = 'confirmed'`,
-    ],
-    [
-      'ledger: deposit entries',
-      sql`INSERT INTO ledger_entries (transaction_id, account_id, amount)
-        SELECT t.id, x.account_id, x.amount FROM ledger_transactions t JOIN deposits d ON t.kind = 'deposit' AND t.ref_id = d.id::text
-        CROSS JOIN LATERAL (VALUES (${acct(sql`d.user_id`, 'balance')}, d.amount), (${platform('platform_deposits')}, -d.amount)) AS x(account_id, amount)`,
+      {
+        kind: 'deposit',
+        from: sql`deposits d`,
+        where: sql`d.status = 'confirmed'`,
+        refId: sql`d.id`,
+        createdAt: sql`d.created_at`,
+        legs: [
+          { account: { userId: sql`d.user_id`, kind: 'balance' }, amount: sql`d.amount` },
+          { account: { platform: 'platform_deposits' }, amount: sql`-d.amount` },
+        ],
+      },
     ],
     [
       'ledger: investments',
-      sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'investment', id::text, created_at FROM investments`,
-    ],
-    [
-      'ledger: investment entries',
-      sql`INSERT INTO ledger_entries (transaction_id, account_id, amount)
-        SELECT t.id, x.account_id, x.amount FROM ledger_transactions t JOIN investments i ON t.kind = 'investment' AND t.ref_id = i.id::text
-        CROSS JOIN LATERAL (VALUES (${acct(sql`i.user_id`, 'balance')}, -i.amount), (${acct(sql`i.user_id`, 'invested')}, i.amount)) AS x(account_id, amount)`,
+      {
+        kind: 'investment',
+        from: sql`investments i`,
+        refId: sql`i.id`,
+        createdAt: sql`i.created_at`,
+        legs: [
+          { account: { userId: sql`i.user_id`, kind: 'balance' }, amount: sql`-i.amount` },
+          { account: { userId: sql`i.user_id`, kind: 'invested' }, amount: sql`i.amount` },
+        ],
+      },
     ],
     [
       'ledger: rewards',
-      sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'referral_reward', id::text, created_at FROM referral_rewards`,
-    ],
-    [
-      'ledger: reward entries',
-      sql`INSERT INTO ledger_entries (transaction_id, account_id, amount)
-        SELECT t.id, x.account_id, x.amount FROM ledger_transactions t JOIN referral_rewards r ON t.kind = 'referral_reward' AND t.ref_id = r.id::text
-        CROSS JOIN LATERAL (VALUES (${acct(sql`r.user_id`, 'rewards')}, r.amount), (${platform('platform_reward_expense')}, -r.amount)) AS x(account_id, amount)`,
+      {
+        kind: 'referral_reward',
+        from: sql`referral_rewards r`,
+        refId: sql`r.id`,
+        createdAt: sql`r.created_at`,
+        legs: [
+          { account: { userId: sql`r.user_id`, kind: 'rewards' }, amount: sql`r.amount` },
+          { account: { platform: 'platform_reward_expense' }, amount: sql`-r.amount` },
+        ],
+      },
     ],
     [
       'ledger: earnings',
-      sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'cycle_earning', id::text, created_at FROM cycle_earnings WHERE gross_amount > 0`,
-    ],
-    [
-      'ledger: earning entries',
-      sql`INSERT INTO ledger_entries (transaction_id, account_id, amount)
-        SELECT t.id, x.account_id, x.amount FROM ledger_transactions t JOIN cycle_earnings c ON t.kind = 'cycle_earning' AND t.ref_id = c.id::text
-        CROSS JOIN LATERAL (VALUES (${acct(sql`c.user_id`, 'earnings')}, c.gross_amount), (${platform('platform_earning_expense')}, -c.gross_amount)) AS x(account_id, amount)`,
+      {
+        kind: 'cycle_earning',
+        from: sql`cycle_earnings c`,
+        where: sql`c.gross_amount > 0`,
+        refId: sql`c.id`,
+        createdAt: sql`c.created_at`,
+        legs: [
+          { account: { userId: sql`c.user_id`, kind: 'earnings' }, amount: sql`c.gross_amount` },
+          { account: { platform: 'platform_earning_expense' }, amount: sql`-c.gross_amount` },
+        ],
+      },
     ],
     [
       'ledger: holds',
-      sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'withdrawal_hold', id::text, requested_at FROM withdrawals`,
-    ],
-    [
-      'ledger: hold entries',
-      sql`INSERT INTO ledger_entries (transaction_id, account_id, amount)
-        SELECT t.id, x.account_id, x.amount FROM ledger_transactions t JOIN withdrawals w ON t.kind = 'withdrawal_hold' AND t.ref_id = w.id::text
-        CROSS JOIN LATERAL (VALUES (${acct(sql`w.user_id`, 'earnings')}, -w.amount), (${acct(sql`w.user_id`, 'pending_withdrawal')}, w.amount)) AS x(account_id, amount)`,
+      {
+        kind: 'withdrawal_hold',
+        from: sql`withdrawals w`,
+        refId: sql`w.id`,
+        createdAt: sql`w.requested_at`,
+        legs: [
+          { account: { userId: sql`w.user_id`, kind: 'earnings' }, amount: sql`-w.amount` },
+          { account: { userId: sql`w.user_id`, kind: 'pending_withdrawal' }, amount: sql`w.amount` },
+        ],
+      },
     ],
     [
       'ledger: payouts',
-      sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'withdrawal_payout', id::text, processed_at FROM withdrawals WHERE status = 'approved'`,
-    ],
-    [
-      'ledger: payout entries',
-      sql`INSERT INTO ledger_entries (transaction_id, account_id, amount)
-        SELECT t.id, x.account_id, x.amount FROM ledger_transactions t JOIN withdrawals w ON t.kind = 'withdrawal_payout' AND t.ref_id = w.id::text
-        CROSS JOIN LATERAL (VALUES (${acct(sql`w.user_id`, 'pending_withdrawal')}, -w.amount), (${platform('platform_payouts')}, w.net_amount), (${platform('platform_fees')}, w.fee_amount)) AS x(account_id, amount)
-        WHERE x.amount <> 0`,
+      {
+        kind: 'withdrawal_payout',
+        from: sql`withdrawals w`,
+        where: sql`w.status = 'approved'`,
+        refId: sql`w.id`,
+        createdAt: sql`w.processed_at`,
+        legs: [
+          { account: { userId: sql`w.user_id`, kind: 'pending_withdrawal' }, amount: sql`-w.amount` },
+          { account: { platform: 'platform_payouts' }, amount: sql`w.net_amount` },
+          { account: { platform: 'platform_fees' }, amount: sql`w.fee_amount` },
+        ],
+      },
     ],
     [
       'ledger: releases',
-      sql`INSERT INTO ledger_transactions (kind, ref_id, created_at) SELECT 'withdrawal_release', id::text, processed_at FROM withdrawals WHERE status = 'rejected'`,
-    ],
-    [
-      'ledger: release entries',
-      sql`INSERT INTO ledger_entries (transaction_id, account_id, amount)
-        SELECT t.id, x.account_id, x.amount FROM ledger_transactions t JOIN withdrawals w ON t.kind = 'withdrawal_release' AND t.ref_id = w.id::text
-        CROSS JOIN LATERAL (VALUES (${acct(sql`w.user_id`, 'pending_withdrawal')}, -w.amount), (${acct(sql`w.user_id`, 'earnings')}, w.amount)) AS x(account_id, amount)`,
-    ],
-    [
-      'cached balances',
-      sql`UPDATE ledger_accounts a SET balance = s.total FROM (SELECT account_id, SUM(amount) AS total FROM ledger_entries GROUP BY account_id) s
-        WHERE a.id = s.account_id AND a.user_id IS NOT NULL AND a.balance <> s.total`,
+      {
+        kind: 'withdrawal_release',
+        from: sql`withdrawals w`,
+        where: sql`w.status = 'rejected'`,
+        refId: sql`w.id`,
+        createdAt: sql`w.processed_at`,
+        legs: [
+          { account: { userId: sql`w.user_id`, kind: 'pending_withdrawal' }, amount: sql`-w.amount` },
+          { account: { userId: sql`w.user_id`, kind: 'earnings' }, amount: sql`w.amount` },
+        ],
+      },
     ],
     ['vacuum analyze', sql`VACUUM ANALYZE`],
   ];
 
-  for (const [name, query] of steps) {
+  for (const [name, step] of steps) {
     const started = performance.now();
-    await db.execute(query);
+    if (is(step, SQL)) await db.execute(step);
+    else await inTransaction(db, (tx) => postMany(tx, step));
     log(`  ${name.padEnd(34)} ${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s`);
   }
 }

@@ -126,15 +126,26 @@ export async function makeUser(
   return { user, token, password, withdrawalPassword };
 }
 
-/** Credits a user's balance through the ledger (test funding, as a deposit would). */
-export async function fund(t: TestApp, userId: string, micro: bigint): Promise<void> {
+/**
+ * Credits a user's `balance` (as a deposit would) or `rewards` (as referral rewards would) through
+ * the ledger, as test funding.
+ */
+export async function fund(
+  t: TestApp,
+  userId: string,
+  micro: bigint,
+  account: 'balance' | 'rewards' = 'balance',
+): Promise<void> {
   await inTransaction(t.ctx.db, (tx) =>
     post(tx, {
       kind: 'test_funding',
       refId: randomUUID(),
       legs: [
-        { account: { userId, kind: 'balance' }, amount: micro },
-        { account: { platform: 'platform_deposits' }, amount: -micro },
+        { account: { userId, kind: account }, amount: micro },
+        {
+          account: { platform: account === 'balance' ? 'platform_deposits' : 'platform_reward_expense' },
+          amount: -micro,
+        },
       ],
     }),
   );
@@ -174,4 +185,9 @@ export async function call(
 export async function expectLedgerClean(t: TestApp): Promise<void> {
   const violations = await checkLedger(t.ctx.db);
   if (violations.length > 0) throw new Error(`ledger violations: ${JSON.stringify(violations)}`);
+}
+
+/** Lines of a CSV body (CRLF separated), without the final empty one. */
+export function csvLines(body: string): string[] {
+  return body.split('\r\n').filter((l, i, all) => !(l === '' && i === all.length - 1));
 }

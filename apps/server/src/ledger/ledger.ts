@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client.ts';
 import { rawRows } from '../db/raw.ts';
 import { constraintName, sqlState } from '../db/tx.ts';
 import { USER_ACCOUNT_KINDS, ledgerAccounts } from '../db/schema.ts';
@@ -13,7 +13,7 @@ import { AppError, conflict } from '../lib/errors.ts';
  * balances updated, and a negative user balance is refused (and also forbidden by a CHECK).
  *
  * Platform accounts keep no cached balance: they would be a hot row every money movement
- * has to lock. Their balances are the sum of their entries (docs/decisions/0003).
+ * has to lock. Their balances are the sum of their entries (docs/decisions/0002).
  */
 export type AccountRef = { userId: string; kind: UserAccountKind } | { platform: PlatformAccountKind };
 export interface Leg {
@@ -37,6 +37,8 @@ export interface PostInput {
   refId: string;
   memo?: string | null;
   createdBy?: string | null;
+  /** When it happened (the database's now() if absent). */
+  createdAt?: Date;
   legs: Leg[];
   /** Message when a user account would go negative. */
   insufficientMessage?: string;
@@ -48,10 +50,8 @@ export class InsufficientFunds extends AppError {
   }
 }
 
-const keyOf = (r: AccountRef) => ('platform' in r ? `p:${r.platform}` : `u:${r.userId}:${r.kind}`);
-
 /** Opens the per-user accounts of a new user (inside the registration transaction). */
-export async function openUserAccounts(tx: Db, userId: string): Promise<void> {
+export async function openUserAccounts(tx: Tx, userId: string): Promise<void> {
   await tx
     .insert(ledgerAccounts)
     .values(USER_ACCOUNT_KINDS.map((kind) => ({ userId, kind })))
@@ -62,7 +62,7 @@ export async function openUserAccounts(tx: Db, userId: string): Promise<void> {
  * Locks all accounts of these users in a fixed order (account id), so money-moving
  * transactions touching the same users queue rather than deadlock or double-spend.
  */
-export async function lockUserAccounts(tx: Db, userIds: string[]): Promise<Map<string, bigint>> {
+export async function lockUserAccounts(tx: Tx, userIds: string[]): Promise<Map<string, bigint>> {
   const ids = [...new Set(userIds)];
   const rows = await rawRows<{ user_id: string; kind: string; balance: bigint | string }>(
     tx,
@@ -75,7 +75,7 @@ export async function lockUserAccounts(tx: Db, userIds: string[]): Promise<Map<s
 }
 
 /** One ledger transaction; see postMany. */
-export async function post(tx: Db, input: PostInput): Promise<number> {
+export async function post(tx: Tx, input: PostInput): Promise<number> {
   const [id] = await postMany(tx, [input]);
   if (id === undefined) throw new Error('ledger transaction not inserted');
   return id;
@@ -89,102 +89,145 @@ function checkBalanced(input: PostInput): void {
 }
 
 /**
- * Posts ledger transactions in a constant number of statements whatever their number (Withdraw All
- * of 1,000 earnings is 1,000 transactions): every touched user account is locked FOR UPDATE in id
- * order, the resulting balances are checked (no user account below zero), the cached balances are
- * updated once, then the transactions and their entries are inserted set-based. Rows travel as one
- * JSON parameter, so amounts stay exact (decimal text) and the same SQL runs on PGlite and PostgreSQL.
- * Returns the new transaction ids in input order.
+ * Many ledger transactions described by SQL, one per business row of `from` (and `where`): for
+ * seeding and fixtures that write thousands of rows at once. Every expression is evaluated per
+ * row; legs whose amount is 0 for a row are left out (a fee of 0, for example).
  */
-export async function postMany(tx: Db, inputs: PostInput[]): Promise<number[]> {
-  if (inputs.length === 0) return [];
-  inputs.forEach(checkBalanced);
-  const legs = inputs.flatMap((input) => input.legs);
+export interface PostSet {
+  kind: LedgerTxKind;
+  /** FROM items naming the business rows (with their aliases). */
+  from: SQL;
+  where?: SQL;
+  /** The business row's id (text): (kind, refId) is unique. */
+  refId: SQL;
+  memo?: SQL;
+  createdBy?: SQL;
+  /** When it happened (the database's now() if absent). */
+  createdAt?: SQL;
+  legs: { account: { userId: SQL; kind: UserAccountKind } | { platform: PlatformAccountKind }; amount: SQL }[];
+  /** Message when a user account would go negative. */
+  insufficientMessage?: string;
+}
 
-  const ids = new Map<string, number>();
-  const userKeys = [
-    ...new Map(legs.flatMap((l) => ('userId' in l.account ? [[keyOf(l.account), l.account] as const] : []))).values(),
-  ];
-  if (userKeys.length > 0) {
-    const wanted = JSON.stringify(userKeys.map((r) => ({ user_id: r.userId, kind: r.kind })));
-    const rows = await rawRows<{ id: number | string; user_id: string; kind: string; balance: bigint | string }>(
-      tx,
-      sql`SELECT a.id, a.user_id, a.kind, a.balance FROM ledger_accounts a
-          JOIN jsonb_to_recordset(${wanted}::jsonb) AS w(user_id uuid, kind text) ON a.user_id = w.user_id AND a.kind = w.kind
-          ORDER BY a.id FOR UPDATE OF a`,
-    );
-    const delta = new Map<string, bigint>();
-    for (const l of legs) delta.set(keyOf(l.account), (delta.get(keyOf(l.account)) ?? 0n) + l.amount);
-    const changes: { id: number; delta: string }[] = [];
-    for (const r of rows) {
-      const key = `u:${r.user_id}:${r.kind}`;
-      const d = delta.get(key) ?? 0n;
-      ids.set(key, Number(r.id));
-      if (BigInt(r.balance) + d < 0n)
-        throw new InsufficientFunds(
-          inputs.find((i) => i.insufficientMessage)?.insufficientMessage ?? 'Insufficient balance',
-        );
-      if (d !== 0n) changes.push({ id: Number(r.id), delta: d.toString() });
-    }
-    if (changes.length > 0) {
-      await tx.execute(
-        sql`UPDATE ledger_accounts AS a SET balance = a.balance + v.delta::bigint
-            FROM jsonb_to_recordset(${JSON.stringify(changes)}::jsonb) AS v(id bigint, delta text) WHERE a.id = v.id`,
-      );
-    }
-  }
-  const platformKinds = [...new Set(legs.flatMap((l) => ('platform' in l.account ? [l.account.platform] : [])))];
-  if (platformKinds.length > 0) {
-    const rows = await rawRows<{ id: number | string; kind: string }>(
-      tx,
-      sql`SELECT id, kind FROM ledger_accounts WHERE user_id IS NULL AND kind IN (${sql.join(
-        platformKinds.map((k) => sql`${k}`),
-        sql`, `,
-      )})`,
-    );
-    for (const r of rows) ids.set(`p:${r.kind}`, Number(r.id));
-  }
-  for (const l of legs) if (!ids.has(keyOf(l.account))) throw new Error(`Ledger account missing: ${keyOf(l.account)}`);
+/** The legs of the caller's transactions as one JSON parameter (amounts as exact text), in input order `n`. */
+function legsOfInputs(inputs: PostInput[]): SQL {
+  const rows = inputs.flatMap((input, n) =>
+    input.legs.map((l) => ({
+      n,
+      kind: input.kind,
+      ref_id: input.refId,
+      memo: input.memo ?? null,
+      created_by: input.createdBy ?? null,
+      created_at: input.createdAt?.toISOString() ?? null,
+      user_id: 'userId' in l.account ? l.account.userId : null,
+      account: 'userId' in l.account ? l.account.kind : l.account.platform,
+      amount: l.amount.toString(),
+    })),
+  );
+  return sql`SELECT l.n, l.kind, l.ref_id, l.memo, l.created_by, l.created_at, l.user_id, l.account, l.amount::bigint AS amount
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS l(n int, kind text, ref_id text, memo text, created_by uuid,
+      created_at timestamptz, user_id uuid, account text, amount text)`;
+}
 
-  let txIds: number[];
+/** The legs of a PostSet: one row per business row and leg, zero legs left out. */
+function legsOfSet(set: PostSet): SQL {
+  const values = set.legs.map((l) =>
+    'userId' in l.account
+      ? sql`((${l.account.userId})::uuid, ${l.account.kind}::text, (${l.amount})::bigint)`
+      : sql`(NULL::uuid, ${l.account.platform}::text, (${l.amount})::bigint)`,
+  );
+  return sql`SELECT NULL::int AS n, ${set.kind}::text AS kind, (${set.refId})::text AS ref_id, (${set.memo ?? sql`NULL`})::text AS memo,
+      (${set.createdBy ?? sql`NULL`})::uuid AS created_by, (${set.createdAt ?? sql`NULL`})::timestamptz AS created_at,
+      x.user_id, x.account, x.amount
+    FROM ${set.from} CROSS JOIN LATERAL (VALUES ${sql.join(values, sql`, `)}) AS x(user_id, account, amount)
+    WHERE (${set.where ?? sql`TRUE`}) AND x.amount <> 0`;
+}
+
+/**
+ * Posts many ledger transactions in a constant number of statements whatever their number: Withdraw All
+ * of 1,000 earnings is 1,000 transactions, a seed of 100k users millions. Given as objects (their ids
+ * come back in input order) or as a PostSet of SQL over business rows (the number posted comes back).
+ * Either way the same statements run, on PGlite and PostgreSQL alike:
+ * 1. every touched user account is locked FOR UPDATE in id order and the resulting balances checked
+ *    (no user account below zero: InsufficientFunds, nothing written);
+ * 2. the cached balances are updated once per account;
+ * 3. the transactions and their entries are inserted set-based ((kind, refId) unique: a second
+ *    booking of one business row is a conflict).
+ * Objects are checked in code (at least two non-zero entries summing to zero); a PostSet by one query
+ * before anything is locked.
+ */
+export async function postMany(tx: Tx, inputs: PostInput[]): Promise<number[]>;
+export async function postMany(tx: Tx, set: PostSet): Promise<number>;
+export async function postMany(tx: Tx, source: PostInput[] | PostSet): Promise<number[] | number> {
+  let legs: SQL;
+  let insufficientMessage: string | undefined;
+  if (Array.isArray(source)) {
+    if (source.length === 0) return [];
+    source.forEach(checkBalanced);
+    if (new Set(source.map((i) => `${i.kind} ${i.refId}`)).size !== source.length)
+      throw conflict('This operation has already been recorded');
+    legs = legsOfInputs(source);
+    insufficientMessage = source.find((i) => i.insufficientMessage)?.insufficientMessage;
+  } else {
+    legs = legsOfSet(source);
+    insufficientMessage = source.insufficientMessage;
+    // More legs than the set names means `from` repeats a business row: its money would be booked twice.
+    const [bad] = await rawRows<{ ref_id: string }>(
+      tx,
+      sql`SELECT ref_id FROM (${legs}) l GROUP BY kind, ref_id
+          HAVING count(*) < 2 OR count(*) > ${source.legs.length} OR sum(amount) <> 0 LIMIT 1`,
+    );
+    if (bad) throw new Error(`Ledger transaction ${source.kind} ${bad.ref_id} is not balanced`);
+  }
+
+  const deltas = sql`SELECT user_id, account, sum(amount) AS delta FROM (${legs}) l WHERE user_id IS NOT NULL GROUP BY 1, 2`;
+  const [lock] = await rawRows<{ expected: number; locked: number; negative: number }>(
+    tx,
+    sql`SELECT (SELECT count(*) FROM (${deltas}) d)::int AS expected, count(*)::int AS locked,
+          count(*) FILTER (WHERE s.after < 0)::int AS negative
+        FROM (SELECT a.id, a.balance + d.delta AS after FROM ledger_accounts a
+              JOIN (${deltas}) d ON a.user_id = d.user_id AND a.kind = d.account ORDER BY a.id FOR UPDATE OF a) s`,
+  );
+  if (!lock || lock.locked !== lock.expected) throw new Error('Ledger account missing');
+  if (lock.negative > 0) throw new InsufficientFunds(insufficientMessage ?? 'Insufficient balance');
+  if (lock.locked > 0) {
+    await tx.execute(
+      sql`UPDATE ledger_accounts AS a SET balance = a.balance + d.delta FROM (${deltas}) d
+          WHERE a.user_id = d.user_id AND a.kind = d.account AND d.delta <> 0`,
+    );
+  }
+
+  let rows: { id: number | string; kind: string; ref_id: string }[];
   try {
-    const header = JSON.stringify(
-      inputs.map((i, n) => ({
-        n,
-        kind: i.kind,
-        ref_id: i.refId,
-        memo: i.memo ?? null,
-        created_by: i.createdBy ?? null,
-      })),
-    );
-    const rows = await rawRows<{ id: number | string; n: number }>(
+    rows = await rawRows(
       tx,
-      sql`WITH ins AS (
-            INSERT INTO ledger_transactions (kind, ref_id, memo, created_by)
-            SELECT h.kind, h.ref_id, h.memo, h.created_by FROM jsonb_to_recordset(${header}::jsonb) AS h(n int, kind text, ref_id text, memo text, created_by uuid) ORDER BY h.n
-            RETURNING id, kind, ref_id)
-          SELECT ins.id, h.n FROM ins JOIN jsonb_to_recordset(${header}::jsonb) AS h(n int, kind text, ref_id text) ON h.kind = ins.kind AND h.ref_id = ins.ref_id`,
+      sql`WITH legs AS MATERIALIZED (
+            SELECT l.*, coalesce(ua.id, pa.id) AS account_id FROM (${legs}) l
+            LEFT JOIN ledger_accounts ua ON ua.user_id = l.user_id AND ua.kind = l.account
+            LEFT JOIN ledger_accounts pa ON l.user_id IS NULL AND pa.user_id IS NULL AND pa.kind = l.account),
+          ins AS (
+            INSERT INTO ledger_transactions (kind, ref_id, memo, created_by, created_at)
+            SELECT kind, ref_id, min(memo), (array_agg(created_by))[1], coalesce(min(created_at), now())
+            FROM legs GROUP BY kind, ref_id ORDER BY min(n), kind, ref_id
+            RETURNING id, kind, ref_id),
+          entries AS (
+            INSERT INTO ledger_entries (transaction_id, account_id, amount)
+            SELECT ins.id, legs.account_id, legs.amount FROM legs JOIN ins ON ins.kind = legs.kind AND ins.ref_id = legs.ref_id)
+          SELECT ${Array.isArray(source) ? sql`id, kind, ref_id FROM ins` : sql`count(*) AS id, '' AS kind, '' AS ref_id FROM ins`}`,
     );
-    txIds = new Array<number>(inputs.length);
-    for (const r of rows) txIds[r.n] = Number(r.id);
   } catch (err) {
     if (sqlState(err) === '23505' && constraintName(err) === 'ledger_transactions_kind_ref_key') {
       throw conflict('This operation has already been recorded');
     }
     throw err;
   }
-  const entries = inputs.flatMap((input, n) =>
-    input.legs.map((l) => ({
-      transaction_id: txIds[n],
-      account_id: ids.get(keyOf(l.account)),
-      amount: l.amount.toString(),
-    })),
-  );
-  await tx.execute(
-    sql`INSERT INTO ledger_entries (transaction_id, account_id, amount)
-        SELECT e.transaction_id, e.account_id, e.amount::bigint FROM jsonb_to_recordset(${JSON.stringify(entries)}::jsonb) AS e(transaction_id bigint, account_id bigint, amount text)`,
-  );
-  return txIds;
+  if (!Array.isArray(source)) return Number(rows[0]?.id ?? 0);
+  const idOf = new Map(rows.map((r) => [`${r.kind}\u0000${r.ref_id}`, Number(r.id)]));
+  return source.map((i) => {
+    const id = idOf.get(`${i.kind}\u0000${i.refId}`);
+    if (id === undefined) throw new Error('ledger transaction not inserted');
+    return id;
+  });
 }
 
 /** Balances of one user's accounts, read from the ledger's cache. */

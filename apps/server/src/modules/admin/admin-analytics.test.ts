@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_MSG } from '@harvest/shared/schemas/admin';
 import { call, createTestApp, expectLedgerClean, makeUser, type TestApp } from '../../../test/helpers.ts';
-import { seedDeposit, seedInvestment, seedTier, setCreatedAt } from './admin.test-support.ts';
+import { seedDeposit, seedInvestment, seedTier, setCreatedAt } from '../../../test/support/money.ts';
 
 /**
  * Analytics over a seeded month in America/New_York, across the end of daylight saving time

@@ -4,6 +4,7 @@ import { ADMIN_MSG } from '@harvest/shared/schemas/admin';
 import {
   call,
   createTestApp,
+  csvLines,
   expectLedgerClean,
   makeUser,
   type TestApp,
@@ -13,14 +14,13 @@ import { rawRows } from '../../db/raw.ts';
 import { csvCell, csvStream } from './csv.ts';
 import * as q from './admin.queries.ts';
 import {
-  csvLines,
   seedCycleEarning,
   seedDeposit,
   seedInvestment,
   seedTier,
   seedWithdrawal,
   setCreatedAt,
-} from './admin.test-support.ts';
+} from '../../../test/support/money.ts';
 
 const M = (usdc: number) => BigInt(Math.round(usdc * 1_000_000));
 
@@ -51,7 +51,7 @@ beforeAll(async () => {
   await seedDeposit(t, dee.user.id, { amount: M(4), status: 'failed', at: '2026-10-04T00:00:00Z' });
   const tier = await seedTier(t, { amount: M(100), rateScaled: 15000 });
   const inv = await seedInvestment(t, dee.user.id, tier, { referrers: [cy.user.id, bob.user.id, ada.user.id] });
-  await seedCycleEarning(t, dee.user.id, inv, 1, M(1.5));
+  await seedCycleEarning(t, dee.user.id, inv, M(1.5), 1);
   // Bob: deposits 20, withdraws 5 (pending).
   await seedDeposit(t, bob.user.id, { amount: M(20), at: '2026-10-05T00:00:00Z' });
   await seedWithdrawal(t, bob.user.id, { amount: M(5), at: '2026-10-06T00:00:00Z' });

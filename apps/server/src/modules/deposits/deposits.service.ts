@@ -9,7 +9,7 @@ import {
   type DepositCounts,
 } from '@harvest/shared/schemas/deposits';
 import type { AppContext } from '../../context.ts';
-import type { Db } from '../../db/client.ts';
+import type { Tx } from '../../db/client.ts';
 import { constraintName, inTransaction, sqlState } from '../../db/tx.ts';
 import { lockUserAccounts, post } from '../../ledger/ledger.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
@@ -66,7 +66,7 @@ const dto = (ctx: AppContext, d: DepositRow) => toDepositDto(d, ctx.config.DEPOS
 
 /** Confirms a pending deposit and credits it, in the caller's transaction; null if it was not pending. */
 async function confirmAndCredit(
-  tx: Db,
+  tx: Tx,
   id: string,
   values: { processedAt: Date; processedBy?: string | null; logIndex?: number | null; confirmations?: number },
 ): Promise<DepositRow | null> {

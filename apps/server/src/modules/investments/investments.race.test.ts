@@ -11,7 +11,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers.ts';
-import { addTier, at, countRows, tokenNow } from './investments.test-support.ts';
+import { addTier, at, countRows, tokenNow } from '../../../test/support/investments.ts';
 
 /** Races need real connections in parallel: PostgreSQL only (PGlite is one connection). */
 describe.runIf(isPostgres)('investment races on PostgreSQL', () => {

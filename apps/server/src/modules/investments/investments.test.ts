@@ -14,7 +14,7 @@ import {
   type TestUser,
 } from '../../../test/helpers.ts';
 import { seedTiers } from '../tiers/tiers.seed.ts';
-import { addTier, at, countRows, tokenNow, usdcMicro } from './investments.test-support.ts';
+import { addTier, at, countRows, tokenNow, usdcMicro } from '../../../test/support/investments.ts';
 
 let t: TestApp;
 

@@ -10,7 +10,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers.ts';
-import { addTier, at, tokenNow } from './investments.test-support.ts';
+import { addTier, at, tokenNow } from '../../../test/support/investments.ts';
 
 /** Weekday and platform-day rules in zones east and west of UTC and across daylight-saving changes. */
 function zone(tz: string, body: (ctx: { t: () => TestApp; user: () => Promise<TestUser> }) => void) {

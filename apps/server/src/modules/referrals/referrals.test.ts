@@ -9,7 +9,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers.ts';
-import { addTier, at, countRows, tokenNow } from '../investments/investments.test-support.ts';
+import { addTier, at, countRows, tokenNow } from '../../../test/support/investments.ts';
 import { referralTree, referralRewardsOf, referrerChain } from './referrals.queries.ts';
 
 let t: TestApp;

@@ -10,7 +10,7 @@ import {
   type TestUser,
 } from '../../../test/helpers.ts';
 import { investments, tiers } from '../../db/schema.ts';
-import { seedDeposit, seedInvestment } from '../admin/admin.test-support.ts';
+import { seedDeposit, seedInvestment } from '../../../test/support/money.ts';
 
 let t: TestApp;
 let admin: TestUser;

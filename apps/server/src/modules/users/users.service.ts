@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { MSG } from '@harvest/shared/messages';
 import type { AppContext } from '../../context.ts';
-import type { Db } from '../../db/client.ts';
+import type { Tx } from '../../db/client.ts';
 import { constraintName, inTransaction, sqlState } from '../../db/tx.ts';
 import { openUserAccounts } from '../../ledger/ledger.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
@@ -35,7 +35,7 @@ export interface NewUser {
 }
 
 /** Inserts a user with its ledger accounts, in the caller's transaction. */
-export async function insertUserWithAccounts(tx: Db, u: NewUser): Promise<AuthUser> {
+export async function insertUserWithAccounts(tx: Tx, u: NewUser): Promise<AuthUser> {
   const [passwordHash, withdrawalPasswordHash] = await Promise.all([
     hashPassword(u.password),
     hashPassword(u.withdrawalPassword),

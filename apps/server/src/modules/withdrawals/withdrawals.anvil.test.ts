@@ -14,7 +14,7 @@ import {
   type TestUser,
 } from '../../../test/helpers.ts';
 import { findWithdrawal } from './withdrawals.queries.ts';
-import { WALLET, fundRewards, hashOf, makeEarning, makeInvestment, withdrawalsOf } from './test/fixtures.ts';
+import { WALLET, hashOf, seedCycleEarning, seedFundedInvestment, withdrawalsOf } from '../../../test/support/money.ts';
 
 const avail = anvilAvailability();
 if (!avail.ok) console.warn(`withdrawal payout chain tests skipped: ${avail.why}`);
@@ -60,9 +60,9 @@ describe.runIf(avail.ok)('admin approve with a chain configured (anvil)', () => 
   /** A Withdraw All of 10 USDC balance, 3 USDC rewards and one 1.5 USDC earning (net 1.275). */
   async function pendingRequest() {
     const u = await makeUser(t);
-    const inv = await makeInvestment(t, u.user.id);
-    await makeEarning(t, u.user.id, inv, 1_500_000n);
-    await fundRewards(t, u.user.id, 3_000_000n);
+    const inv = await seedFundedInvestment(t, u.user.id);
+    await seedCycleEarning(t, u.user.id, inv, 1_500_000n);
+    await fund(t, u.user.id, 3_000_000n, 'rewards');
     await fund(t, u.user.id, 10_000_000n);
     const res = await call(t, 'POST', '/api/withdrawal/request-all', {
       token: u.token,

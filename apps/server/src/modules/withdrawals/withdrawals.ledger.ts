@@ -1,4 +1,4 @@
-import type { Db } from '../../db/client.ts';
+import type { Tx } from '../../db/client.ts';
 import type { UserAccountKind } from '../../db/schema.ts';
 import { postMany } from '../../ledger/ledger.ts';
 
@@ -14,7 +14,7 @@ export interface Hold {
  * pending_withdrawal +amount), posted together in a constant number of statements.
  */
 export async function postHolds(
-  tx: Db,
+  tx: Tx,
   userId: string,
   holds: Hold[],
   createdBy: string,

@@ -15,7 +15,14 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers.ts';
-import { WALLET, fundRewards, hashOf, makeEarning, makeInvestment, makeTier, withdrawalsOf } from './test/fixtures.ts';
+import {
+  WALLET,
+  hashOf,
+  seedCycleEarning,
+  seedFundedInvestment,
+  seedTier,
+  withdrawalsOf,
+} from '../../../test/support/money.ts';
 
 /** Races only show on a real PostgreSQL server (PGlite is one connection). */
 describe.runIf(isPostgres)('withdrawal races on PostgreSQL', () => {
@@ -39,9 +46,9 @@ describe.runIf(isPostgres)('withdrawal races on PostgreSQL', () => {
 
   async function userWithFunds() {
     const u = await makeUser(t);
-    const inv = await makeInvestment(t, u.user.id);
-    for (let i = 0; i < 3; i++) await makeEarning(t, u.user.id, inv, 1_000_001n + BigInt(i));
-    await fundRewards(t, u.user.id, 2_000_000n);
+    const inv = await seedFundedInvestment(t, u.user.id);
+    for (let i = 0; i < 3; i++) await seedCycleEarning(t, u.user.id, inv, 1_000_001n + BigInt(i));
+    await fund(t, u.user.id, 2_000_000n, 'rewards');
     await fund(t, u.user.id, 7_000_000n);
     return u;
   }
@@ -119,7 +126,7 @@ describe.runIf(isPostgres)('withdrawal races on PostgreSQL', () => {
   });
 
   it('Withdraw All racing an invest never spends the balance twice', async () => {
-    const tierId = await makeTier(t, 5_000_000n);
+    const tierId = (await seedTier(t, { amount: 5_000_000n, rateScaled: 15_000 })).id;
     for (let round = 0; round < 10; round++) {
       const u = await makeUser(t);
       await fund(t, u.user.id, 7_000_000n);

@@ -15,13 +15,12 @@ import {
 } from '../../../test/helpers.ts';
 import {
   WALLET,
-  fundRewards,
   hashOf,
-  makeEarning,
-  makeInvestment,
-  makeManyEarnings,
+  seedCycleEarning,
+  seedFundedInvestment,
+  seedManyCycleEarnings,
   withdrawalsOf,
-} from './test/fixtures.ts';
+} from '../../../test/support/money.ts';
 
 let t: TestApp;
 let admin: TestUser;
@@ -44,10 +43,10 @@ const reject = (body: unknown, token = admin.token) => call(t, 'POST', '/api/wit
 /** A user with two cycle earnings (one with an odd micro amount), 3 USDC rewards and 10 USDC balance. */
 async function userWithFunds() {
   const u = await makeUser(t);
-  const inv = await makeInvestment(t, u.user.id, 100_000_000n, 'Gold');
-  const e1 = await makeEarning(t, u.user.id, inv, 1_234_567n);
-  const e2 = await makeEarning(t, u.user.id, inv, 1_500_000n);
-  await fundRewards(t, u.user.id, 3_000_000n);
+  const inv = await seedFundedInvestment(t, u.user.id, 100_000_000n, 'Gold');
+  const e1 = await seedCycleEarning(t, u.user.id, inv, 1_234_567n);
+  const e2 = await seedCycleEarning(t, u.user.id, inv, 1_500_000n);
+  await fund(t, u.user.id, 3_000_000n, 'rewards');
   await fund(t, u.user.id, 10_000_000n);
   return { u, inv, e1, e2 };
 }
@@ -210,8 +209,8 @@ describe('Withdraw All', () => {
 
   it('handles 1,000 unrequested earnings in one request and one transaction', async () => {
     const u = await makeUser(t);
-    const inv = await makeInvestment(t, u.user.id);
-    await makeManyEarnings(t, u.user.id, inv, 1000, 1_500_001n);
+    const inv = await seedFundedInvestment(t, u.user.id);
+    await seedManyCycleEarnings(t, u.user.id, inv, 1000, 1_500_001n);
     await expectLedgerClean(t);
     // Its speed is measured by `npm run bench` (docs/BENCHMARKS.md), not asserted here.
     const res = await withdrawAll(u);
@@ -343,8 +342,8 @@ describe('admin lists', () => {
     try {
       const a = await makeUser(fresh, { isAdmin: true });
       const u = await makeUser(fresh, { firstName: 'Ada', lastName: 'Lovelace' });
-      const inv = await makeInvestment(fresh, u.user.id);
-      for (let i = 0; i < 3; i++) await makeEarning(fresh, u.user.id, inv, 1_000_000n);
+      const inv = await seedFundedInvestment(fresh, u.user.id);
+      for (let i = 0; i < 3; i++) await seedCycleEarning(fresh, u.user.id, inv, 1_000_000n);
       await fund(fresh, u.user.id, 5_000_000n);
       await call(fresh, 'POST', '/api/withdrawal/request-all', {
         token: u.token,

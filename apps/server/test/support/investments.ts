@@ -1,8 +1,8 @@
 import { parseUsdc } from '@harvest/shared/money';
 import { sql } from 'drizzle-orm';
-import { rawRows } from '../../db/raw.ts';
-import type { TestApp } from '../../../test/helpers.ts';
-import { insertTiers } from '../tiers/tiers.queries.ts';
+import { rawRows } from '../../src/db/raw.ts';
+import type { TestApp } from '../helpers.ts';
+import { insertTiers } from '../../src/modules/tiers/tiers.queries.ts';
 
 /** Test-only helpers shared by the investment test files. */
 export function usdcMicro(text: string): bigint {
