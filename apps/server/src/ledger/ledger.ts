@@ -129,6 +129,30 @@ function legsOfInputs(inputs: PostInput[]): SQL {
       created_at timestamptz, user_id uuid, account text, amount text)`;
 }
 
+/** The net change of every user account the legs touch (each must exist: `accounts` of them get locked). */
+interface Deltas {
+  accounts: number;
+  /** Rows (user_id, account, delta). */
+  sql: SQL;
+}
+
+function deltasOfInputs(inputs: PostInput[]): Deltas {
+  const delta = new Map<string, { user_id: string; account: string; delta: bigint }>();
+  for (const l of inputs.flatMap((i) => i.legs)) {
+    if (!('userId' in l.account)) continue;
+    const key = `${l.account.userId} ${l.account.kind}`;
+    const d = delta.get(key) ?? { user_id: l.account.userId, account: l.account.kind, delta: 0n };
+    d.delta += l.amount;
+    delta.set(key, d);
+  }
+  const rows = [...delta.values()].map((d) => ({ ...d, delta: d.delta.toString() }));
+  return {
+    accounts: rows.length,
+    sql: sql`SELECT d.user_id, d.account, d.delta::bigint AS delta
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS d(user_id uuid, account text, delta text)`,
+  };
+}
+
 /** The legs of a PostSet: one row per business row and leg, zero legs left out. */
 function legsOfSet(set: PostSet): SQL {
   const values = set.legs.map((l) =>
@@ -161,38 +185,43 @@ export async function postMany(tx: Tx, set: PostSet): Promise<number>;
 export async function postMany(tx: Tx, source: PostInput[] | PostSet): Promise<number[] | number> {
   let legs: SQL;
   let insufficientMessage: string | undefined;
+  let deltas: Deltas;
   if (Array.isArray(source)) {
     if (source.length === 0) return [];
     source.forEach(checkBalanced);
     if (new Set(source.map((i) => `${i.kind} ${i.refId}`)).size !== source.length)
       throw conflict('This operation has already been recorded');
     legs = legsOfInputs(source);
+    deltas = deltasOfInputs(source);
     insufficientMessage = source.find((i) => i.insufficientMessage)?.insufficientMessage;
   } else {
     legs = legsOfSet(source);
     insufficientMessage = source.insufficientMessage;
     // More legs than the set names means `from` repeats a business row: its money would be booked twice.
-    const [bad] = await rawRows<{ ref_id: string }>(
+    const [check] = await rawRows<{ bad: string | null; accounts: number }>(
       tx,
-      sql`SELECT ref_id FROM (${legs}) l GROUP BY kind, ref_id
-          HAVING count(*) < 2 OR count(*) > ${source.legs.length} OR sum(amount) <> 0 LIMIT 1`,
+      sql`SELECT (SELECT ref_id FROM (${legs}) l GROUP BY kind, ref_id
+                  HAVING count(*) < 2 OR count(*) > ${source.legs.length} OR sum(amount) <> 0 LIMIT 1) AS bad,
+                 (SELECT count(*) FROM (SELECT DISTINCT user_id, account FROM (${legs}) l WHERE user_id IS NOT NULL) a)::int AS accounts`,
     );
-    if (bad) throw new Error(`Ledger transaction ${source.kind} ${bad.ref_id} is not balanced`);
+    if (check?.bad) throw new Error(`Ledger transaction ${source.kind} ${check.bad} is not balanced`);
+    deltas = {
+      accounts: check?.accounts ?? 0,
+      sql: sql`SELECT user_id, account, sum(amount) AS delta FROM (${legs}) l WHERE user_id IS NOT NULL GROUP BY 1, 2`,
+    };
   }
 
-  const deltas = sql`SELECT user_id, account, sum(amount) AS delta FROM (${legs}) l WHERE user_id IS NOT NULL GROUP BY 1, 2`;
-  const [lock] = await rawRows<{ expected: number; locked: number; negative: number }>(
+  const [lock] = await rawRows<{ locked: number; negative: number }>(
     tx,
-    sql`SELECT (SELECT count(*) FROM (${deltas}) d)::int AS expected, count(*)::int AS locked,
-          count(*) FILTER (WHERE s.after < 0)::int AS negative
+    sql`SELECT count(*)::int AS locked, count(*) FILTER (WHERE s.after < 0)::int AS negative
         FROM (SELECT a.id, a.balance + d.delta AS after FROM ledger_accounts a
-              JOIN (${deltas}) d ON a.user_id = d.user_id AND a.kind = d.account ORDER BY a.id FOR UPDATE OF a) s`,
+              JOIN (${deltas.sql}) d ON a.user_id = d.user_id AND a.kind = d.account ORDER BY a.id FOR UPDATE OF a) s`,
   );
-  if (!lock || lock.locked !== lock.expected) throw new Error('Ledger account missing');
+  if (!lock || lock.locked !== deltas.accounts) throw new Error('Ledger account missing');
   if (lock.negative > 0) throw new InsufficientFunds(insufficientMessage ?? 'Insufficient balance');
   if (lock.locked > 0) {
     await tx.execute(
-      sql`UPDATE ledger_accounts AS a SET balance = a.balance + d.delta FROM (${deltas}) d
+      sql`UPDATE ledger_accounts AS a SET balance = a.balance + d.delta FROM (${deltas.sql}) d
           WHERE a.user_id = d.user_id AND a.kind = d.account AND d.delta <> 0`,
     );
   }
