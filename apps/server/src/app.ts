@@ -11,6 +11,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
+import { createChain } from './chain/chain.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { SettableClock, systemClock, type Clock } from './lib/clock.ts';
@@ -77,6 +78,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     log: app.log,
     secret: opts.secret,
     counters: createCounterStore(config.REDIS_URL, () => clock.now().getTime()),
+    chain: config.CHAIN_RPC_URL
+      ? createChain({ rpcUrl: config.CHAIN_RPC_URL, chainId: config.CHAIN_ID, usdcContracts: config.USDC_CONTRACTS })
+      : null,
   };
   app.addHook('onClose', async () => ctx.counters.close());
 

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Chain } from './chain/chain.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import type { Clock } from './lib/clock.ts';
@@ -18,4 +19,6 @@ export interface AppContext {
   counters: CounterStore;
   /** Pepper for hashing short-lived secrets such as e-mail codes. */
   secret: string;
+  /** The chain's RPC node (CHAIN_RPC_URL): one client for the process; null for demo deposits. */
+  chain: Chain | null;
 }

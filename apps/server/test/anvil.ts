@@ -205,17 +205,25 @@ export interface RpcProxy {
   url: string;
   /** While down every request is answered 503, as an overloaded or failing node would. */
   setDown(down: boolean): void;
+  /** The next `n` requests are answered 503, the ones after them normally. */
+  failNext(n: number): void;
+  /** Requests received so far (answered or not). */
+  requests(): number;
   close(): Promise<void>;
 }
 
 /** A small HTTP proxy in front of anvil, so a test can take the RPC down and bring it back. */
 export async function startRpcProxy(target: string): Promise<RpcProxy> {
   let down = false;
+  let failing = 0;
+  let received = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
+    received++;
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      if (down) {
+      if (down || failing > 0) {
+        failing = Math.max(0, failing - 1);
         res.writeHead(503, { 'content-type': 'text/plain' }).end('node unavailable');
         return;
       }
@@ -229,6 +237,8 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
   return {
     url: `http://127.0.0.1:${port}`,
     setDown: (d) => (down = d),
+    failNext: (n) => (failing = n),
+    requests: () => received,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import { MSG } from '@harvest/shared/messages';
 import { idempotencyStore } from '../lib/idempotency-context.ts';
 import { AppError } from '../lib/errors.ts';
 import type { Db, Tx } from './client.ts';
@@ -52,11 +53,7 @@ export async function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Prom
               ),
             )
             .returning({ key: idempotencyKeys.key });
-          if (rows.length === 0)
-            throw new AppError(
-              'idempotency_in_progress',
-              'A request with this Idempotency-Key is already being processed',
-            );
+          if (rows.length === 0) throw new AppError('idempotency_in_progress', MSG.idempotencyBusy);
         }
         return fn(tx);
       });

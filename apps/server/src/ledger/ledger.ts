@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { MSG } from '@harvest/shared/messages';
 import type { Db, Tx } from '../db/client.ts';
 import { rawRows } from '../db/raw.ts';
 import { constraintName, sqlState } from '../db/tx.ts';
@@ -189,8 +190,7 @@ export async function postMany(tx: Tx, source: PostInput[] | PostSet): Promise<n
   if (Array.isArray(source)) {
     if (source.length === 0) return [];
     source.forEach(checkBalanced);
-    if (new Set(source.map((i) => `${i.kind} ${i.refId}`)).size !== source.length)
-      throw conflict('This operation has already been recorded');
+    if (new Set(source.map((i) => `${i.kind} ${i.refId}`)).size !== source.length) throw conflict(MSG.alreadyRecorded);
     legs = legsOfInputs(source);
     deltas = deltasOfInputs(source);
     insufficientMessage = source.find((i) => i.insufficientMessage)?.insufficientMessage;
@@ -218,7 +218,7 @@ export async function postMany(tx: Tx, source: PostInput[] | PostSet): Promise<n
               JOIN (${deltas.sql}) d ON a.user_id = d.user_id AND a.kind = d.account ORDER BY a.id FOR UPDATE OF a) s`,
   );
   if (!lock || lock.locked !== deltas.accounts) throw new Error('Ledger account missing');
-  if (lock.negative > 0) throw new InsufficientFunds(insufficientMessage ?? 'Insufficient balance');
+  if (lock.negative > 0) throw new InsufficientFunds(insufficientMessage ?? MSG.insufficientBalance);
   if (lock.locked > 0) {
     await tx.execute(
       sql`UPDATE ledger_accounts AS a SET balance = a.balance + d.delta FROM (${deltas.sql}) d
@@ -246,7 +246,7 @@ export async function postMany(tx: Tx, source: PostInput[] | PostSet): Promise<n
     );
   } catch (err) {
     if (sqlState(err) === '23505' && constraintName(err) === 'ledger_transactions_kind_ref_key') {
-      throw conflict('This operation has already been recorded');
+      throw conflict(MSG.alreadyRecorded);
     }
     throw err;
   }

@@ -31,7 +31,7 @@ export function createMailer(opts: {
           await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text });
         } catch (err) {
           opts.log.error({ err: err instanceof Error ? err.message : String(err) }, 'SMTP delivery failed');
-          throw new AppError('unavailable', 'Could not send the e-mail. Please try again later.');
+          throw new AppError('unavailable', MSG.mailFailed);
         }
       },
     };

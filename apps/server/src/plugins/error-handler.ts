@@ -52,13 +52,13 @@ export function registerErrorHandler(app: FastifyInstance, spaIndexHtml?: string
       // A path id of the wrong shape names nothing: not found, like someone else's id.
       if (err.validationContext === 'params') return reply.status(404).send({ error: MSG.notFound, code: 'not_found' });
       const first = err.validation[0];
-      return reply.status(400).send({ error: first?.message ?? 'Invalid request', code: 'validation' });
+      return reply.status(400).send({ error: first?.message ?? MSG.invalidRequest, code: 'validation' });
     }
     const status = err.statusCode ?? 500;
     if (status === 413) return reply.status(413).send({ error: MSG.payloadTooLarge, code: 'payload_too_large' });
     if (status === 429) return reply.status(429).send({ error: MSG.tooManyRequests, code: 'rate_limited' });
     if (status >= 400 && status < 500) {
-      const text = err.code?.startsWith('FST_ERR_CTP') ? 'Invalid request body' : err.message;
+      const text = err.code?.startsWith('FST_ERR_CTP') ? MSG.invalidRequestBody : err.message;
       const code = codeForStatus(status);
       return reply.status(ERROR_STATUS[code]).send({ error: text, code });
     }

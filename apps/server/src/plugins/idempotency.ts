@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { and, eq, lt } from 'drizzle-orm';
+import { MSG } from '@harvest/shared/messages';
 import type { Db } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema.ts';
 import { AppError } from '../lib/errors.ts';
@@ -60,8 +61,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
     if (!request.routeOptions.config.idempotent) return;
     const raw = request.headers['idempotency-key'];
     if (raw === undefined) return;
-    if (typeof raw !== 'string' || !KEY.test(raw))
-      throw new AppError('validation', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+    if (typeof raw !== 'string' || !KEY.test(raw)) throw new AppError('validation', MSG.idempotencyKeyInvalid);
     const user = request.user;
     if (!user) return;
     const now = clock.now();
@@ -95,10 +95,8 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
       .from(idempotencyKeys)
       .where(and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, raw)))
       .limit(1);
-    if (!row)
-      throw new AppError('idempotency_in_progress', 'A request with this Idempotency-Key is already being processed');
-    if (row.requestHash !== requestHash)
-      throw new AppError('idempotency_mismatch', 'This Idempotency-Key was used with a different request');
+    if (!row) throw new AppError('idempotency_in_progress', MSG.idempotencyBusy);
+    if (row.requestHash !== requestHash) throw new AppError('idempotency_mismatch', MSG.idempotencyMismatch);
     if (row.status === 'done' && row.responseStatus !== null) {
       return reply
         .status(row.responseStatus)
@@ -113,7 +111,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
         .status(200)
         .header('idempotent-replayed', 'true')
         .type('application/json; charset=utf-8')
-        .send(JSON.stringify({ message: 'This request was already processed' }));
+        .send(JSON.stringify({ message: MSG.idempotencyReplayed }));
     }
     // Running: still in progress, unless its lease ran out (the process died before committing).
     const taken = await db
@@ -128,8 +126,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
         ),
       )
       .returning({ key: idempotencyKeys.key });
-    if (taken.length === 0)
-      throw new AppError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed');
+    if (taken.length === 0) throw new AppError('idempotency_in_progress', MSG.idempotencyStillRunning);
     request.idempotency = { userId: user.id, key: raw, committed: false };
   });
 

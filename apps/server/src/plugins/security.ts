@@ -1,5 +1,6 @@
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import { MSG } from '@harvest/shared/messages';
 import { badRequest } from '../lib/errors.ts';
 
 /** Security headers for the API and the SPA served from the same origin. No CORS: same origin only. */
@@ -29,8 +30,7 @@ export async function registerSecurity(app: FastifyInstance, production: boolean
   // fields sent to it are refused, as the strict body schemas refuse extra fields elsewhere.
   app.addHook('preValidation', async (request) => {
     // PostgreSQL text cannot hold NUL: such a value would fail in the database as a 500.
-    if (hasNul(request.body) || hasNul(request.query) || hasNul(request.params))
-      throw badRequest('The request contains an invalid character');
+    if (hasNul(request.body) || hasNul(request.query) || hasNul(request.params)) throw badRequest(MSG.invalidCharacter);
     if (request.routeOptions.schema?.body !== undefined) return;
     const body: unknown = request.body;
     if (
@@ -39,7 +39,7 @@ export async function registerSecurity(app: FastifyInstance, production: boolean
       (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)
     )
       return;
-    throw badRequest('This call takes no request body');
+    throw badRequest(MSG.noBodyAllowed);
   });
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');

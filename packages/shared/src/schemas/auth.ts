@@ -44,7 +44,7 @@ export const registerBody = z
     if (v.withdrawalPassword.length < MIN_PASSWORD_LENGTH)
       return fail(MSG.withdrawalPasswordTooShort, 'withdrawalPassword');
     if (!EMAIL.test(v.email)) return fail(MSG.invalidEmail, 'email');
-    if (!PHONE.test(v.phone)) return fail('Invalid phone number', 'phone');
+    if (!PHONE.test(v.phone)) return fail(MSG.invalidPhone, 'phone');
     if (v.withdrawalPassword === v.password) return fail(MSG.withdrawalPasswordSame, 'withdrawalPassword');
   })
   .transform((v) => {

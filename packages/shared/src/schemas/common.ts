@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../constants.ts';
 import { ERROR_CODES } from '../errors.ts';
+import { MSG } from '../messages.ts';
 import { parseUsdc } from '../money.ts';
 
 /** Every error answer: the text people read and the stable code clients switch on. */
@@ -17,15 +18,15 @@ export const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 export const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 export const txHashSchema = z
   .string()
-  .regex(TX_HASH, 'Invalid transaction hash: expected 0x followed by 64 hex characters')
+  .regex(TX_HASH, MSG.invalidTxHash)
   .transform((s) => s.toLowerCase());
 export const addressSchema = z
   .string()
-  .regex(EVM_ADDRESS, 'Invalid wallet address: expected 0x followed by 40 hex characters')
+  .regex(EVM_ADDRESS, MSG.invalidWallet)
   .transform((s) => s.toLowerCase());
 
 /** An id path/body parameter: a UUID. Anything else is simply not found. */
-export const idSchema = z.string().uuid('Not found');
+export const idSchema = z.string().uuid(MSG.notFound);
 
 /**
  * A USDC amount (JSON number or decimal text, at most 6 decimals) parsed into micro-USDC.
@@ -48,11 +49,12 @@ export function usdcAmount(invalid: string) {
 export const usdc = z.number();
 export const isoDate = z.string();
 
+/** One page of a list: every paged query extends this. */
 export const pageQuery = z.strictObject({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
-  search: z.string().trim().max(200).optional(),
 });
+export const searchText = z.string().trim().max(200).optional();
 
 export const pageInfo = z.object({ page: z.number(), pageSize: z.number(), total: z.number() });
 

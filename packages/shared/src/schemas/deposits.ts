@@ -1,30 +1,14 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE, MIN_DEPOSIT_MICRO } from '../constants.ts';
+import { MIN_DEPOSIT_MICRO } from '../constants.ts';
 import { MSG } from '../messages.ts';
 import { parseUsdc } from '../money.ts';
-import { EVM_ADDRESS, TX_HASH, isoDate, usdc } from './common.ts';
+import { EVM_ADDRESS, TX_HASH, isoDate, pageQuery, usdc } from './common.ts';
+import { userRefSchema } from './user.ts';
 
 export const DEPOSIT_STATUSES = ['pending', 'confirmed', 'failed'] as const;
 export const DEPOSIT_TYPES = ['demo', 'real', 'admin_credit'] as const;
 export type DepositStatus = (typeof DEPOSIT_STATUSES)[number];
 export type DepositType = (typeof DEPOSIT_TYPES)[number];
-
-/** Texts of the deposit calls that the spec leaves open (clear, actionable sentences). */
-export const DEPOSIT_MSG = {
-  invalidHash: 'Invalid transaction hash: expected 0x followed by 64 hex characters',
-  invalidAddress: 'Invalid wallet address: expected 0x followed by 40 hex characters',
-  invalidAmount: 'Invalid amount: enter a number of USDC with at most 6 decimals',
-  hashTaken: 'This transaction hash has already been submitted for a deposit',
-  alreadyProcessed: 'This deposit has already been processed',
-  notPending: 'Only pending deposits can be approved',
-  notFailed: 'Only failed deposits can be corrected',
-  submitted: 'Deposit submitted. It will be credited once it is confirmed.',
-  confirmed: 'Deposit confirmed and credited to your balance',
-  approved: 'Deposit approved and credited',
-  resubmitted: 'Deposit updated and submitted for verification again',
-  balanceUpdated: 'Balance updated successfully',
-  defaultNote: 'Admin balance update',
-} as const;
 
 /** The spec's Deposit entity as the investor sees it (userId is the owner's id). */
 export const depositSchema = z.object({
@@ -45,15 +29,8 @@ export const depositSchema = z.object({
 });
 export type Deposit = z.infer<typeof depositSchema>;
 
-export const depositUserSchema = z.object({
-  _id: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  email: z.string(),
-});
-
-/** Admin views: the depositor is populated. */
-export const adminDepositSchema = depositSchema.extend({ userId: depositUserSchema });
+/** Every admin view of a deposit: the depositor populated, and the administrator's note (admin credits). */
+export const adminDepositSchema = depositSchema.extend({ note: z.string().nullable(), userId: userRefSchema });
 export type AdminDeposit = z.infer<typeof adminDepositSchema>;
 
 export const depositsResponse = z.object({ deposits: z.array(depositSchema) });
@@ -72,7 +49,7 @@ export function depositAmountError(value: number | string): string | null {
   const micro = parseUsdc(typeof value === 'string' ? value.trim() : value);
   if (micro === null) {
     const n = Number(value);
-    return Number.isFinite(n) && n < 0.5 ? MSG.minDeposit : DEPOSIT_MSG.invalidAmount;
+    return Number.isFinite(n) && n < 0.5 ? MSG.minDeposit : MSG.invalidDepositAmount;
   }
   return micro < MIN_DEPOSIT_MICRO ? MSG.minDeposit : null;
 }
@@ -88,8 +65,8 @@ export const processDepositBody = z
     if (blank(v.txHash) || blank(v.amount) || blank(v.fromAddress)) return fail(MSG.depositRequired, 'txHash');
     const amountError = depositAmountError(v.amount ?? '');
     if (amountError) return fail(amountError, 'amount');
-    if (!TX_HASH.test((v.txHash ?? '').trim())) return fail(DEPOSIT_MSG.invalidHash, 'txHash');
-    if (!EVM_ADDRESS.test((v.fromAddress ?? '').trim())) return fail(DEPOSIT_MSG.invalidAddress, 'fromAddress');
+    if (!TX_HASH.test((v.txHash ?? '').trim())) return fail(MSG.invalidTxHash, 'txHash');
+    if (!EVM_ADDRESS.test((v.fromAddress ?? '').trim())) return fail(MSG.invalidWallet, 'fromAddress');
   })
   .transform((v) => ({
     txHash: (v.txHash ?? '').trim().toLowerCase(),
@@ -106,7 +83,7 @@ export const updateFailedDepositBody = z
     if (blank(v.txHash) || blank(v.amount)) return fail(MSG.failedDepositRequired, 'txHash');
     const amountError = depositAmountError(v.amount ?? '');
     if (amountError) return fail(amountError, 'amount');
-    if (!TX_HASH.test((v.txHash ?? '').trim())) return fail(DEPOSIT_MSG.invalidHash, 'txHash');
+    if (!TX_HASH.test((v.txHash ?? '').trim())) return fail(MSG.invalidTxHash, 'txHash');
   })
   .transform((v) => ({
     depositId: v.depositId ?? '',
@@ -118,10 +95,9 @@ export type UpdateFailedDepositInput = z.input<typeof updateFailedDepositBody>;
 export const ADMIN_DEPOSIT_FILTERS = ['all', ...DEPOSIT_STATUSES] as const;
 export type AdminDepositFilter = (typeof ADMIN_DEPOSIT_FILTERS)[number];
 
-export const adminDepositsQuery = z.strictObject({
+export const adminDepositsQuery = pageQuery.extend({
   status: z.enum(ADMIN_DEPOSIT_FILTERS).default('all'),
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50),
+  pageSize: pageQuery.shape.pageSize.unwrap().default(50),
 });
 
 export const depositCountsSchema = z.object({
@@ -161,8 +137,8 @@ export const updateUserBalanceBody = z.strictObject({
   }),
   note: z
     .string()
-    .max(500, 'Note must be at most 500 characters')
+    .max(500, MSG.noteTooLong)
     .optional()
-    .transform((s) => (s && s.trim() ? s.trim() : DEPOSIT_MSG.defaultNote)),
+    .transform((s) => (s && s.trim() ? s.trim() : MSG.balanceNoteDefault)),
 });
 export type UpdateUserBalanceInput = z.input<typeof updateUserBalanceBody>;

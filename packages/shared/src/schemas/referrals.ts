@@ -1,13 +1,9 @@
 import { z } from 'zod';
 import { isoDate, usdc } from './common.ts';
+import { userRefSchema } from './user.ts';
 
-export const referralEntrySchema = z.object({
-  _id: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  email: z.string(),
-  createdAt: isoDate,
-});
+/** A member of the caller's network and when they joined. */
+export const referralEntrySchema = userRefSchema.extend({ createdAt: isoDate });
 
 export const referralTreeSchema = z.object({
   totalReferrals: z.number(),
@@ -26,7 +22,7 @@ export const referralRewardSchema = z.object({
   _id: z.string(),
   level: z.number(),
   amount: usdc,
-  fromUser: z.object({ firstName: z.string(), lastName: z.string(), email: z.string() }),
+  fromUser: userRefSchema.omit({ _id: true }),
   investmentAmount: usdc,
   createdAt: isoDate,
 });

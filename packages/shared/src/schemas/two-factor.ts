@@ -17,3 +17,4 @@ export const twoFactorDisableBody = z.strictObject({
   password: z.string().min(1).max(200),
   code: z.string().trim().max(32),
 });
+export const twoFactorDisableResponse = z.object({ message: z.string(), token: z.string() });

@@ -22,12 +22,19 @@ export const userSchema = z.object({
 });
 export type User = z.infer<typeof userSchema>;
 
+/** Another person as lists name them (the spec's populated userId: firstName, lastName, email). */
+export const userRefSchema = userSchema.pick({ _id: true, firstName: true, lastName: true, email: true });
+export type UserRef = z.infer<typeof userRefSchema>;
+
 export const meResponse = z.object({ user: userSchema });
+/** A password change answers a fresh token: older sessions end, this device stays signed in. */
+export const profileResponse = z.object({ user: userSchema, token: z.string().optional() });
+export const updateEmailResponse = z.object({ message: z.string(), user: userSchema });
 
 export const profileBody = z
   .strictObject({
-    firstName: requiredText('First name is required', 100),
-    lastName: requiredText('Last name is required', 100),
+    firstName: requiredText(MSG.firstNameRequired, 100),
+    lastName: requiredText(MSG.lastNameRequired, 100),
     currentPassword: z.string().max(200).optional(),
     newPassword: z.string().max(200).optional(),
     confirmPassword: z.string().max(200).optional(),

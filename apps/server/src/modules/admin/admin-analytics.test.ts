@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_MSG } from '@harvest/shared/schemas/admin';
 import { call, createTestApp, expectLedgerClean, makeUser, type TestApp } from '../../../test/helpers.ts';
 import { seedDeposit, seedInvestment, seedTier, setCreatedAt } from '../../../test/support/money.ts';
+import { MSG } from '@harvest/shared/messages';
 
 /**
  * Analytics over a seeded month in America/New_York, across the end of daylight saving time
@@ -137,7 +137,7 @@ describe('GET /api/user/admin/analytics', () => {
     for (const p of ['15', '0', 'abc', '-7', '7.0', '30&period=7']) {
       const res = await get(`?period=${p}`);
       expect(res.statusCode, p).toBe(400);
-      expect(res.data, p).toEqual({ error: ADMIN_MSG.invalidPeriod, code: 'validation' });
+      expect(res.data, p).toEqual({ error: MSG.invalidPeriod, code: 'validation' });
     }
   });
 

@@ -109,32 +109,6 @@ function toDeposit(r: RawDeposit): DepositRow {
   };
 }
 
-export async function recentDeposits(db: Db, limit: number): Promise<DepositRow[]> {
-  const rows = await rawRows<RawDeposit>(
-    db,
-    sql`SELECT ${DEPOSIT_COLUMNS} FROM deposits d JOIN users u ON u.id = d.user_id ORDER BY d.created_at DESC, d.id DESC LIMIT ${limit}`,
-  );
-  return rows.map(toDeposit);
-}
-
-export async function userDeposits(
-  db: Db,
-  userId: string,
-  limit: number,
-  offset: number,
-): Promise<{ rows: DepositRow[]; total: number }> {
-  const rows = await rawRows<RawDeposit>(
-    db,
-    sql`SELECT ${DEPOSIT_COLUMNS} FROM deposits d JOIN users u ON u.id = d.user_id
-        WHERE d.user_id = ${userId}::uuid ORDER BY d.created_at DESC, d.id DESC LIMIT ${limit} OFFSET ${offset}`,
-  );
-  const [c] = await rawRows<{ n: number }>(
-    db,
-    sql`SELECT count(*)::int AS n FROM deposits WHERE user_id = ${userId}::uuid`,
-  );
-  return { rows: rows.map(toDeposit), total: Number(c?.n ?? 0) };
-}
-
 /** One keyset batch of deposits in (created_at, id) order, optionally of one status. */
 export async function depositBatch(
   db: Db,
@@ -215,14 +189,6 @@ function toWithdrawal(r: RawWithdrawal): WithdrawalRow {
     user: { id: r.user_id, firstName: r.first_name, lastName: r.last_name, email: r.email },
     cursor: r.cur,
   };
-}
-
-export async function recentWithdrawals(db: Db, limit: number): Promise<WithdrawalRow[]> {
-  const rows = await rawRows<RawWithdrawal>(
-    db,
-    sql`SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals w JOIN users u ON u.id = w.user_id ORDER BY w.requested_at DESC, w.id DESC LIMIT ${limit}`,
-  );
-  return rows.map(toWithdrawal);
 }
 
 export async function withdrawalBatch(

@@ -13,10 +13,10 @@ import {
   auditQuery,
   auditResponse,
   depositStatusFilter,
-  pageOnlyQuery,
   usersExportQuery,
   withdrawalStatusFilter,
 } from '@harvest/shared/schemas/admin';
+import { pageQuery } from '@harvest/shared/schemas/common';
 import { idParams } from '@harvest/shared/schemas/user';
 import type { AppContext } from '../../context.ts';
 import { authHooks } from '../../plugins/auth.ts';
@@ -26,8 +26,8 @@ import * as service from './admin.service.ts';
 const csvResponse = z.string().describe('text/csv; header row first');
 
 /**
- * Back office reads (issue 6). Every route sits behind requireAdmin in onRequest, so a
- * non-admin is refused before the request is even parsed.
+ * Back-office reads across areas (docs/ARCHITECTURE.md, "The admin module"). Every route sits
+ * behind requireAdmin in onRequest, so a non-admin is refused before the request is even parsed.
  */
 export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { requireAdmin } = authHooks(ctx);
@@ -64,7 +64,7 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/admin/users/:id/deposits',
       {
         onRequest: requireAdmin,
-        schema: { params: idParams, querystring: pageOnlyQuery, response: { 200: adminUserDepositsResponse } },
+        schema: { params: idParams, querystring: pageQuery, response: { 200: adminUserDepositsResponse } },
       },
       async (req) => service.userDeposits(ctx, req.params.id, req.query),
     );

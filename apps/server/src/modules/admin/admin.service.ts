@@ -2,18 +2,19 @@ import type { Readable } from 'node:stream';
 import { microToText, microToUsdc } from '@harvest/shared/money';
 import type {
   AdminDashboard,
-  AdminDeposit,
   AdminReferralLookup,
   AdminUser,
   AdminUserDeposits,
-  AdminWithdrawal,
   Analytics,
   AuditPage,
 } from '@harvest/shared/schemas/admin';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { platformDay } from '../../lib/time.ts';
-import { referralRewardsOf, referralTree, type ReferralMember } from '../referrals/referrals.queries.ts';
+import { adminDepositPage, recentDeposits } from '../deposits/deposits.service.ts';
+import * as referrals from '../referrals/referrals.service.ts';
+import { toUserRef } from '../users/users.dto.ts';
+import { recentForAdmin } from '../withdrawals/withdrawals.service.ts';
 import { csvStream } from './csv.ts';
 import * as q from './admin.queries.ts';
 
@@ -23,48 +24,6 @@ export const RECENT_ACTIVITY = 10;
 export const NETWORK_LIST_LIMIT = 200;
 export const RECENT_REWARDS = 50;
 export const EXPORT_BATCH = 1000;
-
-const ref = (u: { id: string; firstName: string; lastName: string; email: string }) => ({
-  _id: u.id,
-  firstName: u.firstName,
-  lastName: u.lastName,
-  email: u.email,
-});
-
-export function depositDto(d: q.DepositRow): AdminDeposit {
-  return {
-    _id: d.id,
-    amount: microToUsdc(d.amount),
-    status: d.status,
-    type: d.type,
-    txHash: d.txHash,
-    fromAddress: d.fromAddress,
-    confirmations: d.confirmations,
-    failureReason: d.failureReason,
-    note: d.note,
-    createdAt: d.createdAt,
-    processedAt: d.processedAt,
-    userId: ref(d.user),
-  };
-}
-
-export function withdrawalDto(w: q.WithdrawalRow): AdminWithdrawal {
-  return {
-    _id: w.id,
-    status: w.status,
-    source: w.source,
-    amount: microToUsdc(w.amount),
-    feeAmount: microToUsdc(w.feeAmount),
-    netAmount: microToUsdc(w.netAmount),
-    cycleNumber: w.cycleNumber,
-    walletAddress: w.walletAddress,
-    requestedAt: w.requestedAt,
-    processedAt: w.processedAt,
-    txHash: w.txHash,
-    notes: w.notes,
-    userId: ref(w.user),
-  };
-}
 
 const phone = (u: { phoneCountryCode: string | null; phoneNumber: string | null }) =>
   u.phoneCountryCode && u.phoneNumber ? `${u.phoneCountryCode} ${u.phoneNumber}` : null;
@@ -91,8 +50,8 @@ function adminUserDto(u: q.AdminUserRow): AdminUser {
 export async function dashboard(ctx: AppContext): Promise<AdminDashboard> {
   const [totals, deposits, withdrawals] = await Promise.all([
     q.platformTotals(ctx.db),
-    q.recentDeposits(ctx.db, RECENT_ACTIVITY),
-    q.recentWithdrawals(ctx.db, RECENT_ACTIVITY),
+    recentDeposits(ctx, RECENT_ACTIVITY),
+    recentForAdmin(ctx.db, RECENT_ACTIVITY),
   ]);
   return {
     metrics: {
@@ -102,7 +61,7 @@ export async function dashboard(ctx: AppContext): Promise<AdminDashboard> {
       pendingDeposits: totals.pendingDeposits,
       pendingWithdrawals: totals.pendingWithdrawals,
     },
-    recentActivity: { deposits: deposits.map(depositDto), withdrawals: withdrawals.map(withdrawalDto) },
+    recentActivity: { deposits, withdrawals },
   };
 }
 
@@ -158,53 +117,29 @@ export async function userDeposits(
   opts: { page: number; pageSize: number },
 ): Promise<AdminUserDeposits> {
   if (!(await q.userRef(ctx.db, userId))) throw notFound();
-  const { rows, total } = await q.userDeposits(ctx.db, userId, opts.pageSize, (opts.page - 1) * opts.pageSize);
-  return { deposits: rows.map(depositDto), page: opts.page, pageSize: opts.pageSize, total };
+  return adminDepositPage(ctx, { status: 'all', userId }, opts);
 }
 
 export async function referralLookup(ctx: AppContext, userId: string): Promise<AdminReferralLookup> {
   const user = await q.userRef(ctx.db, userId);
   if (!user) throw notFound();
   const [tree, byLevel, rewards] = await Promise.all([
-    referralTree(ctx.db, userId, NETWORK_LIST_LIMIT),
+    referrals.network(ctx, userId, NETWORK_LIST_LIMIT),
     q.rewardsByLevel(ctx.db, userId),
-    referralRewardsOf(ctx.db, userId, RECENT_REWARDS),
+    referrals.rewards(ctx, userId, RECENT_REWARDS),
   ]);
-  const level = (members: ReferralMember[]) =>
-    members.map((e) => ({
-      _id: e.id,
-      firstName: e.firstName,
-      lastName: e.lastName,
-      email: e.email,
-      createdAt: e.createdAt.toISOString(),
-    }));
   return {
-    user: ref(user),
-    tree: {
-      totalReferrals: tree.totalReferrals,
-      level1: level(tree.levels[0]),
-      level2: level(tree.levels[1]),
-      level3: level(tree.levels[2]),
-      level1Count: tree.counts[0],
-      level2Count: tree.counts[1],
-      level3Count: tree.counts[2],
-    },
-    counts: { level1: tree.counts[0], level2: tree.counts[1], level3: tree.counts[2] },
+    user: toUserRef(user),
+    tree,
+    counts: { level1: tree.level1Count ?? 0, level2: tree.level2Count ?? 0, level3: tree.level3Count ?? 0 },
     listLimit: NETWORK_LIST_LIMIT,
     rewards: {
-      total: microToUsdc(rewards.total),
+      total: rewards.totalRewards,
       byLevel: [1, 2, 3].map((lv) => {
         const l = byLevel.find((x) => x.level === lv);
         return { level: lv, count: l?.count ?? 0, amount: microToUsdc(l?.total ?? 0n) };
       }),
-      recent: rewards.rewards.map((r) => ({
-        _id: r.id,
-        level: r.level,
-        amount: microToUsdc(r.amount),
-        fromUser: { firstName: r.fromFirstName, lastName: r.fromLastName, email: r.fromEmail },
-        investmentAmount: microToUsdc(r.investmentAmount),
-        createdAt: r.createdAt.toISOString(),
-      })),
+      recent: rewards.referrals,
     },
   };
 }
@@ -233,7 +168,7 @@ export async function audit(
       note: r.note,
       ip: r.ip,
       createdAt: r.createdAt,
-      admin: ref(r.admin),
+      admin: toUserRef(r.admin),
     })),
     actions,
     page: opts.page,

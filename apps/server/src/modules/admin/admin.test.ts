@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { ADMIN_MSG } from '@harvest/shared/schemas/admin';
 import {
   call,
   createTestApp,
@@ -21,6 +20,7 @@ import {
   seedWithdrawal,
   setCreatedAt,
 } from '../../../test/support/money.ts';
+import { MSG } from '@harvest/shared/messages';
 
 const M = (usdc: number) => BigInt(Math.round(usdc * 1_000_000));
 
@@ -215,7 +215,7 @@ describe('CSV export', () => {
     expect(pending).toHaveLength(2);
     expect(pending[1]).toContain(',pending,demo,3,');
     expect((await asAdmin('/api/admin/export/deposits.csv?status=bogus')).data).toEqual({
-      error: ADMIN_MSG.invalidStatusFilter,
+      error: MSG.invalidStatusFilter,
       code: 'validation',
     });
   });

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address, Hex } from 'viem';
-import { DEPOSIT_MSG } from '@harvest/shared/schemas/deposits';
 import {
   anvilAvailability,
   deployToken,
@@ -22,6 +21,7 @@ import {
 } from '../../../test/helpers.ts';
 import { userBalances } from '../../ledger/ledger.ts';
 import { NOT_FOUND_ATTEMPTS, NOT_FOUND_RETRY_MS, recheckPendingDeposits } from './deposits.service.ts';
+import { MSG } from '@harvest/shared/messages';
 
 /**
  * Real chain verification against a local anvil node with a 6-decimal USDC-like token.
@@ -88,7 +88,7 @@ describe.runIf(avail.ok)('deposits verified on chain (anvil)', () => {
       confirmations: 1,
       requiredConfirmations: CONFIRMATIONS,
     });
-    expect(res.data.message).toBe(DEPOSIT_MSG.submitted);
+    expect(res.data.message).toBe(MSG.depositSubmitted);
 
     await chain.mine(1);
     await recheckPendingDeposits(t.ctx);
@@ -107,7 +107,7 @@ describe.runIf(avail.ok)('deposits verified on chain (anvil)', () => {
     // The same transfer again, by its owner or anyone else: 409, nothing credited.
     const again = await submit(investor, hash, 25.5);
     expect(again.statusCode).toBe(409);
-    expect(again.data.error).toBe(DEPOSIT_MSG.hashTaken);
+    expect(again.data.error).toBe(MSG.depositHashTaken);
     expect((await submit(other, hash.toUpperCase().replace('0X', '0x'), 25.5)).statusCode).toBe(409);
     await recheckPendingDeposits(t.ctx);
     expect(await balance(investor)).toBe(before + usdc(25.5));
@@ -120,7 +120,7 @@ describe.runIf(avail.ok)('deposits verified on chain (anvil)', () => {
     await chain.mine(CONFIRMATIONS);
     const res = await submit(other, hash, '1.0');
     expect(res.data.deposit).toMatchObject({ status: 'confirmed', confirmations: CONFIRMATIONS + 1 });
-    expect(res.data.message).toBe(DEPOSIT_MSG.confirmed);
+    expect(res.data.message).toBe(MSG.depositConfirmed);
     expect(await balance(other)).toBe(usdc(1));
     await expectLedgerClean(t);
   });

@@ -1,6 +1,5 @@
 import type { AppContext } from '../../context.ts';
 import type { Job } from '../../jobs.ts';
-import { chainVerifier } from './chain.ts';
 import { recheckPendingDeposits } from './deposits.service.ts';
 
 /** Background job: confirms (or fails) pending real deposits as the chain moves on, every DEPOSIT_CHECK_INTERVAL_MS. */
@@ -8,7 +7,7 @@ export const depositCheckJob: Job = {
   name: 'deposit-recheck',
   intervalMs: (config) => config.DEPOSIT_CHECK_INTERVAL_MS,
   async run(ctx: AppContext): Promise<void> {
-    if (!chainVerifier(ctx.config)) return;
+    if (!ctx.chain) return;
     const r = await recheckPendingDeposits(ctx);
     if (r.checked > 0) ctx.log.info(r, 'deposit recheck pass');
   },

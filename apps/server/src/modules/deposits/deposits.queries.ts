@@ -88,24 +88,41 @@ export async function listUserDeposits(
     .limit(opts.limit);
 }
 
+/** Which deposits an admin list shows: one status (or all), optionally of one user. */
+export interface DepositFilter {
+  status: AdminDepositFilter;
+  userId?: string;
+}
+
+function depositWhere(f: DepositFilter) {
+  return and(
+    f.status === 'all' ? undefined : eq(deposits.status, f.status),
+    f.userId ? eq(deposits.userId, f.userId) : undefined,
+  );
+}
+
+/** Newest first, with the depositor. */
 export async function listDepositsWithUsers(
   db: Db,
-  opts: { status: AdminDepositFilter; page: number; pageSize: number },
-): Promise<{ rows: { deposit: DepositRow; user: DepositUser }[]; total: number }> {
-  const where = opts.status === 'all' ? undefined : eq(deposits.status, opts.status);
-  const rows = await db
+  f: DepositFilter,
+  page: { limit: number; offset: number },
+): Promise<{ deposit: DepositRow; user: DepositUser }[]> {
+  return db
     .select({
       deposit: deposits,
       user: { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email },
     })
     .from(deposits)
     .innerJoin(users, eq(users.id, deposits.userId))
-    .where(where)
+    .where(depositWhere(f))
     .orderBy(desc(deposits.createdAt), desc(deposits.id))
-    .limit(opts.pageSize)
-    .offset((opts.page - 1) * opts.pageSize);
-  const [t] = await db.select({ n: count() }).from(deposits).where(where);
-  return { rows, total: Number(t?.n ?? 0) };
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+export async function countDeposits(db: Db, f: DepositFilter): Promise<number> {
+  const [t] = await db.select({ n: count() }).from(deposits).where(depositWhere(f));
+  return Number(t?.n ?? 0);
 }
 
 export async function depositCounts(db: Db): Promise<DepositCounts> {

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { DEPOSIT_MSG } from '@harvest/shared/schemas/deposits';
 import {
   call,
   createTestApp,
@@ -14,6 +13,7 @@ import {
 } from '../../../test/helpers.ts';
 import { rawRows } from '../../db/raw.ts';
 import { userBalances } from '../../ledger/ledger.ts';
+import { MSG } from '@harvest/shared/messages';
 
 /** Races only show on real PostgreSQL (PGlite is a single connection). */
 const hash = () => `0x${randomBytes(32).toString('hex')}`;
@@ -47,7 +47,7 @@ describe.runIf(isPostgres)('deposit races (PostgreSQL)', () => {
     const refused = results.filter((r) => r.statusCode === 409);
     expect(ok).toHaveLength(1);
     expect(refused).toHaveLength(19);
-    for (const r of refused) expect(r.data.error).toBe(DEPOSIT_MSG.hashTaken);
+    for (const r of refused) expect(r.data.error).toBe(MSG.depositHashTaken);
     const rows = await rawRows<{ n: number }>(
       t.ctx.db,
       sql`SELECT count(*)::int AS n FROM deposits WHERE tx_hash = ${h}`,
@@ -68,7 +68,7 @@ describe.runIf(isPostgres)('deposit races (PostgreSQL)', () => {
       const id: string = res.data.deposit._id;
       const [a, b] = await Promise.all([approve(admin, id), approve(admin2, id)]);
       expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
-      expect((a.statusCode === 409 ? a : b).data.error).toBe(DEPOSIT_MSG.alreadyProcessed);
+      expect((a.statusCode === 409 ? a : b).data.error).toBe(MSG.depositAlreadyProcessed);
       const txns = await rawRows<{ n: number }>(
         t.ctx.db,
         sql`SELECT count(*)::int AS n FROM ledger_transactions WHERE kind = 'deposit' AND ref_id = ${id}`,

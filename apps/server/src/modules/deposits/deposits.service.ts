@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { MSG } from '@harvest/shared/messages';
 import { microToUsdc } from '@harvest/shared/money';
 import {
-  DEPOSIT_MSG,
   type AdminDeposit,
   type AdminDepositFilter,
   type Deposit,
@@ -14,8 +13,9 @@ import { constraintName, inTransaction, sqlState } from '../../db/tx.ts';
 import { lockUserAccounts, post } from '../../ledger/ledger.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
+import { toUserRef } from '../users/users.dto.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
-import { chainVerifier, REASONS, type ChainCheck } from './chain.ts';
+import { checkDeposit, type ChainCheck } from './deposit-check.ts';
 import * as q from './deposits.queries.ts';
 import type { DepositRow, DepositUser } from './deposits.queries.ts';
 
@@ -54,10 +54,7 @@ export function toDepositDto(d: DepositRow, requiredConfirmations: number): Depo
 }
 
 function toAdminDto(d: DepositRow, u: DepositUser, required: number): AdminDeposit {
-  return {
-    ...toDepositDto(d, required),
-    userId: { _id: u.id, firstName: u.firstName, lastName: u.lastName, email: u.email },
-  };
+  return { ...toDepositDto(d, required), note: d.note, userId: toUserRef(u) };
 }
 
 const dto = (ctx: AppContext, d: DepositRow) => toDepositDto(d, ctx.config.DEPOSIT_CONFIRMATIONS);
@@ -119,7 +116,7 @@ async function applyCheck(ctx: AppContext, checked: DepositRow, result: ChainChe
           return (await q.updateDeposit(tx, d.id, { nextCheckAt: now })) ?? d;
         case 'not_found': {
           const attempts = d.checkAttempts + 1;
-          if (attempts >= NOT_FOUND_ATTEMPTS) return fail(REASONS.notFound(ctx.config.CHAIN_ID));
+          if (attempts >= NOT_FOUND_ATTEMPTS) return fail(MSG.depositNotFoundOnChain(ctx.config.CHAIN_ID));
           return (
             (await q.updateDeposit(tx, d.id, {
               checkAttempts: attempts,
@@ -153,7 +150,7 @@ async function applyCheck(ctx: AppContext, checked: DepositRow, result: ChainChe
     if (isHashTaken(err)) {
       const failed = await q.updateDeposit(ctx.db, checked.id, {
         status: 'failed',
-        failureReason: DEPOSIT_MSG.hashTaken,
+        failureReason: MSG.depositHashTaken,
         logIndex: null,
         nextCheckAt: null,
         processedAt: now,
@@ -166,10 +163,9 @@ async function applyCheck(ctx: AppContext, checked: DepositRow, result: ChainChe
 
 /** Asks the chain about one pending real deposit and records the answer. */
 async function verifyDeposit(ctx: AppContext, d: DepositRow): Promise<DepositRow> {
-  const verifier = chainVerifier(ctx.config);
-  if (!verifier || d.type !== 'real' || d.status !== 'pending' || !d.txHash || !d.fromAddress) return d;
-  const result = await verifier.check({ txHash: d.txHash, fromAddress: d.fromAddress, amount: d.amount });
-  return applyCheck(ctx, d, result);
+  if (!ctx.chain || d.type !== 'real' || d.status !== 'pending' || !d.txHash || !d.fromAddress) return d;
+  const claim = { txHash: d.txHash, fromAddress: d.fromAddress, amount: d.amount };
+  return applyCheck(ctx, d, await checkDeposit(ctx.chain, claim, ctx.config.DEPOSIT_ADDRESS));
 }
 
 /**
@@ -181,7 +177,7 @@ export async function recheckPendingDeposits(
   opts: { batch?: number } = {},
 ): Promise<{ checked: number; confirmed: number; failed: number }> {
   const out = { checked: 0, confirmed: 0, failed: 0 };
-  if (!chainVerifier(ctx.config)) return out;
+  if (!ctx.chain) return out;
   const now = ctx.clock.now();
   const ids = await inTransaction(ctx.db, (tx) =>
     q.claimDueDeposits(tx, now, new Date(now.getTime() + CHECK_LEASE_MS), opts.batch ?? CHECK_BATCH),
@@ -200,8 +196,8 @@ export async function recheckPendingDeposits(
 // ---------------------------------------------------------------- investor calls
 
 function resultMessage(d: DepositRow, submitted: string): string {
-  if (d.status === 'confirmed') return DEPOSIT_MSG.confirmed;
-  if (d.status === 'failed') return d.failureReason ?? 'Deposit failed';
+  if (d.status === 'confirmed') return MSG.depositConfirmed;
+  if (d.status === 'failed') return d.failureReason ?? MSG.depositFailedNoReason;
   return submitted;
 }
 
@@ -210,7 +206,7 @@ export async function submitDeposit(
   user: AuthUser,
   input: { txHash: string; amount: bigint; fromAddress: string },
 ): Promise<{ message: string; deposit: Deposit }> {
-  const real = chainVerifier(ctx.config) !== null;
+  const real = ctx.chain !== null;
   let row: DepositRow;
   try {
     // The unique index decides who claims a hash: no look-up before insert. In a transaction so
@@ -228,11 +224,11 @@ export async function submitDeposit(
       }),
     );
   } catch (err) {
-    if (isHashTaken(err)) throw conflict(DEPOSIT_MSG.hashTaken);
+    if (isHashTaken(err)) throw conflict(MSG.depositHashTaken);
     throw err;
   }
   if (real) row = await verifyDeposit(ctx, row);
-  return { message: resultMessage(row, DEPOSIT_MSG.submitted), deposit: dto(ctx, row) };
+  return { message: resultMessage(row, MSG.depositSubmitted), deposit: dto(ctx, row) };
 }
 
 export async function depositHistory(ctx: AppContext, user: AuthUser): Promise<Deposit[]> {
@@ -252,7 +248,7 @@ export async function updateFailedDeposit(
   input: { depositId: string; txHash: string; amount: bigint },
 ): Promise<{ message: string; deposit: Deposit }> {
   if (!UUID.test(input.depositId)) throw notFound(MSG.notFound);
-  const real = chainVerifier(ctx.config) !== null;
+  const real = ctx.chain !== null;
   let row: DepositRow | undefined;
   try {
     row = await q.resubmitIfFailed(ctx.db, input.depositId, user.id, {
@@ -262,33 +258,53 @@ export async function updateFailedDeposit(
       now: ctx.clock.now(),
     });
   } catch (err) {
-    if (isHashTaken(err)) throw conflict(DEPOSIT_MSG.hashTaken);
+    if (isHashTaken(err)) throw conflict(MSG.depositHashTaken);
     throw err;
   }
   if (!row) {
     const existing = await q.findDeposit(ctx.db, input.depositId);
     if (!existing || existing.userId !== user.id) throw notFound(MSG.notFound);
-    throw conflict(DEPOSIT_MSG.notFailed);
+    throw conflict(MSG.depositNotFailed);
   }
   if (real) row = await verifyDeposit(ctx, row);
-  return { message: resultMessage(row, DEPOSIT_MSG.resubmitted), deposit: dto(ctx, row) };
+  return { message: resultMessage(row, MSG.depositResubmitted), deposit: dto(ctx, row) };
 }
 
 // ---------------------------------------------------------------- admin calls
+
+/** One page of deposits for the back office (newest first): one status or all, optionally one user's. */
+export async function adminDepositPage(
+  ctx: AppContext,
+  filter: q.DepositFilter,
+  opts: { page: number; pageSize: number },
+): Promise<{ deposits: AdminDeposit[]; page: number; pageSize: number; total: number }> {
+  const [rows, total] = await Promise.all([
+    q.listDepositsWithUsers(ctx.db, filter, { limit: opts.pageSize, offset: (opts.page - 1) * opts.pageSize }),
+    q.countDeposits(ctx.db, filter),
+  ]);
+  return {
+    deposits: rows.map((r) => toAdminDto(r.deposit, r.user, ctx.config.DEPOSIT_CONFIRMATIONS)),
+    page: opts.page,
+    pageSize: opts.pageSize,
+    total,
+  };
+}
+
+/** The newest deposits of the whole platform (the admin overview). */
+export async function recentDeposits(ctx: AppContext, limit: number): Promise<AdminDeposit[]> {
+  const rows = await q.listDepositsWithUsers(ctx.db, { status: 'all' }, { limit, offset: 0 });
+  return rows.map((r) => toAdminDto(r.deposit, r.user, ctx.config.DEPOSIT_CONFIRMATIONS));
+}
 
 export async function adminDeposits(
   ctx: AppContext,
   opts: { status: AdminDepositFilter; page: number; pageSize: number },
 ): Promise<{ deposits: AdminDeposit[]; counts: DepositCounts; page: number; pageSize: number; total: number }> {
-  const { rows, total } = await q.listDepositsWithUsers(ctx.db, opts);
-  const counts = await q.depositCounts(ctx.db);
-  return {
-    deposits: rows.map((r) => toAdminDto(r.deposit, r.user, ctx.config.DEPOSIT_CONFIRMATIONS)),
-    counts,
-    page: opts.page,
-    pageSize: opts.pageSize,
-    total,
-  };
+  const [page, counts] = await Promise.all([
+    adminDepositPage(ctx, { status: opts.status }, opts),
+    q.depositCounts(ctx.db),
+  ]);
+  return { ...page, counts };
 }
 
 /** Approves a pending deposit: confirms and credits it exactly once (a second approval is 409). */
@@ -305,7 +321,7 @@ export async function approveDeposit(
     if (!credited) {
       const existing = await q.findDeposit(tx, depositId);
       if (!existing) throw notFound(MSG.notFound);
-      throw conflict(existing.status === 'confirmed' ? DEPOSIT_MSG.alreadyProcessed : DEPOSIT_MSG.notPending);
+      throw conflict(existing.status === 'confirmed' ? MSG.depositAlreadyProcessed : MSG.depositNotPending);
     }
     await writeAudit(tx, {
       adminId: admin.id,
@@ -318,7 +334,7 @@ export async function approveDeposit(
     });
     return credited;
   });
-  return { message: DEPOSIT_MSG.approved, deposit: dto(ctx, row) };
+  return { message: MSG.depositApproved, deposit: dto(ctx, row) };
 }
 
 /**
@@ -376,5 +392,5 @@ export async function updateUserBalance(
       ip,
     });
   });
-  return { message: DEPOSIT_MSG.balanceUpdated };
+  return { message: MSG.balanceUpdated };
 }

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@harvest/shared/messages';
-import { DEPOSIT_MSG } from '@harvest/shared/schemas/deposits';
 import {
   call,
   createTestApp,
@@ -59,19 +58,19 @@ describe('process-deposit input (spec section 5 messages, in order)', () => {
       code: 'validation',
     });
     expect((await submit(alice, { txHash: '0x1234', amount: 0.5, fromAddress: 'bad' })).data).toEqual({
-      error: DEPOSIT_MSG.invalidHash,
+      error: MSG.invalidTxHash,
       code: 'validation',
     });
     expect((await submit(alice, { txHash: hash(), amount: 0.5, fromAddress: '0x12' })).data).toEqual({
-      error: DEPOSIT_MSG.invalidAddress,
+      error: MSG.invalidWallet,
       code: 'validation',
     });
     expect((await submit(alice, { txHash: hash(), amount: 1.1234567, fromAddress: FROM })).data).toEqual({
-      error: DEPOSIT_MSG.invalidAmount,
+      error: MSG.invalidDepositAmount,
       code: 'validation',
     });
     expect((await submit(alice, { txHash: hash(), amount: 'ten', fromAddress: FROM })).data).toEqual({
-      error: DEPOSIT_MSG.invalidAmount,
+      error: MSG.invalidDepositAmount,
       code: 'validation',
     });
   });
@@ -92,7 +91,7 @@ describe('demo deposits (no chain configured)', () => {
     const h = hash().toUpperCase().replace('0X', '0x');
     const res = await submit(alice, { txHash: h, amount: '12.5', fromAddress: FROM });
     expect(res.statusCode).toBe(200);
-    expect(res.data.message).toBe(DEPOSIT_MSG.submitted);
+    expect(res.data.message).toBe(MSG.depositSubmitted);
     const d = res.data.deposit;
     expect(d).toMatchObject({
       amount: 12.5,
@@ -130,7 +129,7 @@ describe('demo deposits (no chain configured)', () => {
       body: { depositId: d._id },
     });
     expect(again.statusCode).toBe(409);
-    expect(again.data.error).toBe(DEPOSIT_MSG.alreadyProcessed);
+    expect(again.data.error).toBe(MSG.depositAlreadyProcessed);
     expect(await balanceOf(alice)).toBe(12_500_000n);
 
     const audit = await rawRows<{ action: string }>(
@@ -146,7 +145,7 @@ describe('demo deposits (no chain configured)', () => {
     expect((await submit(alice, { txHash: h, amount: 1, fromAddress: FROM })).statusCode).toBe(200);
     const same = await submit(alice, { txHash: h, amount: 1, fromAddress: FROM });
     expect(same.statusCode).toBe(409);
-    expect(same.data.error).toBe(DEPOSIT_MSG.hashTaken);
+    expect(same.data.error).toBe(MSG.depositHashTaken);
     const upper = await submit(bob, { txHash: h.toUpperCase().replace('0X', '0x'), amount: 2, fromAddress: FROM });
     expect(upper.statusCode).toBe(409);
     const rows = await rawRows<{ n: number }>(
@@ -206,7 +205,7 @@ describe('failed-deposit correction', () => {
     });
     expect((await upd(alice, body({ amount: 0.2 }))).data).toEqual({ error: MSG.minDeposit, code: 'validation' });
     expect((await upd(alice, body({ txHash: '0xzz' }))).data).toEqual({
-      error: DEPOSIT_MSG.invalidHash,
+      error: MSG.invalidTxHash,
       code: 'validation',
     });
     // Another user's deposit does not exist for them.
@@ -217,7 +216,7 @@ describe('failed-deposit correction', () => {
     const newHash = hash();
     const ok = await upd(alice, body({ txHash: newHash, amount: '4.25' }));
     expect(ok.statusCode).toBe(200);
-    expect(ok.data.message).toBe(DEPOSIT_MSG.resubmitted);
+    expect(ok.data.message).toBe(MSG.depositResubmitted);
     expect(ok.data.deposit).toMatchObject({
       _id: id,
       status: 'pending',
@@ -228,7 +227,7 @@ describe('failed-deposit correction', () => {
     // Only failed deposits can be corrected.
     const twice = await upd(alice, body({}));
     expect(twice.statusCode).toBe(409);
-    expect(twice.data.error).toBe(DEPOSIT_MSG.notFailed);
+    expect(twice.data.error).toBe(MSG.depositNotFailed);
     expect((await call(t, 'GET', '/api/withdrawal/failed-deposits', { token: alice.token })).data.deposits).toEqual([]);
     await expectLedgerClean(t);
   });
@@ -242,7 +241,7 @@ describe('failed-deposit correction', () => {
       body: { depositId: id, txHash: live, amount: 1 },
     });
     expect(res.statusCode).toBe(409);
-    expect(res.data.error).toBe(DEPOSIT_MSG.hashTaken);
+    expect(res.data.error).toBe(MSG.depositHashTaken);
   });
 
   it('a failed hash can be submitted again as a new deposit', async () => {
@@ -295,7 +294,7 @@ describe('admin update-user-balance', () => {
     await fund(t, carol.user.id, 2_000_000n);
     const res = await update({ userId: carol.user.id, newBalance: 10.5, note: 'Bonus for testing' });
     expect(res.statusCode).toBe(200);
-    expect(res.data).toEqual({ message: DEPOSIT_MSG.balanceUpdated });
+    expect(res.data).toEqual({ message: MSG.balanceUpdated });
     expect(await balanceOf(carol)).toBe(10_500_000n);
 
     const history = (await call(t, 'GET', '/api/user/deposit-history', { token: carol.token })).data.deposits;
@@ -331,7 +330,7 @@ describe('admin update-user-balance', () => {
       sql`SELECT t.memo, e.amount::text AS amount FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id
         JOIN ledger_accounts a ON a.id = e.account_id WHERE t.kind = 'admin_adjustment' AND a.user_id = ${dave.user.id}::uuid`,
     );
-    expect(txns).toEqual([{ memo: DEPOSIT_MSG.defaultNote, amount: '-3750000' }]);
+    expect(txns).toEqual([{ memo: MSG.balanceNoteDefault, amount: '-3750000' }]);
     expect((await call(t, 'GET', '/api/user/deposit-history', { token: dave.token })).data.deposits).toEqual([]);
 
     expect((await update({ userId: dave.user.id, newBalance: 0, note: '  ' })).statusCode).toBe(200);

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INVEST_MSG } from '@harvest/shared/schemas/investments';
 import { userBalances } from '../../ledger/ledger.ts';
 import {
   call,
@@ -12,6 +11,7 @@ import {
   type TestUser,
 } from '../../../test/helpers.ts';
 import { addTier, at, countRows, tokenNow } from '../../../test/support/investments.ts';
+import { MSG } from '@harvest/shared/messages';
 
 /** Races need real connections in parallel: PostgreSQL only (PGlite is one connection). */
 describe.runIf(isPostgres)('investment races on PostgreSQL', () => {
@@ -43,7 +43,7 @@ describe.runIf(isPostgres)('investment races on PostgreSQL', () => {
       expect(ok.length).toBe(round === 0 ? 1 : 0);
       for (const r of results.filter((x) => x.statusCode !== 200)) {
         expect(r.statusCode).toBe(400);
-        expect(r.data.error).toBe(INVEST_MSG.insufficientBalance);
+        expect(r.data.error).toBe(MSG.investInsufficientBalance);
       }
     }
     expect(await countRows(t, 'investments', u.user.id)).toBe(1);
@@ -68,7 +68,7 @@ describe.runIf(isPostgres)('investment races on PostgreSQL', () => {
     expect(completes.filter((r) => r.statusCode === 200)).toHaveLength(1);
     for (const r of completes.filter((x) => x.statusCode !== 200)) {
       expect(r.statusCode).toBe(409);
-      expect(r.data.error).toBe(INVEST_MSG.notRunning);
+      expect(r.data.error).toBe(MSG.notRunning);
     }
     expect(await countRows(t, 'cycle_earnings', u.user.id)).toBe(1);
     expect((await userBalances(t.ctx.db, u.user.id)).earnings).toBe(1_500_000n);

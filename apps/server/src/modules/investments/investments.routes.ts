@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { MSG } from '@harvest/shared/messages';
 import {
-  INVEST_MSG,
   completeCycleBody,
   completeCycleResponse,
   investBody,
@@ -27,9 +27,9 @@ export function investmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (req) => {
         const amount = parseUsdc(req.body.amount);
-        if (amount === null) throw badRequest(INVEST_MSG.chooseTier);
+        if (amount === null) throw badRequest(MSG.chooseTier);
         const { investment } = await service.invest(ctx, currentUser(req), amount);
-        return { message: INVEST_MSG.invested, investment: toInvestmentDto(investment, []) };
+        return { message: MSG.invested, investment: toInvestmentDto(investment, []) };
       },
     );
 
@@ -42,7 +42,7 @@ export function investmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (req) => {
         await service.startEarning(ctx, currentUser(req), req.body.investmentId);
-        return { message: INVEST_MSG.started };
+        return { message: MSG.started };
       },
     );
 

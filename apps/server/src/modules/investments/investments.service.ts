@@ -1,12 +1,6 @@
 import { CYCLE_MS, REFERRAL_RATES_PERCENT } from '@harvest/shared/constants';
 import { MSG } from '@harvest/shared/messages';
 import { cycleEarning, microToText, percentOf } from '@harvest/shared/money';
-import {
-  INVEST_MSG,
-  cooldownText,
-  cycleCompletedText,
-  cycleNotFinishedText,
-} from '@harvest/shared/schemas/investments';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/tx.ts';
 import { lockUserAccounts, post } from '../../ledger/ledger.ts';
@@ -31,13 +25,13 @@ export async function invest(
   const now = ctx.clock.now();
   if (!isWeekday(now, ctx.config.PLATFORM_TIMEZONE)) throw badRequest(MSG.weekdayInvest, 'weekday_only');
   const tier = await findActiveTierByAmount(ctx.db, amount);
-  if (!tier) throw badRequest(INVEST_MSG.noSuchTier);
+  if (!tier) throw badRequest(MSG.noSuchTier);
 
   return inTransaction(ctx.db, async (tx) => {
     const referrers = await referrerChain(tx, user.id);
     const balances = await lockUserAccounts(tx, [user.id, ...referrers.map((r) => r.userId)]);
     if ((balances.get(`${user.id}:balance`) ?? 0n) < tier.amount)
-      throw badRequest(INVEST_MSG.insufficientBalance, 'insufficient_funds');
+      throw badRequest(MSG.investInsufficientBalance, 'insufficient_funds');
 
     const investment = await q.insertInvestment(tx, {
       userId: user.id,
@@ -51,7 +45,7 @@ export async function invest(
       kind: 'investment',
       refId: investment.id,
       memo: `Tier ${tier.name}`,
-      insufficientMessage: INVEST_MSG.insufficientBalance,
+      insufficientMessage: MSG.investInsufficientBalance,
       legs: [
         { account: { userId: user.id, kind: 'balance' }, amount: -tier.amount },
         { account: { userId: user.id, kind: 'invested' }, amount: tier.amount },
@@ -100,14 +94,14 @@ export async function startEarning(
   return inTransaction(ctx.db, async (tx) => {
     const inv = await q.lockOwnInvestment(tx, user.id, investmentId);
     if (!inv) throw notFound();
-    if (inv.earningStarted) throw conflict(INVEST_MSG.cycleRunning);
-    if (!isWeekday(now, tz)) throw badRequest(INVEST_MSG.weekdayStart, 'weekday_only');
+    if (inv.earningStarted) throw conflict(MSG.cycleRunning);
+    if (!isWeekday(now, tz)) throw badRequest(MSG.weekdayStart, 'weekday_only');
     if (inv.nextCycleAvailableAt && now < inv.nextCycleAvailableAt)
-      throw badRequest(cooldownText(inv.nextCycleAvailableAt.getTime() - now.getTime()), 'too_early');
+      throw badRequest(MSG.cooldown(inv.nextCycleAvailableAt.getTime() - now.getTime()), 'too_early');
     const day = platformDay(now, tz);
-    if (inv.lastCycleDay === day) throw conflict(INVEST_MSG.alreadyToday);
+    if (inv.lastCycleDay === day) throw conflict(MSG.alreadyToday);
     const updated = await q.markCycleStarted(tx, inv.id, now, new Date(now.getTime() + CYCLE_MS), day);
-    if (!updated) throw conflict(INVEST_MSG.cycleRunning);
+    if (!updated) throw conflict(MSG.cycleRunning);
     return { investment: updated };
   });
 }
@@ -126,15 +120,15 @@ export async function completeCycle(
   return inTransaction(ctx.db, async (tx) => {
     const inv = await q.lockOwnInvestment(tx, user.id, investmentId);
     if (!inv) throw notFound();
-    if (!inv.earningStarted || !inv.cycleEndTime) throw conflict(INVEST_MSG.notRunning);
+    if (!inv.earningStarted || !inv.cycleEndTime) throw conflict(MSG.notRunning);
     if (now < inv.cycleEndTime)
-      throw badRequest(cycleNotFinishedText(inv.cycleEndTime.getTime() - now.getTime()), 'too_early');
+      throw badRequest(MSG.cycleNotFinished(inv.cycleEndTime.getTime() - now.getTime()), 'too_early');
     if (!isWeekday(now, ctx.config.PLATFORM_TIMEZONE)) throw badRequest(MSG.weekendComplete, 'weekday_only');
 
     const cycleNumber = inv.cyclesCompleted + 1;
     const gross = cycleEarning(inv.amount, BigInt(inv.dailyRateScaled));
     const updated = await q.markCycleCompleted(tx, inv.id, cycleNumber, gross, now);
-    if (!updated) throw conflict(INVEST_MSG.notRunning);
+    if (!updated) throw conflict(MSG.notRunning);
     const earning = await q.insertCycleEarning(tx, {
       investmentId: inv.id,
       userId: user.id,
@@ -157,4 +151,4 @@ export async function completeCycle(
   });
 }
 
-export const completedMessage = (gross: bigint) => cycleCompletedText(microToText(gross));
+export const completedMessage = (gross: bigint) => MSG.cycleCompleted(microToText(gross));

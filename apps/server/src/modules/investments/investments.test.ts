@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@harvest/shared/messages';
-import { INVEST_MSG } from '@harvest/shared/schemas/investments';
 import { rawRows } from '../../db/raw.ts';
 import { userBalances } from '../../ledger/ledger.ts';
 import {
@@ -77,7 +76,7 @@ describe('POST /api/user/invest', () => {
     const u = await investor('250');
     const res = await buy(u, 100);
     expect(res.statusCode).toBe(200);
-    expect(res.data.message).toBe(INVEST_MSG.invested);
+    expect(res.data.message).toBe(MSG.invested);
     expect(res.data.investment).toMatchObject({
       tier: 'Bronze',
       amount: 100,
@@ -118,12 +117,12 @@ describe('POST /api/user/invest', () => {
     for (const amount of [99, 777, 100.5]) {
       const res = await buy(u, amount);
       expect(res.statusCode).toBe(400);
-      expect(res.data.error).toBe(INVEST_MSG.noSuchTier);
+      expect(res.data.error).toBe(MSG.noSuchTier);
     }
     for (const amount of ['abc', -100, 1.1234567, null]) {
       const res = await buy(u, amount as never);
       expect(res.statusCode).toBe(400);
-      expect(res.data.error).toBe(INVEST_MSG.chooseTier);
+      expect(res.data.error).toBe(MSG.chooseTier);
     }
     const extra = await call(t, 'POST', '/api/user/invest', {
       token: await tokenNow(t, u),
@@ -155,7 +154,7 @@ describe('POST /api/user/invest', () => {
     const u = await investor('99.999999');
     const res = await buy(u, 100);
     expect(res.statusCode).toBe(400);
-    expect(res.data).toEqual({ error: INVEST_MSG.insufficientBalance, code: 'insufficient_funds' });
+    expect(res.data).toEqual({ error: MSG.investInsufficientBalance, code: 'insufficient_funds' });
     expect(await countRows(t, 'investments', u.user.id)).toBe(0);
     expect((await userBalances(t.ctx.db, u.user.id)).balance).toBe(99_999_999n);
   });
@@ -180,7 +179,7 @@ describe('earning cycles', () => {
     at(t, `${WED}T09:00:00Z`);
     const s = await start(u, id);
     expect(s.statusCode).toBe(200);
-    expect(s.data).toEqual({ message: INVEST_MSG.started });
+    expect(s.data).toEqual({ message: MSG.started });
     let inv = (await dash(u)).activeInvestments[0];
     expect(inv).toMatchObject({ earningStarted: true, earningCompleted: false, lastCycleDay: WED });
     const end = new Date(inv.cycleEndTime).getTime();
@@ -190,7 +189,7 @@ describe('earning cycles', () => {
     // Refusals while running: a second start, and completing early (with the time left).
     const again = await start(u, id);
     expect(again.statusCode).toBe(409);
-    expect(again.data.error).toBe(INVEST_MSG.cycleRunning);
+    expect(again.data.error).toBe(MSG.cycleRunning);
     at(t, `${WED}T15:00:00Z`);
     const early = await complete(u, id);
     expect(early.statusCode).toBe(400);
@@ -231,13 +230,13 @@ describe('earning cycles', () => {
     // Completing twice records nothing more.
     const twice = await complete(u, id);
     expect(twice.statusCode).toBe(409);
-    expect(twice.data.error).toBe(INVEST_MSG.notRunning);
+    expect(twice.data.error).toBe(MSG.notRunning);
 
     // A second start the same platform day is refused; the next day it runs as cycle 2.
     at(t, `${WED}T23:59:00Z`);
     const sameDay = await start(u, id);
     expect(sameDay.statusCode).toBe(409);
-    expect(sameDay.data.error).toBe(INVEST_MSG.alreadyToday);
+    expect(sameDay.data.error).toBe(MSG.alreadyToday);
     at(t, '2026-01-15T00:00:00Z');
     expect((await start(u, id)).statusCode).toBe(200);
     at(t, '2026-01-15T08:00:30Z');
@@ -254,7 +253,7 @@ describe('earning cycles', () => {
     at(t, '2026-01-17T10:00:00Z'); // Saturday
     const s = await start(u, id);
     expect(s.statusCode).toBe(400);
-    expect(s.data.error).toBe(INVEST_MSG.weekdayStart);
+    expect(s.data.error).toBe(MSG.weekdayStart);
 
     at(t, '2026-01-16T20:00:00Z');
     expect((await start(u, id)).statusCode).toBe(200);
@@ -311,7 +310,7 @@ describe('earning cycles', () => {
     const { u, id } = await invested();
     const res = await complete(u, id);
     expect(res.statusCode).toBe(409);
-    expect(res.data.error).toBe(INVEST_MSG.notRunning);
+    expect(res.data.error).toBe(MSG.notRunning);
   });
 });
 

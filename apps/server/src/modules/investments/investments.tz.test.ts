@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@harvest/shared/messages';
-import { INVEST_MSG } from '@harvest/shared/schemas/investments';
 import {
   call,
   createTestApp,
@@ -122,7 +121,7 @@ zone('America/New_York', ({ t, user }) => {
     at(t(), '2026-01-20T04:59:00Z'); // Monday 23:59 EST
     const again = await start(t(), u, id);
     expect(again.statusCode).toBe(409);
-    expect(again.data.error).toBe(INVEST_MSG.alreadyToday);
+    expect(again.data.error).toBe(MSG.alreadyToday);
     at(t(), '2026-01-20T05:00:00Z'); // Tuesday 00:00 EST
     expect((await start(t(), u, id)).statusCode).toBe(200);
     expect(await lastCycleDay(t(), u)).toBe('2026-01-20');
@@ -153,15 +152,15 @@ zone('Africa/Cairo', ({ t, user }) => {
     at(t(), '2026-04-23T20:01:00Z'); // Thursday 22:01 EET
     expect((await complete(t(), u, id)).statusCode).toBe(200);
     at(t(), '2026-04-23T21:59:00Z'); // Thursday 23:59 EET
-    expect((await start(t(), u, id)).data.error).toBe(INVEST_MSG.alreadyToday);
+    expect((await start(t(), u, id)).data.error).toBe(MSG.alreadyToday);
     at(t(), '2026-04-23T22:00:00Z'); // Friday 01:00 EEST (00:00-01:00 does not exist)
     expect((await start(t(), u, id)).statusCode).toBe(200);
     expect(await lastCycleDay(t(), u)).toBe('2026-04-24');
     at(t(), '2026-04-24T06:01:00Z'); // Friday 09:01 EEST, just over 8 h later
     expect((await complete(t(), u, id)).statusCode).toBe(200);
     at(t(), '2026-04-24T20:59:00Z'); // Friday 23:59 EEST
-    expect((await start(t(), u, id)).data.error).toBe(INVEST_MSG.alreadyToday);
+    expect((await start(t(), u, id)).data.error).toBe(MSG.alreadyToday);
     at(t(), '2026-04-24T21:00:00Z'); // Saturday 00:00 EEST
-    expect((await start(t(), u, id)).data.error).toBe(INVEST_MSG.weekdayStart);
+    expect((await start(t(), u, id)).data.error).toBe(MSG.weekdayStart);
   });
 });

@@ -3,8 +3,7 @@ import { cacheBustQuery } from '@harvest/shared/schemas/common';
 import { referralTreeSchema, referralsResponse } from '@harvest/shared/schemas/referrals';
 import type { AppContext } from '../../context.ts';
 import { authHooks, currentUser } from '../../plugins/auth.ts';
-import { toReferralTreeDto, toReferralsDto } from './referrals.dto.ts';
-import { referralRewardsOf, referralTree } from './referrals.queries.ts';
+import * as service from './referrals.service.ts';
 
 export function referralRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { requireUser } = authHooks(ctx);
@@ -12,12 +11,12 @@ export function referralRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/user/referral-tree',
       { onRequest: requireUser, schema: { querystring: cacheBustQuery, response: { 200: referralTreeSchema } } },
-      async (req) => toReferralTreeDto(await referralTree(ctx.db, currentUser(req).id)),
+      async (req) => service.network(ctx, currentUser(req).id),
     );
     app.get(
       '/user/referrals',
       { onRequest: requireUser, schema: { querystring: cacheBustQuery, response: { 200: referralsResponse } } },
-      async (req) => toReferralsDto(await referralRewardsOf(ctx.db, currentUser(req).id)),
+      async (req) => service.rewards(ctx, currentUser(req).id),
     );
   };
 }

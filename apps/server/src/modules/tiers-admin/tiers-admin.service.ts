@@ -1,5 +1,6 @@
+import { MSG } from '@harvest/shared/messages';
 import { microToText, microToUsdc, scaledToRate } from '@harvest/shared/money';
-import { ADMIN_MSG, type AdminTier } from '@harvest/shared/schemas/admin';
+import { type AdminTier } from '@harvest/shared/schemas/admin';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
@@ -84,7 +85,7 @@ export async function updateTier(
     ...(input.active !== undefined ? { active: input.active } : {}),
     ...(input.sortOrder !== undefined ? { sortOrder: input.sortOrder } : {}),
   };
-  if (Object.keys(values).length === 0) throw badRequest(ADMIN_MSG.tierNothingToChange);
+  if (Object.keys(values).length === 0) throw badRequest(MSG.tierNothingToChange);
   return inTransaction(ctx.db, async (tx) => {
     const before = await q.lockTier(tx, id);
     if (!before) throw notFound();

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { ADMIN_MSG } from '@harvest/shared/schemas/admin';
 import {
   call,
   createTestApp,
@@ -11,6 +10,7 @@ import {
 } from '../../../test/helpers.ts';
 import { investments, tiers } from '../../db/schema.ts';
 import { seedDeposit, seedInvestment } from '../../../test/support/money.ts';
+import { MSG } from '@harvest/shared/messages';
 
 let t: TestApp;
 let admin: TestUser;
@@ -53,17 +53,17 @@ describe('tier management', () => {
 
   it('validates name, amount and rate with clear texts, and refuses extra fields', async () => {
     const bad: [unknown, string][] = [
-      [{ amount: 10, dailyRate: 1 }, ADMIN_MSG.tierNameRequired],
-      [{ name: ' ', amount: 10, dailyRate: 1 }, ADMIN_MSG.tierNameRequired],
-      [{ name: 'X', amount: 0, dailyRate: 1 }, ADMIN_MSG.tierAmountInvalid],
-      [{ name: 'X', amount: -5, dailyRate: 1 }, ADMIN_MSG.tierAmountInvalid],
-      [{ name: 'X', amount: 1.0000001, dailyRate: 1 }, ADMIN_MSG.tierAmountInvalid],
-      [{ name: 'X', amount: 'ten', dailyRate: 1 }, ADMIN_MSG.tierAmountInvalid],
-      [{ name: 'X', amount: 10, dailyRate: 0 }, ADMIN_MSG.tierRateInvalid],
-      [{ name: 'X', amount: 10, dailyRate: 100.0001 }, ADMIN_MSG.tierRateInvalid],
-      [{ name: 'X', amount: 10, dailyRate: 1.23456 }, ADMIN_MSG.tierRateInvalid],
-      [{ name: 'X', amount: 10, dailyRate: -1 }, ADMIN_MSG.tierRateInvalid],
-      [{ name: 'X', amount: 10, dailyRate: '1' }, ADMIN_MSG.tierRateInvalid],
+      [{ amount: 10, dailyRate: 1 }, MSG.tierNameRequired],
+      [{ name: ' ', amount: 10, dailyRate: 1 }, MSG.tierNameRequired],
+      [{ name: 'X', amount: 0, dailyRate: 1 }, MSG.tierAmountInvalid],
+      [{ name: 'X', amount: -5, dailyRate: 1 }, MSG.tierAmountInvalid],
+      [{ name: 'X', amount: 1.0000001, dailyRate: 1 }, MSG.tierAmountInvalid],
+      [{ name: 'X', amount: 'ten', dailyRate: 1 }, MSG.tierAmountInvalid],
+      [{ name: 'X', amount: 10, dailyRate: 0 }, MSG.tierRateInvalid],
+      [{ name: 'X', amount: 10, dailyRate: 100.0001 }, MSG.tierRateInvalid],
+      [{ name: 'X', amount: 10, dailyRate: 1.23456 }, MSG.tierRateInvalid],
+      [{ name: 'X', amount: 10, dailyRate: -1 }, MSG.tierRateInvalid],
+      [{ name: 'X', amount: 10, dailyRate: '1' }, MSG.tierRateInvalid],
     ];
     for (const [body, error] of bad) {
       const res = await create(body);
@@ -118,11 +118,11 @@ describe('tier management', () => {
   it('update: nothing to change is 400, unknown or malformed id is 404, validation as on create', async () => {
     const created = await create({ name: 'Y', amount: 1, dailyRate: 1 });
     expect((await update(created.data.tier._id, {})).data).toEqual({
-      error: ADMIN_MSG.tierNothingToChange,
+      error: MSG.tierNothingToChange,
       code: 'validation',
     });
     expect((await update(created.data.tier._id, { dailyRate: 0 })).data).toEqual({
-      error: ADMIN_MSG.tierRateInvalid,
+      error: MSG.tierRateInvalid,
       code: 'validation',
     });
     expect((await update('7d3c1f7e-3f57-4a43-9d0c-0b8b2a6a4e11', { active: false })).statusCode).toBe(404);

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   twoFactorCodeBody,
   twoFactorDisableBody,
+  twoFactorDisableResponse,
   twoFactorEnableResponse,
   twoFactorSetupResponse,
 } from '@harvest/shared/schemas/two-factor';
@@ -33,7 +33,7 @@ export function twoFactorRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         onRequest: requireUser,
         config: perIp(10, 15),
-        schema: { body: twoFactorDisableBody, response: { 200: z.object({ message: z.string(), token: z.string() }) } },
+        schema: { body: twoFactorDisableBody, response: { 200: twoFactorDisableResponse } },
       },
       async (req) => service.disable(ctx, currentUser(req), req.body.password, req.body.code),
     );

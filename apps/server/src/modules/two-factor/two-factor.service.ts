@@ -18,7 +18,7 @@ const hashRecovery = (code: string) =>
 
 /** Starts enrolment: a new secret, kept sealed and inactive until a code from it is confirmed. */
 export async function setup(ctx: AppContext, user: AuthUser) {
-  if (user.totpEnabled) throw badRequest('Two-factor authentication is already on');
+  if (user.totpEnabled) throw badRequest(MSG.twoFactorAlreadyOn);
   const secret = newTotpSecret();
   await q.updateUser(ctx.db, user.id, { totpSecret: sealSecret(ctx.secret, secret), totpLastStep: null });
   return { secret, otpauthUrl: otpauthUrl(secret, user.email) };
@@ -63,8 +63,8 @@ export async function verifySecondFactor(ctx: AppContext, user: AuthUser, code: 
 }
 
 export async function enable(ctx: AppContext, user: AuthUser, code: string) {
-  if (user.totpEnabled) throw badRequest('Two-factor authentication is already on');
-  if (!user.totpSecret) throw badRequest('Start the set-up first');
+  if (user.totpEnabled) throw badRequest(MSG.twoFactorAlreadyOn);
+  if (!user.totpSecret) throw badRequest(MSG.twoFactorSetupFirst);
   if (!(await acceptTotp(ctx, user, code))) throw badRequest(MSG.totpInvalid);
   const codes = Array.from({ length: 10 }, () => {
     const raw = randomBytes(8).toString('hex').toUpperCase().slice(0, 10);
@@ -79,11 +79,11 @@ export async function enable(ctx: AppContext, user: AuthUser, code: string) {
   });
   if (!updated) throw unauthorized(MSG.unauthorized);
   const token = await ctx.tokens.sign({ sub: user.id, tv: updated.tokenVersion, mfa: true });
-  return { message: 'Two-factor authentication is on', token, recoveryCodes: codes };
+  return { message: MSG.twoFactorOn, token, recoveryCodes: codes };
 }
 
 export async function disable(ctx: AppContext, user: AuthUser, password: string, code: string) {
-  if (!user.totpEnabled) throw badRequest('Two-factor authentication is not on');
+  if (!user.totpEnabled) throw badRequest(MSG.twoFactorNotOn);
   if (!(await verifyPassword(user.passwordHash, password))) throw badRequest(MSG.currentPasswordWrong);
   await verifySecondFactor(ctx, user, code);
   const updated = await inTransaction(ctx.db, async (tx) => {
@@ -93,7 +93,7 @@ export async function disable(ctx: AppContext, user: AuthUser, password: string,
   });
   if (!updated) throw unauthorized(MSG.unauthorized);
   return {
-    message: 'Two-factor authentication is off',
+    message: MSG.twoFactorOff,
     token: await ctx.tokens.sign({ sub: user.id, tv: updated.tokenVersion }),
   };
 }

@@ -1,4 +1,4 @@
-import type { User } from '@harvest/shared/schemas/user';
+import type { User, UserRef } from '@harvest/shared/schemas/user';
 import type { AuthUser } from '../../plugins/auth.ts';
 
 /** The public shape of a user: never hashes, secrets or token versions. */
@@ -18,4 +18,9 @@ export function toUserDto(u: AuthUser, depositAddress: string): User {
     twoFactorEnabled: u.totpEnabled,
     createdAt: u.createdAt.toISOString(),
   };
+}
+
+/** Another person as lists name them (the spec's populated userId). */
+export function toUserRef(u: { id: string; firstName: string; lastName: string; email: string }): UserRef {
+  return { _id: u.id, firstName: u.firstName, lastName: u.lastName, email: u.email };
 }

@@ -1,14 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { MSG } from '@harvest/shared/messages';
 import { messageResponse } from '@harvest/shared/schemas/common';
 import {
   idParams,
   invitationResponse,
   meResponse,
   profileBody,
+  profileResponse,
   toggleBlockResponse,
   updateEmailBody,
-  userSchema,
+  updateEmailResponse,
 } from '@harvest/shared/schemas/user';
 import type { AppContext } from '../../context.ts';
 import { authHooks, currentUser } from '../../plugins/auth.ts';
@@ -28,7 +29,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/user/profile',
       {
         onRequest: requireUser,
-        schema: { body: profileBody, response: { 200: z.object({ user: userSchema, token: z.string().optional() }) } },
+        schema: { body: profileBody, response: { 200: profileResponse } },
       },
       async (req) => {
         const { user, token } = await service.updateProfile(ctx, currentUser(req), req.body);
@@ -40,11 +41,11 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/user/admin/update-email',
       {
         onRequest: requireAdmin,
-        schema: { body: updateEmailBody, response: { 200: z.object({ message: z.string(), user: userSchema }) } },
+        schema: { body: updateEmailBody, response: { 200: updateEmailResponse } },
       },
       async (req) => {
         const user = await service.updateEmail(ctx, currentUser(req), req.body.newEmail, req.ip);
-        return { message: 'Email updated', user: dto(user) };
+        return { message: MSG.emailUpdated, user: dto(user) };
       },
     );
 
@@ -61,7 +62,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { onRequest: requireUser, schema: { response: { 200: messageResponse } } },
       async (req) => {
         await service.logout(ctx, currentUser(req));
-        return { message: 'Signed out' };
+        return { message: MSG.signedOut };
       },
     );
 
@@ -70,7 +71,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { onRequest: requireAdmin, schema: { params: idParams, response: { 200: toggleBlockResponse } } },
       async (req) => {
         const user = await service.toggleBlock(ctx, currentUser(req), req.params.id, req.ip);
-        return { message: user.isBlocked ? 'User blocked' : 'User unblocked', user: dto(user) };
+        return { message: user.isBlocked ? MSG.userBlocked : MSG.userUnblocked, user: dto(user) };
       },
     );
   };

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { Address } from 'viem';
-import { PAYOUT_MSG } from '@harvest/shared/schemas/withdrawals';
 import { payoutTransactions } from '../../db/schema.ts';
 import { anvilAvailability, deployToken, sendToken, startAnvil, type Anvil, type Token } from '../../../test/anvil.ts';
 import {
@@ -15,6 +14,7 @@ import {
 } from '../../../test/helpers.ts';
 import { findWithdrawal } from './withdrawals.queries.ts';
 import { WALLET, hashOf, seedCycleEarning, seedFundedInvestment, withdrawalsOf } from '../../../test/support/money.ts';
+import { MSG } from '@harvest/shared/messages';
 
 const avail = anvilAvailability();
 if (!avail.ok) console.warn(`withdrawal payout chain tests skipped: ${avail.why}`);
@@ -105,29 +105,61 @@ describe.runIf(avail.ok)('admin approve with a chain configured (anvil)', () => 
     await expectRefused(
       balance.id,
       await sendToken(anvil, usdc, payout, 'transfer', [other, balance.netAmount]),
-      PAYOUT_MSG.wrongRecipient,
+      MSG.payoutWrongRecipient,
     );
     await expectRefused(
       balance.id,
       await sendToken(anvil, usdc, payout, 'transfer', [WALLET, balance.netAmount - 1n]),
-      PAYOUT_MSG.shortAmount,
+      MSG.payoutShort,
     );
     await expectRefused(
       balance.id,
       await sendToken(anvil, fake, payout, 'transfer', [WALLET, balance.netAmount]),
-      PAYOUT_MSG.wrongToken,
+      MSG.payoutWrongToken,
     );
     await expectRefused(
       balance.id,
       await sendToken(anvil, usdc, stranger, 'transfer', [WALLET, balance.netAmount]),
-      PAYOUT_MSG.wrongSender,
+      MSG.payoutWrongSender,
     );
     const reverted = await sendToken(anvil, usdc, payout, 'transferAndRevert', [WALLET, balance.netAmount], {
       gas: 200_000n,
     });
-    await expectRefused(balance.id, reverted, PAYOUT_MSG.reverted);
-    await expectRefused(balance.id, hashOf(0xdead), PAYOUT_MSG.notFound);
+    await expectRefused(balance.id, reverted, MSG.payoutReverted);
+    await expectRefused(balance.id, hashOf(0xdead), MSG.payoutNotFound);
     await expectLedgerClean(t);
+  });
+
+  it('decides nothing on a node that serves another chain: 502, the withdrawal stays pending', async () => {
+    const elsewhere = await createTestApp({
+      CHAIN_RPC_URL: anvil.url,
+      CHAIN_ID: String(anvil.chainId + 1),
+      USDC_CONTRACTS: usdc.address,
+      PAYOUT_ADDRESS: payout,
+    });
+    try {
+      const boss = await makeUser(elsewhere, { isAdmin: true });
+      const u = await makeUser(elsewhere);
+      await fund(elsewhere, u.user.id, 10_000_000n);
+      const req = await call(elsewhere, 'POST', '/api/withdrawal/request-all', {
+        token: u.token,
+        body: { walletAddress: WALLET, withdrawalPassword: u.withdrawalPassword },
+      });
+      expect(req.statusCode).toBe(200);
+      const [w] = await withdrawalsOf(elsewhere, u.user.id);
+      if (!w) throw new Error('no withdrawal');
+      // A transfer that would prove the payout, read from a node whose chain is not CHAIN_ID.
+      const hash = await sendToken(anvil, usdc, payout, 'transfer', [WALLET, w.netAmount]);
+      const res = await call(elsewhere, 'POST', '/api/withdrawal/admin/approve', {
+        token: boss.token,
+        body: { withdrawalId: w.id, txHash: hash },
+      });
+      expect(res.statusCode).toBe(502);
+      expect(res.data).toEqual({ error: MSG.payoutChainUnreachable, code: 'upstream_error' });
+      expect((await findWithdrawal(elsewhere.ctx.db, w.id))?.status).toBe('pending');
+    } finally {
+      await elsewhere.close();
+    }
   });
 
   it('lets one transfer pay several withdrawals of the same request only while their net amounts add up', async () => {
@@ -136,7 +168,7 @@ describe.runIf(avail.ok)('admin approve with a chain configured (anvil)', () => 
     const hash = await sendToken(anvil, usdc, payout, 'transfer', [WALLET, balance.netAmount + rewards.netAmount]);
     expect((await approve(balance.id, hash)).statusCode).toBe(200);
     expect((await approve(rewards.id, hash)).statusCode).toBe(200);
-    await expectRefused(earning.id, hash, PAYOUT_MSG.shortAmount);
+    await expectRefused(earning.id, hash, MSG.payoutShort);
 
     // The same transfer can never be reused for another request, even to the same wallet.
     const next = await pendingRequest();

@@ -143,6 +143,8 @@ const populatedColumns = {
   invAmount: investments.amount,
 };
 
+const requester = { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email };
+
 export async function listForUser(db: Db, userId: string) {
   return db
     .select(populatedColumns)
@@ -155,10 +157,10 @@ export async function listForUser(db: Db, userId: string) {
 export async function listForAdmin(db: Db, opts: { status?: string; page: number; pageSize: number }) {
   const where: SQL | undefined = opts.status ? eq(withdrawals.status, opts.status) : undefined;
   const rows = await db
-    .select({ ...populatedColumns, uId: users.id, uFirst: users.firstName, uLast: users.lastName, uEmail: users.email })
+    .select({ ...populatedColumns, user: requester })
     .from(withdrawals)
     .leftJoin(investments, eq(investments.id, withdrawals.investmentId))
-    .leftJoin(users, eq(users.id, withdrawals.userId))
+    .innerJoin(users, eq(users.id, withdrawals.userId))
     .where(where)
     .orderBy(desc(withdrawals.requestedAt), desc(withdrawals.cycleNumber), withdrawals.id)
     .limit(opts.pageSize)
@@ -168,10 +170,10 @@ export async function listForAdmin(db: Db, opts: { status?: string; page: number
 
 export async function adminOne(db: Db, id: string) {
   const [row] = await db
-    .select({ ...populatedColumns, uId: users.id, uFirst: users.firstName, uLast: users.lastName, uEmail: users.email })
+    .select({ ...populatedColumns, user: requester })
     .from(withdrawals)
     .leftJoin(investments, eq(investments.id, withdrawals.investmentId))
-    .leftJoin(users, eq(users.id, withdrawals.userId))
+    .innerJoin(users, eq(users.id, withdrawals.userId))
     .where(eq(withdrawals.id, id))
     .limit(1);
   return row;

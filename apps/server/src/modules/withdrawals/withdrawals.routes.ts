@@ -9,11 +9,11 @@ import {
   requestAllBody,
   withdrawalActionResponse,
 } from '@harvest/shared/schemas/withdrawals';
+import { MSG } from '@harvest/shared/messages';
 import type { AppContext } from '../../context.ts';
 import { FailureThrottle } from '../../lib/throttle.ts';
 import { authHooks, currentUser } from '../../plugins/auth.ts';
 import { perIp } from '../../plugins/rate-limit.ts';
-import { chainPayoutVerifier, type PayoutVerifier } from './payout-chain.ts';
 import * as service from './withdrawals.service.ts';
 
 export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -26,11 +26,6 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     ctx.counters,
     ctx.config.rateLimits,
   );
-  const { CHAIN_RPC_URL, USDC_CONTRACTS, PAYOUT_ADDRESS } = ctx.config;
-  // With a chain RPC configured every approval is proven on chain; without one the hash is recorded as given.
-  const verifier: PayoutVerifier | null = CHAIN_RPC_URL
-    ? chainPayoutVerifier({ rpcUrl: CHAIN_RPC_URL, usdcContracts: USDC_CONTRACTS, payoutAddress: PAYOUT_ADDRESS })
-    : null;
 
   return async (app) => {
     app.post(
@@ -82,8 +77,8 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { idempotent: true },
       },
       async (req) => ({
-        message: 'Withdrawal approved',
-        withdrawal: await service.approve(ctx, currentUser(req), req.body, verifier, req.ip),
+        message: MSG.withdrawalApproved,
+        withdrawal: await service.approve(ctx, currentUser(req), req.body, req.ip),
       }),
     );
 
@@ -95,7 +90,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { idempotent: true },
       },
       async (req) => ({
-        message: 'Withdrawal rejected',
+        message: MSG.withdrawalRejected,
         withdrawal: await service.reject(ctx, currentUser(req), req.body, req.ip),
       }),
     );

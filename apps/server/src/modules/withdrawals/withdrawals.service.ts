@@ -2,17 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { WITHDRAWAL_COOLDOWN_MS, WITHDRAWAL_FEE_PERCENT } from '@harvest/shared/constants';
 import { MSG } from '@harvest/shared/messages';
 import { microToText, microToUsdc, withdrawalFee } from '@harvest/shared/money';
-import { PAYOUT_MSG, WITHDRAWAL_MSG, type AdminWithdrawal, type Withdrawal } from '@harvest/shared/schemas/withdrawals';
+import { type AdminWithdrawal, type Withdrawal } from '@harvest/shared/schemas/withdrawals';
+import type { Chain } from '../../chain/chain.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/tx.ts';
 import { lockUserAccounts, post } from '../../ledger/ledger.ts';
-import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
 import type { FailureThrottle } from '../../lib/throttle.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
+import { toUserRef } from '../users/users.dto.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
-import type { PayoutVerifier } from './payout-chain.ts';
+import { checkPayout } from './payout-check.ts';
 import { postHolds, type Hold } from './withdrawals.ledger.ts';
 import * as q from './withdrawals.queries.ts';
 
@@ -45,13 +47,7 @@ export function toWithdrawalDto(r: PopulatedRow): Withdrawal {
 }
 
 export function toAdminDto(r: AdminRow): AdminWithdrawal {
-  return {
-    ...toWithdrawalDto(r),
-    userId:
-      r.uId && r.uFirst !== null && r.uLast !== null && r.uEmail !== null
-        ? { _id: r.uId, firstName: r.uFirst, lastName: r.uLast, email: r.uEmail }
-        : null,
-  };
+  return { ...toWithdrawalDto(r), userId: toUserRef(r.user) };
 }
 
 // ---------------------------------------------------------------- Withdraw All
@@ -81,7 +77,7 @@ export async function requestAll(
   await throttle.check(key);
   if (!(await verifyPassword(user.withdrawalPasswordHash, input.withdrawalPassword))) {
     await throttle.fail(key);
-    throw badRequest(WITHDRAWAL_MSG.withdrawalPasswordWrong);
+    throw badRequest(MSG.withdrawalPasswordWrong);
   }
   await throttle.reset(key);
 
@@ -145,9 +141,8 @@ export async function requestAll(
     const gross = rows.reduce((s, r) => s + r.amount, 0n);
     const fee = rows.reduce((s, r) => s + (r.feeAmount ?? 0n), 0n);
     const net = gross - fee;
-    const items = rows.length === 1 ? '1 item' : `${rows.length} items`;
     return {
-      message: `Withdrawal request submitted for ${items}: ${microToText(gross)} USDC gross, ${microToText(fee)} USDC fee, ${microToText(net)} USDC to be paid. Withdrawals may take up to 48 hours to process.`,
+      message: MSG.withdrawalRequested(rows.length, microToText(gross), microToText(fee), microToText(net)),
       requestId,
       count: rows.length,
       gross,
@@ -159,6 +154,11 @@ export async function requestAll(
 
 export async function myWithdrawals(db: Db, userId: string): Promise<Withdrawal[]> {
   return (await q.listForUser(db, userId)).map(toWithdrawalDto);
+}
+
+/** The newest withdrawals of the whole platform (the admin overview). */
+export async function recentForAdmin(db: Db, limit: number): Promise<AdminWithdrawal[]> {
+  return (await q.listForAdmin(db, { page: 1, pageSize: limit })).map(toAdminDto);
 }
 
 export async function adminList(db: Db, opts: { status?: string; page: number; pageSize: number }) {
@@ -175,7 +175,7 @@ export async function adminList(db: Db, opts: { status?: string; page: number; p
 async function loadPending(db: Db, id: string): Promise<q.WithdrawalRow> {
   const w = await q.findWithdrawal(db, id);
   if (!w) throw notFound();
-  if (w.status !== 'pending') throw conflict(WITHDRAWAL_MSG.notPending);
+  if (w.status !== 'pending') throw conflict(MSG.withdrawalNotPending);
   return w;
 }
 
@@ -183,6 +183,29 @@ async function adminView(db: Db, id: string): Promise<AdminWithdrawal> {
   const row = await q.adminOne(db, id);
   if (!row) throw notFound();
   return toAdminDto(row);
+}
+
+const PAYOUT_REFUSED = {
+  not_found: MSG.payoutNotFound,
+  reverted: MSG.payoutReverted,
+  not_usdc: MSG.payoutWrongToken,
+  wrong_sender: MSG.payoutWrongSender,
+  wrong_recipient: MSG.payoutWrongRecipient,
+} as const;
+
+/** The chain's proof of a payout, or the refusal an administrator can act on. */
+async function provePayout(ctx: AppContext, chain: Chain, txHash: string, wallet: string): Promise<{ value: bigint }> {
+  if (!ctx.config.PAYOUT_ADDRESS) throw new AppError('unavailable', MSG.payoutAddressMissing);
+  const check = await checkPayout(chain, txHash, ctx.config.PAYOUT_ADDRESS, wallet);
+  switch (check.kind) {
+    case 'paid':
+      return { value: check.value };
+    case 'refused':
+      throw badRequest(PAYOUT_REFUSED[check.why], 'chain_mismatch');
+    case 'unavailable':
+      ctx.log.warn({ txHash, err: check.message }, 'payout check: chain RPC unavailable');
+      throw new AppError('upstream_error', MSG.payoutChainUnreachable);
+  }
 }
 
 /**
@@ -196,12 +219,12 @@ export async function approve(
   ctx: AppContext,
   admin: AuthUser,
   input: { withdrawalId: string; txHash: string; notes: string | null },
-  verifier: PayoutVerifier | null,
   ip: string,
 ): Promise<AdminWithdrawal> {
   const current = await loadPending(ctx.db, input.withdrawalId);
-  const proof = verifier ? await verifier.verify(input.txHash, current.walletAddress) : null;
-  if (proof && proof.value < current.netAmount) throw badRequest(PAYOUT_MSG.shortAmount, 'chain_mismatch');
+  // With a chain configured every approval is proven on chain; without one the hash is recorded as given.
+  const proof = ctx.chain ? await provePayout(ctx, ctx.chain, input.txHash, current.walletAddress) : null;
+  if (proof && proof.value < current.netAmount) throw badRequest(MSG.payoutShort, 'chain_mismatch');
 
   await inTransaction(ctx.db, async (tx) => {
     const now = ctx.clock.now();
@@ -212,7 +235,7 @@ export async function approve(
       txHash: input.txHash,
       notes: input.notes,
     });
-    if (!w) throw conflict(WITHDRAWAL_MSG.notPending);
+    if (!w) throw conflict(MSG.withdrawalNotPending);
 
     const bound = await q.claimPayoutTx(tx, {
       txHash: input.txHash,
@@ -220,12 +243,12 @@ export async function approve(
       walletAddress: w.walletAddress,
       chainValue: proof?.value ?? null,
     });
-    if (bound.requestId !== w.requestId) throw conflict(WITHDRAWAL_MSG.hashUsedElsewhere);
-    if (bound.walletAddress !== w.walletAddress) throw conflict(WITHDRAWAL_MSG.hashOtherWallet);
+    if (bound.requestId !== w.requestId) throw conflict(MSG.hashUsedElsewhere);
+    if (bound.walletAddress !== w.walletAddress) throw conflict(MSG.hashOtherWallet);
     if (proof) {
       // This withdrawal is already marked approved with the hash, so the sum includes it.
       const paid = await q.approvedNetForHash(tx, input.txHash);
-      if (paid > proof.value) throw badRequest(PAYOUT_MSG.shortAmount, 'chain_mismatch');
+      if (paid > proof.value) throw badRequest(MSG.payoutShort, 'chain_mismatch');
     }
 
     await post(tx, {
@@ -275,7 +298,7 @@ export async function reject(
       processedBy: admin.id,
       notes: input.notes,
     });
-    if (!w) throw conflict(WITHDRAWAL_MSG.notPending);
+    if (!w) throw conflict(MSG.withdrawalNotPending);
     const back = w.source === 'earning' ? 'earnings' : w.source === 'rewards' ? 'rewards' : 'balance';
     await post(tx, {
       kind: 'withdrawal_release',

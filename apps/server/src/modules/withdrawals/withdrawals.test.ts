@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { MSG } from '@harvest/shared/messages';
-import { WITHDRAWAL_MSG } from '@harvest/shared/schemas/withdrawals';
 import { auditLog, cycleEarnings, investments } from '../../db/schema.ts';
 import { userBalances } from '../../ledger/ledger.ts';
 import {
@@ -78,7 +77,7 @@ describe('POST /withdrawal/request-all refusals', () => {
     ]) {
       const res = await requestAll(u, { walletAddress, withdrawalPassword: u.withdrawalPassword });
       expect(res.statusCode).toBe(400);
-      expect(res.data).toEqual({ error: WITHDRAWAL_MSG.invalidWallet, code: 'validation' });
+      expect(res.data).toEqual({ error: MSG.invalidWallet, code: 'validation' });
     }
     const extra = await requestAll(u, { walletAddress: WALLET, withdrawalPassword: u.withdrawalPassword, amount: 5 });
     expect(extra.statusCode).toBe(400);
@@ -88,11 +87,11 @@ describe('POST /withdrawal/request-all refusals', () => {
   it('needs the right withdrawal password; a wrong one changes nothing', async () => {
     const { u } = await userWithFunds();
     const missing = await requestAll(u, { walletAddress: WALLET });
-    expect(missing.data).toEqual({ error: WITHDRAWAL_MSG.withdrawalPasswordRequired, code: 'validation' });
+    expect(missing.data).toEqual({ error: MSG.withdrawalPasswordRequired, code: 'validation' });
     for (const withdrawalPassword of ['wrong-one', u.password]) {
       const res = await requestAll(u, { walletAddress: WALLET, withdrawalPassword });
       expect(res.statusCode).toBe(400);
-      expect(res.data).toEqual({ error: WITHDRAWAL_MSG.withdrawalPasswordWrong, code: 'validation' });
+      expect(res.data).toEqual({ error: MSG.withdrawalPasswordWrong, code: 'validation' });
     }
     expect(await withdrawalsOf(t, u.user.id)).toHaveLength(0);
     const b = await userBalances(t.ctx.db, u.user.id);
@@ -241,7 +240,7 @@ describe('admin approve', () => {
       expect(res.data).toEqual({ error: MSG.txHashRequired, code: 'validation' });
     }
     const bad = await approve({ withdrawalId: w._id, txHash: '0x1234' });
-    expect(bad.data).toEqual({ error: WITHDRAWAL_MSG.invalidTxHash, code: 'validation' });
+    expect(bad.data).toEqual({ error: MSG.invalidTxHash, code: 'validation' });
     const unknown = await approve({ withdrawalId: '00000000-0000-4000-8000-000000000000', txHash: hashOf(2) });
     expect(unknown.statusCode).toBe(404);
     expect((await mine(u)).every((x: { status: string }) => x.status === 'pending')).toBe(true);
@@ -299,7 +298,7 @@ describe('admin approve', () => {
     const [ow] = await mine(other);
     const reused = await approve({ withdrawalId: ow._id, txHash: h });
     expect(reused.statusCode).toBe(409);
-    expect(reused.data).toEqual({ error: WITHDRAWAL_MSG.hashUsedElsewhere, code: 'conflict' });
+    expect(reused.data).toEqual({ error: MSG.hashUsedElsewhere, code: 'conflict' });
     expect((await mine(other))[0].status).toBe('pending');
     await expectLedgerClean(t);
   });
@@ -394,7 +393,7 @@ describe('withdrawal password throttle', () => {
         });
       for (let i = 0; i < 5; i++)
         expect((await send('wrong-password')).data).toEqual({
-          error: WITHDRAWAL_MSG.withdrawalPasswordWrong,
+          error: MSG.withdrawalPasswordWrong,
           code: 'validation',
         });
       const locked = await send(u.withdrawalPassword);

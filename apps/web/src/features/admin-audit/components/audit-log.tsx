@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { ADMIN_MSG, type AuditEntry } from '@harvest/shared/schemas/admin';
+import { MSG } from '@harvest/shared/messages';
+import type { AuditEntry } from '@harvest/shared/schemas/admin';
 import { Pager } from '../../../components/ui/pager.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -70,7 +71,7 @@ export function AuditLog() {
         </p>
       ) : q.isError ? (
         <Card>
-          <p className="text-rose-700">{errorText(q.error, ADMIN_MSG.auditFailed)}</p>
+          <p className="text-rose-700">{errorText(q.error, MSG.auditFailed)}</p>
         </Card>
       ) : q.data.entries.length === 0 ? (
         <Card>

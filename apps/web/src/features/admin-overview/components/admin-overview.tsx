@@ -1,5 +1,7 @@
 import { useState } from 'react';
-import { ADMIN_MSG, type AdminDeposit, type AdminWithdrawal } from '@harvest/shared/schemas/admin';
+import { MSG } from '@harvest/shared/messages';
+import type { AdminDeposit } from '@harvest/shared/schemas/deposits';
+import type { AdminWithdrawal } from '@harvest/shared/schemas/withdrawals';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, StatCard } from '../../../components/ui/card.tsx';
 import { inputClass } from '../../../components/ui/field.tsx';
@@ -47,7 +49,7 @@ export function AdminOverview() {
           </Button>
         }
       >
-        <p className="text-rose-700">{errorText(q.error, ADMIN_MSG.dashboardFailed)}</p>
+        <p className="text-rose-700">{errorText(q.error, MSG.dashboardFailed)}</p>
       </Card>
     );
   const { metrics, recentActivity } = q.data;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { toast } from 'react-toastify';
-import { ADMIN_MSG } from '@harvest/shared/schemas/admin';
+import { MSG } from '@harvest/shared/messages';
 import { Button } from '../../../components/ui/button.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { downloadCsv } from '../api/download-csv.ts';
@@ -21,7 +21,7 @@ export function CsvDownloadButton({
     try {
       await downloadCsv(path, fileName);
     } catch (err) {
-      toast.error(errorText(err, ADMIN_MSG.exportFailed));
+      toast.error(errorText(err, MSG.exportFailed));
     } finally {
       setBusy(false);
     }

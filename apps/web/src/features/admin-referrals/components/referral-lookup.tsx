@@ -1,5 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { ADMIN_MSG, type AdminReferralLookup } from '@harvest/shared/schemas/admin';
+import { MSG } from '@harvest/shared/messages';
+import type { AdminReferralLookup } from '@harvest/shared/schemas/admin';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { inputClass } from '../../../components/ui/field.tsx';
@@ -49,7 +50,7 @@ export function ReferralLookup({
         </form>
         {candidates.isFetching && <p className="mt-2 text-sm text-slate-500">Searching...</p>}
         {candidates.isError && (
-          <p className="mt-2 text-sm text-rose-700">{errorText(candidates.error, ADMIN_MSG.usersFailed)}</p>
+          <p className="mt-2 text-sm text-rose-700">{errorText(candidates.error, MSG.usersFailed)}</p>
         )}
         {candidates.data && (
           <ul className="mt-3 divide-y divide-slate-200" aria-label="Matching users">
@@ -81,7 +82,7 @@ export function ReferralLookup({
           </p>
         ) : network.isError ? (
           <Card>
-            <p className="text-rose-700">{errorText(network.error, ADMIN_MSG.referralsFailed)}</p>
+            <p className="text-rose-700">{errorText(network.error, MSG.referralsFailed)}</p>
           </Card>
         ) : (
           <>

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
-import { ADMIN_MSG, createTierBody, type AdminTier } from '@harvest/shared/schemas/admin';
+import { MSG } from '@harvest/shared/messages';
+import { createTierBody, type AdminTier } from '@harvest/shared/schemas/admin';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { TextInput } from '../../../components/ui/field.tsx';
@@ -21,7 +22,7 @@ export function TiersManager() {
       await save.mutateAsync({ id: t._id, body: { active } });
       toast.success(active ? `${t.name} activated` : `${t.name} deactivated`);
     } catch (err) {
-      toast.error(errorText(err, ADMIN_MSG.tierSaveFailed));
+      toast.error(errorText(err, MSG.tierSaveFailed));
     }
   }
 
@@ -104,14 +105,14 @@ function TierForm({ tier, onClose }: { tier: AdminTier | null; onClose: () => vo
       sortOrder: Number(sortOrder) || 0,
     };
     const checked = createTierBody.safeParse(body);
-    if (!checked.success) return setError(checked.error.issues[0]?.message ?? ADMIN_MSG.tierSaveFailed);
+    if (!checked.success) return setError(checked.error.issues[0]?.message ?? MSG.tierSaveFailed);
     setError(null);
     try {
       await save.mutateAsync({ id: tier?._id, body });
       toast.success(tier ? 'Tier updated' : 'Tier created');
       onClose();
     } catch (err) {
-      setError(errorText(err, ADMIN_MSG.tierSaveFailed));
+      setError(errorText(err, MSG.tierSaveFailed));
     }
   }
 

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { ADMIN_MSG, type AdminUser } from '@harvest/shared/schemas/admin';
+import { MSG } from '@harvest/shared/messages';
+import type { AdminUser } from '@harvest/shared/schemas/admin';
 import { Pager } from '../../../components/ui/pager.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -85,7 +86,7 @@ export function UsersPanel({ toolbar, balanceForm }: UsersPanelSlots) {
         </p>
       ) : q.isError ? (
         <Card>
-          <p className="text-rose-700">{errorText(q.error, ADMIN_MSG.usersFailed)}</p>
+          <p className="text-rose-700">{errorText(q.error, MSG.usersFailed)}</p>
         </Card>
       ) : q.data.users.length === 0 ? (
         <Card>

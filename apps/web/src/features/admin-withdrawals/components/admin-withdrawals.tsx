@@ -4,7 +4,7 @@ import { HASH_SHOWN_CHARS, POLL_ADMIN_WITHDRAWALS_MS } from '@harvest/shared/con
 import { MSG } from '@harvest/shared/messages';
 import { formatUsdc } from '@harvest/shared/money';
 import { TX_HASH } from '@harvest/shared/schemas/common';
-import { WITHDRAWAL_MSG, type AdminWithdrawal } from '@harvest/shared/schemas/withdrawals';
+import type { AdminWithdrawal } from '@harvest/shared/schemas/withdrawals';
 import { Pager } from '../../../components/ui/pager.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -158,7 +158,7 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
     if (!withdrawal) return;
     const hash = txHash.trim();
     if (!hash) return void toast.error(MSG.txHashRequired);
-    if (!TX_HASH.test(hash)) return void toast.error(WITHDRAWAL_MSG.invalidTxHash);
+    if (!TX_HASH.test(hash)) return void toast.error(MSG.invalidTxHash);
     try {
       await approve.mutateAsync({ withdrawalId: withdrawal._id, txHash: hash, notes: notes.trim() || null });
       toast.success('Withdrawal approved');

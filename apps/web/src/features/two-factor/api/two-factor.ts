@@ -1,12 +1,15 @@
-import { z } from 'zod';
-import { twoFactorEnableResponse, twoFactorSetupResponse } from '@harvest/shared/schemas/two-factor';
+import {
+  twoFactorDisableResponse,
+  twoFactorEnableResponse,
+  twoFactorSetupResponse,
+} from '@harvest/shared/schemas/two-factor';
 import { api } from '../../../lib/api-client.ts';
 
 export const setupTwoFactor = () => api('/user/2fa/setup', twoFactorSetupResponse, { method: 'POST', body: {} });
 export const enableTwoFactor = (code: string) =>
   api('/user/2fa/enable', twoFactorEnableResponse, { method: 'POST', body: { code } });
 export const disableTwoFactor = (password: string, code: string) =>
-  api('/user/2fa/disable', z.object({ message: z.string(), token: z.string() }), {
+  api('/user/2fa/disable', twoFactorDisableResponse, {
     method: 'POST',
     body: { password, code },
   });

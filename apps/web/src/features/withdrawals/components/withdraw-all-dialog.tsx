@@ -2,7 +2,6 @@ import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import { EVM_ADDRESS } from '@harvest/shared/schemas/common';
 import { MSG } from '@harvest/shared/messages';
-import { WITHDRAWAL_MSG } from '@harvest/shared/schemas/withdrawals';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
@@ -77,8 +76,8 @@ function WithdrawAllBody({
   function onReview(e: FormEvent) {
     e.preventDefault();
     if (!wallet.trim()) return void toast.error(MSG.walletRequired);
-    if (!EVM_ADDRESS.test(wallet.trim())) return void toast.error(WITHDRAWAL_MSG.invalidWallet);
-    if (!password) return void toast.error(WITHDRAWAL_MSG.withdrawalPasswordRequired);
+    if (!EVM_ADDRESS.test(wallet.trim())) return void toast.error(MSG.invalidWallet);
+    if (!password) return void toast.error(MSG.withdrawalPasswordRequired);
     if (breakdown.gross <= 0) return void toast.error(MSG.noFunds);
     setStep('confirm');
   }

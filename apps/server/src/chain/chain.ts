@@ -1,0 +1,174 @@
+import {
+  BaseError,
+  createPublicClient,
+  erc20Abi,
+  http,
+  HttpRequestError,
+  parseEventLogs,
+  RpcRequestError,
+  TransactionReceiptNotFoundError,
+  type Hex,
+  type Log,
+  type PublicClient,
+} from 'viem';
+
+/**
+ * The one adapter to the chain's JSON-RPC node (docs/decisions/0019). Every read goes through one
+ * viem client per configuration (built once with the app), with one timeout and retry policy, a
+ * check that the node serves the configured chain, and typed results: an outcome the caller must
+ * decide on (a receipt not found, a reverted transaction) is a value, never a thrown error, and a
+ * node that cannot be asked is `{ ok: false }` so nothing is decided from it.
+ *
+ * Modules read facts here and keep their rules to themselves (deposits/deposit-check.ts,
+ * withdrawals/payout-check.ts).
+ */
+
+/** One policy for every read: a slow or failing node costs at most about 2 x 8 s per read. */
+export const CHAIN_READ_POLICY = { timeoutMs: 8_000, retryCount: 1, retryDelayMs: 250 } as const;
+
+export interface ChainSettings {
+  rpcUrl: string;
+  /** The chain the node must serve (CHAIN_ID); another one is never trusted. */
+  chainId: number;
+  /** Token contracts accepted as USDC (USDC_CONTRACTS). */
+  usdcContracts: string[];
+}
+
+/** Why a read has no answer. Nothing may be decided from it: ask again later. */
+export type ChainUnavailable =
+  { kind: 'unreachable'; message: string } | { kind: 'wrong_chain'; expected: number; actual: number };
+
+export type ChainRead<T> = { ok: true; value: T } | { ok: false; error: ChainUnavailable };
+
+/**
+ * One ERC-20 Transfer log, as every reader sees it (a receipt's logs today; block-range log
+ * queries read the same shape). Addresses are lowercase; `blockHash` lets a reader notice a
+ * re-organisation (the same block number with another hash).
+ */
+export interface TransferLog {
+  token: string;
+  from: string;
+  to: string;
+  value: bigint;
+  logIndex: number;
+  txHash: string;
+  blockNumber: bigint;
+  blockHash: string;
+  /** The token is one of the configured USDC contracts. */
+  usdc: boolean;
+}
+
+/** A transaction's receipt: absent (not mined, or unknown to this node), or mined with its Transfer logs. */
+export type Receipt =
+  | { found: false }
+  | {
+      found: true;
+      status: 'success' | 'reverted';
+      blockNumber: bigint;
+      blockHash: string;
+      transfers: TransferLog[];
+    };
+
+export interface Chain {
+  readonly chainId: number;
+  /** The receipt of a transaction and every ERC-20 Transfer log in it. */
+  receipt(txHash: string): Promise<ChainRead<Receipt>>;
+  /** The number of the newest block (never cached: confirmations count up with it). */
+  headBlock(): Promise<ChainRead<bigint>>;
+}
+
+const lower = (s: string) => s.toLowerCase();
+
+/** Confirmations of a block at `head`: the block itself and every block on top of it. */
+export function confirmationsAt(head: bigint, blockNumber: bigint): number {
+  return head >= blockNumber ? Number(head - blockNumber + 1n) : 0;
+}
+
+/** A node's answer that the transaction does not exist (some nodes answer an error instead of null). */
+function isNotFound(err: unknown): boolean {
+  if (err instanceof TransactionReceiptNotFoundError) return true;
+  if (!(err instanceof BaseError) || err.walk((e) => e instanceof HttpRequestError)) return false;
+  const rpc = err.walk((e) => e instanceof RpcRequestError);
+  return rpc instanceof RpcRequestError && /not (be )?found/i.test(rpc.details || rpc.message);
+}
+
+const firstLine = (err: unknown) =>
+  err instanceof BaseError
+    ? err.shortMessage
+    : err instanceof Error
+      ? (err.message.split('\n')[0] ?? 'RPC error')
+      : 'RPC error';
+
+export function decodeTransfers(logs: Log[], usdcContracts: ReadonlySet<string>): TransferLog[] {
+  return parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs, strict: true }).flatMap((l) =>
+    l.transactionHash && l.blockHash && l.blockNumber !== null && l.logIndex !== null
+      ? [
+          {
+            token: lower(l.address),
+            from: lower(l.args.from),
+            to: lower(l.args.to),
+            value: l.args.value,
+            logIndex: l.logIndex,
+            txHash: lower(l.transactionHash),
+            blockNumber: l.blockNumber,
+            blockHash: lower(l.blockHash),
+            usdc: usdcContracts.has(lower(l.address)),
+          },
+        ]
+      : [],
+  );
+}
+
+export function createChain(s: ChainSettings): Chain {
+  const client: PublicClient = createPublicClient({
+    transport: http(s.rpcUrl, {
+      timeout: CHAIN_READ_POLICY.timeoutMs,
+      retryCount: CHAIN_READ_POLICY.retryCount,
+      retryDelay: CHAIN_READ_POLICY.retryDelayMs,
+    }),
+  });
+  const usdc: ReadonlySet<string> = new Set(s.usdcContracts.map(lower));
+  let chainVerified = false;
+
+  /** Runs one read under the policy: the chain id is checked once, every failure becomes a value. */
+  async function read<T>(fn: (c: PublicClient) => Promise<T>): Promise<ChainRead<T>> {
+    try {
+      if (!chainVerified) {
+        const actual = await client.getChainId();
+        if (actual !== s.chainId) return { ok: false, error: { kind: 'wrong_chain', expected: s.chainId, actual } };
+        chainVerified = true;
+      }
+      return { ok: true, value: await fn(client) };
+    } catch (err) {
+      return { ok: false, error: { kind: 'unreachable', message: firstLine(err) } };
+    }
+  }
+
+  return {
+    chainId: s.chainId,
+    receipt: (txHash) =>
+      read(async (c): Promise<Receipt> => {
+        try {
+          const r = await c.getTransactionReceipt({ hash: txHash as Hex });
+          return {
+            found: true,
+            status: r.status,
+            blockNumber: r.blockNumber,
+            blockHash: lower(r.blockHash),
+            transfers: decodeTransfers(r.logs, usdc),
+          };
+        } catch (err) {
+          if (isNotFound(err)) return { found: false };
+          throw err;
+        }
+      }),
+    headBlock: () => read((c) => c.getBlockNumber({ cacheTime: 0 })),
+  };
+}
+
+/** A sentence for logs and error texts: why the chain could not be asked. */
+export function unavailableText(e: ChainUnavailable): string {
+  return e.kind === 'wrong_chain'
+    ? `CHAIN_RPC_URL serves chain ${e.actual}, but CHAIN_ID is ${e.expected}`
+    : `chain RPC unavailable: ${e.message}`;
+}
