@@ -1,9 +1,8 @@
-import { and, eq } from 'drizzle-orm';
 import { MSG } from '@harvest/shared/messages';
 import { idempotencyStore } from '../lib/idempotency-context.ts';
 import { AppError } from '../lib/errors.ts';
+import { markKeyCommitted } from '../plugins/idempotency.queries.ts';
 import type { Db, Tx } from './client.ts';
-import { idempotencyKeys } from './schema.ts';
 
 const RETRYABLE = new Set(['40001', '40P01']);
 
@@ -42,18 +41,8 @@ export async function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Prom
         // The request's Idempotency-Key commits with the money it moves, or not at all: a
         // crash can never leave a key whose effect happened but is not recorded.
         if (idem && !idem.committed) {
-          const rows = await tx
-            .update(idempotencyKeys)
-            .set({ status: 'committed' })
-            .where(
-              and(
-                eq(idempotencyKeys.userId, idem.userId),
-                eq(idempotencyKeys.key, idem.key),
-                eq(idempotencyKeys.status, 'running'),
-              ),
-            )
-            .returning({ key: idempotencyKeys.key });
-          if (rows.length === 0) throw new AppError('idempotency_in_progress', MSG.idempotencyBusy);
+          if (!(await markKeyCommitted(tx, idem.userId, idem.key)))
+            throw new AppError('idempotency_in_progress', MSG.idempotencyBusy);
         }
         return fn(tx);
       });

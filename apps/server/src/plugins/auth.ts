@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { eq } from 'drizzle-orm';
 import { MSG } from '@harvest/shared/messages';
 import type { AppContext } from '../context.ts';
 import { users } from '../db/schema.ts';
 import { forbidden, unauthorized } from '../lib/errors.ts';
+import { findUserById } from '../modules/users/users.queries.ts';
 
 export type AuthUser = typeof users.$inferSelect;
 
@@ -27,7 +27,7 @@ export function authHooks(ctx: AppContext) {
     const claims = await ctx.tokens.verify(m[1]);
     if (claims === 'expired') throw unauthorized(MSG.sessionExpired, 'session_expired');
     if (claims === 'invalid') throw unauthorized(MSG.unauthorized);
-    const [user] = await ctx.db.select().from(users).where(eq(users.id, claims.sub)).limit(1);
+    const user = await findUserById(ctx.db, claims.sub);
     if (!user) throw unauthorized(MSG.unauthorized);
     if (user.isBlocked) throw forbidden(MSG.blocked, 'blocked');
     if (user.tokenVersion !== claims.tv) throw unauthorized(MSG.sessionExpired, 'session_expired');

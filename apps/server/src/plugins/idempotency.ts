@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { and, eq, lt } from 'drizzle-orm';
 import { MSG } from '@harvest/shared/messages';
 import type { Db } from '../db/client.ts';
-import { idempotencyKeys } from '../db/schema.ts';
 import { AppError } from '../lib/errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import { idempotencyStore, type IdempotencyContext } from '../lib/idempotency-context.ts';
+import * as q from './idempotency.queries.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -37,7 +36,7 @@ function stableJson(v: unknown): string {
 }
 
 /**
- * Idempotency-Key on money-moving calls (DOMAIN.md, issue 7): scoped per user, kept 24 h.
+ * Idempotency-Key on money-moving calls (docs/decisions/0013): scoped per user, kept 24 h.
  * Same key and body: the first answer again. Same key, other body: 422. While the first is
  * still running: 409. The key is marked committed inside the business transaction
  * (db/tx.ts), so after a crash a retry either re-runs safely (nothing committed) or is told
@@ -68,33 +67,20 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
     const requestHash = createHash('sha256')
       .update(`${request.method} ${request.routeOptions.url}\n${stableJson(request.body ?? null)}`)
       .digest('hex');
-    await db
-      .delete(idempotencyKeys)
-      .where(
-        and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, raw), lt(idempotencyKeys.expiresAt, now)),
-      );
-    const inserted = await db
-      .insert(idempotencyKeys)
-      .values({
-        userId: user.id,
-        key: raw,
-        route: request.routeOptions.url ?? '',
-        requestHash,
-        status: 'running',
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + TTL_MS),
-      })
-      .onConflictDoNothing()
-      .returning({ key: idempotencyKeys.key });
-    if (inserted.length > 0) {
+    await q.deleteExpiredKey(db, user.id, raw, now);
+    const inserted = await q.insertRunningKey(db, {
+      userId: user.id,
+      key: raw,
+      route: request.routeOptions.url ?? '',
+      requestHash,
+      now,
+      expiresAt: new Date(now.getTime() + TTL_MS),
+    });
+    if (inserted) {
       request.idempotency = { userId: user.id, key: raw, committed: false };
       return;
     }
-    const [row] = await db
-      .select()
-      .from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, raw)))
-      .limit(1);
+    const row = await q.findKey(db, user.id, raw);
     if (!row) throw new AppError('idempotency_in_progress', MSG.idempotencyBusy);
     if (row.requestHash !== requestHash) throw new AppError('idempotency_mismatch', MSG.idempotencyMismatch);
     if (row.status === 'done' && row.responseStatus !== null) {
@@ -114,19 +100,8 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
         .send(JSON.stringify({ message: MSG.idempotencyReplayed }));
     }
     // Running: still in progress, unless its lease ran out (the process died before committing).
-    const taken = await db
-      .update(idempotencyKeys)
-      .set({ createdAt: now })
-      .where(
-        and(
-          eq(idempotencyKeys.userId, user.id),
-          eq(idempotencyKeys.key, raw),
-          eq(idempotencyKeys.status, 'running'),
-          lt(idempotencyKeys.createdAt, new Date(now.getTime() - leaseMs)),
-        ),
-      )
-      .returning({ key: idempotencyKeys.key });
-    if (taken.length === 0) throw new AppError('idempotency_in_progress', MSG.idempotencyStillRunning);
+    if (!(await q.takeOverStaleKey(db, user.id, raw, now, leaseMs)))
+      throw new AppError('idempotency_in_progress', MSG.idempotencyStillRunning);
     request.idempotency = { userId: user.id, key: raw, committed: false };
   });
 
@@ -134,10 +109,9 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
     const ctx = request.idempotency;
     if (!ctx) return payload;
     request.idempotency = null;
-    const where = and(eq(idempotencyKeys.userId, ctx.userId), eq(idempotencyKeys.key, ctx.key));
     if (reply.statusCode >= 500 && !ctx.committed) {
       // Nothing happened: the key is free for a retry.
-      await db.delete(idempotencyKeys).where(and(where, eq(idempotencyKeys.status, 'running')));
+      await q.deleteRunningKey(db, ctx.userId, ctx.key);
       return payload;
     }
     let body: unknown = null;
@@ -146,15 +120,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
     } catch {
       body = null;
     }
-    await db
-      .update(idempotencyKeys)
-      .set({ status: 'done', responseStatus: reply.statusCode, responseBody: body })
-      .where(where);
+    await q.storeAnswer(db, ctx.userId, ctx.key, reply.statusCode, body);
     return payload;
   });
-}
-
-/** Removes expired keys (run by a background job). */
-export async function purgeExpiredIdempotencyKeys(db: Db, now: Date): Promise<void> {
-  await db.delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, now));
 }

@@ -86,6 +86,24 @@ describe('GET /api/admin/dashboard', () => {
   });
 });
 
+describe('one shape per thing across the back office', () => {
+  it("shows a deposit and a withdrawal identically on the overview, in a user's deposits and in their own tabs", async () => {
+    const overview = (await asAdmin('/api/admin/dashboard')).data.recentActivity;
+    const tab = (await asAdmin('/api/admin/deposits?pageSize=100')).data.deposits;
+    const evilDeposits = (await asAdmin(`/api/admin/users/${evil.user.id}/deposits`)).data.deposits;
+    const noted = overview.deposits.find((d: { note: string | null }) => d.note === '=1+2');
+    expect(noted).toMatchObject({ userId: { _id: evil.user.id }, requiredConfirmations: 0, note: '=1+2' });
+    expect(tab.find((d: { _id: string }) => d._id === noted._id)).toEqual(noted);
+    expect(evilDeposits).toEqual([noted]);
+    for (const d of overview.deposits) expect(tab.find((x: { _id: string }) => x._id === d._id)).toEqual(d);
+
+    const all = (await asAdmin('/api/withdrawal/admin/all')).data.withdrawals;
+    expect(overview.withdrawals).toHaveLength(1);
+    expect(all).toContainEqual(overview.withdrawals[0]);
+    expect(overview.withdrawals[0]).toMatchObject({ requestId: expect.any(String), investmentId: null });
+  });
+});
+
 describe('GET /api/admin/users', () => {
   it('pages newest first with account figures read from the ledger', async () => {
     const res = await asAdmin('/api/admin/users?page=1&pageSize=2');

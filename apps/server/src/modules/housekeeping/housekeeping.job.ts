@@ -1,8 +1,7 @@
-import { lt } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { emailCodes } from '../../db/schema.ts';
 import type { Job } from '../../jobs.ts';
-import { purgeExpiredIdempotencyKeys } from '../../plugins/idempotency.ts';
+import { purgeExpiredIdempotencyKeys } from '../../plugins/idempotency.queries.ts';
+import { purgeExpiredEmailCodes } from './housekeeping.queries.ts';
 
 /** Removes expired Idempotency-Keys (24 h) and signup codes. Idempotent, so several instances may run it. */
 export const housekeepingJob: Job = {
@@ -11,6 +10,6 @@ export const housekeepingJob: Job = {
   async run(ctx: AppContext): Promise<void> {
     const now = ctx.clock.now();
     await purgeExpiredIdempotencyKeys(ctx.db, now);
-    await ctx.db.delete(emailCodes).where(lt(emailCodes.expiresAt, new Date(now.getTime() - 24 * 3600_000)));
+    await purgeExpiredEmailCodes(ctx.db, new Date(now.getTime() - 24 * 3600_000));
   },
 };

@@ -1,5 +1,5 @@
 import { asc, eq, and, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { tiers } from '../../db/schema.ts';
 
 export type TierRow = typeof tiers.$inferSelect;
@@ -31,4 +31,9 @@ export async function countTiers(db: Db): Promise<number> {
 
 export async function insertTiers(db: Db, rows: (typeof tiers.$inferInsert)[]): Promise<void> {
   if (rows.length > 0) await db.insert(tiers).values(rows);
+}
+
+/** Locks the tiers table against other writers until the transaction ends (seeding once across instances). */
+export async function lockTiers(tx: Tx): Promise<void> {
+  await tx.execute(sql`LOCK TABLE tiers IN SHARE ROW EXCLUSIVE MODE`);
 }

@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { parseUsdc, rateToScaled } from '@harvest/shared/money';
 import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/tx.ts';
 import type { tiers } from '../../db/schema.ts';
-import { countTiers, insertTiers } from './tiers.queries.ts';
+import { countTiers, insertTiers, lockTiers } from './tiers.queries.ts';
 
 export const TIERS_SEED_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'tiers.seed.json');
 
@@ -47,7 +46,7 @@ export function readTierSeed(file = TIERS_SEED_FILE): (typeof tiers.$inferInsert
 export async function seedTiers(db: Db, file = TIERS_SEED_FILE): Promise<number> {
   const rows = readTierSeed(file);
   return inTransaction(db, async (tx) => {
-    await tx.execute(sql`LOCK TABLE tiers IN SHARE ROW EXCLUSIVE MODE`);
+    await lockTiers(tx);
     if ((await countTiers(tx)) > 0) return 0;
     await insertTiers(tx, rows);
     return rows.length;

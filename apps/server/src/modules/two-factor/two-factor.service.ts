@@ -1,8 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import { MSG } from '@harvest/shared/messages';
 import type { AppContext } from '../../context.ts';
-import { recoveryCodes, users } from '../../db/schema.ts';
 import { inTransaction } from '../../db/tx.ts';
 import { badRequest, unauthorized } from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
@@ -10,6 +8,7 @@ import { openSecret, sealSecret } from '../../lib/secret-box.ts';
 import { newTotpSecret, otpauthUrl, verifyTotp } from '../../lib/totp.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import * as q from '../users/users.queries.ts';
+import * as twoFactorQueries from './two-factor.queries.ts';
 
 const hashRecovery = (code: string) =>
   createHash('sha256')
@@ -32,27 +31,11 @@ async function acceptTotp(ctx: AppContext, user: AuthUser, code: string): Promis
   if (!user.totpSecret) return false;
   const step = verifyTotp(openSecret(ctx.secret, user.totpSecret), code, ctx.clock.now(), user.totpLastStep);
   if (step === null) return false;
-  const rows = await ctx.db
-    .update(users)
-    .set({ totpLastStep: step })
-    .where(and(eq(users.id, user.id), or(isNull(users.totpLastStep), lt(users.totpLastStep, step))))
-    .returning({ id: users.id });
-  return rows.length > 0;
+  return twoFactorQueries.markTotpStepUsed(ctx.db, user.id, step);
 }
 
 async function useRecoveryCode(ctx: AppContext, user: AuthUser, code: string): Promise<boolean> {
-  const rows = await ctx.db
-    .update(recoveryCodes)
-    .set({ usedAt: ctx.clock.now() })
-    .where(
-      and(
-        eq(recoveryCodes.userId, user.id),
-        eq(recoveryCodes.codeHash, hashRecovery(code)),
-        isNull(recoveryCodes.usedAt),
-      ),
-    )
-    .returning({ id: recoveryCodes.id });
-  return rows.length > 0;
+  return twoFactorQueries.useRecoveryCode(ctx.db, user.id, hashRecovery(code), ctx.clock.now());
 }
 
 /** The second factor at sign-in: an authenticator code, or a recovery code (each works once). */
@@ -71,8 +54,7 @@ export async function enable(ctx: AppContext, user: AuthUser, code: string) {
     return `${raw.slice(0, 5)}-${raw.slice(5)}`;
   });
   const updated = await inTransaction(ctx.db, async (tx) => {
-    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
-    await tx.insert(recoveryCodes).values(codes.map((c) => ({ userId: user.id, codeHash: hashRecovery(c) })));
+    await twoFactorQueries.replaceRecoveryCodes(tx, user.id, codes.map(hashRecovery));
     // Older sessions were signed in without the second factor: end them.
     await q.updateUser(tx, user.id, { totpEnabled: true });
     return q.bumpTokenVersion(tx, user.id);
@@ -87,7 +69,7 @@ export async function disable(ctx: AppContext, user: AuthUser, password: string,
   if (!(await verifyPassword(user.passwordHash, password))) throw badRequest(MSG.currentPasswordWrong);
   await verifySecondFactor(ctx, user, code);
   const updated = await inTransaction(ctx.db, async (tx) => {
-    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
+    await twoFactorQueries.replaceRecoveryCodes(tx, user.id, []);
     await q.updateUser(tx, user.id, { totpEnabled: false, totpSecret: null, totpLastStep: null });
     return q.bumpTokenVersion(tx, user.id);
   });
