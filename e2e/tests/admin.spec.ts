@@ -5,7 +5,7 @@ import { openTab, randomTxHash, signIn, signUpInvestor, tokenFor, type Person } 
 import { ADMIN, type RunningApp } from '../support/server.ts';
 
 /**
- * Issue 6 as an administrator sees it, on a small platform built through the API on the test
+ * The back office as an administrator sees it, on a small platform built through the API on the test
  * clock: an investor who joined 20 days ago with a confirmed deposit, an investor with a
  * deposit, an investment, a completed cycle and pending withdrawals, and a third person with
  * a pending deposit.

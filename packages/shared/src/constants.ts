@@ -1,4 +1,4 @@
-/** Business constants from the product spec (section 9) and DOMAIN.md. */
+/** Business constants from the product spec (docs/product-spec.md section 9) and docs/DOMAIN.md. */
 export const USDC_DECIMALS = 6;
 export const MICRO_PER_USDC = 1_000_000n;
 export const WITHDRAWAL_FEE_PERCENT = 15n;

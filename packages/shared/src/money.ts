@@ -42,7 +42,7 @@ export function microToUsdc(micro: bigint): number {
   return Number(microToText(micro));
 }
 
-/** Rounds down to the micro-unit: the remainder stays with the platform (DOMAIN.md). */
+/** Rounds down to the micro-unit: the remainder stays with the platform (docs/DOMAIN.md, Money). */
 export function percentOf(micro: bigint, percent: bigint): bigint {
   return (micro * percent) / 100n;
 }

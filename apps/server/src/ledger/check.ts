@@ -8,7 +8,7 @@ export interface Violation {
 }
 
 /**
- * The ledger's invariants (DOMAIN.md). Each query returns the rows that break a rule;
+ * The ledger's invariants (docs/DOMAIN.md, Ledger). Each query returns the rows that break a rule;
  * an empty result everywhere means the books balance.
  */
 const RULES: { rule: string; query: ReturnType<typeof sql> }[] = [

@@ -15,7 +15,7 @@ import { freePort } from '../net.ts';
 import { Cluster, ServerProcess } from './cluster.ts';
 
 /**
- * Crash test (issue 7): the real server as a child process on a throwaway PostgreSQL cluster,
+ * Crash test (docs/SECURITY.md, "Crash and simulation runs"): the real server as a child process on a throwaway PostgreSQL cluster,
  * under a money-moving workload from several concurrent clients. Every request carries an
  * Idempotency-Key and is retried with the same key on network errors, 5xx and 409
  * "still being processed" until it gets a final answer. The server is killed with SIGKILL at

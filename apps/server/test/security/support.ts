@@ -209,7 +209,7 @@ export async function rawCall(
   return Object.assign(res, { data });
 }
 
-/** The spec's calls (product-spec.md section 7), under /api, in OpenAPI path form. */
+/** The spec's calls (docs/product-spec.md section 7), under /api, in OpenAPI path form. */
 export const SPEC_CALLS = [
   'POST /api/login',
   'POST /api/register',

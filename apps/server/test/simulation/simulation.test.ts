@@ -10,7 +10,7 @@ import { call, createTestApp, isPostgres, makeUser, type TestApp, type TestUser 
 import { halfDone, ledgerTotals, MoneyModel, Rng, seedFromEnv } from './model.ts';
 
 /**
- * A seeded random workload ("simulation", issue 7): many investors and two admins do
+ * A seeded random workload ("simulation", docs/SECURITY.md): many investors and two admins do
  * thousands of mixed money operations through the API (deposits and approvals, balance
  * updates, invests, cycles with clock moves, Withdraw All, approvals and rejections),
  * including duplicates with the same Idempotency-Key, conflicting pairs and invalid requests.

@@ -80,7 +80,7 @@ export async function invest(
 }
 
 /**
- * Starts an 8-hour earning cycle (DOMAIN.md): Monday to Friday in the platform time zone, not
+ * Starts an 8-hour earning cycle (docs/DOMAIN.md, Earning cycles): Monday to Friday in the platform time zone, not
  * while one runs, not before nextCycleAvailableAt, at most one start per platform day.
  * The row lock plus the conditional update make parallel starts create one cycle.
  */
