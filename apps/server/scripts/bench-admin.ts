@@ -17,7 +17,7 @@ import { loadConfig } from '../src/config.ts';
 import { openPostgres } from '../src/db/client.ts';
 import { rawRows } from '../src/db/raw.ts';
 import { inTransaction } from '../src/db/tx.ts';
-import { postMany, type PostSet } from '../src/ledger/ledger.ts';
+import { postMany, rowTransfers, type PostSet } from '../src/ledger/ledger.ts';
 
 const N = Number(process.argv[2] ?? process.env.BENCH_USERS ?? 100_000);
 const RUNS = 7;
@@ -111,50 +111,27 @@ async function seed() {
   // Ledger: one transaction per business row, posted set-based through postMany (balances included).
   const bench = sql`(SELECT id FROM users WHERE email LIKE 'bench%@bench.example')`;
   const sets: PostSet[] = [
-    {
-      kind: 'deposit',
-      from: sql`deposits d`,
-      where: sql`d.status = 'confirmed' AND d.user_id IN ${bench}`,
-      refId: sql`d.id`,
-      createdAt: sql`d.created_at`,
-      legs: [
-        { account: { userId: sql`d.user_id`, kind: 'balance' }, amount: sql`d.amount` },
-        { account: { platform: 'platform_deposits' }, amount: sql`-d.amount` },
-      ],
-    },
-    {
-      kind: 'investment',
-      from: sql`investments i`,
-      where: sql`i.tier_id = md5('bench-tier')::uuid`,
-      refId: sql`i.id`,
-      createdAt: sql`i.created_at`,
-      legs: [
-        { account: { userId: sql`i.user_id`, kind: 'balance' }, amount: sql`-i.amount` },
-        { account: { userId: sql`i.user_id`, kind: 'invested' }, amount: sql`i.amount` },
-      ],
-    },
-    {
-      kind: 'referral_reward',
-      from: sql`referral_rewards r JOIN investments i ON i.id = r.investment_id`,
-      where: sql`i.tier_id = md5('bench-tier')::uuid`,
-      refId: sql`r.id`,
-      createdAt: sql`r.created_at`,
-      legs: [
-        { account: { userId: sql`r.user_id`, kind: 'rewards' }, amount: sql`r.amount` },
-        { account: { platform: 'platform_reward_expense' }, amount: sql`-r.amount` },
-      ],
-    },
-    {
-      kind: 'withdrawal_hold',
-      from: sql`withdrawals w`,
-      where: sql`w.user_id IN ${bench}`,
-      refId: sql`w.id`,
-      createdAt: sql`w.requested_at`,
-      legs: [
-        { account: { userId: sql`w.user_id`, kind: 'balance' }, amount: sql`-w.amount` },
-        { account: { userId: sql`w.user_id`, kind: 'pending_withdrawal' }, amount: sql`w.amount` },
-      ],
-    },
+    rowTransfers('deposit', 'deposits', {
+      where: sql`t.status = 'confirmed' AND t.user_id IN ${bench}`,
+      from: 'platform_deposits',
+      to: 'balance',
+    }),
+    rowTransfers('investment', 'investments', {
+      where: sql`t.tier_id = md5('bench-tier')::uuid`,
+      from: 'balance',
+      to: 'invested',
+    }),
+    rowTransfers('referral_reward', 'referral_rewards', {
+      where: sql`t.investment_id IN (SELECT id FROM investments WHERE tier_id = md5('bench-tier')::uuid)`,
+      from: 'platform_reward_expense',
+      to: 'rewards',
+    }),
+    rowTransfers('withdrawal_hold', 'withdrawals', {
+      where: sql`t.user_id IN ${bench}`,
+      at: sql`t.requested_at`,
+      from: 'balance',
+      to: 'pending_withdrawal',
+    }),
   ];
   for (const set of sets) {
     const t0 = performance.now();

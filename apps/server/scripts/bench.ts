@@ -30,7 +30,7 @@ import { openPostgres, type Db } from '../src/db/client.ts';
 import { rawRows } from '../src/db/raw.ts';
 import { inTransaction } from '../src/db/tx.ts';
 import { checkLedger } from '../src/ledger/check.ts';
-import { postMany } from '../src/ledger/ledger.ts';
+import { postMany, rowTransfers } from '../src/ledger/ledger.ts';
 import { SettableClock } from '../src/lib/clock.ts';
 import { verifyPassword } from '../src/lib/passwords.ts';
 import { TokenService } from '../src/lib/tokens.ts';
@@ -106,18 +106,16 @@ async function addEarnings(db: Db, userId: string, investmentId: string, n: numb
     SELECT ${investmentId}::uuid, ${userId}::uuid, GREATEST(100000, (SELECT max(cycle_number) FROM cycle_earnings WHERE investment_id = ${investmentId}::uuid)) + g,
       1500000, now() - interval '1 day' FROM generate_series(1, ${n}) g`);
   await inTransaction(db, (tx) =>
-    postMany(tx, {
-      kind: 'cycle_earning',
-      from: sql`cycle_earnings c`,
-      where: sql`c.investment_id = ${investmentId}::uuid AND c.cycle_number > 100000
-        AND NOT EXISTS (SELECT 1 FROM ledger_transactions t WHERE t.kind = 'cycle_earning' AND t.ref_id = c.id::text)`,
-      refId: sql`c.id`,
-      createdAt: sql`c.created_at`,
-      legs: [
-        { account: { userId: sql`c.user_id`, kind: 'earnings' }, amount: sql`c.gross_amount` },
-        { account: { platform: 'platform_earning_expense' }, amount: sql`-c.gross_amount` },
-      ],
-    }),
+    postMany(
+      tx,
+      rowTransfers('cycle_earning', 'cycle_earnings', {
+        where: sql`t.investment_id = ${investmentId}::uuid AND t.cycle_number > 100000
+          AND NOT EXISTS (SELECT 1 FROM ledger_transactions x WHERE x.kind = 'cycle_earning' AND x.ref_id = t.id::text)`,
+        amount: sql`t.gross_amount`,
+        from: 'platform_earning_expense',
+        to: 'earnings',
+      }),
+    ),
   );
   await db.execute(
     sql`UPDATE investments SET total_earned = total_earned + ${BigInt(n) * 1500000n} WHERE id = ${investmentId}::uuid`,

@@ -16,7 +16,7 @@ import { openDatabase, type Db } from '../src/db/client.ts';
 import { rawRows } from '../src/db/raw.ts';
 import { inTransaction } from '../src/db/tx.ts';
 import { checkLedger } from '../src/ledger/check.ts';
-import { postMany, type PostSet } from '../src/ledger/ledger.ts';
+import { postMany, rowTransfers, type PostSet } from '../src/ledger/ledger.ts';
 import { seedTiers } from '../src/modules/tiers/tiers.seed.ts';
 
 export const SEED_PASSWORD = 'seed-password';
@@ -115,70 +115,33 @@ export async function seedLarge(db: Db, n: number, log: (s: string) => void = co
     // locks, checks and updates the cached balances as it does for a request).
     [
       'ledger: deposits',
-      {
-        kind: 'deposit',
-        from: sql`deposits d`,
-        where: sql`d.status = 'confirmed'`,
-        refId: sql`d.id`,
-        createdAt: sql`d.created_at`,
-        legs: [
-          { account: { userId: sql`d.user_id`, kind: 'balance' }, amount: sql`d.amount` },
-          { account: { platform: 'platform_deposits' }, amount: sql`-d.amount` },
-        ],
-      },
+      rowTransfers('deposit', 'deposits', {
+        where: sql`t.status = 'confirmed'`,
+        from: 'platform_deposits',
+        to: 'balance',
+      }),
     ],
-    [
-      'ledger: investments',
-      {
-        kind: 'investment',
-        from: sql`investments i`,
-        refId: sql`i.id`,
-        createdAt: sql`i.created_at`,
-        legs: [
-          { account: { userId: sql`i.user_id`, kind: 'balance' }, amount: sql`-i.amount` },
-          { account: { userId: sql`i.user_id`, kind: 'invested' }, amount: sql`i.amount` },
-        ],
-      },
-    ],
+    ['ledger: investments', rowTransfers('investment', 'investments', { from: 'balance', to: 'invested' })],
     [
       'ledger: rewards',
-      {
-        kind: 'referral_reward',
-        from: sql`referral_rewards r`,
-        refId: sql`r.id`,
-        createdAt: sql`r.created_at`,
-        legs: [
-          { account: { userId: sql`r.user_id`, kind: 'rewards' }, amount: sql`r.amount` },
-          { account: { platform: 'platform_reward_expense' }, amount: sql`-r.amount` },
-        ],
-      },
+      rowTransfers('referral_reward', 'referral_rewards', { from: 'platform_reward_expense', to: 'rewards' }),
     ],
     [
       'ledger: earnings',
-      {
-        kind: 'cycle_earning',
-        from: sql`cycle_earnings c`,
-        where: sql`c.gross_amount > 0`,
-        refId: sql`c.id`,
-        createdAt: sql`c.created_at`,
-        legs: [
-          { account: { userId: sql`c.user_id`, kind: 'earnings' }, amount: sql`c.gross_amount` },
-          { account: { platform: 'platform_earning_expense' }, amount: sql`-c.gross_amount` },
-        ],
-      },
+      rowTransfers('cycle_earning', 'cycle_earnings', {
+        where: sql`t.gross_amount > 0`,
+        amount: sql`t.gross_amount`,
+        from: 'platform_earning_expense',
+        to: 'earnings',
+      }),
     ],
     [
       'ledger: holds',
-      {
-        kind: 'withdrawal_hold',
-        from: sql`withdrawals w`,
-        refId: sql`w.id`,
-        createdAt: sql`w.requested_at`,
-        legs: [
-          { account: { userId: sql`w.user_id`, kind: 'earnings' }, amount: sql`-w.amount` },
-          { account: { userId: sql`w.user_id`, kind: 'pending_withdrawal' }, amount: sql`w.amount` },
-        ],
-      },
+      rowTransfers('withdrawal_hold', 'withdrawals', {
+        at: sql`t.requested_at`,
+        from: 'earnings',
+        to: 'pending_withdrawal',
+      }),
     ],
     [
       'ledger: payouts',
@@ -197,17 +160,12 @@ export async function seedLarge(db: Db, n: number, log: (s: string) => void = co
     ],
     [
       'ledger: releases',
-      {
-        kind: 'withdrawal_release',
-        from: sql`withdrawals w`,
-        where: sql`w.status = 'rejected'`,
-        refId: sql`w.id`,
-        createdAt: sql`w.processed_at`,
-        legs: [
-          { account: { userId: sql`w.user_id`, kind: 'pending_withdrawal' }, amount: sql`-w.amount` },
-          { account: { userId: sql`w.user_id`, kind: 'earnings' }, amount: sql`w.amount` },
-        ],
-      },
+      rowTransfers('withdrawal_release', 'withdrawals', {
+        where: sql`t.status = 'rejected'`,
+        at: sql`t.processed_at`,
+        from: 'pending_withdrawal',
+        to: 'earnings',
+      }),
     ],
     ['vacuum analyze', sql`VACUUM ANALYZE`],
   ];

@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config.ts';
 import type { AppContext } from '../src/context.ts';
 import { openPostgres, PGLITE_EXTENSIONS, wrapPglite, type Database } from '../src/db/client.ts';
 import { checkLedger } from '../src/ledger/check.ts';
-import { post } from '../src/ledger/ledger.ts';
+import { post, userTransfer } from '../src/ledger/ledger.ts';
 import { inTransaction } from '../src/db/tx.ts';
 import { SettableClock } from '../src/lib/clock.ts';
 import { createAdmin } from '../src/bootstrap.ts';
@@ -136,18 +136,9 @@ export async function fund(
   micro: bigint,
   account: 'balance' | 'rewards' = 'balance',
 ): Promise<void> {
+  const from = account === 'balance' ? 'platform_deposits' : 'platform_reward_expense';
   await inTransaction(t.ctx.db, (tx) =>
-    post(tx, {
-      kind: 'test_funding',
-      refId: randomUUID(),
-      legs: [
-        { account: { userId, kind: account }, amount: micro },
-        {
-          account: { platform: account === 'balance' ? 'platform_deposits' : 'platform_reward_expense' },
-          amount: -micro,
-        },
-      ],
-    }),
+    post(tx, userTransfer('test_funding', randomUUID(), userId, { from, to: account, amount: micro })),
   );
 }
 

@@ -1,40 +1,31 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address } from 'viem';
-import {
-  anvilAvailability,
-  deployToken,
-  sendToken,
-  startAnvil,
-  startRpcProxy,
-  type Anvil,
-  type RpcProxy,
-  type Token,
-} from '../../test/anvil.ts';
+import * as anvil from '../../test/anvil.ts';
 import { freePort } from '../../test/net.ts';
 import { CHAIN_READ_POLICY, confirmationsAt, createChain, type Chain } from './chain.ts';
 
 /** The chain adapter against a real node (anvil) with a 6-decimal USDC-like token. */
-const avail = anvilAvailability();
+const avail = anvil.anvilAvailability();
 if (!avail.ok) console.warn(`[chain.anvil.test] skipped: ${avail.why}`);
 
 describe.runIf(avail.ok)('the chain adapter (anvil)', () => {
-  let node: Anvil;
-  let proxy: RpcProxy;
-  let usdc: Token;
-  let other: Token;
+  let node: anvil.Anvil;
+  let proxy: anvil.RpcProxy;
+  let usdc: anvil.Token;
+  let other: anvil.Token;
   let chain: Chain;
   let sender: Address;
   let to: Address;
 
   beforeAll(async () => {
-    node = await startAnvil({ chainId: 137 });
-    proxy = await startRpcProxy(node.url);
-    usdc = await deployToken(node);
-    other = await deployToken(node, 'Other Dollar', 'ODL');
+    node = await anvil.startAnvil({ chainId: 137 });
+    proxy = await anvil.startRpcProxy(node.url);
+    usdc = await anvil.deployToken(node);
+    other = await anvil.deployToken(node, 'Other Dollar', 'ODL');
     [sender, to] = [node.accounts[1] as Address, node.accounts[2] as Address];
-    await sendToken(node, usdc, node.accounts[0] as Address, 'mint', [sender, 1_000_000_000n]);
-    await sendToken(node, other, node.accounts[0] as Address, 'mint', [sender, 1_000_000_000n]);
+    await anvil.sendToken(node, usdc, node.accounts[0] as Address, 'mint', [sender, 1_000_000_000n]);
+    await anvil.sendToken(node, other, node.accounts[0] as Address, 'mint', [sender, 1_000_000_000n]);
     chain = createChain({ rpcUrl: proxy.url, chainId: 137, usdcContracts: [usdc.address.toUpperCase()] });
   }, 120_000);
   afterAll(async () => {
@@ -43,7 +34,7 @@ describe.runIf(avail.ok)('the chain adapter (anvil)', () => {
   });
 
   it('reads a receipt with every Transfer log typed: token, parties, value, log index, block number and hash', async () => {
-    const hash = await sendToken(node, usdc, sender, 'transferTwo', [to, 1_500_000n, sender, 2_000_000n]);
+    const hash = await anvil.sendToken(node, usdc, sender, 'transferTwo', [to, 1_500_000n, sender, 2_000_000n]);
     const read = await chain.receipt(hash);
     if (!read.ok || !read.value.found) throw new Error(`no receipt: ${JSON.stringify(read)}`);
     const block = await node.publicClient.getBlock({ blockNumber: read.value.blockNumber });
@@ -65,9 +56,9 @@ describe.runIf(avail.ok)('the chain adapter (anvil)', () => {
   });
 
   it('tells a token that is not USDC apart, and a reverted transaction from a successful one', async () => {
-    const foreign = await chain.receipt(await sendToken(node, other, sender, 'transfer', [to, 5n]));
+    const foreign = await chain.receipt(await anvil.sendToken(node, other, sender, 'transfer', [to, 5n]));
     expect(foreign.ok && foreign.value.found && foreign.value.transfers.map((t) => t.usdc)).toEqual([false]);
-    const reverted = await sendToken(node, usdc, sender, 'transferAndRevert', [to, 5n], { gas: 200_000n });
+    const reverted = await anvil.sendToken(node, usdc, sender, 'transferAndRevert', [to, 5n], { gas: 200_000n });
     const read = await chain.receipt(reverted);
     expect(read.ok && read.value.found && read.value.status).toBe('reverted');
   });
@@ -77,7 +68,7 @@ describe.runIf(avail.ok)('the chain adapter (anvil)', () => {
   });
 
   it('counts confirmations from the newest block, never a cached one', async () => {
-    const hash = await sendToken(node, usdc, sender, 'transfer', [to, 1n]);
+    const hash = await anvil.sendToken(node, usdc, sender, 'transfer', [to, 1n]);
     const read = await chain.receipt(hash);
     if (!read.ok || !read.value.found) throw new Error('no receipt');
     const head1 = await chain.headBlock();
@@ -91,7 +82,7 @@ describe.runIf(avail.ok)('the chain adapter (anvil)', () => {
 
   it('never trusts a node that serves another chain: every read is unavailable', async () => {
     const wrong = createChain({ rpcUrl: proxy.url, chainId: 80002, usdcContracts: [usdc.address] });
-    const hash = await sendToken(node, usdc, sender, 'transfer', [to, 1n]);
+    const hash = await anvil.sendToken(node, usdc, sender, 'transfer', [to, 1n]);
     expect(await wrong.receipt(hash)).toEqual({
       ok: false,
       error: { kind: 'wrong_chain', expected: 80002, actual: 137 },
@@ -100,7 +91,7 @@ describe.runIf(avail.ok)('the chain adapter (anvil)', () => {
   });
 
   it('retries a failed request once, then reports the node unreachable instead of throwing', async () => {
-    const hash = await sendToken(node, usdc, sender, 'transfer', [to, 1n]);
+    const hash = await anvil.sendToken(node, usdc, sender, 'transfer', [to, 1n]);
     expect(CHAIN_READ_POLICY.retryCount).toBe(1);
     // One 503: the retry succeeds.
     let before = proxy.requests();

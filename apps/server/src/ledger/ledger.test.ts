@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, expectLedgerClean, fund, makeUser, type TestApp } from '../../test/helpers.ts';
+import { createTestApp, expectLedgerClean, fund, makeUser, type TestApp, type TestUser } from '../../test/helpers.ts';
 import { rawRows } from '../db/raw.ts';
 import { inTransaction } from '../db/tx.ts';
-import { lockUserAccounts, post, postMany, userBalances, type PostInput } from './ledger.ts';
+import { lockUserAccounts, post, postMany, userBalances, userTransfer, type PostInput } from './ledger.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -20,14 +20,16 @@ const counts = async () =>
     )
   )[0];
 
-const reward = (userId: string, amount: bigint): PostInput => ({
-  kind: 'test_funding',
-  refId: randomUUID(),
-  legs: [
-    { account: { userId, kind: 'rewards' }, amount },
-    { account: { platform: 'platform_reward_expense' }, amount: -amount },
-  ],
-});
+const reward = (userId: string, amount: bigint): PostInput =>
+  userTransfer('test_funding', randomUUID(), userId, { from: 'platform_reward_expense', to: 'rewards', amount });
+const balanceOf = async (u: TestUser, kind: 'balance' | 'rewards' = 'balance') =>
+  (await userBalances(t.ctx.db, u.user.id))[kind];
+/** A new user with `micro` in `balance`. */
+async function funded(micro: bigint): Promise<TestUser> {
+  const u = await makeUser(t);
+  await fund(t, u.user.id, micro);
+  return u;
+}
 
 describe('the ledger takes a transaction, never the database', () => {
   it('does not compile with the database handle (money moves only inside a transaction)', async () => {
@@ -45,7 +47,7 @@ describe('the ledger takes a transaction, never the database', () => {
     };
     typeOnly(false);
     expect(await inTransaction(t.ctx.db, (tx) => post(tx, input))).toBeGreaterThan(0);
-    expect((await userBalances(t.ctx.db, u.user.id)).rewards).toBe(1n);
+    expect(await balanceOf(u, 'rewards')).toBe(1n);
   });
 });
 
@@ -63,30 +65,23 @@ describe('postMany with objects', () => {
       )})`,
     );
     expect(ids.map((id) => rows.find((r) => Number(r.id) === id)?.ref_id)).toEqual(inputs.map((i) => i.refId));
-    expect((await userBalances(t.ctx.db, a.user.id)).rewards).toBe(16n);
-    expect((await userBalances(t.ctx.db, b.user.id)).rewards).toBe(7n);
+    expect([await balanceOf(a, 'rewards'), await balanceOf(b, 'rewards')]).toEqual([16n, 7n]);
     await expectLedgerClean(t);
   });
 
   it('refuses the whole batch when one user account would go negative, and writes nothing', async () => {
-    const u = await makeUser(t);
-    await fund(t, u.user.id, 10n);
+    const u = await funded(10n);
     const before = await counts();
     const spend = (amount: bigint): PostInput => ({
-      kind: 'test_funding',
-      refId: randomUUID(),
+      ...userTransfer('test_funding', randomUUID(), u.user.id, { from: 'balance', to: 'platform_payouts', amount }),
       insufficientMessage: 'Not enough',
-      legs: [
-        { account: { userId: u.user.id, kind: 'balance' }, amount: -amount },
-        { account: { platform: 'platform_payouts' }, amount },
-      ],
     });
     await expect(inTransaction(t.ctx.db, (tx) => postMany(tx, [spend(6n), spend(5n)]))).rejects.toMatchObject({
       code: 'insufficient_funds',
       message: 'Not enough',
     });
     expect(await counts()).toEqual(before);
-    expect((await userBalances(t.ctx.db, u.user.id)).balance).toBe(10n);
+    expect(await balanceOf(u)).toBe(10n);
   });
 
   it('books a business row once: the same (kind, refId) twice is a conflict', async () => {
@@ -97,7 +92,7 @@ describe('postMany with objects', () => {
     });
     await inTransaction(t.ctx.db, (tx) => post(tx, one));
     await expect(inTransaction(t.ctx.db, (tx) => post(tx, one))).rejects.toMatchObject({ code: 'conflict' });
-    expect((await userBalances(t.ctx.db, u.user.id)).rewards).toBe(3n);
+    expect(await balanceOf(u, 'rewards')).toBe(3n);
   });
 });
 
@@ -128,10 +123,7 @@ describe('postMany with a set of business rows (SQL)', () => {
   });
 
   it('posts one transaction per row with its time and memo, leaves zero legs out, and keeps the books exact', async () => {
-    const a = await makeUser(t);
-    const b = await makeUser(t);
-    await fund(t, a.user.id, 100n);
-    await fund(t, b.user.id, 100n);
+    const [a, b] = [await funded(100n), await funded(100n)];
     const from = await table([
       { userId: a.user.id, amount: 40n, fee: 6n },
       { userId: a.user.id, amount: 10n, fee: 0n },
@@ -146,14 +138,12 @@ describe('postMany with a set of business rows (SQL)', () => {
           WHERE ref_id IN (SELECT id::text FROM ${from})`,
     );
     expect(posted).toEqual(Array.from({ length: 3 }, () => ({ memo: 'payout', at: '2026-01-02T03:04:05' })));
-    expect((await userBalances(t.ctx.db, a.user.id)).balance).toBe(50n);
-    expect((await userBalances(t.ctx.db, b.user.id)).balance).toBe(0n);
+    expect([await balanceOf(a), await balanceOf(b)]).toEqual([50n, 0n]);
     await expectLedgerClean(t);
   });
 
   it('refuses a set that would take a user account below zero, and writes nothing', async () => {
-    const u = await makeUser(t);
-    await fund(t, u.user.id, 30n);
+    const u = await funded(30n);
     const from = await table([
       { userId: u.user.id, amount: 20n, fee: 0n },
       { userId: u.user.id, amount: 20n, fee: 0n },
@@ -163,12 +153,11 @@ describe('postMany with a set of business rows (SQL)', () => {
       inTransaction(t.ctx.db, (tx) => postMany(tx, { ...payouts(from), insufficientMessage: 'Short' })),
     ).rejects.toMatchObject({ code: 'insufficient_funds', message: 'Short' });
     expect(await counts()).toEqual(before);
-    expect((await userBalances(t.ctx.db, u.user.id)).balance).toBe(30n);
+    expect(await balanceOf(u)).toBe(30n);
   });
 
   it('refuses legs that do not sum to zero, and a source that repeats a business row', async () => {
-    const u = await makeUser(t);
-    await fund(t, u.user.id, 100n);
+    const u = await funded(100n);
     const from = await table([{ userId: u.user.id, amount: 10n, fee: 1n }]);
     const before = await counts();
     const unbalanced = { ...payouts(from), legs: payouts(from).legs.slice(0, 2) };
@@ -177,18 +166,17 @@ describe('postMany with a set of business rows (SQL)', () => {
     const doubled = { ...payouts(from), from: sql`${from} p CROSS JOIN generate_series(1, 2) AS twice` };
     await expect(inTransaction(t.ctx.db, (tx) => postMany(tx, doubled))).rejects.toThrow(/not balanced/);
     expect(await counts()).toEqual(before);
-    expect((await userBalances(t.ctx.db, u.user.id)).balance).toBe(100n);
+    expect(await balanceOf(u)).toBe(100n);
   });
 
   it('books a business row once, also as a set', async () => {
-    const u = await makeUser(t);
-    await fund(t, u.user.id, 100n);
+    const u = await funded(100n);
     const from = await table([{ userId: u.user.id, amount: 10n, fee: 1n }]);
     await inTransaction(t.ctx.db, (tx) => postMany(tx, payouts(from)));
     await expect(inTransaction(t.ctx.db, (tx) => postMany(tx, payouts(from)))).rejects.toMatchObject({
       code: 'conflict',
     });
-    expect((await userBalances(t.ctx.db, u.user.id)).balance).toBe(90n);
+    expect(await balanceOf(u)).toBe(90n);
     await expectLedgerClean(t);
   });
 });

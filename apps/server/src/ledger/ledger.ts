@@ -110,6 +110,51 @@ export interface PostSet {
   insufficientMessage?: string;
 }
 
+type AccountKind = UserAccountKind | PlatformAccountKind;
+const isPlatformKind = (k: AccountKind): k is PlatformAccountKind => k.startsWith('platform_');
+
+/** The common movement: `amount` from one account of the user (or the platform) to another. */
+export function userTransfer(
+  kind: LedgerTxKind,
+  refId: string,
+  userId: string,
+  o: { from: AccountKind; to: AccountKind; amount: bigint },
+): PostInput {
+  const account = (k: AccountKind): AccountRef => (isPlatformKind(k) ? { platform: k } : { userId, kind: k });
+  return {
+    kind,
+    refId,
+    legs: [
+      { account: account(o.to), amount: o.amount },
+      { account: account(o.from), amount: -o.amount },
+    ],
+  };
+}
+
+/**
+ * The PostSet of the common movement: each row of `table` (aliased `t`, its owner in `t.user_id`) moves
+ * `amount` (default `t.amount`) from one account to another, booked at `at` (default `t.created_at`).
+ */
+export function rowTransfers(
+  kind: LedgerTxKind,
+  table: string,
+  o: { from: AccountKind; to: AccountKind; where?: SQL; amount?: SQL; at?: SQL },
+): PostSet {
+  const account = (k: AccountKind) => (isPlatformKind(k) ? { platform: k } : { userId: sql`t.user_id`, kind: k });
+  const amount = o.amount ?? sql`t.amount`;
+  return {
+    kind,
+    from: sql`${sql.identifier(table)} t`,
+    where: o.where,
+    refId: sql`t.id`,
+    createdAt: o.at ?? sql`t.created_at`,
+    legs: [
+      { account: account(o.to), amount },
+      { account: account(o.from), amount: sql`-(${amount})` },
+    ],
+  };
+}
+
 /** The legs of the caller's transactions as one JSON parameter (amounts as exact text), in input order `n`. */
 function legsOfInputs(inputs: PostInput[]): SQL {
   const rows = inputs.flatMap((input, n) =>

@@ -13,7 +13,7 @@ import {
   withdrawals,
 } from '../../src/db/schema.ts';
 import { inTransaction } from '../../src/db/tx.ts';
-import { post, postMany } from '../../src/ledger/ledger.ts';
+import { post, postMany, rowTransfers, userTransfer } from '../../src/ledger/ledger.ts';
 import type { TestApp } from '../helpers.ts';
 
 /**
@@ -82,14 +82,10 @@ export async function seedDeposit(
       .returning();
     if (!d) throw new Error('deposit not inserted');
     if (status === 'confirmed') {
-      await post(tx, {
-        kind: 'deposit',
-        refId: d.id,
-        legs: [
-          { account: { userId, kind: 'balance' }, amount: o.amount },
-          { account: { platform: 'platform_deposits' }, amount: -o.amount },
-        ],
-      });
+      await post(
+        tx,
+        userTransfer('deposit', d.id, userId, { from: 'platform_deposits', to: 'balance', amount: o.amount }),
+      );
     }
     return d.id;
   });
@@ -128,14 +124,7 @@ export async function seedInvestment(
 ): Promise<string> {
   return inTransaction(t.ctx.db, async (tx) => {
     const id = await insertInvestment(tx, userId, tier, o.at);
-    await post(tx, {
-      kind: 'investment',
-      refId: id,
-      legs: [
-        { account: { userId, kind: 'balance' }, amount: -tier.amount },
-        { account: { userId, kind: 'invested' }, amount: tier.amount },
-      ],
-    });
+    await post(tx, userTransfer('investment', id, userId, { from: 'balance', to: 'invested', amount: tier.amount }));
     for (const [i, referrer] of (o.referrers ?? []).slice(0, 3).entries()) {
       const rate = REFERRAL_RATES_PERCENT[i];
       if (rate === undefined) continue;
@@ -145,14 +134,10 @@ export async function seedInvestment(
         .values({ userId: referrer, fromUserId: userId, investmentId: id, level: i + 1, amount, createdAt: at(o.at) })
         .returning();
       if (!r) throw new Error('reward not inserted');
-      await post(tx, {
-        kind: 'referral_reward',
-        refId: r.id,
-        legs: [
-          { account: { userId: referrer, kind: 'rewards' }, amount },
-          { account: { platform: 'platform_reward_expense' }, amount: -amount },
-        ],
-      });
+      await post(
+        tx,
+        userTransfer('referral_reward', r.id, referrer, { from: 'platform_reward_expense', to: 'rewards', amount }),
+      );
     }
     return id;
   });
@@ -168,14 +153,7 @@ export async function seedFundedInvestment(
   const tier = await seedTier(t, { amount, rateScaled: 15_000 });
   return inTransaction(t.ctx.db, async (tx) => {
     const id = await insertInvestment(tx, userId, { ...tier, name: tierName }, undefined);
-    await post(tx, {
-      kind: 'investment',
-      refId: id,
-      legs: [
-        { account: { userId, kind: 'invested' }, amount },
-        { account: { platform: 'platform_adjustments' }, amount: -amount },
-      ],
-    });
+    await post(tx, userTransfer('investment', id, userId, { from: 'platform_adjustments', to: 'invested', amount }));
     return id;
   });
 }
@@ -205,14 +183,10 @@ export async function seedCycleEarning(
         cyclesCompleted: sql`${investments.cyclesCompleted} + 1`,
       })
       .where(eq(investments.id, investmentId));
-    await post(tx, {
-      kind: 'cycle_earning',
-      refId: ce.id,
-      legs: [
-        { account: { userId, kind: 'earnings' }, amount: gross },
-        { account: { platform: 'platform_earning_expense' }, amount: -gross },
-      ],
-    });
+    await post(
+      tx,
+      userTransfer('cycle_earning', ce.id, userId, { from: 'platform_earning_expense', to: 'earnings', amount: gross }),
+    );
     return ce.id;
   });
 }
@@ -231,16 +205,15 @@ export async function seedManyCycleEarnings(
   await inTransaction(t.ctx.db, async (tx) => {
     await tx.execute(sql`INSERT INTO cycle_earnings (investment_id, user_id, cycle_number, gross_amount)
       SELECT ${investmentId}::uuid, ${userId}::uuid, n, ${gross}::bigint FROM generate_series(1, ${count}::int) AS n`);
-    await postMany(tx, {
-      kind: 'cycle_earning',
-      from: sql`cycle_earnings c`,
-      where: sql`c.investment_id = ${investmentId}::uuid`,
-      refId: sql`c.id`,
-      legs: [
-        { account: { userId: sql`c.user_id`, kind: 'earnings' }, amount: sql`c.gross_amount` },
-        { account: { platform: 'platform_earning_expense' }, amount: sql`-c.gross_amount` },
-      ],
-    });
+    await postMany(
+      tx,
+      rowTransfers('cycle_earning', 'cycle_earnings', {
+        where: sql`t.investment_id = ${investmentId}::uuid`,
+        amount: sql`t.gross_amount`,
+        from: 'platform_earning_expense',
+        to: 'earnings',
+      }),
+    );
   });
 }
 
@@ -267,14 +240,10 @@ export async function seedWithdrawal(
       })
       .returning();
     if (!w) throw new Error('withdrawal not inserted');
-    await post(tx, {
-      kind: 'withdrawal_hold',
-      refId: w.id,
-      legs: [
-        { account: { userId, kind: 'balance' }, amount: -o.amount },
-        { account: { userId, kind: 'pending_withdrawal' }, amount: o.amount },
-      ],
-    });
+    await post(
+      tx,
+      userTransfer('withdrawal_hold', w.id, userId, { from: 'balance', to: 'pending_withdrawal', amount: o.amount }),
+    );
     return w.id;
   });
 }
