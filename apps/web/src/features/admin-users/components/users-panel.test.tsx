@@ -81,6 +81,7 @@ describe('UsersPanel', () => {
                 txHash: '0xabc',
                 fromAddress: null,
                 confirmations: 0,
+                requiredConfirmations: 0,
                 failureReason: null,
                 note: null,
                 createdAt: '2026-01-02T00:00:00.000Z',
