@@ -15,9 +15,11 @@ const toast = (page: Page, text: string) => page.locator('.Toastify').getByText(
 const stat = (page: Page, label: string) =>
   page.getByText(label, { exact: true }).locator('xpath=following-sibling::p[1]');
 
-const EARLIER = '2026-11-03T10:00:00Z'; // a Tuesday, 20 days before
-const MONDAY_9 = '2026-11-23T09:00:00Z';
-const MONDAY_17 = '2026-11-23T17:00:30Z';
+const EARLIER = '2026-10-27T10:00:00Z'; // a Tuesday, 20 days before
+// A past Monday: the administrator's own account is dated by the real clock, so "today" on the test
+// clock must never be the real day (it would count as a registration of the test's today).
+const MONDAY_9 = '2026-11-16T09:00:00Z';
+const MONDAY_17 = '2026-11-16T17:00:30Z';
 const FROM = '0x1111111111111111111111111111111111111111';
 
 async function csvHeader(download: Download): Promise<{ name: string; lines: string[] }> {
@@ -129,7 +131,7 @@ test.describe('admin back office', () => {
     let dl = page.waitForEvent('download');
     await exportsCard.getByRole('button', { name: 'Deposits CSV' }).click();
     let csv = await csvHeader(await dl);
-    expect(csv.name).toBe('deposits-2026-11-23.csv');
+    expect(csv.name).toBe('deposits-2026-11-16.csv');
     expect(csv.lines[0]).toBe(
       'id,created_at,status,type,amount_usdc,tx_hash,from_address,confirmations,processed_at,failure_reason,note,user_id,user_email,user_first_name,user_last_name',
     );
@@ -145,7 +147,7 @@ test.describe('admin back office', () => {
     dl = page.waitForEvent('download');
     await exportsCard.getByRole('button', { name: 'Withdrawals CSV' }).click();
     csv = await csvHeader(await dl);
-    expect(csv.name).toBe('withdrawals-2026-11-23.csv');
+    expect(csv.name).toBe('withdrawals-2026-11-16.csv');
     expect(csv.lines[0]).toBe(
       'id,requested_at,status,source,amount_usdc,fee_usdc,net_usdc,cycle_number,wallet_address,processed_at,tx_hash,notes,request_id,user_id,user_email,user_first_name,user_last_name',
     );
@@ -176,24 +178,24 @@ test.describe('admin back office', () => {
     const lastRegistrations = page.locator('section', {
       has: page.getByRole('heading', { name: 'New Registrations' }),
     });
-    await expect(lastRegistrations.getByRole('listitem').first()).toHaveText(/Nov 23\s*2/); // Ada and Ben
+    await expect(lastRegistrations.getByRole('listitem').first()).toHaveText(/Nov 16\s*2/); // Ada and Ben
     const lastDeposits = page.locator('section', { has: page.getByRole('heading', { name: 'Deposits Received' }) });
-    await expect(lastDeposits.getByRole('listitem').first()).toHaveText(/Nov 23\s*200.00 USDC/);
+    await expect(lastDeposits.getByRole('listitem').first()).toHaveText(/Nov 16\s*200.00 USDC/);
 
     // 7 days: only today's activity is in the period.
     await periods.getByRole('button', { name: '7 days' }).click();
     await expect(periods.getByRole('button', { name: '7 days' })).toHaveAttribute('aria-pressed', 'true');
     await expect(bars('Deposits Received')).toHaveCount(1);
     await expect(lastDeposits.getByRole('listitem')).toHaveCount(7);
-    await expect(lastDeposits.getByRole('listitem').last()).toHaveText(/Nov 17\s*0.00 USDC/);
+    await expect(lastDeposits.getByRole('listitem').last()).toHaveText(/Nov 10\s*0.00 USDC/);
     await expect(ticks('Deposits Received')).toHaveText([
-      'Nov 17',
-      'Nov 18',
-      'Nov 19',
-      'Nov 20',
-      'Nov 21',
-      'Nov 22',
-      'Nov 23',
+      'Nov 10',
+      'Nov 11',
+      'Nov 12',
+      'Nov 13',
+      'Nov 14',
+      'Nov 15',
+      'Nov 16',
     ]);
 
     for (const p of [14, 90]) {
@@ -266,7 +268,7 @@ test.describe('admin back office', () => {
     const dl = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download CSV' }).click();
     const csv = await csvHeader(await dl);
-    expect(csv.name).toBe('users-2026-11-23.csv');
+    expect(csv.name).toBe('users-2026-11-16.csv');
     expect(csv.lines[0]).toBe(
       'id,created_at,email,first_name,last_name,phone,is_admin,is_blocked,balance_usdc,total_investment_usdc,total_earnings_usdc,referral_rewards_usdc,total_deposits_usdc,withdrawal_wallet',
     );
