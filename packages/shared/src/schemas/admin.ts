@@ -174,6 +174,9 @@ export type AuditPage = z.infer<typeof auditResponse>;
 
 // ------------------------------------------------------------------ CSV export
 
+/** A CSV body: documented as text, sent as a stream. */
+export const csvResponse = z.string().describe('text/csv; header row first');
+
 export const depositStatusFilter = z.strictObject({
   status: z.enum(['all', 'pending', 'confirmed', 'failed'], { error: MSG.invalidStatusFilter }).optional(),
 });

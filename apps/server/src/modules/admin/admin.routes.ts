@@ -1,7 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Readable } from 'node:stream';
-import { z } from 'zod';
 import {
   adminDashboardResponse,
   adminReferralLookupResponse,
@@ -12,6 +11,7 @@ import {
   analyticsResponse,
   auditQuery,
   auditResponse,
+  csvResponse,
   depositStatusFilter,
   usersExportQuery,
   withdrawalStatusFilter,
@@ -21,9 +21,6 @@ import { idParams } from '@harvest/shared/schemas/user';
 import type { AppContext } from '../../context.ts';
 import { authHooks } from '../../plugins/auth.ts';
 import * as service from './admin.service.ts';
-
-/** A CSV body: documented as text, sent as a stream. */
-const csvResponse = z.string().describe('text/csv; header row first');
 
 /**
  * Back-office reads across areas (docs/ARCHITECTURE.md, "The admin module"). Every route sits
