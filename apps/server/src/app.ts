@@ -16,6 +16,7 @@ import type { Database } from './db/client.ts';
 import { SettableClock, systemClock, type Clock } from './lib/clock.ts';
 import { TokenService } from './lib/tokens.ts';
 import { createCounterStore, RedisCounterStore } from './lib/counter-store.ts';
+import { createThrottles } from './lib/throttle.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
@@ -66,6 +67,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   app.decorateRequest('sessionMfa', false);
 
   const clock = opts.clock ?? (config.TEST_CLOCK ? new SettableClock() : systemClock);
+  const counters = createCounterStore(config.REDIS_URL, opts.database.db, () => clock.now().getTime());
   const ctx: AppContext = {
     config,
     db: opts.database.db,
@@ -76,7 +78,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
       createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, production: config.isProduction, log: app.log }),
     log: app.log,
     secret: opts.secret,
-    counters: createCounterStore(config.REDIS_URL, () => clock.now().getTime()),
+    counters,
+    throttles: createThrottles(counters, config.rateLimits),
   };
   app.addHook('onClose', async () => ctx.counters.close());
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import { inTransaction } from './db/tx.ts';
-import { verifyPassword } from './lib/passwords.ts';
+import { assertNotCommon, verifyPassword } from './lib/passwords.ts';
 import { countAdmins, findUserByEmail } from './modules/users/users.queries.ts';
 import { insertUserWithAccounts, newInvitationCode } from './modules/users/users.service.ts';
 
@@ -26,6 +26,7 @@ export async function createAdmin(
   db: Db,
   a: { email: string; password: string; firstName?: string; lastName?: string },
 ) {
+  assertNotCommon(a.password);
   return inTransaction(db, (tx) =>
     insertUserWithAccounts(tx, {
       email: a.email.toLowerCase(),

@@ -288,7 +288,7 @@ describe('audit log', () => {
     await call(t, 'POST', `/api/user/admin/toggle-block/${other.user.id}`, { token: admin.token });
     const email = `boss.${Date.now()}@example.com`;
     expect(
-      (await call(t, 'PUT', '/api/user/admin/update-email', { token: admin.token, body: { newEmail: email } }))
+      (await call(t, 'PUT', '/api/user/admin/update-email', { token: admin.token, body: { newEmail: email, password: 'password-1' } }))
         .statusCode,
     ).toBe(200);
 

@@ -31,7 +31,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { body: profileBody, response: { 200: z.object({ user: userSchema, token: z.string().optional() }) } },
       },
       async (req) => {
-        const { user, token } = await service.updateProfile(ctx, currentUser(req), req.body);
+        const { user, token } = await service.updateProfile(ctx, currentUser(req), req.body, req.ip);
         return { user: dto(user), ...(token ? { token } : {}) };
       },
     );
@@ -43,7 +43,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { body: updateEmailBody, response: { 200: z.object({ message: z.string(), user: userSchema }) } },
       },
       async (req) => {
-        const user = await service.updateEmail(ctx, currentUser(req), req.body.newEmail, req.ip);
+        const user = await service.updateEmail(ctx, currentUser(req), req.body, req.ip);
         return { message: 'Email updated', user: dto(user) };
       },
     );

@@ -10,7 +10,6 @@ import {
   withdrawalActionResponse,
 } from '@harvest/shared/schemas/withdrawals';
 import type { AppContext } from '../../context.ts';
-import { FailureThrottle } from '../../lib/throttle.ts';
 import { authHooks, currentUser } from '../../plugins/auth.ts';
 import { perIp } from '../../plugins/rate-limit.ts';
 import { chainPayoutVerifier, type PayoutVerifier } from './payout-chain.ts';
@@ -18,14 +17,6 @@ import * as service from './withdrawals.service.ts';
 
 export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { requireUser, requireAdmin } = authHooks(ctx);
-  // Wrong withdrawal passwords per user: 5 per 15 minutes, then 429 with Retry-After.
-  const passwordFailures = new FailureThrottle(
-    'withdrawal-password',
-    5,
-    15 * 60_000,
-    ctx.counters,
-    ctx.config.rateLimits,
-  );
   const { CHAIN_RPC_URL, USDC_CONTRACTS, PAYOUT_ADDRESS } = ctx.config;
   // With a chain RPC configured every approval is proven on chain; without one the hash is recorded as given.
   const verifier: PayoutVerifier | null = CHAIN_RPC_URL
@@ -41,7 +32,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { ...perIp(30, 15), idempotent: true },
       },
       async (req) => {
-        const res = await service.requestAll(ctx, currentUser(req), req.body, passwordFailures);
+        const res = await service.requestAll(ctx, currentUser(req), req.body, req.ip);
         return { message: res.message };
       },
     );

@@ -9,7 +9,6 @@ import { inTransaction } from '../../db/tx.ts';
 import { lockUserAccounts, post } from '../../ledger/ledger.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
-import type { FailureThrottle } from '../../lib/throttle.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
 import type { PayoutVerifier } from './payout-chain.ts';
@@ -75,15 +74,13 @@ export async function requestAll(
   ctx: AppContext,
   user: AuthUser,
   input: { walletAddress: string; withdrawalPassword: string },
-  throttle: FailureThrottle,
+  ip: string,
 ): Promise<RequestAllResult> {
-  const key = `withdraw:${user.id}`;
-  await throttle.check(key);
-  if (!(await verifyPassword(user.withdrawalPasswordHash, input.withdrawalPassword))) {
-    await throttle.fail(key);
+  // Counted before it is checked, so parallel guesses cannot outrun the limit.
+  const attempt = await ctx.throttles.withdrawalPassword.begin(user.id, ip);
+  if (!(await verifyPassword(user.withdrawalPasswordHash, input.withdrawalPassword)))
     throw badRequest(WITHDRAWAL_MSG.withdrawalPasswordWrong);
-  }
-  await throttle.reset(key);
+  await attempt.succeeded();
 
   return inTransaction(ctx.db, async (tx) => {
     const balances = await lockUserAccounts(tx, [user.id]);
