@@ -18,6 +18,7 @@ import { TokenService } from './lib/tokens.ts';
 import { createCounterStore, RedisCounterStore } from './lib/counter-store.ts';
 import { createThrottles } from './lib/throttle.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
+import { clientErrorHandler, limitConnectionsPerAddress } from './plugins/connections.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerSecurity } from './plugins/security.ts';
@@ -58,9 +59,19 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     },
     trustProxy: parseTrustProxy(config.TRUST_PROXY),
     bodyLimit: 64 * 1024,
+    // A request (headers and body) must arrive within REQUEST_TIMEOUT_MS, headers within 10 s:
+    // a client trickling bytes cannot hold a connection. Node checks the deadlines on an interval.
+    requestTimeout: config.REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: 5_000,
+    http: {
+      headersTimeout: Math.min(10_000, config.REQUEST_TIMEOUT_MS),
+      connectionsCheckingInterval: Math.min(1_000, Math.max(50, Math.floor(config.REQUEST_TIMEOUT_MS / 4))),
+    },
+    clientErrorHandler,
     routerOptions: { maxParamLength: 200 },
     requestIdHeader: false,
   }).withTypeProvider<ZodTypeProvider>();
+  limitConnectionsPerAddress(app.server, config.maxConnectionsPerIp, app.log);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('user', null);
@@ -100,7 +111,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     ctx.counters instanceof RedisCounterStore ? ctx.counters.redis : undefined,
   );
 
-  registerIdempotency(app, ctx.db, clock, config.IDEMPOTENCY_LEASE_MS);
+  registerIdempotency(app, ctx.db, clock, opts.secret, config.IDEMPOTENCY_LEASE_MS);
   // The OpenAPI document is generated from the same Zod schemas the routes validate with.
   await app.register(swagger, {
     openapi: {

@@ -93,6 +93,10 @@ export const envSchema = z
     PAYOUT_ADDRESS: address.optional().or(z.literal('').transform(() => undefined)),
     DEPOSIT_CONFIRMATIONS: z.coerce.number().int().min(0).max(10_000).default(30),
     DEPOSIT_CHECK_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
+    /** Time for a whole request (headers and body) to arrive; slower ones get 408 and are closed. */
+    REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+    /** Open connections one client address may hold; 0 turns the cap off. Default: 100, or off behind a proxy (TRUST_PROXY). */
+    MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(100_000).optional(),
     /** A running Idempotency-Key whose request has not committed within this time died; a retry may take over. */
     IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   })
@@ -123,6 +127,7 @@ export const envSchema = z
     isProduction: env.NODE_ENV === 'production',
     adminRequire2fa: env.ADMIN_REQUIRE_2FA ? env.ADMIN_REQUIRE_2FA === '1' : env.NODE_ENV === 'production',
     rateLimits: env.RATE_LIMITS === 'on',
+    maxConnectionsPerIp: env.MAX_CONNECTIONS_PER_IP ?? (env.TRUST_PROXY === '' ? 100 : 0),
   }));
 
 export type Config = z.infer<typeof envSchema>;

@@ -73,7 +73,8 @@ export async function createTestApp(
   });
   const database = await freshDatabase();
   const clock = new SettableClock();
-  const { app, ctx } = await buildApp({ config, database, secret: TEST_SECRET, clock, logStream: opts.logStream });
+  const secret = config.JWT_SECRET ?? TEST_SECRET;
+  const { app, ctx } = await buildApp({ config, database, secret, clock, logStream: opts.logStream });
   await app.ready();
   return {
     app,

@@ -66,6 +66,9 @@ export const MSG = {
   internal: 'Something went wrong. Please try again later.',
   insufficientBalance: 'Insufficient balance',
   payloadTooLarge: 'Request body is too large',
+  requestTimeout: 'The request took too long to arrive. Please try again.',
+  headersTooLarge: 'Request headers are too large',
+  badRequest: 'Bad request',
   totpRequired: 'Enter the 6-digit code from your authenticator app',
   totpInvalid: 'Invalid authentication code',
   adminNeeds2fa:
