@@ -132,9 +132,14 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
       root: webDist,
       wildcard: false,
       index: false,
-      maxAge: '1y',
-      immutable: true,
       preCompressed: true,
+      // Hashed build assets never change: cached for a year. Anything else (index.html, icons)
+      // is revalidated, or a deploy would never reach returning users.
+      cacheControl: false,
+      setHeaders: (res, filePath) => {
+        const hashed = path.relative(webDist, filePath).split(path.sep)[0] === 'assets';
+        res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
     });
   return { app, ctx };
 }

@@ -23,7 +23,11 @@ export interface ThrottleLimits {
 /** The limits of each secret (docs/decisions/0015-failure-throttles.md). */
 export const THROTTLE_LIMITS = {
   /** The login password, at sign-in and when it confirms a change (2FA, e-mail, password). */
-  password: { perAddress: { max: 10, windowMs: 15 * MINUTE }, perAccount: { max: 100, windowMs: DAY }, knownForMs: 30 * DAY },
+  password: {
+    perAddress: { max: 10, windowMs: 15 * MINUTE },
+    perAccount: { max: 100, windowMs: DAY },
+    knownForMs: 30 * DAY,
+  },
   withdrawalPassword: {
     perAddress: { max: 5, windowMs: 15 * MINUTE },
     perAccount: { max: 20, windowMs: DAY },

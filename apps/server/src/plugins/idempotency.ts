@@ -92,7 +92,9 @@ export function registerIdempotency(
     // Keyed with the server secret and without the secret fields: the stored fingerprint of a
     // Withdraw All cannot be used to test guesses of its withdrawal password offline.
     const requestHash = createHmac('sha256', secret)
-      .update(`idempotency\n${request.method} ${request.routeOptions.url}\n${stableJson(withoutSecrets(request.body ?? null))}`)
+      .update(
+        `idempotency\n${request.method} ${request.routeOptions.url}\n${stableJson(withoutSecrets(request.body ?? null))}`,
+      )
       .digest('hex');
     await db
       .delete(idempotencyKeys)

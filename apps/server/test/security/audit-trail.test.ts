@@ -73,7 +73,13 @@ describe('audit trail', () => {
     expect(off.statusCode).toBe(200);
     const pw = await call(t, 'PUT', '/api/user/profile', {
       token: off.data.token,
-      body: { firstName: 'A', lastName: 'B', currentPassword: u.password, newPassword: 'fresh-pass-77', confirmPassword: 'fresh-pass-77' },
+      body: {
+        firstName: 'A',
+        lastName: 'B',
+        currentPassword: u.password,
+        newPassword: 'fresh-pass-77',
+        confirmPassword: 'fresh-pass-77',
+      },
     });
     expect(pw.statusCode).toBe(200);
     const admin = await makeUser(t, { isAdmin: true });

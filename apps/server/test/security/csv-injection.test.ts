@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvLine } from '../../src/modules/admin/csv.ts';
-import { call, createTestApp, makeUser, type TestApp } from '../helpers.ts';
+import { createTestApp, makeUser, type TestApp } from '../helpers.ts';
 
 /**
  * Issue 11, item 8: a last name `;=cmd|' /C calc'!A0;` was exported unquoted, and spreadsheets

@@ -84,19 +84,22 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/admin/export/deposits.csv',
       { onRequest: requireAdmin, schema: { querystring: depositStatusFilter, response: { 200: csvResponse } } },
-      async (req, reply) => sendCsv(reply, 'deposits', await service.depositsCsv(ctx, currentUser(req), req.query.status, req.ip)),
+      async (req, reply) =>
+        sendCsv(reply, 'deposits', await service.depositsCsv(ctx, currentUser(req), req.query.status, req.ip)),
     );
 
     app.get(
       '/admin/export/withdrawals.csv',
       { onRequest: requireAdmin, schema: { querystring: withdrawalStatusFilter, response: { 200: csvResponse } } },
-      async (req, reply) => sendCsv(reply, 'withdrawals', await service.withdrawalsCsv(ctx, currentUser(req), req.query.status, req.ip)),
+      async (req, reply) =>
+        sendCsv(reply, 'withdrawals', await service.withdrawalsCsv(ctx, currentUser(req), req.query.status, req.ip)),
     );
 
     app.get(
       '/admin/export/users.csv',
       { onRequest: requireAdmin, schema: { querystring: usersExportQuery, response: { 200: csvResponse } } },
-      async (req, reply) => sendCsv(reply, 'users', await service.usersCsv(ctx, currentUser(req), req.query.search, req.ip)),
+      async (req, reply) =>
+        sendCsv(reply, 'users', await service.usersCsv(ctx, currentUser(req), req.query.search, req.ip)),
     );
   };
 }

@@ -288,8 +288,12 @@ describe('audit log', () => {
     await call(t, 'POST', `/api/user/admin/toggle-block/${other.user.id}`, { token: admin.token });
     const email = `boss.${Date.now()}@example.com`;
     expect(
-      (await call(t, 'PUT', '/api/user/admin/update-email', { token: admin.token, body: { newEmail: email, password: 'password-1' } }))
-        .statusCode,
+      (
+        await call(t, 'PUT', '/api/user/admin/update-email', {
+          token: admin.token,
+          body: { newEmail: email, password: 'password-1' },
+        })
+      ).statusCode,
     ).toBe(200);
 
     const res = await asAdmin(`/api/admin/audit?targetId=${other.user.id}`);

@@ -47,7 +47,9 @@ export async function sendCode(ctx: AppContext, email: string): Promise<string> 
     const row = await q.findVerification(ctx.db, email);
     if (row?.lockedUntil && row.lockedUntil.getTime() > now.getTime())
       throw new AppError('rate_limited', MSG.codeTooManyTries, retryAfter(row.lockedUntil.getTime() - now.getTime()));
-    const wait = row?.lastSentAt ? row.lastSentAt.getTime() + EMAIL_CODE_RESEND_MS - now.getTime() : EMAIL_CODE_RESEND_MS;
+    const wait = row?.lastSentAt
+      ? row.lastSentAt.getTime() + EMAIL_CODE_RESEND_MS - now.getTime()
+      : EMAIL_CODE_RESEND_MS;
     throw new AppError('rate_limited', MSG.codeResendWait, retryAfter(wait));
   }
   await ctx.mailer.send(

@@ -150,7 +150,10 @@ describe('PUT /user/admin/update-email', () => {
   it('lets an admin change their own e-mail, audited', async () => {
     const a = await makeUser(t, { isAdmin: true });
     const email = uniqueEmail('newadmin');
-    const res = await call(t, 'PUT', '/api/user/admin/update-email', { token: a.token, body: { newEmail: email, password: a.password } });
+    const res = await call(t, 'PUT', '/api/user/admin/update-email', {
+      token: a.token,
+      body: { newEmail: email, password: a.password },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.data.user.email).toBe(email);
     const audit = await t.ctx.db.query.auditLog.findMany({ where: (l, { eq }) => eq(l.targetId, a.user.id) });
@@ -160,11 +163,20 @@ describe('PUT /user/admin/update-email', () => {
   it('refuses investors (403), bad e-mails (400) and taken e-mails (409)', async () => {
     const u = await makeUser(t);
     expect(
-      (await call(t, 'PUT', '/api/user/admin/update-email', { token: u.token, body: { newEmail: uniqueEmail(), password: u.password } }))
-        .statusCode,
+      (
+        await call(t, 'PUT', '/api/user/admin/update-email', {
+          token: u.token,
+          body: { newEmail: uniqueEmail(), password: u.password },
+        })
+      ).statusCode,
     ).toBe(403);
     expect(
-      (await call(t, 'PUT', '/api/user/admin/update-email', { token: admin.token, body: { newEmail: 'bad', password: admin.password } })).data,
+      (
+        await call(t, 'PUT', '/api/user/admin/update-email', {
+          token: admin.token,
+          body: { newEmail: 'bad', password: admin.password },
+        })
+      ).data,
     ).toEqual({ error: MSG.invalidEmail, code: 'validation' });
     const taken = await call(t, 'PUT', '/api/user/admin/update-email', {
       token: admin.token,
