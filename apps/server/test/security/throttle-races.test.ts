@@ -17,7 +17,18 @@ const WALLET = '0x2222222222222222222222222222222222222222';
 const OWNER = '127.0.0.1';
 /** The limits as an attacker meets them (src/lib/throttle.ts THROTTLE_LIMITS). */
 const LIMITS = { password: 10, passwordPerAccount: 100, withdrawalPassword: 5, totp: 5 };
-const ATTACKER = '127.0.0.2';
+/**
+ * Each test's attacker has an address of its own, so the per-IP request limits (login: 30 per
+ * 15 minutes) never answer for the failure throttles under test.
+ */
+const ATTACKER = {
+  passwords: '127.0.0.2',
+  withdrawal: '127.0.0.3',
+  codes: '127.0.0.4',
+  lockout: '127.0.0.5',
+  lockoutWithdrawal: '127.0.0.6',
+  lockoutCodes: '127.0.0.7',
+};
 
 function suite(name: string, env: () => Record<string, string>) {
   describe(`failure throttles (${name})`, () => {
@@ -59,7 +70,7 @@ function suite(name: string, env: () => Record<string, string>) {
     it('25 wrong passwords at once: exactly the limit (10) are checked, the rest get 429', async () => {
       const u = await makeUser(t);
       const answers = await Promise.all(
-        Array.from({ length: 25 }, (_, i) => login(ATTACKER, u.user.email, `wrong-${i}`)),
+        Array.from({ length: 25 }, (_, i) => login(ATTACKER.passwords, u.user.email, `wrong-${i}`)),
       );
       expect(statusCounts(answers)).toEqual({ 401: LIMITS.password, 429: 15 });
       for (const a of answers.filter((x) => x.status === 429)) {
@@ -71,7 +82,9 @@ function suite(name: string, env: () => Record<string, string>) {
     it('12 wrong withdrawal passwords at once: exactly 5 are checked, nothing is held', async () => {
       const u = await makeUser(t);
       await fund(t, u.user.id, 5_000_000n);
-      const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => withdraw(ATTACKER, u, `nope-${i}`)));
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => withdraw(ATTACKER.withdrawal, u, `nope-${i}`)),
+      );
       expect(statusCounts(answers)).toEqual({ 400: LIMITS.withdrawalPassword, 429: 7 });
       const held = await t.ctx.db.query.withdrawals.findMany({ where: (w, { eq }) => eq(w.userId, u.user.id) });
       expect(held).toHaveLength(0);
@@ -80,7 +93,7 @@ function suite(name: string, env: () => Record<string, string>) {
     it('12 wrong sign-in codes at once (right password): exactly 5 are checked', async () => {
       const { u, secret } = await withTwoFactor();
       const answers = await Promise.all(
-        Array.from({ length: 12 }, (_, i) => login(ATTACKER, u.user.email, u.password, wrongCode(secret, i))),
+        Array.from({ length: 12 }, (_, i) => login(ATTACKER.codes, u.user.email, u.password, wrongCode(secret, i))),
       );
       expect(statusCounts(answers)).toEqual({ 401: LIMITS.totp, 429: 7 });
       expect(answers.filter((a) => a.status === 401).every((a) => a.data.code === 'two_factor_invalid')).toBe(true);
@@ -88,27 +101,36 @@ function suite(name: string, env: () => Record<string, string>) {
 
     it("an attacker's address is stopped while the owner signs in from another", async () => {
       const u = await makeUser(t);
-      await Promise.all(Array.from({ length: 10 }, (_, i) => login(ATTACKER, u.user.email, `wrong-${i}`)));
-      expect((await login(ATTACKER, u.user.email, u.password)).status).toBe(429);
+      const guesses = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => login(ATTACKER.lockout, u.user.email, `wrong-${i}`)),
+      );
+      expect(statusCounts(guesses)).toEqual({ 401: 10 });
+      expect((await login(ATTACKER.lockout, u.user.email, u.password)).status).toBe(429);
       const owner = await login(OWNER, u.user.email, u.password);
       expect(owner.status, JSON.stringify(owner.data)).toBe(200);
-      expect((await login(ATTACKER, u.user.email, u.password)).status).toBe(429);
+      expect((await login(ATTACKER.lockout, u.user.email, u.password)).status).toBe(429);
     });
 
     it('the same for the withdrawal password and for sign-in codes', async () => {
       const u = await makeUser(t);
       await fund(t, u.user.id, 5_000_000n);
-      await Promise.all(Array.from({ length: 5 }, (_, i) => withdraw(ATTACKER, u, `nope-${i}`)));
-      expect((await withdraw(ATTACKER, u, u.withdrawalPassword)).status).toBe(429);
+      const guesses = await Promise.all(
+        Array.from({ length: 5 }, (_, i) => withdraw(ATTACKER.lockoutWithdrawal, u, `nope-${i}`)),
+      );
+      expect(statusCounts(guesses)).toEqual({ 400: 5 });
+      expect((await withdraw(ATTACKER.lockoutWithdrawal, u, u.withdrawalPassword)).status).toBe(429);
       const mine = await withdraw(OWNER, u, u.withdrawalPassword);
       expect(mine.status, JSON.stringify(mine.data)).toBe(200);
 
       const { u: v, secret } = await withTwoFactor();
-      await Promise.all(
-        Array.from({ length: 5 }, (_, i) => login(ATTACKER, v.user.email, v.password, wrongCode(secret, i))),
+      const codes = await Promise.all(
+        Array.from({ length: 5 }, (_, i) =>
+          login(ATTACKER.lockoutCodes, v.user.email, v.password, wrongCode(secret, i)),
+        ),
       );
+      expect(statusCounts(codes)).toEqual({ 401: 5 });
       const step = stepOf(t.clock.now());
-      expect((await login(ATTACKER, v.user.email, v.password, totpAt(secret, step + 1))).status).toBe(429);
+      expect((await login(ATTACKER.lockoutCodes, v.user.email, v.password, totpAt(secret, step + 1))).status).toBe(429);
       const owner = await login(OWNER, v.user.email, v.password, totpAt(secret, step + 1));
       expect(owner.status, JSON.stringify(owner.data)).toBe(200);
     });

@@ -275,7 +275,10 @@ describe('CSV export', () => {
     expect(csvCell('a,b')).toBe('"a,b"');
     expect(csvCell('say "hi"')).toBe('"say ""hi"""');
     expect(csvCell('line\nbreak')).toBe('"line\nbreak"');
-    for (const s of ['=SUM(A1)', '+1', '-2', '@cmd', '\tx']) expect(csvCell(s)).toBe(`'${s}`);
+    for (const s of ['=SUM(A1)', '+1', '-2', '@cmd']) expect(csvCell(s)).toBe(`'${s}`);
+    // A tab is a separator in some locales: guarded and quoted.
+    expect(csvCell('\tx')).toBe(`"'\tx"`);
+    expect(csvCell('a;b')).toBe('"a;b"');
     expect(csvCell(null)).toBe('');
     expect(csvCell(12.5)).toBe('12.5');
   });
