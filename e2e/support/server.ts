@@ -46,7 +46,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       SUPPORT_EMAIL: 'help@harvest.example',
-      JWT_SECRET: 'e2e-secret-e2e-secret-e2e-secret-e2e-secret',
+      JWT_SECRET: 'e2e-7Qm2xV9pLk4Rt8Wz3Nc6Hb1Jd5Fg0Ys-secret',
       LOG_LEVEL: 'warn',
       ...env,
     },

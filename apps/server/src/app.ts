@@ -17,7 +17,9 @@ import type { Database } from './db/client.ts';
 import { SettableClock, systemClock, type Clock } from './lib/clock.ts';
 import { TokenService } from './lib/tokens.ts';
 import { createCounterStore, RedisCounterStore } from './lib/counter-store.ts';
+import { createThrottles } from './lib/throttle.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
+import { clientErrorHandler, limitConnectionsPerAddress } from './plugins/connections.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerSecurity } from './plugins/security.ts';
@@ -58,15 +60,26 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     },
     trustProxy: parseTrustProxy(config.TRUST_PROXY),
     bodyLimit: 64 * 1024,
+    // A request (headers and body) must arrive within REQUEST_TIMEOUT_MS, headers within 10 s:
+    // a client trickling bytes cannot hold a connection. Node checks the deadlines on an interval.
+    requestTimeout: config.REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: 5_000,
+    http: {
+      headersTimeout: Math.min(10_000, config.REQUEST_TIMEOUT_MS),
+      connectionsCheckingInterval: Math.min(1_000, Math.max(50, Math.floor(config.REQUEST_TIMEOUT_MS / 4))),
+    },
+    clientErrorHandler,
     routerOptions: { maxParamLength: 200 },
     requestIdHeader: false,
   }).withTypeProvider<ZodTypeProvider>();
+  limitConnectionsPerAddress(app.server, config.maxConnectionsPerIp, app.log);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('user', null);
   app.decorateRequest('sessionMfa', false);
 
   const clock = opts.clock ?? (config.TEST_CLOCK ? new SettableClock() : systemClock);
+  const counters = createCounterStore(config.REDIS_URL, opts.database.db, () => clock.now().getTime());
   const ctx: AppContext = {
     config,
     db: opts.database.db,
@@ -77,7 +90,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
       createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, production: config.isProduction, log: app.log }),
     log: app.log,
     secret: opts.secret,
-    counters: createCounterStore(config.REDIS_URL, () => clock.now().getTime()),
+    counters,
+    throttles: createThrottles(counters, config.rateLimits),
     chain: config.CHAIN_RPC_URL
       ? createChain({ rpcUrl: config.CHAIN_RPC_URL, chainId: config.CHAIN_ID, usdcContracts: config.USDC_CONTRACTS })
       : null,
@@ -101,7 +115,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     ctx.counters instanceof RedisCounterStore ? ctx.counters.redis : undefined,
   );
 
-  registerIdempotency(app, ctx.db, clock, config.IDEMPOTENCY_LEASE_MS);
+  registerIdempotency(app, ctx.db, clock, opts.secret, config.IDEMPOTENCY_LEASE_MS);
   // The OpenAPI document is generated from the same Zod schemas the routes validate with.
   await app.register(swagger, {
     openapi: {
@@ -122,9 +136,14 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
       root: webDist,
       wildcard: false,
       index: false,
-      maxAge: '1y',
-      immutable: true,
       preCompressed: true,
+      // Hashed build assets never change: cached for a year. Anything else (index.html, icons)
+      // is revalidated, or a deploy would never reach returning users.
+      cacheControl: false,
+      setHeaders: (res, filePath) => {
+        const hashed = path.relative(webDist, filePath).split(path.sep)[0] === 'assets';
+        res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
     });
   return { app, ctx };
 }

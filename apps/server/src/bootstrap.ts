@@ -4,11 +4,13 @@ import path from 'node:path';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import { inTransaction } from './db/tx.ts';
-import { verifyPassword } from './lib/passwords.ts';
+import { assertNotCommon, verifyPassword } from './lib/passwords.ts';
 import { countAdmins, findUserByEmail } from './modules/users/users.queries.ts';
 import { insertUserWithAccounts, newInvitationCode } from './modules/users/users.service.ts';
 
-export const DEMO_ADMIN = { email: 'admin@harvest.local', password: 'harvest-admin' } as const;
+export const DEMO_ADMIN_EMAIL = 'admin@harvest.local';
+/** Where the demo administrator's generated password is kept (owner-only), relative to DATA_DIR. */
+export const DEMO_ADMIN_PASSWORD_FILE = 'admin-password';
 
 /** JWT_SECRET, or (embedded default only) a secret generated once and kept in DATA_DIR. */
 export function resolveSecret(config: Config): string {
@@ -26,6 +28,7 @@ export async function createAdmin(
   db: Db,
   a: { email: string; password: string; firstName?: string; lastName?: string },
 ) {
+  assertNotCommon(a.password);
   return inTransaction(db, (tx) =>
     insertUserWithAccounts(tx, {
       email: a.email.toLowerCase(),
@@ -42,14 +45,19 @@ export async function createAdmin(
 
 export interface AdminNotice {
   email: string;
+  /** Shown once, when the demo administrator is created. */
   password?: string;
+  /** The file that keeps the demo administrator's password. */
+  passwordFile?: string;
   invitationCode: string | null;
   created: boolean;
 }
 
 /**
  * The first administrator: from ADMIN_EMAIL/ADMIN_PASSWORD, or on a fresh embedded database
- * (no DATABASE_URL, not production) a demo administrator whose sign-in is printed at start.
+ * (no DATABASE_URL, not production) a demo administrator with a random password, printed once
+ * and kept owner-only in DATA_DIR: a known default password on a server listening on every
+ * interface would be anyone's administrator account.
  */
 export async function ensureAdmin(db: Db, config: Config): Promise<AdminNotice | null> {
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
@@ -59,18 +67,20 @@ export async function ensureAdmin(db: Db, config: Config): Promise<AdminNotice |
     return { email: admin.email, invitationCode: admin.invitationCode, created: true };
   }
   if (config.DATABASE_URL || config.isProduction) return null;
-  const demo = await findUserByEmail(db, DEMO_ADMIN.email);
+  const passwordFile = path.join(config.DATA_DIR, DEMO_ADMIN_PASSWORD_FILE);
+  const demo = await findUserByEmail(db, DEMO_ADMIN_EMAIL);
   if (demo) {
-    // Print the demo sign-in only while it still works.
-    const usable = await verifyPassword(demo.passwordHash, DEMO_ADMIN.password);
-    return usable ? { ...DEMO_ADMIN, invitationCode: demo.invitationCode, created: false } : null;
+    // Point at the kept password only while it still works.
+    const kept = existsSync(passwordFile) ? readFileSync(passwordFile, 'utf8').trim() : '';
+    const usable = kept !== '' && (await verifyPassword(demo.passwordHash, kept));
+    return usable
+      ? { email: DEMO_ADMIN_EMAIL, passwordFile, invitationCode: demo.invitationCode, created: false }
+      : null;
   }
   if ((await countAdmins(db)) > 0) return null;
-  const admin = await createAdmin(db, {
-    email: DEMO_ADMIN.email,
-    password: DEMO_ADMIN.password,
-    firstName: 'Demo',
-    lastName: 'Admin',
-  });
-  return { ...DEMO_ADMIN, invitationCode: admin.invitationCode, created: true };
+  const password = randomBytes(18).toString('base64url');
+  const admin = await createAdmin(db, { email: DEMO_ADMIN_EMAIL, password, firstName: 'Demo', lastName: 'Admin' });
+  writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
+  chmodSync(passwordFile, 0o600);
+  return { email: DEMO_ADMIN_EMAIL, password, passwordFile, invitationCode: admin.invitationCode, created: true };
 }

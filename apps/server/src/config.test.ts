@@ -3,8 +3,10 @@ import { ConfigError, loadConfig } from './config.ts';
 
 const prod = {
   NODE_ENV: 'production',
-  JWT_SECRET: 'x'.repeat(40),
+  JWT_SECRET: 'Kq3v9XzL2pR8tW5mN7bH4jD6fG1sY0cA-prod',
   DEPOSIT_ADDRESS: '0x1111111111111111111111111111111111111111',
+  CHAIN_RPC_URL: 'https://polygon-rpc.example.com',
+  PAYOUT_ADDRESS: '0x3333333333333333333333333333333333333333',
 };
 
 describe('config validated at boot', () => {
@@ -34,6 +36,7 @@ describe('config validated at boot', () => {
     [{ RATE_LIMITS: 'off' }, 'RATE_LIMITS'],
     [{ JWT_SECRET: '' }, 'JWT_SECRET'],
     [{ DEPOSIT_ADDRESS: '0x000000000000000000000000000000000000dEaD' }, 'DEPOSIT_ADDRESS'],
+    [{ CHAIN_RPC_URL: '' }, 'CHAIN_RPC_URL'],
   ])('refuses %o in production', (over, name) => {
     expect(() => loadConfig({ ...prod, ...over })).toThrow(ConfigError);
     expect(() => loadConfig({ ...prod, ...over })).toThrow(name);

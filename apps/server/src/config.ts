@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCommonPassword } from './lib/passwords.ts';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'on', 'off', ''])
@@ -8,6 +9,20 @@ const bool = z
 const DEFAULT_USDC = '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359,0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174';
 export const DEMO_DEPOSIT_ADDRESS = '0x000000000000000000000000000000000000dEaD';
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an EVM address (0x + 40 hex)');
+
+/**
+ * A signing secret someone did not just type: its character-frequency (Shannon) estimate is at
+ * least 90 bits with 8 or more distinct characters, and it is not one piece repeated. A random
+ * 32-character hex string (128 bits) passes; `aaaa...` or `passwordpassword...` does not.
+ */
+export function isHighEntropySecret(secret: string): boolean {
+  const counts = new Map<string, number>();
+  for (const c of secret) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let bitsPerChar = 0;
+  for (const n of counts.values()) bitsPerChar -= (n / secret.length) * Math.log2(n / secret.length);
+  const repeated = /^(.+?)\1+$/s.test(secret);
+  return counts.size >= 8 && bitsPerChar * secret.length >= 90 && !repeated;
+}
 
 /** Every setting the server reads, validated once at boot (README lists them with defaults). */
 export const envSchema = z
@@ -25,6 +40,10 @@ export const envSchema = z
     JWT_SECRET: z
       .string()
       .min(32, 'must be at least 32 characters')
+      .refine(
+        isHighEntropySecret,
+        'is too predictable (repeated or too few distinct characters): use a random value such as `openssl rand -base64 48`',
+      )
       .optional()
       .or(z.literal('').transform(() => undefined)),
     JWT_TTL_SECONDS: z.coerce
@@ -41,6 +60,7 @@ export const envSchema = z
     ADMIN_PASSWORD: z
       .string()
       .min(8, 'must be at least 8 characters')
+      .refine((p) => !isCommonPassword(p), 'is a common password: choose another')
       .optional()
       .or(z.literal('').transform(() => undefined)),
     SMTP_URL: z
@@ -93,6 +113,10 @@ export const envSchema = z
     PAYOUT_ADDRESS: address.optional().or(z.literal('').transform(() => undefined)),
     DEPOSIT_CONFIRMATIONS: z.coerce.number().int().min(0).max(10_000).default(30),
     DEPOSIT_CHECK_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
+    /** Time for a whole request (headers and body) to arrive; slower ones get 408 and are closed. */
+    REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+    /** Open connections one client address may hold; 0 turns the cap off. Default: 100, or off behind a proxy (TRUST_PROXY). */
+    MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(100_000).optional(),
     /** A running Idempotency-Key whose request has not committed within this time died; a retry may take over. */
     IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   })
@@ -111,6 +135,13 @@ export const envSchema = z
         path: ['DEPOSIT_ADDRESS'],
         message: "must be set to the platform's own address in production",
       });
+    // Without a chain every deposit is 'demo' and an administrator credits it on the user's word.
+    if (prod && !env.CHAIN_RPC_URL)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CHAIN_RPC_URL'],
+        message: 'is required when NODE_ENV=production (without it deposits are demo deposits credited by hand)',
+      });
     if (prod && env.CHAIN_RPC_URL && !env.PAYOUT_ADDRESS)
       ctx.addIssue({
         code: 'custom',
@@ -123,6 +154,7 @@ export const envSchema = z
     isProduction: env.NODE_ENV === 'production',
     adminRequire2fa: env.ADMIN_REQUIRE_2FA ? env.ADMIN_REQUIRE_2FA === '1' : env.NODE_ENV === 'production',
     rateLimits: env.RATE_LIMITS === 'on',
+    maxConnectionsPerIp: env.MAX_CONNECTIONS_PER_IP ?? (env.TRUST_PROXY === '' ? 100 : 0),
   }));
 
 export type Config = z.infer<typeof envSchema>;

@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import type { Clock } from './lib/clock.ts';
 import type { CounterStore } from './lib/counter-store.ts';
+import type { Throttles } from './lib/throttle.ts';
 import type { TokenService } from './lib/tokens.ts';
 import type { Mailer } from './mail/mailer.ts';
 
@@ -15,8 +16,10 @@ export interface AppContext {
   mailer: Mailer;
   tokens: TokenService;
   log: FastifyBaseLogger;
-  /** Throttle counters: in memory, or in Redis shared by all instances (REDIS_URL). */
+  /** Throttle counters shared by all instances: in the database, or in Redis (REDIS_URL). */
   counters: CounterStore;
+  /** Wrong-secret throttles (login password, withdrawal password, authenticator codes). */
+  throttles: Throttles;
   /** Pepper for hashing short-lived secrets such as e-mail codes. */
   secret: string;
   /** The chain's RPC node (CHAIN_RPC_URL): one client for the process; null for demo deposits. */

@@ -2,12 +2,18 @@ import { buildApp } from './app.ts';
 import { ensureAdmin, resolveSecret } from './bootstrap.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { secureDataDir } from './lib/data-dir.ts';
 import { startBackgroundJobs } from './jobs.ts';
 import { seedTiers } from './modules/tiers/tiers.seed.ts';
 
 /** Listens and shuts down gracefully; everything else is built by app.ts. */
 async function main() {
   const config = loadConfig();
+  const tightened = secureDataDir(config.DATA_DIR, { create: false });
+  if (tightened.length > 0)
+    console.warn(
+      `DATA_DIR ${config.DATA_DIR} was open to other users: made ${tightened.length} files and folders owner-only (0700/0600)`,
+    );
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
@@ -42,7 +48,15 @@ async function main() {
     `  Database: ${database.kind === 'pglite' ? `embedded PGlite in ${config.DATA_DIR}` : 'PostgreSQL (DATABASE_URL)'}`,
   ];
   if (notice) {
-    lines.push(`  Administrator: ${notice.email}${notice.password ? ` / password: ${notice.password}` : ''}`);
+    if (notice.password)
+      lines.push(
+        `  Administrator: ${notice.email} / password: ${notice.password}`,
+        `  (shown this once; kept readable only by you in ${notice.passwordFile})`,
+      );
+    else
+      lines.push(
+        `  Administrator: ${notice.email}${notice.passwordFile ? ` (password in ${notice.passwordFile})` : ''}`,
+      );
     if (notice.invitationCode) lines.push(`  Invitation URL: ${base}/signup?code=${notice.invitationCode}`);
   }
   if (!config.SMTP_URL && !config.isProduction)

@@ -19,6 +19,13 @@ import { withDatabase } from './global-setup.ts';
 
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 export const isPostgres = Boolean(process.env.DATABASE_URL);
+/** What production requires on top of the test defaults (a chain RPC is never called by these tests). */
+export const PRODUCTION_ENV = {
+  NODE_ENV: 'production',
+  RATE_LIMITS: 'on',
+  CHAIN_RPC_URL: 'http://127.0.0.1:9',
+  PAYOUT_ADDRESS: '0x3333333333333333333333333333333333333333',
+};
 
 /** A fresh database for one test file: a copy of the migrated template. */
 export async function freshDatabase(): Promise<Database> {
@@ -73,7 +80,8 @@ export async function createTestApp(
   });
   const database = await freshDatabase();
   const clock = new SettableClock();
-  const { app, ctx } = await buildApp({ config, database, secret: TEST_SECRET, clock, logStream: opts.logStream });
+  const secret = config.JWT_SECRET ?? TEST_SECRET;
+  const { app, ctx } = await buildApp({ config, database, secret, clock, logStream: opts.logStream });
   await app.ready();
   return {
     app,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '@harvest/shared/errors';
-import { call, createTestApp, type TestApp } from './helpers.ts';
+import { call, createTestApp, PRODUCTION_ENV, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -41,7 +41,7 @@ describe('OpenAPI document', () => {
   });
 
   it('is not served in production', async () => {
-    const prod = await createTestApp({ NODE_ENV: 'production', RATE_LIMITS: 'on' });
+    const prod = await createTestApp(PRODUCTION_ENV);
     try {
       expect((await call(prod, 'GET', '/api/docs')).statusCode).toBe(404);
     } finally {

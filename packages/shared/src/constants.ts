@@ -22,6 +22,10 @@ export const DEFAULT_COUNTRY_DIAL = '+1';
 export const EMAIL_CODE_TTL_MS = 10 * 60 * 1000;
 export const EMAIL_CODE_MAX_TRIES = 5;
 export const EMAIL_CODE_RESEND_MS = 60 * 1000;
+/** After EMAIL_CODE_MAX_TRIES wrong codes within this time, the address gets and accepts no code for as long again. */
+export const EMAIL_CODE_LOCK_MS = 15 * 60 * 1000;
+/** Codes an address may hold at once: a resend keeps earlier unexpired codes valid, up to this many. */
+export const EMAIL_CODE_MAX_LIVE = 3;
 export const LAZY_CHUNK_TIMEOUT_MS = 120_000;
 /** Largest amount the API accepts (1 billion USDC) keeps micro-USDC well inside 2^53. */
 export const MAX_AMOUNT_MICRO = 1_000_000_000n * MICRO_PER_USDC;

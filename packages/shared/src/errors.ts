@@ -47,6 +47,8 @@ export const ERROR_STATUS = {
   idempotency_in_progress: 409,
   /** The request body is over the size limit. */
   payload_too_large: 413,
+  /** The request headers are over the size limit. */
+  headers_too_large: 431,
   /** The body is not JSON (Content-Type). */
   unsupported_media_type: 415,
   /** This Idempotency-Key was used with another request. */

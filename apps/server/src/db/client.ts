@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -10,6 +9,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { secureDataDir } from '../lib/data-dir.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -96,11 +96,14 @@ const PGLITE_START = [
 ];
 
 export async function openPglite(dataDir: string): Promise<Database> {
-  mkdirSync(dataDir, { recursive: true });
+  // Owner-only (issue 11): the umask covers the files PGlite creates while it runs; the files of
+  // a new cluster are written by PGlite's initdb with their own modes, so they are tightened after.
+  secureDataDir(dataDir);
   const client = await PGlite.create(path.join(dataDir, 'pglite'), {
     extensions: PGLITE_EXTENSIONS,
     startParams: PGLITE_START,
   });
+  secureDataDir(dataDir);
   return wrapPglite(client);
 }
 

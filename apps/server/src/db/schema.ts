@@ -56,12 +56,33 @@ export const users = pgTable(
 );
 
 /** Signup e-mail codes: one live code per address, stored hashed. */
-export const emailCodes = pgTable('email_codes', {
+/**
+ * Signup e-mail codes: one row per code sent (an address may hold up to 3 live codes, so a
+ * resend never cancels a code already on its way). Only the code's HMAC is stored.
+ */
+export const emailCodes = pgTable(
+  'email_codes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    email: text('email').notNull(),
+    codeHash: text('code_hash').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    sentAt: ts('sent_at').notNull(),
+  },
+  (t) => [index('email_codes_email_idx').on(t.email, t.expiresAt)],
+);
+
+/**
+ * Per e-mail address: when the last code was sent (one per minute) and the wrong codes tried in
+ * the current 15-minute window; the fifth locks the address (no code sent or accepted) until
+ * `locked_until`, resends or not.
+ */
+export const emailVerifications = pgTable('email_verifications', {
   email: text('email').primaryKey(),
-  codeHash: text('code_hash').notNull(),
-  expiresAt: ts('expires_at').notNull(),
-  sentAt: ts('sent_at').notNull(),
-  attempts: integer('attempts').notNull().default(0),
+  lastSentAt: ts('last_sent_at'),
+  wrongTries: integer('wrong_tries').notNull().default(0),
+  windowStart: ts('window_start'),
+  lockedUntil: ts('locked_until'),
 });
 
 export const recoveryCodes = pgTable(
@@ -388,6 +409,21 @@ export const idempotencyKeys = pgTable(
     expiresAt: ts('expires_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_keys_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * Failure-throttle counters when no REDIS_URL is set: fixed windows counted with one atomic
+ * upsert, shared by every instance on the database (docs/decisions/0020-failure-throttles.md).
+ * Keys are hashes: no e-mail address or client address is stored.
+ */
+export const throttleCounters = pgTable(
+  'throttle_counters',
+  {
+    key: text('key').primaryKey(),
+    count: integer('count').notNull(),
+    resetAt: ts('reset_at').notNull(),
+  },
+  (t) => [index('throttle_counters_reset_idx').on(t.resetAt)],
 );
 
 /** Key/value settings kept by the server itself (e.g. the generated JWT secret). */

@@ -1,4 +1,7 @@
 import { hash, verify } from '@node-rs/argon2';
+import { dictionary } from '@zxcvbn-ts/language-common';
+import { MSG } from '@harvest/shared/messages';
+import { badRequest } from './errors.ts';
 
 // argon2id (the library's default algorithm) with its default cost parameters.
 export const hashPassword = (password: string) => hash(password);
@@ -13,4 +16,21 @@ export async function verifyPassword(stored: string | null | undefined, password
     return false;
   }
   return verify(stored, password).catch(() => false);
+}
+
+let common: Set<string> | undefined;
+
+/**
+ * One of the ~49,000 most common passwords of public breach corpora (the list zxcvbn-ts
+ * maintains, @zxcvbn-ts/language-common), compared case-insensitively. Loaded on first use;
+ * server only, so the list never reaches the web bundle.
+ */
+export function isCommonPassword(password: string): boolean {
+  common ??= new Set(dictionary['passwords-common']);
+  return common.has(password.toLowerCase());
+}
+
+/** ASVS 6.2.4: a password from the common list is refused, whatever its length. */
+export function assertNotCommon(...passwords: string[]): void {
+  if (passwords.some(isCommonPassword)) throw badRequest(MSG.passwordTooCommon);
 }

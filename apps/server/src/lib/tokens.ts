@@ -32,6 +32,8 @@ export class TokenService {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'],
         currentDate: this.clock.now(),
+        // A token without an expiry would never end: refuse it, whoever signed it.
+        requiredClaims: ['exp', 'iat', 'sub'],
       });
       const parsed = claims.safeParse(payload);
       return parsed.success ? parsed.data : 'invalid';

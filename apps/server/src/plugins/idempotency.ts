@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MSG } from '@harvest/shared/messages';
 import type { Db } from '../db/client.ts';
@@ -22,6 +22,24 @@ const TTL_MS = 24 * 60 * 60 * 1000;
 const DEFAULT_LEASE_MS = 60 * 1000;
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
+/**
+ * Fields that hold secrets (passwords, codes, tokens): left out of the fingerprint and of the
+ * stored answer, so the idempotency table never holds anything that can be cracked offline.
+ */
+const SECRET_FIELD = /password|code$|^code|token|secret|otpauth/i;
+
+/** The value without its secret fields, at any depth. */
+export function withoutSecrets(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutSecrets);
+  if (v && typeof v === 'object' && typeof v !== 'bigint')
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([k]) => !SECRET_FIELD.test(k))
+        .map(([k, x]) => [k, withoutSecrets(x)]),
+    );
+  return v;
+}
+
 /** Canonical text of the validated body (key order and amount spelling do not matter). */
 function stableJson(v: unknown): string {
   if (typeof v === 'bigint') return `${v}n`;
@@ -42,7 +60,13 @@ function stableJson(v: unknown): string {
  * (db/tx.ts), so after a crash a retry either re-runs safely (nothing committed) or is told
  * the request was already processed; it never runs the money movement twice.
  */
-export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, leaseMs = DEFAULT_LEASE_MS): void {
+export function registerIdempotency(
+  app: FastifyInstance,
+  db: Db,
+  clock: Clock,
+  secret: string,
+  leaseMs = DEFAULT_LEASE_MS,
+): void {
   app.decorateRequest('idempotency', null);
 
   app.addHook('onRoute', (route) => {
@@ -64,8 +88,12 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
     const user = request.user;
     if (!user) return;
     const now = clock.now();
-    const requestHash = createHash('sha256')
-      .update(`${request.method} ${request.routeOptions.url}\n${stableJson(request.body ?? null)}`)
+    // Keyed with the server secret and without the secret fields: the stored fingerprint of a
+    // Withdraw All cannot be used to test guesses of its withdrawal password offline.
+    const requestHash = createHmac('sha256', secret)
+      .update(
+        `idempotency\n${request.method} ${request.routeOptions.url}\n${stableJson(withoutSecrets(request.body ?? null))}`,
+      )
       .digest('hex');
     await q.deleteExpiredKey(db, user.id, raw, now);
     const inserted = await q.insertRunningKey(db, {
@@ -116,7 +144,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
     }
     let body: unknown = null;
     try {
-      body = typeof payload === 'string' ? JSON.parse(payload) : null;
+      body = typeof payload === 'string' ? withoutSecrets(JSON.parse(payload)) : null;
     } catch {
       body = null;
     }

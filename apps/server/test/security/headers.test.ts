@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRows } from '../../src/db/raw.ts';
-import { call, createTestApp, makeUser, uniqueEmail, type TestApp, type TestUser } from '../helpers.ts';
+import { call, createTestApp, makeUser, uniqueEmail, PRODUCTION_ENV, type TestApp, type TestUser } from '../helpers.ts';
 import { loadRouteTable, urlOf, type Route } from './support.ts';
 
 /** Response headers on every route of the table, HSTS by environment, CORS, and proxy trust. */
@@ -71,7 +71,7 @@ describe('HSTS', () => {
     expect(
       (await call(t, 'GET', '/api/user/me', { token: admin.token })).headers['strict-transport-security'],
     ).toBeUndefined();
-    const prod = await createTestApp({ NODE_ENV: 'production', RATE_LIMITS: 'on' });
+    const prod = await createTestApp(PRODUCTION_ENV);
     try {
       for (const res of [
         await call(prod, 'GET', '/api/user/me'),

@@ -80,14 +80,14 @@ describe('secrets are not logged', () => {
         (await call(t, 'POST', '/api/login', { body: { email, password: newPassword } })).data.token,
       );
 
-    const setup = await call(t, 'POST', '/api/user/2fa/setup', { token });
+    const setup = await call(t, 'POST', '/api/user/2fa/setup', { token, body: { password: newPassword } });
     expect(setup.statusCode).toBe(200);
     const secret = keep('TOTP secret', setup.data.secret);
     keep('otpauth url', setup.data.otpauthUrl);
     const step = stepOf(t.clock.now());
     const enable = await call(t, 'POST', '/api/user/2fa/enable', {
       token,
-      body: { code: keep('TOTP code (enrol)', totpAt(secret, step)) },
+      body: { password: newPassword, code: keep('TOTP code (enrol)', totpAt(secret, step)) },
     });
     expect(enable.statusCode, JSON.stringify(enable.data)).toBe(200);
     keep('2FA token', enable.data.token);

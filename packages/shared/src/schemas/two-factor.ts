@@ -1,8 +1,16 @@
 import { z } from 'zod';
 import { MSG } from '../messages.ts';
 
+/** The current login password, asked again before the second factor changes (a session alone is not enough). */
+const currentPassword = z
+  .string({ error: MSG.currentPasswordRequiredForChange })
+  .min(1, MSG.currentPasswordRequiredForChange)
+  .max(200, MSG.currentPasswordWrong);
+
+export const twoFactorSetupBody = z.strictObject({ password: currentPassword });
 export const twoFactorSetupResponse = z.object({ secret: z.string(), otpauthUrl: z.string() });
-export const twoFactorCodeBody = z.strictObject({
+export const twoFactorEnableBody = z.strictObject({
+  password: currentPassword,
   code: z
     .string({ error: MSG.totpRequired })
     .trim()
@@ -14,7 +22,7 @@ export const twoFactorEnableResponse = z.object({
   recoveryCodes: z.array(z.string()),
 });
 export const twoFactorDisableBody = z.strictObject({
-  password: z.string().min(1).max(200),
+  password: currentPassword,
   code: z.string().trim().max(32),
 });
 export const twoFactorDisableResponse = z.object({ message: z.string(), token: z.string() });

@@ -58,7 +58,13 @@ export const updateEmailBody = z.strictObject({
   newEmail: requiredText(MSG.invalidEmail, 254)
     .pipe(z.string().regex(EMAIL_RE, MSG.invalidEmail))
     .transform((s) => s.toLowerCase()),
+  /** The current login password: a session alone cannot move the account to another address. */
+  password: z
+    .string({ error: MSG.currentPasswordRequiredForChange })
+    .min(1, MSG.currentPasswordRequiredForChange)
+    .max(200, MSG.currentPasswordWrong),
 });
+export type UpdateEmailInput = z.input<typeof updateEmailBody>;
 
 export const invitationResponse = z.object({ code: z.string() });
 

@@ -471,3 +471,19 @@ export async function auditActions(db: Db): Promise<string[]> {
   );
   return rows.map((r) => r.action);
 }
+
+/** Rows an export will hold (the same filters as the batches), for its audit entry. */
+export async function exportRowCount(
+  db: Db,
+  what: 'deposits' | 'withdrawals' | 'users',
+  filter: { status?: string | null; search?: string | undefined },
+): Promise<number> {
+  const query =
+    what === 'users'
+      ? sql`SELECT count(*)::int AS n FROM users u WHERE ${userFilter(filter.search)}`
+      : what === 'deposits'
+        ? sql`SELECT count(*)::int AS n FROM deposits d ${filter.status ? sql`WHERE d.status = ${filter.status}` : sql``}`
+        : sql`SELECT count(*)::int AS n FROM withdrawals w ${filter.status ? sql`WHERE w.status = ${filter.status}` : sql``}`;
+  const [row] = await rawRows<{ n: number }>(db, query);
+  return Number(row?.n ?? 0);
+}

@@ -19,7 +19,7 @@ import {
 import { pageQuery } from '@harvest/shared/schemas/common';
 import { idParams } from '@harvest/shared/schemas/user';
 import type { AppContext } from '../../context.ts';
-import { authHooks } from '../../plugins/auth.ts';
+import { authHooks, currentUser } from '../../plugins/auth.ts';
 import * as service from './admin.service.ts';
 
 /**
@@ -81,19 +81,22 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/admin/export/deposits.csv',
       { onRequest: requireAdmin, schema: { querystring: depositStatusFilter, response: { 200: csvResponse } } },
-      async (req, reply) => sendCsv(reply, 'deposits', service.depositsCsv(ctx, req.query.status)),
+      async (req, reply) =>
+        sendCsv(reply, 'deposits', await service.depositsCsv(ctx, currentUser(req), req.query.status, req.ip)),
     );
 
     app.get(
       '/admin/export/withdrawals.csv',
       { onRequest: requireAdmin, schema: { querystring: withdrawalStatusFilter, response: { 200: csvResponse } } },
-      async (req, reply) => sendCsv(reply, 'withdrawals', service.withdrawalsCsv(ctx, req.query.status)),
+      async (req, reply) =>
+        sendCsv(reply, 'withdrawals', await service.withdrawalsCsv(ctx, currentUser(req), req.query.status, req.ip)),
     );
 
     app.get(
       '/admin/export/users.csv',
       { onRequest: requireAdmin, schema: { querystring: usersExportQuery, response: { 200: csvResponse } } },
-      async (req, reply) => sendCsv(reply, 'users', service.usersCsv(ctx, req.query.search)),
+      async (req, reply) =>
+        sendCsv(reply, 'users', await service.usersCsv(ctx, currentUser(req), req.query.search, req.ip)),
     );
   };
 }

@@ -10,6 +10,8 @@ import type {
 } from '@harvest/shared/schemas/admin';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../lib/errors.ts';
+import type { AuthUser } from '../../plugins/auth.ts';
+import { writeAudit } from '../audit/audit.queries.ts';
 import { platformDay } from '../../lib/time.ts';
 import { adminDepositPage, recentDeposits } from '../deposits/deposits.service.ts';
 import * as referrals from '../referrals/referrals.service.ts';
@@ -181,8 +183,36 @@ export async function audit(
 
 const statusOf = (s: string | undefined) => (s && s !== 'all' ? s : null);
 
-export function depositsCsv(ctx: AppContext, status: string | undefined): Readable {
+/**
+ * Every export of personal data leaves a trace: who, what, the filter and the rows it holds,
+ * written before the first byte is sent (if the audit row cannot be written, nothing is exported).
+ */
+async function auditExport(
+  ctx: AppContext,
+  admin: AuthUser,
+  ip: string,
+  what: 'deposits' | 'withdrawals' | 'users',
+  filter: { status?: string | null; search?: string | undefined },
+): Promise<void> {
+  const rows = await q.exportRowCount(ctx.db, what, filter);
+  await writeAudit(ctx.db, {
+    adminId: admin.id,
+    action: 'csv_export',
+    targetType: 'export',
+    targetId: what,
+    after: { filter: Object.fromEntries(Object.entries(filter).filter(([, v]) => v)), rows },
+    ip,
+  });
+}
+
+export async function depositsCsv(
+  ctx: AppContext,
+  admin: AuthUser,
+  status: string | undefined,
+  ip: string,
+): Promise<Readable> {
   const st = statusOf(status);
+  await auditExport(ctx, admin, ip, 'deposits', { status: st });
   return csvStream({
     header: [
       'id',
@@ -223,8 +253,14 @@ export function depositsCsv(ctx: AppContext, status: string | undefined): Readab
   });
 }
 
-export function withdrawalsCsv(ctx: AppContext, status: string | undefined): Readable {
+export async function withdrawalsCsv(
+  ctx: AppContext,
+  admin: AuthUser,
+  status: string | undefined,
+  ip: string,
+): Promise<Readable> {
   const st = statusOf(status);
+  await auditExport(ctx, admin, ip, 'withdrawals', { status: st });
   return csvStream({
     header: [
       'id',
@@ -269,8 +305,14 @@ export function withdrawalsCsv(ctx: AppContext, status: string | undefined): Rea
   });
 }
 
-export function usersCsv(ctx: AppContext, search: string | undefined): Readable {
+export async function usersCsv(
+  ctx: AppContext,
+  admin: AuthUser,
+  search: string | undefined,
+  ip: string,
+): Promise<Readable> {
   const s = search?.trim() || undefined;
+  await auditExport(ctx, admin, ip, 'users', { search: s });
   return csvStream({
     header: [
       'id',

@@ -293,7 +293,10 @@ describe('CSV export', () => {
     expect(csvCell('a,b')).toBe('"a,b"');
     expect(csvCell('say "hi"')).toBe('"say ""hi"""');
     expect(csvCell('line\nbreak')).toBe('"line\nbreak"');
-    for (const s of ['=SUM(A1)', '+1', '-2', '@cmd', '\tx']) expect(csvCell(s)).toBe(`'${s}`);
+    for (const s of ['=SUM(A1)', '+1', '-2', '@cmd']) expect(csvCell(s)).toBe(`'${s}`);
+    // A tab is a separator in some locales: guarded and quoted.
+    expect(csvCell('\tx')).toBe(`"'\tx"`);
+    expect(csvCell('a;b')).toBe('"a;b"');
     expect(csvCell(null)).toBe('');
     expect(csvCell(12.5)).toBe('12.5');
   });
@@ -306,8 +309,12 @@ describe('audit log', () => {
     await call(t, 'POST', `/api/user/admin/toggle-block/${other.user.id}`, { token: admin.token });
     const email = `boss.${Date.now()}@example.com`;
     expect(
-      (await call(t, 'PUT', '/api/user/admin/update-email', { token: admin.token, body: { newEmail: email } }))
-        .statusCode,
+      (
+        await call(t, 'PUT', '/api/user/admin/update-email', {
+          token: admin.token,
+          body: { newEmail: email, password: 'password-1' },
+        })
+      ).statusCode,
     ).toBe(200);
 
     const res = await asAdmin(`/api/admin/audit?targetId=${other.user.id}`);

@@ -3,7 +3,9 @@ import { Readable } from 'node:stream';
 export type CsvValue = string | number | boolean | null | undefined;
 
 /**
- * One CSV cell (RFC 4180): quoted when it holds a comma, quote or line break, quotes doubled.
+ * One CSV cell (RFC 4180): quoted when it holds a comma, semicolon, tab, quote or line break,
+ * quotes doubled. Semicolons and tabs count as separators too: spreadsheets in many locales
+ * split on `;` (or tab), and an unquoted `;=cmd|...` would start a new cell holding a formula.
  * Formula-injection guard: a cell starting with = + - @ (or tab / carriage return) gets a
  * leading ' so spreadsheet programs show it as text instead of evaluating it.
  */
@@ -11,7 +13,7 @@ export function csvCell(v: CsvValue): string {
   if (v === null || v === undefined) return '';
   let s = String(v);
   if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  if (/[",\r\n]/.test(s)) s = `"${s.replace(/"/g, '""')}"`;
+  if (/[",;\t\r\n]/.test(s)) s = `"${s.replace(/"/g, '""')}"`;
   return s;
 }
 

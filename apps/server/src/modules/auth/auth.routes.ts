@@ -1,16 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authResponse, loginBody, registerBody, sendCodeBody } from '@harvest/shared/schemas/auth';
 import { messageResponse } from '@harvest/shared/schemas/common';
-import { MSG } from '@harvest/shared/messages';
 import type { AppContext } from '../../context.ts';
-import { FailureThrottle } from '../../lib/throttle.ts';
 import { perIp } from '../../plugins/rate-limit.ts';
 import { toUserDto } from '../users/users.dto.ts';
 import * as service from './auth.service.ts';
 
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  // Wrong passwords per account: 10 per 15 minutes, whatever IP they come from.
-  const loginFailures = new FailureThrottle('login', 10, 15 * 60_000, ctx.counters, ctx.config.rateLimits);
   const dto = (u: Parameters<typeof toUserDto>[0]) => toUserDto(u, ctx.config.DEPOSIT_ADDRESS);
 
   return async (app) => {
@@ -35,18 +31,8 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/login',
       { schema: { body: loginBody, response: { 200: authResponse } }, config: perIp(30, 15) },
       async (req) => {
-        const key = req.body.email;
-        await loginFailures.check(key);
-        try {
-          const { token, user } = await service.login(ctx, req.body.email, req.body.password, req.body.totpCode);
-          await loginFailures.reset(key);
-          return { token, user: dto(user) };
-        } catch (err) {
-          // Wrong passwords and wrong second-factor codes count; a missing code does not.
-          if (err instanceof Error && 'statusCode' in err && err.statusCode === 401 && err.message !== MSG.totpRequired)
-            await loginFailures.fail(key);
-          throw err;
-        }
+        const { token, user } = await service.login(ctx, req.body, req.ip);
+        return { token, user: dto(user) };
       },
     );
   };

@@ -1,10 +1,16 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
-import { EMAIL_CODE_MAX_TRIES, EMAIL_CODE_RESEND_MS, EMAIL_CODE_TTL_MS } from '@harvest/shared/constants';
+import {
+  EMAIL_CODE_LOCK_MS,
+  EMAIL_CODE_MAX_LIVE,
+  EMAIL_CODE_MAX_TRIES,
+  EMAIL_CODE_RESEND_MS,
+  EMAIL_CODE_TTL_MS,
+} from '@harvest/shared/constants';
 import { MSG } from '@harvest/shared/messages';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/tx.ts';
 import { AppError, badRequest, forbidden, unauthorized } from '../../lib/errors.ts';
-import { verifyPassword } from '../../lib/passwords.ts';
+import { assertNotCommon, verifyPassword } from '../../lib/passwords.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import * as users from '../users/users.queries.ts';
 import { insertUserWithAccounts } from '../users/users.service.ts';
@@ -15,21 +21,36 @@ function hashCode(ctx: AppContext, email: string, code: string): string {
   return createHmac('sha256', ctx.secret).update(`${email}:${code}`).digest('hex');
 }
 
+const CODE_TRIES = { windowMs: EMAIL_CODE_LOCK_MS, maxTries: EMAIL_CODE_MAX_TRIES, lockMs: EMAIL_CODE_LOCK_MS };
+
+const retryAfter = (ms: number) => ({ 'retry-after': String(Math.max(1, Math.ceil(ms / 1000))) });
+
+/**
+ * Mails a new code. Earlier unexpired codes stay valid (up to EMAIL_CODE_MAX_LIVE), so a
+ * stranger's resend cannot cancel the code already on its way; at most one per minute, and
+ * none while the address is locked after too many wrong codes.
+ */
 export async function sendCode(ctx: AppContext, email: string): Promise<string> {
   const now = ctx.clock.now();
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  const stored = await q.upsertEmailCode(
-    ctx.db,
-    email,
-    hashCode(ctx, email, code),
-    now,
-    new Date(now.getTime() + EMAIL_CODE_TTL_MS),
-    new Date(now.getTime() - EMAIL_CODE_RESEND_MS),
-  );
-  if (!stored) {
-    const row = await q.findEmailCode(ctx.db, email);
-    const wait = row ? (row.sentAt.getTime() + EMAIL_CODE_RESEND_MS - now.getTime()) / 1000 : 60;
-    throw new AppError('rate_limited', MSG.codeResendWait, { 'retry-after': String(Math.max(1, Math.ceil(wait))) });
+  const sent = await inTransaction(ctx.db, async (tx) => {
+    if (!(await q.claimSend(tx, email, now, new Date(now.getTime() - EMAIL_CODE_RESEND_MS)))) return false;
+    const codeHash = hashCode(ctx, email, code);
+    await q.insertCode(
+      tx,
+      { email, codeHash, sentAt: now, expiresAt: new Date(now.getTime() + EMAIL_CODE_TTL_MS) },
+      EMAIL_CODE_MAX_LIVE,
+    );
+    return true;
+  });
+  if (!sent) {
+    const row = await q.findVerification(ctx.db, email);
+    if (row?.lockedUntil && row.lockedUntil.getTime() > now.getTime())
+      throw new AppError('rate_limited', MSG.codeTooManyTries, retryAfter(row.lockedUntil.getTime() - now.getTime()));
+    const wait = row?.lastSentAt
+      ? row.lastSentAt.getTime() + EMAIL_CODE_RESEND_MS - now.getTime()
+      : EMAIL_CODE_RESEND_MS;
+    throw new AppError('rate_limited', MSG.codeResendWait, retryAfter(wait));
   }
   await ctx.mailer.send(
     {
@@ -42,15 +63,26 @@ export async function sendCode(ctx: AppContext, email: string): Promise<string> 
   return MSG.codeSent;
 }
 
-/** Checks a signup code; wrong tries are counted exactly, also under parallel guesses. */
-async function verifyEmailCode(ctx: AppContext, email: string, code: string): Promise<string> {
-  const row = await q.findEmailCode(ctx.db, email);
-  if (!row || row.expiresAt.getTime() <= ctx.clock.now().getTime()) throw badRequest(MSG.invalidCode, 'invalid_code');
-  if (row.attempts >= EMAIL_CODE_MAX_TRIES) throw badRequest(MSG.codeTooManyTries, 'invalid_code');
+/**
+ * Checks a signup code against the address's live codes. The try is counted first, so
+ * parallel guesses cannot outrun the limit: after EMAIL_CODE_MAX_TRIES wrong codes the address
+ * accepts none (and gets none) for EMAIL_CODE_LOCK_MS. Returns the matching code's id.
+ */
+async function verifyEmailCode(ctx: AppContext, email: string, code: string): Promise<number> {
+  const now = ctx.clock.now();
+  const tries = await q.reserveCodeTry(ctx.db, email, now, CODE_TRIES);
+  if (tries === null) {
+    const row = await q.findVerification(ctx.db, email);
+    if (row?.lockedUntil && row.lockedUntil.getTime() > now.getTime())
+      throw badRequest(MSG.codeTooManyTries, 'invalid_code');
+    throw badRequest(MSG.invalidCode, 'invalid_code');
+  }
   const given = Buffer.from(hashCode(ctx, email, code.trim()), 'hex');
-  if (given.length === 32 && timingSafeEqual(given, Buffer.from(row.codeHash, 'hex'))) return row.codeHash;
-  const used = await q.countWrongTry(ctx.db, email, EMAIL_CODE_MAX_TRIES);
-  if (used === null || used >= EMAIL_CODE_MAX_TRIES) throw badRequest(MSG.codeTooManyTries, 'invalid_code');
+  const match = (await q.liveCodes(ctx.db, email, now)).find(
+    (c) => given.length === 32 && timingSafeEqual(given, Buffer.from(c.codeHash, 'hex')),
+  );
+  if (match) return match.id;
+  if (tries >= EMAIL_CODE_MAX_TRIES) throw badRequest(MSG.codeTooManyTries, 'invalid_code');
   throw badRequest(MSG.invalidCode, 'invalid_code');
 }
 
@@ -67,12 +99,12 @@ export interface RegisterInput {
 }
 
 export async function register(ctx: AppContext, input: RegisterInput): Promise<{ token: string; user: AuthUser }> {
+  assertNotCommon(input.password, input.withdrawalPassword);
   const referrer = await users.findUserByInvitationCode(ctx.db, input.invitationCode.trim().toUpperCase());
   if (!referrer || referrer.isBlocked) throw badRequest(MSG.invalidInvitation);
-  const codeHash = await verifyEmailCode(ctx, input.email, input.verificationCode);
+  const codeId = await verifyEmailCode(ctx, input.email, input.verificationCode);
   const user = await inTransaction(ctx.db, async (tx) => {
-    if (!(await q.consumeEmailCode(tx, input.email, codeHash, EMAIL_CODE_MAX_TRIES)))
-      throw badRequest(MSG.invalidCode, 'invalid_code');
+    if (!(await q.consumeCode(tx, input.email, codeId))) throw badRequest(MSG.invalidCode, 'invalid_code');
     return insertUserWithAccounts(tx, {
       email: input.email,
       firstName: input.firstName,
@@ -88,16 +120,21 @@ export async function register(ctx: AppContext, input: RegisterInput): Promise<{
   return { user, token: await ctx.tokens.sign({ sub: user.id, tv: user.tokenVersion }) };
 }
 
+/**
+ * Sign-in. The try is counted before the password is checked (per account and client address,
+ * and per account across addresses), so parallel guesses cannot outrun the throttle.
+ */
 export async function login(
   ctx: AppContext,
-  email: string,
-  password: string,
-  totpCode?: string,
+  input: { email: string; password: string; totpCode?: string | undefined },
+  ip: string,
 ): Promise<{ token: string; user: AuthUser }> {
-  const user = await users.findUserByEmail(ctx.db, email);
-  if (!(await verifyPassword(user?.passwordHash, password)) || !user)
+  const attempt = await ctx.throttles.password.begin(input.email, ip);
+  const user = await users.findUserByEmail(ctx.db, input.email);
+  if (!(await verifyPassword(user?.passwordHash, input.password)) || !user)
     throw unauthorized(MSG.invalidCredentials, 'invalid_credentials');
+  await attempt.succeeded();
   if (user.isBlocked) throw forbidden(MSG.blocked, 'blocked');
-  if (user.totpEnabled) await verifySecondFactor(ctx, user, totpCode);
+  if (user.totpEnabled) await verifySecondFactor(ctx, user, input.totpCode, ip);
   return { user, token: await ctx.tokens.sign({ sub: user.id, tv: user.tokenVersion, mfa: user.totpEnabled }) };
 }

@@ -140,8 +140,8 @@ describe('register', () => {
       Array.from({ length: 50 }, () => call(t, 'POST', '/api/register', { body: payload(email, wrong) })),
     );
     expect(results.every((r) => r.statusCode === 400)).toBe(true);
-    const row = await t.ctx.db.query.emailCodes.findFirst({ where: (c, { eq }) => eq(c.email, email) });
-    expect(row?.attempts).toBe(5);
+    const row = await t.ctx.db.query.emailVerifications.findFirst({ where: (c, { eq }) => eq(c.email, email) });
+    expect(row?.wrongTries).toBe(5);
     const right = await call(t, 'POST', '/api/register', { body: payload(email, code) });
     expect(right.data).toEqual({ error: MSG.codeTooManyTries, code: 'invalid_code' });
   });

@@ -1,9 +1,11 @@
 import type { AppContext } from '../../context.ts';
 import type { Job } from '../../jobs.ts';
 import { purgeExpiredIdempotencyKeys } from '../../plugins/idempotency.queries.ts';
+import { purgeExpiredCounters } from '../../lib/counter-store.queries.ts';
+import { purgeStaleVerifications } from '../auth/auth.queries.ts';
 import { purgeExpiredEmailCodes } from './housekeeping.queries.ts';
 
-/** Removes expired Idempotency-Keys (24 h) and signup codes. Idempotent, so several instances may run it. */
+/** Removes expired Idempotency-Keys (24 h), signup codes and their counters, and closed throttle windows. Idempotent, so several instances may run it. */
 export const housekeepingJob: Job = {
   name: 'housekeeping',
   intervalMs: () => 15 * 60_000,
@@ -11,5 +13,7 @@ export const housekeepingJob: Job = {
     const now = ctx.clock.now();
     await purgeExpiredIdempotencyKeys(ctx.db, now);
     await purgeExpiredEmailCodes(ctx.db, new Date(now.getTime() - 24 * 3600_000));
+    await purgeStaleVerifications(ctx.db, new Date(now.getTime() - 24 * 3600_000));
+    await purgeExpiredCounters(ctx.db, now);
   },
 };

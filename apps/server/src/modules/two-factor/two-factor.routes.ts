@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  twoFactorCodeBody,
   twoFactorDisableBody,
   twoFactorDisableResponse,
+  twoFactorEnableBody,
   twoFactorEnableResponse,
+  twoFactorSetupBody,
   twoFactorSetupResponse,
 } from '@harvest/shared/schemas/two-factor';
 import type { AppContext } from '../../context.ts';
@@ -16,17 +17,21 @@ export function twoFactorRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/user/2fa/setup',
-      { onRequest: requireUser, schema: { response: { 200: twoFactorSetupResponse } } },
-      async (req) => service.setup(ctx, currentUser(req)),
+      {
+        onRequest: requireUser,
+        config: perIp(10, 15),
+        schema: { body: twoFactorSetupBody, response: { 200: twoFactorSetupResponse } },
+      },
+      async (req) => service.setup(ctx, currentUser(req), req.body.password, req.ip),
     );
     app.post(
       '/user/2fa/enable',
       {
         onRequest: requireUser,
         config: perIp(10, 15),
-        schema: { body: twoFactorCodeBody, response: { 200: twoFactorEnableResponse } },
+        schema: { body: twoFactorEnableBody, response: { 200: twoFactorEnableResponse } },
       },
-      async (req) => service.enable(ctx, currentUser(req), req.body.code),
+      async (req) => service.enable(ctx, currentUser(req), req.body, req.ip),
     );
     app.post(
       '/user/2fa/disable',
@@ -35,7 +40,7 @@ export function twoFactorRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: perIp(10, 15),
         schema: { body: twoFactorDisableBody, response: { 200: twoFactorDisableResponse } },
       },
-      async (req) => service.disable(ctx, currentUser(req), req.body.password, req.body.code),
+      async (req) => service.disable(ctx, currentUser(req), req.body, req.ip),
     );
   };
 }

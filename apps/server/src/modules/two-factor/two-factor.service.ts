@@ -3,10 +3,11 @@ import { MSG } from '@harvest/shared/messages';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/tx.ts';
 import { badRequest, unauthorized } from '../../lib/errors.ts';
-import { verifyPassword } from '../../lib/passwords.ts';
+import { confirmPassword } from '../../lib/reauth.ts';
 import { openSecret, sealSecret } from '../../lib/secret-box.ts';
 import { newTotpSecret, otpauthUrl, verifyTotp } from '../../lib/totp.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
+import { writeAudit } from '../audit/audit.queries.ts';
 import * as q from '../users/users.queries.ts';
 import * as twoFactorQueries from './two-factor.queries.ts';
 
@@ -15,9 +16,14 @@ const hashRecovery = (code: string) =>
     .update(code.replace(/[^A-Z0-9]/gi, '').toUpperCase())
     .digest('hex');
 
-/** Starts enrolment: a new secret, kept sealed and inactive until a code from it is confirmed. */
-export async function setup(ctx: AppContext, user: AuthUser) {
+/**
+ * Starts enrolment: a new secret, kept sealed and inactive until a code from it is confirmed.
+ * Setup, enable and disable all ask for the login password: a stolen session alone must not be
+ * able to put the thief's authenticator on the account (and lock the owner out).
+ */
+export async function setup(ctx: AppContext, user: AuthUser, password: string, ip: string) {
   if (user.totpEnabled) throw badRequest(MSG.twoFactorAlreadyOn);
+  await confirmPassword(ctx, user, password, ip);
   const secret = newTotpSecret();
   await q.updateUser(ctx.db, user.id, { totpSecret: sealSecret(ctx.secret, secret), totpLastStep: null });
   return { secret, otpauthUrl: otpauthUrl(secret, user.email) };
@@ -38,17 +44,28 @@ async function useRecoveryCode(ctx: AppContext, user: AuthUser, code: string): P
   return twoFactorQueries.useRecoveryCode(ctx.db, user.id, hashRecovery(code), ctx.clock.now());
 }
 
-/** The second factor at sign-in: an authenticator code, or a recovery code (each works once). */
-export async function verifySecondFactor(ctx: AppContext, user: AuthUser, code: string | undefined): Promise<void> {
+/**
+ * The second factor at sign-in: an authenticator code, or a recovery code (each works once).
+ * A given code is counted before it is checked (per account and client address); a missing one is not.
+ */
+export async function verifySecondFactor(
+  ctx: AppContext,
+  user: AuthUser,
+  code: string | undefined,
+  ip: string,
+): Promise<void> {
   if (!code) throw unauthorized(MSG.totpRequired, 'two_factor_required');
+  const attempt = await ctx.throttles.totp.begin(user.id, ip);
   const ok = /^\d{6}$/.test(code) ? await acceptTotp(ctx, user, code) : await useRecoveryCode(ctx, user, code);
   if (!ok) throw unauthorized(MSG.totpInvalid, 'two_factor_invalid');
+  await attempt.succeeded();
 }
 
-export async function enable(ctx: AppContext, user: AuthUser, code: string) {
+export async function enable(ctx: AppContext, user: AuthUser, input: { password: string; code: string }, ip: string) {
   if (user.totpEnabled) throw badRequest(MSG.twoFactorAlreadyOn);
   if (!user.totpSecret) throw badRequest(MSG.twoFactorSetupFirst);
-  if (!(await acceptTotp(ctx, user, code))) throw badRequest(MSG.totpInvalid);
+  await confirmPassword(ctx, user, input.password, ip);
+  if (!(await acceptTotp(ctx, user, input.code))) throw badRequest(MSG.totpInvalid);
   const codes = Array.from({ length: 10 }, () => {
     const raw = randomBytes(8).toString('hex').toUpperCase().slice(0, 10);
     return `${raw.slice(0, 5)}-${raw.slice(5)}`;
@@ -57,6 +74,7 @@ export async function enable(ctx: AppContext, user: AuthUser, code: string) {
     await twoFactorQueries.replaceRecoveryCodes(tx, user.id, codes.map(hashRecovery));
     // Older sessions were signed in without the second factor: end them.
     await q.updateUser(tx, user.id, { totpEnabled: true });
+    await writeAudit(tx, { adminId: user.id, action: 'two_factor_enable', targetType: 'user', targetId: user.id, ip });
     return q.bumpTokenVersion(tx, user.id);
   });
   if (!updated) throw unauthorized(MSG.unauthorized);
@@ -64,13 +82,14 @@ export async function enable(ctx: AppContext, user: AuthUser, code: string) {
   return { message: MSG.twoFactorOn, token, recoveryCodes: codes };
 }
 
-export async function disable(ctx: AppContext, user: AuthUser, password: string, code: string) {
+export async function disable(ctx: AppContext, user: AuthUser, input: { password: string; code: string }, ip: string) {
   if (!user.totpEnabled) throw badRequest(MSG.twoFactorNotOn);
-  if (!(await verifyPassword(user.passwordHash, password))) throw badRequest(MSG.currentPasswordWrong);
-  await verifySecondFactor(ctx, user, code);
+  await confirmPassword(ctx, user, input.password, ip);
+  await verifySecondFactor(ctx, user, input.code, ip);
   const updated = await inTransaction(ctx.db, async (tx) => {
     await twoFactorQueries.replaceRecoveryCodes(tx, user.id, []);
     await q.updateUser(tx, user.id, { totpEnabled: false, totpSecret: null, totpLastStep: null });
+    await writeAudit(tx, { adminId: user.id, action: 'two_factor_disable', targetType: 'user', targetId: user.id, ip });
     return q.bumpTokenVersion(tx, user.id);
   });
   if (!updated) throw unauthorized(MSG.unauthorized);

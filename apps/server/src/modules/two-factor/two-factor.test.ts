@@ -11,11 +11,14 @@ afterAll(() => t.close());
 
 const codeAt = (secret: string, offsetSteps = 0) => totpAt(secret, stepOf(t.clock.now()) + offsetSteps);
 
-async function enrol(token: string) {
-  const setup = await call(t, 'POST', '/api/user/2fa/setup', { token });
+async function enrol(token: string, password = 'password-1') {
+  const setup = await call(t, 'POST', '/api/user/2fa/setup', { token, body: { password } });
   expect(setup.statusCode).toBe(200);
   expect(setup.data.otpauthUrl).toMatch(/^otpauth:\/\/totp\//);
-  const enable = await call(t, 'POST', '/api/user/2fa/enable', { token, body: { code: codeAt(setup.data.secret) } });
+  const enable = await call(t, 'POST', '/api/user/2fa/enable', {
+    token,
+    body: { password, code: codeAt(setup.data.secret) },
+  });
   expect(enable.statusCode).toBe(200);
   expect(enable.data.recoveryCodes).toHaveLength(10);
   return {
@@ -81,7 +84,7 @@ describe('administrator second factor', () => {
 
   it('stores the seed sealed, not in clear', async () => {
     const u = await makeUser(t);
-    const setup = await call(t, 'POST', '/api/user/2fa/setup', { token: u.token });
+    const setup = await call(t, 'POST', '/api/user/2fa/setup', { token: u.token, body: { password: u.password } });
     const row = await t.ctx.db.query.users.findFirst({ where: (x, { eq }) => eq(x.id, u.user.id) });
     expect(row?.totpSecret).toMatch(/^v1\./);
     expect(row?.totpSecret).not.toContain(setup.data.secret);

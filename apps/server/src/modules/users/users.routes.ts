@@ -32,7 +32,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { body: profileBody, response: { 200: profileResponse } },
       },
       async (req) => {
-        const { user, token } = await service.updateProfile(ctx, currentUser(req), req.body);
+        const { user, token } = await service.updateProfile(ctx, currentUser(req), req.body, req.ip);
         return { user: dto(user), ...(token ? { token } : {}) };
       },
     );
@@ -44,7 +44,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { body: updateEmailBody, response: { 200: updateEmailResponse } },
       },
       async (req) => {
-        const user = await service.updateEmail(ctx, currentUser(req), req.body.newEmail, req.ip);
+        const user = await service.updateEmail(ctx, currentUser(req), req.body, req.ip);
         return { message: MSG.emailUpdated, user: dto(user) };
       },
     );

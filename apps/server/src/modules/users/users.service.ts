@@ -5,7 +5,8 @@ import type { Tx } from '../../db/client.ts';
 import { constraintName, inTransaction, sqlState } from '../../db/tx.ts';
 import { openUserAccounts } from '../../ledger/ledger.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
-import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { assertNotCommon, hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { confirmPassword } from '../../lib/reauth.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
 import * as q from './users.queries.ts';
@@ -66,28 +67,37 @@ export async function updateProfile(
   ctx: AppContext,
   user: AuthUser,
   input: { firstName: string; lastName: string; currentPassword?: string; newPassword?: string },
+  ip: string,
 ): Promise<{ user: AuthUser; token?: string }> {
   if (!input.newPassword) {
     const updated = await q.updateUser(ctx.db, user.id, { firstName: input.firstName, lastName: input.lastName });
     if (!updated) throw notFound();
     return { user: updated };
   }
-  if (!(await verifyPassword(user.passwordHash, input.currentPassword ?? '')))
-    throw badRequest(MSG.currentPasswordWrong);
+  assertNotCommon(input.newPassword);
+  await confirmPassword(ctx, user, input.currentPassword ?? '', ip);
   if (await verifyPassword(user.withdrawalPasswordHash, input.newPassword))
     throw badRequest(MSG.withdrawalPasswordSame);
   const passwordHash = await hashPassword(input.newPassword);
   // A new password ends every older session; this device gets a fresh token.
   const updated = await inTransaction(ctx.db, async (tx) => {
     await q.updateUser(tx, user.id, { firstName: input.firstName, lastName: input.lastName, passwordHash });
+    await writeAudit(tx, { adminId: user.id, action: 'password_change', targetType: 'user', targetId: user.id, ip });
     return q.bumpTokenVersion(tx, user.id);
   });
   if (!updated) throw notFound();
   return { user: updated, token: await ctx.tokens.sign({ sub: updated.id, tv: updated.tokenVersion }) };
 }
 
-export async function updateEmail(ctx: AppContext, admin: AuthUser, newEmail: string, ip: string): Promise<AuthUser> {
+export async function updateEmail(
+  ctx: AppContext,
+  admin: AuthUser,
+  input: { newEmail: string; password: string },
+  ip: string,
+): Promise<AuthUser> {
   if (!admin.isAdmin) throw forbidden(MSG.adminOnlyEmail);
+  await confirmPassword(ctx, admin, input.password, ip);
+  const { newEmail } = input;
   try {
     return await inTransaction(ctx.db, async (tx) => {
       const updated = await q.updateUser(tx, admin.id, { email: newEmail });

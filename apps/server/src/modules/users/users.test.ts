@@ -106,23 +106,27 @@ describe('PUT /user/profile', () => {
 
   it('gives the spec messages and changes nothing on bad input', async () => {
     const u = await makeUser(t, { firstName: 'Keep' });
-    const cases: [Record<string, unknown>, string][] = [
+    const cases: [Record<string, unknown>, string, string?][] = [
       [{ newPassword: 'abcdefg', confirmPassword: 'abcdefh', currentPassword: u.password }, MSG.newPasswordsMismatch],
       [{ newPassword: 'abc', confirmPassword: 'abc', currentPassword: u.password }, MSG.newPasswordTooShort],
       [{ newPassword: 'abcdefg', confirmPassword: 'abcdefg' }, MSG.currentPasswordRequired],
-      [{ newPassword: 'abcdefg', confirmPassword: 'abcdefg', currentPassword: 'wrong-one' }, MSG.currentPasswordWrong],
+      [
+        { newPassword: 'abcdefg', confirmPassword: 'abcdefg', currentPassword: 'wrong-one' },
+        MSG.currentPasswordWrong,
+        'wrong_password',
+      ],
       [
         { newPassword: u.withdrawalPassword, confirmPassword: u.withdrawalPassword, currentPassword: u.password },
         MSG.withdrawalPasswordSame,
       ],
     ];
-    for (const [extra, message] of cases) {
+    for (const [extra, message, code = 'validation'] of cases) {
       const res = await call(t, 'PUT', '/api/user/profile', {
         token: u.token,
         body: { firstName: 'Changed', lastName: 'X', ...extra },
       });
-      expect(res.statusCode, message).toBe(400);
-      expect(res.data).toEqual({ error: message, code: 'validation' });
+      expect(res.statusCode, message).toBe(code === 'wrong_password' ? 401 : 400);
+      expect(res.data).toEqual({ error: message, code });
     }
     const me = await call(t, 'GET', '/api/user/me', { token: u.token });
     expect(me.data.user.firstName).toBe('Keep');
@@ -146,7 +150,10 @@ describe('PUT /user/admin/update-email', () => {
   it('lets an admin change their own e-mail, audited', async () => {
     const a = await makeUser(t, { isAdmin: true });
     const email = uniqueEmail('newadmin');
-    const res = await call(t, 'PUT', '/api/user/admin/update-email', { token: a.token, body: { newEmail: email } });
+    const res = await call(t, 'PUT', '/api/user/admin/update-email', {
+      token: a.token,
+      body: { newEmail: email, password: a.password },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.data.user.email).toBe(email);
     const audit = await t.ctx.db.query.auditLog.findMany({ where: (l, { eq }) => eq(l.targetId, a.user.id) });
@@ -156,15 +163,24 @@ describe('PUT /user/admin/update-email', () => {
   it('refuses investors (403), bad e-mails (400) and taken e-mails (409)', async () => {
     const u = await makeUser(t);
     expect(
-      (await call(t, 'PUT', '/api/user/admin/update-email', { token: u.token, body: { newEmail: uniqueEmail() } }))
-        .statusCode,
+      (
+        await call(t, 'PUT', '/api/user/admin/update-email', {
+          token: u.token,
+          body: { newEmail: uniqueEmail(), password: u.password },
+        })
+      ).statusCode,
     ).toBe(403);
     expect(
-      (await call(t, 'PUT', '/api/user/admin/update-email', { token: admin.token, body: { newEmail: 'bad' } })).data,
+      (
+        await call(t, 'PUT', '/api/user/admin/update-email', {
+          token: admin.token,
+          body: { newEmail: 'bad', password: admin.password },
+        })
+      ).data,
     ).toEqual({ error: MSG.invalidEmail, code: 'validation' });
     const taken = await call(t, 'PUT', '/api/user/admin/update-email', {
       token: admin.token,
-      body: { newEmail: u.user.email },
+      body: { newEmail: u.user.email, password: admin.password },
     });
     expect(taken.statusCode).toBe(409);
     expect(taken.data).toEqual({ error: MSG.emailExists, code: 'conflict' });

@@ -11,21 +11,12 @@ import {
 } from '@harvest/shared/schemas/withdrawals';
 import { MSG } from '@harvest/shared/messages';
 import type { AppContext } from '../../context.ts';
-import { FailureThrottle } from '../../lib/throttle.ts';
 import { authHooks, currentUser } from '../../plugins/auth.ts';
 import { perIp } from '../../plugins/rate-limit.ts';
 import * as service from './withdrawals.service.ts';
 
 export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { requireUser, requireAdmin } = authHooks(ctx);
-  // Wrong withdrawal passwords per user: 5 per 15 minutes, then 429 with Retry-After.
-  const passwordFailures = new FailureThrottle(
-    'withdrawal-password',
-    5,
-    15 * 60_000,
-    ctx.counters,
-    ctx.config.rateLimits,
-  );
 
   return async (app) => {
     app.post(
@@ -36,7 +27,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { ...perIp(30, 15), idempotent: true },
       },
       async (req) => {
-        const res = await service.requestAll(ctx, currentUser(req), req.body, passwordFailures);
+        const res = await service.requestAll(ctx, currentUser(req), req.body, req.ip);
         return { message: res.message };
       },
     );

@@ -10,7 +10,6 @@ import { inTransaction } from '../../db/tx.ts';
 import { lockUserAccounts, post } from '../../ledger/ledger.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
-import type { FailureThrottle } from '../../lib/throttle.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { toUserRef } from '../users/users.dto.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
@@ -71,15 +70,13 @@ export async function requestAll(
   ctx: AppContext,
   user: AuthUser,
   input: { walletAddress: string; withdrawalPassword: string },
-  throttle: FailureThrottle,
+  ip: string,
 ): Promise<RequestAllResult> {
-  const key = `withdraw:${user.id}`;
-  await throttle.check(key);
-  if (!(await verifyPassword(user.withdrawalPasswordHash, input.withdrawalPassword))) {
-    await throttle.fail(key);
+  // Counted before it is checked, so parallel guesses cannot outrun the limit.
+  const attempt = await ctx.throttles.withdrawalPassword.begin(user.id, ip);
+  if (!(await verifyPassword(user.withdrawalPasswordHash, input.withdrawalPassword)))
     throw badRequest(MSG.withdrawalPasswordWrong);
-  }
-  await throttle.reset(key);
+  await attempt.succeeded();
 
   return inTransaction(ctx.db, async (tx) => {
     const balances = await lockUserAccounts(tx, [user.id]);

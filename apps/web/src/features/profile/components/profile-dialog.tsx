@@ -45,6 +45,7 @@ function ProfileBody({
     firstName: user?.firstName ?? '',
     lastName: user?.lastName ?? '',
     email: user?.email ?? '',
+    emailPassword: '',
     currentPassword: '',
     newPassword: '',
     confirmPassword: '',
@@ -60,8 +61,11 @@ function ProfileBody({
       if (form.newPassword !== form.confirmPassword) return void toast.error(MSG.newPasswordsMismatch);
       if (form.newPassword.length < MIN_PASSWORD_LENGTH) return void toast.error(MSG.newPasswordTooShort);
     }
+    const emailChanged = Boolean(user?.isAdmin) && form.email.trim().toLowerCase() !== user?.email;
     setBusy(true);
     try {
+      // The e-mail first: its password check failing leaves the rest of the form unsaved too.
+      if (emailChanged) await updateEmail({ newEmail: form.email.trim(), password: form.emailPassword });
       const res = await updateProfile({
         firstName: form.firstName,
         lastName: form.lastName,
@@ -74,13 +78,10 @@ function ProfileBody({
           : {}),
       });
       if (res.token) tokenStore.set(res.token);
-      let updated = res.user;
-      if (user?.isAdmin && form.email.trim().toLowerCase() !== user.email)
-        updated = (await updateEmail(form.email.trim())).user;
-      setUser(updated);
+      setUser(res.user);
       toast.success('Profile updated');
       setEditing(false);
-      setForm((f) => ({ ...f, currentPassword: '', newPassword: '', confirmPassword: '' }));
+      setForm((f) => ({ ...f, emailPassword: '', currentPassword: '', newPassword: '', confirmPassword: '' }));
     } catch (err) {
       toast.error(errorText(err, MSG.profileFailed));
     } finally {
@@ -131,6 +132,15 @@ function ProfileBody({
         disabled={!user.isAdmin}
         hint={user.isAdmin ? undefined : 'Only administrators can change their email.'}
       />
+      {user.isAdmin && form.email.trim().toLowerCase() !== user.email && (
+        <PasswordInput
+          label="Password to confirm the new email"
+          name="emailPassword"
+          autoComplete="current-password"
+          value={form.emailPassword}
+          onChange={set('emailPassword')}
+        />
+      )}
       <fieldset className="space-y-3 rounded-lg border border-slate-200 p-3">
         <legend className="px-1 text-sm font-semibold text-slate-700">Change password (optional)</legend>
         <PasswordInput

@@ -8,6 +8,7 @@ import { disableTwoFactor, enableTwoFactor, setupTwoFactor } from '../api/two-fa
 
 type Step =
   | { kind: 'idle' }
+  | { kind: 'password' }
   | { kind: 'scan'; secret: string; qr: string }
   | { kind: 'codes'; codes: string[] }
   | { kind: 'disable' };
@@ -24,7 +25,7 @@ export function TwoFactorSection() {
   async function start() {
     setBusy(true);
     try {
-      const res = await setupTwoFactor();
+      const res = await setupTwoFactor(password);
       const QR = await import('qrcode');
       setStep({ kind: 'scan', secret: res.secret, qr: await QR.toDataURL(res.otpauthUrl, { width: 200, margin: 1 }) });
     } catch (err) {
@@ -37,9 +38,10 @@ export function TwoFactorSection() {
   async function confirm() {
     setBusy(true);
     try {
-      const res = await enableTwoFactor(code.trim());
+      const res = await enableTwoFactor(password, code.trim());
       tokenStore.set(res.token);
       setCode('');
+      setPassword('');
       setStep({ kind: 'codes', codes: res.recoveryCodes });
     } catch (err) {
       toast.error(errorText(err, 'Invalid authentication code'));
@@ -79,9 +81,27 @@ export function TwoFactorSection() {
         </span>
       </div>
       {step.kind === 'idle' && !user.twoFactorEnabled && (
-        <Button variant="secondary" onClick={start} disabled={busy}>
+        <Button variant="secondary" onClick={() => setStep({ kind: 'password' })}>
           Turn on with an authenticator app
         </Button>
+      )}
+      {step.kind === 'password' && (
+        <div className="space-y-2">
+          <PasswordInput
+            label="Password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            autoComplete="current-password"
+          />
+          <div className="flex gap-2">
+            <Button variant="secondary" onClick={() => setStep({ kind: 'idle' })}>
+              Cancel
+            </Button>
+            <Button onClick={start} disabled={busy}>
+              Continue
+            </Button>
+          </div>
+        </div>
       )}
       {step.kind === 'idle' && user.twoFactorEnabled && (
         <Button variant="secondary" onClick={() => setStep({ kind: 'disable' })}>
