@@ -1,4 +1,21 @@
-import { afterEach } from 'vitest';
+import { afterEach, vi } from 'vitest';
 import { cleanup } from '@testing-library/react';
 
-afterEach(() => cleanup());
+// An unexpected console.error fails the test, as on the server (apps/server/test/setup-console.ts): React
+// warnings (act, keys, invalid DOM) and errors the app logs are bugs. A test that expects one spies on it.
+let errors: unknown[][] = [];
+const original = console.error;
+console.error = (...args: unknown[]) => {
+  errors.push(args);
+  original(...args);
+};
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  localStorage.clear();
+  const seen = errors;
+  errors = [];
+  if (seen.length > 0 && !vi.isMockFunction(console.error))
+    throw new Error(`console.error was called: ${String(seen[0]?.[0])}`);
+});

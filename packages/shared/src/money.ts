@@ -73,7 +73,14 @@ export function withdrawalFee(grossMicro: bigint, feePercent: bigint): { fee: bi
   return { fee, net: grossMicro - fee };
 }
 
-/** Screen formatting: fixed decimals, from the API's number. */
-export function formatUsdc(value: number, decimals = 2): string {
-  return value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+/**
+ * Screen formatting from the API's number: thousands separators, at least `decimals` decimals and at most
+ * `maxDecimals` (6 shows every micro-USDC, so nothing is rounded away); never "-0.00".
+ */
+export function formatUsdc(value: number, decimals = 2, maxDecimals = decimals): string {
+  const text = value.toLocaleString('en-US', {
+    minimumFractionDigits: decimals,
+    maximumFractionDigits: Math.max(decimals, maxDecimals),
+  });
+  return /^-[0.,]*$/.test(text) ? text.slice(1) : text;
 }

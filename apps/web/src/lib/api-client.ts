@@ -53,10 +53,11 @@ export function setBlockedHandler(fn: () => void) {
 export async function api<S extends z.ZodMiniType>(
   path: string,
   schema: S,
-  opts: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+  opts: { method?: string; body?: unknown; headers?: Record<string, string>; idempotencyKey?: string } = {},
 ): Promise<z.infer<S>> {
   const token = tokenStore.get();
   const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
+  if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
   if (token && !['/login', '/register', '/send-code'].includes(path)) headers.authorization = `Bearer ${token}`;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;

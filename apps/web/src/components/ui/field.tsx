@@ -1,59 +1,93 @@
-import { useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { forwardRef, useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 
 const INPUT =
-  'w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 placeholder:text-slate-400 focus:border-purple-600 focus:outline-none focus:ring-2 focus:ring-purple-200 disabled:bg-slate-100 disabled:text-slate-500';
+  'w-full min-w-0 rounded-lg border border-slate-400 bg-white px-3 py-2 text-sm text-slate-900 placeholder:text-slate-500 focus:border-purple-600 focus:outline-none focus:ring-2 focus:ring-purple-200 disabled:bg-slate-100 disabled:text-slate-600 aria-[invalid=true]:border-red-600';
 
+/**
+ * A labelled control with its hint and its error: the error sits under the field, in the spec's words,
+ * and the control points at it (aria-invalid, aria-describedby), so a screen reader hears it too.
+ */
 export function Field({
   label,
   hint,
+  error,
   children,
 }: {
   label: string;
   hint?: string;
-  children: (id: string) => ReactNode;
+  error?: string | null;
+  children: (id: string, describedBy: string | undefined, invalid: boolean) => ReactNode;
 }) {
   const id = useId();
+  const hintId = hint ? `${id}-hint` : '';
+  const errorId = error ? `${id}-error` : '';
+  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
   return (
-    <div className="space-y-1">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
+    <div className="min-w-0 space-y-1">
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
         {label}
       </label>
-      {children(id)}
-      {hint && <p className="text-xs text-slate-500">{hint}</p>}
+      {children(id, describedBy, Boolean(error))}
+      {hint && (
+        <p id={hintId} className="text-xs text-slate-600">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={errorId} className="text-sm font-medium text-red-700">
+          {error}
+        </p>
+      )}
     </div>
   );
 }
 
-export function TextInput({
-  label,
-  hint,
-  className = '',
-  ...props
-}: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string }) {
+type InputProps = InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string; error?: string | null };
+
+export const TextInput = forwardRef<HTMLInputElement, InputProps>(function TextInput(
+  { label, hint, error, className = '', ...props },
+  ref,
+) {
   return (
-    <Field label={label} hint={hint}>
-      {(id) => <input id={id} className={`${INPUT} ${className}`} {...props} />}
+    <Field label={label} hint={hint} error={error}>
+      {(id, describedBy, invalid) => (
+        <input
+          ref={ref}
+          id={id}
+          aria-describedby={describedBy}
+          aria-invalid={invalid || undefined}
+          className={`${INPUT} ${className}`}
+          {...props}
+        />
+      )}
     </Field>
   );
-}
+});
 
 /** A password field with the spec's Show/Hide toggle. */
-export function PasswordInput({
-  label,
-  hint,
-  ...props
-}: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string }) {
+export const PasswordInput = forwardRef<HTMLInputElement, InputProps>(function PasswordInput(
+  { label, hint, error, ...props },
+  ref,
+) {
   const [shown, setShown] = useState(false);
   return (
-    <Field label={label} hint={hint}>
-      {(id) => (
+    <Field label={label} hint={hint} error={error}>
+      {(id, describedBy, invalid) => (
         <div className="relative">
-          <input id={id} type={shown ? 'text' : 'password'} className={`${INPUT} pr-16`} {...props} />
+          <input
+            ref={ref}
+            id={id}
+            type={shown ? 'text' : 'password'}
+            aria-describedby={describedBy}
+            aria-invalid={invalid || undefined}
+            className={`${INPUT} pr-16`}
+            {...props}
+          />
           <button
             type="button"
             onClick={() => setShown((s) => !s)}
             aria-label={`${shown ? 'Hide' : 'Show'} ${label.toLowerCase()}`}
-            className="absolute inset-y-0 right-0 px-3 text-xs font-semibold text-purple-700 hover:text-purple-900"
+            className="absolute inset-y-0 right-0 px-3 text-xs font-semibold text-purple-800 hover:text-purple-950"
           >
             {shown ? 'Hide' : 'Show'}
           </button>
@@ -61,6 +95,6 @@ export function PasswordInput({
       )}
     </Field>
   );
-}
+});
 
 export const inputClass = INPUT;

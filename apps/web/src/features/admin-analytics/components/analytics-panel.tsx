@@ -7,18 +7,7 @@ import { Card, StatCard } from '../../../components/ui/card.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useQuery } from '@tanstack/react-query';
 import { analyticsQuery } from '../../../lib/admin-queries.ts';
-
-const money = (v: number) =>
-  `${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} USDC`;
-/** "2026-11-05" -> "Nov 5" (the date is a platform calendar day, not an instant). */
-const shortDay = (day: string) => {
-  const [y, m, d] = day.split('-').map(Number);
-  return new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1)).toLocaleDateString('en-US', {
-    month: 'short',
-    day: 'numeric',
-    timeZone: 'UTC',
-  });
-};
+import { count, dayLabel, usdc, usdcTick } from '../../../lib/format.ts';
 
 interface Point {
   day: string;
@@ -45,9 +34,9 @@ function DayChart({
         <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 320, height: 224 }}>
           <BarChart data={data} margin={{ top: 8, right: 8, left: 0, bottom: 0 }}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
-            <XAxis dataKey="day" tickFormatter={shortDay} fontSize={11} minTickGap={12} />
-            <YAxis fontSize={11} allowDecimals={!integer} width={56} />
-            <Tooltip labelFormatter={(l) => shortDay(String(l))} formatter={(v) => [format(Number(v)), title]} />
+            <XAxis dataKey="day" tickFormatter={dayLabel} fontSize={11} minTickGap={12} />
+            <YAxis fontSize={11} allowDecimals={!integer} width={56} tickFormatter={integer ? count : usdcTick} />
+            <Tooltip labelFormatter={(l) => dayLabel(String(l))} formatter={(v) => [format(Number(v)), title]} />
             <Bar dataKey="value" fill={color} isAnimationActive={false} />
           </BarChart>
         </ResponsiveContainer>
@@ -56,7 +45,7 @@ function DayChart({
       <ul className="mt-1 divide-y divide-slate-100 text-sm">
         {last7.map((p) => (
           <li key={p.day} className="flex justify-between py-1">
-            <span className="text-slate-500">{shortDay(p.day)}</span>
+            <span className="text-slate-500">{dayLabel(p.day)}</span>
             <span className="font-medium text-slate-900">{format(p.value)}</span>
           </li>
         ))}
@@ -69,7 +58,6 @@ function DayChart({
 export function AnalyticsPanel() {
   const [period, setPeriod] = useState<number>(DEFAULT_ANALYTICS_PERIOD);
   const q = useQuery(analyticsQuery(period));
-  const count = (v: number) => v.toLocaleString('en-US');
 
   return (
     <div className="space-y-6">
@@ -103,8 +91,8 @@ export function AnalyticsPanel() {
         <>
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
             <StatCard label="Total Users" value={count(q.data.summary.totalUsers)} />
-            <StatCard label="Total Investments" value={money(q.data.summary.totalInvestments)} tone="sky" />
-            <StatCard label="Total Deposits" value={money(q.data.summary.totalDeposits)} tone="emerald" />
+            <StatCard label="Total Investments" value={usdc(q.data.summary.totalInvestments)} tone="sky" />
+            <StatCard label="Total Deposits" value={usdc(q.data.summary.totalDeposits)} tone="emerald" />
           </div>
           <div className="grid grid-cols-1 gap-6 lg:grid-cols-2" aria-busy={q.isFetching}>
             <DayChart
@@ -117,13 +105,13 @@ export function AnalyticsPanel() {
             <DayChart
               title="Investment Amount"
               color="#0284c7"
-              format={money}
+              format={usdc}
               data={q.data.investmentTrends.map((d) => ({ day: d._id, value: d.totalAmount }))}
             />
             <DayChart
               title="Deposits Received"
               color="#059669"
-              format={money}
+              format={usdc}
               data={q.data.depositTrends.map((d) => ({ day: d._id, value: d.totalAmount }))}
             />
             <DayChart

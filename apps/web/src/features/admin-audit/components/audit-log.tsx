@@ -8,6 +8,7 @@ import { inputClass } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useQuery } from '@tanstack/react-query';
 import { auditQuery } from '../../../lib/admin-queries.ts';
+import { count, dateTime } from '../../../lib/format.ts';
 
 const PAGE_SIZE = 25;
 const json = (v: unknown) => (v === null || v === undefined ? '—' : JSON.stringify(v, null, 1));
@@ -62,7 +63,7 @@ export function AuditLog() {
         </form>
         {q.data && (
           <p className="mt-2 text-sm text-slate-500">
-            {q.data.total.toLocaleString('en-US')} {q.data.total === 1 ? 'entry' : 'entries'}
+            {count(q.data.total)} {q.data.total === 1 ? 'entry' : 'entries'}
           </p>
         )}
       </Card>
@@ -97,7 +98,7 @@ function Entry({ entry: e }: { entry: AuditEntry }) {
     <Card>
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <p className="font-mono text-sm font-bold text-purple-800">{e.action}</p>
-        <p className="text-xs text-slate-500">{new Date(e.createdAt).toLocaleString()}</p>
+        <p className="text-xs text-slate-500">{dateTime(e.createdAt)}</p>
       </div>
       <p className="mt-1 text-sm break-all text-slate-700">
         By {e.admin.firstName} {e.admin.lastName} ({e.admin.email}){e.ip ? ` from ${e.ip}` : ''}

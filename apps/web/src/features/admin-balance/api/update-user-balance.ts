@@ -1,11 +1,12 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { messageResponse } from '@harvest/shared/schemas/common';
 import type { UpdateUserBalanceInput } from '@harvest/shared/schemas/deposits';
 import { api } from '../../../lib/api-client.ts';
+import { useIdempotentMutation } from '../../../lib/idempotency.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
-export const updateUserBalance = (body: UpdateUserBalanceInput) =>
-  api('/admin/update-user-balance', messageResponse, { method: 'POST', body });
+export const updateUserBalance = (body: UpdateUserBalanceInput, idempotencyKey: string) =>
+  api('/admin/update-user-balance', messageResponse, { method: 'POST', body, idempotencyKey });
 
 /**
  * Sets a balance: the user's figures, their deposits (an admin credit appears in View Deposits), the
@@ -13,8 +14,7 @@ export const updateUserBalance = (body: UpdateUserBalanceInput) =>
  */
 export function useUpdateUserBalance() {
   const qc = useQueryClient();
-  return useMutation({
-    mutationFn: updateUserBalance,
+  return useIdempotentMutation(updateUserBalance, (b) => `balance:${JSON.stringify(b)}`, {
     onSettled: () => qc.invalidateQueries({ queryKey: queryKeys.admin.all }),
   });
 }

@@ -1,61 +1,116 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { toast } from 'react-toastify';
 import { TEXT } from '@harvest/shared/texts';
-import { updateUserBalanceBody } from '@harvest/shared/schemas/deposits';
+import { parseUsdc, microToUsdc } from '@harvest/shared/money';
+import { updateUserBalanceBody, type UpdateUserBalanceInput } from '@harvest/shared/schemas/deposits';
+import type { AdminUser } from '@harvest/shared/schemas/admin';
 import { Button } from '../../../components/ui/button.tsx';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { TextInput } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
+import { firstError, useZodForm } from '../../../lib/form.ts';
+import { fullName, usdc } from '../../../lib/format.ts';
 import { useUpdateUserBalance } from '../api/update-user-balance.ts';
 
-/**
- * Admin users' Update Balance form: sets the user's balance to the exact amount, with an
- * optional note. Failures show in a browser alert, as the spec says.
- */
-export function UpdateBalanceForm({ userId, onDone }: { userId: string; onDone?: () => void }) {
-  const [newBalance, setNewBalance] = useState('');
-  const [note, setNote] = useState('');
-  const update = useUpdateUserBalance();
+interface Values {
+  userId: string;
+  newBalance: string;
+  note: string;
+}
 
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    const body = { userId, newBalance, ...(note.trim() ? { note } : {}) };
-    const checked = updateUserBalanceBody.safeParse(body);
-    if (!checked.success) return void window.alert(checked.error.issues[0]?.message ?? TEXT.balanceUpdateFailed);
+/**
+ * Admin users' Update Balance form: sets the user's balance to the exact amount, with an optional
+ * note, after a confirmation that shows the current balance, the new one and the difference. A refusal
+ * shows in the dialog and in the browser alert the spec names.
+ */
+export function UpdateBalanceForm({ user, onDone }: { user: AdminUser; onDone?: () => void }) {
+  const form = useZodForm<Values>(updateUserBalanceBody, {
+    defaultValues: { userId: user._id, newBalance: '', note: '' },
+  });
+  const [pending, setPending] = useState<UpdateUserBalanceInput | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const update = useUpdateUserBalance();
+  const errors = form.formState.errors;
+
+  const onValid = (v: Values) => {
+    setError(null);
+    setPending({ userId: user._id, newBalance: v.newBalance, ...(v.note.trim() ? { note: v.note } : {}) });
+  };
+  const onInvalid = () => {
+    const message = firstError(errors) ?? TEXT.validAmount;
+    toast.error(message);
+  };
+
+  async function confirm() {
+    if (!pending) return;
     try {
-      const res = await update.mutateAsync(body);
+      const res = await update.mutateAsync(pending);
       toast.success(res.message);
-      setNewBalance('');
-      setNote('');
+      setPending(null);
+      form.reset({ userId: user._id, newBalance: '', note: '' });
       onDone?.();
     } catch (err) {
-      window.alert(errorText(err, TEXT.balanceUpdateFailed));
+      const text = errorText(err, TEXT.balanceUpdateFailed);
+      setError(text);
+      window.alert(text);
     }
   }
 
+  const current = parseUsdc(user.balance) ?? 0n;
+  const next = pending ? (parseUsdc(String(pending.newBalance).trim()) ?? 0n) : 0n;
+  const diff = next - current;
+
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="Update balance">
+    <form
+      onSubmit={form.handleSubmit(onValid, onInvalid)}
+      noValidate
+      className="space-y-3"
+      aria-label={`Update balance of ${fullName(user)}`}
+    >
+      <p className="text-sm text-slate-700">
+        Current balance: <strong>{usdc(user.balance, 'balance')}</strong>
+      </p>
       <TextInput
         label="New Balance (USDC)"
-        name="newBalance"
-        type="number"
+        type="text"
         inputMode="decimal"
-        min="0"
-        step="any"
+        autoComplete="off"
         placeholder="0.00"
-        value={newBalance}
-        onChange={(e) => setNewBalance(e.target.value)}
+        error={errors.newBalance?.message}
+        {...form.register('newBalance')}
       />
       <TextInput
         label="Note (optional)"
-        name="note"
         maxLength={500}
-        placeholder="Admin balance update"
-        value={note}
-        onChange={(e) => setNote(e.target.value)}
+        placeholder={TEXT.balanceNoteDefault}
+        error={errors.note?.message}
+        {...form.register('note')}
       />
-      <Button type="submit" disabled={update.isPending}>
-        {update.isPending ? 'Updating...' : 'Update Balance'}
-      </Button>
+      <Button type="submit">Update Balance</Button>
+      <ConfirmDialog
+        open={pending !== null}
+        title="Update balance?"
+        confirmLabel="Update Balance"
+        busy={update.isPending}
+        error={error}
+        onCancel={() => setPending(null)}
+        onConfirm={() => void confirm()}
+      >
+        <p>
+          {fullName(user)} ({user.email})
+        </p>
+        <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
+          <dt>Current</dt>
+          <dd className="text-right">{usdc(user.balance, 'balance')}</dd>
+          <dt>New</dt>
+          <dd className="text-right font-semibold">{usdc(microToUsdc(next), 'balance')}</dd>
+          <dt>Difference</dt>
+          <dd className="text-right">
+            {diff > 0n ? '+' : diff < 0n ? '−' : ''}
+            {usdc(microToUsdc(diff < 0n ? -diff : diff), 'balance')}
+          </dd>
+        </dl>
+      </ConfirmDialog>
     </form>
   );
 }

@@ -1,6 +1,5 @@
 import { useState, type ReactNode } from 'react';
 import { toast } from 'react-toastify';
-import { HASH_SHOWN_CHARS_ADMIN_DEPOSITS } from '@harvest/shared/constants';
 import { TEXT } from '@harvest/shared/texts';
 import { ADMIN_DEPOSIT_FILTERS, type AdminDeposit, type AdminDepositFilter } from '@harvest/shared/schemas/deposits';
 import { Pager } from '../../../components/ui/pager.tsx';
@@ -10,6 +9,7 @@ import { errorText } from '../../../lib/api-client.ts';
 import { useApproveDeposit } from '../api/approve-deposit.ts';
 import { useQuery } from '@tanstack/react-query';
 import { adminDepositsQuery } from '../../../lib/admin-queries.ts';
+import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
 
 const PAGE_SIZE = 50;
 const FILTER_LABEL: Record<AdminDepositFilter, string> = {
@@ -28,11 +28,6 @@ const TYPE_LABEL: Record<AdminDeposit['type'], string> = {
   real: 'On-chain',
   admin_credit: 'Admin credit',
 };
-
-/** Hashes are cut to 30 characters in the admin deposit view (spec section 9). */
-const cutHash = (h: string | null) =>
-  !h ? '—' : h.length > HASH_SHOWN_CHARS_ADMIN_DEPOSITS ? `${h.slice(0, HASH_SHOWN_CHARS_ADMIN_DEPOSITS)}...` : h;
-const usdc = (v: number) => `${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} USDC`;
 
 /** Admin deposits: filter all / pending / confirmed / failed with counts, Approve on pending ones. */
 /** `toolbar` (composed by the app layer, e.g. a CSV download) receives the current filter. */
@@ -108,10 +103,10 @@ function AdminDepositRow({ deposit: d }: { deposit: AdminDeposit }) {
           )}
         </p>
         <p className="font-mono text-xs break-all text-slate-500" title={d.txHash ?? undefined}>
-          {cutHash(d.txHash)}
+          {shortHash(d.txHash, 'adminDeposits')}
         </p>
         {d.fromAddress && <p className="font-mono text-xs break-all text-slate-400">from {d.fromAddress}</p>}
-        <p className="text-xs text-slate-400">{new Date(d.createdAt).toLocaleString()}</p>
+        <p className="text-xs text-slate-400">{dateTime(d.createdAt)}</p>
         {d.failureReason && <p className="text-xs text-rose-700">{d.failureReason}</p>}
       </div>
       {d.status === 'pending' && (

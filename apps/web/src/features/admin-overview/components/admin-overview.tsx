@@ -6,10 +6,10 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Card, StatCard } from '../../../components/ui/card.tsx';
 import { inputClass } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
-import { dateTime, fullName, usdc } from '../lib/format.ts';
 import { CsvDownloadButton } from './csv-download-button.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { adminDashboardQuery } from '../../../lib/admin-queries.ts';
+import { count, dateTime, fullName, usdc } from '../../../lib/format.ts';
 
 const DEPOSIT_STYLE: Record<AdminDeposit['status'], string> = {
   pending: 'bg-amber-100 text-amber-800',
@@ -57,11 +57,11 @@ export function AdminOverview() {
   return (
     <div className="space-y-6">
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-5">
-        <StatCard label="Total Users" value={metrics.totalUsers.toLocaleString('en-US')} />
+        <StatCard label="Total Users" value={count(metrics.totalUsers)} />
         <StatCard label="Total Deposits" value={usdc(metrics.totalDeposits)} tone="emerald" />
         <StatCard label="Total Investments" value={usdc(metrics.totalInvestments)} tone="sky" />
-        <StatCard label="Pending Deposits" value={metrics.pendingDeposits.toLocaleString('en-US')} tone="amber" />
-        <StatCard label="Pending Withdrawals" value={metrics.pendingWithdrawals.toLocaleString('en-US')} tone="rose" />
+        <StatCard label="Pending Deposits" value={count(metrics.pendingDeposits)} tone="amber" />
+        <StatCard label="Pending Withdrawals" value={count(metrics.pendingWithdrawals)} tone="rose" />
       </div>
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card title="Recent Deposits">

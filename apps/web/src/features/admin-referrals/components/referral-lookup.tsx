@@ -7,8 +7,8 @@ import { inputClass } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useQuery } from '@tanstack/react-query';
 import { userCandidatesQuery, userNetworkQuery } from '../../../lib/admin-queries.ts';
+import { date, usdc } from '../../../lib/format.ts';
 
-const usdc = (v: number) => `${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} USDC`;
 const LEVEL_RATE = ['10%', '3%', '1%'];
 
 /**
@@ -133,10 +133,7 @@ function RewardsCard({ data }: { data: AdminReferralLookup }) {
                   L{r.level} · {r.fromUser.firstName} {r.fromUser.lastName} invested {usdc(r.investmentAmount)}
                 </span>
                 <span className="font-medium text-slate-900">
-                  {usdc(r.amount)}{' '}
-                  <span className="text-xs font-normal text-slate-500">
-                    {new Date(r.createdAt).toLocaleDateString()}
-                  </span>
+                  {usdc(r.amount)} <span className="text-xs font-normal text-slate-500">{date(r.createdAt)}</span>
                 </span>
               </li>
             ))}

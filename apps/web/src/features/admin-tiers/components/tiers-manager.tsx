@@ -9,8 +9,7 @@ import { errorText } from '../../../lib/api-client.ts';
 import { useSaveTier } from '../api/save-tier.ts';
 import { useQuery } from '@tanstack/react-query';
 import { adminTiersQuery } from '../../../lib/admin-queries.ts';
-
-const usdc = (v: number) => `${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} USDC`;
+import { dateTime, usdc } from '../../../lib/format.ts';
 
 /** Tier management: create, edit, activate and deactivate. Bought investments keep their terms. */
 export function TiersManager() {
@@ -65,7 +64,7 @@ export function TiersManager() {
                 <p className="text-sm text-slate-600">
                   {t.dailyRate}% daily · order {t.sortOrder}
                 </p>
-                <p className="text-xs text-slate-500">Updated {new Date(t.updatedAt).toLocaleString()}</p>
+                <p className="text-xs text-slate-500">Updated {dateTime(t.updatedAt)}</p>
                 <div className="mt-3 flex flex-wrap gap-2">
                   <Button variant="secondary" onClick={() => setEditing(t)}>
                     Edit

@@ -137,7 +137,7 @@ describe('UsersPanel', () => {
     );
     renderPanel({
       toolbar: (search) => <span data-testid="toolbar">{`csv:${search}`}</span>,
-      balanceForm: (id) => <p>form for {id}</p>,
+      balanceForm: (u) => <p>form for {u._id}</p>,
     });
     await screen.findByText('ada@example.com');
     await user.type(screen.getByLabelText('Search users by name or e-mail'), 'love lace');

@@ -9,12 +9,9 @@ import { errorText } from '../../../lib/api-client.ts';
 import { useToggleBlock } from '../api/toggle-block.ts';
 import { useQuery } from '@tanstack/react-query';
 import { adminUsersQuery, userDepositsQuery } from '../../../lib/admin-queries.ts';
+import { count, date, dateTime, shortHash, usdc } from '../../../lib/format.ts';
 
 const PAGE_SIZE = 20;
-const usdc4 = (v: number) =>
-  `${v.toLocaleString('en-US', { minimumFractionDigits: 4, maximumFractionDigits: 6 })} USDC`;
-const usdc2 = (v: number) =>
-  `${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} USDC`;
 const DEPOSIT_STYLE = {
   pending: 'bg-amber-100 text-amber-800',
   confirmed: 'bg-emerald-100 text-emerald-800',
@@ -25,8 +22,8 @@ const TYPE_LABEL = { demo: 'Demo', real: 'On-chain', admin_credit: 'Admin credit
 export interface UsersPanelSlots {
   /** Toolbar items for the current search (e.g. the CSV download). */
   toolbar?: (search: string) => ReactNode;
-  /** The Update Balance form for one user; call onDone after a change so figures refresh. */
-  balanceForm?: (userId: string, onDone: () => void) => ReactNode;
+  /** The Update Balance form for one user (it shows the current balance); call onDone after a change. */
+  balanceForm?: (user: AdminUser, onDone: () => void) => ReactNode;
 }
 
 /** Admin users (spec): paged, searchable list with badges, account summary, deposits, balance and blocking. */
@@ -75,7 +72,7 @@ export function UsersPanel({ toolbar, balanceForm }: UsersPanelSlots) {
         </form>
         {q.data && (
           <p className="mt-2 text-sm text-slate-500" aria-live="polite">
-            {q.data.total.toLocaleString('en-US')} user{q.data.total === 1 ? '' : 's'}
+            {count(q.data.total)} user{q.data.total === 1 ? '' : 's'}
             {search ? ` matching “${search}”` : ''}
           </p>
         )}
@@ -135,7 +132,7 @@ function UserCard({
           </h3>
           <p className="break-all text-sm text-slate-600">{user.email}</p>
           <p className="text-xs text-slate-500">
-            {user.phone ?? 'Phone not provided'} · Joined {new Date(user.createdAt).toLocaleDateString()}
+            {user.phone ?? 'Phone not provided'} · Joined {date(user.createdAt)}
           </p>
         </div>
         {!user.isAdmin && (
@@ -150,11 +147,11 @@ function UserCard({
         )}
       </div>
       <dl className="mt-3 grid grid-cols-2 gap-3 text-sm sm:grid-cols-3 lg:grid-cols-5">
-        <Figure label="Balance" value={usdc4(user.balance)} />
-        <Figure label="Total Investment" value={usdc4(user.totalInvestment)} />
-        <Figure label="Total Earnings" value={usdc2(user.totalEarnings)} />
-        <Figure label="Referral Rewards" value={usdc2(user.referralRewards)} />
-        <Figure label="Total Deposits" value={usdc2(user.totalDeposits)} />
+        <Figure label="Balance" value={usdc(user.balance, 'balance')} />
+        <Figure label="Total Investment" value={usdc(user.totalInvestment, 'balance')} />
+        <Figure label="Total Earnings" value={usdc(user.totalEarnings)} />
+        <Figure label="Referral Rewards" value={usdc(user.referralRewards)} />
+        <Figure label="Total Deposits" value={usdc(user.totalDeposits)} />
       </dl>
       {user.withdrawalWallet && (
         <p className="mt-2 break-all text-xs text-slate-500">Withdrawal wallet: {user.withdrawalWallet}</p>
@@ -172,7 +169,7 @@ function UserCard({
       {showDeposits && <UserDeposits userId={user._id} />}
       {showBalance && balanceForm && (
         <div className="mt-3 rounded-xl bg-slate-50 p-4">
-          {balanceForm(user._id, () => {
+          {balanceForm(user, () => {
             setShowBalance(false);
             onChanged();
           })}
@@ -206,10 +203,10 @@ function UserDeposits({ userId }: { userId: string }) {
           <li key={d._id} className="flex flex-wrap items-center justify-between gap-2 py-2">
             <div className="min-w-0">
               <p className="font-medium text-slate-900">
-                {usdc2(d.amount)} <span className="text-xs text-slate-500">· {TYPE_LABEL[d.type]}</span>
+                {usdc(d.amount)} <span className="text-xs text-slate-500">· {TYPE_LABEL[d.type]}</span>
               </p>
               <p className="break-all text-xs text-slate-500">
-                {d.txHash ?? 'No transaction hash'} · {new Date(d.createdAt).toLocaleString()}
+                {d.txHash ? shortHash(d.txHash, 'adminDeposits') : 'No transaction hash'} · {dateTime(d.createdAt)}
               </p>
             </div>
             <span className={`rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${DEPOSIT_STYLE[d.status]}`}>

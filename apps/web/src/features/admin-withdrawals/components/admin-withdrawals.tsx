@@ -1,8 +1,6 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { toast } from 'react-toastify';
-import { HASH_SHOWN_CHARS } from '@harvest/shared/constants';
 import { TEXT } from '@harvest/shared/texts';
-import { formatUsdc } from '@harvest/shared/money';
 import { TX_HASH } from '@harvest/shared/schemas/common';
 import type { AdminWithdrawal } from '@harvest/shared/schemas/withdrawals';
 import { Pager } from '../../../components/ui/pager.tsx';
@@ -14,12 +12,9 @@ import { useApproveWithdrawal } from '../api/approve-withdrawal.ts';
 import { useRejectWithdrawal } from '../api/reject-withdrawal.ts';
 import { useQuery } from '@tanstack/react-query';
 import { adminWithdrawalsQuery, type WithdrawalView } from '../../../lib/admin-queries.ts';
+import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
 
 const PAGE_SIZE = 25;
-const money = (v: number) =>
-  `${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} USDC`;
-const shortHash = (h: string) => (h.length > HASH_SHOWN_CHARS ? `${h.slice(0, HASH_SHOWN_CHARS)}...` : h);
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 const STATUS = {
   pending: { label: 'Pending', cls: 'bg-amber-100 text-amber-800' },
   approved: { label: 'Completed', cls: 'bg-emerald-100 text-emerald-800' },
@@ -132,14 +127,14 @@ function WithdrawalRow({ w, selected, onSelect }: { w: AdminWithdrawal; selected
           {w.cycleNumber !== null ? `Cycle #${w.cycleNumber}` : SOURCE[w.source]}
           {w.investmentId ? ` · ${w.investmentId.tier}` : ''}
         </span>
-        <span>Amount {money(w.amount)}</span>
-        <span>Fee {money(w.feeAmount)}</span>
-        <span className="font-semibold text-emerald-700">Net {money(w.netAmount)}</span>
+        <span>Amount {usdc(w.amount)}</span>
+        <span>Fee {usdc(w.feeAmount)}</span>
+        <span className="font-semibold text-emerald-700">Net {usdc(w.netAmount)}</span>
       </div>
       <p className="mt-1 font-mono text-xs break-all text-slate-600">{w.walletAddress}</p>
       <p className="mt-1 text-xs text-slate-500">
-        Requested {when(w.requestedAt)}
-        {w.processedAt ? ` · Processed ${when(w.processedAt)}` : ''}
+        Requested {dateTime(w.requestedAt)}
+        {w.processedAt ? ` · Processed ${dateTime(w.processedAt)}` : ''}
         {w.txHash ? ` · Tx ${shortHash(w.txHash)}` : ''}
       </p>
       {w.notes && <p className="mt-1 text-xs text-slate-600">Notes: {w.notes}</p>}
@@ -199,11 +194,11 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
               {withdrawal.userId ? `${withdrawal.userId.firstName} ${withdrawal.userId.lastName}` : '—'}
             </dd>
             <dt className="text-slate-600">Gross</dt>
-            <dd className="text-right text-slate-900">{money(withdrawal.amount)}</dd>
+            <dd className="text-right text-slate-900">{usdc(withdrawal.amount)}</dd>
             <dt className="text-slate-600">Fee</dt>
-            <dd className="text-right text-slate-900">{money(withdrawal.feeAmount)}</dd>
+            <dd className="text-right text-slate-900">{usdc(withdrawal.feeAmount)}</dd>
             <dt className="font-semibold text-slate-900">Pay (net)</dt>
-            <dd className="text-right font-bold text-emerald-700">{formatUsdc(withdrawal.netAmount, 6)} USDC</dd>
+            <dd className="text-right font-bold text-emerald-700">{usdc(withdrawal.netAmount)}</dd>
             <dt className="col-span-2 text-slate-600">To wallet</dt>
             <dd className="col-span-2 font-mono text-xs break-all text-slate-900">{withdrawal.walletAddress}</dd>
           </dl>

@@ -1,21 +1,18 @@
-import { formatUsdc } from '@harvest/shared/money';
 import type { AccountSummary } from '@harvest/shared/schemas/dashboard';
 import { StatCard } from '../../../components/ui/card.tsx';
-
-/** Exact USDC (2 to 6 decimals) for the figures the spec gives no precision for. */
-const exact = (v: number) => v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 });
+import { usdc } from '../../../lib/format.ts';
 
 /** The investor dashboard's seven cards (spec section 2); balance and total investment with 4 decimals. */
 export function AccountSummaryCards({ summary }: { summary: AccountSummary }) {
   return (
     <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-      <StatCard label="USDC Balance" value={`${formatUsdc(summary.balance, 4)} USDC`} />
-      <StatCard label="Total Investment" value={`${formatUsdc(summary.totalInvestment, 4)} USDC`} tone="sky" />
-      <StatCard label="Total Earnings" value={`${exact(summary.totalEarnings)} USDC`} tone="emerald" />
-      <StatCard label="Available to Withdraw" value={`${exact(summary.availableToWithdraw)} USDC`} tone="emerald" />
-      <StatCard label="Pending Approval" value={`${exact(summary.pendingApproval)} USDC`} tone="amber" />
-      <StatCard label="Successfully Withdrawn" value={`${exact(summary.successfullyWithdrawn)} USDC`} tone="sky" />
-      <StatCard label="Referral Rewards" value={`${exact(summary.referralRewards)} USDC`} tone="rose" />
+      <StatCard label="USDC Balance" value={usdc(summary.balance, 'balance')} />
+      <StatCard label="Total Investment" value={usdc(summary.totalInvestment, 'balance')} tone="sky" />
+      <StatCard label="Total Earnings" value={usdc(summary.totalEarnings)} tone="emerald" />
+      <StatCard label="Available to Withdraw" value={usdc(summary.availableToWithdraw)} tone="emerald" />
+      <StatCard label="Pending Approval" value={usdc(summary.pendingApproval)} tone="amber" />
+      <StatCard label="Successfully Withdrawn" value={usdc(summary.successfullyWithdrawn)} tone="sky" />
+      <StatCard label="Referral Rewards" value={usdc(summary.referralRewards)} tone="rose" />
     </div>
   );
 }

@@ -7,9 +7,9 @@ import { Button } from '../../../components/ui/button.tsx';
 import { TextInput } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useUpdateFailedDeposit } from '../api/update-failed-deposit.ts';
-import { cutHash, dateTime, usdcText } from '../lib/format.ts';
 import { useQuery } from '@tanstack/react-query';
 import { failedDepositsQuery } from '../../../lib/query-keys.ts';
+import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
 
 /** The failed-deposits correction area: each failed deposit with its reason and a correction form. */
 export function FailedDeposits() {
@@ -57,9 +57,9 @@ function FailedDepositItem({ deposit }: { deposit: Deposit }) {
   return (
     <li className="rounded-xl bg-white p-4 shadow-sm">
       <div className="flex flex-wrap items-baseline justify-between gap-2 text-sm">
-        <span className="font-semibold text-slate-900">{usdcText(deposit.amount)}</span>
+        <span className="font-semibold text-slate-900">{usdc(deposit.amount)}</span>
         <span className="font-mono text-slate-600" title={deposit.txHash ?? undefined}>
-          {cutHash(deposit.txHash)}
+          {shortHash(deposit.txHash)}
         </span>
         <span className="text-slate-500">{dateTime(deposit.createdAt)}</span>
       </div>

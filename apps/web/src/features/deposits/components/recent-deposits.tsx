@@ -1,8 +1,9 @@
 import { POLL_DEPOSITS_MS, RECENT_DEPOSITS } from '@harvest/shared/constants';
 import type { Deposit } from '@harvest/shared/schemas/deposits';
-import { STATUS_LABEL, STATUS_STYLE, TYPE_LABEL, cutHash, dateTime, usdcText } from '../lib/format.ts';
+import { STATUS_LABEL, STATUS_STYLE, TYPE_LABEL } from '../lib/format.ts';
 import { useQuery } from '@tanstack/react-query';
 import { depositHistoryQuery } from '../../../lib/query-keys.ts';
+import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
 
 /** The 5 most recent deposits with status and type, refreshed every 30 s (spec sections 2, 7, 9). */
 export function RecentDeposits() {
@@ -23,7 +24,7 @@ function DepositRow({ deposit: d }: { deposit: Deposit }) {
   return (
     <li className="py-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <span className="font-semibold text-slate-900">{usdcText(d.amount)}</span>
+        <span className="font-semibold text-slate-900">{usdc(d.amount)}</span>
         <div className="flex items-center gap-2">
           <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">
             {TYPE_LABEL[d.type]}
@@ -35,7 +36,7 @@ function DepositRow({ deposit: d }: { deposit: Deposit }) {
       </div>
       <div className="mt-1 flex flex-wrap justify-between gap-2 text-xs text-slate-500">
         <span className="font-mono" title={d.txHash ?? undefined}>
-          {cutHash(d.txHash)}
+          {shortHash(d.txHash)}
         </span>
         <span>{dateTime(d.createdAt)}</span>
       </div>

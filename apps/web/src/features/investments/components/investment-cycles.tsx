@@ -1,7 +1,7 @@
 import { toast } from 'react-toastify';
 import { CYCLE_MS } from '@harvest/shared/constants';
 import { TEXT } from '@harvest/shared/texts';
-import { cycleEarning, formatUsdc, microToUsdc, parseUsdc, rateToScaled } from '@harvest/shared/money';
+import { cycleEarning, microToUsdc, parseUsdc, rateToScaled } from '@harvest/shared/money';
 import type { Investment } from '@harvest/shared/schemas/dashboard';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -9,6 +9,7 @@ import { errorText } from '../../../lib/api-client.ts';
 import { useCompleteCycle } from '../api/complete-cycle.ts';
 import { useStartEarning } from '../api/start-earning.ts';
 import { countdownText, useServerNow } from './use-server-now.ts';
+import { usdc } from '../../../lib/format.ts';
 
 export type CycleState =
   | { kind: 'running'; endsAt: number }
@@ -30,8 +31,6 @@ export function cycleState(inv: Investment, now: number, platformDay?: string): 
   if (platformDay && inv.lastCycleDay === platformDay) return { kind: 'doneToday' };
   return { kind: 'ready' };
 }
-
-const usdc6 = (v: number) => v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 });
 
 function perCycle(inv: Investment): number | null {
   const amount = parseUsdc(inv.amount);
@@ -115,7 +114,7 @@ export function InvestmentCard({
         <div>
           <h3 className="text-lg font-bold text-purple-900">{inv.tier}</h3>
           <p className="text-sm text-slate-600">
-            {formatUsdc(inv.amount)} USDC · {inv.dailyRate}% daily
+            {usdc(inv.amount)} · {inv.dailyRate}% daily
           </p>
         </div>
         <StateBadge state={state} />
@@ -124,7 +123,7 @@ export function InvestmentCard({
       <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
         <div>
           <dt className="text-slate-500">Total earned</dt>
-          <dd className="font-semibold text-emerald-700">{usdc6(inv.totalEarned)} USDC</dd>
+          <dd className="font-semibold text-emerald-700">{usdc(inv.totalEarned)}</dd>
         </div>
         <div>
           <dt className="text-slate-500">Cycles completed</dt>
@@ -133,7 +132,7 @@ export function InvestmentCard({
         {earning !== null && (
           <div className="col-span-2">
             <dt className="text-slate-500">Earning per cycle</dt>
-            <dd className="font-semibold">{usdc6(earning)} USDC</dd>
+            <dd className="font-semibold">{usdc(earning)}</dd>
           </div>
         )}
       </dl>

@@ -2,11 +2,9 @@ import type { ReactNode } from 'react';
 import type { ReferralTree } from '@harvest/shared/schemas/referrals';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
+import { date } from '../../../lib/format.ts';
 
 type Entry = ReferralTree['level1'][number];
-
-const joinDate = (iso: string) =>
-  new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
 
 /**
  * Referral Network (spec section 2): total count, refresh, and the three levels with their
@@ -82,7 +80,7 @@ export function ReferralLevel({ label, entries, count }: { label: string; entrie
                 {e.firstName} {e.lastName}
               </p>
               <p className="break-all text-slate-600">{e.email}</p>
-              <p className="text-xs text-slate-500">Joined {joinDate(e.createdAt)}</p>
+              <p className="text-xs text-slate-500">Joined {date(e.createdAt)}</p>
             </li>
           ))}
           {count > entries.length && (

@@ -1,14 +1,13 @@
 import type { ReferralsResponse } from '@harvest/shared/schemas/referrals';
 import { Card } from '../../../components/ui/card.tsx';
-
-const exact = (v: number) => v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 });
+import { date, usdc } from '../../../lib/format.ts';
 
 /** The rewards the user's network produced (GET /user/referrals). Presentational, reusable by admin views. */
 export function ReferralRewards({ data }: { data: ReferralsResponse }) {
   return (
     <Card title="Referral Rewards">
       <p className="mb-3 text-slate-700">
-        Total rewards: <strong className="text-emerald-700">{exact(data.totalRewards)} USDC</strong>
+        Total rewards: <strong className="text-emerald-700">{usdc(data.totalRewards)}</strong>
       </p>
       {data.referrals.length === 0 ? (
         <p className="text-sm text-slate-500">
@@ -24,15 +23,10 @@ export function ReferralRewards({ data }: { data: ReferralsResponse }) {
                   <span className="text-xs text-slate-500">(Level {r.level})</span>
                 </p>
                 <p className="text-xs text-slate-500">
-                  Invested {exact(r.investmentAmount)} USDC ·{' '}
-                  {new Date(r.createdAt).toLocaleDateString('en-US', {
-                    year: 'numeric',
-                    month: 'short',
-                    day: 'numeric',
-                  })}
+                  Invested {usdc(r.investmentAmount)} · {date(r.createdAt)}
                 </p>
               </div>
-              <span className="font-semibold text-emerald-700">+{exact(r.amount)} USDC</span>
+              <span className="font-semibold text-emerald-700">+{usdc(r.amount)}</span>
             </li>
           ))}
         </ul>

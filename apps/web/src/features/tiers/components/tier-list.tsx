@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { toast } from 'react-toastify';
 import { TEXT } from '@harvest/shared/texts';
-import { cycleEarning, formatUsdc, microToUsdc, parseUsdc, rateToScaled } from '@harvest/shared/money';
+import { cycleEarning, microToUsdc, parseUsdc, rateToScaled } from '@harvest/shared/money';
 import type { Tier } from '@harvest/shared/schemas/investments';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -10,6 +10,7 @@ import { errorText } from '../../../lib/api-client.ts';
 import { useInvest } from '../api/invest.ts';
 import { useQuery } from '@tanstack/react-query';
 import { tiersQuery } from '../../../lib/query-keys.ts';
+import { usdc } from '../../../lib/format.ts';
 
 /** Gross earning of one 8-hour cycle, as the server computes it (rounded down to the micro-unit). */
 function perCycle(t: Tier): number | null {
@@ -60,7 +61,7 @@ export function TierList({ balance }: { balance?: number }) {
               className="flex flex-col rounded-xl border border-purple-100 bg-gradient-to-br from-white to-purple-50 p-4 shadow-sm"
             >
               <h3 className="text-lg font-bold text-purple-900">{t.name}</h3>
-              <p className="mt-2 text-2xl font-bold text-slate-900">{formatUsdc(t.amount)} USDC</p>
+              <p className="mt-2 text-2xl font-bold text-slate-900">{usdc(t.amount)}</p>
               <p className="mt-1 text-sm text-slate-600">
                 Daily rate: <span className="font-semibold text-emerald-700">{t.dailyRate}%</span>
               </p>
@@ -101,17 +102,17 @@ function ConfirmInvest({ tier, balance, onClose }: { tier: Tier | null; balance?
       {tier && (
         <div className="space-y-4">
           <p className="text-slate-700">
-            Invest <strong>{formatUsdc(tier.amount)} USDC</strong> in the <strong>{tier.name}</strong> tier?
+            Invest <strong>{usdc(tier.amount)}</strong> in the <strong>{tier.name}</strong> tier?
           </p>
           <dl className="space-y-1 rounded-lg bg-slate-50 p-3 text-sm">
             <div className="flex justify-between gap-2">
               <dt className="text-slate-500">Paid from your USDC balance</dt>
-              <dd className="font-semibold">{formatUsdc(tier.amount)} USDC</dd>
+              <dd className="font-semibold">{usdc(tier.amount)}</dd>
             </div>
             {balance !== undefined && (
               <div className="flex justify-between gap-2">
                 <dt className="text-slate-500">Your balance</dt>
-                <dd className={`font-semibold ${short ? 'text-red-600' : ''}`}>{formatUsdc(balance, 4)} USDC</dd>
+                <dd className={`font-semibold ${short ? 'text-red-600' : ''}`}>{usdc(balance, 'balance')}</dd>
               </div>
             )}
             <div className="flex justify-between gap-2">

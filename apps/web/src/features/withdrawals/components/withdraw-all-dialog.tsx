@@ -8,7 +8,7 @@ import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useRequestAll } from '../api/request-all.ts';
 import type { Breakdown } from '../lib/breakdown.ts';
-import { usdExact } from '../lib/format.ts';
+import { usdc } from '../../../lib/format.ts';
 
 function BreakdownList({ b }: { b: Breakdown }) {
   return (
@@ -17,15 +17,15 @@ function BreakdownList({ b }: { b: Breakdown }) {
       aria-label="Withdrawal breakdown"
     >
       <dt className="text-slate-600">Cycle earnings ({b.earningsCount})</dt>
-      <dd className="text-right text-slate-900">{usdExact(b.earnings)}</dd>
+      <dd className="text-right text-slate-900">{usdc(b.earnings)}</dd>
       <dt className="text-slate-600">Rewards and balance</dt>
-      <dd className="text-right text-slate-900">{usdExact(b.other)}</dd>
+      <dd className="text-right text-slate-900">{usdc(b.other)}</dd>
       <dt className="font-medium text-slate-700">Gross</dt>
-      <dd className="text-right font-medium text-slate-900">{usdExact(b.gross)}</dd>
+      <dd className="text-right font-medium text-slate-900">{usdc(b.gross)}</dd>
       <dt className="text-slate-600">Fee (15% on earnings)</dt>
-      <dd className="text-right text-rose-700">−{usdExact(b.fee)}</dd>
+      <dd className="text-right text-rose-700">−{usdc(b.fee)}</dd>
       <dt className="font-semibold text-slate-900">You receive (net)</dt>
-      <dd className="text-right font-bold text-emerald-700">{usdExact(b.net)}</dd>
+      <dd className="text-right font-bold text-emerald-700">{usdc(b.net)}</dd>
     </dl>
   );
 }

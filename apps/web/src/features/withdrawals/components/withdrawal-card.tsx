@@ -1,5 +1,6 @@
 import type { Withdrawal } from '@harvest/shared/schemas/withdrawals';
-import { STATUS_STYLE, dateTime, shortHash, statusLabel, usdExact } from '../lib/format.ts';
+import { STATUS_STYLE, statusLabel } from '../lib/format.ts';
+import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
 
 const SOURCE_LABEL = { earning: 'Cycle earning', rewards: 'Referral rewards', balance: 'Balance' } as const;
 
@@ -20,16 +21,16 @@ export function WithdrawalCard({ w }: { w: Withdrawal }) {
       </div>
       <dl className="grid grid-cols-2 gap-x-4 gap-y-1.5">
         <dt className="text-slate-500">Amount</dt>
-        <dd className="text-right font-medium text-slate-900">{usdExact(w.amount)}</dd>
+        <dd className="text-right font-medium text-slate-900">{usdc(w.amount)}</dd>
         <dt className="text-slate-500">Fee{w.source === 'earning' ? ' (15%)' : ''}</dt>
-        <dd className="text-right text-rose-700">{usdExact(w.feeAmount)}</dd>
+        <dd className="text-right text-rose-700">{usdc(w.feeAmount)}</dd>
         <dt className="text-slate-500">Net</dt>
-        <dd className="text-right font-semibold text-emerald-700">{usdExact(w.netAmount)}</dd>
+        <dd className="text-right font-semibold text-emerald-700">{usdc(w.netAmount)}</dd>
         {w.investmentId && (
           <>
             <dt className="text-slate-500">Tier</dt>
             <dd className="text-right text-slate-900">
-              {w.investmentId.tier} ({usdExact(w.investmentId.amount)})
+              {w.investmentId.tier} ({usdc(w.investmentId.amount)})
             </dd>
           </>
         )}

@@ -1,5 +1,5 @@
 import { StatCard } from '../../../components/ui/card.tsx';
-import { usd } from '../lib/format.ts';
+import { usdc } from '../../../lib/format.ts';
 
 /** Withdrawal Summary: available and pending from the account summary; completed and fees from the history. */
 export function WithdrawalSummary({
@@ -15,10 +15,10 @@ export function WithdrawalSummary({
 }) {
   return (
     <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4" aria-label="Withdrawal Summary">
-      <StatCard label="Available" value={usd(available)} tone="emerald" />
-      <StatCard label="Pending" value={usd(pending)} tone="amber" />
-      <StatCard label="Completed" value={usd(completed)} tone="sky" />
-      <StatCard label="Fees Paid" value={usd(fees)} tone="rose" />
+      <StatCard label="Available" value={usdc(available)} tone="emerald" />
+      <StatCard label="Pending" value={usdc(pending)} tone="amber" />
+      <StatCard label="Completed" value={usdc(completed)} tone="sky" />
+      <StatCard label="Fees Paid" value={usdc(fees)} tone="rose" />
     </div>
   );
 }

@@ -5,12 +5,12 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { useAuth } from '../../../lib/auth.tsx';
 import { withdrawBreakdown } from '../lib/breakdown.ts';
-import { usd } from '../lib/format.ts';
 import { WithdrawAllDialog } from './withdraw-all-dialog.tsx';
 import { WithdrawalCard } from './withdrawal-card.tsx';
 import { WithdrawalSummary } from './withdrawal-summary.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { dashboardQuery, myWithdrawalsQuery } from '../../../lib/query-keys.ts';
+import { usdc } from '../../../lib/format.ts';
 
 const sum = (values: number[]) => microToUsdc(values.reduce((s, v) => s + (parseUsdc(v) ?? 0n), 0n));
 
@@ -59,8 +59,8 @@ export function WithdrawalsSection() {
         />
         {breakdown && available > 0 && (
           <p className="text-sm text-slate-600">
-            Withdraw All sends {usd(breakdown.gross)} gross: cycle earnings carry a 15% fee ({usd(breakdown.fee)}),
-            referral rewards and balance none. You receive {usd(breakdown.net)}. Withdrawals may take up to 48 hours to
+            Withdraw All sends {usdc(breakdown.gross)} gross: cycle earnings carry a 15% fee ({usdc(breakdown.fee)}),
+            referral rewards and balance none. You receive {usdc(breakdown.net)}. Withdrawals may take up to 48 hours to
             process.
           </p>
         )}

@@ -12,7 +12,7 @@ export default function Tab() {
           label="Download CSV"
         />
       )}
-      balanceForm={(userId, onDone) => <UpdateBalanceForm userId={userId} onDone={onDone} />}
+      balanceForm={(user, onDone) => <UpdateBalanceForm user={user} onDone={onDone} />}
     />
   );
 }

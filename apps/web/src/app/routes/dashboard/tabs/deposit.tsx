@@ -1,5 +1,4 @@
 import { POLL_DEPOSITS_MS } from '@harvest/shared/constants';
-import { formatUsdc } from '@harvest/shared/money';
 import { Card, StatCard } from '../../../../components/ui/card.tsx';
 import { useAuth } from '../../../../lib/auth.tsx';
 import { DepositAddress } from '../../../../features/deposits/components/deposit-address.tsx';
@@ -8,6 +7,7 @@ import { FailedDeposits } from '../../../../features/deposits/components/failed-
 import { RecentDeposits } from '../../../../features/deposits/components/recent-deposits.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { dashboardQuery } from '../../../../lib/query-keys.ts';
+import { usdc } from '../../../../lib/format.ts';
 
 /** Deposit tab (spec section 2): address, instructions, warning, balance, form, corrections, recent deposits. */
 export default function Tab() {
@@ -20,7 +20,7 @@ export default function Tab() {
         <Card title="Deposit USDC">
           <DepositAddress address={user?.depositAddress ?? ''} />
         </Card>
-        <StatCard label="Current Balance" value={balance === undefined ? '—' : `${formatUsdc(balance, 4)} USDC`} />
+        <StatCard label="Current Balance" value={balance === undefined ? '—' : usdc(balance, 'balance')} />
       </div>
       <div className="grid gap-5 lg:grid-cols-2">
         <Card title="Submit Deposit">

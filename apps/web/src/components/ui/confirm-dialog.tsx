@@ -1,0 +1,64 @@
+import * as AlertDialog from '@radix-ui/react-alert-dialog';
+import type { ReactNode } from 'react';
+import { Button } from './button.tsx';
+
+/**
+ * Asks before an action with consequences (Block, Reject withdrawal, Update Balance): a Radix alert
+ * dialog, so focus is trapped, Cancel has it first, Escape cancels and focus returns to the trigger.
+ */
+export function ConfirmDialog({
+  open,
+  title,
+  children,
+  confirmLabel,
+  destructive = false,
+  busy = false,
+  error,
+  onConfirm,
+  onCancel,
+}: {
+  open: boolean;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  destructive?: boolean;
+  busy?: boolean;
+  /** Shown inside the dialog, where the person is looking (not under the backdrop). */
+  error?: string | null;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <AlertDialog.Root open={open} onOpenChange={(o) => !o && onCancel()}>
+      <AlertDialog.Portal>
+        <AlertDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/60" />
+        <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-2xl">
+          <AlertDialog.Title className="text-lg font-bold text-slate-900">{title}</AlertDialog.Title>
+          <AlertDialog.Description asChild>
+            <div className="mt-3 text-sm text-slate-700">{children}</div>
+          </AlertDialog.Description>
+          {error && (
+            <p role="alert" className="mt-3 rounded-lg bg-red-50 p-3 text-sm text-red-800">
+              {error}
+            </p>
+          )}
+          <div className="mt-5 flex justify-end gap-2">
+            <AlertDialog.Cancel asChild>
+              <Button variant="secondary">Cancel</Button>
+            </AlertDialog.Cancel>
+            <Button
+              variant={destructive ? 'danger' : 'primary'}
+              disabled={busy}
+              onClick={(e) => {
+                e.preventDefault();
+                onConfirm();
+              }}
+            >
+              {busy ? 'Working...' : confirmLabel}
+            </Button>
+          </div>
+        </AlertDialog.Content>
+      </AlertDialog.Portal>
+    </AlertDialog.Root>
+  );
+}

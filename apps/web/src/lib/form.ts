@@ -1,0 +1,31 @@
+import { useForm, type FieldValues, type Resolver, type UseFormProps } from 'react-hook-form';
+import * as z from 'zod/mini';
+
+/**
+ * react-hook-form driven by a shared Zod schema (the same one the server validates with), so every field
+ * error is the spec's text, shown next to its field. The resolver is these few lines rather than
+ * @hookform/resolvers: it works on zod/mini's functional API and keeps the first-load bundle small.
+ */
+export function zodResolver<T extends FieldValues>(schema: z.core.$ZodType): Resolver<T> {
+  return (values) => {
+    const parsed = z.safeParse(schema, values);
+    if (parsed.success) return { values, errors: {} };
+    const errors: Record<string, { type: string; message: string }> = {};
+    for (const issue of parsed.error.issues) {
+      const key = issue.path.length ? issue.path.join('.') : 'root';
+      errors[key] ??= { type: issue.code, message: issue.message };
+    }
+    return { values: {}, errors: errors as never };
+  };
+}
+
+/** A form whose fields are checked by `schema` on submit and, once submitted, on every change. */
+export function useZodForm<T extends FieldValues>(schema: z.core.$ZodType, props: UseFormProps<T> = {}) {
+  return useForm<T>({ resolver: zodResolver<T>(schema), mode: 'onSubmit', reValidateMode: 'onChange', ...props });
+}
+
+/** The first error of a submit, for the toast the spec asks for beside the inline texts. */
+export function firstError(errors: Record<string, { message?: unknown } | undefined>): string | null {
+  for (const e of Object.values(errors)) if (e && typeof e.message === 'string') return e.message;
+  return null;
+}

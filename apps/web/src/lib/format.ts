@@ -1,0 +1,95 @@
+import { HASH_SHOWN_CHARS, HASH_SHOWN_CHARS_ADMIN_DEPOSITS } from '@harvest/shared/constants';
+import { formatUsdc } from '@harvest/shared/money';
+
+/*
+ * The one place screens turn amounts, counts, hashes and times into text (spec sections 2 and 9).
+ * Amounts are exact: at least 2 decimals and up to the micro-USDC, so a summary and a card never
+ * disagree by rounding (1.275 stays 1.275); the balance and total investment show 4 (spec section 2).
+ */
+
+/** Minimum decimals per figure: the spec's 4 for balance and total investment, 2 elsewhere. */
+export const DECIMALS = { amount: 2, balance: 4 } as const;
+export type AmountKind = keyof typeof DECIMALS;
+
+/** "1,234.5678" without the unit. */
+export const usdcNumber = (v: number, kind: AmountKind = 'amount') => formatUsdc(v, DECIMALS[kind], 6);
+
+/** "1,234.50 USDC": the unit is joined by a no-break space so it never wraps alone. */
+export const usdc = (v: number, kind: AmountKind = 'amount') => `${usdcNumber(v, kind)}\u00a0USDC`;
+
+/** A chart axis tick: round figures, compact ("1.5K", "2M"). */
+export const usdcTick = (v: number) =>
+  v.toLocaleString('en-US', { notation: 'compact', maximumFractionDigits: 1 }).replace(/^-0$/, '0');
+
+export const count = (n: number) => n.toLocaleString('en-US');
+
+/** Hash lengths shown (spec section 9): 20 characters, 30 in the administrator's deposit views. */
+export const HASH_CHARS = { default: HASH_SHOWN_CHARS, adminDeposits: HASH_SHOWN_CHARS_ADMIN_DEPOSITS } as const;
+export const shortHash = (hash: string | null, where: keyof typeof HASH_CHARS = 'default') => {
+  if (!hash) return '—';
+  const n = HASH_CHARS[where];
+  return hash.length > n ? `${hash.slice(0, n)}...` : hash;
+};
+
+export const fullName = (u: { firstName: string; lastName: string }) => `${u.firstName} ${u.lastName}`.trim();
+
+/*
+ * Times are shown in the platform's time zone (PLATFORM_TIMEZONE, sent with the session), with its name,
+ * so an investor abroad and the administrator read the same clock the cycle rules use.
+ */
+let platformTimeZone: string | undefined;
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+export function setPlatformTimeZone(tz: string | undefined) {
+  if (tz === platformTimeZone) return;
+  platformTimeZone = tz;
+  formatters.clear();
+}
+
+function formatter(key: string, opts: Intl.DateTimeFormatOptions) {
+  let f = formatters.get(key);
+  if (!f) {
+    try {
+      f = new Intl.DateTimeFormat('en-US', { ...opts, timeZone: platformTimeZone });
+    } catch {
+      f = new Intl.DateTimeFormat('en-US', opts);
+    }
+    formatters.set(key, f);
+  }
+  return f;
+}
+
+const at = (iso: string | Date) => (typeof iso === 'string' ? new Date(iso) : iso);
+
+/** "Nov 23, 2026, 2:05 PM UTC". */
+export const dateTime = (iso: string | Date | null) =>
+  iso === null
+    ? '—'
+    : formatter('dateTime', {
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: '2-digit',
+        timeZoneName: 'short',
+      }).format(at(iso));
+
+/** "Nov 23, 2026" (a join date: the day in the platform's calendar). */
+export const date = (iso: string | Date | null) =>
+  iso === null ? '—' : formatter('date', { year: 'numeric', month: 'short', day: 'numeric' }).format(at(iso));
+
+/** "Mon 2:05 PM UTC": the absolute end shown beside a countdown. */
+export const weekdayTime = (iso: string | Date) =>
+  formatter('weekdayTime', { weekday: 'short', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(
+    at(iso),
+  );
+
+/** A platform day ("2026-11-23", analytics) as "Nov 23". */
+export const dayLabel = (day: string) => {
+  const [y, m, d] = day.split('-').map(Number);
+  return new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1)).toLocaleDateString('en-US', {
+    month: 'short',
+    day: 'numeric',
+    timeZone: 'UTC',
+  });
+};
