@@ -20,7 +20,16 @@ declare module 'fastify' {
  * logout or a password change (token version) takes effect at once.
  */
 export function authHooks(ctx: AppContext) {
-  async function requireUser(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  async function requireUser(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    await authenticate(request, reply, false);
+  }
+
+  /** Like requireUser, but a blocked user passes: Logout must work from the Blocked screen. */
+  async function requireSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    await authenticate(request, reply, true);
+  }
+
+  async function authenticate(request: FastifyRequest, _reply: FastifyReply, allowBlocked: boolean): Promise<void> {
     const header = request.headers.authorization;
     const m = typeof header === 'string' ? /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(header) : null;
     if (!m?.[1]) throw unauthorized(MSG.unauthorized);
@@ -29,8 +38,10 @@ export function authHooks(ctx: AppContext) {
     if (claims === 'invalid') throw unauthorized(MSG.unauthorized);
     const user = await findUserById(ctx.db, claims.sub);
     if (!user) throw unauthorized(MSG.unauthorized);
-    if (user.isBlocked) throw forbidden(MSG.blocked, 'blocked');
-    if (user.tokenVersion !== claims.tv) throw unauthorized(MSG.sessionExpired, 'session_expired');
+    if (user.isBlocked) {
+      // A block also ends the session (token version); only Logout still accepts the token.
+      if (!allowBlocked) throw forbidden(MSG.blocked, 'blocked');
+    } else if (user.tokenVersion !== claims.tv) throw unauthorized(MSG.sessionExpired, 'session_expired');
     request.user = user;
     request.sessionMfa = claims.mfa === true;
   }
@@ -42,7 +53,7 @@ export function authHooks(ctx: AppContext) {
       throw forbidden(MSG.adminNeeds2fa, 'admin_two_factor_required');
   }
 
-  return { requireUser, requireAdmin };
+  return { requireUser, requireSession, requireAdmin };
 }
 
 /** The signed-in user of a route behind requireUser. */

@@ -46,6 +46,15 @@ export function setBlockedHandler(fn: () => void) {
   onBlocked = fn;
 }
 
+let onSessionEnded: () => void = () => undefined;
+/**
+ * Called when a call made with the session's token answers 401 (expired, logged out elsewhere, password
+ * changed): the session is over, whatever screen asked. A network error is not a 401 and ends nothing.
+ */
+export function setSessionEndedHandler(fn: () => void) {
+  onSessionEnded = fn;
+}
+
 /**
  * Calls the API and checks the answer against the shared contract's response schema, so a
  * server that drifted from the contract fails loudly here rather than deep in a screen.
@@ -58,7 +67,8 @@ export async function api<S extends z.ZodMiniType>(
   const token = tokenStore.get();
   const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
   if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
-  if (token && !['/login', '/register', '/send-code'].includes(path)) headers.authorization = `Bearer ${token}`;
+  const withToken = Boolean(token) && !['/login', '/register', '/send-code'].includes(path);
+  if (withToken) headers.authorization = `Bearer ${token}`;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {
@@ -80,6 +90,9 @@ export async function api<S extends z.ZodMiniType>(
   if (!res.ok) {
     const err = apiErrorOf(res.status, data);
     if (err.code === 'blocked') onBlocked();
+    // Only a session that was sent and refused ends here: a wrong password on a form is a 401 too.
+    else if (withToken && res.status === 401 && (err.code === 'unauthorized' || err.code === 'session_expired'))
+      onSessionEnded();
     throw err;
   }
   const parsed = z.safeParse(schema, data);

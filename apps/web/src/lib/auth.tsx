@@ -1,13 +1,19 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { meResponse, type User } from '@harvest/shared/schemas/user';
+import { meResponse, type PlatformInfo, type User } from '@harvest/shared/schemas/user';
 import { messageResponse } from '@harvest/shared/schemas/common';
-import { api, hasCode, setBlockedHandler, tokenStore } from './api-client.ts';
+import { TEXT } from '@harvest/shared/texts';
+import { ApiError, api, hasCode, setBlockedHandler, setSessionEndedHandler, tokenStore } from './api-client.ts';
+import { setPlatformTimeZone } from './format.ts';
 
-type Status = 'loading' | 'anonymous' | 'authenticated' | 'blocked';
+/** 'unreachable': a token is stored but the server could not be asked; the person stays signed in. */
+type Status = 'loading' | 'anonymous' | 'authenticated' | 'blocked' | 'unreachable';
 interface AuthState {
   status: Status;
   user: User | null;
+  platform: PlatformInfo | null;
+  /** Why the person is on the sign-in page (an ended session), shown there once. */
+  notice: string | null;
   signIn(token: string, user: User): void;
   setUser(user: User): void;
   logout(): Promise<void>;
@@ -15,12 +21,35 @@ interface AuthState {
 }
 
 const AuthContext = createContext<AuthState | null>(null);
+const RETURN_KEY = 'returnTo';
+
+/** Where to go after signing in: back to the screen the session ended on, once. */
+export function takeReturnPath(): string {
+  const to = sessionStorage.getItem(RETURN_KEY);
+  sessionStorage.removeItem(RETURN_KEY);
+  return to && to.startsWith('/') && !to.startsWith('//') ? to : '/dashboard';
+}
 
 /** The session: token in browser storage, the current user fetched on load (spec section 4). */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<Status>(() => (tokenStore.get() ? 'loading' : 'anonymous'));
   const [user, setUserState] = useState<User | null>(null);
+  const [platform, setPlatform] = useState<PlatformInfo | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const endSession = useCallback(
+    (message: string | null) => {
+      tokenStore.clear();
+      setUserState(null);
+      setStatus('anonymous');
+      setNotice(message);
+      // Stops every poll: no screen keeps asking with a dead token.
+      queryClient.cancelQueries();
+      queryClient.clear();
+    },
+    [queryClient],
+  );
 
   const refresh = useCallback(async () => {
     if (!tokenStore.get()) {
@@ -30,45 +59,59 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     try {
       const res = await api('/user/me', meResponse);
       setUserState(res.user);
+      setPlatform(res.platform ?? null);
+      setPlatformTimeZone(res.platform?.timeZone);
       setStatus('authenticated');
     } catch (err) {
       if (hasCode(err, 'blocked')) {
         setStatus('blocked');
         return;
       }
-      // Any other failed session check removes the token.
-      tokenStore.clear();
-      setUserState(null);
-      setStatus('anonymous');
+      // Only the server's no removes the token (spec section 4: "on failure"); a network error or a
+      // server fault leaves the person signed in, with a Retry.
+      if (err instanceof ApiError && (err.status === 401 || err.status === 403 || err.status === 404)) endSession(null);
+      else setStatus('unreachable');
     }
-  }, []);
+  }, [endSession]);
 
   useEffect(() => {
     setBlockedHandler(() => setStatus('blocked'));
+    setSessionEndedHandler(() => {
+      if (!tokenStore.get()) return;
+      sessionStorage.setItem(RETURN_KEY, `${window.location.pathname}${window.location.search}`);
+      endSession(TEXT.sessionExpired);
+    });
     void refresh();
-  }, [refresh]);
+  }, [refresh, endSession]);
 
   const value = useMemo<AuthState>(
     () => ({
       status,
       user,
+      platform,
+      notice,
       refresh,
       signIn(token, u) {
         tokenStore.set(token);
         setUserState(u);
+        setNotice(null);
         setStatus('authenticated');
+        // The platform settings come with the session read.
+        void api('/user/me', meResponse)
+          .then((res) => {
+            setPlatform(res.platform ?? null);
+            setPlatformTimeZone(res.platform?.timeZone);
+          })
+          .catch(() => undefined);
       },
       setUser: setUserState,
       async logout() {
         // Ends the token on the server too; the local sign-out happens whatever the answer.
         await api('/user/logout', messageResponse, { method: 'POST' }).catch(() => undefined);
-        tokenStore.clear();
-        setUserState(null);
-        setStatus('anonymous');
-        queryClient.clear();
+        endSession(null);
       },
     }),
-    [status, user, refresh, queryClient],
+    [status, user, platform, notice, refresh, endSession],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

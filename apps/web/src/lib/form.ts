@@ -6,13 +6,18 @@ import * as z from 'zod/mini';
  * error is the spec's text, shown next to its field. The resolver is these few lines rather than
  * @hookform/resolvers: it works on zod/mini's functional API and keeps the first-load bundle small.
  */
-export function zodResolver<T extends FieldValues>(schema: z.core.$ZodType): Resolver<T> {
+export function zodResolver<T extends FieldValues>(
+  schema: z.core.$ZodType,
+  /** The request body the form's values make (e.g. country + number -> phone), and where its fields sit. */
+  adapt: { toInput?: (values: T) => unknown; fieldOf?: Record<string, string> } = {},
+): Resolver<T> {
   return (values) => {
-    const parsed = z.safeParse(schema, values);
+    const parsed = z.safeParse(schema, adapt.toInput ? adapt.toInput(values) : values);
     if (parsed.success) return { values, errors: {} };
     const errors: Record<string, { type: string; message: string }> = {};
     for (const issue of parsed.error.issues) {
-      const key = issue.path.length ? issue.path.join('.') : 'root';
+      const path = issue.path.length ? issue.path.join('.') : 'root';
+      const key = adapt.fieldOf?.[path] ?? path;
       errors[key] ??= { type: issue.code, message: issue.message };
     }
     return { values: {}, errors: errors as never };
@@ -20,8 +25,17 @@ export function zodResolver<T extends FieldValues>(schema: z.core.$ZodType): Res
 }
 
 /** A form whose fields are checked by `schema` on submit and, once submitted, on every change. */
-export function useZodForm<T extends FieldValues>(schema: z.core.$ZodType, props: UseFormProps<T> = {}) {
-  return useForm<T>({ resolver: zodResolver<T>(schema), mode: 'onSubmit', reValidateMode: 'onChange', ...props });
+export function useZodForm<T extends FieldValues>(
+  schema: z.core.$ZodType,
+  props: UseFormProps<T> = {},
+  adapt: Parameters<typeof zodResolver<T>>[1] = {},
+) {
+  return useForm<T>({
+    resolver: zodResolver<T>(schema, adapt),
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+    ...props,
+  });
 }
 
 /** The first error of a submit, for the toast the spec asks for beside the inline texts. */

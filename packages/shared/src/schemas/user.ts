@@ -26,7 +26,15 @@ export type User = z.infer<typeof userSchema>;
 export const userRefSchema = z.pick(userSchema, { _id: true, firstName: true, lastName: true, email: true });
 export type UserRef = z.infer<typeof userRefSchema>;
 
-export const meResponse = z.object({ user: userSchema });
+/** The platform settings screens need: its clock (PLATFORM_TIMEZONE) and whether deposits are demo ones. */
+export const platformInfoSchema = z.object({
+  timeZone: z.string(),
+  /** No chain is configured: deposits are demo deposits an administrator confirms by hand. */
+  demoDeposits: z.boolean(),
+});
+export type PlatformInfo = z.infer<typeof platformInfoSchema>;
+
+export const meResponse = z.object({ user: userSchema, platform: z.optional(platformInfoSchema) });
 /** A password change answers a fresh token: older sessions end, this device stays signed in. */
 export const profileResponse = z.object({ user: userSchema, token: z.optional(z.string()) });
 export const updateEmailResponse = z.object({ message: z.string(), user: userSchema });

@@ -17,12 +17,13 @@ import { toUserDto } from './users.dto.ts';
 import * as service from './users.service.ts';
 
 export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const { requireUser, requireAdmin } = authHooks(ctx);
+  const { requireUser, requireSession, requireAdmin } = authHooks(ctx);
   const dto = (u: Parameters<typeof toUserDto>[0]) => toUserDto(u, ctx.config.DEPOSIT_ADDRESS);
 
   return async (app) => {
     app.get('/user/me', { onRequest: requireUser, schema: { response: { 200: meResponse } } }, async (req) => ({
       user: dto(currentUser(req)),
+      platform: { timeZone: ctx.config.PLATFORM_TIMEZONE, demoDeposits: !ctx.chain },
     }));
 
     app.put(
@@ -59,7 +60,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/user/logout',
-      { onRequest: requireUser, schema: { response: { 200: messageResponse } } },
+      { onRequest: requireSession, schema: { response: { 200: messageResponse } } },
       async (req) => {
         await service.logout(ctx, currentUser(req));
         return { message: MSG.signedOut };

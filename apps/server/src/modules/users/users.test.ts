@@ -212,6 +212,10 @@ describe('POST /user/admin/toggle-block/:id', () => {
     expect(login.statusCode).toBe(403);
     expect(login.data.error).toMatch(/blocked/);
     expect((await call(t, 'POST', '/api/user/generate-invitation', { token: u.token })).statusCode).toBe(403);
+    // Logout works from the Blocked screen (it answered 403 before).
+    const out = await call(t, 'POST', '/api/user/logout', { token: u.token });
+    expect(out.statusCode).toBe(200);
+    expect(out.data).toEqual({ message: MSG.signedOut });
 
     await call(t, 'POST', `/api/user/admin/toggle-block/${u.user.id}`, { token: admin.token });
     // The block ended the old session; signing in again works.

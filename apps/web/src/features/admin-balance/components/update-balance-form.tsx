@@ -36,10 +36,7 @@ export function UpdateBalanceForm({ user, onDone }: { user: AdminUser; onDone?: 
     setError(null);
     setPending({ userId: user._id, newBalance: v.newBalance, ...(v.note.trim() ? { note: v.note } : {}) });
   };
-  const onInvalid = () => {
-    const message = firstError(errors) ?? TEXT.validAmount;
-    toast.error(message);
-  };
+  const onInvalid = (errs: typeof errors) => toast.error(firstError(errs) ?? TEXT.validAmount);
 
   async function confirm() {
     if (!pending) return;

@@ -1,62 +1,54 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter } from 'react-router';
-import { ToastContainer } from 'react-toastify';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TEXT } from '@harvest/shared/texts';
-import { AuthProvider } from '../../../lib/auth.tsx';
+import { fail, stubApi } from '../../../test/api-stub.ts';
+import { renderApp } from '../../../test/render.tsx';
 import { LoginForm } from './login-form.tsx';
 import { SignupForm } from './signup-form.tsx';
 
-function renderWith(ui: React.ReactNode, path = '/') {
-  return render(
-    <QueryClientProvider client={new QueryClient()}>
-      <AuthProvider>
-        <MemoryRouter initialEntries={[path]}>{ui}</MemoryRouter>
-        <ToastContainer />
-      </AuthProvider>
-    </QueryClientProvider>,
-  );
+/** The error text under a field (its aria-describedby), not the toast. */
+function fieldError(label: string): string | null {
+  const input = screen.getByLabelText(label, { exact: true });
+  const ids = (input.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean);
+  return ids.map((id) => document.getElementById(id)?.textContent ?? '').find((t) => t) ?? null;
 }
 
-afterEach(() => vi.unstubAllGlobals());
-
 describe('LoginForm', () => {
-  it('asks for e-mail and password before calling the server', async () => {
-    const fetchSpy = vi.fn();
-    vi.stubGlobal('fetch', fetchSpy);
-    renderWith(<LoginForm />);
+  it('asks for e-mail and password before calling the server, next to each field and in a toast', async () => {
+    const api = stubApi(() => undefined);
+    renderApp(<LoginForm />);
     await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
-    expect(await screen.findByText(TEXT.loginRequired)).toBeTruthy();
-    expect(fetchSpy).not.toHaveBeenCalled();
+    await waitFor(() => expect(fieldError('Email')).toBe(TEXT.loginRequired));
+    expect(fieldError('Password')).toBe(TEXT.loginRequired);
+    expect(screen.getByLabelText('Email').getAttribute('aria-invalid')).toBe('true');
+    // Two fields and the toast.
+    await waitFor(() => expect(screen.getAllByText(TEXT.loginRequired)).toHaveLength(3));
+    expect(api.calls.filter((c) => c.path === '/login')).toHaveLength(0);
   });
 
   it("shows the server's text, or 'Login failed' when it sent none", async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi
-        .fn()
-        .mockResolvedValueOnce(
-          new Response(JSON.stringify({ error: 'Invalid email or password', code: 'invalid_credentials' }), {
-            status: 401,
-          }),
-        )
-        .mockResolvedValueOnce(new Response('', { status: 502 })),
-    );
-    renderWith(<LoginForm />);
+    let n = 0;
+    stubApi(({ path }) => {
+      if (path !== '/login') return undefined;
+      return n++ === 0
+        ? fail(401, 'Invalid email or password', 'invalid_credentials')
+        : new Response('', { status: 502 });
+    });
+    renderApp(<LoginForm />);
     await userEvent.type(screen.getByLabelText('Email'), 'a@b.co');
     await userEvent.type(screen.getByLabelText('Password', { exact: true }), 'secret');
     await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
-    expect(await screen.findByText('Invalid email or password')).toBeTruthy();
+    const form = screen.getByRole('button', { name: 'Sign In' }).closest('form') as HTMLElement;
+    expect(await within(form).findByText('Invalid email or password')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
-    expect(await screen.findByText(TEXT.loginFailed)).toBeTruthy();
+    expect(await within(form).findByText(TEXT.loginFailed)).toBeTruthy();
   });
 });
 
 describe('SignupForm', () => {
   it('pre-fills the invitation code and defaults the country code to +1', async () => {
-    renderWith(<SignupForm />, '/signup?code=ABCDE12345');
+    renderApp(<SignupForm />, { path: '/signup?code=ABCDE12345' });
     await waitFor(() => expect(screen.getByLabelText<HTMLInputElement>('Invitation Code').value).toBe('ABCDE12345'));
     const select = screen.getByLabelText<HTMLSelectElement>('Country code');
     expect(select.value).toBe('US');
@@ -64,11 +56,32 @@ describe('SignupForm', () => {
     expect(select.selectedOptions[0]?.textContent).toMatch(/^\+1 /);
   });
 
-  it("gives 'Please enter email first' for Send Otp without an e-mail, and the required-fields message", async () => {
-    renderWith(<SignupForm />, '/signup');
+  it("gives 'Please enter email first' for Send Otp without an e-mail, and marks every empty field", async () => {
+    const api = stubApi(() => undefined);
+    renderApp(<SignupForm />, { path: '/signup' });
     await userEvent.click(screen.getByRole('button', { name: 'Send Otp' }));
-    expect(await screen.findByText(TEXT.emailFirst)).toBeTruthy();
+    await waitFor(() => expect(fieldError('Email')).toBe(TEXT.emailFirst));
     await userEvent.click(screen.getByRole('button', { name: 'Create Account' }));
-    expect(await screen.findByText(TEXT.signupAllRequired)).toBeTruthy();
+    await waitFor(() => expect(fieldError('Phone Number')).toBe(TEXT.signupAllRequired));
+    for (const label of ['Invitation Code', 'First Name', 'Last Name', 'Verification Code', 'Password'])
+      expect(fieldError(label)).toBe(TEXT.signupAllRequired);
+    expect(api.calls.filter((c) => c.path === '/register')).toHaveLength(0);
+  });
+
+  it('reports a rule at its field: mismatched passwords at Confirm Password', async () => {
+    stubApi(() => undefined);
+    renderApp(<SignupForm />, { path: '/signup?code=ABCDE12345' });
+    const type = (label: string, text: string) => userEvent.type(screen.getByLabelText(label, { exact: true }), text);
+    await type('First Name', 'Ada');
+    await type('Last Name', 'Lovelace');
+    await type('Email', 'ada@example.com');
+    await type('Verification Code', '123456');
+    await type('Phone Number', '2025550123');
+    await type('Password', 'secret1');
+    await type('Confirm Password', 'secret2');
+    await type('Withdrawal Password', 'another1');
+    await userEvent.click(screen.getByRole('button', { name: 'Create Account' }));
+    await waitFor(() => expect(fieldError('Confirm Password')).toBe(TEXT.passwordsMismatch));
+    expect(fieldError('Phone Number')).toBeNull();
   });
 });

@@ -34,7 +34,7 @@ export function CountrySelect({
       aria-label="Country code"
       value={value}
       onChange={(e) => onChange(e.target.value)}
-      className={`${inputClass} w-40 shrink-0`}
+      className={`${inputClass} min-w-0`}
     >
       {countries.map((c) => (
         <option key={c.iso} value={c.iso}>

@@ -1,79 +1,96 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { TEXT } from '@harvest/shared/texts';
+import { loginBody } from '@harvest/shared/schemas/auth';
 import { Button } from '../../../components/ui/button.tsx';
 import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
 import { errorText, hasCode } from '../../../lib/api-client.ts';
-import { useAuth } from '../../../lib/auth.tsx';
+import { takeReturnPath, useAuth } from '../../../lib/auth.tsx';
+import { firstError, useZodForm } from '../../../lib/form.ts';
 import { login } from '../api/auth.ts';
 import { AuthCard } from './auth-card.tsx';
+
+interface Values {
+  email: string;
+  password: string;
+  totpCode: string;
+}
 
 export function LoginForm() {
   const auth = useAuth();
   const navigate = useNavigate();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
   const [needsCode, setNeedsCode] = useState(false);
-  const [totpCode, setTotpCode] = useState('');
+  const form = useZodForm<Values>(loginBody, { defaultValues: { email: '', password: '', totpCode: '' } });
+  const { errors, isSubmitting } = form.formState;
 
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    if (!email.trim() || !password) {
-      toast.error(TEXT.loginRequired);
-      return;
-    }
-    setBusy(true);
+  const onValid = async (v: Values) => {
     try {
-      const res = await login({ email: email.trim(), password, ...(needsCode ? { totpCode: totpCode.trim() } : {}) });
+      const res = await login({
+        email: v.email.trim(),
+        password: v.password,
+        ...(needsCode ? { totpCode: v.totpCode.trim() } : {}),
+      });
       auth.signIn(res.token, res.user);
-      navigate('/dashboard', { replace: true });
+      navigate(takeReturnPath(), { replace: true });
     } catch (err) {
       if (hasCode(err, 'two_factor_required')) setNeedsCode(true);
-      toast.error(errorText(err, TEXT.loginFailed));
-    } finally {
-      setBusy(false);
+      const text = errorText(err, TEXT.loginFailed);
+      if (hasCode(err, 'two_factor_invalid') || hasCode(err, 'two_factor_required'))
+        form.setError('totpCode', { message: text });
+      else form.setError('root', { message: text });
+      toast.error(text);
     }
-  }
+  };
 
   return (
     <AuthCard title="Welcome Back">
-      <form onSubmit={onSubmit} className="space-y-4" noValidate>
+      {auth.notice && (
+        <p role="status" className="mb-4 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
+          {auth.notice}
+        </p>
+      )}
+      <form
+        onSubmit={form.handleSubmit(onValid, (errs) => toast.error(firstError(errs) ?? TEXT.loginFailed))}
+        className="space-y-4"
+        noValidate
+      >
         <TextInput
           label="Email"
           type="email"
-          name="email"
           autoComplete="email"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
+          error={errors.email?.message}
+          {...form.register('email')}
         />
         <PasswordInput
           label="Password"
-          name="password"
           autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
+          error={errors.password?.message}
+          {...form.register('password')}
         />
         {needsCode && (
           <TextInput
             label="Authentication code"
-            name="totpCode"
             inputMode="numeric"
             autoComplete="one-time-code"
             hint="The 6-digit code from your authenticator app, or a recovery code."
-            value={totpCode}
-            onChange={(e) => setTotpCode(e.target.value)}
+            error={errors.totpCode?.message}
             autoFocus
+            {...form.register('totpCode')}
           />
         )}
-        <Button type="submit" className="w-full" disabled={busy}>
-          {busy ? 'Signing In...' : 'Sign In'}
+        {errors.root?.message && (
+          <p role="alert" className="text-sm font-medium text-red-700">
+            {errors.root.message}
+          </p>
+        )}
+        <Button type="submit" className="w-full" disabled={isSubmitting}>
+          {isSubmitting ? 'Signing In...' : 'Sign In'}
         </Button>
       </form>
-      <p className="mt-6 text-center text-sm text-slate-600">
+      <p className="mt-6 text-center text-sm text-slate-700">
         Don&apos;t have an account?{' '}
-        <Link to="/signup" className="font-semibold text-purple-700 hover:underline">
+        <Link to="/signup" className="font-semibold text-purple-800 underline-offset-2 hover:underline">
           Sign up
         </Link>
       </p>

@@ -1,4 +1,3 @@
-import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
 import { TEXT } from '@harvest/shared/texts';
@@ -7,20 +6,37 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Field, PasswordInput, TextInput, inputClass } from '../../../components/ui/field.tsx';
 import { ApiError, errorText } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth.tsx';
+import { firstError, useZodForm } from '../../../lib/form.ts';
 import { register, sendCode } from '../api/auth.ts';
 import { AuthCard } from './auth-card.tsx';
 import { CountrySelect, dialOf } from './country-select.tsx';
+import { useState } from 'react';
 
-const EMPTY = {
-  firstName: '',
-  lastName: '',
-  email: '',
-  verificationCode: '',
-  phoneNumber: '',
-  password: '',
-  confirmPassword: '',
-  withdrawalPassword: '',
-};
+interface Values {
+  invitationCode: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  verificationCode: string;
+  country: string;
+  phoneNumber: string;
+  password: string;
+  confirmPassword: string;
+  withdrawalPassword: string;
+}
+
+/** The registration payload (spec section 3): the phone is the country's dial code plus the number. */
+const toBody = (v: Values) => ({
+  invitationCode: v.invitationCode.trim(),
+  firstName: v.firstName,
+  lastName: v.lastName,
+  email: v.email.trim(),
+  phone: v.phoneNumber.trim() ? `${dialOf(v.country)} ${v.phoneNumber.trim()}` : '',
+  password: v.password,
+  confirmPassword: v.confirmPassword,
+  withdrawalPassword: v.withdrawalPassword,
+  verificationCode: v.verificationCode.trim(),
+});
 
 /** Registration fallback of spec section 8, with the duplicate-e-mail rewrite. */
 function registrationError(err: unknown): string {
@@ -32,103 +48,100 @@ export function SignupForm() {
   const auth = useAuth();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const [invitationCode, setInvitationCode] = useState(params.get('code') ?? '');
-  const [form, setForm] = useState(EMPTY);
-  const [country, setCountry] = useState('US');
-  const [busy, setBusy] = useState(false);
   const [sending, setSending] = useState(false);
-  const set = (k: keyof typeof EMPTY) => (e: { target: { value: string } }) =>
-    setForm((f) => ({ ...f, [k]: e.target.value }));
+  const form = useZodForm<Values>(
+    registerBody,
+    {
+      defaultValues: {
+        invitationCode: params.get('code') ?? '',
+        firstName: '',
+        lastName: '',
+        email: '',
+        verificationCode: '',
+        country: 'US',
+        phoneNumber: '',
+        password: '',
+        confirmPassword: '',
+        withdrawalPassword: '',
+      },
+    },
+    { toInput: toBody, fieldOf: { phone: 'phoneNumber' } },
+  );
+  const { errors, isSubmitting } = form.formState;
+  const err = (k: keyof Values) => errors[k]?.message;
 
   async function onSendCode() {
-    if (!form.email.trim()) {
+    const email = form.getValues('email').trim();
+    if (!email) {
+      form.setError('email', { message: TEXT.emailFirst });
       toast.error(TEXT.emailFirst);
       return;
     }
     setSending(true);
     try {
-      const res = await sendCode(form.email.trim());
+      const res = await sendCode(email);
       if (res.message) toast.success(res.message);
       else toast.error(TEXT.unexpectedResponse);
-    } catch (err) {
-      toast.error(
-        err instanceof ApiError && err.status === 0 ? TEXT.somethingWrong : errorText(err, TEXT.somethingWrong),
-      );
+    } catch (e) {
+      const text = e instanceof ApiError && e.status === 0 ? TEXT.somethingWrong : errorText(e, TEXT.somethingWrong);
+      form.setError('email', { message: text });
+      toast.error(text);
     } finally {
       setSending(false);
     }
   }
 
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    const body = {
-      invitationCode: invitationCode.trim(),
-      firstName: form.firstName,
-      lastName: form.lastName,
-      email: form.email.trim(),
-      phone: form.phoneNumber.trim() ? `${dialOf(country)} ${form.phoneNumber.trim()}` : '',
-      password: form.password,
-      confirmPassword: form.confirmPassword,
-      withdrawalPassword: form.withdrawalPassword,
-      verificationCode: form.verificationCode.trim(),
-    };
-    // The same contract the server enforces: identical messages, in the same order.
-    const check = registerBody.safeParse(body);
-    if (!check.success) {
-      toast.error(check.error.issues[0]?.message ?? TEXT.registrationFailed);
-      return;
-    }
-    setBusy(true);
+  const onValid = async (v: Values) => {
     try {
-      const res = await register(body);
+      const res = await register(toBody(v));
       auth.signIn(res.token, res.user);
       navigate('/dashboard', { replace: true });
-    } catch (err) {
-      toast.error(registrationError(err));
-    } finally {
-      setBusy(false);
+    } catch (e) {
+      toast.error(registrationError(e));
     }
-  }
+  };
+  // The spec's toast beside the inline texts: the first problem, in the spec's order.
+  const onInvalid = (errs: typeof errors) => toast.error(firstError(errs) ?? TEXT.registrationFailed);
 
   return (
-    <AuthCard title="Create Account">
-      <form onSubmit={onSubmit} className="space-y-4" noValidate>
+    <AuthCard
+      title="Create Account"
+      intro="Harvest Farm is an investment platform for USDC on Polygon. You need an invitation code from an existing member to join."
+    >
+      <form onSubmit={form.handleSubmit(onValid, onInvalid)} className="space-y-4" noValidate>
         <TextInput
           label="Invitation Code"
-          name="invitationCode"
-          value={invitationCode}
-          onChange={(e) => setInvitationCode(e.target.value)}
           autoComplete="off"
+          error={err('invitationCode')}
+          {...form.register('invitationCode')}
         />
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
           <TextInput
             label="First Name"
-            name="firstName"
             autoComplete="given-name"
-            value={form.firstName}
-            onChange={set('firstName')}
+            error={err('firstName')}
+            {...form.register('firstName')}
           />
           <TextInput
             label="Last Name"
-            name="lastName"
             autoComplete="family-name"
-            value={form.lastName}
-            onChange={set('lastName')}
+            error={err('lastName')}
+            {...form.register('lastName')}
           />
         </div>
-        <Field label="Email">
-          {(id) => (
-            <div className="flex gap-2">
+        <Field label="Email" error={err('email')}>
+          {(id, describedBy, invalid) => (
+            <div className="flex min-w-0 gap-2">
               <input
                 id={id}
-                name="email"
                 type="email"
                 autoComplete="email"
+                aria-describedby={describedBy}
+                aria-invalid={invalid || undefined}
                 className={inputClass}
-                value={form.email}
-                onChange={set('email')}
+                {...form.register('email')}
               />
-              <Button variant="secondary" onClick={onSendCode} disabled={sending} className="shrink-0">
+              <Button variant="secondary" onClick={() => void onSendCode()} disabled={sending} className="shrink-0">
                 {sending ? 'Sending...' : 'Send Otp'}
               </Button>
             </div>
@@ -136,57 +149,54 @@ export function SignupForm() {
         </Field>
         <TextInput
           label="Verification Code"
-          name="verificationCode"
           inputMode="numeric"
           autoComplete="one-time-code"
-          value={form.verificationCode}
-          onChange={set('verificationCode')}
+          error={err('verificationCode')}
+          {...form.register('verificationCode')}
         />
-        <Field label="Phone Number">
-          {(id) => (
-            <div className="flex gap-2">
-              <CountrySelect value={country} onChange={setCountry} />
+        <Field label="Phone Number" error={err('phoneNumber')}>
+          {(id, describedBy, invalid) => (
+            // The selector and the number share the row inside the card: the code narrow, the number the rest.
+            <div className="grid min-w-0 grid-cols-[7.5rem_minmax(0,1fr)] gap-2">
+              <CountrySelect value={form.watch('country')} onChange={(iso) => form.setValue('country', iso)} />
               <input
                 id={id}
-                name="phone"
                 type="tel"
                 autoComplete="tel-national"
+                aria-describedby={describedBy}
+                aria-invalid={invalid || undefined}
                 className={inputClass}
-                value={form.phoneNumber}
-                onChange={set('phoneNumber')}
+                {...form.register('phoneNumber')}
               />
             </div>
           )}
         </Field>
         <PasswordInput
           label="Password"
-          name="password"
           autoComplete="new-password"
-          value={form.password}
-          onChange={set('password')}
+          error={err('password')}
+          {...form.register('password')}
         />
         <PasswordInput
           label="Confirm Password"
-          name="confirmPassword"
           autoComplete="new-password"
-          value={form.confirmPassword}
-          onChange={set('confirmPassword')}
+          error={err('confirmPassword')}
+          {...form.register('confirmPassword')}
         />
         <PasswordInput
           label="Withdrawal Password"
-          name="withdrawalPassword"
           autoComplete="new-password"
           hint="Use a password different from your login password: it is more secure and is asked for every withdrawal."
-          value={form.withdrawalPassword}
-          onChange={set('withdrawalPassword')}
+          error={err('withdrawalPassword')}
+          {...form.register('withdrawalPassword')}
         />
-        <Button type="submit" className="w-full" disabled={busy}>
-          {busy ? 'Creating Account...' : 'Create Account'}
+        <Button type="submit" className="w-full" disabled={isSubmitting}>
+          {isSubmitting ? 'Creating Account...' : 'Create Account'}
         </Button>
       </form>
-      <p className="mt-6 text-center text-sm text-slate-600">
+      <p className="mt-6 text-center text-sm text-slate-700">
         Already have an account?{' '}
-        <Link to="/login" className="font-semibold text-purple-700 hover:underline">
+        <Link to="/login" className="font-semibold text-purple-800 underline-offset-2 hover:underline">
           Sign in
         </Link>
       </p>
