@@ -8,7 +8,7 @@ export function BlockedScreen() {
   const navigate = useNavigate();
   const email = supportEmail();
   return (
-    <main className="flex min-h-[calc(100vh-4rem)] items-center justify-center px-4">
+    <div className="flex min-h-[calc(100vh-4rem)] items-center justify-center px-4">
       <div className="w-full max-w-md rounded-2xl bg-white p-8 text-center shadow-2xl">
         <svg
           aria-hidden="true"
@@ -25,7 +25,7 @@ export function BlockedScreen() {
           <path d="M5.6 5.6l12.8 12.8" />
         </svg>
         <h1 className="text-2xl font-bold text-red-700">Account Blocked</h1>
-        <p className="mt-3 text-slate-600">
+        <p className="mt-3 text-slate-700">
           Your account has been blocked. Please contact support at{' '}
           <a className="font-semibold text-purple-700 underline" href={`mailto:${email}`}>
             {email}
@@ -43,6 +43,6 @@ export function BlockedScreen() {
           Logout
         </Button>
       </div>
-    </main>
+    </div>
   );
 }

@@ -1,18 +1,62 @@
-import { Outlet } from 'react-router';
+import { useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router';
 import { ToastContainer } from 'react-toastify';
 import { TOAST_MS } from '@harvest/shared/constants';
+import { Button } from '../components/ui/button.tsx';
 import { LoadingScreen } from '../components/ui/loading-screen.tsx';
 import { useAuth } from '../lib/auth.tsx';
 import { BlockedScreen } from './blocked-screen.tsx';
 import { TopBar } from './top-bar.tsx';
 
-/** Full-screen gradient backdrop, the top bar, toasts top-right for 3 s; a blocked user sees only the blocked screen. */
+/**
+ * Full-screen gradient backdrop, a skip link, the top bar, the page in <main>, toasts top-right for 3 s;
+ * a blocked user sees only the blocked screen. After every navigation focus moves to the page's h1, so a
+ * screen reader announces the new page and the keyboard starts from its top.
+ */
 export function Layout() {
-  const { status } = useAuth();
+  const { status, refresh } = useAuth();
+  const location = useLocation();
+  useEffect(() => {
+    const id = requestAnimationFrame(() => {
+      const h1 = document.querySelector<HTMLElement>('main h1');
+      if (h1 && !h1.contains(document.activeElement) && document.activeElement?.closest('main') === null) {
+        if (!h1.hasAttribute('tabindex')) h1.setAttribute('tabindex', '-1');
+        h1.focus({ preventScroll: true });
+      }
+    });
+    return () => cancelAnimationFrame(id);
+  }, [location.pathname, location.search, status]);
+
   return (
     <div className="min-h-screen">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-lg bg-white px-4 py-2 font-semibold text-purple-900 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        Skip to content
+      </a>
       <TopBar />
-      {status === 'loading' ? <LoadingScreen /> : status === 'blocked' ? <BlockedScreen /> : <Outlet />}
+      <main id="main" tabIndex={-1} className="outline-none">
+        {status === 'loading' ? (
+          <LoadingScreen />
+        ) : status === 'blocked' ? (
+          <BlockedScreen />
+        ) : status === 'unreachable' ? (
+          <div className="mx-auto max-w-md px-4 py-16">
+            <div className="rounded-2xl bg-white p-6 text-center shadow-2xl">
+              <h1 className="text-xl font-bold text-slate-900">Cannot reach Harvest Farm</h1>
+              <p className="mt-2 text-slate-700">
+                The server did not answer. You are still signed in: try again in a moment.
+              </p>
+              <Button className="mt-4" onClick={() => void refresh()}>
+                Retry
+              </Button>
+            </div>
+          </div>
+        ) : (
+          <Outlet />
+        )}
+      </main>
       <ToastContainer position="top-right" autoClose={TOAST_MS} newestOnTop theme="colored" />
     </div>
   );

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
+import * as Menu from '@radix-ui/react-dropdown-menu';
 import { useNavigate } from 'react-router';
 import { Button } from '../components/ui/button.tsx';
 import { useAuth } from '../lib/auth.tsx';
@@ -16,7 +17,7 @@ export function TopBar() {
             <WheatIcon />
             Harvest Farm
           </p>
-          <p className="text-xs text-purple-100">Investment Platform</p>
+          <p className="text-xs text-purple-50">Investment Platform</p>
         </div>
         {status === 'authenticated' && user && <UserControls />}
       </div>
@@ -27,24 +28,8 @@ export function TopBar() {
 function UserControls() {
   const { user, logout } = useAuth();
   const navigate = useNavigate();
-  const [menuOpen, setMenuOpen] = useState(false);
   const [inviteOpen, setInviteOpen] = useState(false);
   const [profileOpen, setProfileOpen] = useState(false);
-  const menuRef = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (!menuOpen) return;
-    const onDown = (e: MouseEvent) => {
-      if (menuRef.current && e.target instanceof Node && !menuRef.current.contains(e.target)) setMenuOpen(false);
-    };
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setMenuOpen(false);
-    document.addEventListener('mousedown', onDown);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('mousedown', onDown);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [menuOpen]);
 
   if (!user) return null;
   const initials = `${user.firstName[0] ?? ''}${user.lastName[0] ?? ''}`.toUpperCase();
@@ -53,54 +38,44 @@ function UserControls() {
       <Button variant="secondary" onClick={() => setInviteOpen(true)}>
         Invite
       </Button>
-      <div className="relative" ref={menuRef}>
-        <button
-          type="button"
-          aria-haspopup="menu"
-          aria-expanded={menuOpen}
+      {/* Radix menu: arrow keys move between items, Escape closes, focus returns to the button. */}
+      <Menu.Root>
+        <Menu.Trigger
           aria-label="Profile menu"
-          onClick={() => setMenuOpen((o) => !o)}
-          className="flex h-10 w-10 items-center justify-center rounded-full bg-amber-400 font-bold text-purple-950 hover:bg-amber-300"
+          className="flex h-10 w-10 items-center justify-center rounded-full bg-amber-300 font-bold text-purple-950 hover:bg-amber-200"
         >
           {initials}
-        </button>
-        {menuOpen && (
-          <div
-            role="menu"
-            className="absolute right-0 mt-2 min-w-[200px] rounded-xl bg-white p-2 shadow-xl ring-1 ring-black/5"
+        </Menu.Trigger>
+        <Menu.Portal>
+          <Menu.Content
+            align="end"
+            sideOffset={8}
+            className="z-30 min-w-[200px] rounded-xl bg-white p-2 shadow-xl ring-1 ring-black/5"
           >
             <div className="border-b border-slate-100 px-3 py-2">
               <p className="font-semibold text-slate-900">
                 {user.firstName} {user.lastName}
               </p>
-              <p className="text-sm break-all text-slate-500">{user.email}</p>
+              <p className="text-sm [overflow-wrap:anywhere] text-slate-700">{user.email}</p>
             </div>
-            <button
-              role="menuitem"
-              type="button"
-              className="block w-full rounded-lg px-3 py-2 text-left text-sm hover:bg-purple-50"
-              onClick={() => {
-                setMenuOpen(false);
-                setProfileOpen(true);
-              }}
+            <Menu.Item
+              className="block w-full cursor-pointer rounded-lg px-3 py-2 text-left text-sm text-slate-900 outline-none data-[highlighted]:bg-purple-50"
+              onSelect={() => setProfileOpen(true)}
             >
               Edit Profile
-            </button>
-            <button
-              role="menuitem"
-              type="button"
-              className="block w-full rounded-lg px-3 py-2 text-left text-sm text-red-700 hover:bg-red-50"
-              onClick={async () => {
-                setMenuOpen(false);
+            </Menu.Item>
+            <Menu.Item
+              className="block w-full cursor-pointer rounded-lg px-3 py-2 text-left text-sm text-red-700 outline-none data-[highlighted]:bg-red-50"
+              onSelect={async () => {
                 await logout();
                 navigate('/login', { replace: true });
               }}
             >
               Logout
-            </button>
-          </div>
-        )}
-      </div>
+            </Menu.Item>
+          </Menu.Content>
+        </Menu.Portal>
+      </Menu.Root>
       <InviteDialog open={inviteOpen} onClose={() => setInviteOpen(false)} />
       <ProfileDialog
         open={profileOpen}

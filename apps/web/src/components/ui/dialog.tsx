@@ -1,47 +1,44 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import * as RadixDialog from '@radix-ui/react-dialog';
+import type { ReactNode } from 'react';
 
-/** A modal on the native <dialog>: focus moves in, Escape closes, the page behind is inert. */
+/**
+ * A modal (Radix dialog): focus moves in and is trapped, Escape closes, focus returns to the opener.
+ * It renders in a portal below the toasts' layer, so a toast raised from inside it stays visible;
+ * errors that belong to the dialog are shown inline in it as well.
+ */
 export function Dialog({
   open,
   onClose,
   title,
+  description,
   children,
 }: {
   open: boolean;
   onClose: () => void;
   title: string;
+  description?: string;
   children: ReactNode;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (open && !d.open) d.showModal();
-    if (!open && d.open) d.close();
-  }, [open]);
   return (
-    <dialog
-      ref={ref}
-      onClose={onClose}
-      aria-label={title}
-      className="m-auto w-[calc(100%-2rem)] max-w-md rounded-2xl bg-white p-0 shadow-2xl backdrop:bg-slate-900/60"
-    >
-      {open && (
-        <div className="p-6">
-          <div className="mb-4 flex items-center justify-between">
-            <h2 className="text-lg font-bold text-slate-900">{title}</h2>
-            <button
-              type="button"
-              onClick={onClose}
+    <RadixDialog.Root open={open} onOpenChange={(o) => !o && onClose()}>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/60" />
+        <RadixDialog.Content className="fixed top-1/2 left-1/2 z-50 max-h-[calc(100vh-2rem)] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-6 shadow-2xl">
+          <div className="mb-4 flex items-center justify-between gap-2">
+            <RadixDialog.Title className="text-lg font-bold text-slate-900">{title}</RadixDialog.Title>
+            <RadixDialog.Close
               aria-label="Close"
-              className="rounded p-1 text-2xl leading-none text-slate-500 hover:text-slate-900"
+              className="rounded p-1 text-2xl leading-none text-slate-600 hover:text-slate-900"
             >
               ×
-            </button>
+            </RadixDialog.Close>
           </div>
+          <RadixDialog.Description className={description ? 'mb-3 text-sm text-slate-700' : 'sr-only'}>
+            {description ?? title}
+          </RadixDialog.Description>
           {children}
-        </div>
-      )}
-    </dialog>
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
   );
 }

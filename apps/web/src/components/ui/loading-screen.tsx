@@ -1,6 +1,7 @@
+/** While the session is restored or a screen's code loads (spec section 2: a Loading screen). */
 export function LoadingScreen() {
   return (
-    <div role="status" className="flex min-h-screen items-center justify-center text-xl font-semibold text-white">
+    <div role="status" className="flex min-h-[50vh] items-center justify-center text-xl font-semibold text-white">
       Loading...
     </div>
   );

@@ -1,12 +1,17 @@
 import { Suspense } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
+import * as Tabs from '@radix-ui/react-tabs';
 import { LoadingScreen } from '../../../components/ui/loading-screen.tsx';
 import { useAuth } from '../../../lib/auth.tsx';
+import { DemoBanner } from './parts/demo-banner.tsx';
 import { ADMIN_TABS, INVESTOR_TABS, type TabDef } from './tabs.tsx';
 
-/** Protected: investors and admins each get their tab bar; the chosen tab lives in the URL. */
+/**
+ * Protected: investors and admins each get their tab bar (Radix tabs: arrow keys move between tabs);
+ * the chosen tab lives in the URL. On a phone the bar scrolls sideways and fades at the edge to say so.
+ */
 export function Component() {
-  const { status, user } = useAuth();
+  const { status, user, platform } = useAuth();
   const [params, setParams] = useSearchParams();
   if (status !== 'authenticated' || !user) return <Navigate to="/login" replace />;
   const tabs: TabDef[] = user.isAdmin ? ADMIN_TABS : INVESTOR_TABS;
@@ -15,27 +20,37 @@ export function Component() {
   const Tab = current.component;
   return (
     <div className="mx-auto max-w-7xl px-4 py-6">
-      <nav aria-label="Dashboard sections" className="mb-6 overflow-x-auto">
-        <div role="tablist" className="flex min-w-max gap-1 rounded-xl bg-white/15 p-1">
-          {tabs.map((t) => (
-            <button
-              key={t.id}
-              role="tab"
-              type="button"
-              aria-selected={t.id === current.id}
-              onClick={() => setParams({ tab: t.id }, { replace: true })}
-              className={`rounded-lg px-4 py-2 text-sm font-semibold capitalize transition ${t.id === current.id ? 'bg-white text-purple-800 shadow' : 'text-white hover:bg-white/20'}`}
-            >
-              {t.label}
-            </button>
-          ))}
+      <h1 className="mb-4 text-2xl font-bold text-white">
+        {user.isAdmin ? `Back office: ${current.label}` : current.label}
+      </h1>
+      {platform?.demoDeposits && <DemoBanner admin={user.isAdmin} />}
+      <Tabs.Root value={current.id} onValueChange={(id) => setParams({ tab: id }, { replace: true })}>
+        <div className="relative mb-6">
+          <Tabs.List
+            aria-label="Dashboard sections"
+            className="flex gap-1 overflow-x-auto rounded-xl bg-purple-950/50 p-1 [scrollbar-width:thin]"
+          >
+            {tabs.map((t) => (
+              <Tabs.Trigger
+                key={t.id}
+                value={t.id}
+                className="shrink-0 rounded-lg px-4 py-2 text-sm font-semibold whitespace-nowrap text-white transition hover:bg-white/20 data-[state=active]:bg-white data-[state=active]:text-purple-900 data-[state=active]:shadow"
+              >
+                {t.label}
+              </Tabs.Trigger>
+            ))}
+          </Tabs.List>
+          <div
+            aria-hidden="true"
+            className="pointer-events-none absolute inset-y-0 right-0 w-10 rounded-r-xl bg-gradient-to-l from-purple-950/80 to-transparent md:hidden"
+          />
         </div>
-      </nav>
-      <div role="tabpanel" aria-label={current.label}>
-        <Suspense fallback={<LoadingScreen />}>
-          <Tab />
-        </Suspense>
-      </div>
+        <Tabs.Content value={current.id} className="outline-none">
+          <Suspense fallback={<LoadingScreen />}>
+            <Tab />
+          </Suspense>
+        </Tabs.Content>
+      </Tabs.Root>
     </div>
   );
 }

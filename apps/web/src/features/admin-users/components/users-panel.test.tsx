@@ -1,14 +1,11 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AdminUser } from '@harvest/shared/schemas/admin';
+import { stubApi } from '../../../test/api-stub.ts';
+import { renderApp } from '../../../test/render.tsx';
 import { UsersPanel } from './users-panel.tsx';
 
-afterEach(() => vi.unstubAllGlobals());
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const base = {
   phone: null,
   withdrawalWallet: null,
@@ -46,11 +43,7 @@ const userDto = (u: AdminUser) => ({
 });
 
 function renderPanel(slots: Parameters<typeof UsersPanel>[0] = {}) {
-  return render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <UsersPanel {...slots} />
-    </QueryClientProvider>,
-  );
+  return renderApp(<UsersPanel {...slots} />, { auth: false });
 }
 
 describe('UsersPanel', () => {
@@ -58,45 +51,39 @@ describe('UsersPanel', () => {
     const user = userEvent.setup();
     let blocked = false;
     let failNext = false;
-    const urls: string[] = [];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (url: string, init?: RequestInit) => {
-        urls.push(`${init?.method ?? 'GET'} ${url}`);
-        if (url.startsWith('/api/admin/users?'))
-          return json({ users: [admin, { ...ada, isBlocked: blocked }], page: 1, pageSize: 20, total: 2 });
-        if (url === '/api/user/admin/toggle-block/u1') {
-          if (failNext) return json({ error: 'boom', code: 'internal' }, 500);
-          blocked = !blocked;
-          return json({ message: 'ok', user: userDto({ ...ada, isBlocked: blocked }) });
-        }
-        if (url.startsWith('/api/admin/users/u1/deposits')) {
-          return json({
-            deposits: [
-              {
-                _id: 'd1',
-                amount: 112.5,
-                status: 'confirmed',
-                type: 'demo',
-                txHash: '0xabc',
-                fromAddress: null,
-                confirmations: 0,
-                requiredConfirmations: 0,
-                failureReason: null,
-                note: null,
-                createdAt: '2026-01-02T00:00:00.000Z',
-                processedAt: null,
-                userId: { _id: 'u1', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' },
-              },
-            ],
-            page: 1,
-            pageSize: 20,
-            total: 1,
-          });
-        }
-        return json({ error: 'Not found', code: 'not_found' }, 404);
-      }),
-    );
+    const api = stubApi(({ path }) => {
+      if (path.startsWith('/admin/users?'))
+        return { users: [admin, { ...ada, isBlocked: blocked }], page: 1, pageSize: 20, total: 2 };
+      if (path === '/user/admin/toggle-block/u1') {
+        if (failNext) return [500, { error: 'boom', code: 'internal' }];
+        blocked = !blocked;
+        return { message: 'ok', user: userDto({ ...ada, isBlocked: blocked }) };
+      }
+      if (path.startsWith('/admin/users/u1/deposits')) {
+        return {
+          deposits: [
+            {
+              _id: 'd1',
+              amount: 112.5,
+              status: 'confirmed',
+              type: 'demo',
+              txHash: '0xabc',
+              fromAddress: null,
+              confirmations: 0,
+              requiredConfirmations: 0,
+              failureReason: null,
+              note: null,
+              createdAt: '2026-01-02T00:00:00.000Z',
+              processedAt: null,
+              userId: { _id: 'u1', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' },
+            },
+          ],
+          page: 1,
+          pageSize: 20,
+          total: 1,
+        };
+      }
+    });
     renderPanel();
     const adminCard = (await screen.findByText('root@example.com')).closest('section');
     const adaCard = screen.getByText('ada@example.com').closest('section');
@@ -108,33 +95,28 @@ describe('UsersPanel', () => {
     expect(within(adaCard).queryByText('BLOCKED')).toBeNull();
 
     await user.click(within(adaCard).getByRole('button', { name: 'Block' }));
+    // Blocking asks first.
+    const dialog = await screen.findByRole('alertdialog', { name: 'Block Ada Lovelace?' });
+    expect(api.to('POST /user/admin/toggle-block')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Block' }));
     expect(await within(adaCard).findByText('BLOCKED')).toBeTruthy();
     expect(within(adaCard).getByRole('button', { name: 'Unblock' })).toBeTruthy();
 
     // A failed toggle is silent and the screen keeps the server's state (refetched).
     failNext = true;
     await user.click(within(adaCard).getByRole('button', { name: 'Unblock' }));
-    await waitFor(() =>
-      expect(urls.filter((u) => u.startsWith('GET /api/admin/users?')).length).toBeGreaterThanOrEqual(3),
-    );
+    await waitFor(() => expect(api.to('GET /admin/users?').length).toBeGreaterThanOrEqual(3));
     expect(within(adaCard).getByText('BLOCKED')).toBeTruthy();
 
     // View Deposits loads on demand.
-    expect(urls.some((u) => u.includes('/deposits'))).toBe(false);
+    expect(api.calls.some((c) => c.path.includes('/deposits'))).toBe(false);
     await user.click(within(adaCard).getByRole('button', { name: 'View Deposits' }));
     expect(await within(adaCard).findByText(/0xabc/)).toBeTruthy();
   });
 
   it('searches and hands the current search to the toolbar (CSV respects the filter)', async () => {
     const user = userEvent.setup();
-    const urls: string[] = [];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (url: string) => {
-        urls.push(url);
-        return json({ users: [ada], page: 1, pageSize: 20, total: 1 });
-      }),
-    );
+    const api = stubApi(() => ({ users: [ada], page: 1, pageSize: 20, total: 1 }));
     renderPanel({
       toolbar: (search) => <span data-testid="toolbar">{`csv:${search}`}</span>,
       balanceForm: (u) => <p>form for {u._id}</p>,
@@ -142,7 +124,7 @@ describe('UsersPanel', () => {
     await screen.findByText('ada@example.com');
     await user.type(screen.getByLabelText('Search users by name or e-mail'), 'love lace');
     await user.click(screen.getByRole('button', { name: 'Search' }));
-    await waitFor(() => expect(urls.at(-1)).toBe('/api/admin/users?page=1&pageSize=20&search=love+lace'));
+    await waitFor(() => expect(api.calls.at(-1)?.path).toBe('/admin/users?page=1&pageSize=20&search=love+lace'));
     expect(screen.getByTestId('toolbar').textContent).toBe('csv:love lace');
     await user.click(screen.getByRole('button', { name: 'Update Balance' }));
     expect(screen.getByText('form for u1')).toBeTruthy();

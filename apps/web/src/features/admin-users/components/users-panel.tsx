@@ -4,6 +4,7 @@ import type { AdminUser } from '@harvest/shared/schemas/admin';
 import { Pager } from '../../../components/ui/pager.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { inputClass } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useToggleBlock } from '../api/toggle-block.ts';
@@ -114,7 +115,10 @@ function UserCard({
 }) {
   const [showDeposits, setShowDeposits] = useState(false);
   const [showBalance, setShowBalance] = useState(false);
+  const [confirmBlock, setConfirmBlock] = useState(false);
   const toggle = useToggleBlock();
+  // Failures are silent (spec); the list is refetched either way, so the badge is the server's state.
+  const doToggle = () => toggle.mutate(user._id, { onError: () => undefined, onSettled: () => setConfirmBlock(false) });
   const name = `${user.firstName} ${user.lastName}`.trim();
 
   return (
@@ -137,14 +141,26 @@ function UserCard({
         </div>
         {!user.isAdmin && (
           <Button
-            variant={user.isBlocked ? 'success' : 'danger'}
+            variant={user.isBlocked ? 'secondary' : 'danger'}
             disabled={toggle.isPending}
-            // Failures are silent (spec); the list is refetched either way, so the badge is the server's state.
-            onClick={() => toggle.mutate(user._id, { onError: () => undefined })}
+            onClick={() => (user.isBlocked ? doToggle() : setConfirmBlock(true))}
           >
             {user.isBlocked ? 'Unblock' : 'Block'}
           </Button>
         )}
+        <ConfirmDialog
+          open={confirmBlock}
+          title={`Block ${name}?`}
+          confirmLabel="Block"
+          destructive
+          busy={toggle.isPending}
+          onCancel={() => setConfirmBlock(false)}
+          onConfirm={doToggle}
+        >
+          <p>
+            {name} ({user.email}) is signed out at once and sees only the Blocked screen until you unblock the account.
+          </p>
+        </ConfirmDialog>
       </div>
       <dl className="mt-3 grid grid-cols-2 gap-3 text-sm sm:grid-cols-3 lg:grid-cols-5">
         <Figure label="Balance" value={usdc(user.balance, 'balance')} />

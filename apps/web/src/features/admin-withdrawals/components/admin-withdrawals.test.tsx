@@ -1,13 +1,11 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { ToastContainer } from 'react-toastify';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TEXT } from '@harvest/shared/texts';
 import type { AdminWithdrawal } from '@harvest/shared/schemas/withdrawals';
+import { fail, stubApi } from '../../../test/api-stub.ts';
+import { renderApp } from '../../../test/render.tsx';
 import { AdminWithdrawals } from './admin-withdrawals.tsx';
-
-afterEach(() => vi.unstubAllGlobals());
 
 const HASH = `0x${'cd'.repeat(32)}`;
 const pending: AdminWithdrawal = {
@@ -27,79 +25,64 @@ const pending: AdminWithdrawal = {
   notes: null,
   userId: { _id: 'u1', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' },
 };
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const list = {
   withdrawals: [pending],
   pagination: { page: 1, pageSize: 25, total: 1 },
   counts: { pending: 1, total: 7 },
 };
 
-function renderTab() {
-  return render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <AdminWithdrawals />
-      <ToastContainer />
-    </QueryClientProvider>,
-  );
-}
-
 describe('AdminWithdrawals', () => {
-  it('shows Pending and History with counts and processes a withdrawal: hash required, server text or fallbacks', async () => {
+  it('shows Pending and History with counts and processes a withdrawal: hash required, server text or fallbacks, Reject asks first', async () => {
     const user = userEvent.setup();
-    const approve = vi
-      .fn()
-      .mockReturnValueOnce(new Response('', { status: 500 }))
-      .mockReturnValueOnce(
-        json({ error: 'Payout amount is less than the net amount to pay', code: 'chain_mismatch' }, 400),
-      );
-    const reject = vi.fn().mockReturnValueOnce(new Response('', { status: 500 }));
-    const calls: { url: string; body: unknown }[] = [];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (url: string, init?: RequestInit) => {
-        calls.push({ url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
-        if (url.startsWith('/api/withdrawal/admin/pending') || url.startsWith('/api/withdrawal/admin/all'))
-          return json(list);
-        if (url.startsWith('/api/withdrawal/admin/approve')) return approve();
-        if (url.startsWith('/api/withdrawal/admin/reject')) return reject();
-        return json({ error: 'Not found', code: 'not_found' }, 404);
-      }),
-    );
-    renderTab();
+    const approveAnswers = [
+      new Response('', { status: 500 }),
+      fail(400, 'Payout amount is less than the net amount to pay', 'chain_mismatch'),
+    ];
+    const api = stubApi(({ path }) => {
+      if (path.startsWith('/withdrawal/admin/pending') || path.startsWith('/withdrawal/admin/all')) return list;
+      if (path.startsWith('/withdrawal/admin/approve')) return approveAnswers.shift();
+      if (path.startsWith('/withdrawal/admin/reject')) return new Response('', { status: 500 });
+    });
+    renderApp(<AdminWithdrawals />, { auth: false });
     expect(await screen.findByRole('tab', { name: 'Pending (1)' })).toBeTruthy();
-    expect(screen.getByRole('tab', { name: 'History (7)' })).toBeTruthy();
+    // History counts what was decided (7 in all, 1 still pending).
+    expect(screen.getByRole('tab', { name: 'History (6)' })).toBeTruthy();
     expect(screen.getByText('Process Withdrawal')).toBeTruthy();
 
     await user.click(await screen.findByRole('button', { name: /Ada Lovelace/ }));
     await user.click(screen.getByRole('button', { name: 'Approve' }));
-    expect(await screen.findByText(TEXT.txHashRequired)).toBeTruthy();
-    expect(approve).not.toHaveBeenCalled();
+    const hashField = screen.getByLabelText('Transaction Hash');
+    await waitFor(() => expect(hashField.getAttribute('aria-invalid')).toBe('true'));
+    expect(screen.getAllByText(TEXT.txHashRequired).length).toBeGreaterThan(0);
+    expect(api.to('POST /withdrawal/admin/approve')).toHaveLength(0);
 
-    await user.type(screen.getByLabelText('Transaction Hash'), HASH);
+    await user.type(hashField, HASH);
     await user.click(screen.getByRole('button', { name: 'Approve' }));
-    expect(await screen.findByText(TEXT.approveWithdrawalFailed)).toBeTruthy();
-    expect(calls.find((c) => c.url === '/api/withdrawal/admin/approve')?.body).toEqual({
-      withdrawalId: 'w1',
-      txHash: HASH,
-      notes: null,
-    });
+    expect((await screen.findAllByText(TEXT.approveWithdrawalFailed)).length).toBeGreaterThan(0);
+    const first = api.to('POST /withdrawal/admin/approve')[0];
+    expect(first?.body).toEqual({ withdrawalId: 'w1', txHash: HASH, notes: null });
     await user.click(screen.getByRole('button', { name: 'Approve' }));
-    expect(await screen.findByText('Payout amount is less than the net amount to pay')).toBeTruthy();
+    expect((await screen.findAllByText('Payout amount is less than the net amount to pay')).length).toBeGreaterThan(0);
+    // Two different answers: the first (a 500) ended that action, so the retry carried a new key.
+    const keys = api.to('POST /withdrawal/admin/approve').map((c) => c.headers['idempotency-key']);
+    expect(keys[0]).toBeTruthy();
+    expect(keys[1]).not.toBe(keys[0]);
 
     await user.click(screen.getByRole('button', { name: 'Reject' }));
-    expect(await screen.findByText(TEXT.rejectWithdrawalFailed)).toBeTruthy();
+    const dialog = await screen.findByRole('alertdialog', { name: 'Reject this withdrawal?' });
+    expect(api.to('POST /withdrawal/admin/reject')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Reject' }));
+    // The refusal shows inside the dialog, where the administrator is looking.
+    expect(await within(dialog).findByText(TEXT.rejectWithdrawalFailed)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
 
-    await user.click(screen.getByRole('tab', { name: 'History (7)' }));
-    await waitFor(() => expect(calls.some((c) => c.url.startsWith('/api/withdrawal/admin/all'))).toBe(true));
+    await user.click(screen.getByRole('tab', { name: 'History (6)' }));
+    await waitFor(() => expect(api.to('GET /withdrawal/admin/all').length).toBeGreaterThan(0));
   });
 
   it("says 'Failed to fetch withdrawals' when the list cannot be read", async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () => new Response('', { status: 500 })),
-    );
-    renderTab();
+    stubApi(() => new Response('', { status: 500 }));
+    renderApp(<AdminWithdrawals />, { auth: false });
     expect((await screen.findAllByText(TEXT.fetchWithdrawalsFailed)).length).toBeGreaterThan(0);
   });
 });

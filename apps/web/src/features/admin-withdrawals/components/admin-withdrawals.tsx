@@ -6,6 +6,7 @@ import type { AdminWithdrawal } from '@harvest/shared/schemas/withdrawals';
 import { Pager } from '../../../components/ui/pager.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { Field, TextInput, inputClass } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useApproveWithdrawal } from '../api/approve-withdrawal.ts';
@@ -29,7 +30,8 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: (view: WithdrawalView)
   const [page, setPage] = useState(1);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const query = useQuery(adminWithdrawalsQuery(view, page, PAGE_SIZE));
-  const rows = query.data?.withdrawals ?? [];
+  const all = query.data?.withdrawals ?? [];
+  const rows = view === 'history' ? all.filter((w) => w.status !== 'pending') : all;
   const counts = query.data?.counts;
   const total = query.data?.pagination.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
@@ -46,7 +48,8 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: (view: WithdrawalView)
 
   const tabs: { id: WithdrawalView; label: string; count: number | undefined }[] = [
     { id: 'pending', label: 'Pending', count: counts?.pending },
-    { id: 'history', label: 'History', count: counts?.total },
+    // History is what was decided: approved and rejected, not the pending ones.
+    { id: 'history', label: 'History', count: counts ? counts.total - counts.pending : undefined },
   ];
 
   return (
@@ -147,20 +150,26 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
   const [notes, setNotes] = useState('');
   const approve = useApproveWithdrawal();
   const reject = useRejectWithdrawal();
+  const [hashError, setHashError] = useState<string | null>(null);
+  const [confirmReject, setConfirmReject] = useState(false);
+  const [rejectError, setRejectError] = useState<string | null>(null);
   const busy = approve.isPending || reject.isPending;
 
   async function onApprove(e: FormEvent) {
     e.preventDefault();
     if (!withdrawal) return;
     const hash = txHash.trim();
-    if (!hash) return void toast.error(TEXT.txHashRequired);
-    if (!TX_HASH.test(hash)) return void toast.error(TEXT.invalidTxHash);
+    const invalid = !hash ? TEXT.txHashRequired : !TX_HASH.test(hash) ? TEXT.invalidTxHash : null;
+    setHashError(invalid);
+    if (invalid) return void toast.error(invalid);
     try {
       await approve.mutateAsync({ withdrawalId: withdrawal._id, txHash: hash, notes: notes.trim() || null });
       toast.success('Withdrawal approved');
       onDone();
     } catch (err) {
-      toast.error(errorText(err, TEXT.approveWithdrawalFailed));
+      const text = errorText(err, TEXT.approveWithdrawalFailed);
+      setHashError(text);
+      toast.error(text);
     }
   }
 
@@ -169,9 +178,12 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
     try {
       await reject.mutateAsync({ withdrawalId: withdrawal._id, notes: notes.trim() || null });
       toast.success('Withdrawal rejected');
+      setConfirmReject(false);
       onDone();
     } catch (err) {
-      toast.error(errorText(err, TEXT.rejectWithdrawalFailed));
+      const text = errorText(err, TEXT.rejectWithdrawalFailed);
+      setRejectError(text);
+      toast.error(text);
     }
   }
 
@@ -205,6 +217,7 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
           <TextInput
             label="Transaction Hash"
             value={txHash}
+            error={hashError}
             onChange={(e) => setTxHash(e.target.value)}
             placeholder="0x..."
             autoComplete="off"
@@ -223,13 +236,36 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
             )}
           </Field>
           <div className="flex flex-wrap justify-end gap-2">
-            <Button variant="danger" onClick={onReject} disabled={busy}>
-              {reject.isPending ? 'Rejecting...' : 'Reject'}
+            <Button
+              variant="danger"
+              onClick={() => {
+                setRejectError(null);
+                setConfirmReject(true);
+              }}
+              disabled={busy}
+            >
+              Reject
             </Button>
             <Button type="submit" variant="success" disabled={busy}>
               {approve.isPending ? 'Approving...' : 'Approve'}
             </Button>
           </div>
+          <ConfirmDialog
+            open={confirmReject}
+            title="Reject this withdrawal?"
+            confirmLabel="Reject"
+            destructive
+            busy={reject.isPending}
+            error={rejectError}
+            onCancel={() => setConfirmReject(false)}
+            onConfirm={() => void onReject()}
+          >
+            <p>
+              {usdc(withdrawal.amount)} goes back to{' '}
+              {withdrawal.userId ? `${withdrawal.userId.firstName} ${withdrawal.userId.lastName}` : 'the user'}
+              &apos;s account; nothing is paid. {notes.trim() ? 'Your notes are saved with it.' : ''}
+            </p>
+          </ConfirmDialog>
         </form>
       )}
     </Card>
