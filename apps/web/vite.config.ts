@@ -28,5 +28,11 @@ export default defineConfig({
   plugins: [react(), tailwindcss(), precompress()],
   server: { port: 5173, proxy: { '/api': 'http://localhost:3000' } },
   build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 600 },
-  test: { environment: 'jsdom', include: ['src/**/*.test.{ts,tsx}'], setupFiles: ['./src/test-setup.ts'] },
+  // 15 s: the machine is shared, and typing into forms through user-event is slow there.
+  test: {
+    environment: 'jsdom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['./src/test-setup.ts'],
+    testTimeout: 15_000,
+  },
 });

@@ -33,17 +33,18 @@ export function StatCard({
   value: ReactNode;
   tone?: 'purple' | 'emerald' | 'amber' | 'sky' | 'rose';
 }) {
+  // One accent colour: the card's figure is the one emphasis; red is for money going out and errors only.
   const tones = {
-    purple: 'text-purple-700',
-    emerald: 'text-emerald-700',
-    amber: 'text-amber-700',
-    sky: 'text-sky-700',
-    rose: 'text-rose-700',
+    purple: 'text-purple-800',
+    emerald: 'text-slate-900',
+    amber: 'text-slate-900',
+    sky: 'text-slate-900',
+    rose: 'text-red-700',
   };
   return (
-    <div className="rounded-2xl bg-white/95 p-4 shadow-lg">
-      <p className="text-sm font-medium text-slate-500">{label}</p>
-      <p className={`mt-1 text-2xl font-bold break-all ${tones[tone]}`}>{value}</p>
+    <div className="min-w-0 rounded-2xl bg-white/95 p-4 shadow-lg">
+      <p className="text-sm font-medium text-slate-700">{label}</p>
+      <div className={`mt-1 text-2xl font-bold [overflow-wrap:anywhere] ${tones[tone]}`}>{value}</div>
     </div>
   );
 }

@@ -12,7 +12,7 @@ export function AccountSummaryCards({ summary }: { summary: AccountSummary }) {
       <StatCard label="Available to Withdraw" value={usdc(summary.availableToWithdraw)} tone="emerald" />
       <StatCard label="Pending Approval" value={usdc(summary.pendingApproval)} tone="amber" />
       <StatCard label="Successfully Withdrawn" value={usdc(summary.successfullyWithdrawn)} tone="sky" />
-      <StatCard label="Referral Rewards" value={usdc(summary.referralRewards)} tone="rose" />
+      <StatCard label="Referral Rewards" value={usdc(summary.referralRewards)} tone="emerald" />
     </div>
   );
 }

@@ -2,21 +2,27 @@ import { POLL_DEPOSITS_MS, RECENT_DEPOSITS } from '@harvest/shared/constants';
 import type { Deposit } from '@harvest/shared/schemas/deposits';
 import { STATUS_LABEL, STATUS_STYLE, TYPE_LABEL } from '../lib/format.ts';
 import { useQuery } from '@tanstack/react-query';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { depositHistoryQuery } from '../../../lib/query-keys.ts';
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
 
 /** The 5 most recent deposits with status and type, refreshed every 30 s (spec sections 2, 7, 9). */
 export function RecentDeposits() {
   const history = useQuery(depositHistoryQuery(POLL_DEPOSITS_MS));
-  const recent = (history.data?.deposits ?? []).slice(0, RECENT_DEPOSITS);
-  if (history.isPending) return <p className="text-sm text-slate-500">Loading deposits...</p>;
-  if (recent.length === 0) return <p className="text-sm text-slate-500">No deposits yet.</p>;
   return (
-    <ul className="divide-y divide-slate-200" aria-label="Recent deposits">
-      {recent.map((d) => (
-        <DepositRow key={d._id} deposit={d} />
-      ))}
-    </ul>
+    <QueryState query={history} what="your deposits">
+      {(data) =>
+        data.deposits.length === 0 ? (
+          <p className="text-sm text-slate-700">No deposits yet. Your first deposit appears here once you submit it.</p>
+        ) : (
+          <ul className="divide-y divide-slate-200" aria-label="Recent deposits">
+            {data.deposits.slice(0, RECENT_DEPOSITS).map((d) => (
+              <DepositRow key={d._id} deposit={d} />
+            ))}
+          </ul>
+        )
+      }
+    </QueryState>
   );
 }
 
@@ -34,7 +40,7 @@ function DepositRow({ deposit: d }: { deposit: Deposit }) {
           </span>
         </div>
       </div>
-      <div className="mt-1 flex flex-wrap justify-between gap-2 text-xs text-slate-500">
+      <div className="mt-1 flex flex-wrap justify-between gap-2 text-xs text-slate-600">
         <span className="font-mono" title={d.txHash ?? undefined}>
           {shortHash(d.txHash)}
         </span>

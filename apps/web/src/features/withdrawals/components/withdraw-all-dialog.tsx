@@ -5,7 +5,7 @@ import { TEXT } from '@harvest/shared/texts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
-import { errorText } from '../../../lib/api-client.ts';
+import { errorText, hasCode } from '../../../lib/api-client.ts';
 import { useRequestAll } from '../api/request-all.ts';
 import type { Breakdown } from '../lib/breakdown.ts';
 import { usdc } from '../../../lib/format.ts';
@@ -23,7 +23,7 @@ function BreakdownList({ b }: { b: Breakdown }) {
       <dt className="font-medium text-slate-700">Gross</dt>
       <dd className="text-right font-medium text-slate-900">{usdc(b.gross)}</dd>
       <dt className="text-slate-600">Fee (15% on earnings)</dt>
-      <dd className="text-right text-rose-700">−{usdc(b.fee)}</dd>
+      <dd className="text-right text-red-700">−{usdc(b.fee)}</dd>
       <dt className="font-semibold text-slate-900">You receive (net)</dt>
       <dd className="text-right font-bold text-emerald-700">{usdc(b.net)}</dd>
     </dl>
@@ -71,14 +71,23 @@ function WithdrawAllBody({
   const [wallet, setWallet] = useState(lastWallet ?? '');
   const [password, setPassword] = useState('');
   const [step, setStep] = useState<'form' | 'confirm'>('form');
+  // Errors are shown here, inside the dialog, next to the field they concern (and in a toast).
+  const [errors, setErrors] = useState<{ wallet?: string; password?: string; form?: string }>({});
   const mutation = useRequestAll();
+
+  function report(next: typeof errors) {
+    setErrors(next);
+    const text = next.wallet ?? next.password ?? next.form;
+    if (text) toast.error(text);
+  }
 
   function onReview(e: FormEvent) {
     e.preventDefault();
-    if (!wallet.trim()) return void toast.error(TEXT.walletRequired);
-    if (!EVM_ADDRESS.test(wallet.trim())) return void toast.error(TEXT.invalidWallet);
-    if (!password) return void toast.error(TEXT.withdrawalPasswordRequired);
-    if (breakdown.gross <= 0) return void toast.error(TEXT.noFunds);
+    if (!wallet.trim()) return report({ wallet: TEXT.walletRequired });
+    if (!EVM_ADDRESS.test(wallet.trim())) return report({ wallet: TEXT.invalidWallet });
+    if (!password) return report({ password: TEXT.withdrawalPasswordRequired });
+    if (breakdown.gross <= 0) return report({ form: TEXT.noFunds });
+    setErrors({});
     setStep('confirm');
   }
 
@@ -89,7 +98,10 @@ function WithdrawAllBody({
       onDone(wallet.trim().toLowerCase());
       onClose();
     } catch (err) {
-      toast.error(errorText(err, TEXT.withdrawFailed));
+      const text = errorText(err, TEXT.withdrawFailed);
+      if (hasCode(err, 'wrong_password')) report({ password: text });
+      else if (hasCode(err, 'validation') && /wallet/i.test(text)) report({ wallet: text });
+      else report({ form: text });
       setStep('form');
     }
   }
@@ -123,6 +135,7 @@ function WithdrawAllBody({
       <TextInput
         label="Wallet Address (Polygon USDC)"
         value={wallet}
+        error={errors.wallet}
         onChange={(e) => setWallet(e.target.value)}
         placeholder="0x..."
         autoComplete="off"
@@ -132,9 +145,15 @@ function WithdrawAllBody({
       <PasswordInput
         label="Withdrawal Password"
         value={password}
+        error={errors.password}
         onChange={(e) => setPassword(e.target.value)}
         autoComplete="current-password"
       />
+      {errors.form && (
+        <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
+          {errors.form}
+        </p>
+      )}
       <div className="flex flex-wrap justify-end gap-2">
         <Button variant="secondary" onClick={onClose}>
           Cancel

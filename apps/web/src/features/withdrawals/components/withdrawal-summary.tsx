@@ -14,11 +14,11 @@ export function WithdrawalSummary({
   fees: number;
 }) {
   return (
-    <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4" aria-label="Withdrawal Summary">
+    <div role="group" className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4" aria-label="Withdrawal Summary">
       <StatCard label="Available" value={usdc(available)} tone="emerald" />
       <StatCard label="Pending" value={usdc(pending)} tone="amber" />
       <StatCard label="Completed" value={usdc(completed)} tone="sky" />
-      <StatCard label="Fees Paid" value={usdc(fees)} tone="rose" />
+      <StatCard label="Fees Paid" value={usdc(fees)} tone={fees > 0 ? 'rose' : 'sky'} />
     </div>
   );
 }

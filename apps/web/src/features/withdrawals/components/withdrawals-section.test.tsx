@@ -1,25 +1,13 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { ToastContainer } from 'react-toastify';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TEXT } from '@harvest/shared/texts';
 import type { DashboardResponse } from '@harvest/shared/schemas/dashboard';
 import type { Withdrawal } from '@harvest/shared/schemas/withdrawals';
-import { AuthProvider } from '../../../lib/auth.tsx';
+import { fail, stubApi as stubAppApi, type ApiRoutes } from '../../../test/api-stub.ts';
+import { renderApp } from '../../../test/render.tsx';
 import { withdrawBreakdown } from '../lib/breakdown.ts';
 import { WithdrawalsSection } from './withdrawals-section.tsx';
-
-beforeAll(() => {
-  // jsdom may lack the modal API of <dialog>.
-  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
-    this.open = true;
-  };
-  HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
-    this.open = false;
-  };
-});
-afterEach(() => vi.unstubAllGlobals());
 
 const HASH = `0x${'ab'.repeat(32)}`;
 const dashboard: DashboardResponse = {
@@ -117,34 +105,16 @@ const withdrawals: Withdrawal[] = [
   },
 ];
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
-function stubApi(requestAll: () => Response) {
-  const calls: { url: string; body: unknown }[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init?: RequestInit) => {
-      calls.push({ url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
-      if (url.startsWith('/api/user/dashboard')) return json(dashboard);
-      if (url.startsWith('/api/withdrawal/my-withdrawals')) return json({ withdrawals });
-      if (url.startsWith('/api/withdrawal/request-all')) return requestAll();
-      return json({ error: 'Not found', code: 'not_found' }, 404);
-    }),
-  );
-  return calls;
+/** The investor's API: dashboard and history as above; Withdraw All answers what `requestAll` says. */
+function stubApi(requestAll: ApiRoutes) {
+  return stubAppApi((call) => {
+    if (call.path.startsWith('/user/dashboard')) return dashboard;
+    if (call.path.startsWith('/withdrawal/my-withdrawals')) return { withdrawals };
+    if (call.path.startsWith('/withdrawal/request-all')) return requestAll(call);
+  });
 }
 
-function renderSection() {
-  return render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <AuthProvider>
-        <WithdrawalsSection />
-        <ToastContainer />
-      </AuthProvider>
-    </QueryClientProvider>,
-  );
-}
+const renderSection = () => renderApp(<WithdrawalsSection />);
 
 describe('withdrawBreakdown', () => {
   it('charges 15% per unrequested earning, rounded down to the micro-USDC, and nothing on rewards and balance', () => {
@@ -162,10 +132,10 @@ describe('withdrawBreakdown', () => {
 
 describe('WithdrawalsSection', () => {
   it('shows the summary and the history cards with the spec status words and hashes cut to 20 characters', async () => {
-    stubApi(() => json({ message: 'ok' }));
+    stubApi(() => ({ message: 'ok' }));
     renderSection();
     expect(await screen.findByText('Cycle Withdrawals')).toBeTruthy();
-    const summary = screen.getByLabelText('Withdrawal Summary');
+    const summary = await screen.findByLabelText('Withdrawal Summary');
     // Exact, like the dashboard's cards: 1.275 is not rounded to 1.28 (issue 12 item 5).
     await waitFor(() => expect(within(summary).getByText('15.734567 USDC')).toBeTruthy());
     expect(within(summary).getByText('4.00 USDC')).toBeTruthy();
@@ -180,7 +150,7 @@ describe('WithdrawalsSection', () => {
 
   it('Withdraw All: asks for the wallet, shows gross, fee and net before confirming, then sends the request', async () => {
     const user = userEvent.setup();
-    const calls = stubApi(() => json({ message: 'Withdrawal request submitted for 4 items' }));
+    const api = stubApi(() => ({ message: 'Withdrawal request submitted for 4 items' }));
     renderSection();
     const open = await screen.findByRole('button', { name: 'Withdraw All' });
     await waitFor(() => expect((open as HTMLButtonElement).disabled).toBe(false));
@@ -189,7 +159,10 @@ describe('WithdrawalsSection', () => {
     expect(wallet.value).toBe('0x2222222222222222222222222222222222222222');
     await user.clear(wallet);
     await user.click(screen.getByRole('button', { name: 'Review Withdrawal' }));
-    expect(await screen.findByText(TEXT.walletRequired)).toBeTruthy();
+    // Inside the dialog, at the field (and in a toast).
+    const dialog = screen.getByRole('dialog', { name: 'Withdraw All' });
+    expect(await within(dialog).findByText(TEXT.walletRequired)).toBeTruthy();
+    expect(wallet.getAttribute('aria-invalid')).toBe('true');
 
     await user.type(wallet, '0x4444444444444444444444444444444444444444');
     await user.type(screen.getByLabelText('Withdrawal Password'), 'withdraw-1');
@@ -198,11 +171,14 @@ describe('WithdrawalsSection', () => {
     expect(within(breakdown).getByText('15.734567 USDC')).toBeTruthy();
     expect(within(breakdown).getByText('−0.410185 USDC')).toBeTruthy();
     expect(within(breakdown).getByText('15.324382 USDC')).toBeTruthy();
-    expect(calls.some((c) => c.url.startsWith('/api/withdrawal/request-all'))).toBe(false);
+    expect(api.to('POST /withdrawal/request-all')).toHaveLength(0);
 
     await user.click(screen.getByRole('button', { name: 'Confirm Withdrawal' }));
     expect(await screen.findByText('Withdrawal request submitted for 4 items')).toBeTruthy();
-    expect(calls.find((c) => c.url.startsWith('/api/withdrawal/request-all'))?.body).toEqual({
+    const sent = api.to('POST /withdrawal/request-all');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.headers['idempotency-key']).toBeTruthy();
+    expect(sent[0]?.body).toEqual({
       walletAddress: '0x4444444444444444444444444444444444444444',
       withdrawalPassword: 'withdraw-1',
     });
@@ -211,9 +187,7 @@ describe('WithdrawalsSection', () => {
   it("shows the server's refusal, or 'Failed to request withdrawal' when it sent no text", async () => {
     const user = userEvent.setup();
     let n = 0;
-    stubApi(() =>
-      n++ === 0 ? json({ error: TEXT.noFunds, code: 'no_funds' }, 400) : new Response('', { status: 502 }),
-    );
+    stubApi(() => (n++ === 0 ? fail(400, TEXT.noFunds, 'no_funds') : new Response('', { status: 502 })));
     renderSection();
     const open = await screen.findByRole('button', { name: 'Withdraw All' });
     await waitFor(() => expect((open as HTMLButtonElement).disabled).toBe(false));
@@ -221,9 +195,10 @@ describe('WithdrawalsSection', () => {
     await user.type(screen.getByLabelText('Withdrawal Password'), 'withdraw-1');
     await user.click(screen.getByRole('button', { name: 'Review Withdrawal' }));
     await user.click(await screen.findByRole('button', { name: 'Confirm Withdrawal' }));
-    expect(await screen.findByText(TEXT.noFunds)).toBeTruthy();
+    const dialog = screen.getByRole('dialog', { name: 'Withdraw All' });
+    expect(await within(dialog).findByText(TEXT.noFunds)).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Review Withdrawal' }));
     await user.click(await screen.findByRole('button', { name: 'Confirm Withdrawal' }));
-    expect(await screen.findByText(TEXT.withdrawFailed)).toBeTruthy();
+    expect(await within(dialog).findByText(TEXT.withdrawFailed)).toBeTruthy();
   });
 });

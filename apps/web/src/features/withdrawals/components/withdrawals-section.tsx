@@ -3,6 +3,8 @@ import { POLL_INVESTMENTS_MS } from '@harvest/shared/constants';
 import { microToUsdc, parseUsdc } from '@harvest/shared/money';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
+import { LoadError, Skeleton } from '../../../components/ui/query-state.tsx';
+import { TEXT } from '@harvest/shared/texts';
 import { useAuth } from '../../../lib/auth.tsx';
 import { withdrawBreakdown } from '../lib/breakdown.ts';
 import { WithdrawAllDialog } from './withdraw-all-dialog.tsx';
@@ -44,6 +46,7 @@ export function WithdrawalsSection() {
           >
             {refreshing ? 'Refreshing...' : 'Refresh'}
           </Button>
+          {/* Enabled only once the figures are read and there is something to withdraw (then it says why not). */}
           <Button variant="success" onClick={() => setOpen(true)} disabled={!breakdown || available <= 0}>
             Withdraw All
           </Button>
@@ -51,14 +54,25 @@ export function WithdrawalsSection() {
       }
     >
       <div className="space-y-5">
-        <WithdrawalSummary
-          available={available}
-          pending={summary?.pendingApproval ?? 0}
-          completed={sum(completed.map((w) => w.netAmount))}
-          fees={sum(completed.map((w) => w.feeAmount))}
-        />
+        {breakdown && available <= 0 && <p className="text-sm font-medium text-slate-700">{TEXT.noFunds}</p>}
+        {summary && history.data ? (
+          <WithdrawalSummary
+            available={available}
+            pending={summary.pendingApproval}
+            completed={sum(completed.map((w) => w.netAmount))}
+            fees={sum(completed.map((w) => w.feeAmount))}
+          />
+        ) : dashboard.isError || history.isError ? (
+          <LoadError
+            error={dashboard.error ?? history.error}
+            what="your withdrawal summary"
+            onRetry={() => void Promise.all([dashboard.refetch(), history.refetch()])}
+          />
+        ) : (
+          <Skeleton lines={2} label="Loading your withdrawal summary" />
+        )}
         {breakdown && available > 0 && (
-          <p className="text-sm text-slate-600">
+          <p className="text-sm text-slate-700">
             Withdraw All sends {usdc(breakdown.gross)} gross: cycle earnings carry a 15% fee ({usdc(breakdown.fee)}),
             referral rewards and balance none. You receive {usdc(breakdown.net)}. Withdrawals may take up to 48 hours to
             process.
@@ -69,12 +83,14 @@ export function WithdrawalsSection() {
           <h3 id="withdrawal-history" className="mb-2 text-base font-semibold text-slate-900">
             Withdrawal History
           </h3>
-          {history.isPending ? (
-            <p className="text-sm text-slate-500">Loading withdrawals...</p>
-          ) : history.isError && withdrawals.length === 0 ? (
-            <p className="text-sm text-rose-700">Could not load your withdrawals. They will refresh automatically.</p>
+          {history.data === undefined ? (
+            history.isError ? (
+              <LoadError error={history.error} what="your withdrawals" onRetry={() => void history.refetch()} />
+            ) : (
+              <Skeleton lines={3} label="Loading your withdrawals" />
+            )
           ) : withdrawals.length === 0 ? (
-            <p className="text-sm text-slate-500">No withdrawals yet.</p>
+            <p className="text-sm text-slate-700">No withdrawals yet.</p>
           ) : (
             <ul className="grid grid-cols-1 gap-3 md:grid-cols-2 xl:grid-cols-3">
               {withdrawals.map((w) => (

@@ -1,5 +1,6 @@
 import { POLL_DEPOSITS_MS } from '@harvest/shared/constants';
 import { Card, StatCard } from '../../../../components/ui/card.tsx';
+import { LoadError, Skeleton } from '../../../../components/ui/query-state.tsx';
 import { useAuth } from '../../../../lib/auth.tsx';
 import { DepositAddress } from '../../../../features/deposits/components/deposit-address.tsx';
 import { DepositForm } from '../../../../features/deposits/components/deposit-form.tsx';
@@ -20,7 +21,18 @@ export default function Tab() {
         <Card title="Deposit USDC">
           <DepositAddress address={user?.depositAddress ?? ''} />
         </Card>
-        <StatCard label="Current Balance" value={balance === undefined ? '—' : usdc(balance, 'balance')} />
+        <StatCard
+          label="Current Balance"
+          value={
+            balance !== undefined ? (
+              usdc(balance, 'balance')
+            ) : dashboard.isError ? (
+              <LoadError error={dashboard.error} what="your balance" onRetry={() => void dashboard.refetch()} />
+            ) : (
+              <Skeleton lines={1} label="Loading your balance" />
+            )
+          }
+        />
       </div>
       <div className="grid gap-5 lg:grid-cols-2">
         <Card title="Submit Deposit">

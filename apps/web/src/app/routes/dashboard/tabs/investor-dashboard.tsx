@@ -1,37 +1,41 @@
-import { Button } from '../../../../components/ui/button.tsx';
+import { Link } from 'react-router';
 import { Card } from '../../../../components/ui/card.tsx';
+import { LoadError, Skeleton } from '../../../../components/ui/query-state.tsx';
 import { AccountSummaryCards } from '../../../../features/dashboard/components/account-summary-cards.tsx';
-import { errorText } from '../../../../lib/api-client.ts';
 import { useQuery } from '@tanstack/react-query';
 import { dashboardQuery } from '../../../../lib/query-keys.ts';
 
 export default function Tab() {
   const dashboard = useQuery(dashboardQuery());
-  if (dashboard.isPending)
+  if (dashboard.data === undefined)
     return (
-      <Card title="Dashboard">
-        <p role="status" className="text-slate-500">
-          Loading your account...
-        </p>
+      <Card title="Your account">
+        {dashboard.isError ? (
+          <LoadError error={dashboard.error} what="your account summary" onRetry={() => void dashboard.refetch()} />
+        ) : (
+          <Skeleton lines={4} label="Loading your account" />
+        )}
       </Card>
     );
-  if (dashboard.isError)
-    return (
-      <Card
-        title="Dashboard"
-        actions={
-          <Button variant="secondary" onClick={() => void dashboard.refetch()}>
-            Retry
-          </Button>
-        }
-      >
-        <p className="text-slate-600">{errorText(dashboard.error, 'Could not load your account summary.')}</p>
-      </Card>
-    );
+  const s = dashboard.data.accountSummary;
+  const fresh = s.balance === 0 && s.totalInvestment === 0 && s.totalEarnings === 0 && s.referralRewards === 0;
   return (
     <div className="space-y-4">
-      <h2 className="text-2xl font-bold text-white">Dashboard</h2>
-      <AccountSummaryCards summary={dashboard.data.accountSummary} />
+      {fresh && (
+        <Card title="Welcome to Harvest Farm">
+          <p className="text-slate-700">
+            Start with a deposit of USDC on Polygon (at least 0.5 USDC). Once it is confirmed, choose a tier and your
+            investment earns its daily rate in 8-hour cycles, Monday to Friday.
+          </p>
+          <Link
+            to="/dashboard?tab=deposit"
+            className="mt-3 inline-flex min-h-10 items-center rounded-lg bg-purple-700 px-4 py-2 text-sm font-semibold text-white hover:bg-purple-800"
+          >
+            Make your first deposit
+          </Link>
+        </Card>
+      )}
+      <AccountSummaryCards summary={s} />
     </div>
   );
 }

@@ -1,0 +1,48 @@
+import type { ReactNode } from 'react';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { errorText } from '../../lib/api-client.ts';
+import { Button } from './button.tsx';
+
+/** Grey bars where content will be: loading never looks like "empty" or "zero". */
+export function Skeleton({ lines = 3, label = 'Loading' }: { lines?: number; label?: string }) {
+  return (
+    <div role="status" aria-label={label} className="animate-pulse space-y-2">
+      {Array.from({ length: lines }, (_, i) => (
+        <div key={i} className="h-4 rounded bg-slate-200" style={{ width: `${90 - i * 15}%` }} />
+      ))}
+    </div>
+  );
+}
+
+/** A failed read says so, with the server's text when it sent one, and offers Retry. */
+export function LoadError({ error, what, onRetry }: { error: unknown; what: string; onRetry: () => void }) {
+  return (
+    <div role="alert" className="flex flex-wrap items-center justify-between gap-2 rounded-lg bg-red-50 p-3">
+      <p className="text-sm text-red-800">{errorText(error, `Could not load ${what}.`)}</p>
+      <Button variant="secondary" onClick={onRetry}>
+        Retry
+      </Button>
+    </div>
+  );
+}
+
+/**
+ * The three states of a read: a skeleton while loading, an error with Retry when it failed (and nothing
+ * was read before), the content once the data is there. Later failures keep the last data on screen.
+ */
+export function QueryState<T>({
+  query,
+  what,
+  lines,
+  children,
+}: {
+  query: UseQueryResult<T>;
+  /** What is loaded, for the texts ("your deposits"). */
+  what: string;
+  lines?: number;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.data !== undefined) return <>{children(query.data)}</>;
+  if (query.isError) return <LoadError error={query.error} what={what} onRetry={() => void query.refetch()} />;
+  return <Skeleton lines={lines} label={`Loading ${what}`} />;
+}
