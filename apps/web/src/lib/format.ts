@@ -93,3 +93,9 @@ export const dayLabel = (day: string) => {
     timeZone: 'UTC',
   });
 };
+
+/** Whether an instant falls on a Saturday or Sunday of the platform's calendar (cycles and investing are Mon-Fri). */
+export const isPlatformWeekend = (at: number | Date) => {
+  const day = formatter('weekday', { weekday: 'short' }).format(typeof at === 'number' ? new Date(at) : at);
+  return day === 'Sat' || day === 'Sun';
+};

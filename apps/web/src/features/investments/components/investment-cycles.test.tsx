@@ -1,13 +1,11 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { ToastContainer } from 'react-toastify';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TEXT } from '@harvest/shared/texts';
 import type { Investment } from '@harvest/shared/schemas/dashboard';
+import { fail, stubApi } from '../../../test/api-stub.ts';
+import { renderApp } from '../../../test/render.tsx';
 import { cycleState, InvestmentCycles } from './investment-cycles.tsx';
-
-afterEach(() => vi.unstubAllGlobals());
 
 const base: Investment = {
   _id: 'inv1',
@@ -28,9 +26,8 @@ const SERVER = '2026-01-14T12:00:00.000Z';
 const at = (iso: string) => Date.parse(iso);
 
 function renderCycles(investments: Investment[], extra: { platformDay?: string; platformWeekday?: boolean } = {}) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
+  return renderApp(
+    <>
       <InvestmentCycles
         investments={investments}
         serverTime={SERVER}
@@ -38,8 +35,8 @@ function renderCycles(investments: Investment[], extra: { platformDay?: string; 
         platformDay={extra.platformDay ?? '2026-01-14'}
         platformWeekday={extra.platformWeekday ?? true}
       />
-      <ToastContainer />
-    </QueryClientProvider>,
+    </>,
+    { auth: false },
   );
 }
 
@@ -85,13 +82,8 @@ describe('InvestmentCycles', () => {
   });
 
   it("shows the server's refusal, or the spec fallback when there is none", async () => {
-    const fetchMock = vi
-      .fn()
-      .mockResolvedValueOnce(
-        new Response(JSON.stringify({ error: TEXT.weekendComplete, code: 'weekday_only' }), { status: 400 }),
-      )
-      .mockResolvedValueOnce(new Response('', { status: 500 }));
-    vi.stubGlobal('fetch', fetchMock);
+    const answers = [fail(400, TEXT.weekendComplete, 'weekday_only'), new Response('', { status: 500 })];
+    const api = stubApi(() => answers.shift());
     renderCycles([{ ...base, earningStarted: true, cycleEndTime: '2026-01-14T04:00:00.000Z' }]);
     const button = screen.getByRole('button', { name: 'Complete Cycle' });
     await userEvent.click(button);
@@ -101,8 +93,8 @@ describe('InvestmentCycles', () => {
     );
     await userEvent.click(screen.getByRole('button', { name: 'Complete Cycle' }));
     expect(await screen.findByText(TEXT.completeFailed)).toBeTruthy();
-    expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/user/complete-cycle');
-    expect(JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body))).toEqual({ investmentId: 'inv1' });
+    expect(api.calls[0]?.path).toBe('/user/complete-cycle');
+    expect(api.calls[0]?.body).toEqual({ investmentId: 'inv1' });
   });
 
   it('shows the wait after an approved withdrawal with a countdown', () => {
@@ -112,5 +104,21 @@ describe('InvestmentCycles', () => {
     expect(screen.getByText('Waiting for next cycle')).toBeTruthy();
     expect(screen.getByText(/^(24h 0m 0s|23h 59m 59s)$/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Start/ })).toBeNull();
+  });
+
+  it('on a weekend: Complete and Start are off with the reason up front, no "Ready to complete"', () => {
+    renderCycles(
+      [
+        { ...base, _id: 'a', tier: 'Done', earningStarted: true, cycleEndTime: '2026-01-14T04:00:00.000Z' },
+        { ...base, _id: 'b', tier: 'Idle' },
+      ],
+      { platformWeekday: false },
+    );
+    expect(screen.queryByText('Ready to complete')).toBeNull();
+    expect(screen.getByText('Complete on Monday')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Complete Cycle' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText(TEXT.weekendComplete)).toBeTruthy();
+    expect((screen.getByRole('button', { name: /Start Earning/ }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText(TEXT.weekdayStart)).toBeTruthy();
   });
 });

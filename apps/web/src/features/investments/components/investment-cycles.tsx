@@ -1,5 +1,5 @@
 import { toast } from 'react-toastify';
-import { CYCLE_MS } from '@harvest/shared/constants';
+import { CYCLE_MS, WITHDRAWAL_COOLDOWN_MS } from '@harvest/shared/constants';
 import { TEXT } from '@harvest/shared/texts';
 import { cycleEarning, microToUsdc, parseUsdc, rateToScaled } from '@harvest/shared/money';
 import type { Investment } from '@harvest/shared/schemas/dashboard';
@@ -9,7 +9,7 @@ import { errorText } from '../../../lib/api-client.ts';
 import { useCompleteCycle } from '../api/complete-cycle.ts';
 import { useStartEarning } from '../api/start-earning.ts';
 import { countdownText, useServerNow } from './use-server-now.ts';
-import { usdc } from '../../../lib/format.ts';
+import { isPlatformWeekend, usdc, weekdayTime } from '../../../lib/format.ts';
 
 export type CycleState =
   | { kind: 'running'; endsAt: number }
@@ -87,6 +87,7 @@ export function InvestmentCard({
   const start = useStartEarning();
   const complete = useCompleteCycle();
   const state = cycleState(inv, now, platformDay);
+  const weekend = platformWeekday === false;
   const earning = perCycle(inv);
   const hasEarnings = inv.cycleEarnings.length > 0;
 
@@ -117,21 +118,21 @@ export function InvestmentCard({
             {usdc(inv.amount)} · {inv.dailyRate}% daily
           </p>
         </div>
-        <StateBadge state={state} />
+        <StateBadge state={state} weekend={weekend} />
       </div>
 
       <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
         <div>
-          <dt className="text-slate-500">Total earned</dt>
+          <dt className="text-slate-600">Total earned</dt>
           <dd className="font-semibold text-emerald-700">{usdc(inv.totalEarned)}</dd>
         </div>
         <div>
-          <dt className="text-slate-500">Cycles completed</dt>
+          <dt className="text-slate-600">Cycles completed</dt>
           <dd className="font-semibold">{inv.cycleEarnings.length}</dd>
         </div>
         {earning !== null && (
           <div className="col-span-2">
-            <dt className="text-slate-500">Earning per cycle</dt>
+            <dt className="text-slate-600">Earning per cycle</dt>
             <dd className="font-semibold">{usdc(earning)}</dd>
           </div>
         )}
@@ -142,30 +143,39 @@ export function InvestmentCard({
           <>
             <p className="text-sm text-slate-700">
               Earning in progress: <span className="font-mono font-semibold">{countdownText(state.endsAt - now)}</span>{' '}
-              left
+              left (ends {weekdayTime(new Date(state.endsAt))})
             </p>
-            <Progress value={1 - (state.endsAt - now) / CYCLE_MS} />
+            <Progress label="Cycle progress" value={1 - (state.endsAt - now) / CYCLE_MS} />
+            {isPlatformWeekend(state.endsAt) && (
+              <p className="text-sm text-amber-900">
+                It ends on a weekend: you can complete it on Monday (earnings are completed Monday to Friday).
+              </p>
+            )}
           </>
         )}
         {state.kind === 'complete' && (
           <>
             <p className="text-sm text-slate-700">The 8-hour cycle is finished. Complete it to record your earning.</p>
-            {platformWeekday === false && <p className="text-sm text-amber-700">{TEXT.weekendComplete}</p>}
+            {weekend && <p className="text-sm font-medium text-amber-900">{TEXT.weekendComplete}</p>}
             <Button
               variant="success"
               className="w-full"
               onClick={() => void onComplete()}
-              disabled={complete.isPending}
+              disabled={complete.isPending || weekend}
             >
               {complete.isPending ? 'Completing...' : 'Complete Cycle'}
             </Button>
           </>
         )}
         {state.kind === 'waiting' && (
-          <p className="text-sm text-slate-700">
-            Your withdrawal was approved. The next cycle is available in{' '}
-            <span className="font-mono font-semibold">{countdownText(state.until - now)}</span>.
-          </p>
+          <>
+            <p className="text-sm text-slate-700">
+              Your withdrawal was approved. The next cycle is available in{' '}
+              <span className="font-mono font-semibold">{countdownText(state.until - now)}</span> (
+              {weekdayTime(new Date(state.until))}).
+            </p>
+            <Progress label="48-hour wait" value={1 - (state.until - now) / WITHDRAWAL_COOLDOWN_MS} />
+          </>
         )}
         {state.kind === 'doneToday' && (
           <p className="text-sm text-slate-700">
@@ -174,8 +184,17 @@ export function InvestmentCard({
         )}
         {state.kind === 'ready' && (
           <>
-            {platformWeekday === false && <p className="text-sm text-amber-700">Cycles start Monday through Friday.</p>}
-            <Button className="w-full" onClick={() => void onStart()} disabled={start.isPending}>
+            {weekend ? (
+              <p className="text-sm font-medium text-amber-900">{TEXT.weekdayStart}</p>
+            ) : (
+              isPlatformWeekend(now + CYCLE_MS) && (
+                <p className="text-sm text-amber-900">
+                  A cycle started now ends on {weekdayTime(new Date(now + CYCLE_MS))}, a weekend: it can only be
+                  completed on Monday.
+                </p>
+              )
+            )}
+            <Button className="w-full" onClick={() => void onStart()} disabled={start.isPending || weekend}>
               {start.isPending
                 ? 'Starting...'
                 : hasEarnings
@@ -189,12 +208,14 @@ export function InvestmentCard({
   );
 }
 
-function StateBadge({ state }: { state: CycleState }) {
+function StateBadge({ state, weekend }: { state: CycleState; weekend: boolean }) {
   const [text, tone] =
     state.kind === 'running'
       ? ['Earning in progress', 'bg-sky-100 text-sky-800']
       : state.kind === 'complete'
-        ? ['Ready to complete', 'bg-emerald-100 text-emerald-800']
+        ? weekend
+          ? ['Complete on Monday', 'bg-amber-100 text-amber-900']
+          : ['Ready to complete', 'bg-emerald-100 text-emerald-800']
         : state.kind === 'waiting'
           ? ['Waiting for next cycle', 'bg-amber-100 text-amber-800']
           : state.kind === 'doneToday'
@@ -203,12 +224,12 @@ function StateBadge({ state }: { state: CycleState }) {
   return <span className={`rounded-full px-3 py-1 text-xs font-semibold ${tone}`}>{text}</span>;
 }
 
-function Progress({ value }: { value: number }) {
+function Progress({ value, label }: { value: number; label: string }) {
   const pct = Math.round(Math.min(1, Math.max(0, value)) * 100);
   return (
     <div
       role="progressbar"
-      aria-label="Cycle progress"
+      aria-label={label}
       aria-valuemin={0}
       aria-valuemax={100}
       aria-valuenow={pct}

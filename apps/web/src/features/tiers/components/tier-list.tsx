@@ -5,6 +5,7 @@ import { cycleEarning, microToUsdc, parseUsdc, rateToScaled } from '@harvest/sha
 import type { Tier } from '@harvest/shared/schemas/investments';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
+import { LoadError, Skeleton } from '../../../components/ui/query-state.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useInvest } from '../api/invest.ts';
@@ -23,29 +24,20 @@ function perCycle(t: Tier): number | null {
  * The Tiers tab: a card per active tier with Invest Now, and a confirmation before money
  * moves. `balance` (USDC) is shown in the confirmation when the caller knows it.
  */
-export function TierList({ balance }: { balance?: number }) {
+export function TierList({ balance, weekday }: { balance?: number; weekday?: boolean }) {
   const tiers = useQuery(tiersQuery());
   const [chosen, setChosen] = useState<Tier | null>(null);
+  // On a weekend Invest Now is off and says why, instead of being refused after the click.
+  const weekend = weekday === false;
 
-  if (tiers.isPending)
+  if (tiers.data === undefined)
     return (
       <Card title="Investment Tiers">
-        <p role="status" className="text-slate-500">
-          Loading tiers...
-        </p>
-      </Card>
-    );
-  if (tiers.isError)
-    return (
-      <Card
-        title="Investment Tiers"
-        actions={
-          <Button variant="secondary" onClick={() => void tiers.refetch()}>
-            Retry
-          </Button>
-        }
-      >
-        <p className="text-slate-600">{errorText(tiers.error, 'Could not load the investment tiers.')}</p>
+        {tiers.isError ? (
+          <LoadError error={tiers.error} what="the investment tiers" onRetry={() => void tiers.refetch()} />
+        ) : (
+          <Skeleton lines={3} label="Loading the investment tiers" />
+        )}
       </Card>
     );
 
@@ -65,14 +57,20 @@ export function TierList({ balance }: { balance?: number }) {
               <p className="mt-1 text-sm text-slate-600">
                 Daily rate: <span className="font-semibold text-emerald-700">{t.dailyRate}%</span>
               </p>
-              <Button className="mt-4" onClick={() => setChosen(t)} aria-label={`Invest Now in ${t.name}`}>
+              <Button
+                className="mt-4"
+                onClick={() => setChosen(t)}
+                disabled={weekend}
+                aria-label={`Invest Now in ${t.name}`}
+              >
                 Invest Now
               </Button>
             </li>
           ))}
         </ul>
       )}
-      <p className="mt-4 text-xs text-slate-500">
+      {weekend && <p className="mt-4 text-sm font-medium text-amber-900">{TEXT.weekdayInvest}</p>}
+      <p className="mt-4 text-xs text-slate-600">
         Investments are available Monday through Friday. Daily rates are set by the platform operator and are not
         guaranteed.
       </p>
@@ -85,15 +83,19 @@ function ConfirmInvest({ tier, balance, onClose }: { tier: Tier | null; balance?
   const investMutation = useInvest();
   const earning = tier ? perCycle(tier) : null;
   const short = tier !== null && balance !== undefined && balance < tier.amount;
+  const [error, setError] = useState<string | null>(null);
 
   async function confirm() {
     if (!tier) return;
+    setError(null);
     try {
       const res = await investMutation.mutateAsync(tier.amount);
       toast.success(res.message);
       onClose();
     } catch (err) {
-      toast.error(errorText(err, TEXT.investFailed));
+      const text = errorText(err, TEXT.investFailed);
+      setError(text);
+      toast.error(text);
     }
   }
 
@@ -106,32 +108,37 @@ function ConfirmInvest({ tier, balance, onClose }: { tier: Tier | null; balance?
           </p>
           <dl className="space-y-1 rounded-lg bg-slate-50 p-3 text-sm">
             <div className="flex justify-between gap-2">
-              <dt className="text-slate-500">Paid from your USDC balance</dt>
+              <dt className="text-slate-600">Paid from your USDC balance</dt>
               <dd className="font-semibold">{usdc(tier.amount)}</dd>
             </div>
             {balance !== undefined && (
               <div className="flex justify-between gap-2">
-                <dt className="text-slate-500">Your balance</dt>
-                <dd className={`font-semibold ${short ? 'text-red-600' : ''}`}>{usdc(balance, 'balance')}</dd>
+                <dt className="text-slate-600">Your balance</dt>
+                <dd className={`font-semibold ${short ? 'text-red-700' : ''}`}>{usdc(balance, 'balance')}</dd>
               </div>
             )}
             <div className="flex justify-between gap-2">
-              <dt className="text-slate-500">Daily rate</dt>
+              <dt className="text-slate-600">Daily rate</dt>
               <dd className="font-semibold">{tier.dailyRate}%</dd>
             </div>
             {earning !== null && (
               <div className="flex justify-between gap-2">
-                <dt className="text-slate-500">Earning per completed 8-hour cycle</dt>
-                <dd className="font-semibold">{earning} USDC</dd>
+                <dt className="text-slate-600">Earning per completed 8-hour cycle</dt>
+                <dd className="font-semibold">{usdc(earning)}</dd>
               </div>
             )}
           </dl>
-          <p className="text-xs text-slate-500">
+          <p className="text-xs text-slate-600">
             The invested amount stays invested; you earn by running 8-hour cycles on weekdays.
           </p>
           {short && (
-            <p className="text-sm text-red-600">
+            <p className="text-sm text-red-700">
               Your balance is lower than this tier's amount. Please deposit USDC first.
+            </p>
+          )}
+          {error && (
+            <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
+              {error}
             </p>
           )}
           <div className="flex justify-end gap-2">
