@@ -2,6 +2,7 @@ import type { AppContext } from './context.ts';
 import type { Config } from './config.ts';
 import { depositCheckJob } from './modules/deposits/deposits.job.ts';
 import { housekeepingJob } from './modules/housekeeping/housekeeping.job.ts';
+import { mailOutboxJob } from './mail/outbox.job.ts';
 
 export interface Jobs {
   stop(): Promise<void>;
@@ -15,7 +16,7 @@ export interface Job {
 }
 
 /** Background jobs registered by modules (e.g. re-checking pending chain deposits). */
-export const JOBS: Job[] = [depositCheckJob, housekeepingJob];
+export const JOBS: Job[] = [depositCheckJob, housekeepingJob, mailOutboxJob];
 
 export function startBackgroundJobs(ctx: AppContext): Jobs {
   const timers: NodeJS.Timeout[] = [];

@@ -146,7 +146,10 @@ export async function fund(
 ): Promise<void> {
   const from = account === 'balance' ? 'platform_deposits' : 'platform_reward_expense';
   await inTransaction(t.ctx.db, (tx) =>
-    post(tx, userTransfer('test_funding', randomUUID(), userId, { from, to: account, amount: micro })),
+    post(tx, {
+      ...userTransfer('test_funding', randomUUID(), userId, { from, to: account, amount: micro }),
+      createdAt: t.clock.now(),
+    }),
   );
 }
 
