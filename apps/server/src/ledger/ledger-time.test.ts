@@ -36,8 +36,12 @@ describe('ledger transaction times', () => {
       body: { txHash: hashOf(9001), amount: 150, fromAddress: WALLET },
     });
     expect(
-      (await call(t, 'POST', '/api/admin/process-deposit', { token: adminToken, body: { depositId: dep.data.deposit._id } }))
-        .statusCode,
+      (
+        await call(t, 'POST', '/api/admin/process-deposit', {
+          token: adminToken,
+          body: { depositId: dep.data.deposit._id },
+        })
+      ).statusCode,
     ).toBe(200);
     const inv = await call(t, 'POST', '/api/user/invest', { token, body: { amount: 100 } });
     expect(inv.statusCode).toBe(200);
@@ -45,9 +49,9 @@ describe('ledger transaction times', () => {
     expect((await call(t, 'POST', '/api/user/start-earning', { token, body: { investmentId } })).statusCode).toBe(200);
     at(t, '2026-03-04T16:30:00Z');
     const later = await tokenNow(t, u);
-    expect((await call(t, 'POST', '/api/user/complete-cycle', { token: later, body: { investmentId } })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await call(t, 'POST', '/api/user/complete-cycle', { token: later, body: { investmentId } })).statusCode,
+    ).toBe(200);
     await fund(t, u.user.id, 5_000_000n, 'rewards');
     const req = await call(t, 'POST', '/api/withdrawal/request-all', {
       token: later,
@@ -66,8 +70,12 @@ describe('ledger transaction times', () => {
       ).statusCode,
     ).toBe(200);
     expect(
-      (await call(t, 'POST', '/api/withdrawal/admin/reject', { token: adminLater, body: { withdrawalId: second?._id } }))
-        .statusCode,
+      (
+        await call(t, 'POST', '/api/withdrawal/admin/reject', {
+          token: adminLater,
+          body: { withdrawalId: second?._id },
+        })
+      ).statusCode,
     ).toBe(200);
     expect(
       (

@@ -81,7 +81,12 @@ export async function markSent(db: Db, id: number, now: Date): Promise<void> {
 export async function markFailed(db: Db, id: number, error: string, nextAttemptAt: Date): Promise<void> {
   await db
     .update(mailOutbox)
-    .set({ attempts: sql`${mailOutbox.attempts} + 1`, lastError: error.slice(0, 500), nextAttemptAt, lockedUntil: null })
+    .set({
+      attempts: sql`${mailOutbox.attempts} + 1`,
+      lastError: error.slice(0, 500),
+      nextAttemptAt,
+      lockedUntil: null,
+    })
     .where(and(eq(mailOutbox.id, id), isNull(mailOutbox.sentAt)));
 }
 

@@ -58,12 +58,7 @@ export async function deliverOutbox(
   opts: { batch?: number } = {},
 ): Promise<{ sent: number; failed: number }> {
   const now = ctx.clock.now();
-  const claimed = await q.claimDueMails(
-    ctx.db,
-    now,
-    new Date(now.getTime() + MAIL_LEASE_MS),
-    opts.batch ?? MAIL_BATCH,
-  );
+  const claimed = await q.claimDueMails(ctx.db, now, new Date(now.getTime() + MAIL_LEASE_MS), opts.batch ?? MAIL_BATCH);
   const out = { sent: 0, failed: 0 };
   for (const [i, mail] of claimed.entries()) {
     try {

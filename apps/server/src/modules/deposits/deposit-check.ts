@@ -48,7 +48,11 @@ export async function checkDeposit(chain: Chain, claim: DepositClaim, depositAdd
   }
   const toUs = usdc.filter((t) => t.to === to);
   if (toUs.length === 0)
-    return { kind: 'mismatch', why: 'wrong_recipient', reason: MSG.depositWrongRecipient(distinct(usdc.map((t) => t.to)), to) };
+    return {
+      kind: 'mismatch',
+      why: 'wrong_recipient',
+      reason: MSG.depositWrongRecipient(distinct(usdc.map((t) => t.to)), to),
+    };
   const fromSender = toUs.filter((t) => t.from === claim.fromAddress.toLowerCase());
   if (fromSender.length === 0)
     return {

@@ -66,7 +66,12 @@ export async function dismissIfFailed(db: Db, id: string, userId: string, now: D
     .update(deposits)
     .set({ dismissedAt: now })
     .where(
-      and(eq(deposits.id, id), eq(deposits.userId, userId), eq(deposits.status, 'failed'), isNull(deposits.dismissedAt)),
+      and(
+        eq(deposits.id, id),
+        eq(deposits.userId, userId),
+        eq(deposits.status, 'failed'),
+        isNull(deposits.dismissedAt),
+      ),
     )
     .returning();
   return row;
