@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { rawRows } from '../db/raw.ts';
 import { mailOutbox, users } from '../db/schema.ts';
@@ -100,4 +100,9 @@ export async function release(db: Db, ids: number[]): Promise<void> {
       sql`, `,
     )}) RETURNING id`,
   );
+}
+
+/** Removes mails sent before `before` (unsent ones stay, however old: they are still owed). */
+export async function purgeSentMails(db: Db, before: Date): Promise<void> {
+  await db.delete(mailOutbox).where(lt(mailOutbox.sentAt, before));
 }

@@ -8,7 +8,8 @@ import { userBalances } from '../ledger/ledger.ts';
 import { call, createTestApp, isPostgres, makeUser, TEST_SECRET, type TestApp } from '../../test/helpers.ts';
 import { startSmtp } from '../../test/smtp.ts';
 import { hashOf, WALLET } from '../../test/support/money.ts';
-import { deliverOutbox, MAIL_RETRY_BASE_MS, queueMail } from './outbox.ts';
+import { housekeepingJob } from '../modules/housekeeping/housekeeping.job.ts';
+import { deliverOutbox, MAIL_RETRY_BASE_MS, queueMail, SENT_MAIL_RETENTION_MS } from './outbox.ts';
 
 /**
  * Delivery of the outbox: a dead SMTP server delays mail and never loses it, and each mail is
@@ -80,6 +81,20 @@ describe('an SMTP outage, then recovery', () => {
       expect(mails[0]?.subject).toBe(`Deposit confirmed: ${10 + i}.00 USDC`);
     }
     expect(new Set(back.mails.map((m) => /Message-ID: (.*)/i.exec(m.raw)?.[1])).size).toBe(3);
+
+    // Housekeeping purges sent mails after 30 days; an unsent one stays, however old.
+    await inTransaction(t.ctx.db, (tx) =>
+      queueMail(tx, t.ctx, admin.user.id, { kind: 'password_changed', at: t.clock.now() }),
+    );
+    const sentTimes = rows.map((r) => new Date(r.sent_at ?? 0).getTime());
+    t.clock.set(new Date(Math.min(...sentTimes) + SENT_MAIL_RETENTION_MS - 60_000));
+    await housekeepingJob.run(t.ctx);
+    expect(await outboxRows(t)).toHaveLength(4);
+    t.clock.set(new Date(Math.max(...sentTimes) + SENT_MAIL_RETENTION_MS + 60_000));
+    await housekeepingJob.run(t.ctx);
+    rows = await outboxRows(t);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.sent_at).toBeNull();
   });
 
   it('the backoff doubles from 30 s and stops growing at MAIL_RETRY_MAX_MS', async () => {

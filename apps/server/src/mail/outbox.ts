@@ -5,6 +5,8 @@ import { renderMail, type MailEvent } from './templates.ts';
 
 /** A claimed mail is the claimer's for this long (longer than the SMTP timeouts of a whole batch). */
 export const MAIL_LEASE_MS = 10 * 60_000;
+/** Sent mails are kept this long (support can see what an investor was told), then purged by housekeeping. */
+export const SENT_MAIL_RETENTION_MS = 30 * 24 * 3600_000;
 /** Mails claimed per pass. */
 export const MAIL_BATCH = 20;
 /** First retry after a failed attempt; each further one waits twice as long, up to MAIL_RETRY_MAX_MS. */
