@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
@@ -10,6 +9,8 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { secureDataDir } from '../lib/data-dir.ts';
+import type { PoolStats } from '../lib/metrics.ts';
+import { MIGRATIONS_DIR } from '../lib/paths.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -17,13 +18,13 @@ export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 
-export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
-
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
   /** Runs the committed migrations; safe when several instances start at once. */
   migrate(): Promise<void>;
+  /** Connections in use and waiting, for the metrics. */
+  poolStats(): PoolStats;
   close(): Promise<void>;
 }
 
@@ -49,6 +50,7 @@ export function openPostgres(url: string, poolSize = 10): Database {
         await client.end();
       }
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
     close: () => pool.end(),
   };
 }
@@ -62,6 +64,8 @@ export function wrapPglite(client: PGlite): Database {
     db,
     kind: 'pglite',
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR }),
+    // One connection in the process; queries queue inside PGlite, not in a pool.
+    poolStats: () => ({ total: 1, idle: 1, waiting: 0, max: 1 }),
     close: () => client.close(),
   };
 }
