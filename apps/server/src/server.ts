@@ -3,7 +3,7 @@ import { buildApp } from './app.ts';
 import { ensureAdmin, resolveSecret } from './bootstrap.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
-import { secureDataDir } from './lib/data-dir.ts';
+import { DataDirInUseError, secureDataDir } from './lib/data-dir.ts';
 import { Metrics, startMetricsServer } from './lib/metrics.ts';
 import { startBackgroundJobs } from './jobs.ts';
 import { seedTiers } from './modules/tiers/tiers.seed.ts';
@@ -81,6 +81,6 @@ async function main() {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof ConfigError ? err.message : err);
+  console.error(err instanceof ConfigError || err instanceof DataDirInUseError ? err.message : err);
   process.exit(1);
 });

@@ -8,7 +8,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { secureDataDir } from '../lib/data-dir.ts';
+import { lockDataDir, secureDataDir } from '../lib/data-dir.ts';
 import type { PoolStats } from '../lib/metrics.ts';
 import { MIGRATIONS_DIR } from '../lib/paths.ts';
 import * as schema from './schema.ts';
@@ -99,16 +99,31 @@ const PGLITE_START = [
   'shared_buffers=16MB',
 ];
 
-export async function openPglite(dataDir: string): Promise<Database> {
+/** The embedded database in DATA_DIR/pglite, locked to this process until it is closed (lib/data-dir.ts). */
+export async function openPglite(dataDir: string): Promise<Database & { client: PGlite }> {
   // Owner-only (issue 11): the umask covers the files PGlite creates while it runs; the files of
   // a new cluster are written by PGlite's initdb with their own modes, so they are tightened after.
   secureDataDir(dataDir);
-  const client = await PGlite.create(path.join(dataDir, 'pglite'), {
-    extensions: PGLITE_EXTENSIONS,
-    startParams: PGLITE_START,
-  });
-  secureDataDir(dataDir);
-  return wrapPglite(client);
+  const release = lockDataDir(dataDir);
+  try {
+    const client = await PGlite.create(path.join(dataDir, 'pglite'), {
+      extensions: PGLITE_EXTENSIONS,
+      startParams: PGLITE_START,
+    });
+    secureDataDir(dataDir);
+    const database = wrapPglite(client);
+    return {
+      ...database,
+      client,
+      async close() {
+        await database.close();
+        release();
+      },
+    };
+  } catch (err) {
+    release();
+    throw err;
+  }
 }
 
 export function openDatabase(opts: { databaseUrl?: string; dataDir: string; poolSize?: number }): Promise<Database> {
