@@ -1,12 +1,21 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { withDatabase } from '../global-setup.ts';
+import { freePort } from '../net.ts';
 
-/** Throwaway PostgreSQL cluster and server child process for the crash test. */
+/**
+ * Real processes for the tests that need them (crash, operations): a throwaway PostgreSQL cluster,
+ * the server as a child process (from source through tsx, or the production build), the CLIs.
+ */
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+/** Fills the ROOT-relative production build (npm run build:server); the ops tests run it. */
+export const DIST_SERVER = 'apps/server/dist/server.js';
 const PGBIN = process.env.PGBIN ?? '/usr/lib/postgresql/15/bin';
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
@@ -53,15 +62,62 @@ export class Cluster {
   }
 }
 
+/**
+ * A database for one test on PostgreSQL: a new database on DATABASE_URL's server when it is set, else
+ * on a throwaway cluster started here (so a test that needs PostgreSQL runs in the PGlite suite too).
+ */
+export async function scratchPostgres(): Promise<{ url: string; destroy(): Promise<void> }> {
+  const base = process.env.DATABASE_URL;
+  const cluster = base ? null : new Cluster(await freePort());
+  cluster?.start();
+  const serverUrl = base ?? (cluster as Cluster).url;
+  const name = `hf_ops_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  return {
+    url: withDatabase(serverUrl, name),
+    async destroy() {
+      if (cluster) return cluster.destroy();
+      const c = new pg.Client({ connectionString: serverUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** Runs one of the server's command-line tools from source (`src/cli/NAME.ts`) and answers its exit code and output. */
+export function runCli(name: string, args: string[], env: Record<string, string | undefined>) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', `apps/server/src/cli/${name}.ts`, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  return { status: r.status, output: `${r.stdout}${r.stderr}` };
+}
+
+export interface ServerProcessOptions {
+  /** `source` (tsx, the default) or `dist` (the production build, as `npm start` runs it). */
+  entry?: 'source' | 'dist';
+}
+
 export class ServerProcess {
   private child: ChildProcess | null = null;
   private output = '';
+  private exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }> | null = null;
   readonly baseUrl: string;
   constructor(
     readonly port: number,
     private readonly env: Record<string, string>,
+    private readonly opts: ServerProcessOptions = {},
   ) {
     this.baseUrl = `http://127.0.0.1:${port}`;
+  }
+  get pid(): number | undefined {
+    return this.child?.pid;
   }
   log(): string {
     return this.output;
@@ -70,12 +126,17 @@ export class ServerProcess {
     return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
   }
   async start(): Promise<void> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+    const argv =
+      this.opts.entry === 'dist'
+        ? ['--enable-source-maps', DIST_SERVER]
+        : ['--import', 'tsx', 'apps/server/src/server.ts'];
+    const child = spawn(process.execPath, argv, {
       cwd: ROOT,
       env: { ...process.env, ...this.env, PORT: String(this.port), HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
+    this.exit = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
     const keep = (d: Buffer) => {
       this.output = (this.output + d.toString()).slice(-200_000);
     };
@@ -108,5 +169,14 @@ export class ServerProcess {
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');
     await exited;
+  }
+  /** Sends a signal (SIGTERM: the graceful shutdown) without waiting. */
+  signal(sig: NodeJS.Signals): void {
+    this.child?.kill(sig);
+  }
+  /** How the process ended (waits for it). */
+  exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    if (!this.exit) throw new Error('the server was not started');
+    return this.exit;
   }
 }
