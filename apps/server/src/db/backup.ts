@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
@@ -40,6 +40,8 @@ export async function backup(target: Target, file: string): Promise<string[]> {
   const tmp = `${file}.partial`;
   if (target.databaseUrl) {
     await runTool(pgTool('pg_dump'), ['--format=custom', '--no-owner', `--file=${tmp}`, target.databaseUrl]);
+    // Password hashes and personal data: owner-only, like DATA_DIR.
+    chmodSync(tmp, 0o600);
     renameSync(tmp, file);
     return [file];
   }
