@@ -102,6 +102,8 @@ export function runCli(name: string, args: string[], env: Record<string, string 
 export interface ServerProcessOptions {
   /** `source` (tsx, the default) or `dist` (the production build, as `npm start` runs it). */
   entry?: 'source' | 'dist';
+  /** Another command line and directory, e.g. a service unit's ExecStart and WorkingDirectory. */
+  command?: { argv: string[]; cwd: string };
 }
 
 export class ServerProcess {
@@ -130,8 +132,10 @@ export class ServerProcess {
       this.opts.entry === 'dist'
         ? ['--enable-source-maps', DIST_SERVER]
         : ['--import', 'tsx', 'apps/server/src/server.ts'];
-    const child = spawn(process.execPath, argv, {
-      cwd: ROOT,
+    const [cmd, ...args] = this.opts.command?.argv ?? [process.execPath, ...argv];
+    if (!cmd) throw new Error('empty command');
+    const child = spawn(cmd, args, {
+      cwd: this.opts.command?.cwd ?? ROOT,
       env: { ...process.env, ...this.env, PORT: String(this.port), HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
