@@ -33,6 +33,7 @@ const deposit = (id: string, amount: number, type: AdminDeposit['type']): AdminD
   confirmations: 0,
   requiredConfirmations: 0,
   failureReason: null,
+  failureKind: null,
   note: type === 'admin_credit' ? 'Admin balance update' : null,
   createdAt: '2026-01-02T00:00:00.000Z',
   processedAt: null,
