@@ -17,7 +17,7 @@ test('invited person signs up, stays signed in, edits profile, invites, is block
   await page.goto(`${app.baseURL}/signup?code=${code}`);
   await expect(page.getByRole('heading', { name: 'Create Account' })).toBeVisible();
   await expect(page.getByLabel('Invitation Code')).toHaveValue(code);
-  await expect(page.getByText('Investment Platform')).toBeVisible();
+  await expect(page.getByText('Investment Platform', { exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Invite' })).toHaveCount(0);
 
   // Validation messages, word for word.

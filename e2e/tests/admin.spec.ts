@@ -13,7 +13,7 @@ import { ADMIN, type RunningApp } from '../support/server.ts';
 
 const toast = (page: Page, text: string) => page.locator('.Toastify').getByText(text, { exact: true });
 const stat = (page: Page, label: string) =>
-  page.getByText(label, { exact: true }).locator('xpath=following-sibling::p[1]');
+  page.getByText(label, { exact: true }).locator('xpath=following-sibling::*[1]');
 
 const EARLIER = '2026-10-27T10:00:00Z'; // a Tuesday, 20 days before
 // A past Monday: the administrator's own account is dated by the real clock, so "today" on the test

@@ -11,7 +11,7 @@ import { ADMIN, type RunningApp } from '../support/server.ts';
  */
 const toast = (page: Page, text: string) => page.locator('.Toastify').getByText(text, { exact: true });
 const stat = (page: Page, label: string) =>
-  page.getByText(label, { exact: true }).locator('xpath=following-sibling::p[1]');
+  page.getByText(label, { exact: true }).locator('xpath=following-sibling::*[1]');
 
 const FROM = '0x1111111111111111111111111111111111111111';
 const RIGHT_FROM = '0x3333333333333333333333333333333333333333';

@@ -23,7 +23,7 @@ const toast = (page: Page, text: string | RegExp) =>
   page.locator('.Toastify').getByText(text, typeof text === 'string' ? { exact: true } : undefined);
 /** The value under a stat card's label. */
 const stat = (page: Page, label: string) =>
-  page.getByText(label, { exact: true }).locator('xpath=following-sibling::p[1]');
+  page.getByText(label, { exact: true }).locator('xpath=following-sibling::*[1]');
 
 const MONDAY_9 = '2026-11-23T09:00:00Z';
 const MONDAY_17 = '2026-11-23T17:00:30Z';
@@ -220,7 +220,7 @@ test.describe('demo deposits, investments, withdrawals', () => {
       section
         .getByLabel('Withdrawal Summary')
         .getByText('Available', { exact: true })
-        .locator('xpath=following-sibling::p[1]'),
+        .locator('xpath=following-sibling::*[1]'),
     ).toHaveText('51.50 USDC');
     await section.getByRole('button', { name: 'Withdraw All' }).click();
     const dialog = page.getByRole('dialog', { name: 'Withdraw All' });
@@ -250,7 +250,7 @@ test.describe('demo deposits, investments, withdrawals', () => {
       section
         .getByLabel('Withdrawal Summary')
         .getByText('Pending', { exact: true })
-        .locator('xpath=following-sibling::p[1]'),
+        .locator('xpath=following-sibling::*[1]'),
     ).toHaveText('51.50 USDC');
     await expect(section.getByRole('button', { name: 'Withdraw All' })).toBeDisabled();
 
@@ -293,13 +293,13 @@ test.describe('demo deposits, investments, withdrawals', () => {
       section
         .getByLabel('Withdrawal Summary')
         .getByText('Available', { exact: true })
-        .locator('xpath=following-sibling::p[1]'),
+        .locator('xpath=following-sibling::*[1]'),
     ).toHaveText('50.00 USDC');
     await expect(
       section
         .getByLabel('Withdrawal Summary')
         .getByText('Completed', { exact: true })
-        .locator('xpath=following-sibling::p[1]'),
+        .locator('xpath=following-sibling::*[1]'),
     ).toHaveText('1.28 USDC');
 
     await openTab(page, 'Dashboard');
@@ -385,7 +385,7 @@ test.describe('on-chain deposit (anvil)', () => {
     await expect(row.getByText('Pending', { exact: true })).toBeVisible();
     await expect(row.getByRole('progressbar', { name: 'Confirmations 1 of 2' })).toBeVisible();
     await expect(
-      page.getByText('Current Balance', { exact: true }).locator('xpath=following-sibling::p[1]'),
+      page.getByText('Current Balance', { exact: true }).locator('xpath=following-sibling::*[1]'),
     ).toHaveText('0.0000 USDC');
 
     // One more block: the background job confirms it; the tab shows it on its next refresh (reload here).
@@ -402,7 +402,7 @@ test.describe('on-chain deposit (anvil)', () => {
     await openTab(page, 'Deposit');
     await expect(recent.getByRole('listitem').first().getByText('Confirmed', { exact: true })).toBeVisible();
     await expect(
-      page.getByText('Current Balance', { exact: true }).locator('xpath=following-sibling::p[1]'),
+      page.getByText('Current Balance', { exact: true }).locator('xpath=following-sibling::*[1]'),
     ).toHaveText('25.0000 USDC');
   });
 });

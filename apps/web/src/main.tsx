@@ -1,10 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from 'react-router';
 import 'react-toastify/dist/ReactToastify.css';
 import './index.css';
-import { router } from './app/router.tsx';
+import { AppRouter } from './app/router.tsx';
 import { AuthProvider } from './lib/auth.tsx';
 import { queryClient } from './lib/query-client.ts';
 
@@ -14,7 +13,7 @@ if (root) {
     <StrictMode>
       <QueryClientProvider client={queryClient}>
         <AuthProvider>
-          <RouterProvider router={router} />
+          <AppRouter />
         </AuthProvider>
       </QueryClientProvider>
     </StrictMode>,

@@ -1,9 +1,8 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
-import { ToastContainer } from 'react-toastify';
-import { TOAST_MS } from '@harvest/shared/constants';
 import { Button } from '../components/ui/button.tsx';
 import { LoadingScreen } from '../components/ui/loading-screen.tsx';
+import { Toasts } from '../components/ui/toasts.tsx';
 import { useAuth } from '../lib/auth.tsx';
 import { BlockedScreen } from './blocked-screen.tsx';
 import { TopBar } from './top-bar.tsx';
@@ -54,10 +53,12 @@ export function Layout() {
             </div>
           </div>
         ) : (
-          <Outlet />
+          <Suspense fallback={<LoadingScreen />}>
+            <Outlet />
+          </Suspense>
         )}
       </main>
-      <ToastContainer position="top-right" autoClose={TOAST_MS} newestOnTop theme="colored" />
+      <Toasts />
     </div>
   );
 }

@@ -1,11 +1,8 @@
-import { useState } from 'react';
-import * as Menu from '@radix-ui/react-dropdown-menu';
-import { useNavigate } from 'react-router';
-import { Button } from '../components/ui/button.tsx';
+import { lazy, Suspense } from 'react';
 import { useAuth } from '../lib/auth.tsx';
-import { InviteDialog } from '../features/invitation/components/invite-dialog.tsx';
-import { ProfileDialog } from '../features/profile/components/profile-dialog.tsx';
-import { TwoFactorSection } from '../features/two-factor/components/two-factor-section.tsx';
+
+// The menu, its dialogs and their libraries load after the page: they are not needed to show it.
+const UserControls = lazy(() => import('./user-controls.tsx'));
 
 export function TopBar() {
   const { user, status } = useAuth();
@@ -19,71 +16,13 @@ export function TopBar() {
           </p>
           <p className="text-xs text-purple-50">Investment Platform</p>
         </div>
-        {status === 'authenticated' && user && <UserControls />}
+        {status === 'authenticated' && user && (
+          <Suspense fallback={<div className="h-10 w-32" aria-hidden="true" />}>
+            <UserControls />
+          </Suspense>
+        )}
       </div>
     </header>
-  );
-}
-
-function UserControls() {
-  const { user, logout } = useAuth();
-  const navigate = useNavigate();
-  const [inviteOpen, setInviteOpen] = useState(false);
-  const [profileOpen, setProfileOpen] = useState(false);
-
-  if (!user) return null;
-  const initials = `${user.firstName[0] ?? ''}${user.lastName[0] ?? ''}`.toUpperCase();
-  return (
-    <div className="flex items-center gap-2">
-      <Button variant="secondary" onClick={() => setInviteOpen(true)}>
-        Invite
-      </Button>
-      {/* Radix menu: arrow keys move between items, Escape closes, focus returns to the button. */}
-      <Menu.Root>
-        <Menu.Trigger
-          aria-label="Profile menu"
-          className="flex h-10 w-10 items-center justify-center rounded-full bg-amber-300 font-bold text-purple-950 hover:bg-amber-200"
-        >
-          {initials}
-        </Menu.Trigger>
-        <Menu.Portal>
-          <Menu.Content
-            align="end"
-            sideOffset={8}
-            className="z-30 min-w-[200px] rounded-xl bg-white p-2 shadow-xl ring-1 ring-black/5"
-          >
-            <div className="border-b border-slate-100 px-3 py-2">
-              <p className="font-semibold text-slate-900">
-                {user.firstName} {user.lastName}
-              </p>
-              <p className="text-sm [overflow-wrap:anywhere] text-slate-700">{user.email}</p>
-            </div>
-            <Menu.Item
-              className="block w-full cursor-pointer rounded-lg px-3 py-2 text-left text-sm text-slate-900 outline-none data-[highlighted]:bg-purple-50"
-              onSelect={() => setProfileOpen(true)}
-            >
-              Edit Profile
-            </Menu.Item>
-            <Menu.Item
-              className="block w-full cursor-pointer rounded-lg px-3 py-2 text-left text-sm text-red-700 outline-none data-[highlighted]:bg-red-50"
-              onSelect={async () => {
-                await logout();
-                navigate('/login', { replace: true });
-              }}
-            >
-              Logout
-            </Menu.Item>
-          </Menu.Content>
-        </Menu.Portal>
-      </Menu.Root>
-      <InviteDialog open={inviteOpen} onClose={() => setInviteOpen(false)} />
-      <ProfileDialog
-        open={profileOpen}
-        onClose={() => setProfileOpen(false)}
-        startInEdit={false}
-        security={<TwoFactorSection />}
-      />
-    </div>
   );
 }
 

@@ -1,9 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
 import { dashboardResponse } from '@harvest/shared/schemas/dashboard';
-import { depositsResponse } from '@harvest/shared/schemas/deposits';
-import { tiersResponse } from '@harvest/shared/schemas/investments';
-import { referralTreeSchema, referralsResponse } from '@harvest/shared/schemas/referrals';
-import { myWithdrawalsResponse } from '@harvest/shared/schemas/withdrawals';
 import type { AdminDepositFilter } from '@harvest/shared/schemas/deposits';
 import { api } from './api-client.ts';
 
@@ -46,8 +42,10 @@ export const queryKeys = {
 };
 
 /*
- * The investor's reads (the administrator's are in admin-queries.ts, loaded only with the back office).
- * `refetchInterval` is the screen's: 2 s on the investments tab, 30 s on the deposit tab (spec section 7).
+ * The reads, as queryOptions factories on these keys: the dashboard here (every investor screen reads it),
+ * the investor's other reads in investor-queries.ts and the administrator's in admin-queries.ts, so each
+ * page's first load carries only the response schemas it uses. `refetchInterval` is the screen's: 2 s on
+ * the investments tab, 30 s on the deposit tab (spec section 7).
  */
 
 /** The account summary and the active investments. */
@@ -56,42 +54,4 @@ export const dashboardQuery = (refetchInterval?: number) =>
     queryKey: queryKeys.dashboard,
     queryFn: () => api('/user/dashboard', dashboardResponse),
     refetchInterval,
-  });
-
-/** The investor's deposits, newest first. */
-export const depositHistoryQuery = (refetchInterval?: number) =>
-  queryOptions({
-    queryKey: queryKeys.deposits.history,
-    queryFn: () => api('/user/deposit-history', depositsResponse),
-    refetchInterval,
-  });
-
-export const failedDepositsQuery = (refetchInterval?: number) =>
-  queryOptions({
-    queryKey: queryKeys.deposits.failed,
-    queryFn: () => api('/withdrawal/failed-deposits', depositsResponse),
-    refetchInterval,
-  });
-
-/** The investor's withdrawals, newest first; the time parameter defeats caches (spec section 7). */
-export const myWithdrawalsQuery = (refetchInterval?: number) =>
-  queryOptions({
-    queryKey: queryKeys.withdrawals.mine,
-    queryFn: () => api(`/withdrawal/my-withdrawals?t=${Date.now()}`, myWithdrawalsResponse),
-    refetchInterval,
-  });
-
-export const tiersQuery = () =>
-  queryOptions({ queryKey: queryKeys.tiers, queryFn: () => api('/user/investment-tiers', tiersResponse) });
-
-export const referralTreeQuery = () =>
-  queryOptions({
-    queryKey: queryKeys.referrals.tree,
-    queryFn: () => api(`/user/referral-tree?t=${Date.now()}`, referralTreeSchema),
-  });
-
-export const referralRewardsQuery = () =>
-  queryOptions({
-    queryKey: queryKeys.referrals.rewards,
-    queryFn: () => api(`/user/referrals?t=${Date.now()}`, referralsResponse),
   });

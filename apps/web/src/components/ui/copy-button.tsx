@@ -1,4 +1,4 @@
-import { toast } from 'react-toastify';
+import { toast } from '../../lib/toast.ts';
 import { Button } from './button.tsx';
 
 export async function copyText(text: string): Promise<boolean> {

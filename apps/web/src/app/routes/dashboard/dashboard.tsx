@@ -1,13 +1,13 @@
 import { Suspense } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
-import * as Tabs from '@radix-ui/react-tabs';
+import { TabBar, TabPanel } from '../../../components/ui/tabs.tsx';
 import { LoadingScreen } from '../../../components/ui/loading-screen.tsx';
 import { useAuth } from '../../../lib/auth.tsx';
 import { DemoBanner } from './parts/demo-banner.tsx';
 import { ADMIN_TABS, INVESTOR_TABS, type TabDef } from './tabs.tsx';
 
 /**
- * Protected: investors and admins each get their tab bar (Radix tabs: arrow keys move between tabs);
+ * Protected: investors and admins each get their tab bar (arrow keys, Home and End move between tabs);
  * the chosen tab lives in the URL. On a phone the bar scrolls sideways and fades at the edge to say so.
  */
 export function Component() {
@@ -24,33 +24,28 @@ export function Component() {
         {user.isAdmin ? `Back office: ${current.label}` : current.label}
       </h1>
       {platform?.demoDeposits && <DemoBanner admin={user.isAdmin} />}
-      <Tabs.Root value={current.id} onValueChange={(id) => setParams({ tab: id }, { replace: true })}>
-        <div className="relative mb-6">
-          <Tabs.List
-            aria-label="Dashboard sections"
-            className="flex gap-1 overflow-x-auto rounded-xl bg-purple-950/50 p-1 [scrollbar-width:thin]"
-          >
-            {tabs.map((t) => (
-              <Tabs.Trigger
-                key={t.id}
-                value={t.id}
-                className="shrink-0 rounded-lg px-4 py-2 text-sm font-semibold whitespace-nowrap text-white transition hover:bg-white/20 data-[state=active]:bg-white data-[state=active]:text-purple-900 data-[state=active]:shadow"
-              >
-                {t.label}
-              </Tabs.Trigger>
-            ))}
-          </Tabs.List>
-          <div
-            aria-hidden="true"
-            className="pointer-events-none absolute inset-y-0 right-0 w-10 rounded-r-xl bg-gradient-to-l from-purple-950/80 to-transparent md:hidden"
-          />
-        </div>
-        <Tabs.Content value={current.id} className="outline-none">
-          <Suspense fallback={<LoadingScreen />}>
-            <Tab />
-          </Suspense>
-        </Tabs.Content>
-      </Tabs.Root>
+      <div className="relative mb-6">
+        <TabBar
+          label="Dashboard sections"
+          idPrefix="dashboard"
+          tabs={tabs.map((t) => ({ id: t.id, label: t.label }))}
+          value={current.id}
+          onChange={(id) => setParams({ tab: id }, { replace: true })}
+          className="flex gap-1 overflow-x-auto rounded-xl bg-purple-950/50 p-1 [scrollbar-width:thin]"
+          tabClassName={(selected) =>
+            `shrink-0 rounded-lg px-4 py-2 text-sm font-semibold whitespace-nowrap transition ${selected ? 'bg-white text-purple-900 shadow' : 'text-white hover:bg-white/20'}`
+          }
+        />
+        <div
+          aria-hidden="true"
+          className="pointer-events-none absolute inset-y-0 right-0 w-10 rounded-r-xl bg-gradient-to-l from-purple-950/80 to-transparent md:hidden"
+        />
+      </div>
+      <TabPanel idPrefix="dashboard" value={current.id}>
+        <Suspense fallback={<LoadingScreen />}>
+          <Tab />
+        </Suspense>
+      </TabPanel>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast.ts';
 import { TEXT } from '@harvest/shared/texts';
 import { parseUsdc, microToUsdc } from '@harvest/shared/money';
 import { updateUserBalanceBody, type UpdateUserBalanceInput } from '@harvest/shared/schemas/deposits';

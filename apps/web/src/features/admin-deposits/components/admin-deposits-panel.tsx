@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast.ts';
 import { TEXT } from '@harvest/shared/texts';
 import {
   ADMIN_DEPOSIT_FILTERS,

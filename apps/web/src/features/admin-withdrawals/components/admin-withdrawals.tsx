@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast.ts';
 import { TEXT } from '@harvest/shared/texts';
 import { TX_HASH } from '@harvest/shared/schemas/common';
 import type { AdminWithdrawal } from '@harvest/shared/schemas/withdrawals';

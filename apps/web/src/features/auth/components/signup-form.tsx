@@ -1,5 +1,5 @@
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast.ts';
 import { TEXT } from '@harvest/shared/texts';
 import { registerBody } from '@harvest/shared/schemas/auth';
 import { Button } from '../../../components/ui/button.tsx';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast.ts';
 import { POLL_DEPOSITS_MS } from '@harvest/shared/constants';
 import { TEXT } from '@harvest/shared/texts';
 import { FROM_ADDRESS_CORRECTABLE, updateFailedDepositBody, type Deposit } from '@harvest/shared/schemas/deposits';
@@ -9,7 +9,7 @@ import { errorText } from '../../../lib/api-client.ts';
 import { useUpdateFailedDeposit } from '../api/update-failed-deposit.ts';
 import { useDismissFailedDeposit } from '../api/dismiss-failed-deposit.ts';
 import { useQuery } from '@tanstack/react-query';
-import { failedDepositsQuery } from '../../../lib/query-keys.ts';
+import { failedDepositsQuery } from '../../../lib/investor-queries.ts';
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
 
 /** The failed-deposits correction area: each failed deposit with its reason and a correction form. */

@@ -3,7 +3,7 @@ import type { Deposit } from '@harvest/shared/schemas/deposits';
 import { STATUS_LABEL, STATUS_STYLE, TYPE_LABEL } from '../lib/format.ts';
 import { useQuery } from '@tanstack/react-query';
 import { QueryState } from '../../../components/ui/query-state.tsx';
-import { depositHistoryQuery } from '../../../lib/query-keys.ts';
+import { depositHistoryQuery } from '../../../lib/investor-queries.ts';
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
 
 /** The 5 most recent deposits with status and type, refreshed every 30 s (spec sections 2, 7, 9). */

@@ -1,4 +1,4 @@
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast.ts';
 import { CYCLE_MS, WITHDRAWAL_COOLDOWN_MS } from '@harvest/shared/constants';
 import { TEXT } from '@harvest/shared/texts';
 import { cycleEarning, microToUsdc, parseUsdc, rateToScaled } from '@harvest/shared/money';

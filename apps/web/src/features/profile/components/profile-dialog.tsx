@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast.ts';
 import { MIN_PASSWORD_LENGTH } from '@harvest/shared/constants';
 import { TEXT } from '@harvest/shared/texts';
 import { Button } from '../../../components/ui/button.tsx';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast.ts';
 import { TEXT } from '@harvest/shared/texts';
 import { cycleEarning, microToUsdc, parseUsdc, rateToScaled } from '@harvest/shared/money';
 import type { Tier } from '@harvest/shared/schemas/investments';
@@ -10,7 +10,7 @@ import { Dialog } from '../../../components/ui/dialog.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useInvest } from '../api/invest.ts';
 import { useQuery } from '@tanstack/react-query';
-import { tiersQuery } from '../../../lib/query-keys.ts';
+import { tiersQuery } from '../../../lib/investor-queries.ts';
 import { usdc } from '../../../lib/format.ts';
 
 /** Gross earning of one 8-hour cycle, as the server computes it (rounded down to the micro-unit). */

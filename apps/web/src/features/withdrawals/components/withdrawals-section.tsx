@@ -11,7 +11,8 @@ import { WithdrawAllDialog } from './withdraw-all-dialog.tsx';
 import { WithdrawalCard } from './withdrawal-card.tsx';
 import { WithdrawalSummary } from './withdrawal-summary.tsx';
 import { useQuery } from '@tanstack/react-query';
-import { dashboardQuery, myWithdrawalsQuery } from '../../../lib/query-keys.ts';
+import { dashboardQuery } from '../../../lib/query-keys.ts';
+import { myWithdrawalsQuery } from '../../../lib/investor-queries.ts';
 import { usdc } from '../../../lib/format.ts';
 
 const sum = (values: number[]) => microToUsdc(values.reduce((s, v) => s + (parseUsdc(v) ?? 0n), 0n));

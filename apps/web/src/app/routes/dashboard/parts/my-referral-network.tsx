@@ -6,7 +6,7 @@ import { ReferralNetwork } from '../../../../features/referrals/components/refer
 import { ReferralRewards } from '../../../../features/referrals/components/referral-rewards.tsx';
 import { errorText } from '../../../../lib/api-client.ts';
 import { useQuery } from '@tanstack/react-query';
-import { referralRewardsQuery, referralTreeQuery } from '../../../../lib/query-keys.ts';
+import { referralRewardsQuery, referralTreeQuery } from '../../../../lib/investor-queries.ts';
 
 /** The signed-in user's own Referral Network, rewards and the invitation dialog (investor and admin tabs). */
 export function MyReferralNetwork({ children }: { children?: ReactNode }) {

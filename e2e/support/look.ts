@@ -1,0 +1,36 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Where the screenshots of every screen go (git-ignored; CI keeps them as artifacts). */
+export const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'screenshots');
+export const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 375, height: 812 } } as const;
+
+/**
+ * Looks at the screen as it is, at 1280 px and at 375 px: axe-core finds no violation of any impact
+ * (WCAG 2.x A and AA plus best practices), and a full-page screenshot is saved for each width, named
+ * `<name>-1280.png` / `<name>-375.png`. The viewport is put back afterwards.
+ */
+export async function look(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const before = page.viewportSize();
+  try {
+    for (const [, size] of Object.entries(WIDTHS)) {
+      await page.setViewportSize(size);
+      // Let layout settle after the resize (charts measure their container).
+      await page.waitForTimeout(150);
+      const results = await new AxeBuilder({ page })
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+        .analyze();
+      const found = results.violations.map(
+        (v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(' ')).join('\n    ')}`,
+      );
+      expect(found, `axe on "${name}" at ${size.width} px`).toEqual([]);
+      await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${size.width}.png`), fullPage: true });
+    }
+  } finally {
+    if (before) await page.setViewportSize(before);
+  }
+}
