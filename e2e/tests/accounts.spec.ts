@@ -156,6 +156,11 @@ test('works at phone width', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Create Account' })).toBeVisible();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
   expect(overflow).toBe(false);
+  // Focus starts on the page heading; the first Tab reaches the first field. The skip link comes before it.
+  await expect(page.getByRole('heading', { name: 'Create Account' })).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(page.getByLabel('Invitation Code')).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Shift+Tab');
+  await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
 });

@@ -47,6 +47,7 @@ export const MSG = {
   headersTooLarge: 'Request headers are too large',
   badRequest: 'Bad request',
   totpInvalid: 'Invalid authentication code',
+  totpUsed: 'This code was already used. Wait for the next code from your authenticator app.',
   twoFactorAlreadyOn: 'Two-factor authentication is already on',
   twoFactorNotOn: 'Two-factor authentication is not on',
   twoFactorSetupFirst: 'Start the set-up first',

@@ -38,8 +38,10 @@ async function acceptTotp(ctx: AppContext, user: AuthUser, code: string): Promis
   if (!user.totpSecret) return false;
   const seed = openSecret(serverSecrets(ctx), user.totpSecret).plain;
   const step = verifyTotp(seed, code, ctx.clock.now(), user.totpLastStep);
-  if (step === null) return false;
-  return twoFactorQueries.markTotpStepUsed(ctx.db, user.id, step);
+  if (step !== null && (await twoFactorQueries.markTotpStepUsed(ctx.db, user.id, step))) return true;
+  // A right code that was already accepted once: say so, rather than 'Invalid' (the person typed it right).
+  if (verifyTotp(seed, code, ctx.clock.now(), null) !== null) throw unauthorized(MSG.totpUsed, 'two_factor_invalid');
+  return false;
 }
 
 /** The current server secret, then the one it replaced (JWT_SECRET_PREVIOUS) while a rotation lasts. */

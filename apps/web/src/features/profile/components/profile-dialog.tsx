@@ -5,7 +5,7 @@ import { TEXT } from '@harvest/shared/texts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
-import { errorText, tokenStore } from '../../../lib/api-client.ts';
+import { errorText, hasCode, tokenStore } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth.tsx';
 import { updateEmail, updateProfile } from '../api/profile.ts';
 
@@ -51,15 +51,34 @@ function ProfileBody({
     confirmPassword: '',
   });
   const [busy, setBusy] = useState(false);
+  // Errors show in the dialog, under their field (and in a toast).
+  type ErrorField =
+    | 'firstName'
+    | 'lastName'
+    | 'email'
+    | 'emailPassword'
+    | 'currentPassword'
+    | 'newPassword'
+    | 'confirmPassword'
+    | 'form';
+  const [errors, setErrors] = useState<Partial<Record<ErrorField, string>>>({});
   if (!user) return null;
+  const report = (field: ErrorField, text: string) => {
+    setErrors({ [field]: text });
+    toast.error(text);
+  };
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) =>
     setForm((f) => ({ ...f, [k]: e.target.value }));
 
   async function onSave(e: FormEvent) {
     e.preventDefault();
+    setErrors({});
+    if (!form.firstName.trim()) return report('firstName', TEXT.firstNameRequired);
+    if (!form.lastName.trim()) return report('lastName', TEXT.lastNameRequired);
     if (form.newPassword || form.confirmPassword) {
-      if (form.newPassword !== form.confirmPassword) return void toast.error(TEXT.newPasswordsMismatch);
-      if (form.newPassword.length < MIN_PASSWORD_LENGTH) return void toast.error(TEXT.newPasswordTooShort);
+      if (form.newPassword !== form.confirmPassword) return report('confirmPassword', TEXT.newPasswordsMismatch);
+      if (form.newPassword.length < MIN_PASSWORD_LENGTH) return report('newPassword', TEXT.newPasswordTooShort);
+      if (!form.currentPassword) return report('currentPassword', TEXT.currentPasswordRequired);
     }
     const emailChanged = Boolean(user?.isAdmin) && form.email.trim().toLowerCase() !== user?.email;
     setBusy(true);
@@ -83,7 +102,11 @@ function ProfileBody({
       setEditing(false);
       setForm((f) => ({ ...f, emailPassword: '', currentPassword: '', newPassword: '', confirmPassword: '' }));
     } catch (err) {
-      toast.error(errorText(err, TEXT.profileFailed));
+      const text = errorText(err, TEXT.profileFailed);
+      if (hasCode(err, 'wrong_password'))
+        report(emailChanged && !form.newPassword ? 'emailPassword' : 'currentPassword', text);
+      else if (/email/i.test(text) && emailChanged) report('email', text);
+      else report('form', text);
     } finally {
       setBusy(false);
     }
@@ -94,17 +117,17 @@ function ProfileBody({
       <div className="space-y-4">
         <dl className="space-y-3 text-sm">
           <div>
-            <dt className="font-medium text-slate-500">Full Name</dt>
+            <dt className="font-medium text-slate-600">Full Name</dt>
             <dd className="text-base text-slate-900">
               {user.firstName} {user.lastName}
             </dd>
           </div>
           <div>
-            <dt className="font-medium text-slate-500">Email</dt>
+            <dt className="font-medium text-slate-600">Email</dt>
             <dd className="text-base break-all text-slate-900">{user.email}</dd>
           </div>
           <div>
-            <dt className="font-medium text-slate-500">Phone</dt>
+            <dt className="font-medium text-slate-600">Phone</dt>
             <dd className="text-base text-slate-900">{user.phone ?? 'Not provided'}</dd>
           </div>
         </dl>
@@ -121,13 +144,26 @@ function ProfileBody({
 
   return (
     <form onSubmit={onSave} className="space-y-3" noValidate>
-      <TextInput label="First Name" name="firstName" value={form.firstName} onChange={set('firstName')} />
-      <TextInput label="Last Name" name="lastName" value={form.lastName} onChange={set('lastName')} />
+      <TextInput
+        label="First Name"
+        name="firstName"
+        value={form.firstName}
+        error={errors.firstName}
+        onChange={set('firstName')}
+      />
+      <TextInput
+        label="Last Name"
+        name="lastName"
+        value={form.lastName}
+        error={errors.lastName}
+        onChange={set('lastName')}
+      />
       <TextInput
         label="Email"
         name="email"
         type="email"
         value={form.email}
+        error={errors.email}
         onChange={set('email')}
         disabled={!user.isAdmin}
         hint={user.isAdmin ? undefined : 'Only administrators can change their email.'}
@@ -138,6 +174,7 @@ function ProfileBody({
           name="emailPassword"
           autoComplete="current-password"
           value={form.emailPassword}
+          error={errors.emailPassword}
           onChange={set('emailPassword')}
         />
       )}
@@ -148,6 +185,7 @@ function ProfileBody({
           name="currentPassword"
           autoComplete="current-password"
           value={form.currentPassword}
+          error={errors.currentPassword}
           onChange={set('currentPassword')}
         />
         <PasswordInput
@@ -155,6 +193,7 @@ function ProfileBody({
           name="newPassword"
           autoComplete="new-password"
           value={form.newPassword}
+          error={errors.newPassword}
           onChange={set('newPassword')}
         />
         <PasswordInput
@@ -162,9 +201,15 @@ function ProfileBody({
           name="confirmNewPassword"
           autoComplete="new-password"
           value={form.confirmPassword}
+          error={errors.confirmPassword}
           onChange={set('confirmPassword')}
         />
       </fieldset>
+      {errors.form && (
+        <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
+          {errors.form}
+        </p>
+      )}
       <div className="flex justify-end gap-2 pt-2">
         <Button variant="secondary" onClick={() => setEditing(false)}>
           Cancel

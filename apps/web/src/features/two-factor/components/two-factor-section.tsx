@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
-import { errorText, tokenStore } from '../../../lib/api-client.ts';
+import { errorText, hasCode, tokenStore } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth.tsx';
 import { disableTwoFactor, enableTwoFactor, setupTwoFactor } from '../api/two-factor.ts';
 
@@ -15,21 +15,30 @@ type Step =
 
 /** Authenticator-app sign-in (TOTP): enrol with a QR code, keep the recovery codes, or turn it off. */
 export function TwoFactorSection() {
-  const { user, refresh } = useAuth();
+  const { user, setUser } = useAuth();
   const [step, setStep] = useState<Step>({ kind: 'idle' });
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
+  // Errors show here, in the dialog, at the field they concern (and in a toast).
+  const [error, setError] = useState<{ field: 'password' | 'code'; text: string } | null>(null);
   if (!user) return null;
+  const fail = (err: unknown, fallback: string) => {
+    const text = errorText(err, fallback);
+    setError({ field: hasCode(err, 'wrong_password') || /password/i.test(text) ? 'password' : 'code', text });
+    toast.error(text);
+  };
+  const errorFor = (field: 'password' | 'code') => (error?.field === field ? error.text : undefined);
 
   async function start() {
     setBusy(true);
+    setError(null);
     try {
       const res = await setupTwoFactor(password);
       const QR = await import('qrcode');
       setStep({ kind: 'scan', secret: res.secret, qr: await QR.toDataURL(res.otpauthUrl, { width: 200, margin: 1 }) });
     } catch (err) {
-      toast.error(errorText(err, 'Could not start two-factor set-up'));
+      fail(err, 'Could not start two-factor set-up');
     } finally {
       setBusy(false);
     }
@@ -37,14 +46,17 @@ export function TwoFactorSection() {
 
   async function confirm() {
     setBusy(true);
+    setError(null);
     try {
       const res = await enableTwoFactor(password, code.trim());
       tokenStore.set(res.token);
       setCode('');
       setPassword('');
+      // On at once: the badge must not say Off while the recovery codes are shown.
+      if (user) setUser({ ...user, twoFactorEnabled: true });
       setStep({ kind: 'codes', codes: res.recoveryCodes });
     } catch (err) {
-      toast.error(errorText(err, 'Invalid authentication code'));
+      fail(err, 'Invalid authentication code');
     } finally {
       setBusy(false);
     }
@@ -52,16 +64,17 @@ export function TwoFactorSection() {
 
   async function turnOff() {
     setBusy(true);
+    setError(null);
     try {
       const res = await disableTwoFactor(password, code.trim());
       tokenStore.set(res.token);
       setStep({ kind: 'idle' });
       setCode('');
       setPassword('');
+      if (user) setUser({ ...user, twoFactorEnabled: false });
       toast.success(res.message);
-      await refresh();
     } catch (err) {
-      toast.error(errorText(err, 'Could not turn off two-factor authentication'));
+      fail(err, 'Could not turn off two-factor authentication');
     } finally {
       setBusy(false);
     }
@@ -75,7 +88,7 @@ export function TwoFactorSection() {
       <div className="flex items-center justify-between gap-2">
         <p className="font-semibold text-slate-800">Two-factor authentication</p>
         <span
-          className={`rounded-full px-2 py-0.5 text-xs font-bold ${user.twoFactorEnabled ? 'bg-emerald-100 text-emerald-800' : 'bg-slate-100 text-slate-600'}`}
+          className={`rounded-full px-2 py-0.5 text-xs font-bold ${user.twoFactorEnabled ? 'bg-emerald-100 text-emerald-800' : 'bg-slate-100 text-slate-700'}`}
         >
           {user.twoFactorEnabled ? 'On' : 'Off'}
         </span>
@@ -90,6 +103,7 @@ export function TwoFactorSection() {
           <PasswordInput
             label="Password"
             value={password}
+            error={errorFor('password')}
             onChange={(e) => setPassword(e.target.value)}
             autoComplete="current-password"
           />
@@ -110,16 +124,17 @@ export function TwoFactorSection() {
       )}
       {step.kind === 'scan' && (
         <div className="space-y-2">
-          <p className="text-slate-600">
+          <p className="text-slate-700">
             Scan this code with your authenticator app, then enter the 6-digit code it shows.
           </p>
           <img src={step.qr} alt="Authenticator QR code" width={200} height={200} className="mx-auto" />
-          <p className="text-center font-mono text-xs break-all text-slate-600">{step.secret}</p>
+          <p className="text-center font-mono text-xs break-all text-slate-700">{step.secret}</p>
           <TextInput
             label="Authentication code"
             inputMode="numeric"
             autoComplete="one-time-code"
             value={code}
+            error={errorFor('code')}
             onChange={(e) => setCode(e.target.value)}
           />
           <Button onClick={confirm} disabled={busy}>
@@ -137,14 +152,7 @@ export function TwoFactorSection() {
               <li key={c}>{c}</li>
             ))}
           </ul>
-          <Button
-            onClick={async () => {
-              setStep({ kind: 'idle' });
-              await refresh();
-            }}
-          >
-            I saved them
-          </Button>
+          <Button onClick={() => setStep({ kind: 'idle' })}>I saved them</Button>
         </div>
       )}
       {step.kind === 'disable' && (
@@ -152,12 +160,14 @@ export function TwoFactorSection() {
           <PasswordInput
             label="Password"
             value={password}
+            error={errorFor('password')}
             onChange={(e) => setPassword(e.target.value)}
             autoComplete="current-password"
           />
           <TextInput
             label="Authentication or recovery code"
             value={code}
+            error={errorFor('code')}
             onChange={(e) => setCode(e.target.value)}
             autoComplete="one-time-code"
           />
