@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import type { Job } from '../jobs.ts';
+import type { Job } from '../job.ts';
 import { deliverOutbox } from './outbox.ts';
 
 /** Background job: sends queued e-mails every MAIL_OUTBOX_INTERVAL_MS (several instances share the work). */

@@ -1,7 +1,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { toast } from 'react-toastify';
 import { HASH_SHOWN_CHARS_ADMIN_DEPOSITS } from '@harvest/shared/constants';
-import { MSG } from '@harvest/shared/messages';
+import { TEXT } from '@harvest/shared/texts';
 import {
   ADMIN_DEPOSIT_FILTERS,
   adminRejectDepositBody,
@@ -14,9 +14,10 @@ import { Card } from '../../../components/ui/card.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { Field, inputClass } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
-import { useAdminDeposits } from '../api/get-admin-deposits.ts';
 import { useApproveDeposit } from '../api/approve-deposit.ts';
 import { useRejectDeposit } from '../api/reject-deposit.ts';
+import { useQuery } from '@tanstack/react-query';
+import { adminDepositsQuery } from '../../../lib/admin-queries.ts';
 
 const PAGE_SIZE = 50;
 const FILTER_LABEL: Record<AdminDepositFilter, string> = {
@@ -46,7 +47,7 @@ const usdc = (v: number) => `${v.toLocaleString('en-US', { minimumFractionDigits
 export function AdminDepositsPanel({ toolbar }: { toolbar?: (filter: AdminDepositFilter) => ReactNode } = {}) {
   const [filter, setFilter] = useState<AdminDepositFilter>('all');
   const [page, setPage] = useState(1);
-  const q = useAdminDeposits(filter, page, PAGE_SIZE);
+  const q = useQuery(adminDepositsQuery(filter, page, PAGE_SIZE));
   const counts = q.data?.counts;
   const pages = Math.max(1, Math.ceil((q.data?.total ?? 0) / PAGE_SIZE));
 
@@ -93,7 +94,7 @@ function AdminDepositRow({ deposit: d }: { deposit: AdminDeposit }) {
       const res = await approve.mutateAsync(d._id);
       toast.success(res.message);
     } catch (err) {
-      toast.error(errorText(err, MSG.approveDepositFailed));
+      toast.error(errorText(err, TEXT.approveDepositFailed));
     }
   }
   return (
@@ -162,13 +163,13 @@ function RejectDepositDialog({
     e.preventDefault();
     const body = { depositId: d._id, reason };
     const checked = adminRejectDepositBody.safeParse(body);
-    if (!checked.success) return void toast.error(checked.error.issues[0]?.message ?? MSG.rejectDepositFailed);
+    if (!checked.success) return void toast.error(checked.error.issues[0]?.message ?? TEXT.rejectDepositFailed);
     try {
       const res = await reject.mutateAsync(body);
       toast.success(res.message);
       onClose();
     } catch (err) {
-      toast.error(errorText(err, MSG.rejectDepositFailed));
+      toast.error(errorText(err, TEXT.rejectDepositFailed));
     }
   }
   return (
