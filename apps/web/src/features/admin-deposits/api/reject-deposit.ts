@@ -6,7 +6,7 @@ import { queryKeys } from '../../../lib/query-keys.ts';
 export const rejectDeposit = (body: AdminRejectDepositInput) =>
   api('/admin/reject-deposit', adminProcessDepositResponse, { method: 'POST', body });
 
-/** Rejecting changes the deposit counts, lists and the audit log: the back office refetches. */
+/** Rejecting changes the pending counts and lists: every back-office figure refetches. */
 export function useRejectDeposit() {
   const qc = useQueryClient();
   return useMutation({
