@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** One readiness check that failed: its name and why (e.g. `database`, `migrations`, `deposit_watcher`). */
 export const healthFailure = z.object({ check: z.string(), detail: z.string() });
