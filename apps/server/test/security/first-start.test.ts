@@ -91,52 +91,43 @@ describe('first start of the embedded server', { timeout: 120_000 }, () => {
     rmSync(parent, { recursive: true, force: true });
   });
 
-  // A real server start (tsx compiling the sources) can take most of a minute on a loaded machine.
-  it(
-    'item 4: DATA_DIR and everything in it are owner-only, an open DATA_DIR is tightened with a log line',
-    { timeout: 120_000 },
-    async () => {
-      const previous = process.umask(0o022);
-      try {
-        mkdirSync(path.join(dataDir, 'left-over'), { recursive: true });
-        writeFileSync(path.join(dataDir, 'left-over', 'notes.txt'), 'old');
-        chmodSync(dataDir, 0o777);
-        chmodSync(path.join(dataDir, 'left-over'), 0o755);
-        chmodSync(path.join(dataDir, 'left-over', 'notes.txt'), 0o666);
-        first = await start(dataDir);
-      } finally {
-        process.umask(previous);
-      }
-      expect(first.output()).toMatch(/DATA_DIR .* owner-only/);
-      const entries = walk(dataDir);
-      // The database really is there (PGlite's cluster, WAL included) and nothing is open to others.
-      expect(entries.some((e) => e.path.includes(`${path.sep}pglite${path.sep}`))).toBe(true);
-      expect(entries.length).toBeGreaterThan(50);
-      const open = entries.filter((e) => (e.mode & 0o077) !== 0).map((e) => `${e.mode.toString(8)} ${e.path}`);
-      expect(open).toEqual([]);
-    },
-  );
-
-  it(
-    'item 10: the demo administrator gets a random password, printed once and kept owner-only',
-    { timeout: 120_000 },
-    async () => {
-      if (!first) throw new Error('the server did not start');
-      const printed = /Administrator: admin@harvest\.local \/ password: (\S+)/.exec(first.output())?.[1];
-      expect(printed).toBeDefined();
-      expect(printed).not.toBe('harvest-admin');
-      expect(printed?.length).toBeGreaterThanOrEqual(20);
-      const file = path.join(dataDir, 'admin-password');
-      expect(readFileSync(file, 'utf8').trim()).toBe(printed);
-      expect(lstatSync(file).mode & 0o777).toBe(0o600);
-      expect(await login(first.base, 'admin@harvest.local', 'harvest-admin')).toBe(401);
-      expect(await login(first.base, 'admin@harvest.local', printed ?? '')).toBe(200);
-
-      // A second start does not print it again; it names the file.
-      await first.stop();
+  it('item 4: DATA_DIR and everything in it are owner-only, an open DATA_DIR is tightened with a log line', async () => {
+    const previous = process.umask(0o022);
+    try {
+      mkdirSync(path.join(dataDir, 'left-over'), { recursive: true });
+      writeFileSync(path.join(dataDir, 'left-over', 'notes.txt'), 'old');
+      chmodSync(dataDir, 0o777);
+      chmodSync(path.join(dataDir, 'left-over'), 0o755);
+      chmodSync(path.join(dataDir, 'left-over', 'notes.txt'), 0o666);
       first = await start(dataDir);
-      expect(first.output()).not.toContain(printed);
-      expect(first.output()).toContain(`Administrator: admin@harvest.local (password in ${file})`);
-    },
-  );
+    } finally {
+      process.umask(previous);
+    }
+    expect(first.output()).toMatch(/DATA_DIR .* owner-only/);
+    const entries = walk(dataDir);
+    // The database really is there (PGlite's cluster, WAL included) and nothing is open to others.
+    expect(entries.some((e) => e.path.includes(`${path.sep}pglite${path.sep}`))).toBe(true);
+    expect(entries.length).toBeGreaterThan(50);
+    const open = entries.filter((e) => (e.mode & 0o077) !== 0).map((e) => `${e.mode.toString(8)} ${e.path}`);
+    expect(open).toEqual([]);
+  });
+
+  it('item 10: the demo administrator gets a random password, printed once and kept owner-only', async () => {
+    if (!first) throw new Error('the server did not start');
+    const printed = /Administrator: admin@harvest\.local \/ password: (\S+)/.exec(first.output())?.[1];
+    expect(printed).toBeDefined();
+    expect(printed).not.toBe('harvest-admin');
+    expect(printed?.length).toBeGreaterThanOrEqual(20);
+    const file = path.join(dataDir, 'admin-password');
+    expect(readFileSync(file, 'utf8').trim()).toBe(printed);
+    expect(lstatSync(file).mode & 0o777).toBe(0o600);
+    expect(await login(first.base, 'admin@harvest.local', 'harvest-admin')).toBe(401);
+    expect(await login(first.base, 'admin@harvest.local', printed ?? '')).toBe(200);
+
+    // A second start does not print it again; it names the file.
+    await first.stop();
+    first = await start(dataDir);
+    expect(first.output()).not.toContain(printed);
+    expect(first.output()).toContain(`Administrator: admin@harvest.local (password in ${file})`);
+  });
 });
