@@ -180,14 +180,14 @@ test.describe('admin back office', () => {
     });
     await expect(lastRegistrations.getByRole('listitem').first()).toHaveText(/Nov 16\s*2/); // Ada and Ben
     const lastDeposits = page.locator('section', { has: page.getByRole('heading', { name: 'Deposits Received' }) });
-    await expect(lastDeposits.getByRole('listitem').first()).toHaveText(/Nov 16\s*200.00 USDC/);
+    await expect(lastDeposits.getByRole('listitem').first()).toHaveText(/Nov 16\s*200\.00\sUSDC/);
 
     // 7 days: only today's activity is in the period.
     await periods.getByRole('button', { name: '7 days' }).click();
     await expect(periods.getByRole('button', { name: '7 days' })).toHaveAttribute('aria-pressed', 'true');
     await expect(bars('Deposits Received')).toHaveCount(1);
     await expect(lastDeposits.getByRole('listitem')).toHaveCount(7);
-    await expect(lastDeposits.getByRole('listitem').last()).toHaveText(/Nov 10\s*0.00 USDC/);
+    await expect(lastDeposits.getByRole('listitem').last()).toHaveText(/Nov 10\s*0\.00\sUSDC/);
     await expect(ticks('Deposits Received')).toHaveText([
       'Nov 10',
       'Nov 11',
@@ -280,20 +280,18 @@ test.describe('admin back office', () => {
     await expect(ben$.getByText('pending', { exact: true })).toBeVisible();
     await ben$.getByRole('button', { name: 'Hide Deposits' }).click();
 
-    // Update Balance: a refusal in a browser alert, then the exact amount.
+    // Update Balance: a refusal at the field (and in a toast), then the exact amount after a confirmation.
     await ben$.getByRole('button', { name: 'Update Balance' }).click();
-    const form = ben$.getByRole('form', { name: 'Update balance' });
-    const alerts: string[] = [];
-    page.once('dialog', (d) => {
-      alerts.push(d.message());
-      void d.dismiss();
-    });
+    const form = ben$.getByRole('form', { name: /Update balance/ });
     await form.getByLabel('New Balance (USDC)').fill('-1');
     await form.getByRole('button', { name: 'Update Balance' }).click();
-    await expect.poll(() => alerts).toEqual(['Please enter a valid amount (0 or greater)']);
+    await expect(form.getByText('Please enter a valid amount (0 or greater)')).toBeVisible();
     await form.getByLabel('New Balance (USDC)').fill('5.5');
     await form.getByLabel('Note (optional)').fill('Goodwill credit');
     await form.getByRole('button', { name: 'Update Balance' }).click();
+    const confirmBalance = page.getByRole('alertdialog', { name: 'Update balance?' });
+    await expect(confirmBalance).toContainText('5.5000 USDC');
+    await confirmBalance.getByRole('button', { name: 'Update Balance' }).click();
     await expect(toast(page, 'Balance updated successfully')).toBeVisible();
     await expect(ben$.getByText('Balance', { exact: true }).locator('xpath=following-sibling::dd[1]')).toHaveText(
       '5.5000 USDC',
@@ -302,6 +300,10 @@ test.describe('admin back office', () => {
     // Block: the badge comes from the server's answer; Unblock restores.
     await expect(ben$.getByText('BLOCKED', { exact: true })).toHaveCount(0);
     await ben$.getByRole('button', { name: 'Block' }).click();
+    await page
+      .getByRole('alertdialog', { name: /^Block / })
+      .getByRole('button', { name: 'Block' })
+      .click();
     await expect(ben$.getByText('BLOCKED', { exact: true })).toBeVisible();
     await expect(ben$.getByRole('button', { name: 'Unblock' })).toBeVisible();
     expect((await app.api('GET', '/user/me', { token: ben.token })).status).toBe(403);

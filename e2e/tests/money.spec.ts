@@ -144,24 +144,24 @@ test.describe('demo deposits, investments, withdrawals', () => {
   }) => {
     await signIn(page, app, ada);
 
-    // Saturday: refused with the spec's words, nothing moves.
+    // Saturday: Invest Now is off, with the spec's words shown before anyone clicks; nothing moves.
     await app.setClock(SATURDAY);
+    await page.reload();
+    await openTab(page, 'Tiers');
+    await expect(page.getByRole('button', { name: 'Invest Now in Bronze' })).toBeDisabled();
+    await expect(
+      page.getByText('Investments are only available Monday through Friday. Please try again on a weekday.'),
+    ).toBeVisible();
+
+    // Monday: bought, after a confirmation with the amount, the balance and the earning per cycle.
+    await app.setClock(MONDAY_9);
+    await page.reload();
     await openTab(page, 'Tiers');
     await page.getByRole('button', { name: 'Invest Now in Bronze' }).click();
     const confirm = page.getByRole('dialog', { name: 'Confirm investment' });
     await expect(confirm).toContainText('Invest 100.00 USDC in the Bronze tier?');
     await expect(confirm).toContainText('150.0000 USDC');
-    await expect(confirm).toContainText('1.5 USDC'); // earning per cycle: 100 x 1.5%
-    await confirm.getByRole('button', { name: 'Confirm Investment' }).click();
-    await expect(
-      toast(page, 'Investments are only available Monday through Friday. Please try again on a weekday.'),
-    ).toBeVisible();
-    await confirm.getByRole('button', { name: 'Cancel' }).click();
-    await expect(confirm).toBeHidden();
-
-    // Monday: bought.
-    await app.setClock(MONDAY_9);
-    await page.getByRole('button', { name: 'Invest Now in Bronze' }).click();
+    await expect(confirm).toContainText('1.50 USDC'); // earning per cycle: 100 x 1.5%
     await confirm.getByRole('button', { name: 'Confirm Investment' }).click();
     await expect(confirm).toBeHidden();
     await openTab(page, 'Dashboard');
@@ -272,6 +272,9 @@ test.describe('demo deposits, investments, withdrawals', () => {
     await admin.getByRole('button', { name: /Balance/ }).click();
     await panel.getByLabel('Notes (optional)').fill('Wallet not verified');
     await panel.getByRole('button', { name: 'Reject' }).click();
+    // Rejecting asks first.
+    const sure = admin.getByRole('alertdialog', { name: 'Reject this withdrawal?' });
+    await sure.getByRole('button', { name: 'Reject' }).click();
     await expect(toast(admin, 'Withdrawal rejected')).toBeVisible();
     await expect(admin.getByRole('tab', { name: 'Pending (0)' })).toBeVisible();
     await expect(admin.getByText('No pending withdrawals.')).toBeVisible();

@@ -15,16 +15,7 @@ import { TopBar } from './top-bar.tsx';
 export function Layout() {
   const { status, refresh } = useAuth();
   const location = useLocation();
-  useEffect(() => {
-    const id = requestAnimationFrame(() => {
-      const h1 = document.querySelector<HTMLElement>('main h1');
-      if (h1 && !h1.contains(document.activeElement) && document.activeElement?.closest('main') === null) {
-        if (!h1.hasAttribute('tabindex')) h1.setAttribute('tabindex', '-1');
-        h1.focus({ preventScroll: true });
-      }
-    });
-    return () => cancelAnimationFrame(id);
-  }, [location.pathname, location.search, status]);
+  useEffect(() => focusHeadingWhenShown(), [location.pathname, status]);
 
   return (
     <div className="min-h-screen">
@@ -61,4 +52,32 @@ export function Layout() {
       <Toasts />
     </div>
   );
+}
+
+/**
+ * Moves focus to the page's h1 once it is on screen (the page may still be loading its chunk), unless the
+ * person already moved focus into the page. Gives up after 5 s.
+ */
+function focusHeadingWhenShown(): () => void {
+  const main = document.getElementById('main');
+  if (!main) return () => undefined;
+  const tryFocus = () => {
+    const h1 = main.querySelector<HTMLElement>('h1');
+    if (!h1) return false;
+    const active = document.activeElement;
+    if (active && active !== document.body && main.contains(active) && active !== main) return true;
+    if (!h1.hasAttribute('tabindex')) h1.setAttribute('tabindex', '-1');
+    h1.focus({ preventScroll: true });
+    return true;
+  };
+  if (tryFocus()) return () => undefined;
+  const observer = new MutationObserver(() => {
+    if (tryFocus()) observer.disconnect();
+  });
+  observer.observe(main, { childList: true, subtree: true });
+  const timer = setTimeout(() => observer.disconnect(), 5_000);
+  return () => {
+    observer.disconnect();
+    clearTimeout(timer);
+  };
 }
