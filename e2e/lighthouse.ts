@@ -15,7 +15,7 @@ const lhVersion = JSON.parse(
   readFileSync(createRequire(import.meta.url).resolve('lighthouse/package.json'), 'utf8'),
 ).version;
 const PORT = 9333;
-const TARGET = 95;
+const TARGET = 98;
 const app = await startApp({ LOG_LEVEL: 'warn' });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

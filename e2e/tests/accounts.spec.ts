@@ -161,6 +161,5 @@ test('works at phone width', async ({ page }) => {
   await page.keyboard.press('Tab');
   await expect(page.getByLabel('Invitation Code')).toBeFocused();
   await page.keyboard.press('Shift+Tab');
-  await page.keyboard.press('Shift+Tab');
   await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
 });
