@@ -262,7 +262,7 @@ test.describe('demo deposits, investments, withdrawals', () => {
     await admin.getByRole('button', { name: /Cycle #1 · Bronze/ }).click();
     const panel = admin.locator('section', { has: admin.getByRole('heading', { name: 'Process Withdrawal' }) });
     await expect(panel).toContainText('Ada Lovelace');
-    await expect(panel).toContainText('1.275000 USDC');
+    await expect(panel).toContainText('1.275 USDC');
     await panel.getByRole('button', { name: 'Approve' }).click();
     await expect(toast(admin, 'Please enter transaction hash')).toBeVisible();
     await panel.getByLabel('Transaction Hash').fill(payout);
