@@ -7,7 +7,7 @@ const UserControls = lazy(() => import('./user-controls.tsx'));
 export function TopBar() {
   const { user, status } = useAuth();
   return (
-    <header className="sticky top-0 z-20 border-b border-white/15 bg-purple-950/40 backdrop-blur">
+    <header className="sticky top-0 z-20 border-b border-white/15 bg-purple-950">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4">
         <div className="min-w-0">
           <p className="flex items-center gap-2 truncate text-lg font-extrabold text-white">
