@@ -26,6 +26,7 @@ import { registerSecurity } from './plugins/security.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { apiRoutes } from './routes.ts';
 import { testClockRoutes } from './modules/test-clock/test-clock.routes.ts';
+import { syncRollupTimezone } from './modules/admin/rollups.queries.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -79,6 +80,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   app.decorateRequest('sessionMfa', false);
 
   const clock = opts.clock ?? (config.TEST_CLOCK ? new SettableClock() : systemClock);
+  // The analytics rollups are dated in the platform time zone: rebuilt if it changed.
+  if (await syncRollupTimezone(opts.database.db, config.PLATFORM_TIMEZONE))
+    app.log.info({ timeZone: config.PLATFORM_TIMEZONE }, 'analytics rollups dated in the platform time zone');
   const counters = createCounterStore(config.REDIS_URL, opts.database.db, () => clock.now().getTime());
   const ctx: AppContext = {
     config,

@@ -13,7 +13,10 @@ import { adminWithdrawalSchema } from './withdrawals.ts';
 export const adminDashboardResponse = z.object({
   metrics: z.object({
     totalUsers: z.number(),
+    /** Confirmed demo and on-chain deposits. */
     totalDeposits: usdc,
+    /** Admin balance adjustments, net of reductions (not deposits). */
+    totalAdjustments: usdc,
     totalInvestments: usdc,
     pendingDeposits: z.number(),
     pendingWithdrawals: z.number(),
@@ -45,7 +48,7 @@ export const dayAmount = z.object({ _id: z.string(), totalAmount: usdc, count: z
 export const analyticsResponse = z.object({
   period: z.number(),
   timeZone: z.string(),
-  summary: z.object({ totalUsers: z.number(), totalInvestments: usdc, totalDeposits: usdc }),
+  summary: z.object({ totalUsers: z.number(), totalInvestments: usdc, totalDeposits: usdc, totalAdjustments: usdc }),
   userGrowth: z.array(dayCount),
   investmentTrends: z.array(dayAmount),
   depositTrends: z.array(dayAmount),
@@ -75,6 +78,7 @@ export const adminUserSchema = userSchema
     totalEarnings: usdc,
     referralRewards: usdc,
     totalDeposits: usdc,
+    totalAdjustments: usdc,
   });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 export const adminUsersResponse = pageInfo.extend({ users: z.array(adminUserSchema) });

@@ -46,6 +46,7 @@ function adminUserDto(u: q.AdminUserRow): AdminUser {
     totalEarnings: microToUsdc(u.totalEarnings),
     referralRewards: microToUsdc(u.referralRewards),
     totalDeposits: microToUsdc(u.totalDeposits),
+    totalAdjustments: microToUsdc(u.totalAdjustments),
   };
 }
 
@@ -59,6 +60,7 @@ export async function dashboard(ctx: AppContext): Promise<AdminDashboard> {
     metrics: {
       totalUsers: totals.totalUsers,
       totalDeposits: microToUsdc(totals.totalDeposits),
+      totalAdjustments: microToUsdc(totals.totalAdjustments),
       totalInvestments: microToUsdc(totals.totalInvestments),
       pendingDeposits: totals.pendingDeposits,
       pendingWithdrawals: totals.pendingWithdrawals,
@@ -81,10 +83,8 @@ export async function analytics(ctx: AppContext, period: number): Promise<Analyt
   const tz = ctx.config.PLATFORM_TIMEZONE;
   const endDay = platformDay(ctx.clock.now(), tz);
   const startDay = addDays(endDay, -(period - 1));
-  const [totals, series] = await Promise.all([
-    q.platformTotals(ctx.db),
-    q.analyticsSeries(ctx.db, tz, startDay, endDay),
-  ]);
+  const series = await q.analyticsSeries(ctx.db, startDay, endDay);
+  const totals = series.totals;
   return {
     period,
     timeZone: tz,
@@ -92,6 +92,7 @@ export async function analytics(ctx: AppContext, period: number): Promise<Analyt
       totalUsers: totals.totalUsers,
       totalInvestments: microToUsdc(totals.totalInvestments),
       totalDeposits: microToUsdc(totals.totalDeposits),
+      totalAdjustments: microToUsdc(totals.totalAdjustments),
     },
     userGrowth: series.users.map((d) => ({ _id: d.day, count: d.count })),
     investmentTrends: series.investments.map((d) => ({
@@ -328,6 +329,7 @@ export async function usersCsv(
       'total_earnings_usdc',
       'referral_rewards_usdc',
       'total_deposits_usdc',
+      'total_adjustments_usdc',
       'withdrawal_wallet',
     ],
     batchSize: EXPORT_BATCH,
@@ -346,6 +348,7 @@ export async function usersCsv(
       microToText(u.totalEarnings),
       microToText(u.referralRewards),
       microToText(u.totalDeposits),
+      microToText(u.totalAdjustments),
       u.withdrawalWallet,
     ],
   });

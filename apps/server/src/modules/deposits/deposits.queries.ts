@@ -1,7 +1,7 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
-import { deposits, users } from '../../db/schema.ts';
+import { balanceAdjustments, deposits, users } from '../../db/schema.ts';
 import type { AdminDepositFilter, DepositCounts } from '@harvest/shared/schemas/deposits';
 
 export type DepositRow = typeof deposits.$inferSelect;
@@ -11,6 +11,11 @@ export async function insertDeposit(db: Db, values: typeof deposits.$inferInsert
   const [row] = await db.insert(deposits).values(values).returning();
   if (!row) throw new Error('deposit not inserted');
   return row;
+}
+
+/** An administrator's balance change (signed), in the caller's transaction. */
+export async function insertAdjustment(db: Db, values: typeof balanceAdjustments.$inferInsert): Promise<void> {
+  await db.insert(balanceAdjustments).values(values);
 }
 
 export async function findDeposit(db: Db, id: string): Promise<DepositRow | undefined> {

@@ -339,8 +339,10 @@ export async function approveDeposit(
 
 /**
  * Sets a user's `balance` account to exactly `newBalance` as ONE ledger transaction
- * (kind admin_adjustment, against platform_adjustments) recording the admin and the note.
- * A positive difference also appears as a confirmed admin_credit deposit.
+ * (kind admin_adjustment, against platform_adjustments) recording the admin and the note, and one
+ * balance_adjustments row with the signed change (its id is the ledger transaction's ref_id). An
+ * adjustment is not a deposit: a positive one still appears in the user's deposit history as a
+ * confirmed admin_credit deposit (same id), but Total Deposits counts demo and on-chain deposits only.
  */
 export async function updateUserBalance(
   ctx: AppContext,
@@ -370,11 +372,21 @@ export async function updateUserBalance(
         });
         depositId = dep.id;
       }
+      const adjustmentId = depositId ?? randomUUID();
+      await q.insertAdjustment(tx, {
+        id: adjustmentId,
+        userId: input.userId,
+        amount: diff,
+        note: input.note || null,
+        createdBy: admin.id,
+        createdAt: now,
+      });
       await post(tx, {
         kind: 'admin_adjustment',
-        refId: depositId ?? randomUUID(),
+        refId: adjustmentId,
         memo: input.note,
         createdBy: admin.id,
+        createdAt: now,
         legs: [
           { account: { userId: input.userId, kind: 'balance' }, amount: diff },
           { account: { platform: 'platform_adjustments' }, amount: -diff },

@@ -1,63 +1,63 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
-import { cycleEarnings, investments, payoutTransactions, users, withdrawals } from '../../db/schema.ts';
+import { investments, payoutTransactions, users, withdrawals } from '../../db/schema.ts';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
-export type NewWithdrawal = typeof withdrawals.$inferInsert & { id: string };
 
-export interface UnrequestedEarning {
-  id: string;
-  investmentId: string;
-  cycleNumber: number;
-  grossAmount: bigint;
-}
-
-/** The user's cycle earnings not yet requested, locked until the transaction ends. */
-export async function lockUnrequestedEarnings(tx: Db, userId: string): Promise<UnrequestedEarning[]> {
-  return tx
-    .select({
-      id: cycleEarnings.id,
-      investmentId: cycleEarnings.investmentId,
-      cycleNumber: cycleEarnings.cycleNumber,
-      grossAmount: cycleEarnings.grossAmount,
-    })
-    .from(cycleEarnings)
-    .where(
-      and(
-        eq(cycleEarnings.userId, userId),
-        eq(cycleEarnings.withdrawalRequested, false),
-        sql`${cycleEarnings.grossAmount} > 0`,
-      ),
-    )
-    .orderBy(cycleEarnings.createdAt, cycleEarnings.cycleNumber, cycleEarnings.id)
-    .for('update');
-}
-
-/** Inserts a Withdraw All's rows in one statement (rows travel as one JSON parameter; amounts as exact text). */
-export async function insertWithdrawals(tx: Db, rows: NewWithdrawal[]): Promise<void> {
-  if (rows.length === 0) return;
-  const json = JSON.stringify(
-    rows.map((r) => ({
-      id: r.id,
-      user_id: r.userId,
-      request_id: r.requestId,
-      source: r.source,
-      status: r.status ?? 'pending',
-      amount: r.amount.toString(),
-      fee_amount: r.feeAmount.toString(),
-      net_amount: r.netAmount.toString(),
-      cycle_earning_id: r.cycleEarningId ?? null,
-      investment_id: r.investmentId ?? null,
-      cycle_number: r.cycleNumber ?? null,
-      wallet_address: r.walletAddress,
-      requested_at: (r.requestedAt ?? new Date()).toISOString(),
-    })),
+/** Whether Withdraw All would find anything: an unrequested earning, rewards or balance (no lock). */
+export async function hasAvailableFunds(db: Db, userId: string): Promise<boolean> {
+  const [r] = await rawRows<{ any: boolean }>(
+    db,
+    sql`SELECT EXISTS (SELECT 1 FROM cycle_earnings WHERE user_id = ${userId}::uuid AND NOT withdrawal_requested AND gross_amount > 0)
+        OR EXISTS (SELECT 1 FROM ledger_accounts WHERE user_id = ${userId}::uuid AND kind IN ('rewards', 'balance') AND balance > 0) AS any`,
   );
-  await tx.execute(sql`INSERT INTO withdrawals (id, user_id, request_id, source, status, amount, fee_amount, net_amount, cycle_earning_id, investment_id, cycle_number, wallet_address, requested_at)
-    SELECT w.id, w.user_id, w.request_id, w.source, w.status, w.amount::bigint, w.fee_amount::bigint, w.net_amount::bigint, w.cycle_earning_id, w.investment_id, w.cycle_number, w.wallet_address, w.requested_at
-    FROM jsonb_to_recordset(${json}::jsonb) AS w(id uuid, user_id uuid, request_id uuid, source text, status text, amount text, fee_amount text, net_amount text,
-      cycle_earning_id uuid, investment_id uuid, cycle_number int, wallet_address text, requested_at timestamptz)`);
+  return Boolean(r?.any);
+}
+
+/**
+ * One statement for a Withdraw All (the user's accounts already locked): marks every unrequested
+ * cycle earning requested, inserts one withdrawal per earning (fee: floor(gross * feePercent / 100))
+ * and one per non-zero rewards and balance amount (no fee), and records the wallet on the user.
+ */
+export async function insertWithdrawAll(
+  tx: Db,
+  o: {
+    userId: string;
+    requestId: string;
+    walletAddress: string;
+    requestedAt: Date;
+    rewards: bigint;
+    balance: bigint;
+    feePercent: bigint;
+  },
+): Promise<{ count: number; gross: bigint; fee: bigint }> {
+  const at = sql`${o.requestedAt.toISOString()}::timestamptz`;
+  const [r] = await rawRows<{ n: number; gross: bigint | string | null; fee: bigint | string | null }>(
+    tx,
+    sql`WITH earned AS (
+          UPDATE cycle_earnings SET withdrawal_requested = true
+          WHERE user_id = ${o.userId}::uuid AND NOT withdrawal_requested AND gross_amount > 0
+          RETURNING id, investment_id, cycle_number, gross_amount, created_at),
+        rows AS (
+          SELECT 'earning' AS source, gross_amount AS amount, gross_amount * ${o.feePercent}::bigint / 100 AS fee,
+                 id AS cycle_earning_id, investment_id, cycle_number, created_at AS ord
+          FROM earned
+          UNION ALL
+          SELECT s.source, s.amount, 0::bigint, NULL::uuid, NULL::uuid, NULL::int, NULL::timestamptz
+          FROM (VALUES ('rewards', ${o.rewards.toString()}::bigint), ('balance', ${o.balance.toString()}::bigint)) AS s(source, amount)
+          WHERE s.amount > 0),
+        ins AS (
+          INSERT INTO withdrawals (id, user_id, request_id, source, status, amount, fee_amount, net_amount,
+                                   cycle_earning_id, investment_id, cycle_number, wallet_address, requested_at)
+          SELECT gen_random_uuid(), ${o.userId}::uuid, ${o.requestId}::uuid, source, 'pending', amount, fee, amount - fee,
+                 cycle_earning_id, investment_id, cycle_number, ${o.walletAddress}, ${at}
+          FROM rows ORDER BY ord NULLS LAST, cycle_number
+          RETURNING amount, fee_amount),
+        wallet AS (UPDATE users SET withdrawal_wallet = ${o.walletAddress} WHERE id = ${o.userId}::uuid AND EXISTS (SELECT 1 FROM rows))
+        SELECT count(*)::int AS n, sum(amount)::text AS gross, sum(fee_amount)::text AS fee FROM ins`,
+  );
+  return { count: Number(r?.n ?? 0), gross: BigInt(r?.gross ?? 0), fee: BigInt(r?.fee ?? 0) };
 }
 
 export async function markEarningsRequested(tx: Db, ids: string[], requested: boolean): Promise<void> {
@@ -65,10 +65,6 @@ export async function markEarningsRequested(tx: Db, ids: string[], requested: bo
   await tx.execute(
     sql`UPDATE cycle_earnings SET withdrawal_requested = ${requested} WHERE id IN (SELECT value::uuid FROM jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`,
   );
-}
-
-export async function setWithdrawalWallet(tx: Db, userId: string, wallet: string): Promise<void> {
-  await tx.update(users).set({ withdrawalWallet: wallet }).where(eq(users.id, userId));
 }
 
 export async function findWithdrawal(db: Db, id: string): Promise<WithdrawalRow | undefined> {
