@@ -11,6 +11,10 @@ import {
   type TestUser,
 } from '../../../test/helpers.ts';
 import { seedDeposit } from '../../../test/support/money.ts';
+import { sql } from 'drizzle-orm';
+import { rawRows } from '../../db/raw.ts';
+import { checkLedger } from '../../ledger/check.ts';
+import { rebuildRollups, syncRollupTimezone } from './rollups.queries.ts';
 
 /**
  * Back-office figures that add up (docs/DOMAIN.md, Admin figures): an administrator's balance
@@ -107,5 +111,37 @@ describe('Withdraw All checks what is available first', () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.data).toEqual({ error: MSG.noFunds, code: 'no_funds' });
+  });
+});
+
+describe('rollups', () => {
+  it('ledger:check reports a rollup that differs from the raw rows, and a rebuild repairs it', async () => {
+    await t.ctx.db.execute(sql`UPDATE rollups SET n = n + 1 WHERE metric = 'deposits.total_amount' AND n > 0`);
+    const violations = await checkLedger(t.ctx.db);
+    expect(violations.map((v) => v.rule)).toContain(
+      'the rollups equal the raw rows (per metric, platform day and slot)',
+    );
+    expect(violations.find((v) => v.rule.startsWith('the rollups'))?.detail).toMatch(
+      /^deposits\.total_amount 1970-01-01/,
+    );
+    await rebuildRollups(t.ctx.db);
+    await expectLedgerClean(t);
+  });
+
+  it('a new platform time zone re-dates the rollups (rebuilt once, then left alone)', async () => {
+    // Ann's 0.5 deposit was confirmed at 2026-11-16 09:00 UTC: Nov 16 in UTC, Nov 15 in Honolulu (UTC-10).
+    const day = async () =>
+      (
+        await rawRows<{ day: string }>(
+          t.ctx.db,
+          sql`SELECT to_char(day, 'YYYY-MM-DD') AS day FROM rollups WHERE metric = 'deposits.demo.amount' AND n = 500000`,
+        )
+      ).map((r) => r.day);
+    expect(await day()).toEqual(['2026-11-16']);
+    expect(await syncRollupTimezone(t.ctx.db, 'Pacific/Honolulu')).toBe(true);
+    expect(await day()).toEqual(['2026-11-15']);
+    expect(await syncRollupTimezone(t.ctx.db, 'Pacific/Honolulu')).toBe(false);
+    await expectLedgerClean(t);
+    expect(await syncRollupTimezone(t.ctx.db, 'UTC')).toBe(true);
   });
 });
