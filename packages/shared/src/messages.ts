@@ -185,6 +185,7 @@ export const MSG = {
 
   // ---------------------------------------------------------------- back office
   invalidPeriod: 'Period must be one of 7, 14, 30 or 90 days',
+  invalidCursor: 'This page link is no longer valid: go back to the first page',
   tierNameRequired: 'Tier name is required',
   tierNameTooLong: 'Tier name must be at most 100 characters',
   tierAmountInvalid: 'Tier amount must be a USDC amount greater than 0 with at most 6 decimals',

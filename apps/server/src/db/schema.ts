@@ -349,9 +349,17 @@ export const withdrawals = pgTable(
     index('withdrawals_user_requested_idx').on(t.userId, t.requestedAt),
     index('withdrawals_status_requested_idx').on(t.status, t.requestedAt),
     index('withdrawals_requested_idx').on(t.requestedAt),
-    /** The back-office withdrawal lists page by keyset in (requested_at, cycle_number, id) order. */
-    index('withdrawals_requested_key_idx').on(t.requestedAt, t.cycleNumber, t.id),
-    index('withdrawals_status_requested_key_idx').on(t.status, t.requestedAt, t.cycleNumber, t.id),
+    /**
+     * The back-office withdrawal lists page by keyset, newest first: (requested_at, cycle key, id) with
+     * the cycle key putting rewards and balance rows (no cycle) before the earnings of their request.
+     */
+    index('withdrawals_requested_key_idx').on(t.requestedAt, sql`coalesce(${t.cycleNumber}, 2147483647)`, t.id),
+    index('withdrawals_status_requested_key_idx').on(
+      t.status,
+      t.requestedAt,
+      sql`coalesce(${t.cycleNumber}, 2147483647)`,
+      t.id,
+    ),
     index('withdrawals_tx_hash_idx').on(t.txHash),
     /** A cycle earning is held by at most one live withdrawal. */
     uniqueIndex('withdrawals_live_cycle_earning_key')

@@ -49,14 +49,30 @@ export function usdcAmount(invalid: string) {
 export const usdc = z.number();
 export const isoDate = z.string();
 
+/**
+ * Keyset paging for the back-office lists (docs/decisions/0036-keyset-paging.md): `after` the
+ * `nextCursor` of a page gives the next one, `before` its `prevCursor` the previous one, each as
+ * fast as the first page; `page` alone still works (served from the nearer end of the list).
+ */
+export const cursorParams = {
+  after: z.optional(z.string().check(z.maxLength(300))),
+  before: z.optional(z.string().check(z.maxLength(300))),
+};
+export const cursorInfo = {
+  nextCursor: z.optional(z.nullable(z.string())),
+  prevCursor: z.optional(z.nullable(z.string())),
+};
+
 /** One page of a list: every paged query extends this. */
 export const pageQuery = z.strictObject({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  ...cursorParams,
 });
 export const searchText = z.string().trim().max(200).optional();
 
-export const pageInfo = z.object({ page: z.number(), pageSize: z.number(), total: z.number() });
+export const pageInfo = z.object({ page: z.number(), pageSize: z.number(), total: z.number(), ...cursorInfo });
+
 
 /** Cache-busting time parameter some GET calls send (spec section 7). */
 export const cacheBustQuery = z.strictObject({ t: z.string().max(30).optional(), _: z.string().max(30).optional() });

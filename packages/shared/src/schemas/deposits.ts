@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MIN_DEPOSIT_MICRO } from '../constants.ts';
 import { MSG } from '../messages.ts';
 import { parseUsdc } from '../money.ts';
-import { EVM_ADDRESS, TX_HASH, isoDate, pageQuery, usdc } from './common.ts';
+import { EVM_ADDRESS, TX_HASH, cursorInfo, isoDate, pageQuery, usdc } from './common.ts';
 import { userRefSchema } from './user.ts';
 
 export const DEPOSIT_STATUSES = ['pending', 'confirmed', 'failed'] as const;
@@ -115,6 +115,7 @@ export const adminDepositsResponse = z.object({
   pageSize: z.number(),
   /** Rows matching the filter. */
   total: z.number(),
+  ...cursorInfo,
 });
 export type AdminDepositsResponse = z.infer<typeof adminDepositsResponse>;
 

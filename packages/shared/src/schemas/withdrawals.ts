@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MSG } from '../messages.ts';
-import { EVM_ADDRESS, TX_HASH, idSchema, isoDate, pageInfo, pageQuery, requiredText, usdc } from './common.ts';
+import { EVM_ADDRESS, TX_HASH, cursorInfo, idSchema, isoDate, pageInfo, pageQuery, requiredText, usdc } from './common.ts';
 import { userRefSchema } from './user.ts';
 
 export const WITHDRAWAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
@@ -79,6 +79,7 @@ export const adminWithdrawalsResponse = z.object({
   withdrawals: z.array(adminWithdrawalSchema),
   pagination: pageInfo,
   counts: withdrawalCounts,
+  ...cursorInfo,
 });
 export type AdminWithdrawalsResponse = z.infer<typeof adminWithdrawalsResponse>;
 

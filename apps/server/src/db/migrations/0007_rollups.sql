@@ -22,8 +22,8 @@ CREATE INDEX "audit_log_created_id_idx" ON "audit_log" USING btree ("created_at"
 CREATE INDEX "audit_log_action_created_id_idx" ON "audit_log" USING btree ("action","created_at","id");--> statement-breakpoint
 CREATE INDEX "deposits_created_id_idx" ON "deposits" USING btree ("created_at","id");--> statement-breakpoint
 CREATE INDEX "deposits_status_created_id_idx" ON "deposits" USING btree ("status","created_at","id");--> statement-breakpoint
-CREATE INDEX "withdrawals_requested_key_idx" ON "withdrawals" USING btree ("requested_at","cycle_number","id");--> statement-breakpoint
-CREATE INDEX "withdrawals_status_requested_key_idx" ON "withdrawals" USING btree ("status","requested_at","cycle_number","id");--> statement-breakpoint
+CREATE INDEX "withdrawals_requested_key_idx" ON "withdrawals" USING btree ("requested_at",coalesce("cycle_number", 2147483647),"id");--> statement-breakpoint
+CREATE INDEX "withdrawals_status_requested_key_idx" ON "withdrawals" USING btree ("status","requested_at",coalesce("cycle_number", 2147483647),"id");--> statement-breakpoint
 -- Admin balance updates so far live only in the ledger: one adjustment row per admin_adjustment
 -- transaction (its user balance entry), dated like its deposit row when it had one.
 INSERT INTO "balance_adjustments" ("id", "user_id", "amount", "note", "created_by", "created_at")

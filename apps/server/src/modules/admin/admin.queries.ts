@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
+import { keysetPage, type PageRequest } from '../../db/keyset.ts';
 import { counters, counterSql } from './rollups.queries.ts';
 
 /**
@@ -366,27 +367,35 @@ function toAdminUser(r: RawUser): AdminUserRow {
   };
 }
 
-/** Newest users first, one page, with their account figures. */
+/**
+ * Newest users first, one keyset page, with their account figures. The total is the `users` counter
+ * without a search; with one, the matching rows are counted (the trigram index finds them).
+ */
 export async function usersPage(
   db: Db,
-  opts: { search?: string; limit: number; offset: number },
-): Promise<{ rows: AdminUserRow[]; total: number }> {
+  opts: { search?: string; page: PageRequest },
+): Promise<{ rows: AdminUserRow[]; total: number; nextCursor: string | null; prevCursor: string | null }> {
   const filter = userFilter(opts.search);
-  // With a search the matching set is scanned anyway: count it in the same pass (window
-  // count). Without one, the page is an index scan and the count a separate index-only scan.
-  const rows = await rawRows<RawUser & { total: number | null }>(
-    db,
-    sql`SELECT ${USER_COLUMNS}, ${USER_FIGURES}, u.total
-        FROM (SELECT u.*, ${opts.search ? sql`count(*) OVER ()` : sql`NULL`}::int AS total FROM users u WHERE ${filter}
-              ORDER BY u.created_at DESC, u.id DESC LIMIT ${opts.limit} OFFSET ${opts.offset}) u
-        ORDER BY u.created_at DESC, u.id DESC`,
-  );
-  let total = rows[0]?.total ?? null;
-  if (total === null) {
+  let total: number;
+  if (opts.search) {
     const [c] = await rawRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM users u WHERE ${filter}`);
-    total = c?.n ?? 0;
-  }
-  return { rows: rows.map(toAdminUser), total: Number(total) };
+    total = Number(c?.n ?? 0);
+  } else total = Number((await counters(db, ['users'])).users ?? 0n);
+  const page = await keysetPage<RawUser & { k: string[] }>(
+    db,
+    {
+      from: sql`users u`,
+      where: filter,
+      key: [
+        { expr: sql`u.created_at`, type: 'timestamptz' },
+        { expr: sql`u.id`, type: 'uuid' },
+      ],
+      rows: sql`SELECT ${USER_COLUMNS}, ${USER_FIGURES}, pk.k FROM page_keys pk JOIN users u ON u.id = pk.k1 ORDER BY pk.ord`,
+    },
+    opts.page,
+    total,
+  );
+  return { ...page, rows: page.rows.map(toAdminUser), total };
 }
 
 /** One keyset batch of users in (created_at, id) order for the export. */
@@ -442,9 +451,21 @@ function auditWhere(f: AuditFilter): SQL {
   return sql.join(parts, sql` AND `);
 }
 
-export async function auditPage(db: Db, f: AuditFilter, limit: number, offset: number) {
+/**
+ * Newest entries first, one keyset page. The total is a counter (`audit`, `audit.<action>`) unless
+ * an administrator or a target narrows the list (then those rows are counted).
+ */
+export async function auditPage(db: Db, f: AuditFilter, page: PageRequest) {
   const where = auditWhere(f);
-  const rows = await rawRows<{
+  let total: number;
+  if (f.adminId || f.targetId) {
+    const [c] = await rawRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM audit_log a WHERE ${where}`);
+    total = Number(c?.n ?? 0);
+  } else {
+    const name = f.action ? `audit.${f.action}` : 'audit';
+    total = Number((await counters(db, [name]))[name] ?? 0n);
+  }
+  const res = await keysetPage<{
     id: number | string;
     action: string;
     target_type: string;
@@ -458,17 +479,28 @@ export async function auditPage(db: Db, f: AuditFilter, limit: number, offset: n
     first_name: string;
     last_name: string;
     email: string;
+    k: string[];
   }>(
     db,
-    sql`SELECT a.id, a.action, a.target_type, a.target_id, a.before, a.after, a.note, a.ip, a.created_at,
-               u.id AS admin_id, u.first_name, u.last_name, u.email
-        FROM audit_log a JOIN users u ON u.id = a.admin_id
-        WHERE ${where} ORDER BY a.created_at DESC, a.id DESC LIMIT ${limit} OFFSET ${offset}`,
+    {
+      from: sql`audit_log a`,
+      where,
+      key: [
+        { expr: sql`a.created_at`, type: 'timestamptz' },
+        { expr: sql`a.id`, type: 'bigint' },
+      ],
+      rows: sql`SELECT a.id, a.action, a.target_type, a.target_id, a.before, a.after, a.note, a.ip, a.created_at,
+                       u.id AS admin_id, u.first_name, u.last_name, u.email, pk.k
+                FROM page_keys pk JOIN audit_log a ON a.id = pk.k1 JOIN users u ON u.id = a.admin_id ORDER BY pk.ord`,
+    },
+    page,
+    total,
   );
-  const [c] = await rawRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM audit_log a WHERE ${where}`);
   return {
-    total: Number(c?.n ?? 0),
-    rows: rows.map((r) => ({
+    total,
+    nextCursor: res.nextCursor,
+    prevCursor: res.prevCursor,
+    rows: res.rows.map((r) => ({
       id: String(r.id),
       action: r.action,
       targetType: r.target_type,

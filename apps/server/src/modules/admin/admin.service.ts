@@ -9,6 +9,7 @@ import type {
   AuditPage,
 } from '@harvest/shared/schemas/admin';
 import type { AppContext } from '../../context.ts';
+import type { PageRequest } from '../../db/keyset.ts';
 import { notFound } from '../../lib/errors.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
@@ -104,20 +105,16 @@ export async function analytics(ctx: AppContext, period: number): Promise<Analyt
   };
 }
 
-export async function users(ctx: AppContext, opts: { page: number; pageSize: number; search?: string }) {
+export async function users(ctx: AppContext, opts: PageRequest & { search?: string }) {
   const search = opts.search?.trim() || undefined;
-  const { rows, total } = await q.usersPage(ctx.db, {
-    search,
-    limit: opts.pageSize,
-    offset: (opts.page - 1) * opts.pageSize,
-  });
-  return { users: rows.map(adminUserDto), page: opts.page, pageSize: opts.pageSize, total };
+  const { rows, total, nextCursor, prevCursor } = await q.usersPage(ctx.db, { search, page: opts });
+  return { users: rows.map(adminUserDto), page: opts.page, pageSize: opts.pageSize, total, nextCursor, prevCursor };
 }
 
 export async function userDeposits(
   ctx: AppContext,
   userId: string,
-  opts: { page: number; pageSize: number },
+  opts: PageRequest,
 ): Promise<AdminUserDeposits> {
   if (!(await q.userRef(ctx.db, userId))) throw notFound();
   return adminDepositPage(ctx, { status: 'all', userId }, opts);
@@ -149,15 +146,15 @@ export async function referralLookup(ctx: AppContext, userId: string): Promise<A
 
 export async function audit(
   ctx: AppContext,
-  opts: { page: number; pageSize: number; action?: string; adminId?: string; targetId?: string },
+  opts: PageRequest & { action?: string; adminId?: string; targetId?: string },
 ): Promise<AuditPage> {
   const filter = {
     action: opts.action || undefined,
     adminId: opts.adminId || undefined,
     targetId: opts.targetId || undefined,
   };
-  const [{ rows, total }, actions] = await Promise.all([
-    q.auditPage(ctx.db, filter, opts.pageSize, (opts.page - 1) * opts.pageSize),
+  const [{ rows, total, nextCursor, prevCursor }, actions] = await Promise.all([
+    q.auditPage(ctx.db, filter, opts),
     q.auditActions(ctx.db),
   ]);
   return {
@@ -177,6 +174,8 @@ export async function audit(
     page: opts.page,
     pageSize: opts.pageSize,
     total,
+    nextCursor,
+    prevCursor,
   };
 }
 

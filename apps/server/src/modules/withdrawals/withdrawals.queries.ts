@@ -1,6 +1,8 @@
-import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
+import { keysetPage, type PageRequest } from '../../db/keyset.ts';
+import { counters } from '../admin/rollups.queries.ts';
 import { investments, payoutTransactions, users, withdrawals } from '../../db/schema.ts';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
@@ -150,18 +152,87 @@ export async function listForUser(db: Db, userId: string) {
     .orderBy(desc(withdrawals.requestedAt), desc(withdrawals.cycleNumber), withdrawals.id);
 }
 
-export async function listForAdmin(db: Db, opts: { status?: string; page: number; pageSize: number }) {
-  const where: SQL | undefined = opts.status ? eq(withdrawals.status, opts.status) : undefined;
-  const rows = await db
-    .select({ ...populatedColumns, user: requester })
-    .from(withdrawals)
-    .leftJoin(investments, eq(investments.id, withdrawals.investmentId))
-    .innerJoin(users, eq(users.id, withdrawals.userId))
-    .where(where)
-    .orderBy(desc(withdrawals.requestedAt), desc(withdrawals.cycleNumber), withdrawals.id)
-    .limit(opts.pageSize)
-    .offset((opts.page - 1) * opts.pageSize);
-  return rows;
+interface RawAdminWithdrawal {
+  id: string;
+  user_id: string;
+  request_id: string;
+  source: string;
+  status: string;
+  amount: bigint | string;
+  fee_amount: bigint | string;
+  net_amount: bigint | string;
+  cycle_earning_id: string | null;
+  investment_id: string | null;
+  cycle_number: number | null;
+  wallet_address: string;
+  requested_at: Date | string;
+  processed_at: Date | string | null;
+  processed_by: string | null;
+  tx_hash: string | null;
+  notes: string | null;
+  inv_id: string | null;
+  inv_tier: string | null;
+  inv_amount: bigint | string | null;
+  u_first_name: string;
+  u_last_name: string;
+  u_email: string;
+  k: string[];
+}
+
+const date = (v: Date | string) => (v instanceof Date ? v : new Date(v));
+
+function toAdminRow(r: RawAdminWithdrawal) {
+  return {
+    w: {
+      id: r.id,
+      userId: r.user_id,
+      requestId: r.request_id,
+      source: r.source,
+      status: r.status,
+      amount: BigInt(r.amount),
+      feeAmount: BigInt(r.fee_amount),
+      netAmount: BigInt(r.net_amount),
+      cycleEarningId: r.cycle_earning_id,
+      investmentId: r.investment_id,
+      cycleNumber: r.cycle_number === null ? null : Number(r.cycle_number),
+      walletAddress: r.wallet_address,
+      requestedAt: date(r.requested_at),
+      processedAt: r.processed_at === null ? null : date(r.processed_at),
+      processedBy: r.processed_by,
+      txHash: r.tx_hash,
+      notes: r.notes,
+    } satisfies WithdrawalRow,
+    invId: r.inv_id,
+    invTier: r.inv_tier,
+    invAmount: r.inv_amount === null ? null : BigInt(r.inv_amount),
+    user: { id: r.user_id, firstName: r.u_first_name, lastName: r.u_last_name, email: r.u_email },
+  };
+}
+
+/**
+ * Newest first (a request's rewards and balance rows before its earnings, those by cycle, newest
+ * first), with the requester: one keyset page (docs/decisions/0036-keyset-paging.md).
+ */
+export async function adminPage(db: Db, status: string | undefined, page: PageRequest, total: number) {
+  const res = await keysetPage<RawAdminWithdrawal>(
+    db,
+    {
+      from: sql`withdrawals w`,
+      where: status ? sql`w.status = ${status}` : sql`TRUE`,
+      key: [
+        { expr: sql`w.requested_at`, type: 'timestamptz' },
+        { expr: sql`coalesce(w.cycle_number, 2147483647)`, type: 'int' },
+        { expr: sql`w.id`, type: 'uuid' },
+      ],
+      rows: sql`SELECT w.*, i.id AS inv_id, i.tier_name AS inv_tier, i.amount AS inv_amount,
+                       u.first_name AS u_first_name, u.last_name AS u_last_name, u.email AS u_email, pk.k
+                FROM page_keys pk JOIN withdrawals w ON w.id = pk.k2 JOIN users u ON u.id = w.user_id
+                LEFT JOIN investments i ON i.id = w.investment_id ORDER BY pk.ord`,
+    },
+    page,
+    total,
+  );
+  return { ...res, rows: res.rows.map(toAdminRow) };
 }
 
 export async function adminOne(db: Db, id: string) {
@@ -175,11 +246,10 @@ export async function adminOne(db: Db, id: string) {
   return row;
 }
 
+/** Withdrawals per status from the rollup counters (no scan of the table). */
 export async function counts(db: Db, status?: string): Promise<{ pending: number; total: number; matching: number }> {
-  const [r] = await rawRows<{ pending: number | string; total: number | string; matching: number | string }>(
-    db,
-    sql`SELECT COUNT(*) FILTER (WHERE status = 'pending') AS pending, COUNT(*) AS total,
-        COUNT(*) FILTER (WHERE ${status ?? null}::text IS NULL OR status = ${status ?? null}::text) AS matching FROM withdrawals`,
-  );
-  return { pending: Number(r?.pending ?? 0), total: Number(r?.total ?? 0), matching: Number(r?.matching ?? 0) };
+  const c = await counters(db, ['withdrawals.pending', 'withdrawals.approved', 'withdrawals.rejected']);
+  const n = (k: string) => Number(c[`withdrawals.${k}`] ?? 0n);
+  const total = n('pending') + n('approved') + n('rejected');
+  return { pending: n('pending'), total, matching: status ? n(status) : total };
 }

@@ -6,6 +6,7 @@ import { type AdminWithdrawal, type Withdrawal } from '@harvest/shared/schemas/w
 import type { Chain } from '../../chain/chain.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
+import type { PageRequest } from '../../db/keyset.ts';
 import { inTransaction } from '../../db/tx.ts';
 import { lockUserAccounts, post, postMany } from '../../ledger/ledger.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
@@ -20,7 +21,7 @@ import * as q from './withdrawals.queries.ts';
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 type PopulatedRow = Awaited<ReturnType<typeof q.listForUser>>[number];
-type AdminRow = Awaited<ReturnType<typeof q.listForAdmin>>[number];
+type AdminRow = Awaited<ReturnType<typeof q.adminPage>>['rows'][number];
 
 export function toWithdrawalDto(r: PopulatedRow): Withdrawal {
   const w = r.w;
@@ -115,15 +116,19 @@ export async function myWithdrawals(db: Db, userId: string): Promise<Withdrawal[
 
 /** The newest withdrawals of the whole platform (the admin overview). */
 export async function recentForAdmin(db: Db, limit: number): Promise<AdminWithdrawal[]> {
-  return (await q.listForAdmin(db, { page: 1, pageSize: limit })).map(toAdminDto);
+  return (await q.adminPage(db, undefined, { page: 1, pageSize: limit }, Number.MAX_SAFE_INTEGER)).rows.map(toAdminDto);
 }
 
-export async function adminList(db: Db, opts: { status?: string; page: number; pageSize: number }) {
-  const [rows, c] = await Promise.all([q.listForAdmin(db, opts), q.counts(db, opts.status)]);
+/** One page of the back office's withdrawals (keyset; totals from the counters). */
+export async function adminList(db: Db, opts: PageRequest & { status?: string }) {
+  const c = await q.counts(db, opts.status);
+  const page = await q.adminPage(db, opts.status, opts, c.matching);
   return {
-    withdrawals: rows.map(toAdminDto),
+    withdrawals: page.rows.map(toAdminDto),
     pagination: { page: opts.page, pageSize: opts.pageSize, total: c.matching },
     counts: { pending: c.pending, total: c.total },
+    nextCursor: page.nextCursor,
+    prevCursor: page.prevCursor,
   };
 }
 
