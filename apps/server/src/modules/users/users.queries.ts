@@ -1,10 +1,26 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 
 export async function findUserById(db: Db, id: string) {
   const [u] = await db.select().from(users).where(eq(users.id, id)).limit(1);
   return u;
+}
+
+const sessionUser = alias(users, 'u');
+
+/**
+ * The user row and, in the same statement, `extra`: SQL over that row (aliased `u`), e.g. a
+ * screen's data. One round trip for an authenticated read (plugins/auth.ts, readAsUser).
+ */
+export async function findUserWith(db: Db, id: string, extra: SQL) {
+  const [r] = await db
+    .select({ user: sessionUser, extra: sql<unknown>`${extra}` })
+    .from(sessionUser)
+    .where(eq(sessionUser.id, id))
+    .limit(1);
+  return r;
 }
 
 export async function findUserByEmail(db: Db, email: string) {
