@@ -217,6 +217,48 @@ export async function ensurePostgres(): Promise<PgHandle> {
   };
 }
 
+/**
+ * PostgreSQL's own select-only ceiling on the same cluster: `pgbench -S` (scale 10, initialised once
+ * in the database hf_pgbench) with `clients` clients for `seconds`, simple and prepared protocol.
+ */
+export async function pgbenchSelectOnly(
+  url: string,
+  clients: number,
+  seconds: number,
+): Promise<{ simple: number; prepared: number; command: string }> {
+  const bin = pgBin();
+  if (!bin || !existsSync(path.join(bin, 'pgbench'))) throw new Error('pgbench not found under /usr/lib/postgresql');
+  const u = new URL(url);
+  const conn = ['-h', u.hostname, '-p', u.port || '5432', '-U', decodeURIComponent(u.username || 'postgres')];
+  const env = { ...process.env, PGPASSWORD: decodeURIComponent(u.password) };
+  const pgbench = (args: string[]) =>
+    execFileSync(path.join(bin, 'pgbench'), [...conn, ...args], { env, stdio: 'pipe' }).toString();
+  const admin = new URL(url);
+  const { default: pg } = await import('pg');
+  const c = new pg.Client({ connectionString: admin.toString() });
+  await c.connect();
+  const have = await c.query(`SELECT 1 FROM pg_database WHERE datname = 'hf_pgbench'`);
+  if (have.rowCount === 0) await c.query('CREATE DATABASE hf_pgbench');
+  await c.end();
+  const probe = new pg.Client({ connectionString: Object.assign(new URL(url), { pathname: '/hf_pgbench' }).toString() });
+  await probe.connect();
+  const ready = await probe.query(`SELECT to_regclass('pgbench_accounts') IS NOT NULL AS ok`);
+  await probe.end();
+  if (!ready.rows[0]?.ok) pgbench(['-i', '-s', '10', '-q', 'hf_pgbench']);
+  const tps = (mode: string) => {
+    const out = pgbench(['-S', '-n', '-M', mode, '-c', String(clients), '-j', '2', '-T', String(seconds), 'hf_pgbench']);
+    const m = /tps = ([\d.]+) \(without initial connection time\)/.exec(out);
+    return m?.[1] ? Number(m[1]) : NaN;
+  };
+  const simple = tps('simple');
+  const prepared = tps('prepared');
+  return {
+    simple,
+    prepared,
+    command: `pgbench -S -n -M simple|prepared -c ${clients} -j 2 -T ${seconds} (scale 10)`,
+  };
+}
+
 export function machine(): string {
   const cpu =
     /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
