@@ -240,13 +240,27 @@ export async function pgbenchSelectOnly(
   const have = await c.query(`SELECT 1 FROM pg_database WHERE datname = 'hf_pgbench'`);
   if (have.rowCount === 0) await c.query('CREATE DATABASE hf_pgbench');
   await c.end();
-  const probe = new pg.Client({ connectionString: Object.assign(new URL(url), { pathname: '/hf_pgbench' }).toString() });
+  const probe = new pg.Client({
+    connectionString: Object.assign(new URL(url), { pathname: '/hf_pgbench' }).toString(),
+  });
   await probe.connect();
   const ready = await probe.query(`SELECT to_regclass('pgbench_accounts') IS NOT NULL AS ok`);
   await probe.end();
   if (!ready.rows[0]?.ok) pgbench(['-i', '-s', '10', '-q', 'hf_pgbench']);
   const tps = (mode: string) => {
-    const out = pgbench(['-S', '-n', '-M', mode, '-c', String(clients), '-j', '2', '-T', String(seconds), 'hf_pgbench']);
+    const out = pgbench([
+      '-S',
+      '-n',
+      '-M',
+      mode,
+      '-c',
+      String(clients),
+      '-j',
+      '2',
+      '-T',
+      String(seconds),
+      'hf_pgbench',
+    ]);
     const m = /tps = ([\d.]+) \(without initial connection time\)/.exec(out);
     return m?.[1] ? Number(m[1]) : NaN;
   };

@@ -1,17 +1,10 @@
 import type { AppContext } from './context.ts';
-import type { Config } from './config.ts';
+import type { Job } from './job.ts';
 import { depositCheckJob } from './modules/deposits/deposits.job.ts';
 import { housekeepingJob } from './modules/housekeeping/housekeeping.job.ts';
 
 export interface Jobs {
   stop(): Promise<void>;
-}
-
-export interface Job {
-  name: string;
-  /** How often it runs; settings may decide it. */
-  intervalMs: (config: Config) => number;
-  run: (ctx: AppContext) => Promise<void>;
 }
 
 /** Background jobs registered by modules (e.g. re-checking pending chain deposits). */

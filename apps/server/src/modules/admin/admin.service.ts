@@ -111,11 +111,7 @@ export async function users(ctx: AppContext, opts: PageRequest & { search?: stri
   return { users: rows.map(adminUserDto), page: opts.page, pageSize: opts.pageSize, total, nextCursor, prevCursor };
 }
 
-export async function userDeposits(
-  ctx: AppContext,
-  userId: string,
-  opts: PageRequest,
-): Promise<AdminUserDeposits> {
+export async function userDeposits(ctx: AppContext, userId: string, opts: PageRequest): Promise<AdminUserDeposits> {
   if (!(await q.userRef(ctx.db, userId))) throw notFound();
   return adminDepositPage(ctx, { status: 'all', userId }, opts);
 }

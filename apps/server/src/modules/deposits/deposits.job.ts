@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.ts';
-import type { Job } from '../../jobs.ts';
+import type { Job } from '../../job.ts';
 import { recheckPendingDeposits } from './deposits.service.ts';
 
 /** Background job: confirms (or fails) pending real deposits as the chain moves on, every DEPOSIT_CHECK_INTERVAL_MS. */

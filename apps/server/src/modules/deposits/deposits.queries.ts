@@ -101,7 +101,6 @@ export interface DepositFilter {
   userId?: string;
 }
 
-
 interface RawDepositWithUser {
   id: string;
   user_id: string;

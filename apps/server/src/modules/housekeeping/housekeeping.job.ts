@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.ts';
-import type { Job } from '../../jobs.ts';
+import type { Job } from '../../job.ts';
 import { purgeExpiredIdempotencyKeys } from '../../plugins/idempotency.queries.ts';
 import { purgeExpiredCounters } from '../../lib/counter-store.queries.ts';
 import { purgeStaleVerifications } from '../auth/auth.queries.ts';

@@ -47,8 +47,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         onRequest: requireAdmin,
         schema: { querystring: adminWithdrawalsQuery, response: { 200: adminWithdrawalsResponse } },
       },
-      async (req) =>
-        service.adminList(ctx.db, { ...pageOf(req.query), status: 'pending' }),
+      async (req) => service.adminList(ctx.db, { ...pageOf(req.query), status: 'pending' }),
     );
 
     app.get(
@@ -57,8 +56,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         onRequest: requireAdmin,
         schema: { querystring: adminWithdrawalsQuery, response: { 200: adminWithdrawalsResponse } },
       },
-      async (req) =>
-        service.adminList(ctx.db, { ...pageOf(req.query), status: req.query.status }),
+      async (req) => service.adminList(ctx.db, { ...pageOf(req.query), status: req.query.status }),
     );
 
     app.post(

@@ -1,14 +1,15 @@
 import { useState, type ReactNode } from 'react';
 import { toast } from 'react-toastify';
 import { HASH_SHOWN_CHARS_ADMIN_DEPOSITS } from '@harvest/shared/constants';
-import { MSG } from '@harvest/shared/messages';
+import { TEXT } from '@harvest/shared/texts';
 import { ADMIN_DEPOSIT_FILTERS, type AdminDeposit, type AdminDepositFilter } from '@harvest/shared/schemas/deposits';
 import { Pager } from '../../../components/ui/pager.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { errorText } from '../../../lib/api-client.ts';
-import { useAdminDeposits } from '../api/get-admin-deposits.ts';
 import { useApproveDeposit } from '../api/approve-deposit.ts';
+import { useQuery } from '@tanstack/react-query';
+import { adminDepositsQuery } from '../../../lib/admin-queries.ts';
 
 const PAGE_SIZE = 50;
 const FILTER_LABEL: Record<AdminDepositFilter, string> = {
@@ -38,7 +39,7 @@ const usdc = (v: number) => `${v.toLocaleString('en-US', { minimumFractionDigits
 export function AdminDepositsPanel({ toolbar }: { toolbar?: (filter: AdminDepositFilter) => ReactNode } = {}) {
   const [filter, setFilter] = useState<AdminDepositFilter>('all');
   const [page, setPage] = useState(1);
-  const q = useAdminDeposits(filter, page, PAGE_SIZE);
+  const q = useQuery(adminDepositsQuery(filter, page, PAGE_SIZE));
   const counts = q.data?.counts;
   const pages = Math.max(1, Math.ceil((q.data?.total ?? 0) / PAGE_SIZE));
 
@@ -84,7 +85,7 @@ function AdminDepositRow({ deposit: d }: { deposit: AdminDeposit }) {
       const res = await approve.mutateAsync(d._id);
       toast.success(res.message);
     } catch (err) {
-      toast.error(errorText(err, MSG.approveDepositFailed));
+      toast.error(errorText(err, TEXT.approveDepositFailed));
     }
   }
   return (

@@ -1,18 +1,19 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import { POLL_DEPOSITS_MS } from '@harvest/shared/constants';
-import { MSG } from '@harvest/shared/messages';
+import { TEXT } from '@harvest/shared/texts';
 import { updateFailedDepositBody, type Deposit } from '@harvest/shared/schemas/deposits';
 import { Button } from '../../../components/ui/button.tsx';
 import { TextInput } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
-import { useFailedDeposits } from '../api/get-failed-deposits.ts';
 import { useUpdateFailedDeposit } from '../api/update-failed-deposit.ts';
 import { cutHash, dateTime, usdcText } from '../lib/format.ts';
+import { useQuery } from '@tanstack/react-query';
+import { failedDepositsQuery } from '../../../lib/query-keys.ts';
 
 /** The failed-deposits correction area: each failed deposit with its reason and a correction form. */
 export function FailedDeposits() {
-  const failed = useFailedDeposits(POLL_DEPOSITS_MS);
+  const failed = useQuery(failedDepositsQuery(POLL_DEPOSITS_MS));
   const deposits = failed.data?.deposits ?? [];
   if (deposits.length === 0) return null;
   return (
@@ -43,13 +44,13 @@ function FailedDepositItem({ deposit }: { deposit: Deposit }) {
     e.preventDefault();
     const body = { depositId: deposit._id, ...form };
     const checked = updateFailedDepositBody.safeParse(body);
-    if (!checked.success) return void toast.error(checked.error.issues[0]?.message ?? MSG.updateFailed);
+    if (!checked.success) return void toast.error(checked.error.issues[0]?.message ?? TEXT.updateFailed);
     try {
       const res = await update.mutateAsync(body);
       if (res.deposit.status === 'failed') toast.error(res.message);
       else toast.success(res.message);
     } catch (err) {
-      toast.error(errorText(err, MSG.updateFailed));
+      toast.error(errorText(err, TEXT.updateFailed));
     }
   }
 
