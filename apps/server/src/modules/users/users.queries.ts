@@ -3,8 +3,26 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 
+/**
+ * The session's user read on every authenticated request: built once per database handle and
+ * prepared (a named statement on PostgreSQL), so no query is assembled per request.
+ */
+const byIdStatements = new WeakMap<Db, ReturnType<typeof prepareById>>();
+const prepareById = (db: Db) =>
+  db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('hf_user_by_id');
+
 export async function findUserById(db: Db, id: string) {
-  const [u] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  let statement = byIdStatements.get(db);
+  if (!statement) {
+    statement = prepareById(db);
+    byIdStatements.set(db, statement);
+  }
+  const [u] = await statement.execute({ id });
   return u;
 }
 
