@@ -2,13 +2,14 @@ import type { AppContext } from './context.ts';
 import type { Job } from './job.ts';
 import { depositCheckJob } from './modules/deposits/deposits.job.ts';
 import { housekeepingJob } from './modules/housekeeping/housekeeping.job.ts';
+import { mailOutboxJob } from './mail/outbox.job.ts';
 
 export interface Jobs {
   stop(): Promise<void>;
 }
 
 /** Background jobs registered by modules (e.g. re-checking pending chain deposits). */
-export const JOBS: Job[] = [depositCheckJob, housekeepingJob];
+export const JOBS: Job[] = [depositCheckJob, housekeepingJob, mailOutboxJob];
 
 export function startBackgroundJobs(ctx: AppContext): Jobs {
   const timers: NodeJS.Timeout[] = [];
@@ -19,8 +20,8 @@ export function startBackgroundJobs(ctx: AppContext): Jobs {
     const tick = () => {
       if (busy || stopped) return;
       busy = true;
-      const p = job
-        .run(ctx)
+      const p = ctx.metrics
+        .timeJob(job.name, () => job.run(ctx))
         .catch((err: unknown) => ctx.log.error({ err }, `job ${job.name} failed`))
         .finally(() => {
           busy = false;

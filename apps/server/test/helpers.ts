@@ -11,6 +11,7 @@ import { checkLedger } from '../src/ledger/check.ts';
 import { post, userTransfer } from '../src/ledger/ledger.ts';
 import { inTransaction } from '../src/db/tx.ts';
 import { SettableClock } from '../src/lib/clock.ts';
+import type { Metrics } from '../src/lib/metrics.ts';
 import { createAdmin } from '../src/bootstrap.ts';
 import { insertUserWithAccounts, newInvitationCode } from '../src/modules/users/users.service.ts';
 import type { AuthUser } from '../src/plugins/auth.ts';
@@ -27,8 +28,11 @@ export const PRODUCTION_ENV = {
   PAYOUT_ADDRESS: '0x3333333333333333333333333333333333333333',
 };
 
-/** A fresh database for one test file: a copy of the migrated template. */
-export async function freshDatabase(): Promise<Database> {
+/**
+ * A fresh database for one test file: a copy of the migrated template. On PostgreSQL `url` names it,
+ * so a test can open a second instance on the same database.
+ */
+export async function freshDatabase(): Promise<Database & { url?: string }> {
   const url = process.env.DATABASE_URL;
   if (url) {
     const name = `hf_test_${randomUUID().replace(/-/g, '')}`;
@@ -39,6 +43,7 @@ export async function freshDatabase(): Promise<Database> {
     const db = openPostgres(withDatabase(url, name), 20);
     return {
       ...db,
+      url: withDatabase(url, name),
       async close() {
         await db.close();
         const c = new pg.Client({ connectionString: url });
@@ -58,15 +63,18 @@ export interface TestApp {
   app: FastifyInstance;
   ctx: AppContext;
   clock: SettableClock;
-  database: Database;
+  database: Database & { url?: string };
   smtp: Awaited<ReturnType<typeof startSmtp>>;
   close(): Promise<void>;
 }
 
-/** `logStream` captures the app's log (with its real level and redaction), e.g. to search it for secrets. */
+/**
+ * `logStream` captures the app's log (with its real level and redaction), e.g. to search it for secrets;
+ * `metrics` replaces the default registry (e.g. one with process metrics).
+ */
 export async function createTestApp(
   env: Record<string, string> = {},
-  opts: { logStream?: { write(line: string): void } } = {},
+  opts: { logStream?: { write(line: string): void }; metrics?: Metrics } = {},
 ): Promise<TestApp> {
   const smtp = await startSmtp();
   const config = loadConfig({
@@ -81,7 +89,14 @@ export async function createTestApp(
   const database = await freshDatabase();
   const clock = new SettableClock();
   const secret = config.JWT_SECRET ?? TEST_SECRET;
-  const { app, ctx } = await buildApp({ config, database, secret, clock, logStream: opts.logStream });
+  const { app, ctx } = await buildApp({
+    config,
+    database,
+    secret,
+    clock,
+    logStream: opts.logStream,
+    metrics: opts.metrics,
+  });
   await app.ready();
   return {
     app,
@@ -146,7 +161,10 @@ export async function fund(
 ): Promise<void> {
   const from = account === 'balance' ? 'platform_deposits' : 'platform_reward_expense';
   await inTransaction(t.ctx.db, (tx) =>
-    post(tx, userTransfer('test_funding', randomUUID(), userId, { from, to: account, amount: micro })),
+    post(tx, {
+      ...userTransfer('test_funding', randomUUID(), userId, { from, to: account, amount: micro }),
+      createdAt: t.clock.now(),
+    }),
   );
 }
 

@@ -63,6 +63,10 @@ export const MSG = {
   depositApproved: 'Deposit approved and credited',
   depositResubmitted: 'Deposit updated and submitted for verification again',
   depositFailedNoReason: 'Deposit failed',
+  depositRejected: 'Deposit rejected',
+  depositNotPendingReject: 'Only pending deposits can be rejected',
+  depositDismissed: 'Deposit removed from the failed deposits list',
+  depositNotDismissable: 'Only failed deposits can be dismissed',
   balanceUpdated: 'Balance updated successfully',
   /** Why the chain refused a deposit, in words the owner can act on ("failed, with the reason"). */
   depositReverted:

@@ -50,6 +50,10 @@ export const TEXT = {
   chunkFailed: 'Loading chunk failed',
   notFound: 'Not found',
   invalidTxHash: 'Invalid transaction hash: expected 0x followed by 64 hex characters',
+  rejectReasonRequired: 'Please enter the reason for rejecting this deposit',
+  rejectReasonTooLong: 'Reason must be at most 500 characters',
+  rejectDepositFailed: 'Failed to reject deposit',
+  dismissDepositFailed: 'Failed to dismiss deposit',
   invalidWallet: 'Invalid wallet address: expected 0x followed by 40 hex characters',
 
   // ---------------------------------------------------------------- accounts, sessions, second factor

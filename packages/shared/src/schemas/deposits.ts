@@ -7,6 +7,23 @@ import { userRefSchema } from './user.ts';
 
 export const DEPOSIT_STATUSES = ['pending', 'confirmed', 'failed'] as const;
 export const DEPOSIT_TYPES = ['demo', 'real', 'admin_credit'] as const;
+/**
+ * Why a deposit failed: the chain's refusals, a hash another deposit holds, or an administrator's
+ * rejection. The correction form offers the from-address for `wrong_sender` and `rejected`.
+ */
+export const DEPOSIT_FAILURE_KINDS = [
+  'reverted',
+  'not_found',
+  'wrong_token',
+  'wrong_recipient',
+  'wrong_sender',
+  'wrong_amount',
+  'hash_taken',
+  'rejected',
+] as const;
+export type DepositFailureKind = (typeof DEPOSIT_FAILURE_KINDS)[number];
+/** Failures whose correction may need another from-address. */
+export const FROM_ADDRESS_CORRECTABLE: readonly DepositFailureKind[] = ['wrong_sender', 'rejected'];
 export type DepositStatus = (typeof DEPOSIT_STATUSES)[number];
 export type DepositType = (typeof DEPOSIT_TYPES)[number];
 
@@ -25,6 +42,7 @@ export const depositSchema = z.object({
   requiredConfirmations: z.number(),
   /** Why a failed deposit failed, in words the owner can act on. */
   failureReason: z.nullable(z.string()),
+  failureKind: z.nullable(z.enum(DEPOSIT_FAILURE_KINDS)),
   userId: z.string(),
 });
 export type Deposit = z.infer<typeof depositSchema>;
@@ -82,10 +100,18 @@ export const processDepositBody = z.pipe(
 );
 export type ProcessDepositInput = z.input<typeof processDepositBody>;
 
-/** update-failed-deposit: hash and amount first ('Please fill transaction hash and amount'). */
+/**
+ * update-failed-deposit: hash and amount first ('Please fill transaction hash and amount'); a
+ * from-address is optional (a wrong sender is corrected with it) and, when given, must be an address.
+ */
 export const updateFailedDepositBody = z.pipe(
   z
-    .strictObject({ depositId: z.optional(z.string().check(z.maxLength(100))), txHash: textInput, amount: amountInput })
+    .strictObject({
+      depositId: z.optional(z.string().check(z.maxLength(100))),
+      txHash: textInput,
+      amount: amountInput,
+      fromAddress: textInput,
+    })
     .check(
       z.superRefine((v, ctx) => {
         const fail = (message: string, path: string) =>
@@ -97,12 +123,15 @@ export const updateFailedDepositBody = z.pipe(
         const amountError = depositAmountError(v.amount ?? '');
         if (amountError) return fail(amountError, 'amount');
         if (!TX_HASH.test((v.txHash ?? '').trim())) return fail(TEXT.invalidTxHash, 'txHash');
+        if (!blank(v.fromAddress) && !EVM_ADDRESS.test((v.fromAddress ?? '').trim()))
+          return fail(TEXT.invalidWallet, 'fromAddress');
       }),
     ),
   z.transform((v) => ({
     depositId: v.depositId ?? '',
     txHash: (v.txHash ?? '').trim().toLowerCase(),
     amount: parseUsdc(typeof v.amount === 'string' ? v.amount.trim() : v.amount) ?? 0n,
+    fromAddress: blank(v.fromAddress) ? null : (v.fromAddress ?? '').trim().toLowerCase(),
   })),
 );
 export type UpdateFailedDepositInput = z.input<typeof updateFailedDepositBody>;
@@ -139,6 +168,21 @@ export const adminProcessDepositBody = z.strictObject({
   depositId: z.string({ error: TEXT.notFound }).check(z.maxLength(100, TEXT.notFound)),
 });
 export const adminProcessDepositResponse = z.object({ message: z.string(), deposit: depositSchema });
+
+/** The owner's failed deposit to take off the failed-deposits list (it stays in the history). */
+export const dismissFailedDepositBody = z.strictObject({
+  depositId: z.string({ error: TEXT.notFound }).check(z.maxLength(100, TEXT.notFound)),
+});
+export type DismissFailedDepositInput = z.input<typeof dismissFailedDepositBody>;
+
+/** An administrator fails a pending deposit with a reason its owner reads (and can act on). */
+export const adminRejectDepositBody = z.strictObject({
+  depositId: z.string({ error: TEXT.notFound }).check(z.maxLength(100, TEXT.notFound)),
+  reason: z
+    .string({ error: TEXT.rejectReasonRequired })
+    .check(z.trim(), z.minLength(1, TEXT.rejectReasonRequired), z.maxLength(500, TEXT.rejectReasonTooLong)),
+});
+export type AdminRejectDepositInput = z.input<typeof adminRejectDepositBody>;
 
 /** Admin sets a user's balance to an exact amount ('Please enter a valid amount (0 or greater)'). */
 export const updateUserBalanceBody = z.strictObject({

@@ -5,7 +5,7 @@ import { inTransaction } from '../../db/tx.ts';
 
 /**
  * The rollups (table `rollups`, kept by statement triggers in the same transaction as the business
- * rows: migration 0007, docs/decisions/0035-rollups-by-trigger.md). Days are platform days in the
+ * rows: migration 0008, docs/decisions/0035-rollups-by-trigger.md). Days are platform days in the
  * time zone recorded in settings (`rollup_timezone`); counters sit on the fixed day 1970-01-01.
  */
 

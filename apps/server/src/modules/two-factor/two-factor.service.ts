@@ -8,6 +8,7 @@ import { openSecret, sealSecret } from '../../lib/secret-box.ts';
 import { newTotpSecret, otpauthUrl, verifyTotp } from '../../lib/totp.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
+import { queueMail } from '../../mail/outbox.ts';
 import * as q from '../users/users.queries.ts';
 import * as twoFactorQueries from './two-factor.queries.ts';
 
@@ -35,9 +36,34 @@ export async function setup(ctx: AppContext, user: AuthUser, password: string, i
  */
 async function acceptTotp(ctx: AppContext, user: AuthUser, code: string): Promise<boolean> {
   if (!user.totpSecret) return false;
-  const step = verifyTotp(openSecret(ctx.secret, user.totpSecret), code, ctx.clock.now(), user.totpLastStep);
+  const seed = openSecret(serverSecrets(ctx), user.totpSecret).plain;
+  const step = verifyTotp(seed, code, ctx.clock.now(), user.totpLastStep);
   if (step === null) return false;
   return twoFactorQueries.markTotpStepUsed(ctx.db, user.id, step);
+}
+
+/** The current server secret, then the one it replaced (JWT_SECRET_PREVIOUS) while a rotation lasts. */
+function serverSecrets(ctx: AppContext): string[] {
+  return ctx.previousSecret ? [ctx.secret, ctx.previousSecret] : [ctx.secret];
+}
+
+/**
+ * After a JWT_SECRET rotation: authenticator seeds sealed with the previous secret are sealed again
+ * with the current one, so they stay readable once JWT_SECRET_PREVIOUS is removed. Runs at start;
+ * the update is conditional on the sealed value, so instances starting together do not clash.
+ */
+export async function resealTotpSeeds(ctx: AppContext): Promise<number> {
+  if (!ctx.previousSecret) return 0;
+  let resealed = 0;
+  for (const row of await twoFactorQueries.listSealedTotpSeeds(ctx.db)) {
+    const opened = openSecret(serverSecrets(ctx), row.totpSecret);
+    if (opened.sealedWith === 0) continue;
+    if (
+      await twoFactorQueries.replaceSealedTotpSeed(ctx.db, row.id, row.totpSecret, sealSecret(ctx.secret, opened.plain))
+    )
+      resealed++;
+  }
+  return resealed;
 }
 
 async function useRecoveryCode(ctx: AppContext, user: AuthUser, code: string): Promise<boolean> {
@@ -75,6 +101,7 @@ export async function enable(ctx: AppContext, user: AuthUser, input: { password:
     // Older sessions were signed in without the second factor: end them.
     await q.updateUser(tx, user.id, { totpEnabled: true });
     await writeAudit(tx, { adminId: user.id, action: 'two_factor_enable', targetType: 'user', targetId: user.id, ip });
+    await queueMail(tx, ctx, user.id, { kind: 'two_factor_enabled', at: ctx.clock.now() });
     return q.bumpTokenVersion(tx, user.id);
   });
   if (!updated) throw unauthorized(MSG.unauthorized);
@@ -90,6 +117,7 @@ export async function disable(ctx: AppContext, user: AuthUser, input: { password
     await twoFactorQueries.replaceRecoveryCodes(tx, user.id, []);
     await q.updateUser(tx, user.id, { totpEnabled: false, totpSecret: null, totpLastStep: null });
     await writeAudit(tx, { adminId: user.id, action: 'two_factor_disable', targetType: 'user', targetId: user.id, ip });
+    await queueMail(tx, ctx, user.id, { kind: 'two_factor_disabled', at: ctx.clock.now() });
     return q.bumpTokenVersion(tx, user.id);
   });
   if (!updated) throw unauthorized(MSG.unauthorized);

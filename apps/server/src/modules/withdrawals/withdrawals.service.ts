@@ -14,6 +14,7 @@ import { verifyPassword } from '../../lib/passwords.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { toUserRef } from '../users/users.dto.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
+import { queueMail } from '../../mail/outbox.ts';
 import { checkPayout } from './payout-check.ts';
 import { holdsOf } from './withdrawals.ledger.ts';
 import * as q from './withdrawals.queries.ts';
@@ -86,11 +87,12 @@ export async function requestAll(
   return inTransaction(ctx.db, async (tx) => {
     const balances = await lockUserAccounts(tx, [user.id]);
     const requestId = randomUUID();
+    const requestedAt = ctx.clock.now();
     const made = await q.insertWithdrawAll(tx, {
       userId: user.id,
       requestId,
       walletAddress: input.walletAddress,
-      requestedAt: ctx.clock.now(),
+      requestedAt,
       rewards: balances.get(`${user.id}:rewards`) ?? 0n,
       balance: balances.get(`${user.id}:balance`) ?? 0n,
       feePercent: WITHDRAWAL_FEE_PERCENT,
@@ -99,6 +101,15 @@ export async function requestAll(
     if (made.count === 0) throw badRequest(MSG.noFunds, 'no_funds');
     await postMany(tx, holdsOf(requestId, user.id, MSG.noFunds));
     const net = made.gross - made.fee;
+    await queueMail(tx, ctx, user.id, {
+      kind: 'withdrawal_requested',
+      count: made.count,
+      gross: made.gross,
+      fee: made.fee,
+      net,
+      wallet: input.walletAddress,
+      at: requestedAt,
+    });
     return {
       message: MSG.withdrawalRequested(made.count, microToText(made.gross), microToText(made.fee), microToText(net)),
       requestId,
@@ -217,6 +228,7 @@ export async function approve(
       kind: 'withdrawal_payout',
       refId: w.id,
       createdBy: admin.id,
+      createdAt: now,
       memo: input.txHash,
       legs: [
         { account: { userId: w.userId, kind: 'pending_withdrawal' }, amount: -w.amount },
@@ -226,6 +238,16 @@ export async function approve(
     });
     if (w.source === 'earning' && w.investmentId)
       await q.startCooldown(tx, w.investmentId, now, new Date(now.getTime() + WITHDRAWAL_COOLDOWN_MS));
+    await queueMail(tx, ctx, w.userId, {
+      kind: 'withdrawal_approved',
+      amount: w.amount,
+      fee: w.feeAmount,
+      net: w.netAmount,
+      wallet: w.walletAddress,
+      txHash: input.txHash,
+      notes: input.notes,
+      at: now,
+    });
     await writeAudit(tx, {
       adminId: admin.id,
       action: 'withdrawal_approve',
@@ -254,9 +276,10 @@ export async function reject(
 ): Promise<AdminWithdrawal> {
   await loadPending(ctx.db, input.withdrawalId);
   await inTransaction(ctx.db, async (tx) => {
+    const now = ctx.clock.now();
     const w = await q.decidePending(tx, input.withdrawalId, {
       status: 'rejected',
-      processedAt: ctx.clock.now(),
+      processedAt: now,
       processedBy: admin.id,
       notes: input.notes,
     });
@@ -266,12 +289,20 @@ export async function reject(
       kind: 'withdrawal_release',
       refId: w.id,
       createdBy: admin.id,
+      createdAt: now,
       legs: [
         { account: { userId: w.userId, kind: 'pending_withdrawal' }, amount: -w.amount },
         { account: { userId: w.userId, kind: back }, amount: w.amount },
       ],
     });
     if (w.source === 'earning' && w.cycleEarningId) await q.markEarningsRequested(tx, [w.cycleEarningId], false);
+    await queueMail(tx, ctx, w.userId, {
+      kind: 'withdrawal_rejected',
+      amount: w.amount,
+      returnedTo: back,
+      notes: input.notes,
+      at: now,
+    });
     await writeAudit(tx, {
       adminId: admin.id,
       action: 'withdrawal_reject',
