@@ -34,14 +34,18 @@ export interface Child {
   stop: () => Promise<void>;
 }
 
-/** Runs a TypeScript file in its own Node process (node --import tsx, so the pid is the process itself). */
+/**
+ * Runs a TypeScript file in its own Node process (node --import tsx, so the pid is the process itself),
+ * or a compiled JavaScript file (plain node) when the name ends in .js.
+ */
 export async function startTs(
   file: string,
   env: Record<string, string | undefined>,
   readyPath: string,
   port: number,
 ): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', file], {
+  const args = file.endsWith('.js') ? ['--enable-source-maps', file] : ['--import', 'tsx', file];
+  const proc = spawn(process.execPath, args, {
     cwd: ROOT_DIR,
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -271,6 +275,34 @@ export async function pgbenchSelectOnly(
     prepared,
     command: `pgbench -S -n -M simple|prepared -c ${clients} -j 2 -T ${seconds} (scale 10)`,
   };
+}
+
+/** The load average of the machine (1, 5, 15 minutes) and its cores: the bench shares them. */
+export function loadAverage(): string {
+  try {
+    const [a, b, c] = readFileSync('/proc/loadavg', 'utf8').split(' ');
+    return `${a} / ${b} / ${c} (1/5/15 min) on ${os.availableParallelism()} cores`;
+  } catch {
+    return 'n/a';
+  }
+}
+
+/**
+ * The server to run: the compiled build (dist/server.js, `npm start`'s) when scripts/build.mjs can
+ * make it, else the TypeScript sources through tsx.
+ */
+export function serverEntry(): { file: string; compiled: boolean } {
+  try {
+    execFileSync(process.execPath, [path.join(SERVER_DIR, 'scripts/build.mjs'), '--if-stale', '--quiet'], {
+      cwd: SERVER_DIR,
+      stdio: 'pipe',
+    });
+    const file = path.join(SERVER_DIR, 'dist/server.js');
+    if (existsSync(file)) return { file, compiled: true };
+  } catch {
+    /* no build: run the sources */
+  }
+  return { file: path.join(SERVER_DIR, 'src/server.ts'), compiled: false };
 }
 
 export function machine(): string {

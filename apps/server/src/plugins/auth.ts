@@ -39,12 +39,13 @@ export function authHooks(ctx: AppContext) {
   /**
    * requireUser for the hot reads: the user row and the screen's data (`extra`, SQL over the row
    * aliased `u`) in ONE statement, the same checks applied to that row before the handler may use the
-   * data (`sessionData`); a block, a logout or a password change still takes effect at once.
+   * data (`sessionData`); a block, a logout or a password change still takes effect at once. The
+   * statement is prepared once (`name`: its statement name on PostgreSQL).
    */
-  function requireUserReading(extra: SQL) {
+  function requireUserReading(extra: SQL, name: string) {
     return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
       const claims = await verifiedClaims(request);
-      const row = await findUserWith(ctx.db, claims.sub, extra);
+      const row = await findUserWith(ctx.db, claims.sub, extra, name);
       admit(request, claims, row?.user);
       readData.set(request, row?.extra);
     };

@@ -9,7 +9,7 @@ import { dashboard } from './dashboard.service.ts';
 export function dashboardRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { requireUserReading } = authHooks(ctx);
   // One round trip: the session's user row and the whole dashboard in one statement.
-  const requireUser = requireUserReading(DASHBOARD_JSON);
+  const requireUser = requireUserReading(DASHBOARD_JSON, 'hf_dashboard');
   return async (app) => {
     app.get(
       '/user/dashboard',

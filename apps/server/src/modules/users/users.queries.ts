@@ -28,16 +28,32 @@ export async function findUserById(db: Db, id: string) {
 
 const sessionUser = alias(users, 'u');
 
-/**
- * The user row and, in the same statement, `extra`: SQL over that row (aliased `u`), e.g. a
- * screen's data. One round trip for an authenticated read (plugins/auth.ts, readAsUser).
- */
-export async function findUserWith(db: Db, id: string, extra: SQL) {
-  const [r] = await db
+const prepareWith = (db: Db, extra: SQL, name: string) =>
+  db
     .select({ user: sessionUser, extra: sql<unknown>`${extra}` })
     .from(sessionUser)
-    .where(eq(sessionUser.id, id))
-    .limit(1);
+    .where(eq(sessionUser.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare(name);
+const withStatements = new WeakMap<Db, Map<SQL, ReturnType<typeof prepareWith>>>();
+
+/**
+ * The user row and, in the same statement, `extra`: SQL over that row (aliased `u`), e.g. a
+ * screen's data. One round trip for an authenticated read (plugins/auth.ts, requireUserReading),
+ * prepared once per database handle and screen.
+ */
+export async function findUserWith(db: Db, id: string, extra: SQL, name: string) {
+  let byExtra = withStatements.get(db);
+  if (!byExtra) {
+    byExtra = new Map();
+    withStatements.set(db, byExtra);
+  }
+  let statement = byExtra.get(extra);
+  if (!statement) {
+    statement = prepareWith(db, extra, name);
+    byExtra.set(extra, statement);
+  }
+  const [r] = await statement.execute({ id });
   return r;
 }
 
