@@ -13,11 +13,11 @@ export function registerObservability(app: FastifyInstance, metrics: Metrics): v
     const route = request.routeOptions.url;
     const status = reply.statusCode;
     const seconds = reply.elapsedTime / 1000;
-    // Unmatched paths share one label: a scanner's URLs must not become new time series.
-    metrics.httpDuration.observe(
-      { method: request.method, route: route ?? 'unmatched', status_code: String(status) },
-      seconds,
-    );
+    // Unmatched paths share one label (a scanner's URLs must not become new time series), and so do the
+    // web build's files (one route each, renamed by every build).
+    const api = path.startsWith('/api/') || path === '/healthz' || path === '/readyz';
+    const label = !route ? 'unmatched' : api ? route : 'static';
+    metrics.httpDuration.observe({ method: request.method, route: label, status_code: String(status) }, seconds);
     const ms = Math.round(reply.elapsedTime * 10) / 10;
     const level = path.startsWith('/api/') || path === '/api' ? (status >= 500 ? 'error' : 'info') : 'debug';
     request.log[level](

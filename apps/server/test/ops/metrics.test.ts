@@ -61,8 +61,11 @@ describe('metrics listener', () => {
     const addr = server.address();
     expect(typeof addr === 'object' && addr?.address).toBe('127.0.0.1');
     expect((await fetch(url.replace('/metrics', '/'))).status).toBe(404);
-    // Not on the public app: the figures never go out through the reverse proxy.
-    expect((await call(t, 'GET', '/metrics')).statusCode).toBe(404);
+    // Not on the public app: the figures never go out through the reverse proxy (the path is just
+    // another page of the single-page app there, or 404 without a web build).
+    const onApp = await call(t, 'GET', '/metrics');
+    expect(onApp.body).not.toContain('http_request_duration_seconds');
+    expect(onApp.headers['content-type']).not.toMatch(/^text\/plain/);
   });
 
   it('times HTTP requests by route pattern (not by path) and status', async () => {
