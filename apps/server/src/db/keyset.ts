@@ -94,11 +94,14 @@ export async function keysetPage<R extends { k: string[] }>(
   let ascending = false;
   let offset = 0;
   let limit = size;
-  const cursor = req.after ?? req.before;
+  // An empty cursor is no cursor (a form may send `after=`).
+  const after = req.after || undefined;
+  const before = after === undefined ? req.before || undefined : undefined;
+  const cursor = after ?? before;
   if (cursor !== undefined) {
     const parts = decodeCursor(cursor, list.key);
     const values = tuple(parts.map((p, i) => sql`${p}::${sql.raw(list.key[i]?.type ?? 'text')}`));
-    ascending = req.after === undefined;
+    ascending = after === undefined;
     cond = ascending ? sql`${tuple(exprs)} > ${values}` : sql`${tuple(exprs)} < ${values}`;
     limit = size + 1; // one more tells whether there is a page beyond
   } else {

@@ -18,6 +18,9 @@ export const COUNTER_DAY = '1970-01-01';
  */
 export async function syncRollupTimezone(db: Db, tz: string): Promise<boolean> {
   return inTransaction(db, async (tx) => {
+    // A database not migrated yet has nothing to date (its readiness check says so).
+    const [ready] = await rawRows<{ ok: boolean }>(tx, sql`SELECT to_regclass('public.rollups') IS NOT NULL AS ok`);
+    if (!ready?.ok) return false;
     await tx.execute(sql`SELECT pg_advisory_xact_lock(7261002)`);
     const [row] = await rawRows<{ value: string }>(tx, sql`SELECT value FROM settings WHERE key = 'rollup_timezone'`);
     if (row?.value === tz) return false;
