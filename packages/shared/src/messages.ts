@@ -108,4 +108,6 @@ export const MSG = {
   payoutAddressMissing: 'Payout address is not configured on the server',
   payoutChainUnreachable: 'Could not reach the blockchain to verify the payout. Please try again.',
   tierNothingToChange: 'Nothing to change',
+  /** A back-office list cursor the server did not make (docs/decisions/0036-keyset-paging.md). */
+  invalidCursor: 'This page link is no longer valid: go back to the first page',
 } as const;

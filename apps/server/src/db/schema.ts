@@ -207,6 +207,9 @@ export const deposits = pgTable(
     index('deposits_user_created_idx').on(t.userId, t.createdAt),
     index('deposits_status_created_idx').on(t.status, t.createdAt),
     index('deposits_created_idx').on(t.createdAt),
+    /** The back-office deposit lists page by keyset in (created_at, id) order, all or one status. */
+    index('deposits_created_id_idx').on(t.createdAt, t.id),
+    index('deposits_status_created_id_idx').on(t.status, t.createdAt, t.id),
     check('deposits_amount_positive', sql`${t.amount} > 0`),
     check('deposits_status_valid', sql`${t.status} IN ('pending','confirmed','failed')`),
     check('deposits_type_valid', sql`${t.type} IN ('demo','real','admin_credit')`),
@@ -354,6 +357,17 @@ export const withdrawals = pgTable(
     index('withdrawals_user_requested_idx').on(t.userId, t.requestedAt),
     index('withdrawals_status_requested_idx').on(t.status, t.requestedAt),
     index('withdrawals_requested_idx').on(t.requestedAt),
+    /**
+     * The back-office withdrawal lists page by keyset, newest first: (requested_at, cycle key, id) with
+     * the cycle key putting rewards and balance rows (no cycle) before the earnings of their request.
+     */
+    index('withdrawals_requested_key_idx').on(t.requestedAt, sql`coalesce(${t.cycleNumber}, 2147483647)`, t.id),
+    index('withdrawals_status_requested_key_idx').on(
+      t.status,
+      t.requestedAt,
+      sql`coalesce(${t.cycleNumber}, 2147483647)`,
+      t.id,
+    ),
     index('withdrawals_tx_hash_idx').on(t.txHash),
     /** A cycle earning is held by at most one live withdrawal. */
     uniqueIndex('withdrawals_live_cycle_earning_key')
@@ -366,6 +380,52 @@ export const withdrawals = pgTable(
       sql`${t.amount} > 0 AND ${t.feeAmount} >= 0 AND ${t.netAmount} = ${t.amount} - ${t.feeAmount}`,
     ),
   ],
+);
+
+// ---------------------------------------------------------------- admin balance adjustments
+
+/**
+ * An administrator's balance update: the signed change it made to the user's `balance` account
+ * (its ledger transaction is `admin_adjustment` with ref_id = id). Not a deposit: Total Deposits
+ * counts confirmed demo and on-chain deposits only; adjustments are their own figure, net.
+ */
+export const balanceAdjustments = pgTable(
+  'balance_adjustments',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    amount: money('amount').notNull(),
+    note: text('note'),
+    createdBy: uuid('created_by'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('balance_adjustments_user_idx').on(t.userId, t.createdAt),
+    check('balance_adjustments_non_zero', sql`${t.amount} <> 0`),
+  ],
+);
+
+// ---------------------------------------------------------------- rollups
+
+/**
+ * Per platform day (PLATFORM_TIMEZONE, kept in settings as `rollup_timezone`) and slot (a hash of
+ * the user, so parallel writers rarely share a row), the sum of one metric's deltas: registrations,
+ * confirmed deposits by kind (dated by confirmation), adjustments, investments, withdrawals; and
+ * row counters (`deposits.pending`, `audit`, ...) on the fixed day 1970-01-01. Kept by statement
+ * triggers in the same transaction as the business rows (migration 0008); `ledger:check` compares
+ * them with the raw rows (docs/decisions/0035-rollups-by-trigger.md).
+ */
+export const rollups = pgTable(
+  'rollups',
+  {
+    metric: text('metric').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    slot: integer('slot').notNull(),
+    n: bigint('n', { mode: 'bigint' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.metric, t.day, t.slot] })],
 );
 
 /** An on-chain payout transaction hash, bound to the one request and wallet it paid. */
@@ -399,6 +459,9 @@ export const auditLog = pgTable(
   (t) => [
     index('audit_log_created_idx').on(t.createdAt),
     index('audit_log_action_idx').on(t.action, t.createdAt),
+    /** The audit list pages by keyset in (created_at, id) order, all or one action. */
+    index('audit_log_created_id_idx').on(t.createdAt, t.id),
+    index('audit_log_action_created_id_idx').on(t.action, t.createdAt, t.id),
     index('audit_log_target_idx').on(t.targetId),
   ],
 );

@@ -11,6 +11,7 @@ import {
 } from '@harvest/shared/schemas/deposits';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
+import type { PageRequest } from '../../db/keyset.ts';
 import { constraintName, inTransaction, sqlState } from '../../db/tx.ts';
 import { lockUserAccounts, post } from '../../ledger/ledger.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
@@ -325,34 +326,40 @@ export async function dismissFailedDeposit(
 export async function adminDepositPage(
   ctx: AppContext,
   filter: q.DepositFilter,
-  opts: { page: number; pageSize: number },
-): Promise<{ deposits: AdminDeposit[]; page: number; pageSize: number; total: number }> {
-  const [rows, total] = await Promise.all([
-    q.listDepositsWithUsers(ctx.db, filter, { limit: opts.pageSize, offset: (opts.page - 1) * opts.pageSize }),
-    q.countDeposits(ctx.db, filter),
-  ]);
+  opts: PageRequest,
+  counts?: DepositCounts,
+): Promise<{
+  deposits: AdminDeposit[];
+  page: number;
+  pageSize: number;
+  total: number;
+  nextCursor: string | null;
+  prevCursor: string | null;
+}> {
+  const total = await q.countDeposits(ctx.db, filter, counts);
+  const res = await q.depositsPage(ctx.db, filter, opts, total);
   return {
-    deposits: rows.map((r) => toAdminDto(r.deposit, r.user, ctx.config.DEPOSIT_CONFIRMATIONS)),
+    deposits: res.rows.map((r) => toAdminDto(r.deposit, r.user, ctx.config.DEPOSIT_CONFIRMATIONS)),
     page: opts.page,
     pageSize: opts.pageSize,
     total,
+    nextCursor: res.nextCursor,
+    prevCursor: res.prevCursor,
   };
 }
 
 /** The newest deposits of the whole platform (the admin overview). */
 export async function recentDeposits(ctx: AppContext, limit: number): Promise<AdminDeposit[]> {
-  const rows = await q.listDepositsWithUsers(ctx.db, { status: 'all' }, { limit, offset: 0 });
-  return rows.map((r) => toAdminDto(r.deposit, r.user, ctx.config.DEPOSIT_CONFIRMATIONS));
+  const res = await q.depositsPage(ctx.db, { status: 'all' }, { page: 1, pageSize: limit }, Number.MAX_SAFE_INTEGER);
+  return res.rows.map((r) => toAdminDto(r.deposit, r.user, ctx.config.DEPOSIT_CONFIRMATIONS));
 }
 
 export async function adminDeposits(
   ctx: AppContext,
-  opts: { status: AdminDepositFilter; page: number; pageSize: number },
-): Promise<{ deposits: AdminDeposit[]; counts: DepositCounts; page: number; pageSize: number; total: number }> {
-  const [page, counts] = await Promise.all([
-    adminDepositPage(ctx, { status: opts.status }, opts),
-    q.depositCounts(ctx.db),
-  ]);
+  opts: PageRequest & { status: AdminDepositFilter },
+): Promise<Awaited<ReturnType<typeof adminDepositPage>> & { counts: DepositCounts }> {
+  const counts = await q.depositCounts(ctx.db);
+  const page = await adminDepositPage(ctx, { status: opts.status }, opts, counts);
   return { ...page, counts };
 }
 
@@ -428,8 +435,10 @@ export async function rejectDeposit(
 
 /**
  * Sets a user's `balance` account to exactly `newBalance` as ONE ledger transaction
- * (kind admin_adjustment, against platform_adjustments) recording the admin and the note.
- * A positive difference also appears as a confirmed admin_credit deposit.
+ * (kind admin_adjustment, against platform_adjustments) recording the admin and the note, and one
+ * balance_adjustments row with the signed change (its id is the ledger transaction's ref_id). An
+ * adjustment is not a deposit: a positive one still appears in the user's deposit history as a
+ * confirmed admin_credit deposit (same id), but Total Deposits counts demo and on-chain deposits only.
  */
 export async function updateUserBalance(
   ctx: AppContext,
@@ -459,9 +468,18 @@ export async function updateUserBalance(
         });
         depositId = dep.id;
       }
+      const adjustmentId = depositId ?? randomUUID();
+      await q.insertAdjustment(tx, {
+        id: adjustmentId,
+        userId: input.userId,
+        amount: diff,
+        note: input.note || null,
+        createdBy: admin.id,
+        createdAt: now,
+      });
       await post(tx, {
         kind: 'admin_adjustment',
-        refId: depositId ?? randomUUID(),
+        refId: adjustmentId,
         memo: input.note,
         createdBy: admin.id,
         createdAt: now,

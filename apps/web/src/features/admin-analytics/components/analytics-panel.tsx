@@ -23,6 +23,8 @@ const shortDay = (day: string) => {
 interface Point {
   day: string;
   value: number;
+  /** Rows behind the day's figure: the "last 7 entries" are the last seven days with activity. */
+  count: number;
 }
 
 function DayChart({
@@ -38,7 +40,10 @@ function DayChart({
   format: (v: number) => string;
   integer?: boolean;
 }) {
-  const last7 = data.slice(-7).reverse();
+  const last7 = data
+    .filter((p) => p.count > 0)
+    .slice(-7)
+    .reverse();
   return (
     <Card title={title}>
       <div className="h-56 w-full" role="img" aria-label={`${title} per day, bar chart`}>
@@ -101,10 +106,11 @@ export function AnalyticsPanel() {
         </Card>
       ) : (
         <>
-          <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
             <StatCard label="Total Users" value={count(q.data.summary.totalUsers)} />
             <StatCard label="Total Investments" value={money(q.data.summary.totalInvestments)} tone="sky" />
             <StatCard label="Total Deposits" value={money(q.data.summary.totalDeposits)} tone="emerald" />
+            <StatCard label="Admin Adjustments (net)" value={money(q.data.summary.totalAdjustments)} />
           </div>
           <div className="grid grid-cols-1 gap-6 lg:grid-cols-2" aria-busy={q.isFetching}>
             <DayChart
@@ -112,26 +118,26 @@ export function AnalyticsPanel() {
               color="#7e22ce"
               integer
               format={count}
-              data={q.data.userGrowth.map((d) => ({ day: d._id, value: d.count }))}
+              data={q.data.userGrowth.map((d) => ({ day: d._id, value: d.count, count: d.count }))}
             />
             <DayChart
               title="Investment Amount"
               color="#0284c7"
               format={money}
-              data={q.data.investmentTrends.map((d) => ({ day: d._id, value: d.totalAmount }))}
+              data={q.data.investmentTrends.map((d) => ({ day: d._id, value: d.totalAmount, count: d.count }))}
             />
             <DayChart
               title="Deposits Received"
               color="#059669"
               format={money}
-              data={q.data.depositTrends.map((d) => ({ day: d._id, value: d.totalAmount }))}
+              data={q.data.depositTrends.map((d) => ({ day: d._id, value: d.totalAmount, count: d.count }))}
             />
             <DayChart
               title="Number of Investments"
               color="#d97706"
               integer
               format={count}
-              data={q.data.investmentTrends.map((d) => ({ day: d._id, value: d.count }))}
+              data={q.data.investmentTrends.map((d) => ({ day: d._id, value: d.count, count: d.count }))}
             />
           </div>
         </>

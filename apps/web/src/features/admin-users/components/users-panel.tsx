@@ -155,6 +155,7 @@ function UserCard({
         <Figure label="Total Earnings" value={usdc2(user.totalEarnings)} />
         <Figure label="Referral Rewards" value={usdc2(user.referralRewards)} />
         <Figure label="Total Deposits" value={usdc2(user.totalDeposits)} />
+        <Figure label="Admin Adjustments (net)" value={usdc2(user.totalAdjustments)} />
       </dl>
       {user.withdrawalWallet && (
         <p className="mt-2 break-all text-xs text-slate-500">Withdrawal wallet: {user.withdrawalWallet}</p>
