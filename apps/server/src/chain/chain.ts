@@ -75,7 +75,24 @@ export interface Chain {
   receipt(txHash: string): Promise<ChainRead<Receipt>>;
   /** The number of the newest block (never cached: confirmations count up with it). */
   headBlock(): Promise<ChainRead<bigint>>;
+  /** The hash of block `n` on the node's current chain; null when there is no such block yet. */
+  blockHash(n: bigint): Promise<ChainRead<string | null>>;
+  /**
+   * Every Transfer log of the configured USDC contracts in blocks `fromBlock..toBlock` (one
+   * eth_getLogs call: the caller keeps the range within what providers allow).
+   */
+  usdcTransfers(fromBlock: bigint, toBlock: bigint): Promise<ChainRead<TransferLog[]>>;
+  /**
+   * USDC (summed over the configured contracts) held by each address, in micro-USDC, read with
+   * JSON-RPC batches of balanceOf calls (not one HTTP request per address).
+   */
+  usdcBalances(addresses: string[]): Promise<ChainRead<Map<string, bigint>>>;
 }
+
+/** balanceOf calls per JSON-RPC batch request. */
+export const BALANCE_BATCH_SIZE = 500;
+
+const transferEvent = erc20Abi.find((x) => x.type === 'event' && x.name === 'Transfer');
 
 const lower = (s: string) => s.toLowerCase();
 
@@ -127,6 +144,15 @@ export function createChain(s: ChainSettings): Chain {
       retryDelay: CHAIN_READ_POLICY.retryDelayMs,
     }),
   });
+  // Balance reads go out as JSON-RPC batches: concurrent calls on this client share one request.
+  const batchClient: PublicClient = createPublicClient({
+    transport: http(s.rpcUrl, {
+      timeout: CHAIN_READ_POLICY.timeoutMs,
+      retryCount: CHAIN_READ_POLICY.retryCount,
+      retryDelay: CHAIN_READ_POLICY.retryDelayMs,
+      batch: { batchSize: BALANCE_BATCH_SIZE, wait: 0 },
+    }),
+  });
   const usdc: ReadonlySet<string> = new Set(s.usdcContracts.map(lower));
   let chainVerified = false;
 
@@ -163,6 +189,43 @@ export function createChain(s: ChainSettings): Chain {
         }
       }),
     headBlock: () => read((c) => c.getBlockNumber({ cacheTime: 0 })),
+    blockHash: (n) =>
+      read(async (c) => {
+        const head = await c.getBlockNumber({ cacheTime: 0 });
+        if (n > head) return null;
+        const b = await c.getBlock({ blockNumber: n });
+        return b.hash ? lower(b.hash) : null;
+      }),
+    usdcTransfers: (fromBlock, toBlock) =>
+      read(async (c) => {
+        const logs = await c.getLogs({
+          address: s.usdcContracts as Hex[],
+          event: transferEvent,
+          fromBlock,
+          toBlock,
+        });
+        return decodeTransfers(logs, usdc);
+      }),
+    usdcBalances: (addresses) =>
+      read(async () => {
+        const out = new Map<string, bigint>();
+        for (let i = 0; i < addresses.length; i += BALANCE_BATCH_SIZE) {
+          const chunk = addresses.slice(i, i + BALANCE_BATCH_SIZE);
+          const calls = chunk.flatMap((a) =>
+            s.usdcContracts.map(async (token) => {
+              const v = await batchClient.readContract({
+                address: token as Hex,
+                abi: erc20Abi,
+                functionName: 'balanceOf',
+                args: [a as Hex],
+              });
+              out.set(lower(a), (out.get(lower(a)) ?? 0n) + v);
+            }),
+          );
+          await Promise.all(calls);
+        }
+        return out;
+      }),
   };
 }
 

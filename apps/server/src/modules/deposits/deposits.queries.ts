@@ -147,7 +147,7 @@ export async function claimDueDeposits(db: Db, now: Date, leaseUntil: Date, limi
     sql`UPDATE deposits SET next_check_at = ${leaseUntil.toISOString()}::timestamptz
       WHERE id IN (
         SELECT id FROM deposits
-        WHERE status = 'pending' AND type = 'real' AND (next_check_at IS NULL OR next_check_at <= ${now.toISOString()}::timestamptz)
+        WHERE status = 'pending' AND type = 'real' AND to_address IS NULL AND (next_check_at IS NULL OR next_check_at <= ${now.toISOString()}::timestamptz)
         ORDER BY next_check_at NULLS FIRST, created_at
         LIMIT ${limit}
         FOR UPDATE SKIP LOCKED)
