@@ -1,6 +1,7 @@
 import type { AppContext } from './context.ts';
 import type { Config } from './config.ts';
 import { depositCheckJob, depositWatchJob } from './modules/deposits/deposits.job.ts';
+import { solvencyRefreshJob } from './modules/solvency/solvency.job.ts';
 import { housekeepingJob } from './modules/housekeeping/housekeeping.job.ts';
 
 export interface Jobs {
@@ -15,7 +16,7 @@ export interface Job {
 }
 
 /** Background jobs registered by modules (e.g. re-checking pending chain deposits). */
-export const JOBS: Job[] = [depositCheckJob, depositWatchJob, housekeepingJob];
+export const JOBS: Job[] = [depositCheckJob, depositWatchJob, solvencyRefreshJob, housekeepingJob];
 
 export function startBackgroundJobs(ctx: AppContext): Jobs {
   const timers: NodeJS.Timeout[] = [];

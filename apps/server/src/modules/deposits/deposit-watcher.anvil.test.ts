@@ -27,6 +27,9 @@ import { userBalances } from '../../ledger/ledger.ts';
 import { createDeriver } from '../deposit-addresses/derive.ts';
 import { DepositWatcher, depositWatcher } from './deposit-watcher.ts';
 import { findCursor } from './watcher.queries.ts';
+import { refreshOnchainBalances } from '../solvency/solvency.service.ts';
+import { sweepPlan, sweepPlanLines } from '../solvency/sweep-plan.ts';
+import { fund } from '../../../test/helpers.ts';
 
 /**
  * The chain watcher (DEPOSIT_XPUB mode) against a real anvil node: deposits to investors' own
@@ -65,6 +68,7 @@ describe.runIf(avail.ok)('deposit watcher (anvil, per-investor addresses)', () =
       USDC_CONTRACTS: token.address,
       DEPOSIT_XPUB: XPUB,
       DEPOSIT_CONFIRMATIONS: String(CONFIRMATIONS),
+      PAYOUT_ADDRESS: chain.accounts[5] as Address,
     });
     alice = await makeUser(t);
     bob = await makeUser(t);
@@ -337,5 +341,47 @@ describe.runIf(avail.ok)('deposit watcher (anvil, per-investor addresses)', () =
     expect(await balance(alice)).toBe(before.alice + usdc(5));
     expect(await balance(bob)).toBe(before.bob + usdc(2.5));
     await expectLedgerClean(t);
+  });
+
+  it('solvency: liabilities from the ledger against cached on-chain USDC (batched reads), red below 100 %', async () => {
+    const admin = await makeUser(t, { isAdmin: true });
+    expect((await call(t, 'GET', '/api/admin/solvency', { token: alice.token })).statusCode).toBe(403);
+    const onChain = async (a: Address) =>
+      (await chain.publicClient.readContract({
+        address: token.address,
+        abi: token.abi,
+        functionName: 'balanceOf',
+        args: [a],
+      })) as bigint;
+    await transfer(chain.accounts[5] as Address, 100);
+    const requestsBefore = proxy.requests();
+    expect(await refreshOnchainBalances(t.ctx)).toEqual({ addresses: 6 });
+    // 4 investor addresses, DEPOSIT_ADDRESS and PAYOUT_ADDRESS: one batched HTTP request (plus the chain-id check at most).
+    expect(proxy.requests() - requestsBefore).toBeLessThanOrEqual(2);
+    const addrs = [aliceAddr, bobAddr, createDeriver(XPUB).address(2), createDeriver(XPUB).address(3)] as Address[];
+    let held = 0n;
+    for (const a of addrs) held += await onChain(a);
+    const res = await call(t, 'GET', '/api/admin/solvency', { token: admin.token });
+    expect(res.statusCode).toBe(200);
+    const owed = await t.ctx.db.query.ledgerAccounts.findMany();
+    const liabilities = owed.filter((a) => a.userId !== null).reduce((n, a) => n + a.balance, 0n);
+    expect(res.data).toMatchObject({
+      liabilities: Number(liabilities) / 1e6,
+      assets: { depositAddresses: Number(held) / 1e6, payoutAddress: 100 },
+    });
+    expect(res.data.coverage).toBeCloseTo(Number(held + 100_000_000n) / Number(liabilities), 3);
+    expect(res.data.coverage).toBeGreaterThanOrEqual(1);
+    expect(typeof res.data.asOf).toBe('string');
+    // Money owed that is not on chain (credited by hand): coverage drops below 1.
+    await fund(t, bob.user.id, usdc(1_000));
+    const after = (await call(t, 'GET', '/api/admin/solvency', { token: admin.token })).data;
+    expect(after.coverage).toBeLessThan(1);
+
+    const plan = await sweepPlan(t.ctx.db, t.ctx.chain!);
+    if ('error' in plan) throw new Error(plan.error);
+    expect(plan.total).toBe(held);
+    const lines = sweepPlanLines(plan, 137);
+    expect(lines.at(-1)).toBe(`Total: ${Number(held) / 1e6} USDC in 3 of 4 deposit addresses`);
+    expect(lines).toContain(`0\t.../0\t${aliceAddr}\t${Number(await onChain(aliceAddr)) / 1e6}`);
   });
 });
