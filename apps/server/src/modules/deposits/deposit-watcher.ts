@@ -81,7 +81,8 @@ type Cursor = { blockNumber: bigint; blockHash: string };
 
 export class DepositWatcher {
   readonly owner = randomUUID();
-  private scanBlocks = SCAN_BLOCKS_MAX;
+  private readonly maxScanBlocks: number;
+  private scanBlocks: number;
   private head: bigint | null = null;
   private cursor: bigint | null = null;
   private lastSuccessAt: Date | null = null;
@@ -90,7 +91,13 @@ export class DepositWatcher {
   private leader = false;
   private nextAttemptAt = 0;
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(
+    private readonly ctx: AppContext,
+    opts: { scanBlocks?: number } = {},
+  ) {
+    this.maxScanBlocks = opts.scanBlocks ?? SCAN_BLOCKS_MAX;
+    this.scanBlocks = this.maxScanBlocks;
+  }
 
   get enabled(): boolean {
     return Boolean(this.ctx.chain && this.ctx.config.DEPOSIT_XPUB);
@@ -198,7 +205,7 @@ export class DepositWatcher {
     const read = await chain.usdcTransfers(from, to);
     if (!read.ok) this.scanBlocks = Math.max(1, Math.floor(this.scanBlocks / 2));
     const logs = must(read).filter((l) => l.usdc && l.value > 0n);
-    if (this.scanBlocks < SCAN_BLOCKS_MAX) this.scanBlocks = Math.min(SCAN_BLOCKS_MAX, this.scanBlocks * 2);
+    if (this.scanBlocks < this.maxScanBlocks) this.scanBlocks = Math.min(this.maxScanBlocks, this.scanBlocks * 2);
     const toHash = must(await chain.blockHash(to));
     if (!toHash) throw new ChainFault(`block ${to} not found`);
     // The chain changed under the read: read the range again next pass.
