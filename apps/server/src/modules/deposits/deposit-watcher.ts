@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { constraintName, inTransaction, sqlState } from '../../db/tx.ts';
 import { ownersOf } from '../deposit-addresses/deposit-addresses.queries.ts';
 import { DEPOSIT_WATCHER } from '../deposit-addresses/deposit-addresses.service.ts';
-import { confirmAndCredit } from './deposits.credit.ts';
+import { confirmAndCreditMany } from './deposits.credit.ts';
 import * as dq from './deposits.queries.ts';
 import type { DepositRow } from './deposits.queries.ts';
 import * as q from './watcher.queries.ts';
@@ -274,19 +274,16 @@ export class DepositWatcher {
     const canonical = new Map<bigint, string | null>();
     for (const n of new Set(due.map((d) => d.blockNumber ?? -1n)))
       if (n >= 0n) canonical.set(n, must(await chain.blockHash(n)));
-    for (const d of due) {
-      if (d.blockNumber === null || canonical.get(d.blockNumber) !== d.blockHash) {
-        if ((await this.recheck(d)) === 'dropped') out.dropped++;
-        continue;
-      }
-      const credited = await inTransaction(db, (tx) =>
-        confirmAndCredit(tx, d.id, {
-          processedAt: this.ctx.clock.now(),
-          confirmations: Number(head - (d.blockNumber ?? head) + 1n),
-        }),
-      );
-      if (credited) out.credited++;
-    }
+    const deep = due.filter((d) => d.blockNumber !== null && canonical.get(d.blockNumber) === d.blockHash);
+    for (const d of due) if (!deep.includes(d) && (await this.recheck(d)) === 'dropped') out.dropped++;
+    const credited = await inTransaction(db, (tx) =>
+      confirmAndCreditMany(
+        tx,
+        deep.map((d) => d.id),
+        { processedAt: this.ctx.clock.now(), head },
+      ),
+    );
+    out.credited += credited.length;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
 import { deposits, users } from '../../db/schema.ts';
@@ -44,6 +44,24 @@ export async function confirmIfPending(
     .where(and(eq(deposits.id, id), eq(deposits.status, 'pending')))
     .returning();
   return row;
+}
+
+/** pending -> confirmed for many watched deposits at once, confirmations counted at `head`. */
+export async function confirmManyIfPending(
+  db: Db,
+  ids: string[],
+  values: { processedAt: Date; head: bigint },
+): Promise<DepositRow[]> {
+  return db
+    .update(deposits)
+    .set({
+      status: 'confirmed',
+      nextCheckAt: null,
+      processedAt: values.processedAt,
+      confirmations: sql`GREATEST(0, ${values.head.toString()}::bigint - ${deposits.blockNumber} + 1)::int`,
+    })
+    .where(and(inArray(deposits.id, ids), eq(deposits.status, 'pending')))
+    .returning();
 }
 
 /** failed -> pending with a new hash and amount, only the owner's failed deposit. */
