@@ -1,22 +1,16 @@
 import type { AppContext } from './context.ts';
-import type { Config } from './config.ts';
+import type { Job } from './job.ts';
 import { depositCheckJob, depositWatchJob } from './modules/deposits/deposits.job.ts';
 import { solvencyRefreshJob } from './modules/solvency/solvency.job.ts';
 import { housekeepingJob } from './modules/housekeeping/housekeeping.job.ts';
+import { mailOutboxJob } from './mail/outbox.job.ts';
 
 export interface Jobs {
   stop(): Promise<void>;
 }
 
-export interface Job {
-  name: string;
-  /** How often it runs; settings may decide it. */
-  intervalMs: (config: Config) => number;
-  run: (ctx: AppContext) => Promise<void>;
-}
-
 /** Background jobs registered by modules (e.g. re-checking pending chain deposits). */
-export const JOBS: Job[] = [depositCheckJob, depositWatchJob, solvencyRefreshJob, housekeepingJob];
+export const JOBS: Job[] = [depositCheckJob, depositWatchJob, solvencyRefreshJob, housekeepingJob, mailOutboxJob];
 
 export function startBackgroundJobs(ctx: AppContext): Jobs {
   const timers: NodeJS.Timeout[] = [];

@@ -27,8 +27,11 @@ export const PRODUCTION_ENV = {
   PAYOUT_ADDRESS: '0x3333333333333333333333333333333333333333',
 };
 
-/** A fresh database for one test file: a copy of the migrated template. */
-export async function freshDatabase(): Promise<Database> {
+/**
+ * A fresh database for one test file: a copy of the migrated template. On PostgreSQL `url` names it,
+ * so a test can open a second instance on the same database.
+ */
+export async function freshDatabase(): Promise<Database & { url?: string }> {
   const url = process.env.DATABASE_URL;
   if (url) {
     const name = `hf_test_${randomUUID().replace(/-/g, '')}`;
@@ -39,6 +42,7 @@ export async function freshDatabase(): Promise<Database> {
     const db = openPostgres(withDatabase(url, name), 20);
     return {
       ...db,
+      url: withDatabase(url, name),
       async close() {
         await db.close();
         const c = new pg.Client({ connectionString: url });
@@ -58,7 +62,7 @@ export interface TestApp {
   app: FastifyInstance;
   ctx: AppContext;
   clock: SettableClock;
-  database: Database;
+  database: Database & { url?: string };
   smtp: Awaited<ReturnType<typeof startSmtp>>;
   close(): Promise<void>;
 }
@@ -146,7 +150,10 @@ export async function fund(
 ): Promise<void> {
   const from = account === 'balance' ? 'platform_deposits' : 'platform_reward_expense';
   await inTransaction(t.ctx.db, (tx) =>
-    post(tx, userTransfer('test_funding', randomUUID(), userId, { from, to: account, amount: micro })),
+    post(tx, {
+      ...userTransfer('test_funding', randomUUID(), userId, { from, to: account, amount: micro }),
+      createdAt: t.clock.now(),
+    }),
   );
 }
 

@@ -192,6 +192,10 @@ export const deposits = pgTable(
     blockHash: text('block_hash'),
     confirmations: integer('confirmations').notNull().default(0),
     failureReason: text('failure_reason'),
+    /** What kind of failure (the correction form offers the from-address for a wrong sender or a rejection). */
+    failureKind: text('failure_kind'),
+    /** The owner dismissed this failed deposit from the failed-deposits list; it stays in the history. */
+    dismissedAt: ts('dismissed_at'),
     note: text('note'),
     checkAttempts: integer('check_attempts').notNull().default(0),
     nextCheckAt: ts('next_check_at'),
@@ -220,6 +224,10 @@ export const deposits = pgTable(
     check('deposits_amount_positive', sql`${t.amount} > 0`),
     check('deposits_status_valid', sql`${t.status} IN ('pending','confirmed','failed')`),
     check('deposits_type_valid', sql`${t.type} IN ('demo','real','admin_credit')`),
+    check(
+      'deposits_failure_kind_valid',
+      sql`${t.failureKind} IS NULL OR ${t.failureKind} IN ('reverted','not_found','wrong_token','wrong_recipient','wrong_sender','wrong_amount','hash_taken','rejected')`,
+    ),
   ],
 );
 
@@ -495,6 +503,38 @@ export const throttleCounters = pgTable(
     resetAt: ts('reset_at').notNull(),
   },
   (t) => [index('throttle_counters_reset_idx').on(t.resetAt)],
+);
+
+/**
+ * E-mails waiting to be sent: written by the transaction of the event they report (so a mail exists
+ * exactly when its event committed) and delivered by the mail-outbox job, which claims rows with
+ * FOR UPDATE SKIP LOCKED and a lease (`locked_until`), retries with backoff (`next_attempt_at`) and
+ * marks `sent_at` (docs/decisions/0028-mail-outbox.md). Rendered at the event, so it says what was true then.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind').notNull(),
+    userId: uuid('user_id').references(() => users.id),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    htmlBody: text('html_body').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull(),
+    lockedUntil: ts('locked_until'),
+    lastError: text('last_error'),
+    sentAt: ts('sent_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    /** The job's claim: unsent rows in due order (sent ones drop out of the index). */
+    index('mail_outbox_due_idx')
+      .on(t.nextAttemptAt, t.id)
+      .where(sql`${t.sentAt} IS NULL`),
+    index('mail_outbox_user_idx').on(t.userId, t.createdAt),
+  ],
 );
 
 /** Key/value settings kept by the server itself (e.g. the generated JWT secret). */

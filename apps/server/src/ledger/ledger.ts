@@ -38,7 +38,11 @@ export interface PostInput {
   refId: string;
   memo?: string | null;
   createdBy?: string | null;
-  /** When it happened (the database's now() if absent). */
+  /**
+   * When it happened: the service's injected clock (`ctx.clock.now()`, the time its business row
+   * records), so ledger times follow the platform clock (TEST_CLOCK included). The database's
+   * now() only when absent (test fixtures).
+   */
   createdAt?: Date;
   legs: Leg[];
   /** Message when a user account would go negative. */

@@ -7,6 +7,10 @@ export interface Mail {
   to: string;
   subject: string;
   text: string;
+  /** The same message as simple HTML (receipts); sent as multipart/alternative with the text. */
+  html?: string;
+  /** A stable Message-ID (the outbox row's), so a resend is recognisable as the same message. */
+  messageId?: string;
 }
 export interface Mailer {
   send(mail: Mail, devLogLine?: string): Promise<void>;
@@ -24,11 +28,25 @@ export function createMailer(opts: {
   log: FastifyBaseLogger;
 }): Mailer {
   if (opts.smtpUrl) {
-    const transport = nodemailer.createTransport(opts.smtpUrl);
+    // Bounded waits: a server that accepts connections and then hangs fails the attempt (to be retried)
+    // well within the outbox's lease, instead of holding it.
+    const transport = nodemailer.createTransport({
+      url: opts.smtpUrl,
+      connectionTimeout: 20_000,
+      greetingTimeout: 20_000,
+      socketTimeout: 30_000,
+    });
     return {
       async send(mail) {
         try {
-          await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text });
+          await transport.sendMail({
+            from: opts.from,
+            to: mail.to,
+            subject: mail.subject,
+            text: mail.text,
+            ...(mail.html ? { html: mail.html } : {}),
+            ...(mail.messageId ? { messageId: mail.messageId } : {}),
+          });
         } catch (err) {
           opts.log.error({ err: err instanceof Error ? err.message : String(err) }, 'SMTP delivery failed');
           throw new AppError('unavailable', MSG.mailFailed);

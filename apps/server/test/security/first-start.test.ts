@@ -82,7 +82,7 @@ function walk(p: string, out: { path: string; mode: number }[] = []) {
   return out;
 }
 
-describe('first start of the embedded server', () => {
+describe('first start of the embedded server', { timeout: 120_000 }, () => {
   const parent = mkdtempSync(path.join(os.tmpdir(), 'hf-first-start-'));
   const dataDir = path.join(parent, 'data');
   let first: Started | undefined;

@@ -356,6 +356,8 @@ export function validBodies(w: World): Record<string, Record<string, unknown> | 
     'POST /api/user/process-deposit': { txHash: hash64(1000), amount: 5, fromAddress: WALLET },
     'POST /api/withdrawal/update-failed-deposit': { depositId: w.own.failedDepositId, txHash: hash64(1001), amount: 5 },
     'POST /api/admin/process-deposit': { depositId: w.theirs.pendingDepositId },
+    'POST /api/admin/reject-deposit': { depositId: w.theirs.pendingDepositId, reason: 'Probe rejection' },
+    'POST /api/withdrawal/dismiss-failed-deposit': { depositId: w.own.failedDepositId },
     'POST /api/admin/update-user-balance': { userId: w.victim.user.id, newBalance: 5 },
   };
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { api, ApiError, setBlockedHandler } from './api-client.ts';
 
 const reply = (status: number, body: unknown) =>

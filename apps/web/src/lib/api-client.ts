@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import type { ErrorCode } from '@harvest/shared/errors';
 import { errorResponse } from '@harvest/shared/schemas/common';
 
@@ -26,7 +26,7 @@ export class ApiError extends Error {
 
 /** The error a failed response carries, read against the shared contract. */
 export function apiErrorOf(status: number, data: unknown): ApiError {
-  const parsed = errorResponse.safeParse(data);
+  const parsed = z.safeParse(errorResponse, data);
   return parsed.success ? new ApiError(status, parsed.data.error, parsed.data.code) : new ApiError(status, null);
 }
 
@@ -50,7 +50,7 @@ export function setBlockedHandler(fn: () => void) {
  * Calls the API and checks the answer against the shared contract's response schema, so a
  * server that drifted from the contract fails loudly here rather than deep in a screen.
  */
-export async function api<S extends z.ZodType>(
+export async function api<S extends z.ZodMiniType>(
   path: string,
   schema: S,
   opts: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
@@ -81,7 +81,7 @@ export async function api<S extends z.ZodType>(
     if (err.code === 'blocked') onBlocked();
     throw err;
   }
-  const parsed = schema.safeParse(data);
+  const parsed = z.safeParse(schema, data);
   if (!parsed.success) throw new ApiError(res.status, null);
   return parsed.data;
 }

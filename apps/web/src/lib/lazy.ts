@@ -1,11 +1,11 @@
 import { LAZY_CHUNK_TIMEOUT_MS } from '@harvest/shared/constants';
-import { MSG } from '@harvest/shared/messages';
+import { TEXT } from '@harvest/shared/texts';
 
 /** A lazily loaded screen that fails with 'Loading chunk failed' on error or after 120 s. */
 export function loadChunk<T>(load: () => Promise<T>): () => Promise<T> {
   return () =>
     new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(MSG.chunkFailed)), LAZY_CHUNK_TIMEOUT_MS);
+      const timer = setTimeout(() => reject(new Error(TEXT.chunkFailed)), LAZY_CHUNK_TIMEOUT_MS);
       load().then(
         (m) => {
           clearTimeout(timer);
@@ -13,7 +13,7 @@ export function loadChunk<T>(load: () => Promise<T>): () => Promise<T> {
         },
         () => {
           clearTimeout(timer);
-          reject(new Error(MSG.chunkFailed));
+          reject(new Error(TEXT.chunkFailed));
         },
       );
     });

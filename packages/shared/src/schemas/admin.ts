@@ -1,8 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ANALYTICS_PERIODS } from '../constants.ts';
-import { MSG } from '../messages.ts';
+import { TEXT } from '../texts.ts';
 import { rateToScaled } from '../money.ts';
-import { idSchema, isoDate, pageInfo, pageQuery, searchText, usdc, usdcAmount } from './common.ts';
+import { convert, idSchema, isoDate, pageInfo, pageQuery, searchText, usdc, usdcAmount } from './common.ts';
 import { adminDepositSchema } from './deposits.ts';
 import { referralRewardSchema, referralTreeSchema } from './referrals.ts';
 import { userRefSchema, userSchema } from './user.ts';
@@ -26,18 +26,12 @@ export type AdminDashboard = z.infer<typeof adminDashboardResponse>;
 
 const PERIOD_TEXTS = ANALYTICS_PERIODS.map(String);
 export const analyticsQuery = z.strictObject({
-  period: z
-    .string({ error: MSG.invalidPeriod })
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === '') return 30;
-      if (!PERIOD_TEXTS.includes(v)) {
-        ctx.addIssue({ code: 'custom', message: MSG.invalidPeriod });
-        return z.NEVER;
-      }
-      return Number(v);
-    }),
-  t: z.string().max(30).optional(),
+  period: convert(
+    z.optional(z.string({ error: TEXT.invalidPeriod })),
+    (v) => (v === undefined || v === '' ? 30 : PERIOD_TEXTS.includes(v) ? Number(v) : null),
+    TEXT.invalidPeriod,
+  ),
+  t: z.optional(z.string().check(z.maxLength(30))),
 });
 
 export const dayCount = z.object({ _id: z.string(), count: z.number() });
@@ -54,11 +48,11 @@ export type Analytics = z.infer<typeof analyticsResponse>;
 
 // ------------------------------------------------------------------ users
 
-export const adminUsersQuery = pageQuery.extend({ search: searchText });
+export const adminUsersQuery = z.extend(pageQuery, { search: searchText });
 
 /** A user in the back-office list: the user's public fields plus the account figures (spec section 3). */
-export const adminUserSchema = userSchema
-  .pick({
+export const adminUserSchema = z.extend(
+  z.pick(userSchema, {
     _id: true,
     firstName: true,
     lastName: true,
@@ -68,19 +62,20 @@ export const adminUserSchema = userSchema
     isBlocked: true,
     createdAt: true,
     withdrawalWallet: true,
-  })
-  .extend({
+  }),
+  {
     balance: usdc,
     totalInvestment: usdc,
     totalEarnings: usdc,
     referralRewards: usdc,
     totalDeposits: usdc,
-  });
+  },
+);
 export type AdminUser = z.infer<typeof adminUserSchema>;
-export const adminUsersResponse = pageInfo.extend({ users: z.array(adminUserSchema) });
+export const adminUsersResponse = z.extend(pageInfo, { users: z.array(adminUserSchema) });
 export type AdminUsersPage = z.infer<typeof adminUsersResponse>;
 
-export const adminUserDepositsResponse = pageInfo.extend({ deposits: z.array(adminDepositSchema) });
+export const adminUserDepositsResponse = z.extend(pageInfo, { deposits: z.array(adminDepositSchema) });
 export type AdminUserDeposits = z.infer<typeof adminUserDepositsResponse>;
 
 // ------------------------------------------------------------------ referrals
@@ -115,35 +110,33 @@ export type AdminTier = z.infer<typeof adminTierSchema>;
 export const adminTiersResponse = z.object({ tiers: z.array(adminTierSchema) });
 
 const tierName = z
-  .string({ error: MSG.tierNameRequired })
-  .trim()
-  .min(1, MSG.tierNameRequired)
-  .max(100, MSG.tierNameTooLong);
-const tierAmount = usdcAmount(MSG.tierAmountInvalid).refine((m) => m > 0n, MSG.tierAmountInvalid);
+  .string({ error: TEXT.tierNameRequired })
+  .check(z.trim(), z.minLength(1, TEXT.tierNameRequired), z.maxLength(100, TEXT.tierNameTooLong));
+const tierAmount = usdcAmount(TEXT.tierAmountInvalid).check(z.refine((m) => m > 0n, TEXT.tierAmountInvalid));
 /** Daily rate in percent: 0 < rate <= 100 with at most 4 decimals, stored as percent x 10^4. */
-const tierRate = z.number({ error: MSG.tierRateInvalid }).transform((v, ctx) => {
-  const scaled = rateToScaled(v);
-  if (scaled === null || scaled <= 0n || scaled > 1_000_000n) {
-    ctx.addIssue({ code: 'custom', message: MSG.tierRateInvalid });
-    return z.NEVER;
-  }
-  return Number(scaled);
-});
-const sortOrder = z.number().int().min(-1_000_000).max(1_000_000);
+const tierRate = convert(
+  z.number({ error: TEXT.tierRateInvalid }),
+  (v) => {
+    const scaled = rateToScaled(v);
+    return scaled === null || scaled <= 0n || scaled > 1_000_000n ? null : Number(scaled);
+  },
+  TEXT.tierRateInvalid,
+);
+const sortOrder = z.number().check(z.int(), z.gte(-1_000_000), z.lte(1_000_000));
 
 export const createTierBody = z.strictObject({
   name: tierName,
   amount: tierAmount,
   dailyRate: tierRate,
-  active: z.boolean().optional(),
-  sortOrder: sortOrder.optional(),
+  active: z.optional(z.boolean()),
+  sortOrder: z.optional(sortOrder),
 });
 export const updateTierBody = z.strictObject({
-  name: tierName.optional(),
-  amount: tierAmount.optional(),
-  dailyRate: tierRate.optional(),
-  active: z.boolean().optional(),
-  sortOrder: sortOrder.optional(),
+  name: z.optional(tierName),
+  amount: z.optional(tierAmount),
+  dailyRate: z.optional(tierRate),
+  active: z.optional(z.boolean()),
+  sortOrder: z.optional(sortOrder),
 });
 export type TierInput = z.input<typeof createTierBody>;
 export type TierUpdateInput = z.input<typeof updateTierBody>;
@@ -151,10 +144,10 @@ export const adminTierResponse = z.object({ tier: adminTierSchema });
 
 // ------------------------------------------------------------------ audit log
 
-export const auditQuery = pageQuery.extend({
-  action: z.string().trim().max(60).optional(),
-  adminId: z.union([idSchema, z.literal('')]).optional(),
-  targetId: z.string().trim().max(100).optional(),
+export const auditQuery = z.extend(pageQuery, {
+  action: z.optional(z.string().check(z.trim(), z.maxLength(60))),
+  adminId: z.optional(z.union([idSchema, z.literal('')])),
+  targetId: z.optional(z.string().check(z.trim(), z.maxLength(100))),
 });
 export const auditEntrySchema = z.object({
   _id: z.string(),
@@ -163,24 +156,24 @@ export const auditEntrySchema = z.object({
   targetId: z.string(),
   before: z.unknown(),
   after: z.unknown(),
-  note: z.string().nullable(),
-  ip: z.string().nullable(),
+  note: z.nullable(z.string()),
+  ip: z.nullable(z.string()),
   createdAt: isoDate,
   admin: userRefSchema,
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
-export const auditResponse = pageInfo.extend({ entries: z.array(auditEntrySchema), actions: z.array(z.string()) });
+export const auditResponse = z.extend(pageInfo, { entries: z.array(auditEntrySchema), actions: z.array(z.string()) });
 export type AuditPage = z.infer<typeof auditResponse>;
 
 // ------------------------------------------------------------------ CSV export
 
 /** A CSV body: documented as text, sent as a stream. */
-export const csvResponse = z.string().describe('text/csv; header row first');
+export const csvResponse = z.string().check(z.describe('text/csv; header row first'));
 
 export const depositStatusFilter = z.strictObject({
-  status: z.enum(['all', 'pending', 'confirmed', 'failed'], { error: MSG.invalidStatusFilter }).optional(),
+  status: z.optional(z.enum(['all', 'pending', 'confirmed', 'failed'], { error: TEXT.invalidStatusFilter })),
 });
 export const withdrawalStatusFilter = z.strictObject({
-  status: z.enum(['all', 'pending', 'approved', 'rejected'], { error: MSG.invalidStatusFilter }).optional(),
+  status: z.optional(z.enum(['all', 'pending', 'approved', 'rejected'], { error: TEXT.invalidStatusFilter })),
 });
 export const usersExportQuery = z.strictObject({ search: searchText });

@@ -1,6 +1,6 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { MIN_PASSWORD_LENGTH } from '../constants.ts';
-import { MSG } from '../messages.ts';
+import { TEXT } from '../texts.ts';
 import { requiredText } from './common.ts';
 import { userSchema } from './user.ts';
 
@@ -8,46 +8,54 @@ export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+(\d{1,4})\s*([0-9][0-9 ()-]{3,19})$/;
 
 export const sendCodeBody = z.strictObject({
-  email: requiredText(MSG.emailFirst, 254)
-    .pipe(z.string().regex(EMAIL, MSG.invalidEmail))
-    .transform((s) => s.toLowerCase()),
+  email: z.pipe(
+    requiredText(TEXT.emailFirst, 254),
+    z.string().check(z.regex(EMAIL, TEXT.invalidEmail), z.toLowerCase()),
+  ),
 });
+
+const password = (required: string, tooLong: string) =>
+  z.string({ error: required }).check(z.minLength(1, required), z.maxLength(200, tooLong));
 
 export const loginBody = z.strictObject({
-  email: requiredText(MSG.loginRequired, 254).transform((s) => s.toLowerCase()),
-  password: z.string({ error: MSG.loginRequired }).min(1, MSG.loginRequired).max(200, MSG.invalidCredentials),
+  email: requiredText(TEXT.loginRequired, 254).check(z.toLowerCase()),
+  password: password(TEXT.loginRequired, TEXT.invalidCredentials),
   /** Authenticator code (or a recovery code) once two-factor sign-in is on. */
-  totpCode: z.string().trim().max(32).optional(),
+  totpCode: z.optional(z.string().check(z.trim(), z.maxLength(32))),
 });
 
-const req = MSG.signupAllRequired;
+const req = TEXT.signupAllRequired;
+/** The registration form's fields, each only required (the rules come after, in registerBody). */
+export const registerFields = z.strictObject({
+  invitationCode: requiredText(req, 64),
+  firstName: requiredText(req, 100),
+  lastName: requiredText(req, 100),
+  email: requiredText(req, 254),
+  phone: requiredText(req, 30),
+  password: password(req, req),
+  confirmPassword: password(req, req),
+  withdrawalPassword: password(req, req),
+  verificationCode: requiredText(req, 12),
+});
+
 /**
  * Two stages so the messages come in the spec's order: first every field present
  * ('All fields are required...'), then the rules, each reported alone.
  */
-export const registerBody = z
-  .strictObject({
-    invitationCode: requiredText(req, 64),
-    firstName: requiredText(req, 100),
-    lastName: requiredText(req, 100),
-    email: requiredText(req, 254),
-    phone: requiredText(req, 30),
-    password: z.string({ error: req }).min(1, req).max(200, req),
-    confirmPassword: z.string({ error: req }).min(1, req).max(200, req),
-    withdrawalPassword: z.string({ error: req }).min(1, req).max(200, req),
-    verificationCode: requiredText(req, 12),
-  })
-  .superRefine((v, ctx) => {
-    const fail = (message: string, path: string) => ctx.addIssue({ code: 'custom', message, path: [path] });
-    if (v.password !== v.confirmPassword) return fail(MSG.passwordsMismatch, 'confirmPassword');
-    if (v.password.length < MIN_PASSWORD_LENGTH) return fail(MSG.passwordTooShort, 'password');
-    if (v.withdrawalPassword.length < MIN_PASSWORD_LENGTH)
-      return fail(MSG.withdrawalPasswordTooShort, 'withdrawalPassword');
-    if (!EMAIL.test(v.email)) return fail(MSG.invalidEmail, 'email');
-    if (!PHONE.test(v.phone)) return fail(MSG.invalidPhone, 'phone');
-    if (v.withdrawalPassword === v.password) return fail(MSG.withdrawalPasswordSame, 'withdrawalPassword');
-  })
-  .transform((v) => {
+export const registerBody = z.pipe(
+  registerFields.check(
+    z.superRefine((v, ctx) => {
+      const fail = (message: string, path: string) => ctx.addIssue({ code: 'custom', message, path: [path], input: v });
+      if (v.password !== v.confirmPassword) return fail(TEXT.passwordsMismatch, 'confirmPassword');
+      if (v.password.length < MIN_PASSWORD_LENGTH) return fail(TEXT.passwordTooShort, 'password');
+      if (v.withdrawalPassword.length < MIN_PASSWORD_LENGTH)
+        return fail(TEXT.withdrawalPasswordTooShort, 'withdrawalPassword');
+      if (!EMAIL.test(v.email)) return fail(TEXT.invalidEmail, 'email');
+      if (!PHONE.test(v.phone)) return fail(TEXT.invalidPhone, 'phone');
+      if (v.withdrawalPassword === v.password) return fail(TEXT.withdrawalPasswordSame, 'withdrawalPassword');
+    }),
+  ),
+  z.transform((v) => {
     const m = PHONE.exec(v.phone);
     return {
       ...v,
@@ -55,7 +63,8 @@ export const registerBody = z
       phoneCountryCode: `+${m?.[1] ?? ''}`,
       phoneNumber: (m?.[2] ?? '').replace(/[^0-9]/g, ''),
     };
-  });
+  }),
+);
 
 export const authResponse = z.object({ token: z.string(), user: userSchema });
 

@@ -1,8 +1,14 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../constants.ts';
 import { ERROR_CODES } from '../errors.ts';
-import { MSG } from '../messages.ts';
+import { TEXT } from '../texts.ts';
 import { parseUsdc } from '../money.ts';
+
+/*
+ * Schemas are written with `zod/mini` (functional forms: `z.optional(x)`, checks in `.check(...)`), so
+ * the web app's first load carries the small tree-shakable core instead of the whole classic API
+ * (docs/decisions/0022). The server reads the same schemas through fastify-type-provider-zod.
+ */
 
 /** Every error answer: the text people read and the stable code clients switch on. */
 export const errorResponse = z.object({ error: z.string(), code: z.enum(ERROR_CODES) });
@@ -11,52 +17,64 @@ export const messageResponse = z.object({ message: z.string() });
 
 /** A required text field: missing, not a string or blank all give the same spec message. */
 export function requiredText(message: string, max = 200) {
-  return z.string({ error: message }).trim().min(1, message).max(max, message);
+  return z.string({ error: message }).check(z.trim(), z.minLength(1, message), z.maxLength(max, message));
+}
+
+/** Converts a checked value, or reports `message` when `fn` answers null. */
+export function convert<I extends z.core.$ZodType, O>(input: I, fn: (v: z.output<I>) => O | null, message: string) {
+  return z.pipe(
+    input,
+    z.transform((v: z.output<I>, ctx) => {
+      const out = fn(v);
+      if (out === null) {
+        ctx.issues.push({ code: 'custom', message, input: v });
+        return z.NEVER;
+      }
+      return out;
+    }),
+  );
 }
 
 export const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 export const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-export const txHashSchema = z
-  .string()
-  .regex(TX_HASH, MSG.invalidTxHash)
-  .transform((s) => s.toLowerCase());
-export const addressSchema = z
-  .string()
-  .regex(EVM_ADDRESS, MSG.invalidWallet)
-  .transform((s) => s.toLowerCase());
+export const txHashSchema = z.string().check(z.regex(TX_HASH, TEXT.invalidTxHash), z.toLowerCase());
+export const addressSchema = z.string().check(z.regex(EVM_ADDRESS, TEXT.invalidWallet), z.toLowerCase());
 
 /** An id path/body parameter: a UUID. Anything else is simply not found. */
-export const idSchema = z.string().uuid(MSG.notFound);
+export const idSchema = z.uuid(TEXT.notFound);
 
 /**
  * A USDC amount (JSON number or decimal text, at most 6 decimals) parsed into micro-USDC.
  * `invalid` is the message for anything that is not such an amount.
  */
 export function usdcAmount(invalid: string) {
-  return z
-    .union([z.number({ error: invalid }), z.string({ error: invalid })], { error: invalid })
-    .transform((v, ctx) => {
-      const micro = parseUsdc(v);
-      if (micro === null) {
-        ctx.addIssue({ code: 'custom', message: invalid });
-        return z.NEVER;
-      }
-      return micro;
-    });
+  return convert(
+    z.union([z.number({ error: invalid }), z.string({ error: invalid })], { error: invalid }),
+    (v) => parseUsdc(v),
+    invalid,
+  );
 }
 
 /** USDC in responses: a JSON number with at most 6 decimals. */
 export const usdc = z.number();
 export const isoDate = z.string();
 
+/** A page-size query parameter with its default. */
+export function pageSizeQuery(fallback: number) {
+  return z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(MAX_PAGE_SIZE)), fallback);
+}
+
 /** One page of a list: every paged query extends this. */
 export const pageQuery = z.strictObject({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  page: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(1_000_000)), 1),
+  pageSize: pageSizeQuery(DEFAULT_PAGE_SIZE),
 });
-export const searchText = z.string().trim().max(200).optional();
+export const searchText = z.optional(z.string().check(z.trim(), z.maxLength(200)));
 
 export const pageInfo = z.object({ page: z.number(), pageSize: z.number(), total: z.number() });
 
 /** Cache-busting time parameter some GET calls send (spec section 7). */
-export const cacheBustQuery = z.strictObject({ t: z.string().max(30).optional(), _: z.string().max(30).optional() });
+export const cacheBustQuery = z.strictObject({
+  t: z.optional(z.string().check(z.maxLength(30))),
+  _: z.optional(z.string().check(z.maxLength(30))),
+});

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { isoDate, usdc } from './common.ts';
 
 export const cycleEarningSchema = z.object({
@@ -18,11 +18,11 @@ export const investmentSchema = z.object({
   totalEarned: usdc,
   earningStarted: z.boolean(),
   earningCompleted: z.boolean(),
-  cycleEndTime: isoDate.nullable(),
-  withdrawalApprovedAt: isoDate.nullable(),
-  nextCycleAvailableAt: isoDate.nullable(),
+  cycleEndTime: z.nullable(isoDate),
+  withdrawalApprovedAt: z.nullable(isoDate),
+  nextCycleAvailableAt: z.nullable(isoDate),
   /** Platform calendar day (YYYY-MM-DD) of the last cycle start; a new cycle may start on a later day. */
-  lastCycleDay: z.string().nullable(),
+  lastCycleDay: z.nullable(z.string()),
   createdAt: isoDate,
   cycleEarnings: z.array(cycleEarningSchema),
 });
@@ -39,7 +39,7 @@ export const accountSummarySchema = z.object({
   balance: usdc,
   totalInvestment: usdc,
   referralRewards: usdc,
-  withdrawalWallet: z.string().nullable(),
+  withdrawalWallet: z.nullable(z.string()),
   totalEarnings: usdc,
   availableToWithdraw: usdc,
   pendingApproval: usdc,
@@ -53,8 +53,8 @@ export const dashboardResponse = z.object({
   /** Server time, so countdowns on screens follow the platform clock. */
   serverTime: isoDate,
   /** Platform calendar day (YYYY-MM-DD, PLATFORM_TIMEZONE) at serverTime: compare with an investment's lastCycleDay. */
-  platformDay: z.string().optional(),
+  platformDay: z.optional(z.string()),
   /** Whether serverTime is Monday to Friday in the platform time zone (cycles start and complete only then). */
-  platformWeekday: z.boolean().optional(),
+  platformWeekday: z.optional(z.boolean()),
 });
 export type DashboardResponse = z.infer<typeof dashboardResponse>;

@@ -1,12 +1,29 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { MIN_DEPOSIT_MICRO } from '../constants.ts';
-import { MSG } from '../messages.ts';
+import { TEXT } from '../texts.ts';
 import { parseUsdc } from '../money.ts';
-import { EVM_ADDRESS, TX_HASH, isoDate, pageQuery, usdc } from './common.ts';
+import { EVM_ADDRESS, TX_HASH, convert, isoDate, pageQuery, pageSizeQuery, usdc } from './common.ts';
 import { userRefSchema } from './user.ts';
 
 export const DEPOSIT_STATUSES = ['pending', 'confirmed', 'failed'] as const;
 export const DEPOSIT_TYPES = ['demo', 'real', 'admin_credit'] as const;
+/**
+ * Why a deposit failed: the chain's refusals, a hash another deposit holds, or an administrator's
+ * rejection. The correction form offers the from-address for `wrong_sender` and `rejected`.
+ */
+export const DEPOSIT_FAILURE_KINDS = [
+  'reverted',
+  'not_found',
+  'wrong_token',
+  'wrong_recipient',
+  'wrong_sender',
+  'wrong_amount',
+  'hash_taken',
+  'rejected',
+] as const;
+export type DepositFailureKind = (typeof DEPOSIT_FAILURE_KINDS)[number];
+/** Failures whose correction may need another from-address. */
+export const FROM_ADDRESS_CORRECTABLE: readonly DepositFailureKind[] = ['wrong_sender', 'rejected'];
 export type DepositStatus = (typeof DEPOSIT_STATUSES)[number];
 export type DepositType = (typeof DEPOSIT_TYPES)[number];
 
@@ -16,29 +33,30 @@ export const depositSchema = z.object({
   amount: usdc,
   status: z.enum(DEPOSIT_STATUSES),
   type: z.enum(DEPOSIT_TYPES),
-  txHash: z.string().nullable(),
-  fromAddress: z.string().nullable(),
+  txHash: z.nullable(z.string()),
+  fromAddress: z.nullable(z.string()),
   createdAt: isoDate,
-  processedAt: isoDate.nullable(),
+  processedAt: z.nullable(isoDate),
   /** Blocks on top of the transfer's block, counting it (real deposits). */
   confirmations: z.number(),
   requiredConfirmations: z.number(),
   /** Why a failed deposit failed, in words the owner can act on. */
-  failureReason: z.string().nullable(),
+  failureReason: z.nullable(z.string()),
+  failureKind: z.nullable(z.enum(DEPOSIT_FAILURE_KINDS)),
   userId: z.string(),
 });
 export type Deposit = z.infer<typeof depositSchema>;
 
 /** Every admin view of a deposit: the depositor populated, and the administrator's note (admin credits). */
-export const adminDepositSchema = depositSchema.extend({ note: z.string().nullable(), userId: userRefSchema });
+export const adminDepositSchema = z.extend(depositSchema, { note: z.nullable(z.string()), userId: userRefSchema });
 export type AdminDeposit = z.infer<typeof adminDepositSchema>;
 
 export const depositsResponse = z.object({ deposits: z.array(depositSchema) });
 export const depositResultResponse = z.object({ message: z.string(), deposit: depositSchema });
 export type DepositResult = z.infer<typeof depositResultResponse>;
 
-const amountInput = z.union([z.number(), z.string()]).optional();
-const textInput = z.string().optional();
+const amountInput = z.optional(z.union([z.number(), z.string()]));
+const textInput = z.optional(z.string());
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
 /**
@@ -49,55 +67,81 @@ export function depositAmountError(value: number | string): string | null {
   const micro = parseUsdc(typeof value === 'string' ? value.trim() : value);
   if (micro === null) {
     const n = Number(value);
-    return Number.isFinite(n) && n < 0.5 ? MSG.minDeposit : MSG.invalidDepositAmount;
+    return Number.isFinite(n) && n < 0.5 ? TEXT.minDeposit : TEXT.invalidDepositAmount;
   }
-  return micro < MIN_DEPOSIT_MICRO ? MSG.minDeposit : null;
+  return micro < MIN_DEPOSIT_MICRO ? TEXT.minDeposit : null;
 }
 
 /**
  * process-deposit: first every field present ('Please fill all required fields'), then the
  * minimum, then the formats of hash and address, each reported alone (spec section 5).
  */
-export const processDepositBody = z
-  .strictObject({ txHash: textInput, amount: amountInput, fromAddress: textInput })
-  .superRefine((v, ctx) => {
-    const fail = (message: string, path: string) => ctx.addIssue({ code: 'custom', message, path: [path] });
-    if (blank(v.txHash) || blank(v.amount) || blank(v.fromAddress)) return fail(MSG.depositRequired, 'txHash');
-    const amountError = depositAmountError(v.amount ?? '');
-    if (amountError) return fail(amountError, 'amount');
-    if (!TX_HASH.test((v.txHash ?? '').trim())) return fail(MSG.invalidTxHash, 'txHash');
-    if (!EVM_ADDRESS.test((v.fromAddress ?? '').trim())) return fail(MSG.invalidWallet, 'fromAddress');
-  })
-  .transform((v) => ({
+export const processDepositFields = z.strictObject({ txHash: textInput, amount: amountInput, fromAddress: textInput });
+export const processDepositBody = z.pipe(
+  processDepositFields.check(
+    z.superRefine((v, ctx) => {
+      const fail = (message: string, path: string) => ctx.addIssue({ code: 'custom', message, path: [path], input: v });
+      if (blank(v.txHash) || blank(v.amount) || blank(v.fromAddress)) {
+        // Every empty field is marked; the spec's one text is the message (the first issue).
+        for (const f of ['txHash', 'amount', 'fromAddress'] as const) if (blank(v[f])) fail(TEXT.depositRequired, f);
+        return;
+      }
+      const amountError = depositAmountError(v.amount ?? '');
+      if (amountError) return fail(amountError, 'amount');
+      if (!TX_HASH.test((v.txHash ?? '').trim())) return fail(TEXT.invalidTxHash, 'txHash');
+      if (!EVM_ADDRESS.test((v.fromAddress ?? '').trim())) return fail(TEXT.invalidWallet, 'fromAddress');
+    }),
+  ),
+  z.transform((v) => ({
     txHash: (v.txHash ?? '').trim().toLowerCase(),
     amount: parseUsdc(typeof v.amount === 'string' ? v.amount.trim() : v.amount) ?? 0n,
     fromAddress: (v.fromAddress ?? '').trim().toLowerCase(),
-  }));
+  })),
+);
 export type ProcessDepositInput = z.input<typeof processDepositBody>;
 
-/** update-failed-deposit: hash and amount first ('Please fill transaction hash and amount'). */
-export const updateFailedDepositBody = z
-  .strictObject({ depositId: z.string().max(100).optional(), txHash: textInput, amount: amountInput })
-  .superRefine((v, ctx) => {
-    const fail = (message: string, path: string) => ctx.addIssue({ code: 'custom', message, path: [path] });
-    if (blank(v.txHash) || blank(v.amount)) return fail(MSG.failedDepositRequired, 'txHash');
-    const amountError = depositAmountError(v.amount ?? '');
-    if (amountError) return fail(amountError, 'amount');
-    if (!TX_HASH.test((v.txHash ?? '').trim())) return fail(MSG.invalidTxHash, 'txHash');
-  })
-  .transform((v) => ({
+/**
+ * update-failed-deposit: hash and amount first ('Please fill transaction hash and amount'); a
+ * from-address is optional (a wrong sender is corrected with it) and, when given, must be an address.
+ */
+export const updateFailedDepositBody = z.pipe(
+  z
+    .strictObject({
+      depositId: z.optional(z.string().check(z.maxLength(100))),
+      txHash: textInput,
+      amount: amountInput,
+      fromAddress: textInput,
+    })
+    .check(
+      z.superRefine((v, ctx) => {
+        const fail = (message: string, path: string) =>
+          ctx.addIssue({ code: 'custom', message, path: [path], input: v });
+        if (blank(v.txHash) || blank(v.amount)) {
+          for (const f of ['txHash', 'amount'] as const) if (blank(v[f])) fail(TEXT.failedDepositRequired, f);
+          return;
+        }
+        const amountError = depositAmountError(v.amount ?? '');
+        if (amountError) return fail(amountError, 'amount');
+        if (!TX_HASH.test((v.txHash ?? '').trim())) return fail(TEXT.invalidTxHash, 'txHash');
+        if (!blank(v.fromAddress) && !EVM_ADDRESS.test((v.fromAddress ?? '').trim()))
+          return fail(TEXT.invalidWallet, 'fromAddress');
+      }),
+    ),
+  z.transform((v) => ({
     depositId: v.depositId ?? '',
     txHash: (v.txHash ?? '').trim().toLowerCase(),
     amount: parseUsdc(typeof v.amount === 'string' ? v.amount.trim() : v.amount) ?? 0n,
-  }));
+    fromAddress: blank(v.fromAddress) ? null : (v.fromAddress ?? '').trim().toLowerCase(),
+  })),
+);
 export type UpdateFailedDepositInput = z.input<typeof updateFailedDepositBody>;
 
 export const ADMIN_DEPOSIT_FILTERS = ['all', ...DEPOSIT_STATUSES] as const;
 export type AdminDepositFilter = (typeof ADMIN_DEPOSIT_FILTERS)[number];
 
-export const adminDepositsQuery = pageQuery.extend({
-  status: z.enum(ADMIN_DEPOSIT_FILTERS).default('all'),
-  pageSize: pageQuery.shape.pageSize.unwrap().default(50),
+export const adminDepositsQuery = z.extend(pageQuery, {
+  status: z._default(z.enum(ADMIN_DEPOSIT_FILTERS), 'all'),
+  pageSize: pageSizeQuery(50),
 });
 
 export const depositCountsSchema = z.object({
@@ -120,25 +164,36 @@ export type AdminDepositsResponse = z.infer<typeof adminDepositsResponse>;
 
 /** Ids that are not UUIDs are simply not found (404 from the service). */
 export const adminProcessDepositBody = z.strictObject({
-  depositId: z.string({ error: MSG.notFound }).max(100, MSG.notFound),
+  depositId: z.string({ error: TEXT.notFound }).check(z.maxLength(100, TEXT.notFound)),
 });
 export const adminProcessDepositResponse = z.object({ message: z.string(), deposit: depositSchema });
 
+/** The owner's failed deposit to take off the failed-deposits list (it stays in the history). */
+export const dismissFailedDepositBody = z.strictObject({
+  depositId: z.string({ error: TEXT.notFound }).check(z.maxLength(100, TEXT.notFound)),
+});
+export type DismissFailedDepositInput = z.input<typeof dismissFailedDepositBody>;
+
+/** An administrator fails a pending deposit with a reason its owner reads (and can act on). */
+export const adminRejectDepositBody = z.strictObject({
+  depositId: z.string({ error: TEXT.notFound }).check(z.maxLength(100, TEXT.notFound)),
+  reason: z
+    .string({ error: TEXT.rejectReasonRequired })
+    .check(z.trim(), z.minLength(1, TEXT.rejectReasonRequired), z.maxLength(500, TEXT.rejectReasonTooLong)),
+});
+export type AdminRejectDepositInput = z.input<typeof adminRejectDepositBody>;
+
 /** Admin sets a user's balance to an exact amount ('Please enter a valid amount (0 or greater)'). */
 export const updateUserBalanceBody = z.strictObject({
-  userId: z.string({ error: MSG.notFound }).max(100, MSG.notFound),
-  newBalance: z.union([z.number(), z.string()], { error: MSG.validAmount }).transform((v, ctx) => {
-    const micro = parseUsdc(typeof v === 'string' ? v.trim() : v);
-    if (micro === null) {
-      ctx.addIssue({ code: 'custom', message: MSG.validAmount });
-      return z.NEVER;
-    }
-    return micro;
-  }),
-  note: z
-    .string()
-    .max(500, MSG.noteTooLong)
-    .optional()
-    .transform((s) => (s && s.trim() ? s.trim() : MSG.balanceNoteDefault)),
+  userId: z.string({ error: TEXT.notFound }).check(z.maxLength(100, TEXT.notFound)),
+  newBalance: convert(
+    z.union([z.number(), z.string()], { error: TEXT.validAmount }),
+    (v) => parseUsdc(typeof v === 'string' ? v.trim() : v),
+    TEXT.validAmount,
+  ),
+  note: z.pipe(
+    z.optional(z.string().check(z.maxLength(500, TEXT.noteTooLong))),
+    z.transform((s) => (s && s.trim() ? s.trim() : TEXT.balanceNoteDefault)),
+  ),
 });
 export type UpdateUserBalanceInput = z.input<typeof updateUserBalanceBody>;

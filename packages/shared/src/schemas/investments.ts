@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { MSG } from '../messages.ts';
+import * as z from 'zod/mini';
+import { TEXT } from '../texts.ts';
 import { parseUsdc } from '../money.ts';
 import { idSchema, messageResponse, usdc } from './common.ts';
 import { investmentSchema } from './dashboard.ts';
@@ -23,10 +23,8 @@ export type TiersResponse = z.infer<typeof tiersResponse>;
  */
 export const investBody = z.strictObject({
   amount: z
-    .union([z.number({ error: MSG.chooseTier }), z.string({ error: MSG.chooseTier })], {
-      error: MSG.chooseTier,
-    })
-    .refine((v) => parseUsdc(v) !== null, MSG.chooseTier),
+    .union([z.number({ error: TEXT.chooseTier }), z.string({ error: TEXT.chooseTier })], { error: TEXT.chooseTier })
+    .check(z.refine((v) => parseUsdc(v) !== null, TEXT.chooseTier)),
 });
 export const investResponse = z.object({ message: z.string(), investment: investmentSchema });
 export type InvestResponse = z.infer<typeof investResponse>;

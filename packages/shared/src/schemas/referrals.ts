@@ -1,9 +1,9 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { isoDate, usdc } from './common.ts';
 import { userRefSchema } from './user.ts';
 
 /** A member of the caller's network and when they joined. */
-export const referralEntrySchema = userRefSchema.extend({ createdAt: isoDate });
+export const referralEntrySchema = z.extend(userRefSchema, { createdAt: isoDate });
 
 export const referralTreeSchema = z.object({
   totalReferrals: z.number(),
@@ -11,9 +11,9 @@ export const referralTreeSchema = z.object({
   level2: z.array(referralEntrySchema),
   level3: z.array(referralEntrySchema),
   /** Exact member count per level; the lists hold at most the newest 1000 members each. */
-  level1Count: z.number().optional(),
-  level2Count: z.number().optional(),
-  level3Count: z.number().optional(),
+  level1Count: z.optional(z.number()),
+  level2Count: z.optional(z.number()),
+  level3Count: z.optional(z.number()),
 });
 export type ReferralTree = z.infer<typeof referralTreeSchema>;
 
@@ -22,7 +22,7 @@ export const referralRewardSchema = z.object({
   _id: z.string(),
   level: z.number(),
   amount: usdc,
-  fromUser: userRefSchema.omit({ _id: true }),
+  fromUser: z.omit(userRefSchema, { _id: true }),
   investmentAmount: usdc,
   createdAt: isoDate,
 });

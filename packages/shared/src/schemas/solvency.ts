@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * GET /api/admin/solvency: what the platform owes its investors (from the ledger) against the USDC

@@ -1,20 +1,16 @@
-import { z } from 'zod';
-import { MSG } from '../messages.ts';
+import * as z from 'zod/mini';
+import { TEXT } from '../texts.ts';
 
 /** The current login password, asked again before the second factor changes (a session alone is not enough). */
 const currentPassword = z
-  .string({ error: MSG.currentPasswordRequiredForChange })
-  .min(1, MSG.currentPasswordRequiredForChange)
-  .max(200, MSG.currentPasswordWrong);
+  .string({ error: TEXT.currentPasswordRequiredForChange })
+  .check(z.minLength(1, TEXT.currentPasswordRequiredForChange), z.maxLength(200, TEXT.currentPasswordWrong));
 
 export const twoFactorSetupBody = z.strictObject({ password: currentPassword });
 export const twoFactorSetupResponse = z.object({ secret: z.string(), otpauthUrl: z.string() });
 export const twoFactorEnableBody = z.strictObject({
   password: currentPassword,
-  code: z
-    .string({ error: MSG.totpRequired })
-    .trim()
-    .regex(/^\d{6}$/, MSG.totpRequired),
+  code: z.string({ error: TEXT.totpRequired }).check(z.trim(), z.regex(/^\d{6}$/, TEXT.totpRequired)),
 });
 export const twoFactorEnableResponse = z.object({
   message: z.string(),
@@ -23,6 +19,6 @@ export const twoFactorEnableResponse = z.object({
 });
 export const twoFactorDisableBody = z.strictObject({
   password: currentPassword,
-  code: z.string().trim().max(32),
+  code: z.string().check(z.trim(), z.maxLength(32)),
 });
 export const twoFactorDisableResponse = z.object({ message: z.string(), token: z.string() });

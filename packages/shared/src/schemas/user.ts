@@ -1,6 +1,6 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { MIN_PASSWORD_LENGTH } from '../constants.ts';
-import { MSG } from '../messages.ts';
+import { TEXT } from '../texts.ts';
 import { idSchema, isoDate, requiredText } from './common.ts';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -11,58 +11,56 @@ export const userSchema = z.object({
   firstName: z.string(),
   lastName: z.string(),
   email: z.string(),
-  phone: z.string().nullable(),
+  phone: z.nullable(z.string()),
   isAdmin: z.boolean(),
   isBlocked: z.boolean(),
   depositAddress: z.string(),
-  withdrawalWallet: z.string().nullable(),
-  invitationCode: z.string().nullable(),
+  withdrawalWallet: z.nullable(z.string()),
+  invitationCode: z.nullable(z.string()),
   twoFactorEnabled: z.boolean(),
   createdAt: isoDate,
 });
 export type User = z.infer<typeof userSchema>;
 
 /** Another person as lists name them (the spec's populated userId: firstName, lastName, email). */
-export const userRefSchema = userSchema.pick({ _id: true, firstName: true, lastName: true, email: true });
+export const userRefSchema = z.pick(userSchema, { _id: true, firstName: true, lastName: true, email: true });
 export type UserRef = z.infer<typeof userRefSchema>;
 
 export const meResponse = z.object({ user: userSchema });
 /** A password change answers a fresh token: older sessions end, this device stays signed in. */
-export const profileResponse = z.object({ user: userSchema, token: z.string().optional() });
+export const profileResponse = z.object({ user: userSchema, token: z.optional(z.string()) });
 export const updateEmailResponse = z.object({ message: z.string(), user: userSchema });
 
+const optionalPassword = z.optional(z.string().check(z.maxLength(200)));
 export const profileBody = z
   .strictObject({
-    firstName: requiredText(MSG.firstNameRequired, 100),
-    lastName: requiredText(MSG.lastNameRequired, 100),
-    currentPassword: z.string().max(200).optional(),
-    newPassword: z.string().max(200).optional(),
-    confirmPassword: z.string().max(200).optional(),
+    firstName: requiredText(TEXT.firstNameRequired, 100),
+    lastName: requiredText(TEXT.lastNameRequired, 100),
+    currentPassword: optionalPassword,
+    newPassword: optionalPassword,
+    confirmPassword: optionalPassword,
   })
-  .superRefine((v, ctx) => {
-    if (!v.newPassword) return;
-    if (v.confirmPassword !== undefined && v.confirmPassword !== v.newPassword) {
-      ctx.addIssue({ code: 'custom', message: MSG.newPasswordsMismatch, path: ['confirmPassword'] });
-      return;
-    }
-    if (v.newPassword.length < MIN_PASSWORD_LENGTH) {
-      ctx.addIssue({ code: 'custom', message: MSG.newPasswordTooShort, path: ['newPassword'] });
-      return;
-    }
-    if (!v.currentPassword)
-      ctx.addIssue({ code: 'custom', message: MSG.currentPasswordRequired, path: ['currentPassword'] });
-  });
+  .check(
+    z.superRefine((v, ctx) => {
+      const fail = (message: string, path: string) => ctx.addIssue({ code: 'custom', message, path: [path], input: v });
+      if (!v.newPassword) return;
+      if (v.confirmPassword !== undefined && v.confirmPassword !== v.newPassword)
+        return fail(TEXT.newPasswordsMismatch, 'confirmPassword');
+      if (v.newPassword.length < MIN_PASSWORD_LENGTH) return fail(TEXT.newPasswordTooShort, 'newPassword');
+      if (!v.currentPassword) fail(TEXT.currentPasswordRequired, 'currentPassword');
+    }),
+  );
 export type ProfileInput = z.input<typeof profileBody>;
 
 export const updateEmailBody = z.strictObject({
-  newEmail: requiredText(MSG.invalidEmail, 254)
-    .pipe(z.string().regex(EMAIL_RE, MSG.invalidEmail))
-    .transform((s) => s.toLowerCase()),
+  newEmail: z.pipe(
+    requiredText(TEXT.invalidEmail, 254),
+    z.string().check(z.regex(EMAIL_RE, TEXT.invalidEmail), z.toLowerCase()),
+  ),
   /** The current login password: a session alone cannot move the account to another address. */
   password: z
-    .string({ error: MSG.currentPasswordRequiredForChange })
-    .min(1, MSG.currentPasswordRequiredForChange)
-    .max(200, MSG.currentPasswordWrong),
+    .string({ error: TEXT.currentPasswordRequiredForChange })
+    .check(z.minLength(1, TEXT.currentPasswordRequiredForChange), z.maxLength(200, TEXT.currentPasswordWrong)),
 });
 export type UpdateEmailInput = z.input<typeof updateEmailBody>;
 

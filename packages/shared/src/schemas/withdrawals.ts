@@ -1,6 +1,16 @@
-import { z } from 'zod';
-import { MSG } from '../messages.ts';
-import { EVM_ADDRESS, TX_HASH, idSchema, isoDate, pageInfo, pageQuery, requiredText, usdc } from './common.ts';
+import * as z from 'zod/mini';
+import { TEXT } from '../texts.ts';
+import {
+  EVM_ADDRESS,
+  TX_HASH,
+  cacheBustQuery,
+  idSchema,
+  isoDate,
+  pageInfo,
+  pageQuery,
+  requiredText,
+  usdc,
+} from './common.ts';
 import { userRefSchema } from './user.ts';
 
 export const WITHDRAWAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
@@ -8,29 +18,26 @@ export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 export const WITHDRAWAL_SOURCES = ['earning', 'rewards', 'balance'] as const;
 export type WithdrawalSource = (typeof WITHDRAWAL_SOURCES)[number];
 
-const lower = (s: string) => s.toLowerCase();
+/** A required field that must match a format: the format is checked only once the field is there. */
+const requiredMatching = (required: string, re: RegExp, invalid: string) =>
+  z.pipe(requiredText(required, 200), z.string().check(z.regex(re, invalid), z.toLowerCase()));
 
 export const requestAllBody = z.strictObject({
-  walletAddress: requiredText(MSG.walletRequired, 200)
-    .pipe(z.string().regex(EVM_ADDRESS, MSG.invalidWallet))
-    .transform(lower),
+  walletAddress: requiredMatching(TEXT.walletRequired, EVM_ADDRESS, TEXT.invalidWallet),
   withdrawalPassword: z
-    .string({ error: MSG.withdrawalPasswordRequired })
-    .min(1, MSG.withdrawalPasswordRequired)
-    .max(200, MSG.withdrawalPasswordWrong),
+    .string({ error: TEXT.withdrawalPasswordRequired })
+    .check(z.minLength(1, TEXT.withdrawalPasswordRequired), z.maxLength(200, TEXT.withdrawalPasswordWrong)),
 });
 export type RequestAllInput = z.input<typeof requestAllBody>;
 
-const notes = z
-  .string()
-  .trim()
-  .max(1000, MSG.notesTooLong)
-  .nullish()
-  .transform((s) => (s ? s : null));
+const notes = z.pipe(
+  z.nullish(z.string().check(z.trim(), z.maxLength(1000, TEXT.notesTooLong))),
+  z.transform((s) => (s ? s : null)),
+);
 
 export const approveBody = z.strictObject({
   withdrawalId: idSchema,
-  txHash: requiredText(MSG.txHashRequired, 200).pipe(z.string().regex(TX_HASH, MSG.invalidTxHash)).transform(lower),
+  txHash: requiredMatching(TEXT.txHashRequired, TX_HASH, TEXT.invalidTxHash),
   notes,
 });
 export type ApproveInput = z.input<typeof approveBody>;
@@ -50,28 +57,27 @@ export const withdrawalSchema = z.object({
   amount: usdc,
   feeAmount: usdc,
   netAmount: usdc,
-  cycleNumber: z.number().nullable(),
-  investmentId: populatedInvestment.nullable(),
+  cycleNumber: z.nullable(z.number()),
+  investmentId: z.nullable(populatedInvestment),
   walletAddress: z.string(),
   requestedAt: isoDate,
-  processedAt: isoDate.nullable(),
-  txHash: z.string().nullable(),
-  notes: z.string().nullable(),
+  processedAt: z.nullable(isoDate),
+  txHash: z.nullable(z.string()),
+  notes: z.nullable(z.string()),
 });
 export type Withdrawal = z.infer<typeof withdrawalSchema>;
 
 /** Every admin view of a withdrawal: the requester populated (spec: userId with firstName, lastName, email). */
-export const adminWithdrawalSchema = withdrawalSchema.extend({ userId: userRefSchema });
+export const adminWithdrawalSchema = z.extend(withdrawalSchema, { userId: userRefSchema });
 export type AdminWithdrawal = z.infer<typeof adminWithdrawalSchema>;
 
 export const myWithdrawalsResponse = z.object({ withdrawals: z.array(withdrawalSchema) });
 
 export const withdrawalCounts = z.object({ pending: z.number(), total: z.number() });
 
-export const adminWithdrawalsQuery = pageQuery.extend({
-  status: z.enum(WITHDRAWAL_STATUSES).optional(),
-  t: z.string().max(30).optional(),
-  _: z.string().max(30).optional(),
+export const adminWithdrawalsQuery = z.extend(pageQuery, {
+  status: z.optional(z.enum(WITHDRAWAL_STATUSES)),
+  ...cacheBustQuery.shape,
 });
 export type AdminWithdrawalsQuery = z.input<typeof adminWithdrawalsQuery>;
 

@@ -1,5 +1,6 @@
 import { confirmationsAt, unavailableText, type Chain } from '../../chain/chain.ts';
 import { MSG } from '@harvest/shared/messages';
+import type { DepositFailureKind } from '@harvest/shared/schemas/deposits';
 
 /**
  * What the chain says about a submitted deposit transaction.
@@ -12,7 +13,7 @@ import { MSG } from '@harvest/shared/messages';
 export type ChainCheck =
   | { kind: 'match'; logIndex: number; confirmations: number; blockNumber: bigint; blockHash: string }
   | { kind: 'not_found' }
-  | { kind: 'mismatch'; reason: string }
+  | { kind: 'mismatch'; why: DepositFailureKind; reason: string }
   | { kind: 'rpc_error'; message: string };
 
 export interface DepositClaim {
@@ -38,7 +39,7 @@ export async function checkDeposit(
   if (!read.ok) return { kind: 'rpc_error', message: unavailableText(read.error) };
   const receipt = read.value;
   if (!receipt.found) return { kind: 'not_found' };
-  if (receipt.status !== 'success') return { kind: 'mismatch', reason: MSG.depositReverted };
+  if (receipt.status !== 'success') return { kind: 'mismatch', why: 'reverted', reason: MSG.depositReverted };
 
   const to = depositAddress.toLowerCase();
   const usdc = receipt.transfers.filter((t) => t.usdc);
@@ -46,21 +47,29 @@ export async function checkDeposit(
     const toUs = receipt.transfers.filter((t) => t.to === to);
     return {
       kind: 'mismatch',
+      why: 'wrong_token',
       reason: MSG.depositWrongToken(distinct((toUs.length ? toUs : receipt.transfers).map((t) => t.token))),
     };
   }
   const toUs = usdc.filter((t) => t.to === to);
-  if (toUs.length === 0) return { kind: 'mismatch', reason: wrongRecipient(distinct(usdc.map((t) => t.to)), to) };
+  if (toUs.length === 0)
+    return {
+      kind: 'mismatch',
+      why: 'wrong_recipient',
+      reason: wrongRecipient(distinct(usdc.map((t) => t.to)), to),
+    };
   const fromSender = toUs.filter((t) => t.from === claim.fromAddress.toLowerCase());
   if (fromSender.length === 0)
     return {
       kind: 'mismatch',
+      why: 'wrong_sender',
       reason: MSG.depositWrongSender(distinct(toUs.map((t) => t.from)), claim.fromAddress.toLowerCase()),
     };
   const exact = fromSender.find((t) => t.value === claim.amount);
   if (!exact)
     return {
       kind: 'mismatch',
+      why: 'wrong_amount',
       reason: MSG.depositWrongAmount(
         fromSender.map((t) => t.value),
         claim.amount,

@@ -278,6 +278,7 @@ export class DepositWatcher {
     for (const d of due) if (!deep.includes(d) && (await this.recheck(d)) === 'dropped') out.dropped++;
     const credited = await inTransaction(db, (tx) =>
       confirmAndCreditMany(
+        this.ctx,
         tx,
         deep.map((d) => d.id),
         { processedAt: this.ctx.clock.now(), head },

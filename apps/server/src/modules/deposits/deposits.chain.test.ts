@@ -145,9 +145,25 @@ describe.runIf(avail.ok)('deposits verified on chain (anvil)', () => {
     );
   });
 
-  it('wrong sender fails naming the real sender', async () => {
+  it('wrong sender fails naming the real sender; corrected with the right from-address it is verified and credited', async () => {
     const hash = await transfer(depositAddress, 2);
-    await expectFailed(hash, 2, stranger, new RegExp(`Wrong sender.*${sender.toLowerCase()}`));
+    const failed = await expectFailed(hash, 2, stranger, new RegExp(`Wrong sender.*${sender.toLowerCase()}`));
+    expect(failed.failureKind).toBe('wrong_sender');
+    await chain.mine(CONFIRMATIONS);
+    const before = await balance(investor);
+    const fixed = await call(t, 'POST', '/api/withdrawal/update-failed-deposit', {
+      token: investor.token,
+      body: { depositId: failed._id, txHash: hash, amount: 2, fromAddress: sender },
+    });
+    expect(fixed.statusCode).toBe(200);
+    expect(fixed.data.deposit).toMatchObject({
+      status: 'confirmed',
+      fromAddress: sender.toLowerCase(),
+      failureReason: null,
+      failureKind: null,
+    });
+    expect(await balance(investor)).toBe(before + usdc(2));
+    await expectLedgerClean(t);
   });
 
   it('an amount that differs from the chain fails and says the chain amount', async () => {

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.ts';
-import type { Job } from '../../jobs.ts';
+import type { Job } from '../../job.ts';
 import { depositWatcher } from './deposit-watcher.ts';
 import { recheckPendingDeposits } from './deposits.service.ts';
 

@@ -1,8 +1,8 @@
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
 import { deposits, users } from '../../db/schema.ts';
-import type { AdminDepositFilter, DepositCounts } from '@harvest/shared/schemas/deposits';
+import type { AdminDepositFilter, DepositCounts, DepositFailureKind } from '@harvest/shared/schemas/deposits';
 
 export type DepositRow = typeof deposits.$inferSelect;
 export type DepositUser = Pick<typeof users.$inferSelect, 'id' | 'firstName' | 'lastName' | 'email'>;
@@ -64,21 +64,58 @@ export async function confirmManyIfPending(
     .returning();
 }
 
-/** failed -> pending with a new hash and amount, only the owner's failed deposit. */
+/** pending -> failed with the reason, only from pending: a second racer (or an approval) gets nothing back. */
+export async function failIfPending(
+  db: Db,
+  id: string,
+  values: { failureReason: string; failureKind: DepositFailureKind; processedAt: Date; processedBy?: string | null },
+): Promise<DepositRow | undefined> {
+  const [row] = await db
+    .update(deposits)
+    .set({ status: 'failed', logIndex: null, nextCheckAt: null, ...values })
+    .where(and(eq(deposits.id, id), eq(deposits.status, 'pending')))
+    .returning();
+  return row;
+}
+
+/** The owner takes a failed deposit off the failed-deposits list (once; it stays in the history). */
+export async function dismissIfFailed(db: Db, id: string, userId: string, now: Date): Promise<DepositRow | undefined> {
+  const [row] = await db
+    .update(deposits)
+    .set({ dismissedAt: now })
+    .where(
+      and(
+        eq(deposits.id, id),
+        eq(deposits.userId, userId),
+        eq(deposits.status, 'failed'),
+        isNull(deposits.dismissedAt),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/**
+ * failed -> pending with a new hash and amount (and from-address, when given), only the owner's
+ * failed deposit.
+ */
 export async function resubmitIfFailed(
   db: Db,
   id: string,
   userId: string,
-  values: { txHash: string; amount: bigint; type: 'demo' | 'real'; now: Date },
+  values: { txHash: string; amount: bigint; fromAddress: string | null; type: 'demo' | 'real'; now: Date },
 ): Promise<DepositRow | undefined> {
   const [row] = await db
     .update(deposits)
     .set({
       txHash: values.txHash,
       amount: values.amount,
+      ...(values.fromAddress ? { fromAddress: values.fromAddress } : {}),
       type: values.type,
       status: 'pending',
       failureReason: null,
+      failureKind: null,
+      dismissedAt: null,
       logIndex: null,
       confirmations: 0,
       checkAttempts: 0,
@@ -96,11 +133,14 @@ export async function listUserDeposits(
   userId: string,
   opts: { status?: 'failed'; limit: number },
 ): Promise<DepositRow[]> {
+  // The failed-deposits list leaves out what its owner dismissed; the history shows everything.
   return db
     .select()
     .from(deposits)
     .where(
-      opts.status ? and(eq(deposits.userId, userId), eq(deposits.status, opts.status)) : eq(deposits.userId, userId),
+      opts.status
+        ? and(eq(deposits.userId, userId), eq(deposits.status, opts.status), isNull(deposits.dismissedAt))
+        : eq(deposits.userId, userId),
     )
     .orderBy(desc(deposits.createdAt), desc(deposits.id))
     .limit(opts.limit);

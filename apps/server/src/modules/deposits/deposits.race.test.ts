@@ -107,4 +107,34 @@ describe.runIf(isPostgres)('deposit races (PostgreSQL)', () => {
       await expectLedgerClean(t);
     }
   });
+
+  it('a reject racing an approval (and another reject): one decision wins, the rest get 409, one e-mail', async () => {
+    const u = await makeUser(t);
+    let credited = 0n;
+    for (let round = 0; round < 8; round++) {
+      const res = await submit(u, hash(), 2);
+      const id: string = res.data.deposit._id;
+      const rejectIt = (a: TestUser) =>
+        call(t, 'POST', '/api/admin/reject-deposit', { token: a.token, body: { depositId: id, reason: `r${round}` } });
+      const results = await Promise.all(
+        round % 2 ? [approve(admin, id), rejectIt(admin2), rejectIt(admin)] : [rejectIt(admin2), approve(admin, id)],
+      );
+      expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
+      expect(results.filter((r) => r.statusCode === 409)).toHaveLength(results.length - 1);
+      const [row] = await rawRows<{ status: string; credits: number; mails: number }>(
+        t.ctx.db,
+        sql`SELECT d.status,
+              (SELECT count(*)::int FROM ledger_transactions WHERE kind = 'deposit' AND ref_id = ${id}) AS credits,
+              (SELECT count(*)::int FROM mail_outbox WHERE user_id = ${u.user.id}::uuid AND created_at >= d.created_at
+                 AND kind IN ('deposit_confirmed', 'deposit_failed') AND text_body LIKE ${`%${res.data.deposit.txHash}%`}) AS mails
+            FROM deposits d WHERE d.id = ${id}::uuid`,
+      );
+      expect(row?.credits).toBe(row?.status === 'confirmed' ? 1 : 0);
+      expect(row?.status).toMatch(/^(confirmed|failed)$/);
+      expect(row?.mails).toBe(1);
+      if (row?.status === 'confirmed') credited += 2_000_000n;
+    }
+    expect(await balance(u)).toBe(credited);
+    await expectLedgerClean(t);
+  });
 });

@@ -5,8 +5,10 @@ import {
   adminDepositsResponse,
   adminProcessDepositBody,
   adminProcessDepositResponse,
+  adminRejectDepositBody,
   depositResultResponse,
   depositsResponse,
+  dismissFailedDepositBody,
   processDepositBody,
   updateFailedDepositBody,
   updateUserBalanceBody,
@@ -55,6 +57,16 @@ export function depositRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (req) => service.updateFailedDeposit(ctx, currentUser(req), req.body),
     );
 
+    app.post(
+      '/withdrawal/dismiss-failed-deposit',
+      {
+        onRequest: requireUser,
+        schema: { body: dismissFailedDepositBody, response: { 200: depositResultResponse } },
+        config: { idempotent: true },
+      },
+      async (req) => service.dismissFailedDeposit(ctx, currentUser(req), req.body.depositId),
+    );
+
     app.get(
       '/admin/deposits',
       {
@@ -72,6 +84,16 @@ export function depositRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { idempotent: true },
       },
       async (req) => service.approveDeposit(ctx, currentUser(req), req.body.depositId, req.ip),
+    );
+
+    app.post(
+      '/admin/reject-deposit',
+      {
+        onRequest: requireAdmin,
+        schema: { body: adminRejectDepositBody, response: { 200: adminProcessDepositResponse } },
+        config: { idempotent: true },
+      },
+      async (req) => service.rejectDeposit(ctx, currentUser(req), req.body, req.ip),
     );
 
     app.post(

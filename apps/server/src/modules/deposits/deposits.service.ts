@@ -2,12 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { MSG } from '@harvest/shared/messages';
 import { microToUsdc } from '@harvest/shared/money';
 import {
+  DEPOSIT_FAILURE_KINDS,
   type AdminDeposit,
   type AdminDepositFilter,
   type Deposit,
   type DepositCounts,
+  type DepositFailureKind,
 } from '@harvest/shared/schemas/deposits';
 import type { AppContext } from '../../context.ts';
+import type { Tx } from '../../db/client.ts';
 import { constraintName, inTransaction, sqlState } from '../../db/tx.ts';
 import { lockUserAccounts, post } from '../../ledger/ledger.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
@@ -18,8 +21,8 @@ import { findByLog, recordTransfers } from './watcher.queries.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { toUserRef } from '../users/users.dto.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
+import { queueMail } from '../../mail/outbox.ts';
 import { checkDeposit, type ChainCheck } from './deposit-check.ts';
-import { confirmAndCredit } from './deposits.credit.ts';
 import * as q from './deposits.queries.ts';
 import type { DepositRow, DepositUser } from './deposits.queries.ts';
 
@@ -40,6 +43,8 @@ const isHashTaken = (err: unknown) => sqlState(err) === '23505' && LIVE_HASH_CON
 
 // ---------------------------------------------------------------- DTOs
 
+const isFailureKind = (v: string | null): v is DepositFailureKind => DEPOSIT_FAILURE_KINDS.some((k) => k === v);
+
 export function toDepositDto(d: DepositRow, requiredConfirmations: number): Deposit {
   return {
     _id: d.id,
@@ -53,6 +58,7 @@ export function toDepositDto(d: DepositRow, requiredConfirmations: number): Depo
     confirmations: d.confirmations,
     requiredConfirmations: d.type === 'real' ? requiredConfirmations : 0,
     failureReason: d.failureReason,
+    failureKind: isFailureKind(d.failureKind) ? d.failureKind : null,
     userId: d.userId,
   };
 }
@@ -64,6 +70,63 @@ function toAdminDto(d: DepositRow, u: DepositUser, required: number): AdminDepos
 const dto = (ctx: AppContext, d: DepositRow) => toDepositDto(d, ctx.config.DEPOSIT_CONFIRMATIONS);
 
 // ---------------------------------------------------------------- crediting
+
+/**
+ * Confirms a pending deposit and credits it, in the caller's transaction, and queues the owner's
+ * receipt there; null if it was not pending.
+ */
+async function confirmAndCredit(
+  ctx: AppContext,
+  tx: Tx,
+  id: string,
+  values: { processedAt: Date; processedBy?: string | null; logIndex?: number | null; confirmations?: number },
+): Promise<DepositRow | null> {
+  const row = await q.confirmIfPending(tx, id, values);
+  if (!row) return null;
+  await post(tx, {
+    kind: 'deposit',
+    refId: row.id,
+    memo: row.txHash ? `deposit ${row.txHash}` : 'deposit',
+    createdBy: values.processedBy ?? null,
+    createdAt: values.processedAt,
+    legs: [
+      { account: { userId: row.userId, kind: 'balance' }, amount: row.amount },
+      { account: { platform: 'platform_deposits' }, amount: -row.amount },
+    ],
+  });
+  // Queued after the posting: the receipt quotes the balance this deposit made.
+  await queueMail(tx, ctx, row.userId, {
+    kind: 'deposit_confirmed',
+    amount: row.amount,
+    txHash: row.txHash,
+    at: values.processedAt,
+  });
+  return row;
+}
+
+/** Fails a pending deposit with the reason its owner reads, and queues the owner's e-mail; null if not pending. */
+async function failPending(
+  ctx: AppContext,
+  tx: Tx,
+  id: string,
+  values: { reason: string; kind: DepositFailureKind; processedAt: Date; processedBy?: string | null },
+): Promise<DepositRow | null> {
+  const row = await q.failIfPending(tx, id, {
+    failureReason: values.reason,
+    failureKind: values.kind,
+    processedAt: values.processedAt,
+    processedBy: values.processedBy ?? null,
+  });
+  if (!row) return null;
+  await queueMail(tx, ctx, row.userId, {
+    kind: 'deposit_failed',
+    amount: row.amount,
+    txHash: row.txHash,
+    reason: values.reason,
+    at: values.processedAt,
+  });
+  return row;
+}
 
 // ---------------------------------------------------------------- chain verification
 
@@ -84,14 +147,8 @@ async function applyCheck(ctx: AppContext, checked: DepositRow, result: ChainChe
         d.amount === checked.amount &&
         d.fromAddress === checked.fromAddress;
       if (!unchanged) return d;
-      const fail = async (reason: string) =>
-        (await q.updateDeposit(tx, d.id, {
-          status: 'failed',
-          failureReason: reason,
-          logIndex: null,
-          nextCheckAt: null,
-          processedAt: now,
-        })) ?? d;
+      const fail = async (reason: string, kind: DepositFailureKind) =>
+        (await failPending(ctx, tx, d.id, { reason, kind, processedAt: now })) ?? d;
       switch (result.kind) {
         case 'rpc_error':
           // Nothing is decided while the node cannot be asked: the next pass retries.
@@ -99,7 +156,7 @@ async function applyCheck(ctx: AppContext, checked: DepositRow, result: ChainChe
           return (await q.updateDeposit(tx, d.id, { nextCheckAt: now })) ?? d;
         case 'not_found': {
           const attempts = d.checkAttempts + 1;
-          if (attempts >= NOT_FOUND_ATTEMPTS) return fail(MSG.depositNotFoundOnChain(ctx.config.CHAIN_ID));
+          if (attempts >= NOT_FOUND_ATTEMPTS) return fail(MSG.depositNotFoundOnChain(ctx.config.CHAIN_ID), 'not_found');
           return (
             (await q.updateDeposit(tx, d.id, {
               checkAttempts: attempts,
@@ -108,10 +165,10 @@ async function applyCheck(ctx: AppContext, checked: DepositRow, result: ChainChe
           );
         }
         case 'mismatch':
-          return fail(result.reason);
+          return fail(result.reason, result.why);
         case 'match':
           if (result.confirmations >= required) {
-            const credited = await confirmAndCredit(tx, d.id, {
+            const credited = await confirmAndCredit(ctx, tx, d.id, {
               processedAt: now,
               logIndex: result.logIndex,
               confirmations: result.confirmations,
@@ -131,14 +188,10 @@ async function applyCheck(ctx: AppContext, checked: DepositRow, result: ChainChe
   } catch (err) {
     // The same transfer log is already held by another deposit: this one can never be credited.
     if (isHashTaken(err)) {
-      const failed = await q.updateDeposit(ctx.db, checked.id, {
-        status: 'failed',
-        failureReason: MSG.depositHashTaken,
-        logIndex: null,
-        nextCheckAt: null,
-        processedAt: now,
-      });
-      return failed ?? checked;
+      const failed = await inTransaction(ctx.db, (tx) =>
+        failPending(ctx, tx, checked.id, { reason: MSG.depositHashTaken, kind: 'hash_taken', processedAt: now }),
+      );
+      return failed ?? (await q.findDeposit(ctx.db, checked.id)) ?? checked;
     }
     throw err;
   }
@@ -258,7 +311,7 @@ async function claimOwnTransfer(
   if (row.status === 'pending' && check.confirmations >= ctx.config.DEPOSIT_CONFIRMATIONS) {
     const pendingId = row.id;
     await inTransaction(ctx.db, (tx) =>
-      confirmAndCredit(tx, pendingId, { processedAt: ctx.clock.now(), confirmations: check.confirmations }),
+      confirmAndCredit(ctx, tx, pendingId, { processedAt: ctx.clock.now(), confirmations: check.confirmations }),
     );
     row = (await q.findDeposit(ctx.db, row.id)) ?? row;
   }
@@ -279,7 +332,7 @@ export async function failedDeposits(ctx: AppContext, user: AuthUser): Promise<D
 export async function updateFailedDeposit(
   ctx: AppContext,
   user: AuthUser,
-  input: { depositId: string; txHash: string; amount: bigint },
+  input: { depositId: string; txHash: string; amount: bigint; fromAddress: string | null },
 ): Promise<{ message: string; deposit: Deposit }> {
   if (!UUID.test(input.depositId)) throw notFound(MSG.notFound);
   const real = ctx.chain !== null;
@@ -288,6 +341,7 @@ export async function updateFailedDeposit(
     row = await q.resubmitIfFailed(ctx.db, input.depositId, user.id, {
       txHash: input.txHash,
       amount: input.amount,
+      fromAddress: input.fromAddress,
       type: real ? 'real' : 'demo',
       now: ctx.clock.now(),
     });
@@ -302,6 +356,22 @@ export async function updateFailedDeposit(
   }
   if (real) row = await verifyDeposit(ctx, row);
   return { message: resultMessage(row, MSG.depositResubmitted), deposit: dto(ctx, row) };
+}
+
+/** The owner takes a failed deposit off the failed-deposits list; it stays in the deposit history. */
+export async function dismissFailedDeposit(
+  ctx: AppContext,
+  user: AuthUser,
+  depositId: string,
+): Promise<{ message: string; deposit: Deposit }> {
+  if (!UUID.test(depositId)) throw notFound(MSG.notFound);
+  const row = await inTransaction(ctx.db, (tx) => q.dismissIfFailed(tx, depositId, user.id, ctx.clock.now()));
+  if (!row) {
+    const existing = await q.findDeposit(ctx.db, depositId);
+    if (!existing || existing.userId !== user.id) throw notFound(MSG.notFound);
+    throw conflict(MSG.depositNotDismissable);
+  }
+  return { message: MSG.depositDismissed, deposit: dto(ctx, row) };
 }
 
 // ---------------------------------------------------------------- admin calls
@@ -351,7 +421,7 @@ export async function approveDeposit(
   if (!UUID.test(depositId)) throw notFound(MSG.notFound);
   const now = ctx.clock.now();
   const row = await inTransaction(ctx.db, async (tx) => {
-    const credited = await confirmAndCredit(tx, depositId, { processedAt: now, processedBy: admin.id });
+    const credited = await confirmAndCredit(ctx, tx, depositId, { processedAt: now, processedBy: admin.id });
     if (!credited) {
       const existing = await q.findDeposit(tx, depositId);
       if (!existing) throw notFound(MSG.notFound);
@@ -369,6 +439,46 @@ export async function approveDeposit(
     return credited;
   });
   return { message: MSG.depositApproved, deposit: dto(ctx, row) };
+}
+
+/**
+ * Rejects a pending deposit: it becomes `failed` with the administrator's reason, which its owner
+ * reads in the failed-deposits area and can correct. Decided once, like an approval: the
+ * conditional update lets one of a parallel approve and reject win; the other gets 409.
+ */
+export async function rejectDeposit(
+  ctx: AppContext,
+  admin: AuthUser,
+  input: { depositId: string; reason: string },
+  ip: string,
+): Promise<{ message: string; deposit: Deposit }> {
+  if (!UUID.test(input.depositId)) throw notFound(MSG.notFound);
+  const now = ctx.clock.now();
+  const row = await inTransaction(ctx.db, async (tx) => {
+    const failed = await failPending(ctx, tx, input.depositId, {
+      reason: input.reason,
+      kind: 'rejected',
+      processedAt: now,
+      processedBy: admin.id,
+    });
+    if (!failed) {
+      const existing = await q.findDeposit(tx, input.depositId);
+      if (!existing) throw notFound(MSG.notFound);
+      throw conflict(MSG.depositAlreadyProcessed);
+    }
+    await writeAudit(tx, {
+      adminId: admin.id,
+      action: 'deposit_reject',
+      targetType: 'deposit',
+      targetId: failed.id,
+      before: { status: 'pending' },
+      after: { status: 'failed', amount: failed.amount.toString(), userId: failed.userId },
+      note: input.reason,
+      ip,
+    });
+    return failed;
+  });
+  return { message: MSG.depositRejected, deposit: dto(ctx, row) };
 }
 
 /**
@@ -409,6 +519,7 @@ export async function updateUserBalance(
         refId: depositId ?? randomUUID(),
         memo: input.note,
         createdBy: admin.id,
+        createdAt: now,
         legs: [
           { account: { userId: input.userId, kind: 'balance' }, amount: diff },
           { account: { platform: 'platform_adjustments' }, amount: -diff },

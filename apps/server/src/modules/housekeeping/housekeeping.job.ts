@@ -1,11 +1,13 @@
 import type { AppContext } from '../../context.ts';
-import type { Job } from '../../jobs.ts';
+import type { Job } from '../../job.ts';
 import { purgeExpiredIdempotencyKeys } from '../../plugins/idempotency.queries.ts';
 import { purgeExpiredCounters } from '../../lib/counter-store.queries.ts';
 import { purgeStaleVerifications } from '../auth/auth.queries.ts';
 import { purgeExpiredEmailCodes } from './housekeeping.queries.ts';
+import { purgeSentMails } from '../../mail/outbox.queries.ts';
+import { SENT_MAIL_RETENTION_MS } from '../../mail/outbox.ts';
 
-/** Removes expired Idempotency-Keys (24 h), signup codes and their counters, and closed throttle windows. Idempotent, so several instances may run it. */
+/** Removes expired Idempotency-Keys (24 h), signup codes and their counters, closed throttle windows and mails sent 30+ days ago. Idempotent, so several instances may run it. */
 export const housekeepingJob: Job = {
   name: 'housekeeping',
   intervalMs: () => 15 * 60_000,
@@ -15,5 +17,6 @@ export const housekeepingJob: Job = {
     await purgeExpiredEmailCodes(ctx.db, new Date(now.getTime() - 24 * 3600_000));
     await purgeStaleVerifications(ctx.db, new Date(now.getTime() - 24 * 3600_000));
     await purgeExpiredCounters(ctx.db, now);
+    await purgeSentMails(ctx.db, new Date(now.getTime() - SENT_MAIL_RETENTION_MS));
   },
 };

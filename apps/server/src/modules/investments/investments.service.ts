@@ -45,6 +45,7 @@ export async function invest(
       kind: 'investment',
       refId: investment.id,
       memo: `Tier ${tier.name}`,
+      createdAt: now,
       insufficientMessage: MSG.investInsufficientBalance,
       legs: [
         { account: { userId: user.id, kind: 'balance' }, amount: -tier.amount },
@@ -69,6 +70,7 @@ export async function invest(
         kind: 'referral_reward',
         refId: row.id,
         memo: `Level ${ref.level} reward`,
+        createdAt: now,
         legs: [
           { account: { userId: ref.userId, kind: 'rewards' }, amount: reward },
           { account: { platform: 'platform_reward_expense' }, amount: -reward },
@@ -141,6 +143,7 @@ export async function completeCycle(
         kind: 'cycle_earning',
         refId: earning.id,
         memo: `Cycle ${cycleNumber}`,
+        createdAt: now,
         legs: [
           { account: { userId: user.id, kind: 'earnings' }, amount: gross },
           { account: { platform: 'platform_earning_expense' }, amount: -gross },

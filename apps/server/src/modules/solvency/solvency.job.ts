@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.ts';
-import type { Job } from '../../jobs.ts';
+import type { Job } from '../../job.ts';
 import { refreshOnchainBalances } from './solvency.service.ts';
 
 /** How often the on-chain balances behind the solvency view are read again. */

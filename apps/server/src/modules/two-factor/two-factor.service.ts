@@ -8,6 +8,7 @@ import { openSecret, sealSecret } from '../../lib/secret-box.ts';
 import { newTotpSecret, otpauthUrl, verifyTotp } from '../../lib/totp.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
+import { queueMail } from '../../mail/outbox.ts';
 import * as q from '../users/users.queries.ts';
 import * as twoFactorQueries from './two-factor.queries.ts';
 
@@ -75,6 +76,7 @@ export async function enable(ctx: AppContext, user: AuthUser, input: { password:
     // Older sessions were signed in without the second factor: end them.
     await q.updateUser(tx, user.id, { totpEnabled: true });
     await writeAudit(tx, { adminId: user.id, action: 'two_factor_enable', targetType: 'user', targetId: user.id, ip });
+    await queueMail(tx, ctx, user.id, { kind: 'two_factor_enabled', at: ctx.clock.now() });
     return q.bumpTokenVersion(tx, user.id);
   });
   if (!updated) throw unauthorized(MSG.unauthorized);
@@ -90,6 +92,7 @@ export async function disable(ctx: AppContext, user: AuthUser, input: { password
     await twoFactorQueries.replaceRecoveryCodes(tx, user.id, []);
     await q.updateUser(tx, user.id, { totpEnabled: false, totpSecret: null, totpLastStep: null });
     await writeAudit(tx, { adminId: user.id, action: 'two_factor_disable', targetType: 'user', targetId: user.id, ip });
+    await queueMail(tx, ctx, user.id, { kind: 'two_factor_disabled', at: ctx.clock.now() });
     return q.bumpTokenVersion(tx, user.id);
   });
   if (!updated) throw unauthorized(MSG.unauthorized);

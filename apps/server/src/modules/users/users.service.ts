@@ -9,6 +9,7 @@ import { assertNotCommon, hashPassword, verifyPassword } from '../../lib/passwor
 import { confirmPassword } from '../../lib/reauth.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
+import { queueMail } from '../../mail/outbox.ts';
 import * as q from './users.queries.ts';
 
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -83,6 +84,7 @@ export async function updateProfile(
   const updated = await inTransaction(ctx.db, async (tx) => {
     await q.updateUser(tx, user.id, { firstName: input.firstName, lastName: input.lastName, passwordHash });
     await writeAudit(tx, { adminId: user.id, action: 'password_change', targetType: 'user', targetId: user.id, ip });
+    await queueMail(tx, ctx, user.id, { kind: 'password_changed', at: ctx.clock.now() });
     return q.bumpTokenVersion(tx, user.id);
   });
   if (!updated) throw notFound();
@@ -110,6 +112,12 @@ export async function updateEmail(
         before: { email: admin.email },
         after: { email: newEmail },
         ip,
+      });
+      await queueMail(tx, ctx, admin.id, {
+        kind: 'email_changed',
+        oldEmail: admin.email,
+        newEmail,
+        at: ctx.clock.now(),
       });
       return updated;
     });

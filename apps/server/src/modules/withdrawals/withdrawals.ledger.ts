@@ -19,6 +19,7 @@ export async function postHolds(
   holds: Hold[],
   createdBy: string,
   insufficientMessage: string,
+  createdAt: Date,
 ): Promise<void> {
   await postMany(
     tx,
@@ -26,6 +27,7 @@ export async function postHolds(
       kind: 'withdrawal_hold',
       refId: h.withdrawalId,
       createdBy,
+      createdAt,
       insufficientMessage,
       legs: [
         { account: { userId, kind: h.from }, amount: -h.amount },

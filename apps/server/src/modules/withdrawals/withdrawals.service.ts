@@ -13,6 +13,7 @@ import { verifyPassword } from '../../lib/passwords.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { toUserRef } from '../users/users.dto.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
+import { queueMail } from '../../mail/outbox.ts';
 import { checkPayout } from './payout-check.ts';
 import { postHolds, type Hold } from './withdrawals.ledger.ts';
 import * as q from './withdrawals.queries.ts';
@@ -132,12 +133,21 @@ export async function requestAll(
       earnings.map((e) => e.id),
       true,
     );
-    await postHolds(tx, user.id, holds, user.id, MSG.noFunds);
+    await postHolds(tx, user.id, holds, user.id, MSG.noFunds, requestedAt);
     await q.setWithdrawalWallet(tx, user.id, input.walletAddress);
 
     const gross = rows.reduce((s, r) => s + r.amount, 0n);
     const fee = rows.reduce((s, r) => s + (r.feeAmount ?? 0n), 0n);
     const net = gross - fee;
+    await queueMail(tx, ctx, user.id, {
+      kind: 'withdrawal_requested',
+      count: rows.length,
+      gross,
+      fee,
+      net,
+      wallet: input.walletAddress,
+      at: requestedAt,
+    });
     return {
       message: MSG.withdrawalRequested(rows.length, microToText(gross), microToText(fee), microToText(net)),
       requestId,
@@ -252,6 +262,7 @@ export async function approve(
       kind: 'withdrawal_payout',
       refId: w.id,
       createdBy: admin.id,
+      createdAt: now,
       memo: input.txHash,
       legs: [
         { account: { userId: w.userId, kind: 'pending_withdrawal' }, amount: -w.amount },
@@ -261,6 +272,16 @@ export async function approve(
     });
     if (w.source === 'earning' && w.investmentId)
       await q.startCooldown(tx, w.investmentId, now, new Date(now.getTime() + WITHDRAWAL_COOLDOWN_MS));
+    await queueMail(tx, ctx, w.userId, {
+      kind: 'withdrawal_approved',
+      amount: w.amount,
+      fee: w.feeAmount,
+      net: w.netAmount,
+      wallet: w.walletAddress,
+      txHash: input.txHash,
+      notes: input.notes,
+      at: now,
+    });
     await writeAudit(tx, {
       adminId: admin.id,
       action: 'withdrawal_approve',
@@ -289,9 +310,10 @@ export async function reject(
 ): Promise<AdminWithdrawal> {
   await loadPending(ctx.db, input.withdrawalId);
   await inTransaction(ctx.db, async (tx) => {
+    const now = ctx.clock.now();
     const w = await q.decidePending(tx, input.withdrawalId, {
       status: 'rejected',
-      processedAt: ctx.clock.now(),
+      processedAt: now,
       processedBy: admin.id,
       notes: input.notes,
     });
@@ -301,12 +323,20 @@ export async function reject(
       kind: 'withdrawal_release',
       refId: w.id,
       createdBy: admin.id,
+      createdAt: now,
       legs: [
         { account: { userId: w.userId, kind: 'pending_withdrawal' }, amount: -w.amount },
         { account: { userId: w.userId, kind: back }, amount: w.amount },
       ],
     });
     if (w.source === 'earning' && w.cycleEarningId) await q.markEarningsRequested(tx, [w.cycleEarningId], false);
+    await queueMail(tx, ctx, w.userId, {
+      kind: 'withdrawal_rejected',
+      amount: w.amount,
+      returnedTo: back,
+      notes: input.notes,
+      at: now,
+    });
     await writeAudit(tx, {
       adminId: admin.id,
       action: 'withdrawal_reject',

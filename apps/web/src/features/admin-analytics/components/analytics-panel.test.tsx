@@ -2,7 +2,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MSG } from '@harvest/shared/messages';
+import { TEXT } from '@harvest/shared/texts';
 import { AnalyticsPanel } from './analytics-panel.tsx';
 
 class RO {
@@ -69,6 +69,6 @@ describe('AnalyticsPanel', () => {
       vi.fn(async () => new Response('', { status: 500 })),
     );
     renderPanel();
-    await waitFor(() => expect(screen.getByText(MSG.analyticsFailed)).toBeTruthy());
+    await waitFor(() => expect(screen.getByText(TEXT.analyticsFailed)).toBeTruthy());
   });
 });

@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { ANALYTICS_PERIODS, DEFAULT_ANALYTICS_PERIOD } from '@harvest/shared/constants';
-import { MSG } from '@harvest/shared/messages';
+import { TEXT } from '@harvest/shared/texts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, StatCard } from '../../../components/ui/card.tsx';
 import { errorText } from '../../../lib/api-client.ts';
-import { useAnalytics } from '../api/get-analytics.ts';
+import { useQuery } from '@tanstack/react-query';
+import { analyticsQuery } from '../../../lib/admin-queries.ts';
 
 const money = (v: number) =>
   `${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} USDC`;
@@ -67,7 +68,7 @@ function DayChart({
 /** Admin analytics (spec): period buttons 7/14/30/90 (default 30), summary cards, four bar charts. */
 export function AnalyticsPanel() {
   const [period, setPeriod] = useState<number>(DEFAULT_ANALYTICS_PERIOD);
-  const q = useAnalytics(period);
+  const q = useQuery(analyticsQuery(period));
   const count = (v: number) => v.toLocaleString('en-US');
 
   return (
@@ -93,7 +94,7 @@ export function AnalyticsPanel() {
         </p>
       ) : q.isError ? (
         <Card>
-          <p className="text-rose-700">{errorText(q.error, MSG.analyticsFailed)}</p>
+          <p className="text-rose-700">{errorText(q.error, TEXT.analyticsFailed)}</p>
           <Button className="mt-3" variant="secondary" onClick={() => void q.refetch()}>
             Retry
           </Button>

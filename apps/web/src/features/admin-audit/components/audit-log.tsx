@@ -1,12 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { MSG } from '@harvest/shared/messages';
+import { TEXT } from '@harvest/shared/texts';
 import type { AuditEntry } from '@harvest/shared/schemas/admin';
 import { Pager } from '../../../components/ui/pager.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { inputClass } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
-import { useAuditLog, type AuditFilter } from '../api/get-audit.ts';
+import { useQuery } from '@tanstack/react-query';
+import { auditQuery } from '../../../lib/admin-queries.ts';
 
 const PAGE_SIZE = 25;
 const json = (v: unknown) => (v === null || v === undefined ? '—' : JSON.stringify(v, null, 1));
@@ -14,9 +15,9 @@ const json = (v: unknown) => (v === null || v === undefined ? '—' : JSON.strin
 /** The append-only audit log of admin actions: paged, filtered by action and target. */
 export function AuditLog() {
   const [page, setPage] = useState(1);
-  const [filter, setFilter] = useState<AuditFilter>({ action: '', targetId: '' });
+  const [filter, setFilter] = useState({ action: '', targetId: '' });
   const [targetDraft, setTargetDraft] = useState('');
-  const q = useAuditLog(page, PAGE_SIZE, filter);
+  const q = useQuery(auditQuery(page, PAGE_SIZE, filter.action, filter.targetId));
   const pages = Math.max(1, Math.ceil((q.data?.total ?? 0) / PAGE_SIZE));
 
   function onSubmit(e: FormEvent) {
@@ -71,7 +72,7 @@ export function AuditLog() {
         </p>
       ) : q.isError ? (
         <Card>
-          <p className="text-rose-700">{errorText(q.error, MSG.auditFailed)}</p>
+          <p className="text-rose-700">{errorText(q.error, TEXT.auditFailed)}</p>
         </Card>
       ) : q.data.entries.length === 0 ? (
         <Card>

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
-import { MSG } from '@harvest/shared/messages';
+import { TEXT } from '@harvest/shared/texts';
 import { updateUserBalanceBody } from '@harvest/shared/schemas/deposits';
 import { Button } from '../../../components/ui/button.tsx';
 import { TextInput } from '../../../components/ui/field.tsx';
@@ -20,7 +20,7 @@ export function UpdateBalanceForm({ userId, onDone }: { userId: string; onDone?:
     e.preventDefault();
     const body = { userId, newBalance, ...(note.trim() ? { note } : {}) };
     const checked = updateUserBalanceBody.safeParse(body);
-    if (!checked.success) return void window.alert(checked.error.issues[0]?.message ?? MSG.balanceUpdateFailed);
+    if (!checked.success) return void window.alert(checked.error.issues[0]?.message ?? TEXT.balanceUpdateFailed);
     try {
       const res = await update.mutateAsync(body);
       toast.success(res.message);
@@ -28,7 +28,7 @@ export function UpdateBalanceForm({ userId, onDone }: { userId: string; onDone?:
       setNote('');
       onDone?.();
     } catch (err) {
-      window.alert(errorText(err, MSG.balanceUpdateFailed));
+      window.alert(errorText(err, TEXT.balanceUpdateFailed));
     }
   }
 

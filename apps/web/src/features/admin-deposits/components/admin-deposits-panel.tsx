@@ -1,14 +1,23 @@
-import { useState, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { toast } from 'react-toastify';
 import { HASH_SHOWN_CHARS_ADMIN_DEPOSITS } from '@harvest/shared/constants';
-import { MSG } from '@harvest/shared/messages';
-import { ADMIN_DEPOSIT_FILTERS, type AdminDeposit, type AdminDepositFilter } from '@harvest/shared/schemas/deposits';
+import { TEXT } from '@harvest/shared/texts';
+import {
+  ADMIN_DEPOSIT_FILTERS,
+  adminRejectDepositBody,
+  type AdminDeposit,
+  type AdminDepositFilter,
+} from '@harvest/shared/schemas/deposits';
 import { Pager } from '../../../components/ui/pager.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
+import { Dialog } from '../../../components/ui/dialog.tsx';
+import { Field, inputClass } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
-import { useAdminDeposits } from '../api/get-admin-deposits.ts';
 import { useApproveDeposit } from '../api/approve-deposit.ts';
+import { useRejectDeposit } from '../api/reject-deposit.ts';
+import { useQuery } from '@tanstack/react-query';
+import { adminDepositsQuery } from '../../../lib/admin-queries.ts';
 
 const PAGE_SIZE = 50;
 const FILTER_LABEL: Record<AdminDepositFilter, string> = {
@@ -33,12 +42,12 @@ const cutHash = (h: string | null) =>
   !h ? '—' : h.length > HASH_SHOWN_CHARS_ADMIN_DEPOSITS ? `${h.slice(0, HASH_SHOWN_CHARS_ADMIN_DEPOSITS)}...` : h;
 const usdc = (v: number) => `${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} USDC`;
 
-/** Admin deposits: filter all / pending / confirmed / failed with counts, Approve on pending ones. */
+/** Admin deposits: filter all / pending / confirmed / failed with counts, Approve or Reject on pending ones. */
 /** `toolbar` (composed by the app layer, e.g. a CSV download) receives the current filter. */
 export function AdminDepositsPanel({ toolbar }: { toolbar?: (filter: AdminDepositFilter) => ReactNode } = {}) {
   const [filter, setFilter] = useState<AdminDepositFilter>('all');
   const [page, setPage] = useState(1);
-  const q = useAdminDeposits(filter, page, PAGE_SIZE);
+  const q = useQuery(adminDepositsQuery(filter, page, PAGE_SIZE));
   const counts = q.data?.counts;
   const pages = Math.max(1, Math.ceil((q.data?.total ?? 0) / PAGE_SIZE));
 
@@ -79,12 +88,13 @@ export function AdminDepositsPanel({ toolbar }: { toolbar?: (filter: AdminDeposi
 
 function AdminDepositRow({ deposit: d }: { deposit: AdminDeposit }) {
   const approve = useApproveDeposit();
+  const [rejecting, setRejecting] = useState(false);
   async function onApprove() {
     try {
       const res = await approve.mutateAsync(d._id);
       toast.success(res.message);
     } catch (err) {
-      toast.error(errorText(err, MSG.approveDepositFailed));
+      toast.error(errorText(err, TEXT.approveDepositFailed));
     }
   }
   return (
@@ -114,15 +124,81 @@ function AdminDepositRow({ deposit: d }: { deposit: AdminDeposit }) {
         {d.failureReason && <p className="text-xs text-rose-700">{d.failureReason}</p>}
       </div>
       {d.status === 'pending' && (
-        <Button
-          variant="success"
-          onClick={onApprove}
-          disabled={approve.isPending}
-          aria-label={`Approve deposit of ${usdc(d.amount)} by ${d.userId.firstName} ${d.userId.lastName}`}
-        >
-          {approve.isPending ? 'Approving...' : 'Approve'}
-        </Button>
+        <div className="flex gap-2">
+          <Button
+            variant="danger"
+            onClick={() => setRejecting(true)}
+            aria-label={`Reject deposit of ${usdc(d.amount)} by ${d.userId.firstName} ${d.userId.lastName}`}
+          >
+            Reject
+          </Button>
+          <Button
+            variant="success"
+            onClick={onApprove}
+            disabled={approve.isPending}
+            aria-label={`Approve deposit of ${usdc(d.amount)} by ${d.userId.firstName} ${d.userId.lastName}`}
+          >
+            {approve.isPending ? 'Approving...' : 'Approve'}
+          </Button>
+        </div>
       )}
+      <RejectDepositDialog deposit={d} open={rejecting} onClose={() => setRejecting(false)} />
     </li>
+  );
+}
+
+/** Rejecting asks for the reason the investor will read, and confirms before it fails the deposit. */
+function RejectDepositDialog({
+  deposit: d,
+  open,
+  onClose,
+}: {
+  deposit: AdminDeposit;
+  open: boolean;
+  onClose: () => void;
+}) {
+  const [reason, setReason] = useState('');
+  const reject = useRejectDeposit();
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    const body = { depositId: d._id, reason };
+    const checked = adminRejectDepositBody.safeParse(body);
+    if (!checked.success) return void toast.error(checked.error.issues[0]?.message ?? TEXT.rejectDepositFailed);
+    try {
+      const res = await reject.mutateAsync(body);
+      toast.success(res.message);
+      onClose();
+    } catch (err) {
+      toast.error(errorText(err, TEXT.rejectDepositFailed));
+    }
+  }
+  return (
+    <Dialog open={open} onClose={onClose} title="Reject deposit">
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <p className="text-sm text-slate-700">
+          Reject the deposit of <strong>{usdc(d.amount)}</strong> by {d.userId.firstName} {d.userId.lastName}? It
+          becomes failed with your reason, which the investor reads and can act on.
+        </p>
+        <Field label="Reason">
+          {(id) => (
+            <textarea
+              id={id}
+              className={`${inputClass} min-h-20`}
+              value={reason}
+              maxLength={500}
+              onChange={(e) => setReason(e.target.value)}
+            />
+          )}
+        </Field>
+        <div className="flex justify-end gap-2">
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="danger" disabled={reject.isPending}>
+            {reject.isPending ? 'Rejecting...' : 'Reject deposit'}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
   );
 }

@@ -1,14 +1,15 @@
 import { useState } from 'react';
-import { MSG } from '@harvest/shared/messages';
+import { TEXT } from '@harvest/shared/texts';
 import type { AdminDeposit } from '@harvest/shared/schemas/deposits';
 import type { AdminWithdrawal } from '@harvest/shared/schemas/withdrawals';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, StatCard } from '../../../components/ui/card.tsx';
 import { inputClass } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
-import { useAdminDashboard } from '../api/get-admin-dashboard.ts';
 import { dateTime, fullName, usdc } from '../lib/format.ts';
 import { CsvDownloadButton } from './csv-download-button.tsx';
+import { useQuery } from '@tanstack/react-query';
+import { adminDashboardQuery } from '../../../lib/admin-queries.ts';
 
 const DEPOSIT_STYLE: Record<AdminDeposit['status'], string> = {
   pending: 'bg-amber-100 text-amber-800',
@@ -32,7 +33,7 @@ function Badge({ className, children }: { className: string; children: string })
 
 /** Admin overview (spec: totals, pending counts, recent deposits and withdrawals). */
 export function AdminOverview() {
-  const q = useAdminDashboard();
+  const q = useQuery(adminDashboardQuery());
   if (q.isPending)
     return (
       <p role="status" className="text-white">
@@ -49,7 +50,7 @@ export function AdminOverview() {
           </Button>
         }
       >
-        <p className="text-rose-700">{errorText(q.error, MSG.dashboardFailed)}</p>
+        <p className="text-rose-700">{errorText(q.error, TEXT.dashboardFailed)}</p>
       </Card>
     );
   const { metrics, recentActivity } = q.data;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { toast } from 'react-toastify';
-import { MSG } from '@harvest/shared/messages';
+import { TEXT } from '@harvest/shared/texts';
 import { Button } from '../../../components/ui/button.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { downloadCsv } from '../api/download-csv.ts';
@@ -21,7 +21,7 @@ export function CsvDownloadButton({
     try {
       await downloadCsv(path, fileName);
     } catch (err) {
-      toast.error(errorText(err, MSG.exportFailed));
+      toast.error(errorText(err, TEXT.exportFailed));
     } finally {
       setBusy(false);
     }

@@ -1,11 +1,12 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { MSG } from '@harvest/shared/messages';
+import { TEXT } from '@harvest/shared/texts';
 import type { AdminReferralLookup } from '@harvest/shared/schemas/admin';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { inputClass } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
-import { useUserCandidates, useUserNetwork } from '../api/get-user-network.ts';
+import { useQuery } from '@tanstack/react-query';
+import { userCandidatesQuery, userNetworkQuery } from '../../../lib/admin-queries.ts';
 
 const usdc = (v: number) => `${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} USDC`;
 const LEVEL_RATE = ['10%', '3%', '1%'];
@@ -22,8 +23,8 @@ export function ReferralLookup({
   const [draft, setDraft] = useState('');
   const [search, setSearch] = useState('');
   const [userId, setUserId] = useState<string | null>(null);
-  const candidates = useUserCandidates(search);
-  const network = useUserNetwork(userId);
+  const candidates = useQuery(userCandidatesQuery(search));
+  const network = useQuery(userNetworkQuery(userId));
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -50,7 +51,7 @@ export function ReferralLookup({
         </form>
         {candidates.isFetching && <p className="mt-2 text-sm text-slate-500">Searching...</p>}
         {candidates.isError && (
-          <p className="mt-2 text-sm text-rose-700">{errorText(candidates.error, MSG.usersFailed)}</p>
+          <p className="mt-2 text-sm text-rose-700">{errorText(candidates.error, TEXT.usersFailed)}</p>
         )}
         {candidates.data && (
           <ul className="mt-3 divide-y divide-slate-200" aria-label="Matching users">
@@ -82,7 +83,7 @@ export function ReferralLookup({
           </p>
         ) : network.isError ? (
           <Card>
-            <p className="text-rose-700">{errorText(network.error, MSG.referralsFailed)}</p>
+            <p className="text-rose-700">{errorText(network.error, TEXT.referralsFailed)}</p>
           </Card>
         ) : (
           <>

@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { adminTierResponse, type TierInput, type TierUpdateInput } from '@harvest/shared/schemas/admin';
 import { api } from '../../../lib/api-client.ts';
-import { adminTiersQueryKey } from './get-admin-tiers.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 export const createTier = (body: TierInput) => api('/admin/tiers', adminTierResponse, { method: 'POST', body });
 export const updateTier = (id: string, body: TierUpdateInput) =>
   api(`/admin/tiers/${encodeURIComponent(id)}`, adminTierResponse, { method: 'PUT', body });
 
-/** Create (no id) or update a tier; the list (and the investors' tier list) refetch after. */
+/** Create (no id) or update a tier; the back office and the investors' tier list refetch after. */
 export function useSaveTier() {
   const qc = useQueryClient();
   return useMutation({
@@ -18,6 +18,10 @@ export function useSaveTier() {
         throw new Error('incomplete tier');
       return createTier({ ...b, name: b.name, amount: b.amount, dailyRate: b.dailyRate });
     },
-    onSuccess: () => qc.invalidateQueries({ queryKey: adminTiersQueryKey }),
+    onSuccess: () =>
+      Promise.all([
+        qc.invalidateQueries({ queryKey: queryKeys.admin.all }),
+        qc.invalidateQueries({ queryKey: queryKeys.tiers }),
+      ]),
   });
 }

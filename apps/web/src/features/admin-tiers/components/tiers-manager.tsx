@@ -1,19 +1,20 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
-import { MSG } from '@harvest/shared/messages';
+import { TEXT } from '@harvest/shared/texts';
 import { createTierBody, type AdminTier } from '@harvest/shared/schemas/admin';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { TextInput } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
-import { useAdminTiers } from '../api/get-admin-tiers.ts';
 import { useSaveTier } from '../api/save-tier.ts';
+import { useQuery } from '@tanstack/react-query';
+import { adminTiersQuery } from '../../../lib/admin-queries.ts';
 
 const usdc = (v: number) => `${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} USDC`;
 
 /** Tier management: create, edit, activate and deactivate. Bought investments keep their terms. */
 export function TiersManager() {
-  const q = useAdminTiers();
+  const q = useQuery(adminTiersQuery());
   const [editing, setEditing] = useState<AdminTier | 'new' | null>(null);
   const save = useSaveTier();
 
@@ -22,7 +23,7 @@ export function TiersManager() {
       await save.mutateAsync({ id: t._id, body: { active } });
       toast.success(active ? `${t.name} activated` : `${t.name} deactivated`);
     } catch (err) {
-      toast.error(errorText(err, MSG.tierSaveFailed));
+      toast.error(errorText(err, TEXT.tierSaveFailed));
     }
   }
 
@@ -105,14 +106,14 @@ function TierForm({ tier, onClose }: { tier: AdminTier | null; onClose: () => vo
       sortOrder: Number(sortOrder) || 0,
     };
     const checked = createTierBody.safeParse(body);
-    if (!checked.success) return setError(checked.error.issues[0]?.message ?? MSG.tierSaveFailed);
+    if (!checked.success) return setError(checked.error.issues[0]?.message ?? TEXT.tierSaveFailed);
     setError(null);
     try {
       await save.mutateAsync({ id: tier?._id, body });
       toast.success(tier ? 'Tier updated' : 'Tier created');
       onClose();
     } catch (err) {
-      setError(errorText(err, MSG.tierSaveFailed));
+      setError(errorText(err, TEXT.tierSaveFailed));
     }
   }
 

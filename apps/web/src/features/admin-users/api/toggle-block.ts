@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toggleBlockResponse } from '@harvest/shared/schemas/user';
 import { api } from '../../../lib/api-client.ts';
-import { adminUsersQueryKey } from './get-admin-users.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 export const toggleBlock = (userId: string) =>
   api(`/user/admin/toggle-block/${encodeURIComponent(userId)}`, toggleBlockResponse, { method: 'POST' });
@@ -11,6 +11,6 @@ export function useToggleBlock() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: toggleBlock,
-    onSettled: () => qc.invalidateQueries({ queryKey: adminUsersQueryKey }),
+    onSettled: () => qc.invalidateQueries({ queryKey: queryKeys.admin.all }),
   });
 }

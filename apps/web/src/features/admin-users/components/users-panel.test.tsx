@@ -83,6 +83,7 @@ describe('UsersPanel', () => {
                 confirmations: 0,
                 requiredConfirmations: 0,
                 failureReason: null,
+                failureKind: null,
                 note: null,
                 createdAt: '2026-01-02T00:00:00.000Z',
                 processedAt: null,

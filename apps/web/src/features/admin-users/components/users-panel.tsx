@@ -1,14 +1,14 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { MSG } from '@harvest/shared/messages';
+import { TEXT } from '@harvest/shared/texts';
 import type { AdminUser } from '@harvest/shared/schemas/admin';
 import { Pager } from '../../../components/ui/pager.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { inputClass } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
-import { useAdminUsers } from '../api/get-admin-users.ts';
-import { useUserDeposits } from '../api/get-user-deposits.ts';
 import { useToggleBlock } from '../api/toggle-block.ts';
+import { useQuery } from '@tanstack/react-query';
+import { adminUsersQuery, userDepositsQuery } from '../../../lib/admin-queries.ts';
 
 const PAGE_SIZE = 20;
 const usdc4 = (v: number) =>
@@ -34,7 +34,7 @@ export function UsersPanel({ toolbar, balanceForm }: UsersPanelSlots) {
   const [draft, setDraft] = useState('');
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
-  const q = useAdminUsers(page, PAGE_SIZE, search);
+  const q = useQuery(adminUsersQuery(page, PAGE_SIZE, search));
   const pages = Math.max(1, Math.ceil((q.data?.total ?? 0) / PAGE_SIZE));
 
   function onSearch(e: FormEvent) {
@@ -86,7 +86,7 @@ export function UsersPanel({ toolbar, balanceForm }: UsersPanelSlots) {
         </p>
       ) : q.isError ? (
         <Card>
-          <p className="text-rose-700">{errorText(q.error, MSG.usersFailed)}</p>
+          <p className="text-rose-700">{errorText(q.error, TEXT.usersFailed)}</p>
         </Card>
       ) : q.data.users.length === 0 ? (
         <Card>
@@ -193,7 +193,7 @@ function Figure({ label, value }: { label: string; value: string }) {
 
 function UserDeposits({ userId }: { userId: string }) {
   const [page, setPage] = useState(1);
-  const q = useUserDeposits(userId, page, true);
+  const q = useQuery(userDepositsQuery(userId, page));
   useEffect(() => setPage(1), [userId]);
   if (q.isPending) return <p className="mt-3 text-sm text-slate-500">Loading deposits...</p>;
   if (q.isError) return <p className="mt-3 text-sm text-rose-700">Could not load deposits.</p>;

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { withdrawalActionResponse, type ApproveInput } from '@harvest/shared/schemas/withdrawals';
 import { api } from '../../../lib/api-client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 export const approveWithdrawal = (body: ApproveInput) =>
   api('/withdrawal/admin/approve', withdrawalActionResponse, { method: 'POST', body });
@@ -9,6 +10,6 @@ export function useApproveWithdrawal() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: approveWithdrawal,
-    onSettled: () => qc.invalidateQueries({ queryKey: ['admin-withdrawals'] }),
+    onSettled: () => qc.invalidateQueries({ queryKey: queryKeys.admin.all }),
   });
 }

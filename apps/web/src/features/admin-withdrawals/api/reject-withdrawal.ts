@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { withdrawalActionResponse, type RejectInput } from '@harvest/shared/schemas/withdrawals';
 import { api } from '../../../lib/api-client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 export const rejectWithdrawal = (body: RejectInput) =>
   api('/withdrawal/admin/reject', withdrawalActionResponse, { method: 'POST', body });
@@ -9,6 +10,6 @@ export function useRejectWithdrawal() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: rejectWithdrawal,
-    onSettled: () => qc.invalidateQueries({ queryKey: ['admin-withdrawals'] }),
+    onSettled: () => qc.invalidateQueries({ queryKey: queryKeys.admin.all }),
   });
 }

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ToastContainer } from 'react-toastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MSG } from '@harvest/shared/messages';
+import { TEXT } from '@harvest/shared/texts';
 import type { AdminWithdrawal } from '@harvest/shared/schemas/withdrawals';
 import { AdminWithdrawals } from './admin-withdrawals.tsx';
 
@@ -73,12 +73,12 @@ describe('AdminWithdrawals', () => {
 
     await user.click(await screen.findByRole('button', { name: /Ada Lovelace/ }));
     await user.click(screen.getByRole('button', { name: 'Approve' }));
-    expect(await screen.findByText(MSG.txHashRequired)).toBeTruthy();
+    expect(await screen.findByText(TEXT.txHashRequired)).toBeTruthy();
     expect(approve).not.toHaveBeenCalled();
 
     await user.type(screen.getByLabelText('Transaction Hash'), HASH);
     await user.click(screen.getByRole('button', { name: 'Approve' }));
-    expect(await screen.findByText(MSG.approveWithdrawalFailed)).toBeTruthy();
+    expect(await screen.findByText(TEXT.approveWithdrawalFailed)).toBeTruthy();
     expect(calls.find((c) => c.url === '/api/withdrawal/admin/approve')?.body).toEqual({
       withdrawalId: 'w1',
       txHash: HASH,
@@ -88,7 +88,7 @@ describe('AdminWithdrawals', () => {
     expect(await screen.findByText('Payout amount is less than the net amount to pay')).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: 'Reject' }));
-    expect(await screen.findByText(MSG.rejectWithdrawalFailed)).toBeTruthy();
+    expect(await screen.findByText(TEXT.rejectWithdrawalFailed)).toBeTruthy();
 
     await user.click(screen.getByRole('tab', { name: 'History (7)' }));
     await waitFor(() => expect(calls.some((c) => c.url.startsWith('/api/withdrawal/admin/all'))).toBe(true));
@@ -100,6 +100,6 @@ describe('AdminWithdrawals', () => {
       vi.fn(async () => new Response('', { status: 500 })),
     );
     renderTab();
-    expect((await screen.findAllByText(MSG.fetchWithdrawalsFailed)).length).toBeGreaterThan(0);
+    expect((await screen.findAllByText(TEXT.fetchWithdrawalsFailed)).length).toBeGreaterThan(0);
   });
 });

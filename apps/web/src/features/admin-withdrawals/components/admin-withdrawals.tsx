@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { toast } from 'react-toastify';
-import { HASH_SHOWN_CHARS, POLL_ADMIN_WITHDRAWALS_MS } from '@harvest/shared/constants';
-import { MSG } from '@harvest/shared/messages';
+import { HASH_SHOWN_CHARS } from '@harvest/shared/constants';
+import { TEXT } from '@harvest/shared/texts';
 import { formatUsdc } from '@harvest/shared/money';
 import { TX_HASH } from '@harvest/shared/schemas/common';
 import type { AdminWithdrawal } from '@harvest/shared/schemas/withdrawals';
@@ -11,8 +11,9 @@ import { Card } from '../../../components/ui/card.tsx';
 import { Field, TextInput, inputClass } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useApproveWithdrawal } from '../api/approve-withdrawal.ts';
-import { useAdminWithdrawals, type AdminView } from '../api/get-admin-withdrawals.ts';
 import { useRejectWithdrawal } from '../api/reject-withdrawal.ts';
+import { useQuery } from '@tanstack/react-query';
+import { adminWithdrawalsQuery, type WithdrawalView } from '../../../lib/admin-queries.ts';
 
 const PAGE_SIZE = 25;
 const money = (v: number) =>
@@ -28,11 +29,11 @@ const SOURCE = { earning: 'Cycle earning', rewards: 'Referral rewards', balance:
 
 /** Admin withdrawals: Pending and History sub-tabs with counts, refresh, and the Process Withdrawal panel. */
 /** `toolbar` (composed by the app layer, e.g. a CSV download) receives the current sub-tab. */
-export function AdminWithdrawals({ toolbar }: { toolbar?: (view: AdminView) => ReactNode } = {}) {
-  const [view, setView] = useState<AdminView>('pending');
+export function AdminWithdrawals({ toolbar }: { toolbar?: (view: WithdrawalView) => ReactNode } = {}) {
+  const [view, setView] = useState<WithdrawalView>('pending');
   const [page, setPage] = useState(1);
   const [selectedId, setSelectedId] = useState<string | null>(null);
-  const query = useAdminWithdrawals(view, page, PAGE_SIZE, POLL_ADMIN_WITHDRAWALS_MS);
+  const query = useQuery(adminWithdrawalsQuery(view, page, PAGE_SIZE));
   const rows = query.data?.withdrawals ?? [];
   const counts = query.data?.counts;
   const total = query.data?.pagination.total ?? 0;
@@ -41,14 +42,14 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: (view: AdminView) => R
 
   useEffect(() => {
     if (query.isError)
-      toast.error(errorText(query.error, MSG.fetchWithdrawalsFailed), { toastId: 'fetch-withdrawals' });
+      toast.error(errorText(query.error, TEXT.fetchWithdrawalsFailed), { toastId: 'fetch-withdrawals' });
   }, [query.isError, query.error, query.errorUpdatedAt]);
 
   useEffect(() => {
     if (page > pages) setPage(pages);
   }, [page, pages]);
 
-  const tabs: { id: AdminView; label: string; count: number | undefined }[] = [
+  const tabs: { id: WithdrawalView; label: string; count: number | undefined }[] = [
     { id: 'pending', label: 'Pending', count: counts?.pending },
     { id: 'history', label: 'History', count: counts?.total },
   ];
@@ -87,7 +88,7 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: (view: AdminView) => R
         {query.isPending ? (
           <p className="text-sm text-slate-500">Loading withdrawals...</p>
         ) : query.isError && rows.length === 0 ? (
-          <p className="text-sm text-rose-700">{errorText(query.error, MSG.fetchWithdrawalsFailed)}</p>
+          <p className="text-sm text-rose-700">{errorText(query.error, TEXT.fetchWithdrawalsFailed)}</p>
         ) : rows.length === 0 ? (
           <p className="text-sm text-slate-500">
             {view === 'pending' ? 'No pending withdrawals.' : 'No withdrawals yet.'}
@@ -157,14 +158,14 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
     e.preventDefault();
     if (!withdrawal) return;
     const hash = txHash.trim();
-    if (!hash) return void toast.error(MSG.txHashRequired);
-    if (!TX_HASH.test(hash)) return void toast.error(MSG.invalidTxHash);
+    if (!hash) return void toast.error(TEXT.txHashRequired);
+    if (!TX_HASH.test(hash)) return void toast.error(TEXT.invalidTxHash);
     try {
       await approve.mutateAsync({ withdrawalId: withdrawal._id, txHash: hash, notes: notes.trim() || null });
       toast.success('Withdrawal approved');
       onDone();
     } catch (err) {
-      toast.error(errorText(err, MSG.approveWithdrawalFailed));
+      toast.error(errorText(err, TEXT.approveWithdrawalFailed));
     }
   }
 
@@ -175,7 +176,7 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
       toast.success('Withdrawal rejected');
       onDone();
     } catch (err) {
-      toast.error(errorText(err, MSG.rejectWithdrawalFailed));
+      toast.error(errorText(err, TEXT.rejectWithdrawalFailed));
     }
   }
 

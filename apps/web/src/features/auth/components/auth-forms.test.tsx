@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import { ToastContainer } from 'react-toastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MSG } from '@harvest/shared/messages';
+import { TEXT } from '@harvest/shared/texts';
 import { AuthProvider } from '../../../lib/auth.tsx';
 import { LoginForm } from './login-form.tsx';
 import { SignupForm } from './signup-form.tsx';
@@ -28,7 +28,7 @@ describe('LoginForm', () => {
     vi.stubGlobal('fetch', fetchSpy);
     renderWith(<LoginForm />);
     await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
-    expect(await screen.findByText(MSG.loginRequired)).toBeTruthy();
+    expect(await screen.findByText(TEXT.loginRequired)).toBeTruthy();
     expect(fetchSpy).not.toHaveBeenCalled();
   });
 
@@ -50,7 +50,7 @@ describe('LoginForm', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
     expect(await screen.findByText('Invalid email or password')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
-    expect(await screen.findByText(MSG.loginFailed)).toBeTruthy();
+    expect(await screen.findByText(TEXT.loginFailed)).toBeTruthy();
   });
 });
 
@@ -67,8 +67,8 @@ describe('SignupForm', () => {
   it("gives 'Please enter email first' for Send Otp without an e-mail, and the required-fields message", async () => {
     renderWith(<SignupForm />, '/signup');
     await userEvent.click(screen.getByRole('button', { name: 'Send Otp' }));
-    expect(await screen.findByText(MSG.emailFirst)).toBeTruthy();
+    expect(await screen.findByText(TEXT.emailFirst)).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Create Account' }));
-    expect(await screen.findByText(MSG.signupAllRequired)).toBeTruthy();
+    expect(await screen.findByText(TEXT.signupAllRequired)).toBeTruthy();
   });
 });

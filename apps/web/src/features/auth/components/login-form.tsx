@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
-import { MSG } from '@harvest/shared/messages';
+import { TEXT } from '@harvest/shared/texts';
 import { Button } from '../../../components/ui/button.tsx';
 import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
 import { errorText, hasCode } from '../../../lib/api-client.ts';
@@ -21,7 +21,7 @@ export function LoginForm() {
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     if (!email.trim() || !password) {
-      toast.error(MSG.loginRequired);
+      toast.error(TEXT.loginRequired);
       return;
     }
     setBusy(true);
@@ -31,7 +31,7 @@ export function LoginForm() {
       navigate('/dashboard', { replace: true });
     } catch (err) {
       if (hasCode(err, 'two_factor_required')) setNeedsCode(true);
-      toast.error(errorText(err, MSG.loginFailed));
+      toast.error(errorText(err, TEXT.loginFailed));
     } finally {
       setBusy(false);
     }

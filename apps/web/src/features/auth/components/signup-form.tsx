@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
-import { MSG } from '@harvest/shared/messages';
+import { TEXT } from '@harvest/shared/texts';
 import { registerBody } from '@harvest/shared/schemas/auth';
 import { Button } from '../../../components/ui/button.tsx';
 import { Field, PasswordInput, TextInput, inputClass } from '../../../components/ui/field.tsx';
@@ -24,8 +24,8 @@ const EMPTY = {
 
 /** Registration fallback of spec section 8, with the duplicate-e-mail rewrite. */
 function registrationError(err: unknown): string {
-  const text = errorText(err, MSG.registrationFailed);
-  return /duplicate|E11000/i.test(text) && /email/i.test(text) ? MSG.emailExists : text;
+  const text = errorText(err, TEXT.registrationFailed);
+  return /duplicate|E11000/i.test(text) && /email/i.test(text) ? TEXT.emailExists : text;
 }
 
 export function SignupForm() {
@@ -42,17 +42,17 @@ export function SignupForm() {
 
   async function onSendCode() {
     if (!form.email.trim()) {
-      toast.error(MSG.emailFirst);
+      toast.error(TEXT.emailFirst);
       return;
     }
     setSending(true);
     try {
       const res = await sendCode(form.email.trim());
       if (res.message) toast.success(res.message);
-      else toast.error(MSG.unexpectedResponse);
+      else toast.error(TEXT.unexpectedResponse);
     } catch (err) {
       toast.error(
-        err instanceof ApiError && err.status === 0 ? MSG.somethingWrong : errorText(err, MSG.somethingWrong),
+        err instanceof ApiError && err.status === 0 ? TEXT.somethingWrong : errorText(err, TEXT.somethingWrong),
       );
     } finally {
       setSending(false);
@@ -75,7 +75,7 @@ export function SignupForm() {
     // The same contract the server enforces: identical messages, in the same order.
     const check = registerBody.safeParse(body);
     if (!check.success) {
-      toast.error(check.error.issues[0]?.message ?? MSG.registrationFailed);
+      toast.error(check.error.issues[0]?.message ?? TEXT.registrationFailed);
       return;
     }
     setBusy(true);

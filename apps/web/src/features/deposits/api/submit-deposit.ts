@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { depositResultResponse, type ProcessDepositInput } from '@harvest/shared/schemas/deposits';
 import { api } from '../../../lib/api-client.ts';
-import { depositHistoryKey } from './get-deposit-history.ts';
-import { failedDepositsKey } from './get-failed-deposits.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 export const submitDeposit = (body: ProcessDepositInput) =>
   api('/user/process-deposit', depositResultResponse, { method: 'POST', body });
@@ -13,9 +12,8 @@ export function useSubmitDeposit() {
     mutationFn: submitDeposit,
     onSettled: async () => {
       await Promise.all([
-        qc.invalidateQueries({ queryKey: depositHistoryKey }),
-        qc.invalidateQueries({ queryKey: failedDepositsKey }),
-        qc.invalidateQueries({ queryKey: ['dashboard'] }),
+        qc.invalidateQueries({ queryKey: queryKeys.deposits.all }),
+        qc.invalidateQueries({ queryKey: queryKeys.dashboard }),
       ]);
     },
   });

@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { depositResultResponse, type UpdateFailedDepositInput } from '@harvest/shared/schemas/deposits';
 import { api } from '../../../lib/api-client.ts';
-import { depositHistoryKey } from './get-deposit-history.ts';
-import { failedDepositsKey } from './get-failed-deposits.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 export const updateFailedDeposit = (body: UpdateFailedDepositInput) =>
   api('/withdrawal/update-failed-deposit', depositResultResponse, { method: 'POST', body });
@@ -13,9 +12,8 @@ export function useUpdateFailedDeposit() {
     mutationFn: updateFailedDeposit,
     onSettled: async () => {
       await Promise.all([
-        qc.invalidateQueries({ queryKey: depositHistoryKey }),
-        qc.invalidateQueries({ queryKey: failedDepositsKey }),
-        qc.invalidateQueries({ queryKey: ['dashboard'] }),
+        qc.invalidateQueries({ queryKey: queryKeys.deposits.all }),
+        qc.invalidateQueries({ queryKey: queryKeys.dashboard }),
       ]);
     },
   });

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
-import { MSG } from '@harvest/shared/messages';
+import { TEXT } from '@harvest/shared/texts';
 import { processDepositBody } from '@harvest/shared/schemas/deposits';
 import { Button } from '../../../components/ui/button.tsx';
 import { TextInput } from '../../../components/ui/field.tsx';
@@ -19,14 +19,14 @@ export function DepositForm() {
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     const checked = processDepositBody.safeParse(form);
-    if (!checked.success) return void toast.error(checked.error.issues[0]?.message ?? MSG.depositFailed);
+    if (!checked.success) return void toast.error(checked.error.issues[0]?.message ?? TEXT.depositFailed);
     try {
       const res = await submit.mutateAsync(form);
       if (res.deposit.status === 'failed') toast.error(res.message);
       else toast.success(res.message);
       setForm(EMPTY);
     } catch (err) {
-      toast.error(errorText(err, MSG.depositFailed));
+      toast.error(errorText(err, TEXT.depositFailed));
     }
   }
 

@@ -1,11 +1,12 @@
 import { POLL_DEPOSITS_MS, RECENT_DEPOSITS } from '@harvest/shared/constants';
 import type { Deposit } from '@harvest/shared/schemas/deposits';
-import { useDepositHistory } from '../api/get-deposit-history.ts';
 import { STATUS_LABEL, STATUS_STYLE, TYPE_LABEL, cutHash, dateTime, usdcText } from '../lib/format.ts';
+import { useQuery } from '@tanstack/react-query';
+import { depositHistoryQuery } from '../../../lib/query-keys.ts';
 
 /** The 5 most recent deposits with status and type, refreshed every 30 s (spec sections 2, 7, 9). */
 export function RecentDeposits() {
-  const history = useDepositHistory(POLL_DEPOSITS_MS);
+  const history = useQuery(depositHistoryQuery(POLL_DEPOSITS_MS));
   const recent = (history.data?.deposits ?? []).slice(0, RECENT_DEPOSITS);
   if (history.isPending) return <p className="text-sm text-slate-500">Loading deposits...</p>;
   if (recent.length === 0) return <p className="text-sm text-slate-500">No deposits yet.</p>;

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ToastContainer } from 'react-toastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MSG } from '@harvest/shared/messages';
+import { TEXT } from '@harvest/shared/texts';
 import type { Investment } from '@harvest/shared/schemas/dashboard';
 import { cycleState, InvestmentCycles } from './investment-cycles.tsx';
 
@@ -88,19 +88,19 @@ describe('InvestmentCycles', () => {
     const fetchMock = vi
       .fn()
       .mockResolvedValueOnce(
-        new Response(JSON.stringify({ error: MSG.weekendComplete, code: 'weekday_only' }), { status: 400 }),
+        new Response(JSON.stringify({ error: TEXT.weekendComplete, code: 'weekday_only' }), { status: 400 }),
       )
       .mockResolvedValueOnce(new Response('', { status: 500 }));
     vi.stubGlobal('fetch', fetchMock);
     renderCycles([{ ...base, earningStarted: true, cycleEndTime: '2026-01-14T04:00:00.000Z' }]);
     const button = screen.getByRole('button', { name: 'Complete Cycle' });
     await userEvent.click(button);
-    expect(await screen.findByText(MSG.weekendComplete)).toBeTruthy();
+    expect(await screen.findByText(TEXT.weekendComplete)).toBeTruthy();
     await waitFor(() =>
       expect((screen.getByRole('button', { name: 'Complete Cycle' }) as HTMLButtonElement).disabled).toBe(false),
     );
     await userEvent.click(screen.getByRole('button', { name: 'Complete Cycle' }));
-    expect(await screen.findByText(MSG.completeFailed)).toBeTruthy();
+    expect(await screen.findByText(TEXT.completeFailed)).toBeTruthy();
     expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/user/complete-cycle');
     expect(JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body))).toEqual({ investmentId: 'inv1' });
   });

@@ -1,6 +1,6 @@
 import { toast } from 'react-toastify';
 import { CYCLE_MS } from '@harvest/shared/constants';
-import { MSG } from '@harvest/shared/messages';
+import { TEXT } from '@harvest/shared/texts';
 import { cycleEarning, formatUsdc, microToUsdc, parseUsdc, rateToScaled } from '@harvest/shared/money';
 import type { Investment } from '@harvest/shared/schemas/dashboard';
 import { Button } from '../../../components/ui/button.tsx';
@@ -95,14 +95,14 @@ export function InvestmentCard({
     try {
       toast.success((await start.mutateAsync(inv._id)).message);
     } catch (err) {
-      toast.error(errorText(err, MSG.startFailed));
+      toast.error(errorText(err, TEXT.startFailed));
     }
   }
   async function onComplete() {
     try {
       toast.success((await complete.mutateAsync(inv._id)).message);
     } catch (err) {
-      toast.error(errorText(err, MSG.completeFailed));
+      toast.error(errorText(err, TEXT.completeFailed));
     }
   }
 
@@ -151,7 +151,7 @@ export function InvestmentCard({
         {state.kind === 'complete' && (
           <>
             <p className="text-sm text-slate-700">The 8-hour cycle is finished. Complete it to record your earning.</p>
-            {platformWeekday === false && <p className="text-sm text-amber-700">{MSG.weekendComplete}</p>}
+            {platformWeekday === false && <p className="text-sm text-amber-700">{TEXT.weekendComplete}</p>}
             <Button
               variant="success"
               className="w-full"

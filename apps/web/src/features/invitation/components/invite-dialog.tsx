@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { toast } from 'react-toastify';
-import { MSG } from '@harvest/shared/messages';
+import { TEXT } from '@harvest/shared/texts';
 import { Button } from '../../../components/ui/button.tsx';
 import { CopyButton } from '../../../components/ui/copy-button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
@@ -16,7 +16,7 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
     generateInvitation()
       .then((r) => setCode(r.code))
       .catch((err: unknown) => {
-        toast.error(errorText(err, MSG.invitationFailed));
+        toast.error(errorText(err, TEXT.invitationFailed));
         onClose();
       });
   }, [open, code, onClose]);

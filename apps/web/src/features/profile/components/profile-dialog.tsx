@@ -1,7 +1,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { toast } from 'react-toastify';
 import { MIN_PASSWORD_LENGTH } from '@harvest/shared/constants';
-import { MSG } from '@harvest/shared/messages';
+import { TEXT } from '@harvest/shared/texts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
@@ -58,8 +58,8 @@ function ProfileBody({
   async function onSave(e: FormEvent) {
     e.preventDefault();
     if (form.newPassword || form.confirmPassword) {
-      if (form.newPassword !== form.confirmPassword) return void toast.error(MSG.newPasswordsMismatch);
-      if (form.newPassword.length < MIN_PASSWORD_LENGTH) return void toast.error(MSG.newPasswordTooShort);
+      if (form.newPassword !== form.confirmPassword) return void toast.error(TEXT.newPasswordsMismatch);
+      if (form.newPassword.length < MIN_PASSWORD_LENGTH) return void toast.error(TEXT.newPasswordTooShort);
     }
     const emailChanged = Boolean(user?.isAdmin) && form.email.trim().toLowerCase() !== user?.email;
     setBusy(true);
@@ -83,7 +83,7 @@ function ProfileBody({
       setEditing(false);
       setForm((f) => ({ ...f, emailPassword: '', currentPassword: '', newPassword: '', confirmPassword: '' }));
     } catch (err) {
-      toast.error(errorText(err, MSG.profileFailed));
+      toast.error(errorText(err, TEXT.profileFailed));
     } finally {
       setBusy(false);
     }

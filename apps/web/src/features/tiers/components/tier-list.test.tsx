@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ToastContainer } from 'react-toastify';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MSG } from '@harvest/shared/messages';
+import { TEXT } from '@harvest/shared/texts';
 import { TierList } from './tier-list.tsx';
 
 beforeAll(() => {
@@ -73,6 +73,6 @@ describe('TierList', () => {
     setup(new Response('', { status: 502 }));
     await userEvent.click(await screen.findByRole('button', { name: 'Invest Now in Bronze' }));
     await userEvent.click(screen.getByRole('button', { name: 'Confirm Investment' }));
-    expect(await screen.findByText(MSG.investFailed)).toBeTruthy();
+    expect(await screen.findByText(TEXT.investFailed)).toBeTruthy();
   });
 });

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { toast } from 'react-toastify';
-import { MSG } from '@harvest/shared/messages';
+import { TEXT } from '@harvest/shared/texts';
 import { cycleEarning, formatUsdc, microToUsdc, parseUsdc, rateToScaled } from '@harvest/shared/money';
 import type { Tier } from '@harvest/shared/schemas/investments';
 import { Button } from '../../../components/ui/button.tsx';
@@ -8,7 +8,8 @@ import { Card } from '../../../components/ui/card.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useInvest } from '../api/invest.ts';
-import { useTiers } from '../api/get-tiers.ts';
+import { useQuery } from '@tanstack/react-query';
+import { tiersQuery } from '../../../lib/query-keys.ts';
 
 /** Gross earning of one 8-hour cycle, as the server computes it (rounded down to the micro-unit). */
 function perCycle(t: Tier): number | null {
@@ -22,7 +23,7 @@ function perCycle(t: Tier): number | null {
  * moves. `balance` (USDC) is shown in the confirmation when the caller knows it.
  */
 export function TierList({ balance }: { balance?: number }) {
-  const tiers = useTiers();
+  const tiers = useQuery(tiersQuery());
   const [chosen, setChosen] = useState<Tier | null>(null);
 
   if (tiers.isPending)
@@ -91,7 +92,7 @@ function ConfirmInvest({ tier, balance, onClose }: { tier: Tier | null; balance?
       toast.success(res.message);
       onClose();
     } catch (err) {
-      toast.error(errorText(err, MSG.investFailed));
+      toast.error(errorText(err, TEXT.investFailed));
     }
   }
 

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { messageResponse } from '@harvest/shared/schemas/common';
 import type { RequestAllInput } from '@harvest/shared/schemas/withdrawals';
 import { api } from '../../../lib/api-client.ts';
-import { myWithdrawalsQueryKey } from './get-my-withdrawals.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 export const requestAll = (body: RequestAllInput) =>
   api('/withdrawal/request-all', messageResponse, { method: 'POST', body });
@@ -14,8 +14,8 @@ export function useRequestAll() {
     mutationFn: requestAll,
     onSettled: async () => {
       await Promise.all([
-        qc.invalidateQueries({ queryKey: myWithdrawalsQueryKey }),
-        qc.invalidateQueries({ queryKey: ['dashboard'] }),
+        qc.invalidateQueries({ queryKey: queryKeys.withdrawals.mine }),
+        qc.invalidateQueries({ queryKey: queryKeys.dashboard }),
       ]);
     },
   });

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import { EVM_ADDRESS } from '@harvest/shared/schemas/common';
-import { MSG } from '@harvest/shared/messages';
+import { TEXT } from '@harvest/shared/texts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
@@ -75,10 +75,10 @@ function WithdrawAllBody({
 
   function onReview(e: FormEvent) {
     e.preventDefault();
-    if (!wallet.trim()) return void toast.error(MSG.walletRequired);
-    if (!EVM_ADDRESS.test(wallet.trim())) return void toast.error(MSG.invalidWallet);
-    if (!password) return void toast.error(MSG.withdrawalPasswordRequired);
-    if (breakdown.gross <= 0) return void toast.error(MSG.noFunds);
+    if (!wallet.trim()) return void toast.error(TEXT.walletRequired);
+    if (!EVM_ADDRESS.test(wallet.trim())) return void toast.error(TEXT.invalidWallet);
+    if (!password) return void toast.error(TEXT.withdrawalPasswordRequired);
+    if (breakdown.gross <= 0) return void toast.error(TEXT.noFunds);
     setStep('confirm');
   }
 
@@ -89,7 +89,7 @@ function WithdrawAllBody({
       onDone(wallet.trim().toLowerCase());
       onClose();
     } catch (err) {
-      toast.error(errorText(err, MSG.withdrawFailed));
+      toast.error(errorText(err, TEXT.withdrawFailed));
       setStep('form');
     }
   }

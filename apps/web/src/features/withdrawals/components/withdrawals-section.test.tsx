@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ToastContainer } from 'react-toastify';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MSG } from '@harvest/shared/messages';
+import { TEXT } from '@harvest/shared/texts';
 import type { DashboardResponse } from '@harvest/shared/schemas/dashboard';
 import type { Withdrawal } from '@harvest/shared/schemas/withdrawals';
 import { AuthProvider } from '../../../lib/auth.tsx';
@@ -188,7 +188,7 @@ describe('WithdrawalsSection', () => {
     expect(wallet.value).toBe('0x2222222222222222222222222222222222222222');
     await user.clear(wallet);
     await user.click(screen.getByRole('button', { name: 'Review Withdrawal' }));
-    expect(await screen.findByText(MSG.walletRequired)).toBeTruthy();
+    expect(await screen.findByText(TEXT.walletRequired)).toBeTruthy();
 
     await user.type(wallet, '0x4444444444444444444444444444444444444444');
     await user.type(screen.getByLabelText('Withdrawal Password'), 'withdraw-1');
@@ -211,7 +211,7 @@ describe('WithdrawalsSection', () => {
     const user = userEvent.setup();
     let n = 0;
     stubApi(() =>
-      n++ === 0 ? json({ error: MSG.noFunds, code: 'no_funds' }, 400) : new Response('', { status: 502 }),
+      n++ === 0 ? json({ error: TEXT.noFunds, code: 'no_funds' }, 400) : new Response('', { status: 502 }),
     );
     renderSection();
     const open = await screen.findByRole('button', { name: 'Withdraw All' });
@@ -220,9 +220,9 @@ describe('WithdrawalsSection', () => {
     await user.type(screen.getByLabelText('Withdrawal Password'), 'withdraw-1');
     await user.click(screen.getByRole('button', { name: 'Review Withdrawal' }));
     await user.click(await screen.findByRole('button', { name: 'Confirm Withdrawal' }));
-    expect(await screen.findByText(MSG.noFunds)).toBeTruthy();
+    expect(await screen.findByText(TEXT.noFunds)).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Review Withdrawal' }));
     await user.click(await screen.findByRole('button', { name: 'Confirm Withdrawal' }));
-    expect(await screen.findByText(MSG.withdrawFailed)).toBeTruthy();
+    expect(await screen.findByText(TEXT.withdrawFailed)).toBeTruthy();
   });
 });

@@ -4,13 +4,13 @@ import { microToUsdc, parseUsdc } from '@harvest/shared/money';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { useAuth } from '../../../lib/auth.tsx';
-import { useDashboard } from '../../dashboard/api/get-dashboard.ts';
-import { useMyWithdrawals } from '../api/get-my-withdrawals.ts';
 import { withdrawBreakdown } from '../lib/breakdown.ts';
 import { usd } from '../lib/format.ts';
 import { WithdrawAllDialog } from './withdraw-all-dialog.tsx';
 import { WithdrawalCard } from './withdrawal-card.tsx';
 import { WithdrawalSummary } from './withdrawal-summary.tsx';
+import { useQuery } from '@tanstack/react-query';
+import { dashboardQuery, myWithdrawalsQuery } from '../../../lib/query-keys.ts';
 
 const sum = (values: number[]) => microToUsdc(values.reduce((s, v) => s + (parseUsdc(v) ?? 0n), 0n));
 
@@ -20,8 +20,8 @@ const sum = (values: number[]) => microToUsdc(values.reduce((s, v) => s + (parse
  */
 export function WithdrawalsSection() {
   const { user, setUser } = useAuth();
-  const dashboard = useDashboard(POLL_INVESTMENTS_MS);
-  const history = useMyWithdrawals(POLL_INVESTMENTS_MS);
+  const dashboard = useQuery(dashboardQuery(POLL_INVESTMENTS_MS));
+  const history = useQuery(myWithdrawalsQuery(POLL_INVESTMENTS_MS));
   const [open, setOpen] = useState(false);
 
   const withdrawals = useMemo(() => history.data?.withdrawals ?? [], [history.data]);

@@ -2,16 +2,16 @@ import { useCallback, useState, type ReactNode } from 'react';
 import { Button } from '../../../../components/ui/button.tsx';
 import { Card } from '../../../../components/ui/card.tsx';
 import { InviteDialog } from '../../../../features/invitation/components/invite-dialog.tsx';
-import { useReferralTree } from '../../../../features/referrals/api/get-referral-tree.ts';
-import { useReferrals } from '../../../../features/referrals/api/get-referrals.ts';
 import { ReferralNetwork } from '../../../../features/referrals/components/referral-network.tsx';
 import { ReferralRewards } from '../../../../features/referrals/components/referral-rewards.tsx';
 import { errorText } from '../../../../lib/api-client.ts';
+import { useQuery } from '@tanstack/react-query';
+import { referralRewardsQuery, referralTreeQuery } from '../../../../lib/query-keys.ts';
 
 /** The signed-in user's own Referral Network, rewards and the invitation dialog (investor and admin tabs). */
 export function MyReferralNetwork({ children }: { children?: ReactNode }) {
-  const tree = useReferralTree();
-  const rewards = useReferrals();
+  const tree = useQuery(referralTreeQuery());
+  const rewards = useQuery(referralRewardsQuery());
   const [inviteOpen, setInviteOpen] = useState(false);
   const closeInvite = useCallback(() => setInviteOpen(false), []);
   const refresh = () => {

@@ -2,16 +2,17 @@ import { POLL_DEPOSITS_MS } from '@harvest/shared/constants';
 import { formatUsdc } from '@harvest/shared/money';
 import { Card, StatCard } from '../../../../components/ui/card.tsx';
 import { useAuth } from '../../../../lib/auth.tsx';
-import { useDashboard } from '../../../../features/dashboard/api/get-dashboard.ts';
 import { DepositAddress } from '../../../../features/deposits/components/deposit-address.tsx';
 import { DepositForm } from '../../../../features/deposits/components/deposit-form.tsx';
 import { FailedDeposits } from '../../../../features/deposits/components/failed-deposits.tsx';
 import { RecentDeposits } from '../../../../features/deposits/components/recent-deposits.tsx';
+import { useQuery } from '@tanstack/react-query';
+import { dashboardQuery } from '../../../../lib/query-keys.ts';
 
 /** Deposit tab (spec section 2): address, instructions, warning, balance, form, corrections, recent deposits. */
 export default function Tab() {
   const { user } = useAuth();
-  const dashboard = useDashboard(POLL_DEPOSITS_MS);
+  const dashboard = useQuery(dashboardQuery(POLL_DEPOSITS_MS));
   const balance = dashboard.data?.accountSummary.balance;
   return (
     <div className="space-y-5">

@@ -1,14 +1,15 @@
 import { POLL_INVESTMENTS_MS } from '@harvest/shared/constants';
 import { Button } from '../../../../components/ui/button.tsx';
 import { Card } from '../../../../components/ui/card.tsx';
-import { useDashboard } from '../../../../features/dashboard/api/get-dashboard.ts';
 import { InvestmentCycles } from '../../../../features/investments/components/investment-cycles.tsx';
 import { WithdrawalsSection } from '../../../../features/withdrawals/components/withdrawals-section.tsx';
 import { errorText } from '../../../../lib/api-client.ts';
+import { useQuery } from '@tanstack/react-query';
+import { dashboardQuery } from '../../../../lib/query-keys.ts';
 
 export default function Tab() {
   // Refreshes every 2 s while the tab is open (spec section 7).
-  const dashboard = useDashboard(POLL_INVESTMENTS_MS);
+  const dashboard = useQuery(dashboardQuery(POLL_INVESTMENTS_MS));
   return (
     <div className="space-y-6">
       {dashboard.isPending ? (

@@ -1,11 +1,12 @@
 import { Button } from '../../../../components/ui/button.tsx';
 import { Card } from '../../../../components/ui/card.tsx';
-import { useDashboard } from '../../../../features/dashboard/api/get-dashboard.ts';
 import { AccountSummaryCards } from '../../../../features/dashboard/components/account-summary-cards.tsx';
 import { errorText } from '../../../../lib/api-client.ts';
+import { useQuery } from '@tanstack/react-query';
+import { dashboardQuery } from '../../../../lib/query-keys.ts';
 
 export default function Tab() {
-  const dashboard = useDashboard();
+  const dashboard = useQuery(dashboardQuery());
   if (dashboard.isPending)
     return (
       <Card title="Dashboard">
