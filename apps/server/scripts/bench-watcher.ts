@@ -6,11 +6,13 @@
  *
  * Workload: BENCH_WATCHER_BLOCKS (300) blocks of BENCH_WATCHER_PER_BLOCK (300) USDC transfers each
  * (one transferMany call per block), 1 % of them to investors' addresses, the rest to strangers;
- * one catch-up pass per scan range size in BENCH_WATCHER_RANGES (10,50,200,500), from the same
+ * one catch-up pass per scan range size in BENCH_WATCHER_RANGES (10,50,100,200,500), from the same
  * cursor each time (deposits, cursor and checkpoints reset in between). A pass reads, matches,
  * records the deposits and credits those deeper than DEPOSIT_CONFIRMATIONS (30) through the ledger.
  */
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { Address } from 'viem';
@@ -50,7 +52,7 @@ export async function watcherBench(pgUrl: string): Promise<{ rows: WatcherBenchR
   const ADDRESSES = envNumber('BENCH_WATCHER_ADDRESSES', 100_000);
   const BLOCKS = envNumber('BENCH_WATCHER_BLOCKS', 300);
   const PER_BLOCK = envNumber('BENCH_WATCHER_PER_BLOCK', 300);
-  const RANGES = (process.env.BENCH_WATCHER_RANGES ?? '10,50,200,500').split(',').map(Number);
+  const RANGES = (process.env.BENCH_WATCHER_RANGES ?? '10,50,100,200,500').split(',').map(Number);
   const CONFIRMATIONS = 30;
   const name = 'hf_bench_watcher';
   const admin = new pg.Client({ connectionString: pgUrl });
@@ -201,7 +203,7 @@ export async function watcherBench(pgUrl: string): Promise<{ rows: WatcherBenchR
 }
 
 // Run alone: `npm run bench:watcher`.
-if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop() ?? '')) {
+if (process.argv[1] && path.basename(fileURLToPath(import.meta.url)) === path.basename(process.argv[1])) {
   const handle = await ensurePostgres();
   try {
     const { lines } = await watcherBench(handle.url);

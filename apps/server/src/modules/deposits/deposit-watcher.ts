@@ -28,7 +28,9 @@ import * as q from './watcher.queries.ts';
  */
 
 /** Most blocks read by one eth_getLogs call (measured: docs/decisions/0032); halves on a failed read. */
-export const SCAN_BLOCKS_MAX = 500;
+export const SCAN_BLOCKS_MAX = 200;
+/** Halvings of a range whose read failed, within one pass. */
+export const RANGE_RETRIES = 3;
 /** How long an instance holds the watcher; renewed with every range it commits. */
 export const WATCHER_LEASE_MS = 60_000;
 /** Range-end hashes kept for finding a fork point, in blocks behind the cursor. */
@@ -176,9 +178,9 @@ export class DepositWatcher {
         const to = from + BigInt(this.scanBlocks) - 1n < head ? from + BigInt(this.scanBlocks) - 1n : head;
         const next = await this.scanRange(cursor, from, to, head, out);
         if (!next) return { ...out, stopped: 'lease' };
+        out.blocks += Number(next.blockNumber - cursor.blockNumber);
         cursor = next;
         this.cursor = cursor.blockNumber;
-        out.blocks += Number(to - from + 1n);
       }
       await this.settle(head, out);
       this.failures = 0;
@@ -199,11 +201,18 @@ export class DepositWatcher {
   }
 
   /** Reads one range and commits its deposits with the cursor move; null when the lease was lost. */
-  private async scanRange(cursor: Cursor, from: bigint, to: bigint, head: bigint, out: PassResult) {
+  private async scanRange(cursor: Cursor, from: bigint, upTo: bigint, head: bigint, out: PassResult) {
+    let to = upTo;
     const chain = this.ctx.chain;
     if (!chain) return null;
-    const read = await chain.usdcTransfers(from, to);
-    if (!read.ok) this.scanBlocks = Math.max(1, Math.floor(this.scanBlocks / 2));
+    let read = await chain.usdcTransfers(from, to);
+    // Too many logs for one answer (providers' result caps, response size limits) looks like any
+    // other failed read: halve the range and try again, a few times, before calling it a fault.
+    for (let i = 0; !read.ok && i < RANGE_RETRIES && to > from; i++) {
+      this.scanBlocks = Math.max(1, Math.floor(this.scanBlocks / 2));
+      to = from + BigInt(this.scanBlocks) - 1n;
+      read = await chain.usdcTransfers(from, to);
+    }
     const logs = must(read).filter((l) => l.usdc && l.value > 0n);
     if (this.scanBlocks < this.maxScanBlocks) this.scanBlocks = Math.min(this.maxScanBlocks, this.scanBlocks * 2);
     const toHash = must(await chain.blockHash(to));
