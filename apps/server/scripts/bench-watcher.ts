@@ -6,7 +6,7 @@
  *
  * Workload: BENCH_WATCHER_BLOCKS (300) blocks of BENCH_WATCHER_PER_BLOCK (300) USDC transfers each
  * (one transferMany call per block), 1 % of them to investors' addresses, the rest to strangers;
- * one catch-up pass per scan range size in BENCH_WATCHER_RANGES (10,50,100,200,500), from the same
+ * one catch-up pass per scan range size in BENCH_WATCHER_RANGES (10,50,100,200), from the same
  * cursor each time (deposits, cursor and checkpoints reset in between). A pass reads, matches,
  * records the deposits and credits those deeper than DEPOSIT_CONFIRMATIONS (30) through the ledger.
  */
@@ -52,7 +52,7 @@ export async function watcherBench(pgUrl: string): Promise<{ rows: WatcherBenchR
   const ADDRESSES = envNumber('BENCH_WATCHER_ADDRESSES', 100_000);
   const BLOCKS = envNumber('BENCH_WATCHER_BLOCKS', 300);
   const PER_BLOCK = envNumber('BENCH_WATCHER_PER_BLOCK', 300);
-  const RANGES = (process.env.BENCH_WATCHER_RANGES ?? '10,50,100,200,500').split(',').map(Number);
+  const RANGES = (process.env.BENCH_WATCHER_RANGES ?? '10,50,100,200').split(',').map(Number);
   const CONFIRMATIONS = 30;
   const name = 'hf_bench_watcher';
   const admin = new pg.Client({ connectionString: pgUrl });
@@ -161,7 +161,8 @@ export async function watcherBench(pgUrl: string): Promise<{ rows: WatcherBenchR
         const s0 = performance.now();
         const r = await w.pass();
         const seconds = (performance.now() - s0) / 1000;
-        if (r.stopped) throw new Error(`watcher pass stopped: ${r.stopped} ${w.status().lastError ?? ''}`);
+        if (r.stopped)
+          throw new Error(`watcher pass (range ${scanBlocks}) stopped: ${r.stopped} ${w.status().lastError ?? ''} after ${r.blocks} blocks`);
         rows.push({
           scanBlocks,
           blocks: r.blocks,
