@@ -24,7 +24,7 @@ export interface RunningApp {
 }
 
 /**
- * Starts the production server (built SPA + API) as a child process on a fresh embedded
+ * Starts the production build of the server (built SPA + API) as a child process on a fresh embedded
  * database, with a real SMTP server in this process and the test clock enabled.
  */
 export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
@@ -32,7 +32,8 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hf-e2e-'));
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+  // The compiled server, as `npm start` runs it (`npm run build` makes apps/server/dist and apps/web/dist).
+  const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', 'apps/server/dist/server.js'], {
     cwd: ROOT,
     env: {
       ...process.env,

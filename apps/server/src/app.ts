@@ -1,9 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -15,6 +14,8 @@ import { createChain } from './chain/chain.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { SettableClock, systemClock, type Clock } from './lib/clock.ts';
+import { DEFAULT_WEB_DIST } from './lib/paths.ts';
+import { Metrics } from './lib/metrics.ts';
 import { TokenService } from './lib/tokens.ts';
 import { createCounterStore, RedisCounterStore } from './lib/counter-store.ts';
 import { createThrottles } from './lib/throttle.ts';
@@ -24,6 +25,10 @@ import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
+import { registerObservability } from './plugins/observability.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { databaseChecks } from './modules/health/health.service.ts';
+import { pendingCounts } from './modules/health/health.queries.ts';
 import { apiRoutes } from './routes.ts';
 import { testClockRoutes } from './modules/test-clock/test-clock.routes.ts';
 
@@ -32,12 +37,26 @@ export interface BuildOptions {
   database: Database;
   /** Signs tokens and peppers code hashes (JWT_SECRET, or the one kept in DATA_DIR). */
   secret: string;
+  /** The secret `secret` replaced (JWT_SECRET_PREVIOUS): still accepted for tokens and sealed seeds. */
+  previousSecret?: string;
+  /** Default: one without process metrics (server.ts passes one with them). */
+  metrics?: Metrics;
   clock?: Clock;
   mailer?: Mailer;
   logger?: FastifyServerOptions['logger'];
   /** Where the default logger writes (same level and redaction); tests capture the log with it. */
   logStream?: { write(line: string): void };
 }
+
+/** Development logs for people: one coloured line per entry (production and tests: JSON lines). */
+const PRETTY = {
+  target: 'pino-pretty',
+  options: {
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,reqId,method,path,route,status,ms',
+  },
+};
 
 const REDACT = [
   'req.headers.authorization',
@@ -47,8 +66,6 @@ const REDACT = [
   'res.headers["set-cookie"]',
 ];
 
-const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
-
 /** Builds the whole app (API and the SPA) without listening: tests call app.inject on it. */
 export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
   const { config } = opts;
@@ -56,8 +73,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     logger: opts.logger ?? {
       level: config.LOG_LEVEL,
       redact: { paths: REDACT, censor: '[redacted]' },
-      ...(opts.logStream ? { stream: opts.logStream } : {}),
+      ...(opts.logStream ? { stream: opts.logStream } : config.NODE_ENV === 'development' ? { transport: PRETTY } : {}),
     },
+    // plugins/observability.ts writes one line per request instead.
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: parseTrustProxy(config.TRUST_PROXY),
     bodyLimit: 64 * 1024,
     // A request (headers and body) must arrive within REQUEST_TIMEOUT_MS, headers within 10 s:
@@ -79,17 +98,24 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   app.decorateRequest('sessionMfa', false);
 
   const clock = opts.clock ?? (config.TEST_CLOCK ? new SettableClock() : systemClock);
+  const metrics = opts.metrics ?? new Metrics();
+  metrics.attach({ poolStats: () => opts.database.poolStats(), pendingCounts: () => pendingCounts(opts.database.db) });
+  registerObservability(app, metrics);
   const counters = createCounterStore(config.REDIS_URL, opts.database.db, () => clock.now().getTime());
   const ctx: AppContext = {
     config,
     db: opts.database.db,
     clock,
-    tokens: new TokenService(opts.secret, config.JWT_TTL_SECONDS, clock),
+    tokens: new TokenService(opts.secret, config.JWT_TTL_SECONDS, clock, opts.previousSecret),
     mailer:
       opts.mailer ??
       createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, production: config.isProduction, log: app.log }),
     log: app.log,
     secret: opts.secret,
+    previousSecret: opts.previousSecret ?? null,
+    metrics,
+    readiness: [...databaseChecks],
+    lifecycle: { shuttingDown: false },
     counters,
     throttles: createThrottles(counters, config.rateLimits),
     chain: config.CHAIN_RPC_URL
@@ -126,6 +152,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     },
     transform: jsonSchemaTransform,
   });
+  await app.register(healthRoutes(ctx));
   if (!config.isProduction) app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
   await app.register(apiRoutes(ctx), { prefix: '/api' });
   if (config.TEST_CLOCK && clock instanceof SettableClock)

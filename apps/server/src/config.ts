@@ -47,6 +47,15 @@ export const envSchema = z
       )
       .optional()
       .or(z.literal('').transform(() => undefined)),
+    /**
+     * The secret JWT_SECRET replaced: tokens it signed stay valid until they expire, and secrets sealed
+     * with it (authenticator seeds) are re-sealed with JWT_SECRET at start. Remove it one token lifetime later.
+     */
+    JWT_SECRET_PREVIOUS: z
+      .string()
+      .min(32, 'must be at least 32 characters')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     JWT_TTL_SECONDS: z.coerce
       .number()
       .int()
@@ -141,11 +150,31 @@ export const envSchema = z
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     /** Open connections one client address may hold; 0 turns the cap off. Default: 100, or off behind a proxy (TRUST_PROXY). */
     MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(100_000).optional(),
+    /** Prometheus metrics on their own listener; unset: off. */
+    METRICS_PORT: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(65535)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /** The metrics listener's address: loopback unless the scraper is on another machine. */
+    METRICS_HOST: z.string().default('127.0.0.1'),
+    /** On SIGTERM/SIGINT: time for in-flight requests and jobs to finish before the process exits anyway (code 1). */
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
     /** A running Idempotency-Key whose request has not committed within this time died; a retry may take over. */
     IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   })
   .superRefine((env, ctx) => {
     const prod = env.NODE_ENV === 'production';
+    if (env.JWT_SECRET_PREVIOUS && !env.JWT_SECRET)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['JWT_SECRET_PREVIOUS'],
+        message: 'needs JWT_SECRET (the new secret) set too',
+      });
+    if (env.JWT_SECRET_PREVIOUS && env.JWT_SECRET_PREVIOUS === env.JWT_SECRET)
+      ctx.addIssue({ code: 'custom', path: ['JWT_SECRET_PREVIOUS'], message: 'must differ from JWT_SECRET' });
     if (prod && env.TEST_CLOCK)
       ctx.addIssue({ code: 'custom', path: ['TEST_CLOCK'], message: 'must not be set when NODE_ENV=production' });
     if (prod && env.RATE_LIMITS === 'off')

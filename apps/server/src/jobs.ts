@@ -21,8 +21,8 @@ export function startBackgroundJobs(ctx: AppContext): Jobs {
     const tick = () => {
       if (busy || stopped) return;
       busy = true;
-      const p = job
-        .run(ctx)
+      const p = ctx.metrics
+        .timeJob(job.name, () => job.run(ctx))
         .catch((err: unknown) => ctx.log.error({ err }, `job ${job.name} failed`))
         .finally(() => {
           busy = false;

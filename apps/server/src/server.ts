@@ -1,10 +1,13 @@
+import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.ts';
 import { ensureAdmin, resolveSecret } from './bootstrap.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
-import { secureDataDir } from './lib/data-dir.ts';
+import { DataDirInUseError, secureDataDir } from './lib/data-dir.ts';
+import { Metrics, startMetricsServer } from './lib/metrics.ts';
 import { startBackgroundJobs } from './jobs.ts';
 import { seedTiers } from './modules/tiers/tiers.seed.ts';
+import { resealTotpSeeds } from './modules/two-factor/two-factor.service.ts';
 
 /** Listens and shuts down gracefully; everything else is built by app.ts. */
 async function main() {
@@ -20,25 +23,37 @@ async function main() {
     poolSize: config.DATABASE_POOL_SIZE,
   });
   await database.migrate();
-  const { app, ctx } = await buildApp({ config, database, secret: resolveSecret(config) });
+  const metrics = new Metrics({ processMetrics: true });
+  const { app, ctx } = await buildApp({
+    config,
+    database,
+    secret: resolveSecret(config),
+    previousSecret: config.JWT_SECRET_PREVIOUS,
+    metrics,
+  });
   const notice = await ensureAdmin(ctx.db, config);
   await seedTiers(ctx.db);
+  const resealed = await resealTotpSeeds(ctx);
+  if (resealed > 0) app.log.info({ resealed }, 'authenticator seeds re-sealed with the new JWT_SECRET');
   const jobs = startBackgroundJobs(ctx);
+  const metricsServer =
+    config.METRICS_PORT === undefined
+      ? null
+      : await startMetricsServer(metrics, config.METRICS_PORT, config.METRICS_HOST);
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info(`${signal} received: shutting down`);
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    await jobs.stop();
-    await app.close();
+  // SIGTERM/SIGINT: /readyz turns 503, the listener stops accepting, in-flight requests and running
+  // jobs finish, then the database closes and the process exits 0. After SHUTDOWN_TIMEOUT_MS it
+  // exits 1 anyway; a second signal exits at once.
+  closeWithGrace({ delay: config.SHUTDOWN_TIMEOUT_MS, logger: app.log }, async ({ signal, err }) => {
+    ctx.lifecycle.shuttingDown = true;
+    if (err) app.log.error({ err }, 'shutting down after an uncaught error');
+    else app.log.info(`${signal ?? 'exit'}: shutting down (finishing in-flight requests and jobs)`);
+    await Promise.all([app.close(), jobs.stop()]);
+    metricsServer?.closeAllConnections();
+    await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
     await database.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+    app.log.info('shut down cleanly');
+  });
 
   await app.listen({ port: config.PORT, host: config.HOST });
   const base = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
@@ -61,10 +76,11 @@ async function main() {
   }
   if (!config.SMTP_URL && !config.isProduction)
     lines.push('  E-mail: SMTP_URL unset, signup codes are printed in this log');
+  if (metricsServer) lines.push(`  Metrics: http://${config.METRICS_HOST}:${config.METRICS_PORT}/metrics`);
   console.log(`${lines.join('\n')}\n`);
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof ConfigError ? err.message : err);
+  console.error(err instanceof ConfigError || err instanceof DataDirInUseError ? err.message : err);
   process.exit(1);
 });

@@ -11,6 +11,7 @@ import { checkLedger } from '../src/ledger/check.ts';
 import { post, userTransfer } from '../src/ledger/ledger.ts';
 import { inTransaction } from '../src/db/tx.ts';
 import { SettableClock } from '../src/lib/clock.ts';
+import type { Metrics } from '../src/lib/metrics.ts';
 import { createAdmin } from '../src/bootstrap.ts';
 import { insertUserWithAccounts, newInvitationCode } from '../src/modules/users/users.service.ts';
 import type { AuthUser } from '../src/plugins/auth.ts';
@@ -67,10 +68,13 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** `logStream` captures the app's log (with its real level and redaction), e.g. to search it for secrets. */
+/**
+ * `logStream` captures the app's log (with its real level and redaction), e.g. to search it for secrets;
+ * `metrics` replaces the default registry (e.g. one with process metrics).
+ */
 export async function createTestApp(
   env: Record<string, string> = {},
-  opts: { logStream?: { write(line: string): void } } = {},
+  opts: { logStream?: { write(line: string): void }; metrics?: Metrics } = {},
 ): Promise<TestApp> {
   const smtp = await startSmtp();
   const config = loadConfig({
@@ -85,7 +89,14 @@ export async function createTestApp(
   const database = await freshDatabase();
   const clock = new SettableClock();
   const secret = config.JWT_SECRET ?? TEST_SECRET;
-  const { app, ctx } = await buildApp({ config, database, secret, clock, logStream: opts.logStream });
+  const { app, ctx } = await buildApp({
+    config,
+    database,
+    secret,
+    clock,
+    logStream: opts.logStream,
+    metrics: opts.metrics,
+  });
   await app.ready();
   return {
     app,

@@ -94,7 +94,10 @@ export async function startSmtp(opts: { port?: number } = {}): Promise<{
     port,
     mails,
     codeFor(email: string) {
-      const mail = [...mails].reverse().find((m) => m.to.includes(email.toLowerCase()));
+      // The newest code mailed to the address (receipts to the same address carry none).
+      const mail = [...mails]
+        .reverse()
+        .find((m) => m.to.includes(email.toLowerCase()) && /verification code is \d{6}/.test(m.raw));
       const code = mail && /verification code is (\d{6})/.exec(mail.raw)?.[1];
       if (!code) throw new Error(`no verification code mailed to ${email}`);
       return code;

@@ -64,7 +64,6 @@ export const MSG = {
   depositResubmitted: 'Deposit updated and submitted for verification again',
   depositFailedNoReason: 'Deposit failed',
   depositRejected: 'Deposit rejected',
-  depositNotPendingReject: 'Only pending deposits can be rejected',
   depositDismissed: 'Deposit removed from the failed deposits list',
   depositNotDismissable: 'Only failed deposits can be dismissed',
   balanceUpdated: 'Balance updated successfully',

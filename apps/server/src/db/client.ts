@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
@@ -9,7 +8,9 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { secureDataDir } from '../lib/data-dir.ts';
+import { lockDataDir, secureDataDir } from '../lib/data-dir.ts';
+import type { PoolStats } from '../lib/metrics.ts';
+import { MIGRATIONS_DIR } from '../lib/paths.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -17,13 +18,13 @@ export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 
-export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
-
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
   /** Runs the committed migrations; safe when several instances start at once. */
   migrate(): Promise<void>;
+  /** Connections in use and waiting, for the metrics. */
+  poolStats(): PoolStats;
   close(): Promise<void>;
 }
 
@@ -49,6 +50,7 @@ export function openPostgres(url: string, poolSize = 10): Database {
         await client.end();
       }
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
     close: () => pool.end(),
   };
 }
@@ -62,6 +64,8 @@ export function wrapPglite(client: PGlite): Database {
     db,
     kind: 'pglite',
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR }),
+    // One connection in the process; queries queue inside PGlite, not in a pool.
+    poolStats: () => ({ total: 1, idle: 1, waiting: 0, max: 1 }),
     close: () => client.close(),
   };
 }
@@ -95,16 +99,31 @@ const PGLITE_START = [
   'shared_buffers=16MB',
 ];
 
-export async function openPglite(dataDir: string): Promise<Database> {
+/** The embedded database in DATA_DIR/pglite, locked to this process until it is closed (lib/data-dir.ts). */
+export async function openPglite(dataDir: string): Promise<Database & { client: PGlite }> {
   // Owner-only (issue 11): the umask covers the files PGlite creates while it runs; the files of
   // a new cluster are written by PGlite's initdb with their own modes, so they are tightened after.
   secureDataDir(dataDir);
-  const client = await PGlite.create(path.join(dataDir, 'pglite'), {
-    extensions: PGLITE_EXTENSIONS,
-    startParams: PGLITE_START,
-  });
-  secureDataDir(dataDir);
-  return wrapPglite(client);
+  const release = lockDataDir(dataDir);
+  try {
+    const client = await PGlite.create(path.join(dataDir, 'pglite'), {
+      extensions: PGLITE_EXTENSIONS,
+      startParams: PGLITE_START,
+    });
+    secureDataDir(dataDir);
+    const database = wrapPglite(client);
+    return {
+      ...database,
+      client,
+      async close() {
+        await database.close();
+        release();
+      },
+    };
+  } catch (err) {
+    release();
+    throw err;
+  }
 }
 
 export function openDatabase(opts: { databaseUrl?: string; dataDir: string; poolSize?: number }): Promise<Database> {

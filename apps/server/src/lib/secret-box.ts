@@ -9,11 +9,25 @@ export function sealSecret(serverSecret: string, plain: string): string {
   return `v1.${iv.toString('base64url')}.${c.getAuthTag().toString('base64url')}.${data.toString('base64url')}`;
 }
 
-export function openSecret(serverSecret: string, sealed: string): string {
+/**
+ * Opens a sealed secret with the first of the server secrets that sealed it (the current one, then
+ * JWT_SECRET_PREVIOUS during a rotation); `sealedWith` says which, so a caller can re-seal.
+ */
+export function openSecret(serverSecrets: readonly string[], sealed: string): { plain: string; sealedWith: number } {
   const [v, iv, tag, data] = sealed.split('.');
   if (v !== 'v1' || !iv || !tag || !data) throw new Error('sealed secret has an unknown format');
-  const key = createHash('sha256').update(`totp-seal:${serverSecret}`).digest();
-  const d = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-  d.setAuthTag(Buffer.from(tag, 'base64url'));
-  return Buffer.concat([d.update(Buffer.from(data, 'base64url')), d.final()]).toString('utf8');
+  for (const [i, serverSecret] of serverSecrets.entries()) {
+    const key = createHash('sha256').update(`totp-seal:${serverSecret}`).digest();
+    const d = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+    d.setAuthTag(Buffer.from(tag, 'base64url'));
+    try {
+      return {
+        plain: Buffer.concat([d.update(Buffer.from(data, 'base64url')), d.final()]).toString('utf8'),
+        sealedWith: i,
+      };
+    } catch {
+      // Authentication failed: sealed with another secret.
+    }
+  }
+  throw new Error('sealed secret opens with none of the server secrets');
 }

@@ -12,7 +12,7 @@ import { checkLedger } from '../../src/ledger/check.ts';
 import { insertUserWithAccounts, newInvitationCode } from '../../src/modules/users/users.service.ts';
 import { halfDone, ledgerTotals, MoneyModel, Rng, seedFromEnv } from '../simulation/model.ts';
 import { freePort } from '../net.ts';
-import { Cluster, ServerProcess } from './cluster.ts';
+import { Cluster, ServerProcess } from '../support/processes.ts';
 
 /**
  * Crash test (docs/SECURITY.md, "Crash and simulation runs"): the real server as a child process on a throwaway PostgreSQL cluster,

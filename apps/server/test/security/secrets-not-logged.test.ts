@@ -133,11 +133,10 @@ describe('secrets are not logged', () => {
     });
     expect(disable.statusCode, JSON.stringify(disable.data)).toBe(200);
 
-    // The log was captured at all: one line per request at least, the URLs in it.
+    // The log was captured at all: one line per request (plugins/observability.ts), the paths in it.
     const log = lines.join('');
-    expect(lines.length).toBeGreaterThan(20);
-    expect(log).toContain('/api/withdrawal/admin/approve');
-    expect(log).toContain('incoming request');
+    expect(lines.length).toBeGreaterThan(12);
+    expect(log).toContain('POST /api/withdrawal/admin/approve 200');
 
     for (const { what, value } of secrets) {
       // Six-digit codes: only as a number on their own, not inside a timestamp.

@@ -120,6 +120,12 @@ describe.runIf(avail.ok)('deposit watcher (anvil, per-investor addresses)', () =
     expect(r.blocks).toBe(CONFIRMATIONS);
     expect(watcher().status()).toMatchObject({ enabled: true, lagBlocks: 0, consecutiveFailures: 0, leader: true });
     expect(watcher().status().lastSuccessAt).toBeInstanceOf(Date);
+    // Operations: the lag gauge and the readiness check.
+    expect(await t.ctx.metrics.registry.getSingleMetricAsString('deposit_watcher_lag_blocks')).toMatch(
+      /deposit_watcher_lag_blocks 0/,
+    );
+    expect(t.ctx.readiness.map((c) => c.name)).toContain('deposit-watcher');
+    expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
   });
 
   it('a transfer is pending with its confirmations, credited once deep enough, exactly once', async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { MIN_DEPOSIT_MICRO } from '@harvest/shared/constants';
 import { MSG } from '@harvest/shared/messages';
 import { unavailableText, type ChainRead, type TransferLog } from '../../chain/chain.ts';
-import type { AppContext } from '../../context.ts';
+import type { AppContext, ReadinessCheck } from '../../context.ts';
 import { constraintName, inTransaction, sqlState } from '../../db/tx.ts';
 import { ownersOf } from '../deposit-addresses/deposit-addresses.queries.ts';
 import { DEPOSIT_WATCHER } from '../deposit-addresses/deposit-addresses.service.ts';
@@ -183,6 +183,7 @@ export class DepositWatcher {
         this.cursor = cursor.blockNumber;
       }
       await this.settle(head, out);
+      this.ctx.metrics.watcherLagBlocks.set(Number(head - cursor.blockNumber));
       this.failures = 0;
       this.lastError = null;
       this.nextAttemptAt = 0;
@@ -375,6 +376,24 @@ export class DepositWatcher {
     return ok ? target : null;
   }
 }
+
+/** Blocks behind the head at which the watcher (the instance holding the lease) reports not ready. */
+export const READY_MAX_LAG_BLOCKS = 1_000;
+
+/**
+ * The watcher's condition of GET /readyz: only the instance that follows the chain can be behind,
+ * and only far behind (an outage of the RPC node for more than about half an hour on Polygon) counts.
+ */
+export const watcherReadiness: ReadinessCheck = {
+  name: 'deposit-watcher',
+  async run(ctx) {
+    const s = depositWatcher(ctx).status();
+    if (!s.enabled || !s.leader || s.lagBlocks === null) return null;
+    return s.lagBlocks > READY_MAX_LAG_BLOCKS
+      ? `deposit watcher ${s.lagBlocks} blocks behind the chain${s.lastError ? ` (${s.lastError})` : ''}`
+      : null;
+  },
+};
 
 const watchers = new WeakMap<AppContext, DepositWatcher>();
 

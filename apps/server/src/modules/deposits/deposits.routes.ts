@@ -16,11 +16,13 @@ import {
 import { depositSettingsResponse } from '@harvest/shared/schemas/deposit-settings';
 import type { AppContext } from '../../context.ts';
 import { authHooks, currentUser } from '../../plugins/auth.ts';
+import { watcherReadiness } from './deposit-watcher.ts';
 import * as service from './deposits.service.ts';
 
 export function depositRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { requireUser, requireAdmin } = authHooks(ctx);
 
+  if (ctx.chain && ctx.config.DEPOSIT_XPUB) ctx.readiness.push(watcherReadiness);
   return async (app) => {
     app.post(
       '/user/process-deposit',

@@ -1,14 +1,11 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { parseUsdc, rateToScaled } from '@harvest/shared/money';
 import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/tx.ts';
 import type { tiers } from '../../db/schema.ts';
+import { TIERS_SEED_FILE } from '../../lib/paths.ts';
 import { countTiers, insertTiers, lockTiers } from './tiers.queries.ts';
-
-export const TIERS_SEED_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'tiers.seed.json');
 
 const seedFile = z.object({
   tiers: z

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { recoveryCodes, users } from '../../db/schema.ts';
 
@@ -11,6 +11,25 @@ export async function markTotpStepUsed(db: Db, userId: string, step: number): Pr
     .update(users)
     .set({ totpLastStep: step })
     .where(and(eq(users.id, userId), or(isNull(users.totpLastStep), lt(users.totpLastStep, step))))
+    .returning({ id: users.id });
+  return rows.length > 0;
+}
+
+/** Every sealed authenticator seed (enrolled or being set up), for re-sealing after a secret rotation. */
+export async function listSealedTotpSeeds(db: Db): Promise<{ id: string; totpSecret: string }[]> {
+  const rows = await db
+    .select({ id: users.id, totpSecret: users.totpSecret })
+    .from(users)
+    .where(isNotNull(users.totpSecret));
+  return rows.flatMap((r) => (r.totpSecret ? [{ id: r.id, totpSecret: r.totpSecret }] : []));
+}
+
+/** Replaces a sealed seed only if it is still the one read (an enrolment in between wins). */
+export async function replaceSealedTotpSeed(db: Db, userId: string, was: string, sealed: string): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ totpSecret: sealed })
+    .where(and(eq(users.id, userId), eq(users.totpSecret, was)))
     .returning({ id: users.id });
   return rows.length > 0;
 }

@@ -36,9 +36,34 @@ export async function setup(ctx: AppContext, user: AuthUser, password: string, i
  */
 async function acceptTotp(ctx: AppContext, user: AuthUser, code: string): Promise<boolean> {
   if (!user.totpSecret) return false;
-  const step = verifyTotp(openSecret(ctx.secret, user.totpSecret), code, ctx.clock.now(), user.totpLastStep);
+  const seed = openSecret(serverSecrets(ctx), user.totpSecret).plain;
+  const step = verifyTotp(seed, code, ctx.clock.now(), user.totpLastStep);
   if (step === null) return false;
   return twoFactorQueries.markTotpStepUsed(ctx.db, user.id, step);
+}
+
+/** The current server secret, then the one it replaced (JWT_SECRET_PREVIOUS) while a rotation lasts. */
+function serverSecrets(ctx: AppContext): string[] {
+  return ctx.previousSecret ? [ctx.secret, ctx.previousSecret] : [ctx.secret];
+}
+
+/**
+ * After a JWT_SECRET rotation: authenticator seeds sealed with the previous secret are sealed again
+ * with the current one, so they stay readable once JWT_SECRET_PREVIOUS is removed. Runs at start;
+ * the update is conditional on the sealed value, so instances starting together do not clash.
+ */
+export async function resealTotpSeeds(ctx: AppContext): Promise<number> {
+  if (!ctx.previousSecret) return 0;
+  let resealed = 0;
+  for (const row of await twoFactorQueries.listSealedTotpSeeds(ctx.db)) {
+    const opened = openSecret(serverSecrets(ctx), row.totpSecret);
+    if (opened.sealedWith === 0) continue;
+    if (
+      await twoFactorQueries.replaceSealedTotpSeed(ctx.db, row.id, row.totpSecret, sealSecret(ctx.secret, opened.plain))
+    )
+      resealed++;
+  }
+  return resealed;
 }
 
 async function useRecoveryCode(ctx: AppContext, user: AuthUser, code: string): Promise<boolean> {

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+import type { AppContext } from '../../src/context.ts';
+import { SettableClock } from '../../src/lib/clock.ts';
+import { stepOf, totpAt } from '../../src/lib/totp.ts';
+import { resealTotpSeeds } from '../../src/modules/two-factor/two-factor.service.ts';
+import { call, createTestApp, makeUser, TEST_SECRET, type TestApp } from '../helpers.ts';
+
+/**
+ * Rotating JWT_SECRET (docs/OPERATIONS.md): the new secret signs, the previous one
+ * (JWT_SECRET_PREVIOUS) is still accepted for one token lifetime, and authenticator seeds sealed
+ * with it are re-sealed at start, so nobody is signed out and nobody's second factor breaks.
+ */
+const OLD = TEST_SECRET;
+const NEW = 'rotated-Secret-9f8e7d6c5b4a3928-1716151413121110';
+
+let before: TestApp;
+beforeAll(async () => {
+  before = await createTestApp({ JWT_SECRET: OLD });
+});
+afterAll(() => before.close());
+
+/** Another instance of the app on the same database, with the secrets an operator sets during a rotation. */
+async function instance(env: Record<string, string>, clock: SettableClock) {
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', RATE_LIMITS: 'off', ...env });
+  const built = await buildApp({
+    config,
+    database: before.database,
+    secret: config.JWT_SECRET ?? '',
+    previousSecret: config.JWT_SECRET_PREVIOUS,
+    clock,
+    mailer: before.ctx.mailer,
+  });
+  await built.app.ready();
+  const t: TestApp = { ...before, app: built.app, ctx: built.ctx, clock };
+  return { t, ctx: built.ctx as AppContext, close: () => built.app.close() };
+}
+
+describe('JWT_SECRET rotation', () => {
+  it('keeps sessions and second factors across the rotation, and ends old tokens once the previous key is dropped', async () => {
+    const u = await makeUser(before);
+    const setup = await call(before, 'POST', '/api/user/2fa/setup', { token: u.token, body: { password: u.password } });
+    const seed: string = setup.data.secret;
+    const code = (offset: number) => totpAt(seed, stepOf(before.clock.now()) + offset);
+    const enable = await call(before, 'POST', '/api/user/2fa/enable', {
+      token: u.token,
+      body: { password: u.password, code: code(0) },
+    });
+    expect(enable.statusCode, JSON.stringify(enable.data)).toBe(200);
+    const oldToken: string = enable.data.token;
+
+    // Step 1: JWT_SECRET=new, JWT_SECRET_PREVIOUS=old on every instance.
+    let newToken = '';
+    const during = await instance({ JWT_SECRET: NEW, JWT_SECRET_PREVIOUS: OLD }, before.clock);
+    try {
+      expect((await call(during.t, 'GET', '/api/user/me', { token: oldToken })).statusCode).toBe(200);
+      expect(await resealTotpSeeds(during.ctx)).toBe(1);
+      expect(await resealTotpSeeds(during.ctx)).toBe(0);
+      before.clock.set(new Date(before.clock.now().getTime() + 60_000));
+      const login = await call(during.t, 'POST', '/api/login', {
+        body: { email: u.user.email, password: u.password, totpCode: code(0) },
+      });
+      expect(login.statusCode, JSON.stringify(login.data)).toBe(200);
+      newToken = login.data.token;
+    } finally {
+      await during.close();
+    }
+
+    // Step 2, one token lifetime later: JWT_SECRET_PREVIOUS removed.
+    before.clock.set(new Date(before.clock.now().getTime() + 60_000));
+    const after = await instance({ JWT_SECRET: NEW }, before.clock);
+    try {
+      expect((await call(after.t, 'GET', '/api/user/me', { token: newToken })).statusCode).toBe(200);
+      const old = await call(after.t, 'GET', '/api/user/me', { token: oldToken });
+      expect(old.statusCode).toBe(401);
+      // The seed was re-sealed with the new secret: the second factor still works without the old one.
+      const login = await call(after.t, 'POST', '/api/login', {
+        body: { email: u.user.email, password: u.password, totpCode: code(0) },
+      });
+      expect(login.statusCode, JSON.stringify(login.data)).toBe(200);
+    } finally {
+      await after.close();
+    }
+  });
+
+  it('JWT_SECRET_PREVIOUS needs JWT_SECRET, and must differ from it', () => {
+    expect(() => loadConfig({ JWT_SECRET_PREVIOUS: OLD })).toThrow(ConfigError);
+    expect(() => loadConfig({ JWT_SECRET: OLD, JWT_SECRET_PREVIOUS: OLD })).toThrow(/JWT_SECRET_PREVIOUS: must differ/);
+  });
+});

@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgres, type Database } from '../../src/db/client.ts';
+import { inTransaction } from '../../src/db/tx.ts';
+import { checkLedger } from '../../src/ledger/check.ts';
+import { post, userBalances, userTransfer } from '../../src/ledger/ledger.ts';
+import { insertUserWithAccounts, newInvitationCode } from '../../src/modules/users/users.service.ts';
+import { PRODUCTION_ENV, TEST_SECRET } from '../helpers.ts';
+import { freePort } from '../net.ts';
+import { buildServer, postJson, scratchPostgres, ServerProcess } from '../support/processes.ts';
+
+/**
+ * Graceful shutdown of the production build on PostgreSQL: SIGTERM arrives while a money request is
+ * in flight (held on a row lock the test owns). The listener stops accepting at once, the request
+ * still completes with 200, the process exits 0, and the ledger is exact. A request that cannot
+ * finish within SHUTDOWN_TIMEOUT_MS does not keep the process: it exits 1 and the money did not move.
+ */
+const PASSWORD = 'shutdown-password-1';
+let scratch: Awaited<ReturnType<typeof scratchPostgres>>;
+let database: Database;
+const servers: ServerProcess[] = [];
+beforeAll(async () => {
+  buildServer();
+  scratch = await scratchPostgres();
+  database = openPostgres(scratch.url, 2);
+  await database.migrate();
+});
+afterAll(async () => {
+  for (const s of servers) await s.kill9();
+  await database?.close();
+  await scratch?.destroy();
+});
+
+async function fundedUser() {
+  const user = await inTransaction(database.db, (tx) =>
+    insertUserWithAccounts(tx, {
+      email: `shutdown.${randomUUID().slice(0, 8)}@example.com`,
+      firstName: 'Shut',
+      lastName: 'Down',
+      phoneCountryCode: '+1',
+      phoneNumber: '5551234567',
+      password: PASSWORD,
+      withdrawalPassword: 'withdraw-1',
+      referrerId: null,
+      invitationCode: newInvitationCode(),
+    }),
+  );
+  await inTransaction(database.db, (tx) =>
+    post(
+      tx,
+      userTransfer('test_funding', randomUUID(), user.id, {
+        from: 'platform_deposits',
+        to: 'balance',
+        amount: 100_000_000n,
+      }),
+    ),
+  );
+  return user;
+}
+
+async function startServer(shutdownTimeoutMs: number) {
+  const server = new ServerProcess(
+    await freePort(),
+    {
+      ...PRODUCTION_ENV,
+      DATABASE_URL: scratch.url,
+      JWT_SECRET: TEST_SECRET,
+      DEPOSIT_ADDRESS: '0x1111111111111111111111111111111111111111',
+      LOG_LEVEL: 'info',
+      SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs),
+    },
+    { entry: 'dist' },
+  );
+  servers.push(server);
+  await server.start();
+  return server;
+}
+
+/**
+ * Signs the user in, takes a lock on their ledger rows from another connection, sends an investment
+ * (which then waits on the lock) and answers once the server's statement is seen waiting.
+ */
+async function investHeldOnLock(server: ServerProcess, user: { id: string; email: string }) {
+  const login = await postJson(server.baseUrl, '/api/login', { email: user.email, password: PASSWORD });
+  expect(login.status, JSON.stringify(login.data)).toBe(200);
+  const holder = new pg.Client({ connectionString: scratch.url });
+  await holder.connect();
+  await holder.query('BEGIN');
+  await holder.query('SELECT id FROM ledger_accounts WHERE user_id = $1 FOR UPDATE', [user.id]);
+  const answer = postJson(
+    server.baseUrl,
+    '/api/user/invest',
+    { amount: '50' },
+    { authorization: `Bearer ${login.data.token}`, 'idempotency-key': randomUUID() },
+  ).catch((err: unknown) => ({ status: 0, data: String(err) }));
+  for (let waiting = 0; waiting === 0;) {
+    await new Promise((r) => setTimeout(r, 50));
+    const r = await holder.query(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+    );
+    waiting = r.rows[0].n;
+  }
+  return { answer, release: () => holder.query('COMMIT').then(() => holder.end()) };
+}
+
+describe('graceful shutdown', () => {
+  it('finishes the in-flight investment, exits 0, and the ledger check is green', { timeout: 180_000 }, async () => {
+    const user = await fundedUser();
+    const server = await startServer(30_000);
+    const { answer, release } = await investHeldOnLock(server, user);
+
+    server.signal('SIGTERM');
+    // It stops accepting connections while the request is still running.
+    for (let accepting = true; accepting;) {
+      accepting = await fetch(`${server.baseUrl}/healthz`).then(
+        () => true,
+        () => false,
+      );
+      if (accepting) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(server.alive).toBe(true);
+
+    await release();
+    const invested = await answer;
+    expect(invested.status, JSON.stringify(invested.data)).toBe(200);
+    expect(await server.exited()).toEqual({ code: 0, signal: null });
+    const log = server.log();
+    expect(log).toContain('SIGTERM: shutting down');
+    expect(log).toContain('shut down cleanly');
+    // Production logs are JSON lines.
+    const lines = log.split('\n').filter((l) => l.startsWith('{'));
+    expect(lines.some((l) => /^POST \/api\/user\/invest 200 /.test(JSON.parse(l).msg))).toBe(true);
+
+    expect(await checkLedger(database.db)).toEqual([]);
+    const balances = await userBalances(database.db, user.id);
+    expect(balances.balance).toBe(50_000_000n);
+    expect(balances.invested).toBe(50_000_000n);
+  });
+
+  it(
+    'is bounded: a request still held after SHUTDOWN_TIMEOUT_MS is cut, the process exits 1, nothing moved',
+    { timeout: 180_000 },
+    async () => {
+      const user = await fundedUser();
+      const server = await startServer(1_000);
+      const { answer, release } = await investHeldOnLock(server, user);
+      server.signal('SIGTERM');
+      expect(await server.exited()).toEqual({ code: 1, signal: null });
+      expect(server.log()).toContain('killed by timeout (1000ms)');
+      expect((await answer).status).not.toBe(200);
+      await release();
+      expect(await checkLedger(database.db)).toEqual([]);
+      const balances = await userBalances(database.db, user.id);
+      expect(balances.balance).toBe(100_000_000n);
+      expect(balances.invested).toBe(0n);
+    },
+  );
+});

@@ -1,0 +1,211 @@
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { withDatabase } from '../global-setup.ts';
+import { freePort } from '../net.ts';
+
+/**
+ * Real processes for the tests that need them (crash, operations): a throwaway PostgreSQL cluster,
+ * the server as a child process (from source through tsx, or the production build), the CLIs.
+ */
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+/** Fills the ROOT-relative production build (npm run build:server); the ops tests run it. */
+export const DIST_SERVER = 'apps/server/dist/server.js';
+const PGBIN = process.env.PGBIN ?? '/usr/lib/postgresql/15/bin';
+const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+
+/** PostgreSQL refuses to run as root: run its tools as the postgres user then. */
+function pgTool(tool: string, args: string[]): string {
+  const cmd = isRoot ? 'runuser' : path.join(PGBIN, tool);
+  const argv = isRoot ? ['-u', 'postgres', '--', path.join(PGBIN, tool), ...args] : args;
+  return execFileSync(cmd, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+export class Cluster {
+  readonly dir: string;
+  constructor(readonly port: number) {
+    this.dir = mkdtempSync(path.join(os.tmpdir(), 'hf-crash-pg-'));
+    if (isRoot) chownSync(this.dir, Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()), 0);
+    pgTool('initdb', ['-D', path.join(this.dir, 'data'), '-U', 'postgres', '-A', 'trust', '-E', 'UTF8']);
+  }
+  get url(): string {
+    return `postgres://postgres@127.0.0.1:${this.port}/postgres`;
+  }
+  start(): void {
+    pgTool('pg_ctl', [
+      '-D',
+      path.join(this.dir, 'data'),
+      '-o',
+      `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c max_connections=100`,
+      '-l',
+      path.join(this.dir, 'log'),
+      '-w',
+      'start',
+    ]);
+  }
+  /** Crash-stop: no checkpoint, every connection cut; the next start replays the WAL. */
+  stopImmediate(): void {
+    pgTool('pg_ctl', ['-D', path.join(this.dir, 'data'), '-m', 'immediate', 'stop']);
+  }
+  destroy(): void {
+    try {
+      pgTool('pg_ctl', ['-D', path.join(this.dir, 'data'), '-m', 'immediate', 'stop']);
+    } catch {
+      /* already stopped */
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A database for one test on PostgreSQL: a new database on DATABASE_URL's server when it is set, else
+ * on a throwaway cluster started here (so a test that needs PostgreSQL runs in the PGlite suite too).
+ */
+export async function scratchPostgres(): Promise<{ url: string; destroy(): Promise<void> }> {
+  const base = process.env.DATABASE_URL;
+  const cluster = base ? null : new Cluster(await freePort());
+  cluster?.start();
+  const serverUrl = base ?? (cluster as Cluster).url;
+  const name = `hf_ops_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  return {
+    url: withDatabase(serverUrl, name),
+    async destroy() {
+      if (cluster) return cluster.destroy();
+      const c = new pg.Client({ connectionString: serverUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** Runs one of the server's command-line tools from source (`src/cli/NAME.ts`) and answers its exit code and output. */
+export function runCli(name: string, args: string[], env: Record<string, string | undefined>) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', `apps/server/src/cli/${name}.ts`, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  return { status: r.status, output: `${r.stdout}${r.stderr}` };
+}
+
+export interface ServerProcessOptions {
+  /** `source` (tsx, the default) or `dist` (the production build, as `npm start` runs it). */
+  entry?: 'source' | 'dist';
+  /** Another command line and directory, e.g. a service unit's ExecStart and WorkingDirectory. */
+  command?: { argv: string[]; cwd: string };
+}
+
+export class ServerProcess {
+  private child: ChildProcess | null = null;
+  private output = '';
+  private exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }> | null = null;
+  readonly baseUrl: string;
+  constructor(
+    readonly port: number,
+    private readonly env: Record<string, string>,
+    private readonly opts: ServerProcessOptions = {},
+  ) {
+    this.baseUrl = `http://127.0.0.1:${port}`;
+  }
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+  log(): string {
+    return this.output;
+  }
+  get alive(): boolean {
+    return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
+  }
+  async start(): Promise<void> {
+    const argv =
+      this.opts.entry === 'dist'
+        ? ['--enable-source-maps', DIST_SERVER]
+        : ['--import', 'tsx', 'apps/server/src/server.ts'];
+    const [cmd, ...args] = this.opts.command?.argv ?? [process.execPath, ...argv];
+    if (!cmd) throw new Error('empty command');
+    const child = spawn(cmd, args, {
+      cwd: this.opts.command?.cwd ?? ROOT,
+      env: { ...process.env, ...this.env, PORT: String(this.port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    this.exit = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const keep = (d: Buffer) => {
+      this.output = (this.output + d.toString()).slice(-200_000);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`server exited early:\n${this.output.slice(-5000)}`);
+      try {
+        const res = await fetch(`${this.baseUrl}/api/user/me`);
+        if (res.status === 401) return;
+      } catch {
+        /* not listening yet */
+      }
+      if (Date.now() > deadline) throw new Error(`server did not start:\n${this.output.slice(-5000)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  /** kill -9: no shutdown hook runs, in-flight requests and transactions are cut. */
+  async kill9(): Promise<void> {
+    const child = this.child;
+    if (!child || !this.alive) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+  }
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || !this.alive) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  /** Sends a signal (SIGTERM: the graceful shutdown) without waiting. */
+  signal(sig: NodeJS.Signals): void {
+    this.child?.kill(sig);
+  }
+  /** How the process ended (waits for it). */
+  exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    if (!this.exit) throw new Error('the server was not started');
+    return this.exit;
+  }
+}
+
+/** The production build the ops tests run (`npm run build:server`, only when a source changed). */
+export function buildServer(): void {
+  const r = spawnSync(process.execPath, ['apps/server/scripts/build.mjs', '--if-stale', '--quiet'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`server build failed:\n${r.stdout}${r.stderr}`);
+}
+
+/** POSTs JSON to a running server and answers the status and the parsed body. */
+export async function postJson(
+  base: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; data: any }> {
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, data: text ? JSON.parse(text) : undefined };
+}
