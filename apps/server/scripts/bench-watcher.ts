@@ -102,7 +102,7 @@ export async function watcherBench(pgUrl: string): Promise<{ rows: WatcherBenchR
         gas: 29_000_000n,
       });
     }
-    if (last) await chain.publicClient.waitForTransactionReceipt({ hash: last, pollingInterval: 50 });
+    if (last) await chain.publicClient.waitForTransactionReceipt({ hash: last, pollingInterval: 50, timeout: 900_000 });
     await chain.mine(CONFIRMATIONS);
     const makeS = (performance.now() - t0) / 1000;
 
