@@ -162,7 +162,9 @@ export async function watcherBench(pgUrl: string): Promise<{ rows: WatcherBenchR
         const r = await w.pass();
         const seconds = (performance.now() - s0) / 1000;
         if (r.stopped)
-          throw new Error(`watcher pass (range ${scanBlocks}) stopped: ${r.stopped} ${w.status().lastError ?? ''} after ${r.blocks} blocks`);
+          throw new Error(
+            `watcher pass (range ${scanBlocks}) stopped: ${r.stopped} ${w.status().lastError ?? ''} after ${r.blocks} blocks`,
+          );
         rows.push({
           scanBlocks,
           blocks: r.blocks,
