@@ -16,6 +16,7 @@
  *    every request signed in as another of BENCH_TOKENS (5000) seeded users.
  * Env: BENCH_USERS, BENCH_DURATION, BENCH_CONNECTIONS, BENCH_TOKENS, BENCH_LOGINS, BENCH_RUNS,
  * BENCH_POOL (server DATABASE_POOL_SIZE, 10), BENCH_LOG_LEVEL (warn), BENCH_OUT (write the markdown table there).
+ * The last row and table are the deposit watcher's (bench-watcher.ts, BENCH_WATCHER_* settings).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -54,6 +55,7 @@ import {
   type LoadResult,
 } from './bench-lib.ts';
 import { SEED_PASSWORD, seedLarge } from './seed-large.ts';
+import { watcherBench } from './bench-watcher.ts';
 
 const DURATION = envNumber('BENCH_DURATION', 10);
 const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 16);
@@ -688,6 +690,14 @@ async function main() {
     out(
       `| Ledger check after the write paths | ${violations.length} violation(s) | 0 | ${yes(violations.length === 0)} |`,
     );
+    // The deposit watcher's pace, on its own database of the same cluster (scripts/bench-watcher.ts).
+    const watcher = await watcherBench(url);
+    const fastest = Math.max(...watcher.rows.map((r) => r.multiple));
+    out(
+      `| Deposit watcher (100,000 addresses) | ${fmt(fastest, 0)}x Polygon's pace (best range; table below) | >= 100x | ${yes(fastest >= 100)} |`,
+    );
+    out('');
+    for (const l of watcher.lines) out(l);
     const text = lines.join('\n');
     console.log(`\n${text}\n`);
     if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, `${text}\n`);

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
 import { keysetPage, type PageRequest } from '../../db/keyset.ts';
@@ -51,6 +51,24 @@ export async function confirmIfPending(
     .where(and(eq(deposits.id, id), eq(deposits.status, 'pending')))
     .returning();
   return row;
+}
+
+/** pending -> confirmed for many watched deposits at once, confirmations counted at `head`. */
+export async function confirmManyIfPending(
+  db: Db,
+  ids: string[],
+  values: { processedAt: Date; head: bigint },
+): Promise<DepositRow[]> {
+  return db
+    .update(deposits)
+    .set({
+      status: 'confirmed',
+      nextCheckAt: null,
+      processedAt: values.processedAt,
+      confirmations: sql`GREATEST(0, ${values.head.toString()}::bigint - ${deposits.blockNumber} + 1)::int`,
+    })
+    .where(and(inArray(deposits.id, ids), eq(deposits.status, 'pending')))
+    .returning();
 }
 
 /** pending -> failed with the reason, only from pending: a second racer (or an approval) gets nothing back. */
@@ -160,6 +178,9 @@ interface RawDepositWithUser {
   processed_by: string | null;
   failure_kind: string | null;
   dismissed_at: Date | string | null;
+  to_address: string | null;
+  block_number: bigint | string | null;
+  block_hash: string | null;
   u_first_name: string;
   u_last_name: string;
   u_email: string;
@@ -190,6 +211,9 @@ function toDepositWithUser(r: RawDepositWithUser): { deposit: DepositRow; user: 
       processedBy: r.processed_by,
       failureKind: r.failure_kind,
       dismissedAt: dateOrNull(r.dismissed_at),
+      toAddress: r.to_address,
+      blockNumber: r.block_number === null ? null : BigInt(r.block_number),
+      blockHash: r.block_hash,
     },
     user: { id: r.user_id, firstName: r.u_first_name, lastName: r.u_last_name, email: r.u_email },
   };
@@ -256,7 +280,7 @@ export async function claimDueDeposits(db: Db, now: Date, leaseUntil: Date, limi
     sql`UPDATE deposits SET next_check_at = ${leaseUntil.toISOString()}::timestamptz
       WHERE id IN (
         SELECT id FROM deposits
-        WHERE status = 'pending' AND type = 'real' AND (next_check_at IS NULL OR next_check_at <= ${now.toISOString()}::timestamptz)
+        WHERE status = 'pending' AND type = 'real' AND to_address IS NULL AND (next_check_at IS NULL OR next_check_at <= ${now.toISOString()}::timestamptz)
         ORDER BY next_check_at NULLS FIRST, created_at
         LIMIT ${limit}
         FOR UPDATE SKIP LOCKED)

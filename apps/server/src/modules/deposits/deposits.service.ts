@@ -14,7 +14,11 @@ import type { Tx } from '../../db/client.ts';
 import type { PageRequest } from '../../db/keyset.ts';
 import { constraintName, inTransaction, sqlState } from '../../db/tx.ts';
 import { lockUserAccounts, post } from '../../ledger/ledger.ts';
-import { conflict, notFound } from '../../lib/errors.ts';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { findAddressOf } from '../deposit-addresses/deposit-addresses.queries.ts';
+import { ensureDepositAddress, perInvestorAddresses } from '../deposit-addresses/deposit-addresses.service.ts';
+import { depositWatcher } from './deposit-watcher.ts';
+import { findByLog, recordTransfers } from './watcher.queries.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { toUserRef } from '../users/users.dto.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
@@ -239,6 +243,7 @@ export async function submitDeposit(
   user: AuthUser,
   input: { txHash: string; amount: bigint; fromAddress: string },
 ): Promise<{ message: string; deposit: Deposit }> {
+  if (ctx.chain && perInvestorAddresses(ctx)) return claimOwnTransfer(ctx, user, input);
   const real = ctx.chain !== null;
   let row: DepositRow;
   try {
@@ -261,6 +266,56 @@ export async function submitDeposit(
     throw err;
   }
   if (real) row = await verifyDeposit(ctx, row);
+  return { message: resultMessage(row, MSG.depositSubmitted), deposit: dto(ctx, row) };
+}
+
+/**
+ * "My deposit has not shown up yet" (DEPOSIT_XPUB mode): accepted only for a USDC transfer to the
+ * caller's own deposit address, recorded exactly as the watcher records it (one deposit per
+ * transaction log, whoever finds it first), and credited when it is deep enough. Anything else is
+ * refused with its reason and changes nothing.
+ */
+async function claimOwnTransfer(
+  ctx: AppContext,
+  user: AuthUser,
+  input: { txHash: string; amount: bigint; fromAddress: string },
+): Promise<{ message: string; deposit: Deposit }> {
+  const chain = ctx.chain;
+  const own = await ensureDepositAddress(ctx, user.id);
+  if (!chain || !own) throw new Error('claimOwnTransfer needs a chain and DEPOSIT_XPUB');
+  const check = await checkDeposit(chain, input, own, MSG.depositNotYourAddress);
+  if (check.kind === 'rpc_error') throw new AppError('upstream_error', MSG.depositChainUnavailable);
+  if (check.kind === 'not_found') throw conflict(MSG.depositNotOnChainYet(ctx.config.CHAIN_ID));
+  if (check.kind === 'mismatch') throw badRequest(check.reason, 'chain_mismatch');
+  const owner = await findAddressOf(ctx.db, user.id);
+  if (owner?.fromBlock != null && check.blockNumber < owner.fromBlock)
+    throw badRequest(MSG.depositNotYourAddress([own], own), 'chain_mismatch');
+  const watcher = depositWatcher(ctx);
+  const head = check.blockNumber + BigInt(check.confirmations) - 1n;
+  const logs = [
+    {
+      token: '',
+      usdc: true,
+      from: input.fromAddress.toLowerCase(),
+      to: own,
+      value: input.amount,
+      logIndex: check.logIndex,
+      txHash: input.txHash.toLowerCase(),
+      blockNumber: check.blockNumber,
+      blockHash: check.blockHash,
+    },
+  ];
+  const rows = await watcher.depositsIn(logs, head);
+  await inTransaction(ctx.db, (tx) => recordTransfers(tx, rows));
+  let row = await findByLog(ctx.db, input.txHash.toLowerCase(), check.logIndex);
+  if (!row) throw new Error('claimed deposit not recorded');
+  if (row.status === 'pending' && check.confirmations >= ctx.config.DEPOSIT_CONFIRMATIONS) {
+    const pendingId = row.id;
+    await inTransaction(ctx.db, (tx) =>
+      confirmAndCredit(ctx, tx, pendingId, { processedAt: ctx.clock.now(), confirmations: check.confirmations }),
+    );
+    row = (await q.findDeposit(ctx.db, row.id)) ?? row;
+  }
   return { message: resultMessage(row, MSG.depositSubmitted), deposit: dto(ctx, row) };
 }
 

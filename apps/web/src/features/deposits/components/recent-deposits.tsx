@@ -4,9 +4,17 @@ import { STATUS_LABEL, STATUS_STYLE, TYPE_LABEL, cutHash, dateTime, usdcText } f
 import { useQuery } from '@tanstack/react-query';
 import { depositHistoryQuery } from '../../../lib/query-keys.ts';
 
+/** Refresh while a chain deposit is pending. */
+const LIVE_MS = 3_000;
+
 /** The 5 most recent deposits with status and type, refreshed every 30 s (spec sections 2, 7, 9). */
 export function RecentDeposits() {
-  const history = useQuery(depositHistoryQuery(POLL_DEPOSITS_MS));
+  const history = useQuery({
+    ...depositHistoryQuery(POLL_DEPOSITS_MS),
+    // A deposit on its way (pending on chain): follow its confirmations closely.
+    refetchInterval: (q) =>
+      q.state.data?.deposits.some((d) => d.status === 'pending' && d.type === 'real') ? LIVE_MS : POLL_DEPOSITS_MS,
+  });
   const recent = (history.data?.deposits ?? []).slice(0, RECENT_DEPOSITS);
   if (history.isPending) return <p className="text-sm text-slate-500">Loading deposits...</p>;
   if (recent.length === 0) return <p className="text-sm text-slate-500">No deposits yet.</p>;
