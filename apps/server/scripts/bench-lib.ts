@@ -34,14 +34,18 @@ export interface Child {
   stop: () => Promise<void>;
 }
 
-/** Runs a TypeScript file in its own Node process (node --import tsx, so the pid is the process itself). */
+/**
+ * Runs a TypeScript file in its own Node process (node --import tsx, so the pid is the process itself),
+ * or a compiled JavaScript file (plain node) when the name ends in .js.
+ */
 export async function startTs(
   file: string,
   env: Record<string, string | undefined>,
   readyPath: string,
   port: number,
 ): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', file], {
+  const args = file.endsWith('.js') ? ['--enable-source-maps', file] : ['--import', 'tsx', file];
+  const proc = spawn(process.execPath, args, {
     cwd: ROOT_DIR,
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -215,6 +219,90 @@ export async function ensurePostgres(): Promise<PgHandle> {
       run('pg_ctl', ['-D', data, '-m', 'fast', 'stop']);
     },
   };
+}
+
+/**
+ * PostgreSQL's own select-only ceiling on the same cluster: `pgbench -S` (scale 10, initialised once
+ * in the database hf_pgbench) with `clients` clients for `seconds`, simple and prepared protocol.
+ */
+export async function pgbenchSelectOnly(
+  url: string,
+  clients: number,
+  seconds: number,
+): Promise<{ simple: number; prepared: number; command: string }> {
+  const bin = pgBin();
+  if (!bin || !existsSync(path.join(bin, 'pgbench'))) throw new Error('pgbench not found under /usr/lib/postgresql');
+  const u = new URL(url);
+  const conn = ['-h', u.hostname, '-p', u.port || '5432', '-U', decodeURIComponent(u.username || 'postgres')];
+  const env = { ...process.env, PGPASSWORD: decodeURIComponent(u.password) };
+  const pgbench = (args: string[]) =>
+    execFileSync(path.join(bin, 'pgbench'), [...conn, ...args], { env, stdio: 'pipe' }).toString();
+  const admin = new URL(url);
+  const { default: pg } = await import('pg');
+  const c = new pg.Client({ connectionString: admin.toString() });
+  await c.connect();
+  const have = await c.query(`SELECT 1 FROM pg_database WHERE datname = 'hf_pgbench'`);
+  if (have.rowCount === 0) await c.query('CREATE DATABASE hf_pgbench');
+  await c.end();
+  const probe = new pg.Client({
+    connectionString: Object.assign(new URL(url), { pathname: '/hf_pgbench' }).toString(),
+  });
+  await probe.connect();
+  const ready = await probe.query(`SELECT to_regclass('pgbench_accounts') IS NOT NULL AS ok`);
+  await probe.end();
+  if (!ready.rows[0]?.ok) pgbench(['-i', '-s', '10', '-q', 'hf_pgbench']);
+  const tps = (mode: string) => {
+    const out = pgbench([
+      '-S',
+      '-n',
+      '-M',
+      mode,
+      '-c',
+      String(clients),
+      '-j',
+      '2',
+      '-T',
+      String(seconds),
+      'hf_pgbench',
+    ]);
+    const m = /tps = ([\d.]+) \(without initial connection time\)/.exec(out);
+    return m?.[1] ? Number(m[1]) : NaN;
+  };
+  const simple = tps('simple');
+  const prepared = tps('prepared');
+  return {
+    simple,
+    prepared,
+    command: `pgbench -S -n -M simple|prepared -c ${clients} -j 2 -T ${seconds} (scale 10)`,
+  };
+}
+
+/** The load average of the machine (1, 5, 15 minutes) and its cores: the bench shares them. */
+export function loadAverage(): string {
+  try {
+    const [a, b, c] = readFileSync('/proc/loadavg', 'utf8').split(' ');
+    return `${a} / ${b} / ${c} (1/5/15 min) on ${os.availableParallelism()} cores`;
+  } catch {
+    return 'n/a';
+  }
+}
+
+/**
+ * The server to run: the compiled build (dist/server.js, `npm start`'s) when scripts/build.mjs can
+ * make it, else the TypeScript sources through tsx.
+ */
+export function serverEntry(): { file: string; compiled: boolean } {
+  try {
+    execFileSync(process.execPath, [path.join(SERVER_DIR, 'scripts/build.mjs'), '--if-stale', '--quiet'], {
+      cwd: SERVER_DIR,
+      stdio: 'pipe',
+    });
+    const file = path.join(SERVER_DIR, 'dist/server.js');
+    if (existsSync(file)) return { file, compiled: true };
+  } catch {
+    /* no build: run the sources */
+  }
+  return { file: path.join(SERVER_DIR, 'src/server.ts'), compiled: false };
 }
 
 export function machine(): string {

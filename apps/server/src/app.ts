@@ -31,6 +31,7 @@ import { databaseChecks } from './modules/health/health.service.ts';
 import { pendingCounts } from './modules/health/health.queries.ts';
 import { apiRoutes } from './routes.ts';
 import { testClockRoutes } from './modules/test-clock/test-clock.routes.ts';
+import { syncRollupTimezone } from './modules/admin/rollups.queries.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -98,6 +99,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   app.decorateRequest('sessionMfa', false);
 
   const clock = opts.clock ?? (config.TEST_CLOCK ? new SettableClock() : systemClock);
+  // The analytics rollups are dated in the platform time zone: rebuilt if it changed.
+  if (await syncRollupTimezone(opts.database.db, config.PLATFORM_TIMEZONE))
+    app.log.info({ timeZone: config.PLATFORM_TIMEZONE }, 'analytics rollups dated in the platform time zone');
   const metrics = opts.metrics ?? new Metrics();
   metrics.attach({ poolStats: () => opts.database.poolStats(), pendingCounts: () => pendingCounts(opts.database.db) });
   registerObservability(app, metrics);

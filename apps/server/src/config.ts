@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isCommonPassword } from './lib/passwords.ts';
+import { parseXpub } from './modules/deposit-addresses/derive.ts';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'on', 'off', ''])
@@ -129,6 +130,19 @@ export const envSchema = z
       )
       .pipe(z.array(address).min(1)),
     DEPOSIT_ADDRESS: address.default(DEMO_DEPOSIT_ADDRESS),
+    /** Extended public key of the HD node under which each investor gets a deposit address; wins over DEPOSIT_ADDRESS. */
+    DEPOSIT_XPUB: z
+      .string()
+      .refine((x) => {
+        try {
+          parseXpub(x);
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'must be a BIP32 extended public key (xpub...), never a private key')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     PAYOUT_ADDRESS: address.optional().or(z.literal('').transform(() => undefined)),
     DEPOSIT_CONFIRMATIONS: z.coerce.number().int().min(0).max(10_000).default(30),
     DEPOSIT_CHECK_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
@@ -168,7 +182,7 @@ export const envSchema = z
     if (prod && !env.JWT_SECRET)
       ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'is required when NODE_ENV=production' });
     // The demo default is a burn address: real money sent there is lost, so production must name its own.
-    if (prod && env.DEPOSIT_ADDRESS.toLowerCase() === DEMO_DEPOSIT_ADDRESS.toLowerCase())
+    if (prod && !env.DEPOSIT_XPUB && env.DEPOSIT_ADDRESS.toLowerCase() === DEMO_DEPOSIT_ADDRESS.toLowerCase())
       ctx.addIssue({
         code: 'custom',
         path: ['DEPOSIT_ADDRESS'],

@@ -1,6 +1,7 @@
 import type { AppContext } from './context.ts';
 import type { Job } from './job.ts';
-import { depositCheckJob } from './modules/deposits/deposits.job.ts';
+import { depositCheckJob, depositWatchJob } from './modules/deposits/deposits.job.ts';
+import { solvencyRefreshJob } from './modules/solvency/solvency.job.ts';
 import { housekeepingJob } from './modules/housekeeping/housekeeping.job.ts';
 import { mailOutboxJob } from './mail/outbox.job.ts';
 
@@ -9,7 +10,7 @@ export interface Jobs {
 }
 
 /** Background jobs registered by modules (e.g. re-checking pending chain deposits). */
-export const JOBS: Job[] = [depositCheckJob, housekeepingJob, mailOutboxJob];
+export const JOBS: Job[] = [depositCheckJob, depositWatchJob, solvencyRefreshJob, housekeepingJob, mailOutboxJob];
 
 export function startBackgroundJobs(ctx: AppContext): Jobs {
   const timers: NodeJS.Timeout[] = [];

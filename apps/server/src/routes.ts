@@ -11,6 +11,7 @@ import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { referralRoutes } from './modules/referrals/referrals.routes.ts';
 import { withdrawalRoutes } from './modules/withdrawals/withdrawals.routes.ts';
 import { depositRoutes } from './modules/deposits/deposits.routes.ts';
+import { solvencyRoutes } from './modules/solvency/solvency.routes.ts';
 
 /** Every API module, mounted under /api. Each module owns its routes, service and queries. */
 export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -26,5 +27,6 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     await app.register(referralRoutes(ctx));
     await app.register(withdrawalRoutes(ctx));
     await app.register(depositRoutes(ctx));
+    await app.register(solvencyRoutes(ctx));
   };
 }

@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,21 +65,24 @@ export interface Anvil {
   wallet: WalletClient;
   accounts: Address[];
   mine(blocks: number): Promise<void>;
+  /** Stops the node (its state kept), runs `whileDown`, and starts it again on the same port. */
+  restart(whileDown?: () => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
 
-export async function startAnvil(opts: { chainId?: number } = {}): Promise<Anvil> {
-  const avail = anvilAvailability();
-  if (!avail.ok) throw new Error(avail.why);
-  const chainId = opts.chainId ?? 137;
-  const port = await freePort();
-  const child: ChildProcess = spawn(
-    avail.bin,
-    ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--accounts', '10'],
-    {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
+export interface AnvilOptions {
+  chainId?: number;
+  /**
+   * Keep the chain in a state file (anvil --state) so `restart()` brings the same chain back (its
+   * blocks, hashes and contracts) on the same port, as a node that went away and came back.
+   */
+  persistent?: boolean;
+}
+
+async function spawnAnvil(bin: string, port: number, args: string[]): Promise<ChildProcess> {
+  const child: ChildProcess = spawn(bin, ['--host', '127.0.0.1', '--port', String(port), ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const url = `http://127.0.0.1:${port}`;
@@ -87,7 +91,7 @@ export async function startAnvil(opts: { chainId?: number } = {}): Promise<Anvil
     if (child.exitCode !== null) throw new Error(`anvil exited ${child.exitCode}: ${stderr}`);
     try {
       await rpc(url, 'eth_chainId');
-      break;
+      return child;
     } catch {
       if (Date.now() > deadline) {
         child.kill('SIGKILL');
@@ -96,6 +100,25 @@ export async function startAnvil(opts: { chainId?: number } = {}): Promise<Anvil
       await new Promise((r) => setTimeout(r, 100));
     }
   }
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+export async function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
+  const avail = anvilAvailability();
+  if (!avail.ok) throw new Error(avail.why);
+  const chainId = opts.chainId ?? 137;
+  const port = await freePort();
+  const args = ['--chain-id', String(chainId), '--accounts', '10'];
+  if (opts.persistent) args.push('--state', path.join(mkdtempSync(path.join(os.tmpdir(), 'anvil-')), 'state.json'));
+  let child = await spawnAnvil(avail.bin, port, args);
+  const url = `http://127.0.0.1:${port}`;
   const chain = defineChain({
     id: chainId,
     name: 'anvil',
@@ -114,13 +137,13 @@ export async function startAnvil(opts: { chainId?: number } = {}): Promise<Anvil
     async mine(blocks: number) {
       await rpc(url, 'anvil_mine', [`0x${blocks.toString(16)}`]);
     },
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
+    async restart(whileDown?: () => Promise<void>) {
+      if (!opts.persistent) throw new Error('restart() needs startAnvil({ persistent: true })');
+      await stopChild(child);
+      await whileDown?.();
+      child = await spawnAnvil(avail.bin, port, args);
     },
+    stop: () => stopChild(child),
   };
 }
 

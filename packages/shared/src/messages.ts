@@ -81,6 +81,14 @@ export const MSG = {
     `Wrong sender: the USDC in this transaction came from ${from.join(', ')}, not from the address you entered (${entered}). Enter the address you sent from.`,
   depositWrongAmount: (chain: bigint[], entered: bigint) =>
     `Amount differs: the chain shows ${chain.map((v) => `${microToText(v)} USDC`).join(', ')} for this transfer, but you entered ${microToText(entered)} USDC. Correct the amount to ${microToText(chain[0] ?? 0n)}.`,
+  /** Per-investor deposit addresses (DEPOSIT_XPUB): found on chain by the watcher. */
+  depositBelowMinimum: 'Below the minimum deposit',
+  depositDroppedByReorg: 'Transaction dropped by a chain reorganisation',
+  depositNotYourAddress: (to: string[], yours: string) =>
+    `This transfer went to ${to.join(', ')}, not to your deposit address ${yours}. Only transfers to your own deposit address can be submitted.`,
+  depositNotOnChainYet: (chainId: number) =>
+    `This transaction is not on the ${NETWORK} network (chain ${chainId}) yet. Deposits to your address show up by themselves once mined; try again in a minute if it does not.`,
+  depositChainUnavailable: 'The blockchain node cannot be reached right now. Please try again in a few minutes.',
   noSuchTier: 'No active investment tier has this amount. Please choose one of the listed tiers.',
   investInsufficientBalance: 'Insufficient balance. Please deposit USDC before investing.',
   invested: 'Investment successful',
@@ -109,4 +117,6 @@ export const MSG = {
   payoutAddressMissing: 'Payout address is not configured on the server',
   payoutChainUnreachable: 'Could not reach the blockchain to verify the payout. Please try again.',
   tierNothingToChange: 'Nothing to change',
+  /** A back-office list cursor the server did not make (docs/decisions/0036-keyset-paging.md). */
+  invalidCursor: 'This page link is no longer valid: go back to the first page',
 } as const;

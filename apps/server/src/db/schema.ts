@@ -8,6 +8,7 @@ import {
   index,
   integer,
   jsonb,
+  pgSequence,
   pgTable,
   primaryKey,
   text,
@@ -184,6 +185,11 @@ export const deposits = pgTable(
     txHash: text('tx_hash'),
     logIndex: integer('log_index'),
     fromAddress: text('from_address'),
+    /** The investor's own deposit address the transfer went to (DEPOSIT_XPUB mode); null for shared-address claims. */
+    toAddress: text('to_address'),
+    /** Where the transfer was read (DEPOSIT_XPUB mode): a re-organisation shows as another hash at this number. */
+    blockNumber: bigint('block_number', { mode: 'bigint' }),
+    blockHash: text('block_hash'),
     confirmations: integer('confirmations').notNull().default(0),
     failureReason: text('failure_reason'),
     /** What kind of failure (the correction form offers the from-address for a wrong sender or a rejection). */
@@ -198,15 +204,26 @@ export const deposits = pgTable(
     processedBy: uuid('processed_by'),
   },
   (t) => [
-    /** A transaction hash is claimed by at most one live (pending or confirmed) deposit. */
+    /**
+     * A transaction hash is claimed by at most one live (pending or confirmed) shared-address
+     * deposit. Per-investor deposits (to_address set) are one per Transfer log: two transfers in
+     * one transaction are two deposits, kept apart by deposits_tx_log_key.
+     */
     uniqueIndex('deposits_live_tx_hash_key')
       .on(t.txHash)
-      .where(sql`${t.status} <> 'failed'`),
+      .where(sql`${t.status} <> 'failed' AND ${t.toAddress} IS NULL`),
     /** One on-chain transfer log credits at most once. */
     uniqueIndex('deposits_tx_log_key').on(t.txHash, t.logIndex),
     index('deposits_user_created_idx').on(t.userId, t.createdAt),
     index('deposits_status_created_idx').on(t.status, t.createdAt),
     index('deposits_created_idx').on(t.createdAt),
+    /** The back-office deposit lists page by keyset in (created_at, id) order, all or one status. */
+    index('deposits_created_id_idx').on(t.createdAt, t.id),
+    index('deposits_status_created_id_idx').on(t.status, t.createdAt, t.id),
+    /** The chain watcher's pending deposits (confirmations counted every pass). */
+    index('deposits_watched_pending_idx')
+      .on(t.blockNumber)
+      .where(sql`${t.status} = 'pending' AND ${t.toAddress} IS NOT NULL`),
     check('deposits_amount_positive', sql`${t.amount} > 0`),
     check('deposits_status_valid', sql`${t.status} IN ('pending','confirmed','failed')`),
     check('deposits_type_valid', sql`${t.type} IN ('demo','real','admin_credit')`),
@@ -216,6 +233,63 @@ export const deposits = pgTable(
     ),
   ],
 );
+
+// ---------------------------------------------------------------- per-investor deposit addresses and the chain watcher
+
+/** Investor number k (BIP32 child index under DEPOSIT_XPUB): handed out once, never reused. */
+export const depositAddressSeq = pgSequence('deposit_address_seq', { startWith: 0, minValue: 0 });
+
+export const depositAddresses = pgTable(
+  'deposit_addresses',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id),
+    /** Non-hardened child index under DEPOSIT_XPUB. */
+    childIndex: bigint('child_index', { mode: 'number' }).notNull(),
+    /** Lowercase 0x address. */
+    address: text('address').notNull(),
+    /** Transfers count from this block on (the watcher's next block when handed out); null: from the watcher's start. */
+    fromBlock: bigint('from_block', { mode: 'bigint' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('deposit_addresses_child_key').on(t.childIndex),
+    uniqueIndex('deposit_addresses_address_key').on(t.address),
+  ],
+);
+
+/** A chain follower's persisted cursor and lease (one row per watcher, e.g. 'deposits'). */
+export const chainCursors = pgTable('chain_cursors', {
+  name: text('name').primaryKey(),
+  /** The last block read completely, and its hash when read. */
+  blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
+  blockHash: text('block_hash').notNull(),
+  /** The instance allowed to move the cursor until lease_until. */
+  leaseOwner: text('lease_owner'),
+  leaseUntil: ts('lease_until'),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+/** Hashes of blocks the watcher read up to (range ends), to find the fork point after a re-organisation. */
+export const chainCheckpoints = pgTable(
+  'chain_checkpoints',
+  {
+    name: text('name').notNull(),
+    blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
+    blockHash: text('block_hash').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.name, t.blockNumber] })],
+);
+
+/** USDC held on chain by the platform's addresses, as last read (the solvency view's cache). */
+export const onchainBalances = pgTable('onchain_balances', {
+  address: text('address').primaryKey(),
+  /** deposit (an investor's address), shared (DEPOSIT_ADDRESS) or payout (PAYOUT_ADDRESS). */
+  kind: text('kind').notNull(),
+  balance: money('balance').notNull(),
+  readAt: ts('read_at').notNull(),
+});
 
 // ---------------------------------------------------------------- tiers, investments, cycles, rewards
 
@@ -354,6 +428,17 @@ export const withdrawals = pgTable(
     index('withdrawals_user_requested_idx').on(t.userId, t.requestedAt),
     index('withdrawals_status_requested_idx').on(t.status, t.requestedAt),
     index('withdrawals_requested_idx').on(t.requestedAt),
+    /**
+     * The back-office withdrawal lists page by keyset, newest first: (requested_at, cycle key, id) with
+     * the cycle key putting rewards and balance rows (no cycle) before the earnings of their request.
+     */
+    index('withdrawals_requested_key_idx').on(t.requestedAt, sql`coalesce(${t.cycleNumber}, 2147483647)`, t.id),
+    index('withdrawals_status_requested_key_idx').on(
+      t.status,
+      t.requestedAt,
+      sql`coalesce(${t.cycleNumber}, 2147483647)`,
+      t.id,
+    ),
     index('withdrawals_tx_hash_idx').on(t.txHash),
     /** A cycle earning is held by at most one live withdrawal. */
     uniqueIndex('withdrawals_live_cycle_earning_key')
@@ -366,6 +451,52 @@ export const withdrawals = pgTable(
       sql`${t.amount} > 0 AND ${t.feeAmount} >= 0 AND ${t.netAmount} = ${t.amount} - ${t.feeAmount}`,
     ),
   ],
+);
+
+// ---------------------------------------------------------------- admin balance adjustments
+
+/**
+ * An administrator's balance update: the signed change it made to the user's `balance` account
+ * (its ledger transaction is `admin_adjustment` with ref_id = id). Not a deposit: Total Deposits
+ * counts confirmed demo and on-chain deposits only; adjustments are their own figure, net.
+ */
+export const balanceAdjustments = pgTable(
+  'balance_adjustments',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    amount: money('amount').notNull(),
+    note: text('note'),
+    createdBy: uuid('created_by'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('balance_adjustments_user_idx').on(t.userId, t.createdAt),
+    check('balance_adjustments_non_zero', sql`${t.amount} <> 0`),
+  ],
+);
+
+// ---------------------------------------------------------------- rollups
+
+/**
+ * Per platform day (PLATFORM_TIMEZONE, kept in settings as `rollup_timezone`) and slot (a hash of
+ * the user, so parallel writers rarely share a row), the sum of one metric's deltas: registrations,
+ * confirmed deposits by kind (dated by confirmation), adjustments, investments, withdrawals; and
+ * row counters (`deposits.pending`, `audit`, ...) on the fixed day 1970-01-01. Kept by statement
+ * triggers in the same transaction as the business rows (migration 0008); `ledger:check` compares
+ * them with the raw rows (docs/decisions/0035-rollups-by-trigger.md).
+ */
+export const rollups = pgTable(
+  'rollups',
+  {
+    metric: text('metric').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    slot: integer('slot').notNull(),
+    n: bigint('n', { mode: 'bigint' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.metric, t.day, t.slot] })],
 );
 
 /** An on-chain payout transaction hash, bound to the one request and wallet it paid. */
@@ -399,6 +530,9 @@ export const auditLog = pgTable(
   (t) => [
     index('audit_log_created_idx').on(t.createdAt),
     index('audit_log_action_idx').on(t.action, t.createdAt),
+    /** The audit list pages by keyset in (created_at, id) order, all or one action. */
+    index('audit_log_created_id_idx').on(t.createdAt, t.id),
+    index('audit_log_action_created_id_idx').on(t.action, t.createdAt, t.id),
     index('audit_log_target_idx').on(t.targetId),
   ],
 );

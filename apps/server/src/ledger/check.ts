@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { rawRows } from '../db/raw.ts';
+import { ROLLUP_CHECK } from '../modules/admin/rollups.queries.ts';
 
 export interface Violation {
   rule: string;
@@ -75,6 +76,23 @@ const RULES: { rule: string; query: ReturnType<typeof sql> }[] = [
     query: sql`SELECT a.user_id::text || ' held=' || a.balance || ' pending=' || COALESCE(w.total, 0) AS detail
       FROM ledger_accounts a LEFT JOIN (SELECT user_id, SUM(amount) AS total FROM withdrawals WHERE status = 'pending' GROUP BY user_id) w ON w.user_id = a.user_id
       WHERE a.kind = 'pending_withdrawal' AND a.balance <> COALESCE(w.total, 0)`,
+  },
+  {
+    rule: 'every balance adjustment has exactly one ledger transaction moving its amount on the balance account',
+    query: sql`SELECT b.id || ' amount=' || b.amount AS detail FROM balance_adjustments b
+      LEFT JOIN LATERAL (SELECT count(DISTINCT t.id) AS txs, sum(e.amount) FILTER (WHERE a.kind = 'balance' AND a.user_id = b.user_id) AS moved
+        FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id JOIN ledger_accounts a ON a.id = e.account_id
+        WHERE t.kind = 'admin_adjustment' AND t.ref_id = b.id::text) l ON true
+      WHERE l.txs <> 1 OR l.moved IS DISTINCT FROM b.amount`,
+  },
+  {
+    rule: 'every admin adjustment in the ledger has its balance adjustment row',
+    query: sql`SELECT t.id::text AS detail FROM ledger_transactions t
+      WHERE t.kind = 'admin_adjustment' AND NOT EXISTS (SELECT 1 FROM balance_adjustments b WHERE b.id::text = t.ref_id)`,
+  },
+  {
+    rule: 'the rollups equal the raw rows (per metric, platform day and slot)',
+    query: ROLLUP_CHECK,
   },
 ];
 

@@ -13,6 +13,8 @@ export interface PoolStats {
 export interface PendingCounts {
   deposits: number;
   withdrawals: number;
+  /** E-mails in the outbox not sent yet (SMTP down or slow: they wait, they are not lost). */
+  mails: number;
 }
 
 const PENDING_CACHE_MS = 10_000;
@@ -83,6 +85,15 @@ export class Metrics {
       async collect() {
         const p = await pending();
         if (p) this.set(p.deposits);
+      },
+    });
+    new Gauge({
+      name: 'mail_outbox_unsent',
+      help: 'E-mails queued and not yet accepted by the SMTP server (cached 10 s)',
+      registers,
+      async collect() {
+        const p = await pending();
+        if (p) this.set(p.mails);
       },
     });
     new Gauge({

@@ -3,7 +3,8 @@ import { MSG } from '@harvest/shared/messages';
 import type { AppContext } from '../context.ts';
 import { users } from '../db/schema.ts';
 import { forbidden, unauthorized } from '../lib/errors.ts';
-import { findUserById } from '../modules/users/users.queries.ts';
+import type { SQL } from 'drizzle-orm';
+import { findUserById, findUserWith } from '../modules/users/users.queries.ts';
 
 export type AuthUser = typeof users.$inferSelect;
 
@@ -20,30 +21,40 @@ declare module 'fastify' {
  * logout or a password change (token version) takes effect at once.
  */
 export function authHooks(ctx: AppContext) {
-  async function requireUser(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    await authenticate(request, reply, false);
-  }
-
-  /** Like requireUser, but a blocked user passes: Logout must work from the Blocked screen. */
-  async function requireSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    await authenticate(request, reply, true);
-  }
-
-  async function authenticate(request: FastifyRequest, _reply: FastifyReply, allowBlocked: boolean): Promise<void> {
+  async function verifiedClaims(request: FastifyRequest): Promise<Claims> {
     const header = request.headers.authorization;
     const m = typeof header === 'string' ? /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(header) : null;
     if (!m?.[1]) throw unauthorized(MSG.unauthorized);
     const claims = await ctx.tokens.verify(m[1]);
     if (claims === 'expired') throw unauthorized(MSG.sessionExpired, 'session_expired');
     if (claims === 'invalid') throw unauthorized(MSG.unauthorized);
-    const user = await findUserById(ctx.db, claims.sub);
-    if (!user) throw unauthorized(MSG.unauthorized);
-    if (user.isBlocked) {
-      // A block also ends the session (token version); only Logout still accepts the token.
-      if (!allowBlocked) throw forbidden(MSG.blocked, 'blocked');
-    } else if (user.tokenVersion !== claims.tv) throw unauthorized(MSG.sessionExpired, 'session_expired');
-    request.user = user;
-    request.sessionMfa = claims.mfa === true;
+    return claims;
+  }
+
+  async function requireUser(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+    const claims = await verifiedClaims(request);
+    admit(request, claims, await findUserById(ctx.db, claims.sub));
+  }
+
+  /** Like requireUser, but a blocked user passes: Logout must work from the Blocked screen. */
+  async function requireSession(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+    const claims = await verifiedClaims(request);
+    admit(request, claims, await findUserById(ctx.db, claims.sub), true);
+  }
+
+  /**
+   * requireUser for the hot reads: the user row and the screen's data (`extra`, SQL over the row
+   * aliased `u`) in ONE statement, the same checks applied to that row before the handler may use the
+   * data (`sessionData`); a block, a logout or a password change still takes effect at once. The
+   * statement is prepared once (`name`: its statement name on PostgreSQL).
+   */
+  function requireUserReading(extra: SQL, name: string) {
+    return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+      const claims = await verifiedClaims(request);
+      const row = await findUserWith(ctx.db, claims.sub, extra, name);
+      admit(request, claims, row?.user);
+      readData.set(request, row?.extra);
+    };
   }
 
   async function requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -53,7 +64,28 @@ export function authHooks(ctx: AppContext) {
       throw forbidden(MSG.adminNeeds2fa, 'admin_two_factor_required');
   }
 
-  return { requireUser, requireSession, requireAdmin };
+  return { requireUser, requireSession, requireAdmin, requireUserReading };
+}
+
+type Claims = Exclude<Awaited<ReturnType<AppContext['tokens']['verify']>>, 'expired' | 'invalid'>;
+const readData = new WeakMap<FastifyRequest, unknown>();
+
+/** The data a route behind requireUserReading read with the user row. */
+export function sessionData(request: FastifyRequest): unknown {
+  if (!readData.has(request)) throw unauthorized(MSG.unauthorized);
+  return readData.get(request);
+}
+
+/** The checks every authenticated request passes, on the user row read for it. */
+function admit(request: FastifyRequest, claims: Claims, user: AuthUser | undefined, allowBlocked = false): AuthUser {
+  if (!user) throw unauthorized(MSG.unauthorized);
+  if (user.isBlocked) {
+    // A block also ends the session (token version); only Logout still accepts the token.
+    if (!allowBlocked) throw forbidden(MSG.blocked, 'blocked');
+  } else if (user.tokenVersion !== claims.tv) throw unauthorized(MSG.sessionExpired, 'session_expired');
+  request.user = user;
+  request.sessionMfa = claims.mfa === true;
+  return user;
 }
 
 /** The signed-in user of a route behind requireUser. */

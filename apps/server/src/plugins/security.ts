@@ -1,11 +1,11 @@
-import helmet from '@fastify/helmet';
-import type { FastifyInstance } from 'fastify';
+import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { MSG } from '@harvest/shared/messages';
 import { badRequest } from '../lib/errors.ts';
 
 /** Security headers for the API and the SPA served from the same origin. No CORS: same origin only. */
 export async function registerSecurity(app: FastifyInstance, production: boolean): Promise<void> {
-  await app.register(helmet, {
+  const headers = await helmetHeaders({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -26,6 +26,11 @@ export async function registerSecurity(app: FastifyInstance, production: boolean
     referrerPolicy: { policy: 'no-referrer' },
     crossOriginEmbedderPolicy: false,
   });
+  // The same headers on every response; @fastify/helmet would rebuild them (CSP parsing included) per request.
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
+  });
   // A call that declares no body (logout, generate-invitation, toggle-block, 2fa/setup) takes none:
   // fields sent to it are refused, as the strict body schemas refuse extra fields elsewhere.
   app.addHook('preValidation', async (request) => {
@@ -45,6 +50,23 @@ export async function registerSecurity(app: FastifyInstance, production: boolean
     if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
     return payload;
   });
+}
+
+/**
+ * The headers helmet sets with these options, computed once: a throwaway Fastify instance with
+ * @fastify/helmet answers one request, and every helmet header of that answer is kept.
+ */
+async function helmetHeaders(options: FastifyHelmetOptions): Promise<Record<string, string>> {
+  const probe = Fastify({ logger: false });
+  await probe.register(helmet, options);
+  probe.get('/', async () => 'probe');
+  const res = await probe.inject({ method: 'GET', url: '/' });
+  await probe.close();
+  const own = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive']);
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(res.headers))
+    if (!own.has(name) && value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : String(value);
+  return out;
 }
 
 /** Any string (value or key) in a parsed request holds a NUL character. */

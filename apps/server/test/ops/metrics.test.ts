@@ -51,6 +51,8 @@ describe('metrics listener', () => {
     const text = await scrape();
     expect(sample(text, 'deposits_pending')).toBe(1);
     expect(sample(text, 'withdrawals_pending')).toBe(1);
+    // The Withdraw All receipt, queued and not sent yet (the mail-outbox job is not running here).
+    expect(sample(text, 'mail_outbox_unsent')).toBe(1);
     expect(sample(text, 'db_pool_connections{state="max"}')).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
     expect(text).toContain('nodejs_eventloop_lag_seconds');

@@ -58,6 +58,8 @@ export async function seedDeposit(
     amount: bigint;
     status?: 'pending' | 'confirmed' | 'failed';
     at?: Date | string;
+    /** When it was confirmed (default: when it was submitted). */
+    confirmedAt?: Date | string;
     fromAddress?: string;
     note?: string | null;
   },
@@ -76,7 +78,7 @@ export async function seedDeposit(
         fromAddress: o.fromAddress ?? addr(),
         note: o.note ?? null,
         createdAt: at(o.at),
-        processedAt: status === 'confirmed' ? new Date() : null,
+        processedAt: status === 'confirmed' ? (o.confirmedAt ? new Date(o.confirmedAt) : at(o.at)) : null,
         failureReason: status === 'failed' ? 'Transaction not found on chain' : null,
       })
       .returning();

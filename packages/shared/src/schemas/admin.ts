@@ -13,7 +13,10 @@ import { adminWithdrawalSchema } from './withdrawals.ts';
 export const adminDashboardResponse = z.object({
   metrics: z.object({
     totalUsers: z.number(),
+    /** Confirmed demo and on-chain deposits. */
     totalDeposits: usdc,
+    /** Admin balance adjustments, net of reductions (not deposits). */
+    totalAdjustments: usdc,
     totalInvestments: usdc,
     pendingDeposits: z.number(),
     pendingWithdrawals: z.number(),
@@ -39,7 +42,7 @@ export const dayAmount = z.object({ _id: z.string(), totalAmount: usdc, count: z
 export const analyticsResponse = z.object({
   period: z.number(),
   timeZone: z.string(),
-  summary: z.object({ totalUsers: z.number(), totalInvestments: usdc, totalDeposits: usdc }),
+  summary: z.object({ totalUsers: z.number(), totalInvestments: usdc, totalDeposits: usdc, totalAdjustments: usdc }),
   userGrowth: z.array(dayCount),
   investmentTrends: z.array(dayAmount),
   depositTrends: z.array(dayAmount),
@@ -69,6 +72,8 @@ export const adminUserSchema = z.extend(
     totalEarnings: usdc,
     referralRewards: usdc,
     totalDeposits: usdc,
+    /** Admin balance adjustments, net of reductions. */
+    totalAdjustments: usdc,
   },
 );
 export type AdminUser = z.infer<typeof adminUserSchema>;

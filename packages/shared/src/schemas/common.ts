@@ -64,14 +64,29 @@ export function pageSizeQuery(fallback: number) {
   return z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(MAX_PAGE_SIZE)), fallback);
 }
 
+/**
+ * Keyset paging for the back-office lists (docs/decisions/0036-keyset-paging.md): `after` the
+ * `nextCursor` of a page gives the next one, `before` its `prevCursor` the previous one, each as
+ * fast as the first page; `page` alone still works (served from the nearer end of the list).
+ */
+export const cursorParams = {
+  after: z.optional(z.string().check(z.maxLength(300))),
+  before: z.optional(z.string().check(z.maxLength(300))),
+};
+export const cursorInfo = {
+  nextCursor: z.optional(z.nullable(z.string())),
+  prevCursor: z.optional(z.nullable(z.string())),
+};
+
 /** One page of a list: every paged query extends this. */
 export const pageQuery = z.strictObject({
   page: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(1_000_000)), 1),
   pageSize: pageSizeQuery(DEFAULT_PAGE_SIZE),
+  ...cursorParams,
 });
 export const searchText = z.optional(z.string().check(z.trim(), z.maxLength(200)));
 
-export const pageInfo = z.object({ page: z.number(), pageSize: z.number(), total: z.number() });
+export const pageInfo = z.object({ page: z.number(), pageSize: z.number(), total: z.number(), ...cursorInfo });
 
 /** Cache-busting time parameter some GET calls send (spec section 7). */
 export const cacheBustQuery = z.strictObject({

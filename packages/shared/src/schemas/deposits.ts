@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { MIN_DEPOSIT_MICRO } from '../constants.ts';
 import { TEXT } from '../texts.ts';
 import { parseUsdc } from '../money.ts';
-import { EVM_ADDRESS, TX_HASH, convert, isoDate, pageQuery, pageSizeQuery, usdc } from './common.ts';
+import { EVM_ADDRESS, TX_HASH, convert, cursorInfo, isoDate, pageQuery, pageSizeQuery, usdc } from './common.ts';
 import { userRefSchema } from './user.ts';
 
 export const DEPOSIT_STATUSES = ['pending', 'confirmed', 'failed'] as const;
@@ -159,6 +159,7 @@ export const adminDepositsResponse = z.object({
   pageSize: z.number(),
   /** Rows matching the filter. */
   total: z.number(),
+  ...cursorInfo,
 });
 export type AdminDepositsResponse = z.infer<typeof adminDepositsResponse>;
 

@@ -4,6 +4,7 @@ import {
   EVM_ADDRESS,
   TX_HASH,
   cacheBustQuery,
+  cursorInfo,
   idSchema,
   isoDate,
   pageInfo,
@@ -85,6 +86,7 @@ export const adminWithdrawalsResponse = z.object({
   withdrawals: z.array(adminWithdrawalSchema),
   pagination: pageInfo,
   counts: withdrawalCounts,
+  ...cursorInfo,
 });
 export type AdminWithdrawalsResponse = z.infer<typeof adminWithdrawalsResponse>;
 

@@ -93,7 +93,12 @@ describe('GET /api/user/admin/analytics', () => {
 
   it('summary holds the all-time totals (users, confirmed deposits, investments)', async () => {
     const res = await get('?period=7');
-    expect(res.data.summary).toEqual({ totalUsers: 6, totalDeposits: 213.75, totalInvestments: 200 });
+    expect(res.data.summary).toEqual({
+      totalUsers: 6,
+      totalDeposits: 213.75,
+      totalAdjustments: 0,
+      totalInvestments: 200,
+    });
   });
 
   it('defaults to 30 days (Oct 7 .. Nov 5), with the boundary rows in and out as their local day says', async () => {

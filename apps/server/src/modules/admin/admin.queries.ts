@@ -1,6 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
+import { keysetPage, type PageRequest } from '../../db/keyset.ts';
+import { counters, counterSql } from './rollups.queries.ts';
 
 /**
  * Back-office reads. Every query is set-based and bounded: totals are single aggregates on
@@ -18,36 +20,39 @@ const isoOrNull = (v: Ts | null): string | null => (v === null ? null : iso(v));
 
 export interface Totals {
   totalUsers: number;
+  /** Confirmed demo and on-chain deposits (admin adjustments are not deposits). */
   totalDeposits: bigint;
+  /** Admin balance adjustments, net of reductions. */
+  totalAdjustments: bigint;
   totalInvestments: bigint;
   pendingDeposits: number;
   pendingWithdrawals: number;
 }
 
-export async function platformTotals(db: Db): Promise<Totals> {
-  const [r] = await rawRows<{
-    total_users: number;
-    total_deposits: Big;
-    total_investments: Big;
-    pending_deposits: number;
-    pending_withdrawals: number;
-  }>(
-    db,
-    sql`SELECT
-      (SELECT count(*) FROM users)::int AS total_users,
-      (SELECT coalesce(sum(amount), 0) FROM deposits WHERE status = 'confirmed')::bigint AS total_deposits,
-      (SELECT coalesce(sum(amount), 0) FROM investments)::bigint AS total_investments,
-      (SELECT count(*) FROM deposits WHERE status = 'pending')::int AS pending_deposits,
-      (SELECT count(*) FROM withdrawals WHERE status = 'pending')::int AS pending_withdrawals`,
-  );
-  if (!r) throw new Error('totals query returned no row');
+const TOTAL_COUNTERS = [
+  'users',
+  'deposits.total_amount',
+  'adjustments.total_amount',
+  'investments.total_amount',
+  'deposits.pending',
+  'withdrawals.pending',
+];
+
+function toTotals(c: Record<string, bigint>): Totals {
+  const n = (k: string) => c[k] ?? 0n;
   return {
-    totalUsers: Number(r.total_users),
-    totalDeposits: big(r.total_deposits),
-    totalInvestments: big(r.total_investments),
-    pendingDeposits: Number(r.pending_deposits),
-    pendingWithdrawals: Number(r.pending_withdrawals),
+    totalUsers: Number(n('users')),
+    totalDeposits: n('deposits.total_amount'),
+    totalAdjustments: n('adjustments.total_amount'),
+    totalInvestments: n('investments.total_amount'),
+    pendingDeposits: Number(n('deposits.pending')),
+    pendingWithdrawals: Number(n('withdrawals.pending')),
   };
+}
+
+/** The platform's totals from the rollup counters (a few dozen rows, whatever the number of users). */
+export async function platformTotals(db: Db): Promise<Totals> {
+  return toTotals(await counters(db, TOTAL_COUNTERS));
 }
 
 // ---------------------------------------------------------------- deposits & withdrawals with their user
@@ -217,45 +222,61 @@ export interface DayFigure {
   total: bigint;
 }
 
+const SERIES_METRICS = [
+  'registrations',
+  'investments.count',
+  'investments.amount',
+  'deposits.demo.count',
+  'deposits.real.count',
+  'deposits.demo.amount',
+  'deposits.real.amount',
+];
+
 /**
- * Per platform day from `startDay` to `endDay` (inclusive, YYYY-MM-DD in `tz`), every day
- * present: generate_series of days LEFT JOIN one GROUP BY over the rows of the window. The
- * window is bounded on the indexed timestamp column, so the work is the period's rows.
+ * Per platform day from `startDay` to `endDay` (inclusive, YYYY-MM-DD in the rollups' time zone),
+ * every day present, and the all-time totals: one statement over the rollups, O(days) whatever the
+ * number of users. Deposits Received are confirmed demo and on-chain deposits, dated by confirmation.
  */
-async function perDay(
-  db: Db,
-  opts: { table: 'users' | 'investments' | 'deposits'; tz: string; startDay: string; endDay: string },
-): Promise<DayFigure[]> {
-  const { tz, startDay, endDay } = opts;
-  const from = sql`(${startDay}::date::timestamp AT TIME ZONE ${tz}::text)`;
-  const to = sql`((${endDay}::date + 1)::timestamp AT TIME ZONE ${tz}::text)`;
-  const day = sql`date_trunc('day', t.created_at AT TIME ZONE ${tz}::text)::date`;
-  const source =
-    opts.table === 'users'
-      ? sql`SELECT ${day} AS day, count(*)::int AS n, 0::bigint AS total FROM users t
-            WHERE t.created_at >= ${from} AND t.created_at < ${to} GROUP BY 1`
-      : opts.table === 'investments'
-        ? sql`SELECT ${day} AS day, count(*)::int AS n, coalesce(sum(t.amount), 0)::bigint AS total FROM investments t
-            WHERE t.created_at >= ${from} AND t.created_at < ${to} GROUP BY 1`
-        : sql`SELECT ${day} AS day, count(*)::int AS n, coalesce(sum(t.amount), 0)::bigint AS total FROM deposits t
-            WHERE t.status = 'confirmed' AND t.created_at >= ${from} AND t.created_at < ${to} GROUP BY 1`;
-  const rows = await rawRows<{ day: string; n: number; total: Big }>(
+export async function analyticsSeries(db: Db, startDay: string, endDay: string) {
+  const rows = await rawRows<{
+    day: string;
+    metric: string | null;
+    n: Big | null;
+    totals: Record<string, string> | string;
+  }>(
     db,
     sql`WITH days AS (SELECT generate_series(${startDay}::date, ${endDay}::date, interval '1 day')::date AS day),
-         agg AS (${source})
-        SELECT to_char(days.day, 'YYYY-MM-DD') AS day, coalesce(agg.n, 0)::int AS n, coalesce(agg.total, 0)::bigint AS total
+         agg AS (SELECT day, metric, sum(n) AS n FROM rollups
+                 WHERE metric IN (${sql.join(
+                   SERIES_METRICS.map((m) => sql`${m}`),
+                   sql`, `,
+                 )}) AND day BETWEEN ${startDay}::date AND ${endDay}::date GROUP BY 1, 2)
+        SELECT to_char(days.day, 'YYYY-MM-DD') AS day, agg.metric, agg.n::text AS n, ${counterSql(TOTAL_COUNTERS)} AS totals
         FROM days LEFT JOIN agg ON agg.day = days.day ORDER BY days.day`,
   );
-  return rows.map((r) => ({ day: r.day, count: Number(r.n), total: big(r.total) }));
-}
-
-export async function analyticsSeries(db: Db, tz: string, startDay: string, endDay: string) {
-  const [users, investments, deposits] = await Promise.all([
-    perDay(db, { table: 'users', tz, startDay, endDay }),
-    perDay(db, { table: 'investments', tz, startDay, endDay }),
-    perDay(db, { table: 'deposits', tz, startDay, endDay }),
-  ]);
-  return { users, investments, deposits };
+  const byDay = new Map<string, Map<string, bigint>>();
+  for (const r of rows) {
+    const m = byDay.get(r.day) ?? new Map<string, bigint>();
+    if (r.metric) m.set(r.metric, big(r.n));
+    byDay.set(r.day, m);
+  }
+  const v = (m: Map<string, bigint>, k: string) => m.get(k) ?? 0n;
+  const series = (f: (m: Map<string, bigint>) => { count: bigint; total: bigint }): DayFigure[] =>
+    [...byDay].map(([day, m]) => {
+      const x = f(m);
+      return { day, count: Number(x.count), total: x.total };
+    });
+  const raw = rows[0]?.totals ?? '{}';
+  const c = typeof raw === 'string' ? (JSON.parse(raw) as Record<string, string>) : raw;
+  return {
+    totals: toTotals(Object.fromEntries(TOTAL_COUNTERS.map((k) => [k, BigInt(c[k] ?? 0)]))),
+    users: series((m) => ({ count: v(m, 'registrations'), total: 0n })),
+    investments: series((m) => ({ count: v(m, 'investments.count'), total: v(m, 'investments.amount') })),
+    deposits: series((m) => ({
+      count: v(m, 'deposits.demo.count') + v(m, 'deposits.real.count'),
+      total: v(m, 'deposits.demo.amount') + v(m, 'deposits.real.amount'),
+    })),
+  };
 }
 
 // ---------------------------------------------------------------- users
@@ -276,6 +297,7 @@ export interface AdminUserRow {
   totalEarnings: bigint;
   referralRewards: bigint;
   totalDeposits: bigint;
+  totalAdjustments: bigint;
   cursor: string;
 }
 
@@ -308,6 +330,7 @@ interface RawUser {
   total_earnings: Big;
   referral_rewards: Big;
   total_deposits: Big;
+  total_adjustments: Big;
 }
 
 /** Account figures for the users of one page only (correlated on indexed user_id columns). */
@@ -316,7 +339,8 @@ const USER_FIGURES = sql`
   coalesce((SELECT a.balance FROM ledger_accounts a WHERE a.user_id = u.id AND a.kind = 'invested'), 0)::bigint AS invested,
   (SELECT coalesce(sum(i.total_earned), 0) FROM investments i WHERE i.user_id = u.id)::bigint AS total_earnings,
   (SELECT coalesce(sum(r.amount), 0) FROM referral_rewards r WHERE r.user_id = u.id)::bigint AS referral_rewards,
-  (SELECT coalesce(sum(d.amount), 0) FROM deposits d WHERE d.user_id = u.id AND d.status = 'confirmed')::bigint AS total_deposits`;
+  (SELECT coalesce(sum(d.amount), 0) FROM deposits d WHERE d.user_id = u.id AND d.status = 'confirmed' AND d.type IN ('demo', 'real'))::bigint AS total_deposits,
+  (SELECT coalesce(sum(b.amount), 0) FROM balance_adjustments b WHERE b.user_id = u.id)::bigint AS total_adjustments`;
 
 const USER_COLUMNS = sql`u.id, u.first_name, u.last_name, u.email, u.phone_country_code, u.phone_number, u.is_admin, u.is_blocked,
   u.created_at, u.withdrawal_wallet, u.created_at::text AS cur`;
@@ -338,31 +362,40 @@ function toAdminUser(r: RawUser): AdminUserRow {
     totalEarnings: big(r.total_earnings),
     referralRewards: big(r.referral_rewards),
     totalDeposits: big(r.total_deposits),
+    totalAdjustments: big(r.total_adjustments),
     cursor: r.cur,
   };
 }
 
-/** Newest users first, one page, with their account figures. */
+/**
+ * Newest users first, one keyset page, with their account figures. The total is the `users` counter
+ * without a search; with one, the matching rows are counted (the trigram index finds them).
+ */
 export async function usersPage(
   db: Db,
-  opts: { search?: string; limit: number; offset: number },
-): Promise<{ rows: AdminUserRow[]; total: number }> {
+  opts: { search?: string; page: PageRequest },
+): Promise<{ rows: AdminUserRow[]; total: number; nextCursor: string | null; prevCursor: string | null }> {
   const filter = userFilter(opts.search);
-  // With a search the matching set is scanned anyway: count it in the same pass (window
-  // count). Without one, the page is an index scan and the count a separate index-only scan.
-  const rows = await rawRows<RawUser & { total: number | null }>(
-    db,
-    sql`SELECT ${USER_COLUMNS}, ${USER_FIGURES}, u.total
-        FROM (SELECT u.*, ${opts.search ? sql`count(*) OVER ()` : sql`NULL`}::int AS total FROM users u WHERE ${filter}
-              ORDER BY u.created_at DESC, u.id DESC LIMIT ${opts.limit} OFFSET ${opts.offset}) u
-        ORDER BY u.created_at DESC, u.id DESC`,
-  );
-  let total = rows[0]?.total ?? null;
-  if (total === null) {
+  let total: number;
+  if (opts.search) {
     const [c] = await rawRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM users u WHERE ${filter}`);
-    total = c?.n ?? 0;
-  }
-  return { rows: rows.map(toAdminUser), total: Number(total) };
+    total = Number(c?.n ?? 0);
+  } else total = Number((await counters(db, ['users'])).users ?? 0n);
+  const page = await keysetPage<RawUser & { k: string[] }>(
+    db,
+    {
+      from: sql`users u`,
+      where: filter,
+      key: [
+        { expr: sql`u.created_at`, type: 'timestamptz' },
+        { expr: sql`u.id`, type: 'uuid' },
+      ],
+      rows: sql`SELECT ${USER_COLUMNS}, ${USER_FIGURES}, pk.k FROM page_keys pk JOIN users u ON u.id = pk.k1 ORDER BY pk.ord`,
+    },
+    opts.page,
+    total,
+  );
+  return { ...page, rows: page.rows.map(toAdminUser), total };
 }
 
 /** One keyset batch of users in (created_at, id) order for the export. */
@@ -418,9 +451,21 @@ function auditWhere(f: AuditFilter): SQL {
   return sql.join(parts, sql` AND `);
 }
 
-export async function auditPage(db: Db, f: AuditFilter, limit: number, offset: number) {
+/**
+ * Newest entries first, one keyset page. The total is a counter (`audit`, `audit.<action>`) unless
+ * an administrator or a target narrows the list (then those rows are counted).
+ */
+export async function auditPage(db: Db, f: AuditFilter, page: PageRequest) {
   const where = auditWhere(f);
-  const rows = await rawRows<{
+  let total: number;
+  if (f.adminId || f.targetId) {
+    const [c] = await rawRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM audit_log a WHERE ${where}`);
+    total = Number(c?.n ?? 0);
+  } else {
+    const name = f.action ? `audit.${f.action}` : 'audit';
+    total = Number((await counters(db, [name]))[name] ?? 0n);
+  }
+  const res = await keysetPage<{
     id: number | string;
     action: string;
     target_type: string;
@@ -434,17 +479,28 @@ export async function auditPage(db: Db, f: AuditFilter, limit: number, offset: n
     first_name: string;
     last_name: string;
     email: string;
+    k: string[];
   }>(
     db,
-    sql`SELECT a.id, a.action, a.target_type, a.target_id, a.before, a.after, a.note, a.ip, a.created_at,
-               u.id AS admin_id, u.first_name, u.last_name, u.email
-        FROM audit_log a JOIN users u ON u.id = a.admin_id
-        WHERE ${where} ORDER BY a.created_at DESC, a.id DESC LIMIT ${limit} OFFSET ${offset}`,
+    {
+      from: sql`audit_log a`,
+      where,
+      key: [
+        { expr: sql`a.created_at`, type: 'timestamptz' },
+        { expr: sql`a.id`, type: 'bigint' },
+      ],
+      rows: sql`SELECT a.id, a.action, a.target_type, a.target_id, a.before, a.after, a.note, a.ip, a.created_at,
+                       u.id AS admin_id, u.first_name, u.last_name, u.email, pk.k
+                FROM page_keys pk JOIN audit_log a ON a.id = pk.k1 JOIN users u ON u.id = a.admin_id ORDER BY pk.ord`,
+    },
+    page,
+    total,
   );
-  const [c] = await rawRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM audit_log a WHERE ${where}`);
   return {
-    total: Number(c?.n ?? 0),
-    rows: rows.map((r) => ({
+    total,
+    nextCursor: res.nextCursor,
+    prevCursor: res.prevCursor,
+    rows: res.rows.map((r) => ({
       id: String(r.id),
       action: r.action,
       targetType: r.target_type,

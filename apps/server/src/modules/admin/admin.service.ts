@@ -9,6 +9,7 @@ import type {
   AuditPage,
 } from '@harvest/shared/schemas/admin';
 import type { AppContext } from '../../context.ts';
+import type { PageRequest } from '../../db/keyset.ts';
 import { notFound } from '../../lib/errors.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
@@ -46,6 +47,7 @@ function adminUserDto(u: q.AdminUserRow): AdminUser {
     totalEarnings: microToUsdc(u.totalEarnings),
     referralRewards: microToUsdc(u.referralRewards),
     totalDeposits: microToUsdc(u.totalDeposits),
+    totalAdjustments: microToUsdc(u.totalAdjustments),
   };
 }
 
@@ -59,6 +61,7 @@ export async function dashboard(ctx: AppContext): Promise<AdminDashboard> {
     metrics: {
       totalUsers: totals.totalUsers,
       totalDeposits: microToUsdc(totals.totalDeposits),
+      totalAdjustments: microToUsdc(totals.totalAdjustments),
       totalInvestments: microToUsdc(totals.totalInvestments),
       pendingDeposits: totals.pendingDeposits,
       pendingWithdrawals: totals.pendingWithdrawals,
@@ -81,10 +84,8 @@ export async function analytics(ctx: AppContext, period: number): Promise<Analyt
   const tz = ctx.config.PLATFORM_TIMEZONE;
   const endDay = platformDay(ctx.clock.now(), tz);
   const startDay = addDays(endDay, -(period - 1));
-  const [totals, series] = await Promise.all([
-    q.platformTotals(ctx.db),
-    q.analyticsSeries(ctx.db, tz, startDay, endDay),
-  ]);
+  const series = await q.analyticsSeries(ctx.db, startDay, endDay);
+  const totals = series.totals;
   return {
     period,
     timeZone: tz,
@@ -92,6 +93,7 @@ export async function analytics(ctx: AppContext, period: number): Promise<Analyt
       totalUsers: totals.totalUsers,
       totalInvestments: microToUsdc(totals.totalInvestments),
       totalDeposits: microToUsdc(totals.totalDeposits),
+      totalAdjustments: microToUsdc(totals.totalAdjustments),
     },
     userGrowth: series.users.map((d) => ({ _id: d.day, count: d.count })),
     investmentTrends: series.investments.map((d) => ({
@@ -103,21 +105,13 @@ export async function analytics(ctx: AppContext, period: number): Promise<Analyt
   };
 }
 
-export async function users(ctx: AppContext, opts: { page: number; pageSize: number; search?: string }) {
+export async function users(ctx: AppContext, opts: PageRequest & { search?: string }) {
   const search = opts.search?.trim() || undefined;
-  const { rows, total } = await q.usersPage(ctx.db, {
-    search,
-    limit: opts.pageSize,
-    offset: (opts.page - 1) * opts.pageSize,
-  });
-  return { users: rows.map(adminUserDto), page: opts.page, pageSize: opts.pageSize, total };
+  const { rows, total, nextCursor, prevCursor } = await q.usersPage(ctx.db, { search, page: opts });
+  return { users: rows.map(adminUserDto), page: opts.page, pageSize: opts.pageSize, total, nextCursor, prevCursor };
 }
 
-export async function userDeposits(
-  ctx: AppContext,
-  userId: string,
-  opts: { page: number; pageSize: number },
-): Promise<AdminUserDeposits> {
+export async function userDeposits(ctx: AppContext, userId: string, opts: PageRequest): Promise<AdminUserDeposits> {
   if (!(await q.userRef(ctx.db, userId))) throw notFound();
   return adminDepositPage(ctx, { status: 'all', userId }, opts);
 }
@@ -148,15 +142,15 @@ export async function referralLookup(ctx: AppContext, userId: string): Promise<A
 
 export async function audit(
   ctx: AppContext,
-  opts: { page: number; pageSize: number; action?: string; adminId?: string; targetId?: string },
+  opts: PageRequest & { action?: string; adminId?: string; targetId?: string },
 ): Promise<AuditPage> {
   const filter = {
     action: opts.action || undefined,
     adminId: opts.adminId || undefined,
     targetId: opts.targetId || undefined,
   };
-  const [{ rows, total }, actions] = await Promise.all([
-    q.auditPage(ctx.db, filter, opts.pageSize, (opts.page - 1) * opts.pageSize),
+  const [{ rows, total, nextCursor, prevCursor }, actions] = await Promise.all([
+    q.auditPage(ctx.db, filter, opts),
     q.auditActions(ctx.db),
   ]);
   return {
@@ -176,6 +170,8 @@ export async function audit(
     page: opts.page,
     pageSize: opts.pageSize,
     total,
+    nextCursor,
+    prevCursor,
   };
 }
 
@@ -328,6 +324,7 @@ export async function usersCsv(
       'total_earnings_usdc',
       'referral_rewards_usdc',
       'total_deposits_usdc',
+      'total_adjustments_usdc',
       'withdrawal_wallet',
     ],
     batchSize: EXPORT_BATCH,
@@ -346,6 +343,7 @@ export async function usersCsv(
       microToText(u.totalEarnings),
       microToText(u.referralRewards),
       microToText(u.totalDeposits),
+      microToText(u.totalAdjustments),
       u.withdrawalWallet,
     ],
   });

@@ -69,6 +69,7 @@ describe('GET /api/admin/dashboard', () => {
     expect(res.data.metrics).toEqual({
       totalUsers: 6,
       totalDeposits: 521,
+      totalAdjustments: 0,
       totalInvestments: 100,
       pendingDeposits: 1,
       pendingWithdrawals: 1,
@@ -246,7 +247,7 @@ describe('CSV export', () => {
     expect(evilLine?.endsWith(`,"'=HYPERLINK(""http://x"")","Smith, ""Jr"""`)).toBe(true);
     const users = csvLines((await asAdmin(`/api/admin/export/users.csv?search=${encodeURIComponent('smith')}`)).body);
     expect(users[0]).toBe(
-      'id,created_at,email,first_name,last_name,phone,is_admin,is_blocked,balance_usdc,total_investment_usdc,total_earnings_usdc,referral_rewards_usdc,total_deposits_usdc,withdrawal_wallet',
+      'id,created_at,email,first_name,last_name,phone,is_admin,is_blocked,balance_usdc,total_investment_usdc,total_earnings_usdc,referral_rewards_usdc,total_deposits_usdc,total_adjustments_usdc,withdrawal_wallet',
     );
     expect(users).toHaveLength(2);
     expect(users[1]).toContain(`,"'=HYPERLINK(""http://x"")","Smith, ""Jr""",'+1 5551234567,false,false,1,0,0,0,1,`);

@@ -3,11 +3,12 @@ import { authResponse, loginBody, registerBody, sendCodeBody } from '@harvest/sh
 import { messageResponse } from '@harvest/shared/schemas/common';
 import type { AppContext } from '../../context.ts';
 import { perIp } from '../../plugins/rate-limit.ts';
+import { depositAddressFor } from '../deposit-addresses/deposit-addresses.service.ts';
 import { toUserDto } from '../users/users.dto.ts';
 import * as service from './auth.service.ts';
 
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const dto = (u: Parameters<typeof toUserDto>[0]) => toUserDto(u, ctx.config.DEPOSIT_ADDRESS);
+  const dto = async (u: Parameters<typeof toUserDto>[0]) => toUserDto(u, await depositAddressFor(ctx, u.id));
 
   return async (app) => {
     app.post(
@@ -23,7 +24,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { schema: { body: registerBody, response: { 200: authResponse } }, config: perIp(20, 15) },
       async (req) => {
         const { token, user } = await service.register(ctx, req.body);
-        return { token, user: dto(user) };
+        return { token, user: await dto(user) };
       },
     );
 
@@ -32,7 +33,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { schema: { body: loginBody, response: { 200: authResponse } }, config: perIp(30, 15) },
       async (req) => {
         const { token, user } = await service.login(ctx, req.body, req.ip);
-        return { token, user: dto(user) };
+        return { token, user: await dto(user) };
       },
     );
   };

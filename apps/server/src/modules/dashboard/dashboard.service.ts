@@ -1,18 +1,12 @@
 import { microToUsdc } from '@harvest/shared/money';
 import type { AccountSummary, DashboardResponse } from '@harvest/shared/schemas/dashboard';
 import type { AppContext } from '../../context.ts';
-import type { Db } from '../../db/client.ts';
 import { isWeekday, platformDay } from '../../lib/time.ts';
 import { toInvestmentDto } from '../investments/investments.dto.ts';
-import { investmentsWithEarnings } from '../investments/investments.queries.ts';
-import { summaryFigures } from './dashboard.queries.ts';
+import type { DashboardData, SummaryFigures } from './dashboard.queries.ts';
 
-/**
- * The account summary as packages/shared/src/schemas/dashboard.ts defines each figure.
- * Exported for reuse (e.g. the admin user list) with any user id.
- */
-export async function accountSummary(db: Db, userId: string): Promise<AccountSummary> {
-  const f = await summaryFigures(db, userId);
+/** The account summary as packages/shared/src/schemas/dashboard.ts defines each figure. */
+export function accountSummary(f: SummaryFigures): AccountSummary {
   return {
     balance: microToUsdc(f.balance),
     totalInvestment: microToUsdc(f.invested),
@@ -25,15 +19,12 @@ export async function accountSummary(db: Db, userId: string): Promise<AccountSum
   };
 }
 
-export async function dashboard(ctx: AppContext, userId: string): Promise<DashboardResponse> {
+/** The dashboard from its data (read with the session's user row in one statement: dashboard.routes.ts). */
+export function dashboard(ctx: AppContext, data: DashboardData): DashboardResponse {
   const now = ctx.clock.now();
-  const [summary, investments] = await Promise.all([
-    accountSummary(ctx.db, userId),
-    investmentsWithEarnings(ctx.db, userId),
-  ]);
   return {
-    accountSummary: summary,
-    activeInvestments: investments.map(({ investment, earnings }) => toInvestmentDto(investment, earnings)),
+    accountSummary: accountSummary(data.figures),
+    activeInvestments: data.investments.map(({ investment, earnings }) => toInvestmentDto(investment, earnings)),
     serverTime: now.toISOString(),
     platformDay: platformDay(now, ctx.config.PLATFORM_TIMEZONE),
     platformWeekday: isWeekday(now, ctx.config.PLATFORM_TIMEZONE),

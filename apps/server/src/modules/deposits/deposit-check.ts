@@ -11,7 +11,7 @@ import type { DepositFailureKind } from '@harvest/shared/schemas/deposits';
  * - rpc_error: the node could not be asked; nothing is decided.
  */
 export type ChainCheck =
-  | { kind: 'match'; logIndex: number; confirmations: number }
+  | { kind: 'match'; logIndex: number; confirmations: number; blockNumber: bigint; blockHash: string }
   | { kind: 'not_found' }
   | { kind: 'mismatch'; why: DepositFailureKind; reason: string }
   | { kind: 'rpc_error'; message: string };
@@ -29,7 +29,12 @@ const distinct = (values: string[]) => [...new Set(values)];
  * claimed sender to the deposit address of exactly the claimed amount. Each way it can fail has
  * its own reason, in words the owner can act on.
  */
-export async function checkDeposit(chain: Chain, claim: DepositClaim, depositAddress: string): Promise<ChainCheck> {
+export async function checkDeposit(
+  chain: Chain,
+  claim: DepositClaim,
+  depositAddress: string,
+  wrongRecipient: (to: string[], depositAddress: string) => string = MSG.depositWrongRecipient,
+): Promise<ChainCheck> {
   const read = await chain.receipt(claim.txHash);
   if (!read.ok) return { kind: 'rpc_error', message: unavailableText(read.error) };
   const receipt = read.value;
@@ -51,7 +56,7 @@ export async function checkDeposit(chain: Chain, claim: DepositClaim, depositAdd
     return {
       kind: 'mismatch',
       why: 'wrong_recipient',
-      reason: MSG.depositWrongRecipient(distinct(usdc.map((t) => t.to)), to),
+      reason: wrongRecipient(distinct(usdc.map((t) => t.to)), to),
     };
   const fromSender = toUs.filter((t) => t.from === claim.fromAddress.toLowerCase());
   if (fromSender.length === 0)
@@ -73,5 +78,11 @@ export async function checkDeposit(chain: Chain, claim: DepositClaim, depositAdd
 
   const head = await chain.headBlock();
   if (!head.ok) return { kind: 'rpc_error', message: unavailableText(head.error) };
-  return { kind: 'match', logIndex: exact.logIndex, confirmations: confirmationsAt(head.value, receipt.blockNumber) };
+  return {
+    kind: 'match',
+    logIndex: exact.logIndex,
+    confirmations: confirmationsAt(head.value, receipt.blockNumber),
+    blockNumber: receipt.blockNumber,
+    blockHash: receipt.blockHash,
+  };
 }

@@ -1,7 +1,9 @@
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
-import { deposits, users } from '../../db/schema.ts';
+import { keysetPage, type PageRequest } from '../../db/keyset.ts';
+import { counters } from '../admin/rollups.queries.ts';
+import { balanceAdjustments, deposits, users } from '../../db/schema.ts';
 import type { AdminDepositFilter, DepositCounts, DepositFailureKind } from '@harvest/shared/schemas/deposits';
 
 export type DepositRow = typeof deposits.$inferSelect;
@@ -11,6 +13,11 @@ export async function insertDeposit(db: Db, values: typeof deposits.$inferInsert
   const [row] = await db.insert(deposits).values(values).returning();
   if (!row) throw new Error('deposit not inserted');
   return row;
+}
+
+/** An administrator's balance change (signed), in the caller's transaction. */
+export async function insertAdjustment(db: Db, values: typeof balanceAdjustments.$inferInsert): Promise<void> {
+  await db.insert(balanceAdjustments).values(values);
 }
 
 export async function findDeposit(db: Db, id: string): Promise<DepositRow | undefined> {
@@ -44,6 +51,24 @@ export async function confirmIfPending(
     .where(and(eq(deposits.id, id), eq(deposits.status, 'pending')))
     .returning();
   return row;
+}
+
+/** pending -> confirmed for many watched deposits at once, confirmations counted at `head`. */
+export async function confirmManyIfPending(
+  db: Db,
+  ids: string[],
+  values: { processedAt: Date; head: bigint },
+): Promise<DepositRow[]> {
+  return db
+    .update(deposits)
+    .set({
+      status: 'confirmed',
+      nextCheckAt: null,
+      processedAt: values.processedAt,
+      confirmations: sql`GREATEST(0, ${values.head.toString()}::bigint - ${deposits.blockNumber} + 1)::int`,
+    })
+    .where(and(inArray(deposits.id, ids), eq(deposits.status, 'pending')))
+    .returning();
 }
 
 /** pending -> failed with the reason, only from pending: a second racer (or an approval) gets nothing back. */
@@ -134,46 +159,114 @@ export interface DepositFilter {
   userId?: string;
 }
 
-function depositWhere(f: DepositFilter) {
-  return and(
-    f.status === 'all' ? undefined : eq(deposits.status, f.status),
-    f.userId ? eq(deposits.userId, f.userId) : undefined,
+interface RawDepositWithUser {
+  id: string;
+  user_id: string;
+  amount: bigint | string;
+  status: string;
+  type: string;
+  tx_hash: string | null;
+  log_index: number | null;
+  from_address: string | null;
+  confirmations: number;
+  failure_reason: string | null;
+  note: string | null;
+  check_attempts: number;
+  next_check_at: Date | string | null;
+  created_at: Date | string;
+  processed_at: Date | string | null;
+  processed_by: string | null;
+  failure_kind: string | null;
+  dismissed_at: Date | string | null;
+  to_address: string | null;
+  block_number: bigint | string | null;
+  block_hash: string | null;
+  u_first_name: string;
+  u_last_name: string;
+  u_email: string;
+  k: string[];
+}
+
+const date = (v: Date | string) => (v instanceof Date ? v : new Date(v));
+const dateOrNull = (v: Date | string | null) => (v === null ? null : date(v));
+
+function toDepositWithUser(r: RawDepositWithUser): { deposit: DepositRow; user: DepositUser } {
+  return {
+    deposit: {
+      id: r.id,
+      userId: r.user_id,
+      amount: BigInt(r.amount),
+      status: r.status,
+      type: r.type,
+      txHash: r.tx_hash,
+      logIndex: r.log_index === null ? null : Number(r.log_index),
+      fromAddress: r.from_address,
+      confirmations: Number(r.confirmations),
+      failureReason: r.failure_reason,
+      note: r.note,
+      checkAttempts: Number(r.check_attempts),
+      nextCheckAt: dateOrNull(r.next_check_at),
+      createdAt: date(r.created_at),
+      processedAt: dateOrNull(r.processed_at),
+      processedBy: r.processed_by,
+      failureKind: r.failure_kind,
+      dismissedAt: dateOrNull(r.dismissed_at),
+      toAddress: r.to_address,
+      blockNumber: r.block_number === null ? null : BigInt(r.block_number),
+      blockHash: r.block_hash,
+    },
+    user: { id: r.user_id, firstName: r.u_first_name, lastName: r.u_last_name, email: r.u_email },
+  };
+}
+
+function depositWhereSql(f: DepositFilter): SQL {
+  const parts: SQL[] = [sql`TRUE`];
+  if (f.status !== 'all') parts.push(sql`d.status = ${f.status}`);
+  if (f.userId) parts.push(sql`d.user_id = ${f.userId}::uuid`);
+  return sql.join(parts, sql` AND `);
+}
+
+/** Newest first, with the depositor: one keyset page (docs/decisions/0036-keyset-paging.md). */
+export async function depositsPage(db: Db, f: DepositFilter, page: PageRequest, total: number) {
+  const res = await keysetPage<RawDepositWithUser>(
+    db,
+    {
+      from: sql`deposits d`,
+      where: depositWhereSql(f),
+      key: [
+        { expr: sql`d.created_at`, type: 'timestamptz' },
+        { expr: sql`d.id`, type: 'uuid' },
+      ],
+      rows: sql`SELECT d.*, u.first_name AS u_first_name, u.last_name AS u_last_name, u.email AS u_email, pk.k
+                FROM page_keys pk JOIN deposits d ON d.id = pk.k1 JOIN users u ON u.id = d.user_id ORDER BY pk.ord`,
+    },
+    page,
+    total,
   );
+  return { ...res, rows: res.rows.map(toDepositWithUser) };
 }
 
-/** Newest first, with the depositor. */
-export async function listDepositsWithUsers(
-  db: Db,
-  f: DepositFilter,
-  page: { limit: number; offset: number },
-): Promise<{ deposit: DepositRow; user: DepositUser }[]> {
-  return db
-    .select({
-      deposit: deposits,
-      user: { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email },
-    })
-    .from(deposits)
-    .innerJoin(users, eq(users.id, deposits.userId))
-    .where(depositWhere(f))
-    .orderBy(desc(deposits.createdAt), desc(deposits.id))
-    .limit(page.limit)
-    .offset(page.offset);
-}
-
-export async function countDeposits(db: Db, f: DepositFilter): Promise<number> {
-  const [t] = await db.select({ n: count() }).from(deposits).where(depositWhere(f));
-  return Number(t?.n ?? 0);
-}
-
+/** Deposits per status from the rollup counters (no scan of the table). */
 export async function depositCounts(db: Db): Promise<DepositCounts> {
-  const rows = await db.select({ status: deposits.status, n: count() }).from(deposits).groupBy(deposits.status);
-  const out: DepositCounts = { all: 0, pending: 0, confirmed: 0, failed: 0 };
-  for (const r of rows) {
-    const n = Number(r.n);
-    out.all += n;
-    if (r.status === 'pending' || r.status === 'confirmed' || r.status === 'failed') out[r.status] += n;
-  }
+  const c = await counters(db, ['deposits.pending', 'deposits.confirmed', 'deposits.failed']);
+  const out = {
+    all: 0,
+    pending: Number(c['deposits.pending'] ?? 0n),
+    confirmed: Number(c['deposits.confirmed'] ?? 0n),
+    failed: Number(c['deposits.failed'] ?? 0n),
+  };
+  out.all = out.pending + out.confirmed + out.failed;
   return out;
+}
+
+/** Rows a filter matches: the counters, or one user's deposits counted on their index. */
+export async function countDeposits(db: Db, f: DepositFilter, counts?: DepositCounts): Promise<number> {
+  if (!f.userId) return (counts ?? (await depositCounts(db)))[f.status];
+  const [t] = await db
+    .select({ n: count() })
+    .from(deposits)
+    .where(and(f.status === 'all' ? undefined : eq(deposits.status, f.status), eq(deposits.userId, f.userId)));
+  return Number(t?.n ?? 0);
 }
 
 /**
@@ -187,7 +280,7 @@ export async function claimDueDeposits(db: Db, now: Date, leaseUntil: Date, limi
     sql`UPDATE deposits SET next_check_at = ${leaseUntil.toISOString()}::timestamptz
       WHERE id IN (
         SELECT id FROM deposits
-        WHERE status = 'pending' AND type = 'real' AND (next_check_at IS NULL OR next_check_at <= ${now.toISOString()}::timestamptz)
+        WHERE status = 'pending' AND type = 'real' AND to_address IS NULL AND (next_check_at IS NULL OR next_check_at <= ${now.toISOString()}::timestamptz)
         ORDER BY next_check_at NULLS FIRST, created_at
         LIMIT ${limit}
         FOR UPDATE SKIP LOCKED)

@@ -13,13 +13,16 @@ import {
   updateFailedDepositBody,
   updateUserBalanceBody,
 } from '@harvest/shared/schemas/deposits';
+import { depositSettingsResponse } from '@harvest/shared/schemas/deposit-settings';
 import type { AppContext } from '../../context.ts';
 import { authHooks, currentUser } from '../../plugins/auth.ts';
+import { watcherReadiness } from './deposit-watcher.ts';
 import * as service from './deposits.service.ts';
 
 export function depositRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { requireUser, requireAdmin } = authHooks(ctx);
 
+  if (ctx.chain && ctx.config.DEPOSIT_XPUB) ctx.readiness.push(watcherReadiness);
   return async (app) => {
     app.post(
       '/user/process-deposit',
@@ -29,6 +32,17 @@ export function depositRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { idempotent: true },
       },
       async (req) => service.submitDeposit(ctx, currentUser(req), req.body),
+    );
+
+    app.get(
+      '/user/deposit-settings',
+      { onRequest: requireUser, schema: { response: { 200: depositSettingsResponse } } },
+      async () => ({
+        ownAddress: Boolean(ctx.config.DEPOSIT_XPUB),
+        chainId: ctx.config.CHAIN_ID,
+        usdcContract: ctx.chain ? (ctx.config.USDC_CONTRACTS[0] ?? null) : null,
+        requiredConfirmations: ctx.config.DEPOSIT_CONFIRMATIONS,
+      }),
     );
 
     app.get(

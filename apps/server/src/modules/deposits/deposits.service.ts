@@ -11,9 +11,14 @@ import {
 } from '@harvest/shared/schemas/deposits';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
+import type { PageRequest } from '../../db/keyset.ts';
 import { constraintName, inTransaction, sqlState } from '../../db/tx.ts';
 import { lockUserAccounts, post } from '../../ledger/ledger.ts';
-import { conflict, notFound } from '../../lib/errors.ts';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { findAddressOf } from '../deposit-addresses/deposit-addresses.queries.ts';
+import { ensureDepositAddress, perInvestorAddresses } from '../deposit-addresses/deposit-addresses.service.ts';
+import { depositWatcher } from './deposit-watcher.ts';
+import { findByLog, recordTransfers } from './watcher.queries.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { toUserRef } from '../users/users.dto.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
@@ -238,6 +243,7 @@ export async function submitDeposit(
   user: AuthUser,
   input: { txHash: string; amount: bigint; fromAddress: string },
 ): Promise<{ message: string; deposit: Deposit }> {
+  if (ctx.chain && perInvestorAddresses(ctx)) return claimOwnTransfer(ctx, user, input);
   const real = ctx.chain !== null;
   let row: DepositRow;
   try {
@@ -260,6 +266,56 @@ export async function submitDeposit(
     throw err;
   }
   if (real) row = await verifyDeposit(ctx, row);
+  return { message: resultMessage(row, MSG.depositSubmitted), deposit: dto(ctx, row) };
+}
+
+/**
+ * "My deposit has not shown up yet" (DEPOSIT_XPUB mode): accepted only for a USDC transfer to the
+ * caller's own deposit address, recorded exactly as the watcher records it (one deposit per
+ * transaction log, whoever finds it first), and credited when it is deep enough. Anything else is
+ * refused with its reason and changes nothing.
+ */
+async function claimOwnTransfer(
+  ctx: AppContext,
+  user: AuthUser,
+  input: { txHash: string; amount: bigint; fromAddress: string },
+): Promise<{ message: string; deposit: Deposit }> {
+  const chain = ctx.chain;
+  const own = await ensureDepositAddress(ctx, user.id);
+  if (!chain || !own) throw new Error('claimOwnTransfer needs a chain and DEPOSIT_XPUB');
+  const check = await checkDeposit(chain, input, own, MSG.depositNotYourAddress);
+  if (check.kind === 'rpc_error') throw new AppError('upstream_error', MSG.depositChainUnavailable);
+  if (check.kind === 'not_found') throw conflict(MSG.depositNotOnChainYet(ctx.config.CHAIN_ID));
+  if (check.kind === 'mismatch') throw badRequest(check.reason, 'chain_mismatch');
+  const owner = await findAddressOf(ctx.db, user.id);
+  if (owner?.fromBlock != null && check.blockNumber < owner.fromBlock)
+    throw badRequest(MSG.depositNotYourAddress([own], own), 'chain_mismatch');
+  const watcher = depositWatcher(ctx);
+  const head = check.blockNumber + BigInt(check.confirmations) - 1n;
+  const logs = [
+    {
+      token: '',
+      usdc: true,
+      from: input.fromAddress.toLowerCase(),
+      to: own,
+      value: input.amount,
+      logIndex: check.logIndex,
+      txHash: input.txHash.toLowerCase(),
+      blockNumber: check.blockNumber,
+      blockHash: check.blockHash,
+    },
+  ];
+  const rows = await watcher.depositsIn(logs, head);
+  await inTransaction(ctx.db, (tx) => recordTransfers(tx, rows));
+  let row = await findByLog(ctx.db, input.txHash.toLowerCase(), check.logIndex);
+  if (!row) throw new Error('claimed deposit not recorded');
+  if (row.status === 'pending' && check.confirmations >= ctx.config.DEPOSIT_CONFIRMATIONS) {
+    const pendingId = row.id;
+    await inTransaction(ctx.db, (tx) =>
+      confirmAndCredit(ctx, tx, pendingId, { processedAt: ctx.clock.now(), confirmations: check.confirmations }),
+    );
+    row = (await q.findDeposit(ctx.db, row.id)) ?? row;
+  }
   return { message: resultMessage(row, MSG.depositSubmitted), deposit: dto(ctx, row) };
 }
 
@@ -325,34 +381,40 @@ export async function dismissFailedDeposit(
 export async function adminDepositPage(
   ctx: AppContext,
   filter: q.DepositFilter,
-  opts: { page: number; pageSize: number },
-): Promise<{ deposits: AdminDeposit[]; page: number; pageSize: number; total: number }> {
-  const [rows, total] = await Promise.all([
-    q.listDepositsWithUsers(ctx.db, filter, { limit: opts.pageSize, offset: (opts.page - 1) * opts.pageSize }),
-    q.countDeposits(ctx.db, filter),
-  ]);
+  opts: PageRequest,
+  counts?: DepositCounts,
+): Promise<{
+  deposits: AdminDeposit[];
+  page: number;
+  pageSize: number;
+  total: number;
+  nextCursor: string | null;
+  prevCursor: string | null;
+}> {
+  const total = await q.countDeposits(ctx.db, filter, counts);
+  const res = await q.depositsPage(ctx.db, filter, opts, total);
   return {
-    deposits: rows.map((r) => toAdminDto(r.deposit, r.user, ctx.config.DEPOSIT_CONFIRMATIONS)),
+    deposits: res.rows.map((r) => toAdminDto(r.deposit, r.user, ctx.config.DEPOSIT_CONFIRMATIONS)),
     page: opts.page,
     pageSize: opts.pageSize,
     total,
+    nextCursor: res.nextCursor,
+    prevCursor: res.prevCursor,
   };
 }
 
 /** The newest deposits of the whole platform (the admin overview). */
 export async function recentDeposits(ctx: AppContext, limit: number): Promise<AdminDeposit[]> {
-  const rows = await q.listDepositsWithUsers(ctx.db, { status: 'all' }, { limit, offset: 0 });
-  return rows.map((r) => toAdminDto(r.deposit, r.user, ctx.config.DEPOSIT_CONFIRMATIONS));
+  const res = await q.depositsPage(ctx.db, { status: 'all' }, { page: 1, pageSize: limit }, Number.MAX_SAFE_INTEGER);
+  return res.rows.map((r) => toAdminDto(r.deposit, r.user, ctx.config.DEPOSIT_CONFIRMATIONS));
 }
 
 export async function adminDeposits(
   ctx: AppContext,
-  opts: { status: AdminDepositFilter; page: number; pageSize: number },
-): Promise<{ deposits: AdminDeposit[]; counts: DepositCounts; page: number; pageSize: number; total: number }> {
-  const [page, counts] = await Promise.all([
-    adminDepositPage(ctx, { status: opts.status }, opts),
-    q.depositCounts(ctx.db),
-  ]);
+  opts: PageRequest & { status: AdminDepositFilter },
+): Promise<Awaited<ReturnType<typeof adminDepositPage>> & { counts: DepositCounts }> {
+  const counts = await q.depositCounts(ctx.db);
+  const page = await adminDepositPage(ctx, { status: opts.status }, opts, counts);
   return { ...page, counts };
 }
 
@@ -428,8 +490,10 @@ export async function rejectDeposit(
 
 /**
  * Sets a user's `balance` account to exactly `newBalance` as ONE ledger transaction
- * (kind admin_adjustment, against platform_adjustments) recording the admin and the note.
- * A positive difference also appears as a confirmed admin_credit deposit.
+ * (kind admin_adjustment, against platform_adjustments) recording the admin and the note, and one
+ * balance_adjustments row with the signed change (its id is the ledger transaction's ref_id). An
+ * adjustment is not a deposit: a positive one still appears in the user's deposit history as a
+ * confirmed admin_credit deposit (same id), but Total Deposits counts demo and on-chain deposits only.
  */
 export async function updateUserBalance(
   ctx: AppContext,
@@ -459,9 +523,18 @@ export async function updateUserBalance(
         });
         depositId = dep.id;
       }
+      const adjustmentId = depositId ?? randomUUID();
+      await q.insertAdjustment(tx, {
+        id: adjustmentId,
+        userId: input.userId,
+        amount: diff,
+        note: input.note || null,
+        createdBy: admin.id,
+        createdAt: now,
+      });
       await post(tx, {
         kind: 'admin_adjustment',
-        refId: depositId ?? randomUUID(),
+        refId: adjustmentId,
         memo: input.note,
         createdBy: admin.id,
         createdAt: now,

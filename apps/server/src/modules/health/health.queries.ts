@@ -22,12 +22,20 @@ export async function latestAppliedMigration(db: Db): Promise<number | null> {
   return at === null || at === undefined ? null : Number(at);
 }
 
-/** Deposits and withdrawals an operator or the chain still has to settle (the metrics' pending gauges). */
-export async function pendingCounts(db: Db): Promise<{ deposits: number; withdrawals: number }> {
-  const rows = await rawRows<{ deposits: number; withdrawals: number }>(
+/**
+ * Deposits and withdrawals an operator or the chain still has to settle, and e-mails still to send
+ * (the metrics' pending gauges).
+ */
+export async function pendingCounts(db: Db): Promise<{ deposits: number; withdrawals: number; mails: number }> {
+  const rows = await rawRows<{ deposits: number; withdrawals: number; mails: number }>(
     db,
     sql`SELECT (SELECT count(*)::int FROM deposits WHERE status = 'pending') AS deposits,
-               (SELECT count(*)::int FROM withdrawals WHERE status = 'pending') AS withdrawals`,
+               (SELECT count(*)::int FROM withdrawals WHERE status = 'pending') AS withdrawals,
+               (SELECT count(*)::int FROM mail_outbox WHERE sent_at IS NULL) AS mails`,
   );
-  return { deposits: Number(rows[0]?.deposits ?? 0), withdrawals: Number(rows[0]?.withdrawals ?? 0) };
+  return {
+    deposits: Number(rows[0]?.deposits ?? 0),
+    withdrawals: Number(rows[0]?.withdrawals ?? 0),
+    mails: Number(rows[0]?.mails ?? 0),
+  };
 }

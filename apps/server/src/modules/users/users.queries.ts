@@ -1,10 +1,60 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 
+/**
+ * The session's user read on every authenticated request: built once per database handle and
+ * prepared (a named statement on PostgreSQL), so no query is assembled per request.
+ */
+const byIdStatements = new WeakMap<Db, ReturnType<typeof prepareById>>();
+const prepareById = (db: Db) =>
+  db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('hf_user_by_id');
+
 export async function findUserById(db: Db, id: string) {
-  const [u] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  let statement = byIdStatements.get(db);
+  if (!statement) {
+    statement = prepareById(db);
+    byIdStatements.set(db, statement);
+  }
+  const [u] = await statement.execute({ id });
   return u;
+}
+
+const sessionUser = alias(users, 'u');
+
+const prepareWith = (db: Db, extra: SQL, name: string) =>
+  db
+    .select({ user: sessionUser, extra: sql<unknown>`${extra}` })
+    .from(sessionUser)
+    .where(eq(sessionUser.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare(name);
+const withStatements = new WeakMap<Db, Map<SQL, ReturnType<typeof prepareWith>>>();
+
+/**
+ * The user row and, in the same statement, `extra`: SQL over that row (aliased `u`), e.g. a
+ * screen's data. One round trip for an authenticated read (plugins/auth.ts, requireUserReading),
+ * prepared once per database handle and screen.
+ */
+export async function findUserWith(db: Db, id: string, extra: SQL, name: string) {
+  let byExtra = withStatements.get(db);
+  if (!byExtra) {
+    byExtra = new Map();
+    withStatements.set(db, byExtra);
+  }
+  let statement = byExtra.get(extra);
+  if (!statement) {
+    statement = prepareWith(db, extra, name);
+    byExtra.set(extra, statement);
+  }
+  const [r] = await statement.execute({ id });
+  return r;
 }
 
 export async function findUserByEmail(db: Db, email: string) {

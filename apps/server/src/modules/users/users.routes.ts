@@ -13,16 +13,17 @@ import {
 } from '@harvest/shared/schemas/user';
 import type { AppContext } from '../../context.ts';
 import { authHooks, currentUser } from '../../plugins/auth.ts';
+import { depositAddressFor } from '../deposit-addresses/deposit-addresses.service.ts';
 import { toUserDto } from './users.dto.ts';
 import * as service from './users.service.ts';
 
 export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { requireUser, requireSession, requireAdmin } = authHooks(ctx);
-  const dto = (u: Parameters<typeof toUserDto>[0]) => toUserDto(u, ctx.config.DEPOSIT_ADDRESS);
+  const dto = async (u: Parameters<typeof toUserDto>[0]) => toUserDto(u, await depositAddressFor(ctx, u.id));
 
   return async (app) => {
     app.get('/user/me', { onRequest: requireUser, schema: { response: { 200: meResponse } } }, async (req) => ({
-      user: dto(currentUser(req)),
+      user: await dto(currentUser(req)),
       platform: { timeZone: ctx.config.PLATFORM_TIMEZONE, demoDeposits: !ctx.chain },
     }));
 
@@ -34,7 +35,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (req) => {
         const { user, token } = await service.updateProfile(ctx, currentUser(req), req.body, req.ip);
-        return { user: dto(user), ...(token ? { token } : {}) };
+        return { user: await dto(user), ...(token ? { token } : {}) };
       },
     );
 
@@ -46,7 +47,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (req) => {
         const user = await service.updateEmail(ctx, currentUser(req), req.body, req.ip);
-        return { message: MSG.emailUpdated, user: dto(user) };
+        return { message: MSG.emailUpdated, user: await dto(user) };
       },
     );
 
@@ -72,7 +73,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { onRequest: requireAdmin, schema: { params: idParams, response: { 200: toggleBlockResponse } } },
       async (req) => {
         const user = await service.toggleBlock(ctx, currentUser(req), req.params.id, req.ip);
-        return { message: user.isBlocked ? MSG.userBlocked : MSG.userUnblocked, user: dto(user) };
+        return { message: user.isBlocked ? MSG.userBlocked : MSG.userUnblocked, user: await dto(user) };
       },
     );
   };

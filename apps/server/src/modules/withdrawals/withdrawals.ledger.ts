@@ -1,38 +1,26 @@
-import type { Tx } from '../../db/client.ts';
-import type { UserAccountKind } from '../../db/schema.ts';
-import { postMany } from '../../ledger/ledger.ts';
-
-export interface Hold {
-  /** Withdrawal id: the ledger transaction's refId. */
-  withdrawalId: string;
-  from: Extract<UserAccountKind, 'earnings' | 'rewards' | 'balance'>;
-  amount: bigint;
-}
+import { sql } from 'drizzle-orm';
+import type { PostSet } from '../../ledger/ledger.ts';
 
 /**
- * One `withdrawal_hold` ledger transaction per withdrawal (source account -amount,
- * pending_withdrawal +amount), posted together in a constant number of statements.
+ * The holds of one Withdraw All request as a PostSet over its withdrawal rows: one
+ * `withdrawal_hold` ledger transaction per withdrawal (its source account -amount,
+ * pending_withdrawal +amount), booked at the request time, posted in a constant number of statements.
  */
-export async function postHolds(
-  tx: Tx,
-  userId: string,
-  holds: Hold[],
-  createdBy: string,
-  insufficientMessage: string,
-  createdAt: Date,
-): Promise<void> {
-  await postMany(
-    tx,
-    holds.map((h) => ({
-      kind: 'withdrawal_hold',
-      refId: h.withdrawalId,
-      createdBy,
-      createdAt,
-      insufficientMessage,
-      legs: [
-        { account: { userId, kind: h.from }, amount: -h.amount },
-        { account: { userId, kind: 'pending_withdrawal' }, amount: h.amount },
-      ],
-    })),
-  );
+export function holdsOf(requestId: string, userId: string, insufficientMessage: string): PostSet {
+  const from = (source: string) => sql`CASE WHEN w.source = ${source} THEN -w.amount ELSE 0 END`;
+  return {
+    kind: 'withdrawal_hold',
+    from: sql`withdrawals w`,
+    where: sql`w.request_id = ${requestId}::uuid AND w.user_id = ${userId}::uuid`,
+    refId: sql`w.id`,
+    createdBy: sql`w.user_id`,
+    createdAt: sql`w.requested_at`,
+    insufficientMessage,
+    legs: [
+      { account: { userId: sql`w.user_id`, kind: 'earnings' }, amount: from('earning') },
+      { account: { userId: sql`w.user_id`, kind: 'rewards' }, amount: from('rewards') },
+      { account: { userId: sql`w.user_id`, kind: 'balance' }, amount: from('balance') },
+      { account: { userId: sql`w.user_id`, kind: 'pending_withdrawal' }, amount: sql`w.amount` },
+    ],
+  };
 }

@@ -1,63 +1,65 @@
-import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
-import { cycleEarnings, investments, payoutTransactions, users, withdrawals } from '../../db/schema.ts';
+import { keysetPage, type PageRequest } from '../../db/keyset.ts';
+import { counters } from '../admin/rollups.queries.ts';
+import { investments, payoutTransactions, users, withdrawals } from '../../db/schema.ts';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
-export type NewWithdrawal = typeof withdrawals.$inferInsert & { id: string };
 
-export interface UnrequestedEarning {
-  id: string;
-  investmentId: string;
-  cycleNumber: number;
-  grossAmount: bigint;
-}
-
-/** The user's cycle earnings not yet requested, locked until the transaction ends. */
-export async function lockUnrequestedEarnings(tx: Db, userId: string): Promise<UnrequestedEarning[]> {
-  return tx
-    .select({
-      id: cycleEarnings.id,
-      investmentId: cycleEarnings.investmentId,
-      cycleNumber: cycleEarnings.cycleNumber,
-      grossAmount: cycleEarnings.grossAmount,
-    })
-    .from(cycleEarnings)
-    .where(
-      and(
-        eq(cycleEarnings.userId, userId),
-        eq(cycleEarnings.withdrawalRequested, false),
-        sql`${cycleEarnings.grossAmount} > 0`,
-      ),
-    )
-    .orderBy(cycleEarnings.createdAt, cycleEarnings.cycleNumber, cycleEarnings.id)
-    .for('update');
-}
-
-/** Inserts a Withdraw All's rows in one statement (rows travel as one JSON parameter; amounts as exact text). */
-export async function insertWithdrawals(tx: Db, rows: NewWithdrawal[]): Promise<void> {
-  if (rows.length === 0) return;
-  const json = JSON.stringify(
-    rows.map((r) => ({
-      id: r.id,
-      user_id: r.userId,
-      request_id: r.requestId,
-      source: r.source,
-      status: r.status ?? 'pending',
-      amount: r.amount.toString(),
-      fee_amount: r.feeAmount.toString(),
-      net_amount: r.netAmount.toString(),
-      cycle_earning_id: r.cycleEarningId ?? null,
-      investment_id: r.investmentId ?? null,
-      cycle_number: r.cycleNumber ?? null,
-      wallet_address: r.walletAddress,
-      requested_at: (r.requestedAt ?? new Date()).toISOString(),
-    })),
+/** Whether Withdraw All would find anything: an unrequested earning, rewards or balance (no lock). */
+export async function hasAvailableFunds(db: Db, userId: string): Promise<boolean> {
+  const [r] = await rawRows<{ any: boolean }>(
+    db,
+    sql`SELECT EXISTS (SELECT 1 FROM cycle_earnings WHERE user_id = ${userId}::uuid AND NOT withdrawal_requested AND gross_amount > 0)
+        OR EXISTS (SELECT 1 FROM ledger_accounts WHERE user_id = ${userId}::uuid AND kind IN ('rewards', 'balance') AND balance > 0) AS any`,
   );
-  await tx.execute(sql`INSERT INTO withdrawals (id, user_id, request_id, source, status, amount, fee_amount, net_amount, cycle_earning_id, investment_id, cycle_number, wallet_address, requested_at)
-    SELECT w.id, w.user_id, w.request_id, w.source, w.status, w.amount::bigint, w.fee_amount::bigint, w.net_amount::bigint, w.cycle_earning_id, w.investment_id, w.cycle_number, w.wallet_address, w.requested_at
-    FROM jsonb_to_recordset(${json}::jsonb) AS w(id uuid, user_id uuid, request_id uuid, source text, status text, amount text, fee_amount text, net_amount text,
-      cycle_earning_id uuid, investment_id uuid, cycle_number int, wallet_address text, requested_at timestamptz)`);
+  return Boolean(r?.any);
+}
+
+/**
+ * One statement for a Withdraw All (the user's accounts already locked): marks every unrequested
+ * cycle earning requested, inserts one withdrawal per earning (fee: floor(gross * feePercent / 100))
+ * and one per non-zero rewards and balance amount (no fee), and records the wallet on the user.
+ */
+export async function insertWithdrawAll(
+  tx: Db,
+  o: {
+    userId: string;
+    requestId: string;
+    walletAddress: string;
+    requestedAt: Date;
+    rewards: bigint;
+    balance: bigint;
+    feePercent: bigint;
+  },
+): Promise<{ count: number; gross: bigint; fee: bigint }> {
+  const at = sql`${o.requestedAt.toISOString()}::timestamptz`;
+  const [r] = await rawRows<{ n: number; gross: bigint | string | null; fee: bigint | string | null }>(
+    tx,
+    sql`WITH earned AS (
+          UPDATE cycle_earnings SET withdrawal_requested = true
+          WHERE user_id = ${o.userId}::uuid AND NOT withdrawal_requested AND gross_amount > 0
+          RETURNING id, investment_id, cycle_number, gross_amount, created_at),
+        rows AS (
+          SELECT 'earning' AS source, gross_amount AS amount, gross_amount * ${o.feePercent}::bigint / 100 AS fee,
+                 id AS cycle_earning_id, investment_id, cycle_number, created_at AS ord
+          FROM earned
+          UNION ALL
+          SELECT s.source, s.amount, 0::bigint, NULL::uuid, NULL::uuid, NULL::int, NULL::timestamptz
+          FROM (VALUES ('rewards', ${o.rewards.toString()}::bigint), ('balance', ${o.balance.toString()}::bigint)) AS s(source, amount)
+          WHERE s.amount > 0),
+        ins AS (
+          INSERT INTO withdrawals (id, user_id, request_id, source, status, amount, fee_amount, net_amount,
+                                   cycle_earning_id, investment_id, cycle_number, wallet_address, requested_at)
+          SELECT gen_random_uuid(), ${o.userId}::uuid, ${o.requestId}::uuid, source, 'pending', amount, fee, amount - fee,
+                 cycle_earning_id, investment_id, cycle_number, ${o.walletAddress}, ${at}
+          FROM rows ORDER BY ord NULLS LAST, cycle_number
+          RETURNING amount, fee_amount),
+        wallet AS (UPDATE users SET withdrawal_wallet = ${o.walletAddress} WHERE id = ${o.userId}::uuid AND EXISTS (SELECT 1 FROM rows))
+        SELECT count(*)::int AS n, sum(amount)::text AS gross, sum(fee_amount)::text AS fee FROM ins`,
+  );
+  return { count: Number(r?.n ?? 0), gross: BigInt(r?.gross ?? 0), fee: BigInt(r?.fee ?? 0) };
 }
 
 export async function markEarningsRequested(tx: Db, ids: string[], requested: boolean): Promise<void> {
@@ -65,10 +67,6 @@ export async function markEarningsRequested(tx: Db, ids: string[], requested: bo
   await tx.execute(
     sql`UPDATE cycle_earnings SET withdrawal_requested = ${requested} WHERE id IN (SELECT value::uuid FROM jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`,
   );
-}
-
-export async function setWithdrawalWallet(tx: Db, userId: string, wallet: string): Promise<void> {
-  await tx.update(users).set({ withdrawalWallet: wallet }).where(eq(users.id, userId));
 }
 
 export async function findWithdrawal(db: Db, id: string): Promise<WithdrawalRow | undefined> {
@@ -154,18 +152,87 @@ export async function listForUser(db: Db, userId: string) {
     .orderBy(desc(withdrawals.requestedAt), desc(withdrawals.cycleNumber), withdrawals.id);
 }
 
-export async function listForAdmin(db: Db, opts: { status?: string; page: number; pageSize: number }) {
-  const where: SQL | undefined = opts.status ? eq(withdrawals.status, opts.status) : undefined;
-  const rows = await db
-    .select({ ...populatedColumns, user: requester })
-    .from(withdrawals)
-    .leftJoin(investments, eq(investments.id, withdrawals.investmentId))
-    .innerJoin(users, eq(users.id, withdrawals.userId))
-    .where(where)
-    .orderBy(desc(withdrawals.requestedAt), desc(withdrawals.cycleNumber), withdrawals.id)
-    .limit(opts.pageSize)
-    .offset((opts.page - 1) * opts.pageSize);
-  return rows;
+interface RawAdminWithdrawal {
+  id: string;
+  user_id: string;
+  request_id: string;
+  source: string;
+  status: string;
+  amount: bigint | string;
+  fee_amount: bigint | string;
+  net_amount: bigint | string;
+  cycle_earning_id: string | null;
+  investment_id: string | null;
+  cycle_number: number | null;
+  wallet_address: string;
+  requested_at: Date | string;
+  processed_at: Date | string | null;
+  processed_by: string | null;
+  tx_hash: string | null;
+  notes: string | null;
+  inv_id: string | null;
+  inv_tier: string | null;
+  inv_amount: bigint | string | null;
+  u_first_name: string;
+  u_last_name: string;
+  u_email: string;
+  k: string[];
+}
+
+const date = (v: Date | string) => (v instanceof Date ? v : new Date(v));
+
+function toAdminRow(r: RawAdminWithdrawal) {
+  return {
+    w: {
+      id: r.id,
+      userId: r.user_id,
+      requestId: r.request_id,
+      source: r.source,
+      status: r.status,
+      amount: BigInt(r.amount),
+      feeAmount: BigInt(r.fee_amount),
+      netAmount: BigInt(r.net_amount),
+      cycleEarningId: r.cycle_earning_id,
+      investmentId: r.investment_id,
+      cycleNumber: r.cycle_number === null ? null : Number(r.cycle_number),
+      walletAddress: r.wallet_address,
+      requestedAt: date(r.requested_at),
+      processedAt: r.processed_at === null ? null : date(r.processed_at),
+      processedBy: r.processed_by,
+      txHash: r.tx_hash,
+      notes: r.notes,
+    } satisfies WithdrawalRow,
+    invId: r.inv_id,
+    invTier: r.inv_tier,
+    invAmount: r.inv_amount === null ? null : BigInt(r.inv_amount),
+    user: { id: r.user_id, firstName: r.u_first_name, lastName: r.u_last_name, email: r.u_email },
+  };
+}
+
+/**
+ * Newest first (a request's rewards and balance rows before its earnings, those by cycle, newest
+ * first), with the requester: one keyset page (docs/decisions/0036-keyset-paging.md).
+ */
+export async function adminPage(db: Db, status: string | undefined, page: PageRequest, total: number) {
+  const res = await keysetPage<RawAdminWithdrawal>(
+    db,
+    {
+      from: sql`withdrawals w`,
+      where: status ? sql`w.status = ${status}` : sql`TRUE`,
+      key: [
+        { expr: sql`w.requested_at`, type: 'timestamptz' },
+        { expr: sql`coalesce(w.cycle_number, 2147483647)`, type: 'int' },
+        { expr: sql`w.id`, type: 'uuid' },
+      ],
+      rows: sql`SELECT w.*, i.id AS inv_id, i.tier_name AS inv_tier, i.amount AS inv_amount,
+                       u.first_name AS u_first_name, u.last_name AS u_last_name, u.email AS u_email, pk.k
+                FROM page_keys pk JOIN withdrawals w ON w.id = pk.k2 JOIN users u ON u.id = w.user_id
+                LEFT JOIN investments i ON i.id = w.investment_id ORDER BY pk.ord`,
+    },
+    page,
+    total,
+  );
+  return { ...res, rows: res.rows.map(toAdminRow) };
 }
 
 export async function adminOne(db: Db, id: string) {
@@ -179,11 +246,10 @@ export async function adminOne(db: Db, id: string) {
   return row;
 }
 
+/** Withdrawals per status from the rollup counters (no scan of the table). */
 export async function counts(db: Db, status?: string): Promise<{ pending: number; total: number; matching: number }> {
-  const [r] = await rawRows<{ pending: number | string; total: number | string; matching: number | string }>(
-    db,
-    sql`SELECT COUNT(*) FILTER (WHERE status = 'pending') AS pending, COUNT(*) AS total,
-        COUNT(*) FILTER (WHERE ${status ?? null}::text IS NULL OR status = ${status ?? null}::text) AS matching FROM withdrawals`,
-  );
-  return { pending: Number(r?.pending ?? 0), total: Number(r?.total ?? 0), matching: Number(r?.matching ?? 0) };
+  const c = await counters(db, ['withdrawals.pending', 'withdrawals.approved', 'withdrawals.rejected']);
+  const n = (k: string) => Number(c[`withdrawals.${k}`] ?? 0n);
+  const total = n('pending') + n('approved') + n('rejected');
+  return { pending: n('pending'), total, matching: status ? n(status) : total };
 }

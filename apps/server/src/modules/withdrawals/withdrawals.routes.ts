@@ -13,6 +13,7 @@ import { MSG } from '@harvest/shared/messages';
 import type { AppContext } from '../../context.ts';
 import { authHooks, currentUser } from '../../plugins/auth.ts';
 import { perIp } from '../../plugins/rate-limit.ts';
+import { pageOf } from '../../db/keyset.ts';
 import * as service from './withdrawals.service.ts';
 
 export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -46,8 +47,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         onRequest: requireAdmin,
         schema: { querystring: adminWithdrawalsQuery, response: { 200: adminWithdrawalsResponse } },
       },
-      async (req) =>
-        service.adminList(ctx.db, { page: req.query.page, pageSize: req.query.pageSize, status: 'pending' }),
+      async (req) => service.adminList(ctx.db, { ...pageOf(req.query), status: 'pending' }),
     );
 
     app.get(
@@ -56,8 +56,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         onRequest: requireAdmin,
         schema: { querystring: adminWithdrawalsQuery, response: { 200: adminWithdrawalsResponse } },
       },
-      async (req) =>
-        service.adminList(ctx.db, { page: req.query.page, pageSize: req.query.pageSize, status: req.query.status }),
+      async (req) => service.adminList(ctx.db, { ...pageOf(req.query), status: req.query.status }),
     );
 
     app.post(

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { WITHDRAWAL_COOLDOWN_MS, WITHDRAWAL_FEE_PERCENT } from '@harvest/shared/constants';
 import { MSG } from '@harvest/shared/messages';
-import { microToText, microToUsdc, withdrawalFee } from '@harvest/shared/money';
+import { microToText, microToUsdc } from '@harvest/shared/money';
 import { type AdminWithdrawal, type Withdrawal } from '@harvest/shared/schemas/withdrawals';
 import type { Chain } from '../../chain/chain.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
+import type { PageRequest } from '../../db/keyset.ts';
 import { inTransaction } from '../../db/tx.ts';
-import { lockUserAccounts, post } from '../../ledger/ledger.ts';
+import { lockUserAccounts, post, postMany } from '../../ledger/ledger.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
@@ -15,13 +16,13 @@ import { toUserRef } from '../users/users.dto.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
 import { queueMail } from '../../mail/outbox.ts';
 import { checkPayout } from './payout-check.ts';
-import { postHolds, type Hold } from './withdrawals.ledger.ts';
+import { holdsOf } from './withdrawals.ledger.ts';
 import * as q from './withdrawals.queries.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 type PopulatedRow = Awaited<ReturnType<typeof q.listForUser>>[number];
-type AdminRow = Awaited<ReturnType<typeof q.listForAdmin>>[number];
+type AdminRow = Awaited<ReturnType<typeof q.adminPage>>['rows'][number];
 
 export function toWithdrawalDto(r: PopulatedRow): Withdrawal {
   const w = r.w;
@@ -62,10 +63,13 @@ export interface RequestAllResult {
 }
 
 /**
- * Withdraw All: in one transaction, one withdrawal per unrequested cycle earning (15% fee),
- * one for the rewards account and one for the balance account (no fee), each holding its
- * money in pending_withdrawal with its own ledger transaction. The user's accounts are
- * locked first, so parallel requests (or an invest) queue and see what the first one left.
+ * Withdraw All, set-based whatever the number of earnings: first what is available is read (nothing
+ * gives 'No available funds to withdraw' before the withdrawal password is asked about); then, in one
+ * transaction, the user's accounts are locked (parallel requests or an invest queue and see what the
+ * first one left), one statement marks every unrequested cycle earning and inserts one withdrawal per
+ * earning (15% fee), one for the rewards and one for the balance account (no fee) and records the
+ * wallet, and postMany holds each withdrawal's money in pending_withdrawal (one ledger transaction per
+ * withdrawal, a constant number of statements).
  */
 export async function requestAll(
   ctx: AppContext,
@@ -73,6 +77,7 @@ export async function requestAll(
   input: { walletAddress: string; withdrawalPassword: string },
   ip: string,
 ): Promise<RequestAllResult> {
+  if (!(await q.hasAvailableFunds(ctx.db, user.id))) throw badRequest(MSG.noFunds, 'no_funds');
   // Counted before it is checked, so parallel guesses cannot outrun the limit.
   const attempt = await ctx.throttles.withdrawalPassword.begin(user.id, ip);
   if (!(await verifyPassword(user.withdrawalPasswordHash, input.withdrawalPassword)))
@@ -81,79 +86,36 @@ export async function requestAll(
 
   return inTransaction(ctx.db, async (tx) => {
     const balances = await lockUserAccounts(tx, [user.id]);
-    const earnings = await q.lockUnrequestedEarnings(tx, user.id);
-    const rewards = balances.get(`${user.id}:rewards`) ?? 0n;
-    const balance = balances.get(`${user.id}:balance`) ?? 0n;
-    if (earnings.length === 0 && rewards <= 0n && balance <= 0n) throw badRequest(MSG.noFunds, 'no_funds');
-
     const requestId = randomUUID();
     const requestedAt = ctx.clock.now();
-    const base = { userId: user.id, requestId, walletAddress: input.walletAddress, requestedAt, status: 'pending' };
-    const rows: q.NewWithdrawal[] = [];
-    const holds: Hold[] = [];
-    for (const e of earnings) {
-      const { fee, net } = withdrawalFee(e.grossAmount, WITHDRAWAL_FEE_PERCENT);
-      const id = randomUUID();
-      rows.push({
-        ...base,
-        id,
-        source: 'earning',
-        amount: e.grossAmount,
-        feeAmount: fee,
-        netAmount: net,
-        cycleEarningId: e.id,
-        investmentId: e.investmentId,
-        cycleNumber: e.cycleNumber,
-      });
-      holds.push({ withdrawalId: id, from: 'earnings', amount: e.grossAmount });
-    }
-    for (const [source, amount] of [
-      ['rewards', rewards],
-      ['balance', balance],
-    ] as const) {
-      if (amount <= 0n) continue;
-      const id = randomUUID();
-      rows.push({
-        ...base,
-        id,
-        source,
-        amount,
-        feeAmount: 0n,
-        netAmount: amount,
-        cycleEarningId: null,
-        investmentId: null,
-        cycleNumber: null,
-      });
-      holds.push({ withdrawalId: id, from: source, amount });
-    }
-
-    await q.insertWithdrawals(tx, rows);
-    await q.markEarningsRequested(
-      tx,
-      earnings.map((e) => e.id),
-      true,
-    );
-    await postHolds(tx, user.id, holds, user.id, MSG.noFunds, requestedAt);
-    await q.setWithdrawalWallet(tx, user.id, input.walletAddress);
-
-    const gross = rows.reduce((s, r) => s + r.amount, 0n);
-    const fee = rows.reduce((s, r) => s + (r.feeAmount ?? 0n), 0n);
-    const net = gross - fee;
+    const made = await q.insertWithdrawAll(tx, {
+      userId: user.id,
+      requestId,
+      walletAddress: input.walletAddress,
+      requestedAt,
+      rewards: balances.get(`${user.id}:rewards`) ?? 0n,
+      balance: balances.get(`${user.id}:balance`) ?? 0n,
+      feePercent: WITHDRAWAL_FEE_PERCENT,
+    });
+    // A parallel request took everything between the first read and the lock.
+    if (made.count === 0) throw badRequest(MSG.noFunds, 'no_funds');
+    await postMany(tx, holdsOf(requestId, user.id, MSG.noFunds));
+    const net = made.gross - made.fee;
     await queueMail(tx, ctx, user.id, {
       kind: 'withdrawal_requested',
-      count: rows.length,
-      gross,
-      fee,
+      count: made.count,
+      gross: made.gross,
+      fee: made.fee,
       net,
       wallet: input.walletAddress,
       at: requestedAt,
     });
     return {
-      message: MSG.withdrawalRequested(rows.length, microToText(gross), microToText(fee), microToText(net)),
+      message: MSG.withdrawalRequested(made.count, microToText(made.gross), microToText(made.fee), microToText(net)),
       requestId,
-      count: rows.length,
-      gross,
-      fee,
+      count: made.count,
+      gross: made.gross,
+      fee: made.fee,
       net,
     };
   });
@@ -165,15 +127,19 @@ export async function myWithdrawals(db: Db, userId: string): Promise<Withdrawal[
 
 /** The newest withdrawals of the whole platform (the admin overview). */
 export async function recentForAdmin(db: Db, limit: number): Promise<AdminWithdrawal[]> {
-  return (await q.listForAdmin(db, { page: 1, pageSize: limit })).map(toAdminDto);
+  return (await q.adminPage(db, undefined, { page: 1, pageSize: limit }, Number.MAX_SAFE_INTEGER)).rows.map(toAdminDto);
 }
 
-export async function adminList(db: Db, opts: { status?: string; page: number; pageSize: number }) {
-  const [rows, c] = await Promise.all([q.listForAdmin(db, opts), q.counts(db, opts.status)]);
+/** One page of the back office's withdrawals (keyset; totals from the counters). */
+export async function adminList(db: Db, opts: PageRequest & { status?: string }) {
+  const c = await q.counts(db, opts.status);
+  const page = await q.adminPage(db, opts.status, opts, c.matching);
   return {
-    withdrawals: rows.map(toAdminDto),
+    withdrawals: page.rows.map(toAdminDto),
     pagination: { page: opts.page, pageSize: opts.pageSize, total: c.matching },
     counts: { pending: c.pending, total: c.total },
+    nextCursor: page.nextCursor,
+    prevCursor: page.prevCursor,
   };
 }
 

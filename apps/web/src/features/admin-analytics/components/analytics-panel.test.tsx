@@ -23,7 +23,7 @@ function analytics(period: number) {
   return {
     period,
     timeZone: 'UTC',
-    summary: { totalUsers: period * 10, totalInvestments: 1000, totalDeposits: 2500.5 },
+    summary: { totalUsers: period * 10, totalInvestments: 1000, totalDeposits: 2500.5, totalAdjustments: -12.5 },
     userGrowth: ds.map((d, i) => ({ _id: d, count: i === ds.length - 1 ? period : 0 })),
     investmentTrends: ds.map((d) => ({ _id: d, totalAmount: 0, count: 0 })),
     depositTrends: ds.map((d) => ({ _id: d, totalAmount: 0, count: 0 })),
@@ -61,6 +61,26 @@ describe('AnalyticsPanel', () => {
     expect(await screen.findByText('70')).toBeTruthy();
     expect(urls.at(-1)).toBe('/api/user/admin/analytics?period=7');
     expect(screen.getByRole('button', { name: '7 days' }).getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('lists the last seven days with activity as the last 7 entries, not calendar days of zeros', async () => {
+    const ds = days(28);
+    // Registrations on 9 days spread over the month; the other 19 days have none.
+    const active = new Set([1, 4, 6, 9, 12, 15, 18, 21, 27]);
+    const body = {
+      ...analytics(30),
+      userGrowth: ds.map((d, i) => ({ _id: d, count: active.has(i) ? 100 + i : 0 })),
+    };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json(body)),
+    );
+    renderPanel();
+    const heading = (await screen.findByText('New Registrations')).closest('section, div[class*="rounded"]');
+    expect(heading).toBeTruthy();
+    const items = [...(heading?.querySelectorAll('li') ?? [])].map((li) => li.textContent);
+    expect(items).toEqual(['Nov 28127', 'Nov 22121', 'Nov 19118', 'Nov 16115', 'Nov 13112', 'Nov 10109', 'Nov 7106']);
+    expect(screen.getByText('-12.50 USDC')).toBeTruthy();
   });
 
   it("shows 'Failed to load analytics' when the server sends no text", async () => {

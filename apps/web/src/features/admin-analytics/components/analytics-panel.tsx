@@ -12,6 +12,8 @@ import { count, dayLabel, usdc, usdcTick } from '../../../lib/format.ts';
 interface Point {
   day: string;
   value: number;
+  /** Rows behind the day's figure: the "last 7 entries" are the last seven days with activity. */
+  count: number;
 }
 
 function DayChart({
@@ -27,7 +29,10 @@ function DayChart({
   format: (v: number) => string;
   integer?: boolean;
 }) {
-  const last7 = data.slice(-7).reverse();
+  const last7 = data
+    .filter((p) => p.count > 0)
+    .slice(-7)
+    .reverse();
   return (
     <Card title={title}>
       <div className="h-56 w-full" role="img" aria-label={`${title} per day, bar chart`}>
@@ -89,10 +94,11 @@ export function AnalyticsPanel() {
         </Card>
       ) : (
         <>
-          <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
             <StatCard label="Total Users" value={count(q.data.summary.totalUsers)} />
             <StatCard label="Total Investments" value={usdc(q.data.summary.totalInvestments)} tone="sky" />
             <StatCard label="Total Deposits" value={usdc(q.data.summary.totalDeposits)} tone="emerald" />
+            <StatCard label="Admin Adjustments (net)" value={usdc(q.data.summary.totalAdjustments)} />
           </div>
           <div className="grid grid-cols-1 gap-6 lg:grid-cols-2" aria-busy={q.isFetching}>
             <DayChart
@@ -100,26 +106,26 @@ export function AnalyticsPanel() {
               color="#7e22ce"
               integer
               format={count}
-              data={q.data.userGrowth.map((d) => ({ day: d._id, value: d.count }))}
+              data={q.data.userGrowth.map((d) => ({ day: d._id, value: d.count, count: d.count }))}
             />
             <DayChart
               title="Investment Amount"
               color="#0284c7"
               format={usdc}
-              data={q.data.investmentTrends.map((d) => ({ day: d._id, value: d.totalAmount }))}
+              data={q.data.investmentTrends.map((d) => ({ day: d._id, value: d.totalAmount, count: d.count }))}
             />
             <DayChart
               title="Deposits Received"
               color="#059669"
               format={usdc}
-              data={q.data.depositTrends.map((d) => ({ day: d._id, value: d.totalAmount }))}
+              data={q.data.depositTrends.map((d) => ({ day: d._id, value: d.totalAmount, count: d.count }))}
             />
             <DayChart
               title="Number of Investments"
               color="#d97706"
               integer
               format={count}
-              data={q.data.investmentTrends.map((d) => ({ day: d._id, value: d.count }))}
+              data={q.data.investmentTrends.map((d) => ({ day: d._id, value: d.count, count: d.count }))}
             />
           </div>
         </>

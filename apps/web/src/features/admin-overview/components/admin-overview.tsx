@@ -56,9 +56,10 @@ export function AdminOverview() {
   const { metrics, recentActivity } = q.data;
   return (
     <div className="space-y-6">
-      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-5">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-6">
         <StatCard label="Total Users" value={count(metrics.totalUsers)} />
         <StatCard label="Total Deposits" value={usdc(metrics.totalDeposits)} tone="emerald" />
+        <StatCard label="Admin Adjustments (net)" value={usdc(metrics.totalAdjustments)} />
         <StatCard label="Total Investments" value={usdc(metrics.totalInvestments)} tone="sky" />
         <StatCard label="Pending Deposits" value={count(metrics.pendingDeposits)} tone="amber" />
         <StatCard label="Pending Withdrawals" value={count(metrics.pendingWithdrawals)} tone="rose" />

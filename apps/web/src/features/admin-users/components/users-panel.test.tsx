@@ -15,6 +15,7 @@ const base = {
   totalEarnings: 1.5,
   referralRewards: 3,
   totalDeposits: 112.5,
+  totalAdjustments: 0,
 };
 const admin: AdminUser = {
   ...base,

@@ -168,6 +168,7 @@ function UserCard({
         <Figure label="Total Earnings" value={usdc(user.totalEarnings)} />
         <Figure label="Referral Rewards" value={usdc(user.referralRewards)} />
         <Figure label="Total Deposits" value={usdc(user.totalDeposits)} />
+        <Figure label="Admin Adjustments (net)" value={usdc(user.totalAdjustments)} />
       </dl>
       {user.withdrawalWallet && (
         <p className="mt-2 break-all text-xs text-slate-500">Withdrawal wallet: {user.withdrawalWallet}</p>

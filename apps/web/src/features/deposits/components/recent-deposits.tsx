@@ -6,9 +6,17 @@ import { QueryState } from '../../../components/ui/query-state.tsx';
 import { depositHistoryQuery } from '../../../lib/investor-queries.ts';
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
 
+/** Refresh while a chain deposit is pending. */
+const LIVE_MS = 3_000;
+
 /** The 5 most recent deposits with status and type, refreshed every 30 s (spec sections 2, 7, 9). */
 export function RecentDeposits() {
-  const history = useQuery(depositHistoryQuery(POLL_DEPOSITS_MS));
+  const history = useQuery({
+    ...depositHistoryQuery(POLL_DEPOSITS_MS),
+    // A deposit on its way (pending on chain): follow its confirmations closely.
+    refetchInterval: (q) =>
+      q.state.data?.deposits.some((d) => d.status === 'pending' && d.type === 'real') ? LIVE_MS : POLL_DEPOSITS_MS,
+  });
   return (
     <QueryState query={history} what="your deposits">
       {(data) =>

@@ -22,6 +22,7 @@ const ada: AdminUser = {
   totalEarnings: 0,
   referralRewards: 0,
   totalDeposits: 12.5,
+  totalAdjustments: 0,
 };
 const deposit = (id: string, amount: number, type: AdminDeposit['type']): AdminDeposit => ({
   _id: id,

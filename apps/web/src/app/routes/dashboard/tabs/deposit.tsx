@@ -6,6 +6,7 @@ import { DepositAddress } from '../../../../features/deposits/components/deposit
 import { DepositForm } from '../../../../features/deposits/components/deposit-form.tsx';
 import { FailedDeposits } from '../../../../features/deposits/components/failed-deposits.tsx';
 import { RecentDeposits } from '../../../../features/deposits/components/recent-deposits.tsx';
+import { depositSettingsQuery } from '../../../../features/deposits/api/deposit-settings.ts';
 import { useQuery } from '@tanstack/react-query';
 import { dashboardQuery } from '../../../../lib/query-keys.ts';
 import { usdc } from '../../../../lib/format.ts';
@@ -15,11 +16,12 @@ export default function Tab() {
   const { user } = useAuth();
   const dashboard = useQuery(dashboardQuery(POLL_DEPOSITS_MS));
   const balance = dashboard.data?.accountSummary.balance;
+  const own = useQuery(depositSettingsQuery()).data?.ownAddress ?? false;
   return (
     <div className="space-y-5">
       <div className="grid gap-5 lg:grid-cols-[2fr_1fr]">
         <Card title="Deposit USDC">
-          <DepositAddress address={user?.depositAddress ?? ''} />
+          <DepositAddress address={user?.depositAddress ?? ''} own={own} />
         </Card>
         <StatCard
           label="Current Balance"
@@ -35,9 +37,22 @@ export default function Tab() {
         />
       </div>
       <div className="grid gap-5 lg:grid-cols-2">
-        <Card title="Submit Deposit">
-          <DepositForm />
-        </Card>
+        {own ? (
+          <Card title="Not showing up? Submit the transaction">
+            <details>
+              <summary className="cursor-pointer text-sm text-slate-600">
+                A transfer to your address that has not appeared after a few minutes can be submitted here.
+              </summary>
+              <div className="mt-3">
+                <DepositForm />
+              </div>
+            </details>
+          </Card>
+        ) : (
+          <Card title="Submit Deposit">
+            <DepositForm />
+          </Card>
+        )}
         <Card title="Recent Deposits">
           <RecentDeposits />
         </Card>

@@ -1,0 +1,217 @@
+/**
+ * The chain watcher's pace (`npm run bench` prints it as a row; `npm run bench:watcher` alone):
+ * blocks and USDC Transfer logs per second the deposit watcher reads from anvil and matches
+ * against BENCH_WATCHER_ADDRESSES (100,000) investor deposit addresses in PostgreSQL, as a multiple
+ * of Polygon's pace (a block about every 2 s, a few hundred USDC transfers per block).
+ *
+ * Workload: BENCH_WATCHER_BLOCKS (300) blocks of BENCH_WATCHER_PER_BLOCK (300) USDC transfers each
+ * (one transferMany call per block), 1 % of them to investors' addresses, the rest to strangers;
+ * one catch-up pass per scan range size in BENCH_WATCHER_RANGES (10,50,100,200), from the same
+ * cursor each time (deposits, cursor and checkpoints reset in between). A pass reads, matches,
+ * records the deposits and credits those deeper than DEPOSIT_CONFIRMATIONS (30) through the ledger.
+ */
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import type { Address } from 'viem';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { openPostgres } from '../src/db/client.ts';
+import { rawRows } from '../src/db/raw.ts';
+import { checkLedger } from '../src/ledger/check.ts';
+import { USER_ACCOUNT_KINDS } from '../src/db/schema.ts';
+import { DepositWatcher, SCAN_BLOCKS_MAX } from '../src/modules/deposits/deposit-watcher.ts';
+import { createCursor } from '../src/modules/deposits/watcher.queries.ts';
+import { deployToken, sendToken, startAnvil } from '../test/anvil.ts';
+import { devXpub } from '../test/support/dev-wallet.ts';
+import { ensurePostgres, envNumber, fmt } from './bench-lib.ts';
+import { withDatabase } from '../test/global-setup.ts';
+
+/** Polygon PoS: a block about every 2 s, a few hundred USDC transfers in it. */
+const POLYGON_BLOCKS_PER_S = 0.5;
+const POLYGON_TRANSFERS_PER_BLOCK = 300;
+
+export interface WatcherBenchRow {
+  scanBlocks: number;
+  blocks: number;
+  transfers: number;
+  recorded: number;
+  credited: number;
+  seconds: number;
+  blocksPerS: number;
+  transfersPerS: number;
+  /** Blocks per second over Polygon's (0.5/s). */
+  multiple: number;
+}
+
+const randomAddress = () => `0x${randomBytes(20).toString('hex')}` as Address;
+
+export async function watcherBench(pgUrl: string): Promise<{ rows: WatcherBenchRow[]; lines: string[] }> {
+  const ADDRESSES = envNumber('BENCH_WATCHER_ADDRESSES', 100_000);
+  const BLOCKS = envNumber('BENCH_WATCHER_BLOCKS', 300);
+  const PER_BLOCK = envNumber('BENCH_WATCHER_PER_BLOCK', 300);
+  const RANGES = (process.env.BENCH_WATCHER_RANGES ?? '10,50,100,200').split(',').map(Number);
+  const CONFIRMATIONS = 30;
+  const name = 'hf_bench_watcher';
+  const admin = new pg.Client({ connectionString: pgUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const database = openPostgres(withDatabase(pgUrl, name), 4);
+  const chain = await startAnvil({ chainId: 137 });
+  const rows: WatcherBenchRow[] = [];
+  try {
+    const { db } = database;
+    await database.migrate();
+    // 100,000 investors with their accounts and deposit addresses (random: derivation is not what is measured).
+    await db.execute(sql`INSERT INTO users (email, first_name, last_name, password_hash, withdrawal_password_hash)
+      SELECT 'w' || g || '@bench.watcher', 'Watcher', 'Bench', 'x', 'x' FROM generate_series(1, ${ADDRESSES}) g`);
+    await db.execute(sql`INSERT INTO ledger_accounts (user_id, kind)
+      SELECT u.id, k FROM users u, unnest(${sql.raw(`ARRAY['${USER_ACCOUNT_KINDS.join("','")}']`)}) k`);
+    await db.execute(sql`INSERT INTO deposit_addresses (user_id, child_index, address)
+      SELECT id, row_number() OVER (ORDER BY id) - 1,
+        '0x' || substr(md5(random()::text) || md5(random()::text), 1, 40) FROM users`);
+    await db.execute(sql`ANALYZE`);
+    const investors = (
+      await rawRows<{ address: string }>(db, sql`SELECT address FROM deposit_addresses ORDER BY random() LIMIT 5000`)
+    ).map((r) => r.address as Address);
+
+    const token = await deployToken(chain);
+    const from = chain.accounts[0] as Address;
+    await sendToken(chain, token, from, 'mint', [from, 10n ** 15n]);
+    const startBlock = await chain.publicClient.getBlockNumber({ cacheTime: 0 });
+    const startHash = (await chain.publicClient.getBlock({ blockNumber: startBlock })).hash;
+    const t0 = performance.now();
+    let k = 0;
+    let last: `0x${string}` | null = null;
+    for (let b = 0; b < BLOCKS; b++) {
+      const to = Array.from({ length: PER_BLOCK }, (_, i) =>
+        i % 100 === 0 ? (investors[k++ % investors.length] as Address) : randomAddress(),
+      );
+      // Automine: every call is a block; only the last one is waited for.
+      last = await chain.wallet.writeContract({
+        address: token.address,
+        abi: token.abi,
+        functionName: 'transferMany',
+        args: [to, 1_000_000n],
+        account: from,
+        chain: chain.wallet.chain,
+        gas: 29_000_000n,
+      });
+    }
+    if (last) await chain.publicClient.waitForTransactionReceipt({ hash: last, pollingInterval: 50, timeout: 900_000 });
+    await chain.mine(CONFIRMATIONS);
+    const makeS = (performance.now() - t0) / 1000;
+
+    const env = (confirmations: number) =>
+      loadConfig({
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        RATE_LIMITS: 'off',
+        DATABASE_URL: withDatabase(pgUrl, name),
+        CHAIN_RPC_URL: chain.url,
+        CHAIN_ID: '137',
+        USDC_CONTRACTS: token.address,
+        DEPOSIT_XPUB: devXpub(),
+        DEPOSIT_CONFIRMATIONS: String(confirmations),
+        DEPOSIT_ADDRESS: '0x1111111111111111111111111111111111111111',
+      });
+    const secret = randomBytes(32).toString('hex');
+    // Reading and matching per range size (nothing deep enough to credit, so each run starts clean),
+    // then one pass that also credits, with the default range.
+    const readOnly = await buildApp({ config: env(10_000), database, secret });
+    const crediting = await buildApp({ config: env(CONFIRMATIONS), database, secret });
+    const runs: [number, typeof readOnly.ctx][] = [
+      ...RANGES.map((n): [number, typeof readOnly.ctx] => [n, readOnly.ctx]),
+      [SCAN_BLOCKS_MAX, crediting.ctx],
+    ];
+    const endBlock = await chain.publicClient.getBlockNumber({ cacheTime: 0 });
+    const p0 = performance.now();
+    const raw = await fetch(chain.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'eth_getLogs',
+        params: [
+          {
+            address: token.address,
+            fromBlock: `0x${(startBlock + 1n).toString(16)}`,
+            toBlock: `0x${endBlock.toString(16)}`,
+          },
+        ],
+      }),
+    }).then((r) => r.json() as Promise<{ result: unknown[] }>);
+    const rawS = (performance.now() - p0) / 1000;
+    const p1 = performance.now();
+    const decoded = await readOnly.ctx.chain!.usdcTransfers(startBlock + 1n, endBlock);
+    const adapterS = (performance.now() - p1) / 1000;
+    const profile = `Profile, whole chain in one call: eth_getLogs alone ${fmt(rawS, 2)} s for ${raw.result.length} logs; through the adapter (viem, decoded) ${fmt(adapterS, 2)} s (${decoded.ok ? decoded.value.length : 'failed'})`;
+    try {
+      for (const [scanBlocks, ctx] of runs) {
+        await db.execute(sql`DELETE FROM deposits`);
+        await db.execute(sql`DELETE FROM chain_checkpoints`);
+        await db.execute(sql`DELETE FROM chain_cursors`);
+        await createCursor(db, 'deposits', startBlock, startHash.toLowerCase());
+        const w = new DepositWatcher(ctx, { scanBlocks });
+        const s0 = performance.now();
+        const r = await w.pass();
+        const seconds = (performance.now() - s0) / 1000;
+        if (r.stopped)
+          throw new Error(
+            `watcher pass (range ${scanBlocks}) stopped: ${r.stopped} ${w.status().lastError ?? ''} after ${r.blocks} blocks`,
+          );
+        rows.push({
+          scanBlocks,
+          blocks: r.blocks,
+          transfers: r.transfers,
+          recorded: r.recorded,
+          credited: r.credited,
+          seconds,
+          blocksPerS: r.blocks / seconds,
+          transfersPerS: r.transfers / seconds,
+          multiple: r.blocks / seconds / POLYGON_BLOCKS_PER_S,
+        });
+      }
+      const violations = await checkLedger(db);
+      const lines = [
+        `Watcher: ${ADDRESSES} investor addresses in PostgreSQL; anvil chain of ${BLOCKS} blocks x ${PER_BLOCK} USDC transfers (1 % to investors) + ${CONFIRMATIONS} empty, made in ${fmt(makeS, 1)} s; one catch-up pass per range (read, match, record, credit)`,
+        '',
+        '| Watcher range (blocks per eth_getLogs) | blocks | transfers | deposits recorded / credited | s | blocks/s | transfers/s | x Polygon pace |',
+        '|---:|---:|---:|---:|---:|---:|---:|---:|',
+        ...rows.map(
+          (r) =>
+            `| ${r.scanBlocks} | ${r.blocks} | ${r.transfers} | ${r.recorded} / ${r.credited} | ${fmt(r.seconds, 2)} | ${fmt(r.blocksPerS, 0)} | ${fmt(r.transfersPerS, 0)} | ${fmt(r.multiple, 0)}x (target >= 100x; Polygon ${POLYGON_BLOCKS_PER_S} blocks/s, ~${POLYGON_TRANSFERS_PER_BLOCK * POLYGON_BLOCKS_PER_S} transfers/s) |`,
+        ),
+        profile,
+        `Ledger check after the watcher passes: ${violations.length} violation(s)`,
+      ];
+      return { rows, lines };
+    } finally {
+      await readOnly.app.close();
+      await crediting.app.close();
+    }
+  } finally {
+    await chain.stop();
+    await database.close();
+    const c = new pg.Client({ connectionString: pgUrl });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await c.end();
+  }
+}
+
+// Run alone: `npm run bench:watcher`.
+if (process.argv[1] && path.basename(fileURLToPath(import.meta.url)) === path.basename(process.argv[1])) {
+  const handle = await ensurePostgres();
+  try {
+    const { lines } = await watcherBench(handle.url);
+    console.log(`\n${lines.join('\n')}\n`);
+  } finally {
+    await handle.stop();
+  }
+}

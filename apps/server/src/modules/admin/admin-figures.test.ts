@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MSG } from '@harvest/shared/messages';
+import {
+  call,
+  createTestApp,
+  csvLines,
+  expectLedgerClean,
+  makeUser,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers.ts';
+import { seedDeposit } from '../../../test/support/money.ts';
+import { sql } from 'drizzle-orm';
+import { rawRows } from '../../db/raw.ts';
+import { checkLedger } from '../../ledger/check.ts';
+import { rebuildRollups, syncRollupTimezone } from './rollups.queries.ts';
+
+/**
+ * Back-office figures that add up (docs/DOMAIN.md, Admin figures): an administrator's balance
+ * update is an adjustment, not a deposit; Deposits Received are dated by confirmation.
+ */
+let t: TestApp;
+let admin: TestUser;
+let ann: TestUser;
+
+const hash = () => `0x${randomBytes(32).toString('hex')}`;
+const asAdmin = (method: 'GET' | 'POST', url: string, body?: unknown) =>
+  call(t, method, url, { token: admin.token, body });
+const setBalance = (u: TestUser, newBalance: number, note: string) =>
+  asAdmin('POST', '/api/admin/update-user-balance', { userId: u.user.id, newBalance, note });
+
+beforeAll(async () => {
+  t = await createTestApp();
+  t.clock.set(new Date('2026-11-16T12:00:00Z'));
+  admin = await makeUser(t, { isAdmin: true });
+  ann = await makeUser(t, { firstName: 'Ann', lastName: 'Adjusted' });
+  await seedDeposit(t, ann.user.id, { amount: 500_000n, at: '2026-11-16T09:00:00Z' });
+  // Three adjustments: +999.5, +25 and a reduction of 425 (net +599.5).
+  expect((await setBalance(ann, 1000, 'top-up')).statusCode).toBe(200);
+  expect((await setBalance(ann, 1025, 'bonus')).statusCode).toBe(200);
+  expect((await setBalance(ann, 600, 'correction')).statusCode).toBe(200);
+});
+afterAll(() => t.close());
+
+describe('admin balance updates are adjustments, not deposits', () => {
+  it('the overview counts the 0.5 deposit as Total Deposits and 599.5 as net adjustments', async () => {
+    const res = await asAdmin('GET', '/api/admin/dashboard');
+    expect(res.statusCode).toBe(200);
+    expect(res.data.metrics).toMatchObject({ totalUsers: 2, totalDeposits: 0.5, totalAdjustments: 599.5 });
+  });
+
+  it('analytics says the same', async () => {
+    const res = await asAdmin('GET', '/api/user/admin/analytics?period=7');
+    expect(res.data.summary).toEqual({
+      totalUsers: 2,
+      totalDeposits: 0.5,
+      totalAdjustments: 599.5,
+      totalInvestments: 0,
+    });
+    // The adjustments are not Deposits Received either.
+    const received = res.data.depositTrends.reduce((s: number, d: { totalAmount: number }) => s + d.totalAmount, 0);
+    expect(received).toBe(0.5);
+  });
+
+  it("the user's summary and the users CSV show 0.5 deposits and 599.5 adjustments (balance 600)", async () => {
+    const page = await asAdmin('GET', `/api/admin/users?search=${encodeURIComponent(ann.user.email)}`);
+    expect(page.data.users).toHaveLength(1);
+    expect(page.data.users[0]).toMatchObject({ balance: 600, totalDeposits: 0.5, totalAdjustments: 599.5 });
+    const lines = csvLines((await asAdmin('GET', '/api/admin/export/users.csv')).body);
+    const header = lines[0]?.split(',') ?? [];
+    const row = lines.find((l) => l.startsWith(ann.user.id))?.split(',') ?? [];
+    expect(row[header.indexOf('total_deposits_usdc')]).toBe('0.5');
+    expect(row[header.indexOf('total_adjustments_usdc')]).toBe('599.5');
+    expect(row[header.indexOf('balance_usdc')]).toBe('600');
+  });
+
+  it('keeps the books balanced (adjustment rows, ledger and rollups agree)', async () => {
+    await expectLedgerClean(t);
+  });
+});
+
+describe('Deposits Received is dated by confirmation', () => {
+  it('a deposit submitted on Nov 17 and approved on Nov 19 counts on Nov 19', async () => {
+    t.clock.set(new Date('2026-11-17T10:00:00Z'));
+    const bo = await makeUser(t);
+    const sub = await call(t, 'POST', '/api/user/process-deposit', {
+      token: bo.token,
+      body: { txHash: hash(), amount: 12.5, fromAddress: `0x${'ab'.repeat(20)}` },
+    });
+    expect(sub.statusCode).toBe(200);
+    t.clock.set(new Date('2026-11-19T10:00:00Z'));
+    admin.token = await t.ctx.tokens.sign({ sub: admin.user.id, tv: admin.user.tokenVersion });
+    expect((await asAdmin('POST', '/api/admin/process-deposit', { depositId: sub.data.deposit._id })).statusCode).toBe(
+      200,
+    );
+    const res = await asAdmin('GET', '/api/user/admin/analytics?period=7');
+    const day = (d: string) => res.data.depositTrends.find((x: { _id: string }) => x._id === d);
+    expect(day('2026-11-17')).toEqual({ _id: '2026-11-17', totalAmount: 0, count: 0 });
+    expect(day('2026-11-19')).toEqual({ _id: '2026-11-19', totalAmount: 12.5, count: 1 });
+    await expectLedgerClean(t);
+  });
+});
+
+describe('Withdraw All checks what is available first', () => {
+  it("says 'No available funds to withdraw' before looking at the withdrawal password", async () => {
+    const empty = await makeUser(t);
+    const res = await call(t, 'POST', '/api/withdrawal/request-all', {
+      token: empty.token,
+      body: { walletAddress: `0x${'cd'.repeat(20)}`, withdrawalPassword: 'not-the-password' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.data).toEqual({ error: MSG.noFunds, code: 'no_funds' });
+  });
+});
+
+describe('rollups', () => {
+  it('ledger:check reports a rollup that differs from the raw rows, and a rebuild repairs it', async () => {
+    await t.ctx.db.execute(sql`UPDATE rollups SET n = n + 1 WHERE metric = 'deposits.total_amount' AND n > 0`);
+    const violations = await checkLedger(t.ctx.db);
+    expect(violations.map((v) => v.rule)).toContain(
+      'the rollups equal the raw rows (per metric, platform day and slot)',
+    );
+    expect(violations.find((v) => v.rule.startsWith('the rollups'))?.detail).toMatch(
+      /^deposits\.total_amount 1970-01-01/,
+    );
+    await rebuildRollups(t.ctx.db);
+    await expectLedgerClean(t);
+  });
+
+  it('a new platform time zone re-dates the rollups (rebuilt once, then left alone)', async () => {
+    // Ann's 0.5 deposit was confirmed at 2026-11-16 09:00 UTC: Nov 16 in UTC, Nov 15 in Honolulu (UTC-10).
+    const day = async () =>
+      (
+        await rawRows<{ day: string }>(
+          t.ctx.db,
+          sql`SELECT to_char(day, 'YYYY-MM-DD') AS day FROM rollups WHERE metric = 'deposits.demo.amount' AND n = 500000`,
+        )
+      ).map((r) => r.day);
+    expect(await day()).toEqual(['2026-11-16']);
+    expect(await syncRollupTimezone(t.ctx.db, 'Pacific/Honolulu')).toBe(true);
+    expect(await day()).toEqual(['2026-11-15']);
+    expect(await syncRollupTimezone(t.ctx.db, 'Pacific/Honolulu')).toBe(false);
+    await expectLedgerClean(t);
+    expect(await syncRollupTimezone(t.ctx.db, 'UTC')).toBe(true);
+  });
+});

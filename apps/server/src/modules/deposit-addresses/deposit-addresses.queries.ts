@@ -1,0 +1,54 @@
+import { eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { rawRows } from '../../db/raw.ts';
+import { chainCursors, depositAddresses } from '../../db/schema.ts';
+
+export type DepositAddressRow = typeof depositAddresses.$inferSelect;
+
+export async function findAddressOf(db: Db, userId: string): Promise<DepositAddressRow | undefined> {
+  const [row] = await db.select().from(depositAddresses).where(eq(depositAddresses.userId, userId)).limit(1);
+  return row;
+}
+
+/** The next investor number: a sequence, so a number is never handed out twice (even after a rollback). */
+export async function nextChildIndex(db: Db): Promise<number> {
+  const [row] = await rawRows<{ k: string }>(db, sql`SELECT nextval('deposit_address_seq')::text AS k`);
+  if (!row) throw new Error('deposit_address_seq gave nothing');
+  return Number(row.k);
+}
+
+/** Inserts the user's address unless they already have one (a racing request won): undefined then. */
+export async function insertAddress(
+  db: Db,
+  values: typeof depositAddresses.$inferInsert,
+): Promise<DepositAddressRow | undefined> {
+  const [row] = await db.insert(depositAddresses).values(values).onConflictDoNothing().returning();
+  return row;
+}
+
+/** The owners of those addresses (lowercase) among investors' deposit addresses. */
+export async function ownersOf(db: Db, addresses: string[]): Promise<DepositAddressRow[]> {
+  if (addresses.length === 0) return [];
+  return db.select().from(depositAddresses).where(inArray(depositAddresses.address, addresses));
+}
+
+export async function allAddresses(db: Db): Promise<{ address: string; childIndex: number; userId: string }[]> {
+  return db
+    .select({
+      address: depositAddresses.address,
+      childIndex: depositAddresses.childIndex,
+      userId: depositAddresses.userId,
+    })
+    .from(depositAddresses)
+    .orderBy(depositAddresses.childIndex);
+}
+
+/** The watcher's next block, if it has started: a new address counts transfers from there on. */
+export async function watcherNextBlock(db: Db, name: string): Promise<bigint | null> {
+  const [row] = await db
+    .select({ n: chainCursors.blockNumber })
+    .from(chainCursors)
+    .where(eq(chainCursors.name, name))
+    .limit(1);
+  return row ? row.n + 1n : null;
+}

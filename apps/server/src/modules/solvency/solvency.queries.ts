@@ -1,0 +1,42 @@
+import { isNotNull, sql, sum } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { rawRows } from '../../db/raw.ts';
+import { ledgerAccounts, onchainBalances } from '../../db/schema.ts';
+
+export type BalanceKind = 'deposit' | 'shared' | 'payout';
+
+/** Everything investors' accounts hold (balance, rewards, earnings, invested, pending withdrawals). */
+export async function userLiabilities(db: Db): Promise<bigint> {
+  const [row] = await db
+    .select({ total: sum(ledgerAccounts.balance) })
+    .from(ledgerAccounts)
+    .where(isNotNull(ledgerAccounts.userId));
+  return BigInt(row?.total ?? 0);
+}
+
+/** Per kind: the USDC last read on chain and when the oldest of those readings was taken. */
+export async function onchainTotals(db: Db): Promise<{ kind: string; total: bigint; oldest: Date }[]> {
+  const rows = await rawRows<{ kind: string; total: string; oldest: string | Date }>(
+    db,
+    sql`SELECT kind, SUM(balance)::text AS total, MIN(read_at) AS oldest FROM onchain_balances GROUP BY kind`,
+  );
+  return rows.map((r) => ({ kind: r.kind, total: BigInt(r.total), oldest: new Date(r.oldest) }));
+}
+
+/** Stores one reading (per address, replacing the previous one). */
+export async function saveBalances(
+  db: Db,
+  rows: { address: string; kind: BalanceKind; balance: bigint }[],
+  readAt: Date,
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += 1000) {
+    const chunk = rows.slice(i, i + 1000);
+    await db
+      .insert(onchainBalances)
+      .values(chunk.map((r) => ({ ...r, readAt })))
+      .onConflictDoUpdate({
+        target: onchainBalances.address,
+        set: { kind: sql`excluded.kind`, balance: sql`excluded.balance`, readAt: sql`excluded.read_at` },
+      });
+  }
+}

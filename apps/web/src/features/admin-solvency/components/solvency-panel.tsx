@@ -1,0 +1,41 @@
+import { useQuery } from '@tanstack/react-query';
+import { formatUsdc } from '@harvest/shared/money';
+import { Card } from '../../../components/ui/card.tsx';
+import { solvencyQuery } from '../api/solvency.ts';
+
+const usdc = (n: number) => `${formatUsdc(n, 2)} USDC`;
+
+/** What the platform owes against what its addresses hold on chain; red below 100 %. */
+export function SolvencyPanel() {
+  const q = useQuery(solvencyQuery());
+  const s = q.data;
+  const covered = s?.coverage == null || s.coverage >= 1;
+  return (
+    <Card title="Solvency">
+      {!s ? (
+        <p className="text-sm text-slate-500">{q.isError ? 'Solvency could not be loaded.' : 'Loading...'}</p>
+      ) : (
+        <div className="space-y-2 text-sm" data-testid="solvency">
+          <p
+            className={`text-2xl font-bold ${covered ? 'text-emerald-700' : 'text-rose-700'}`}
+            data-testid="solvency-coverage"
+            data-covered={covered ? 'yes' : 'no'}
+          >
+            {s.coverage == null ? 'Nothing owed' : `${(s.coverage * 100).toFixed(1)} % covered`}
+          </p>
+          <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-slate-700">
+            <dt>Owed to investors</dt>
+            <dd className="text-right font-medium">{usdc(s.liabilities)}</dd>
+            <dt>On deposit addresses</dt>
+            <dd className="text-right font-medium">{usdc(s.assets.depositAddresses)}</dd>
+            <dt>On the payout address</dt>
+            <dd className="text-right font-medium">{usdc(s.assets.payoutAddress)}</dd>
+          </dl>
+          <p className="text-xs text-slate-500">
+            {s.asOf ? `On-chain balances read ${new Date(s.asOf).toLocaleString()}` : 'On-chain balances not read yet'}
+          </p>
+        </div>
+      )}
+    </Card>
+  );
+}
