@@ -186,8 +186,9 @@ test.describe('admin back office', () => {
     await periods.getByRole('button', { name: '7 days' }).click();
     await expect(periods.getByRole('button', { name: '7 days' })).toHaveAttribute('aria-pressed', 'true');
     await expect(bars('Deposits Received')).toHaveCount(1);
-    await expect(lastDeposits.getByRole('listitem')).toHaveCount(7);
-    await expect(lastDeposits.getByRole('listitem').last()).toHaveText(/Nov 10\s*0\.00\sUSDC/);
+    // The "last 7 entries" are the last seven days with activity (decision 0035): only today's deposit.
+    await expect(lastDeposits.getByRole('listitem')).toHaveCount(1);
+    await expect(lastDeposits.getByRole('listitem').first()).toHaveText(/Nov 16\s*200\.00\sUSDC/);
     await expect(ticks('Deposits Received')).toHaveText([
       'Nov 10',
       'Nov 11',

@@ -303,7 +303,7 @@ test.describe('demo deposits, investments, withdrawals', () => {
         .getByLabel('Withdrawal Summary')
         .getByText('Completed', { exact: true })
         .locator('xpath=following-sibling::*[1]'),
-    ).toHaveText('1.28 USDC');
+    ).toHaveText('1.275 USDC');
 
     await openTab(page, 'Dashboard');
     await expect(stat(page, 'USDC Balance')).toHaveText('50.0000 USDC');

@@ -23,10 +23,9 @@ interface AuthState {
 const AuthContext = createContext<AuthState | null>(null);
 const RETURN_KEY = 'returnTo';
 
-/** Where to go after signing in: back to the screen the session ended on, once. */
-export function takeReturnPath(): string {
+/** Where to go after signing in: back to the screen the session ended on (read when the sign-in page opens). */
+export function returnPath(): string {
   const to = sessionStorage.getItem(RETURN_KEY);
-  sessionStorage.removeItem(RETURN_KEY);
   return to && to.startsWith('/') && !to.startsWith('//') ? to : '/dashboard';
 }
 
@@ -93,6 +92,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       refresh,
       signIn(token, u) {
         tokenStore.set(token);
+        // The way back is used once: the sign-in page read it when it opened.
+        sessionStorage.removeItem(RETURN_KEY);
         setUserState(u);
         setNotice(null);
         setStatus('authenticated');

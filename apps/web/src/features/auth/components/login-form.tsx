@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { toast } from '../../../lib/toast.ts';
 import { TEXT } from '@harvest/shared/texts';
 import { loginBody } from '@harvest/shared/schemas/auth';
 import { Button } from '../../../components/ui/button.tsx';
 import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
 import { errorText, hasCode } from '../../../lib/api-client.ts';
-import { takeReturnPath, useAuth } from '../../../lib/auth.tsx';
+import { useAuth } from '../../../lib/auth.tsx';
 import { firstError, useZodForm } from '../../../lib/form.ts';
 import { login } from '../api/auth.ts';
 import { AuthCard } from './auth-card.tsx';
@@ -19,7 +19,6 @@ interface Values {
 
 export function LoginForm() {
   const auth = useAuth();
-  const navigate = useNavigate();
   const [needsCode, setNeedsCode] = useState(false);
   const form = useZodForm<Values>(loginBody, { defaultValues: { email: '', password: '', totpCode: '' } });
   const { errors, isSubmitting } = form.formState;
@@ -31,8 +30,8 @@ export function LoginForm() {
         password: v.password,
         ...(needsCode ? { totpCode: v.totpCode.trim() } : {}),
       });
+      // The sign-in page leaves for the dashboard (or the screen the session ended on) once signed in.
       auth.signIn(res.token, res.user);
-      navigate(takeReturnPath(), { replace: true });
     } catch (err) {
       if (hasCode(err, 'two_factor_required')) setNeedsCode(true);
       const text = errorText(err, TEXT.loginFailed);
