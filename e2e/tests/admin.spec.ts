@@ -271,7 +271,7 @@ test.describe('admin back office', () => {
     const csv = await csvHeader(await dl);
     expect(csv.name).toBe('users-2026-11-16.csv');
     expect(csv.lines[0]).toBe(
-      'id,created_at,email,first_name,last_name,phone,is_admin,is_blocked,balance_usdc,total_investment_usdc,total_earnings_usdc,referral_rewards_usdc,total_deposits_usdc,withdrawal_wallet',
+      'id,created_at,email,first_name,last_name,phone,is_admin,is_blocked,balance_usdc,total_investment_usdc,total_earnings_usdc,referral_rewards_usdc,total_deposits_usdc,total_adjustments_usdc,withdrawal_wallet',
     );
     expect(csv.lines).toHaveLength(2);
     expect(csv.lines[1]).toContain(ben.email);

@@ -21,43 +21,43 @@ export default function UserControls() {
       <Button variant="secondary" onClick={() => setInviteOpen(true)}>
         Invite
       </Button>
-      {/* Radix menu: arrow keys move between items, Escape closes, focus returns to the button. */}
-      <Menu.Root>
+      {/* Radix menu: arrow keys move between items, Escape closes, focus returns to the button. Not modal and
+          not portalled: a modal menu hid the page (aria-hidden over focusable links) and a portalled one sat
+          outside every landmark, both axe violations; inside the banner it belongs to the top bar. */}
+      <Menu.Root modal={false}>
         <Menu.Trigger
           aria-label="Profile menu"
           className="flex h-10 w-10 items-center justify-center rounded-full bg-amber-300 font-bold text-purple-950 hover:bg-amber-200"
         >
           {initials}
         </Menu.Trigger>
-        <Menu.Portal>
-          <Menu.Content
-            align="end"
-            sideOffset={8}
-            className="z-30 min-w-[200px] rounded-xl bg-white p-2 shadow-xl ring-1 ring-black/5"
+        <Menu.Content
+          align="end"
+          sideOffset={8}
+          className="z-30 min-w-[200px] rounded-xl bg-white p-2 shadow-xl ring-1 ring-black/5"
+        >
+          <div className="border-b border-slate-100 px-3 py-2">
+            <p className="font-semibold text-slate-900">
+              {user.firstName} {user.lastName}
+            </p>
+            <p className="text-sm [overflow-wrap:anywhere] text-slate-700">{user.email}</p>
+          </div>
+          <Menu.Item
+            className="block w-full cursor-pointer rounded-lg px-3 py-2 text-left text-sm text-slate-900 outline-none data-[highlighted]:bg-purple-50"
+            onSelect={() => setProfileOpen(true)}
           >
-            <div className="border-b border-slate-100 px-3 py-2">
-              <p className="font-semibold text-slate-900">
-                {user.firstName} {user.lastName}
-              </p>
-              <p className="text-sm [overflow-wrap:anywhere] text-slate-700">{user.email}</p>
-            </div>
-            <Menu.Item
-              className="block w-full cursor-pointer rounded-lg px-3 py-2 text-left text-sm text-slate-900 outline-none data-[highlighted]:bg-purple-50"
-              onSelect={() => setProfileOpen(true)}
-            >
-              Edit Profile
-            </Menu.Item>
-            <Menu.Item
-              className="block w-full cursor-pointer rounded-lg px-3 py-2 text-left text-sm text-red-700 outline-none data-[highlighted]:bg-red-50"
-              onSelect={async () => {
-                await logout();
-                navigate('/login', { replace: true });
-              }}
-            >
-              Logout
-            </Menu.Item>
-          </Menu.Content>
-        </Menu.Portal>
+            Edit Profile
+          </Menu.Item>
+          <Menu.Item
+            className="block w-full cursor-pointer rounded-lg px-3 py-2 text-left text-sm text-red-700 outline-none data-[highlighted]:bg-red-50"
+            onSelect={async () => {
+              await logout();
+              navigate('/login', { replace: true });
+            }}
+          >
+            Logout
+          </Menu.Item>
+        </Menu.Content>
       </Menu.Root>
       <InviteDialog open={inviteOpen} onClose={() => setInviteOpen(false)} />
       <ProfileDialog
