@@ -202,8 +202,10 @@ test('admin screens and their confirmations', async ({ page }) => {
   await expect(card.getByText('BLOCKED')).toHaveCount(0);
 
   await card.getByRole('button', { name: 'Update Balance' }).click();
-  await card.getByLabel('New Balance (USDC)').fill('200');
-  await card.getByRole('button', { name: 'Update Balance' }).click();
+  // Open, the toggle reads "Close Update Balance": the submit is the form's button.
+  const balanceForm = card.getByRole('form', { name: /Update balance/ });
+  await balanceForm.getByLabel('New Balance (USDC)').fill('200');
+  await balanceForm.getByRole('button', { name: 'Update Balance' }).click();
   const confirm = page.getByRole('alertdialog', { name: 'Update balance?' });
   await expect(confirm.getByText('Difference')).toBeVisible();
   await look(page, 'admin-balance-confirm');
