@@ -56,7 +56,7 @@ export function AdminOverview() {
   const { metrics, recentActivity } = q.data;
   return (
     <div className="space-y-6">
-      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-6">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
         <StatCard label="Total Users" value={count(metrics.totalUsers)} />
         <StatCard label="Total Deposits" value={usdc(metrics.totalDeposits)} tone="emerald" />
         <StatCard label="Admin Adjustments (net)" value={usdc(metrics.totalAdjustments)} />
