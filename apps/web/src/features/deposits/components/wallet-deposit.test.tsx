@@ -42,6 +42,10 @@ function wallet(opts: { chainId?: number; usdc?: bigint; reject?: string; canSwi
           if (opts.gas === false)
             throw Object.assign(new Error('Insufficient funds for gas * price + value'), { code: -32003 });
           return HASH;
+        case 'eth_getTransactionReceipt':
+          return receipt;
+        case 'eth_blockNumber':
+          return '0x10';
         default:
           throw Object.assign(new Error(`unsupported ${method}`), { code: 4200 });
       }
@@ -50,6 +54,23 @@ function wallet(opts: { chainId?: number; usdc?: bigint; reject?: string; canSwi
   vi.stubGlobal('ethereum', provider);
   return { provider, calls };
 }
+
+const receipt = {
+  transactionHash: HASH,
+  transactionIndex: '0x0',
+  blockHash: `0x${'ef'.repeat(32)}`,
+  blockNumber: '0x10',
+  from: FROM,
+  to: USDC,
+  cumulativeGasUsed: '0x1',
+  gasUsed: '0x1',
+  effectiveGasPrice: '0x1',
+  contractAddress: null,
+  logs: [],
+  logsBloom: `0x${'00'.repeat(256)}`,
+  status: '0x1',
+  type: '0x2',
+};
 
 const pending = (amount: number): Deposit => ({
   _id: 'd1',

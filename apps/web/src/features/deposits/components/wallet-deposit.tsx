@@ -38,7 +38,7 @@ interface Values {
 export function WalletDeposit({ settings, address }: { settings: DepositSettings | undefined; address: string }) {
   const form = useZodForm<Values>(walletDepositBody, { defaultValues: { amount: '' } });
   const submit = useSubmitDeposit();
-  const [busy, setBusy] = useState(false);
+  const [stage, setStage] = useState<'idle' | 'wallet' | 'mining'>('idle');
   const [error, setError] = useState<string | null>(null);
   const errors = form.formState.errors;
   if (!settings || !walletDepositAvailable(settings, address)) return null;
@@ -49,8 +49,8 @@ export function WalletDeposit({ settings, address }: { settings: DepositSettings
     const amount = parseUsdc(v.amount.trim());
     if (!provider || !usdcContract || amount === null) return;
     setError(null);
-    setBusy(true);
-    let sent: { hash: string; from: string } | null = null;
+    setStage('wallet');
+    let sent: { hash: `0x${string}`; from: string } | null = null;
     try {
       const wallet = await import('../lib/wallet.ts');
       try {
@@ -66,6 +66,8 @@ export function WalletDeposit({ settings, address }: { settings: DepositSettings
         toast.error(text);
         return;
       }
+      setStage('mining');
+      await wallet.waitMined(provider, sent.hash);
       const res = await submit.mutateAsync({ txHash: sent.hash, amount: v.amount.trim(), fromAddress: sent.from });
       if (res.deposit.status === 'failed') toast.error(res.message);
       else toast.success(res.message);
@@ -79,7 +81,7 @@ export function WalletDeposit({ settings, address }: { settings: DepositSettings
         toast.error(text);
       }
     } finally {
-      setBusy(false);
+      setStage('idle');
     }
   }
 
@@ -94,7 +96,7 @@ export function WalletDeposit({ settings, address }: { settings: DepositSettings
         Have a browser wallet? Send USDC to your address from it; the deposit shows up below at once.
       </p>
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
-        <div className="min-w-0 sm:w-48">
+        <div className="min-w-0 sm:w-64">
           <TextInput
             label="Amount to send (USDC)"
             type="text"
@@ -105,8 +107,12 @@ export function WalletDeposit({ settings, address }: { settings: DepositSettings
             {...form.register('amount')}
           />
         </div>
-        <Button type="submit" disabled={busy} className="sm:mt-6">
-          {busy ? 'Confirm in your wallet...' : 'Send from my wallet'}
+        <Button type="submit" disabled={stage !== 'idle'} className="sm:mt-6">
+          {stage === 'wallet'
+            ? 'Confirm in your wallet...'
+            : stage === 'mining'
+              ? 'Waiting for the transfer...'
+              : 'Send from my wallet'}
         </Button>
       </div>
       {error && (

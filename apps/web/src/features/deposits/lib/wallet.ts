@@ -80,3 +80,17 @@ export async function sendFromWallet(
   });
   return { hash, from };
 }
+
+/**
+ * Waits (through the wallet's own node) until the transfer is in a block, so the submitted hash is
+ * found at once; false when it is not within `timeoutMs` (the chain watcher finds it later anyway).
+ */
+export async function waitMined(provider: Eip1193, hash: Hex, timeoutMs = 60_000): Promise<boolean> {
+  const reader = createPublicClient({ transport: custom(provider) });
+  try {
+    await reader.waitForTransactionReceipt({ hash, timeout: timeoutMs, pollingInterval: 1_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
