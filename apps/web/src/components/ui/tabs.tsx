@@ -1,5 +1,5 @@
 import * as RadixTabs from '@radix-ui/react-tabs';
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 
 /**
  * Tabs on Radix Tabs (WAI-ARIA tabs pattern: one tab in the Tab order, Left/Right wrap, Home/End, the
@@ -30,6 +30,16 @@ export function Tabs<T extends string>({
   listWrapperClassName?: string;
   listDecoration?: ReactNode;
 }) {
+  const list = useRef<HTMLDivElement>(null);
+  // On a phone the bar scrolls sideways: keep the selected tab in view (e.g. after a reload on the last tab).
+  useEffect(() => {
+    const bar = list.current;
+    const active = bar?.querySelector<HTMLElement>('[data-state="active"]');
+    if (!bar || !active) return;
+    const left = active.offsetLeft - bar.offsetLeft;
+    if (left < bar.scrollLeft || left + active.offsetWidth > bar.scrollLeft + bar.clientWidth)
+      bar.scrollLeft = left - (bar.clientWidth - active.offsetWidth) / 2;
+  }, [value]);
   return (
     <RadixTabs.Root
       value={value}
@@ -39,7 +49,7 @@ export function Tabs<T extends string>({
       }}
     >
       <div className={listWrapperClassName}>
-        <RadixTabs.List aria-label={label} className={listClassName}>
+        <RadixTabs.List ref={list} aria-label={label} className={listClassName}>
           {tabs.map((t) => (
             <RadixTabs.Trigger key={t.id} value={t.id} className={tabClassName}>
               {t.label}

@@ -1,9 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { formatUsdc } from '@harvest/shared/money';
 import { Card } from '../../../components/ui/card.tsx';
+import { dateTime, usdc } from '../../../lib/format.ts';
 import { solvencyQuery } from '../api/solvency.ts';
-
-const usdc = (n: number) => `${formatUsdc(n, 2)} USDC`;
 
 /** What the platform owes against what its addresses hold on chain; red below 100 %. */
 export function SolvencyPanel() {
@@ -32,7 +30,7 @@ export function SolvencyPanel() {
             <dd className="text-right font-medium">{usdc(s.assets.payoutAddress)}</dd>
           </dl>
           <p className="text-xs text-slate-500">
-            {s.asOf ? `On-chain balances read ${new Date(s.asOf).toLocaleString()}` : 'On-chain balances not read yet'}
+            {s.asOf ? `On-chain balances read ${dateTime(s.asOf)}` : 'On-chain balances not read yet'}
           </p>
         </div>
       )}

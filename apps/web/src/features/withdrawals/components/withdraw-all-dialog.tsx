@@ -24,7 +24,10 @@ function BreakdownList({ b }: { b: Breakdown }) {
       <dt className="font-medium text-slate-700">Gross</dt>
       <dd className="text-right font-medium text-slate-900">{usdc(b.gross)}</dd>
       <dt className="text-slate-600">Fee (15% on earnings)</dt>
-      <dd className="text-right text-red-700">−{usdc(b.fee)}</dd>
+      <dd className={`text-right ${b.fee > 0 ? 'text-red-700' : 'text-slate-900'}`}>
+        {b.fee > 0 ? '−' : ''}
+        {usdc(b.fee)}
+      </dd>
       <dt className="font-semibold text-slate-900">You receive (net)</dt>
       <dd className="text-right font-bold text-emerald-700">{usdc(b.net)}</dd>
     </dl>
