@@ -18,6 +18,7 @@ import { useRejectDeposit } from '../api/reject-deposit.ts';
 import { useQuery } from '@tanstack/react-query';
 import { adminDepositsQuery } from '../../../lib/admin-queries.ts';
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
+import { Email } from '../../../components/ui/email.tsx';
 
 const PAGE_SIZE = 50;
 const FILTER_LABEL: Record<AdminDepositFilter, string> = {
@@ -97,7 +98,9 @@ function AdminDepositRow({ deposit: d }: { deposit: AdminDeposit }) {
       <div className="min-w-0 space-y-1">
         <p className="font-semibold text-slate-900">
           {d.userId.firstName} {d.userId.lastName}{' '}
-          <span className="font-normal break-all text-slate-500">({d.userId.email})</span>
+          <span className="font-normal text-slate-500">
+            (<Email address={d.userId.email} />)
+          </span>
         </p>
         <p className="flex flex-wrap items-center gap-2 text-sm">
           <span className="font-semibold text-slate-900">{usdc(d.amount)}</span>

@@ -10,6 +10,7 @@ import { CsvDownloadButton } from './csv-download-button.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { adminDashboardQuery } from '../../../lib/admin-queries.ts';
 import { count, dateTime, fullName, usdc } from '../../../lib/format.ts';
+import { Email } from '../../../components/ui/email.tsx';
 
 const DEPOSIT_STYLE: Record<AdminDeposit['status'], string> = {
   pending: 'bg-amber-100 text-amber-800',
@@ -74,9 +75,10 @@ export function AdminOverview() {
                 <li key={d._id} className="flex flex-wrap items-center justify-between gap-2 py-2">
                   <div className="min-w-0">
                     <p className="truncate font-medium text-slate-900">{fullName(d.userId)}</p>
-                    <p className="truncate text-xs text-slate-500">
-                      {d.userId.email} · {dateTime(d.createdAt)}
+                    <p className="text-xs text-slate-600">
+                      <Email address={d.userId.email} />
                     </p>
+                    <p className="text-xs whitespace-nowrap text-slate-600">{dateTime(d.createdAt)}</p>
                   </div>
                   <div className="flex items-center gap-2">
                     <span className="font-semibold text-slate-900">{usdc(d.amount)}</span>
@@ -96,9 +98,10 @@ export function AdminOverview() {
                 <li key={w._id} className="flex flex-wrap items-center justify-between gap-2 py-2">
                   <div className="min-w-0">
                     <p className="truncate font-medium text-slate-900">{fullName(w.userId)}</p>
-                    <p className="truncate text-xs text-slate-500">
-                      {w.userId.email} · {dateTime(w.requestedAt)}
+                    <p className="text-xs text-slate-600">
+                      <Email address={w.userId.email} />
                     </p>
+                    <p className="text-xs whitespace-nowrap text-slate-600">{dateTime(w.requestedAt)}</p>
                   </div>
                   <div className="flex items-center gap-2">
                     <span className="font-semibold text-slate-900">{usdc(w.amount)}</span>

@@ -8,6 +8,7 @@ import { errorText } from '../../../lib/api-client.ts';
 import { useQuery } from '@tanstack/react-query';
 import { userCandidatesQuery, userNetworkQuery } from '../../../lib/admin-queries.ts';
 import { date, usdc } from '../../../lib/format.ts';
+import { Email } from '../../../components/ui/email.tsx';
 
 const LEVEL_RATE = ['10%', '3%', '1%'];
 
@@ -62,7 +63,9 @@ export function ReferralLookup({
                   <p className="font-medium break-all text-slate-900">
                     {u.firstName} {u.lastName}
                   </p>
-                  <p className="text-xs break-all text-slate-500">{u.email}</p>
+                  <p className="text-xs text-slate-500">
+                    <Email address={u.email} />
+                  </p>
                 </div>
                 <Button
                   variant={userId === u._id ? 'primary' : 'secondary'}

@@ -14,6 +14,7 @@ import { useRejectWithdrawal } from '../api/reject-withdrawal.ts';
 import { useQuery } from '@tanstack/react-query';
 import { adminWithdrawalsQuery, type WithdrawalView } from '../../../lib/admin-queries.ts';
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
+import { Email } from '../../../components/ui/email.tsx';
 
 const PAGE_SIZE = 25;
 const STATUS = {
@@ -124,7 +125,11 @@ function WithdrawalRow({ w, selected, onSelect }: { w: AdminWithdrawal; selected
         </span>
         <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${st.cls}`}>{st.label}</span>
       </div>
-      {w.userId && <p className="break-all text-slate-500">{w.userId.email}</p>}
+      {w.userId && (
+        <p className="text-slate-500">
+          <Email address={w.userId.email} />
+        </p>
+      )}
       <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-slate-700">
         <span>
           {w.cycleNumber !== null ? `Cycle #${w.cycleNumber}` : SOURCE[w.source]}

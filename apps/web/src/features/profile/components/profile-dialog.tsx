@@ -9,6 +9,7 @@ import { errorText, hasCode, tokenStore } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth.tsx';
 import { firstError, useZodForm } from '../../../lib/form.ts';
 import { updateEmail, updateProfile } from '../api/profile.ts';
+import { Email } from '../../../components/ui/email.tsx';
 
 interface ProfileValues {
   firstName: string;
@@ -118,7 +119,9 @@ function ProfileBody({
           </div>
           <div>
             <dt className="font-medium text-slate-600">Email</dt>
-            <dd className="text-base break-all text-slate-900">{user.email}</dd>
+            <dd className="text-base text-slate-900">
+              <Email address={user.email} />
+            </dd>
           </div>
           <div>
             <dt className="font-medium text-slate-600">Phone</dt>
