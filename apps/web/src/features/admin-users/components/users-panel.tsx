@@ -226,7 +226,8 @@ function UserDeposits({ userId }: { userId: string }) {
                 {usdc(d.amount)} <span className="text-xs text-slate-500">· {TYPE_LABEL[d.type]}</span>
               </p>
               <p className="break-all text-xs text-slate-500">
-                {d.txHash ? shortHash(d.txHash, 'adminDeposits') : 'No transaction hash'} · {dateTime(d.createdAt)}
+                {d.txHash ? shortHash(d.txHash, 'adminDeposits') : 'No transaction hash'} ·{' '}
+                <span className="whitespace-nowrap">{dateTime(d.createdAt)}</span>
               </p>
             </div>
             <span className={`rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${DEPOSIT_STYLE[d.status]}`}>
