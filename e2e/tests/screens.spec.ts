@@ -218,6 +218,56 @@ test('weekend: complete, start and invest are off with the reason before anyone 
   await app.setClock(MONDAY_9);
 });
 
+test('cycle running and the 48-hour wait: countdowns beside their end time, each with a progress bar', async ({
+  page,
+}) => {
+  // The cycle started on Monday 9:00 (weekend test); at 13:00 it is half-way.
+  await app.setClock('2026-11-16T13:00:00Z');
+  await signIn(page, app, ada);
+  await openTab(page, 'Investments');
+  await expect(page.getByText(/left \(ends Mon 5:00 PM UTC\)/)).toBeVisible();
+  await expect(page.getByRole('progressbar', { name: 'Cycle progress' })).toBeVisible();
+  await look(page, 'investor-cycle-running');
+
+  // Completed, withdrawn and approved: the next cycle waits 48 hours.
+  await app.setClock('2026-11-16T17:05:00Z');
+  const token = await tokenFor(app, ada);
+  const admin = await tokenFor(app, ADMIN);
+  const inv = await app.api<{ activeInvestments: { _id: string }[] }>('GET', '/user/dashboard', { token });
+  const done = await app.api('POST', '/user/complete-cycle', {
+    token,
+    body: { investmentId: inv.data.activeInvestments[0]?._id },
+  });
+  expect(done.status).toBe(200);
+  const asked = await app.api('POST', '/withdrawal/request-all', {
+    token,
+    body: { walletAddress: FROM, withdrawalPassword: ada.withdrawalPassword },
+  });
+  expect(asked.status).toBe(200);
+  const pending = await app.api<{ withdrawals: { _id: string; source: string }[] }>(
+    'GET',
+    '/withdrawal/admin/pending',
+    { token: admin },
+  );
+  for (const w of pending.data.withdrawals)
+    expect(
+      (
+        await app.api('POST', '/withdrawal/admin/approve', {
+          token: admin,
+          body: { withdrawalId: w._id, txHash: randomTxHash() },
+        })
+      ).status,
+    ).toBe(200);
+  await app.setClock('2026-11-17T09:00:00Z');
+  await signIn(page, app, ada);
+  await openTab(page, 'Investments');
+  await expect(page.getByText('Your withdrawal was approved.', { exact: false })).toBeVisible();
+  await expect(page.getByRole('progressbar', { name: '48-hour wait' })).toBeVisible();
+  await expect(page.getByText(/\(Wed 5:\d\d PM UTC\)/)).toBeVisible();
+  await look(page, 'investor-48h-wait');
+  await app.setClock(MONDAY_9);
+});
+
 test('admin screens and their confirmations', async ({ page }) => {
   // Something to process: Cy asks for a withdrawal.
   const admin = await tokenFor(app, ADMIN);

@@ -16,16 +16,18 @@ export function WithdrawalSummary({
   fees: number;
 }) {
   return (
-    <dl role="group" className="grid grid-cols-1 gap-2 sm:grid-cols-4 sm:gap-3" aria-label="Withdrawal Summary">
-      <div className="min-w-0 rounded-xl bg-purple-50 p-3">
-        <dt className="text-sm font-medium text-slate-700">Available</dt>
-        <dd className="text-2xl font-bold text-purple-800">{usdc(available)}</dd>
-      </div>
-      <Figure label="Pending" value={usdc(pending)} />
-      <Figure label="Completed" value={usdc(completed)} />
-      {/* Red only when fees were actually paid: money going out. */}
-      <Figure label="Fees Paid" value={usdc(fees)} className={fees > 0 ? 'text-red-700' : 'text-slate-900'} />
-    </dl>
+    <div role="group" aria-label="Withdrawal Summary">
+      <dl className="grid grid-cols-1 gap-2 sm:grid-cols-4 sm:gap-3">
+        <div className="min-w-0 rounded-xl bg-purple-50 p-3">
+          <dt className="text-sm font-medium text-slate-700">Available</dt>
+          <dd className="text-2xl font-bold text-purple-800">{usdc(available)}</dd>
+        </div>
+        <Figure label="Pending" value={usdc(pending)} />
+        <Figure label="Completed" value={usdc(completed)} />
+        {/* Red only when fees were actually paid: money going out. */}
+        <Figure label="Fees Paid" value={usdc(fees)} className={fees > 0 ? 'text-red-700' : 'text-slate-900'} />
+      </dl>
+    </div>
   );
 }
 
