@@ -60,10 +60,11 @@ export function AdminOverview() {
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
         <StatCard label="Total Users" value={count(metrics.totalUsers)} />
         <StatCard label="Total Deposits" value={usdc(metrics.totalDeposits)} tone="emerald" />
-        <StatCard label="Admin Adjustments (net)" value={usdc(metrics.totalAdjustments)} />
+        <StatCard label="Admin Adjustments (net)" value={usdc(metrics.totalAdjustments)} tone="sky" />
         <StatCard label="Total Investments" value={usdc(metrics.totalInvestments)} tone="sky" />
         <StatCard label="Pending Deposits" value={count(metrics.pendingDeposits)} tone="amber" />
-        <StatCard label="Pending Withdrawals" value={count(metrics.pendingWithdrawals)} tone="rose" />
+        {/* A count to work through, not money going out: no red. */}
+        <StatCard label="Pending Withdrawals" value={count(metrics.pendingWithdrawals)} tone="amber" />
       </div>
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card title="Recent Deposits">

@@ -31,7 +31,6 @@ export function ReferralLookup({
   const candidates = useQuery(userCandidatesQuery(search));
   const network = useQuery(userNetworkQuery(userId));
 
-
   return (
     <div className="space-y-4">
       <Card title="Look Up a User's Network">

@@ -14,12 +14,17 @@ export function SolvencyPanel() {
         <p className="text-sm text-slate-500">{q.isError ? 'Solvency could not be loaded.' : 'Loading...'}</p>
       ) : (
         <div className="space-y-2 text-sm" data-testid="solvency">
+          {/* Until the chain has been read there is no coverage to alarm about, only "not known yet". */}
           <p
-            className={`text-2xl font-bold ${covered ? 'text-emerald-700' : 'text-rose-700'}`}
+            className={`text-2xl font-bold ${covered ? 'text-emerald-700' : s.asOf ? 'text-rose-700' : 'text-slate-700'}`}
             data-testid="solvency-coverage"
             data-covered={covered ? 'yes' : 'no'}
           >
-            {s.coverage == null ? 'Nothing owed' : `${(s.coverage * 100).toFixed(1)} % covered`}
+            {s.coverage == null
+              ? 'Nothing owed'
+              : s.asOf
+                ? `${(s.coverage * 100).toFixed(1)} % covered`
+                : 'Coverage not known yet'}
           </p>
           <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-slate-700">
             <dt>Owed to investors</dt>
