@@ -19,7 +19,8 @@ const toast = (page: Page, text: string) => page.locator('.Toastify').getByText(
 let app: RunningApp;
 let ada: Person;
 
-test.describe.configure({ mode: 'serial' });
+// Each look() runs axe and takes a screenshot at two widths: a journey through many screens takes minutes.
+test.describe.configure({ mode: 'serial', timeout: 300_000 });
 
 test.beforeAll(async () => {
   app = await startApp();
@@ -73,7 +74,7 @@ test('signup: every field inside the card and readable at both widths; inline er
   // Each empty field says so where it is.
   for (const label of ['First Name', 'Last Name', 'Email', 'Verification Code', 'Phone Number'])
     await expect(page.getByLabel(label, { exact: true })).toHaveAttribute('aria-invalid', 'true');
-  await look(page, 'signup-errors');
+  await look(page, 'signup-errors', { toast: 'All fields are required, including verification code' });
 });
 
 test('login, its errors, and an expired session that returns to the same screen', async ({ page }) => {

@@ -31,14 +31,20 @@ export function Tabs<T extends string>({
   listDecoration?: ReactNode;
 }) {
   const list = useRef<HTMLDivElement>(null);
-  // On a phone the bar scrolls sideways: keep the selected tab in view (e.g. after a reload on the last tab).
+  // On a phone the bar scrolls sideways: keep the selected tab in view (after a reload on the last tab, or
+  // when the window narrows).
   useEffect(() => {
-    const bar = list.current;
-    const active = bar?.querySelector<HTMLElement>('[data-state="active"]');
-    if (!bar || !active) return;
-    const left = active.offsetLeft - bar.offsetLeft;
-    if (left < bar.scrollLeft || left + active.offsetWidth > bar.scrollLeft + bar.clientWidth)
-      bar.scrollLeft = left - (bar.clientWidth - active.offsetWidth) / 2;
+    const reveal = () => {
+      const bar = list.current;
+      const active = bar?.querySelector<HTMLElement>('[data-state="active"]');
+      if (!bar || !active) return;
+      const left = active.offsetLeft - bar.offsetLeft;
+      if (left < bar.scrollLeft || left + active.offsetWidth > bar.scrollLeft + bar.clientWidth)
+        bar.scrollLeft = left - (bar.clientWidth - active.offsetWidth) / 2;
+    };
+    reveal();
+    window.addEventListener('resize', reveal);
+    return () => window.removeEventListener('resize', reveal);
   }, [value]);
   return (
     <RadixTabs.Root
