@@ -111,7 +111,12 @@ export async function requestAll(
       at: requestedAt,
     });
     return {
-      message: MSG.withdrawalRequested(made.count, microToDisplay(made.gross), microToDisplay(made.fee), microToDisplay(net)),
+      message: MSG.withdrawalRequested(
+        made.count,
+        microToDisplay(made.gross),
+        microToDisplay(made.fee),
+        microToDisplay(net),
+      ),
       requestId,
       count: made.count,
       gross: made.gross,
