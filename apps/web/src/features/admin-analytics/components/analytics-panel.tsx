@@ -7,7 +7,8 @@ import { Card, StatCard } from '../../../components/ui/card.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useQuery } from '@tanstack/react-query';
 import { analyticsQuery } from '../../../lib/admin-queries.ts';
-import { count, dayLabel, roundTicks, usdc, usdcTick } from '../../../lib/format.ts';
+import { count, dayLabel, usdc, usdcTick } from '../../../lib/format.ts';
+import { roundTicks } from '../lib/ticks.ts';
 
 /** One accent colour for every chart (the app's purple). */
 const BAR = '#7e22ce';

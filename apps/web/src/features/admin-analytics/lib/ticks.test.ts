@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { roundTicks, usdc, usdcTick } from './format.ts';
+import { roundTicks } from './ticks.ts';
+import { usdc, usdcTick } from '../../../lib/format.ts';
 
 describe('chart axes', () => {
   it('ticks at round values: 1, 2 or 5 x 10^n from 0 past the largest bar', () => {
