@@ -126,8 +126,9 @@ function WithdrawalRow({ w, selected, onSelect }: { w: AdminWithdrawal; selected
         </span>
         <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${st.cls}`}>{st.label}</span>
       </div>
+      {/* slate-600: slate-500 falls under 4.5:1 on the selected row's purple-50. */}
       {w.userId && (
-        <p className="text-slate-500">
+        <p className="text-slate-600">
           <Email address={w.userId.email} />
         </p>
       )}
@@ -144,7 +145,7 @@ function WithdrawalRow({ w, selected, onSelect }: { w: AdminWithdrawal; selected
         </span>
       </div>
       <p className="mt-1 font-mono text-xs break-all text-slate-600">{w.walletAddress}</p>
-      <p className="mt-1 text-xs text-slate-500">
+      <p className="mt-1 text-xs text-slate-600">
         Requested {dateTime(w.requestedAt)}
         {w.processedAt ? ` · Processed ${dateTime(w.processedAt)}` : ''}
         {w.txHash ? ` · Tx ${shortHash(w.txHash)}` : ''}
