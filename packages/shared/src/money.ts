@@ -84,3 +84,6 @@ export function formatUsdc(value: number, decimals = 2, maxDecimals = decimals):
   });
   return /^-[0.,]*$/.test(text) ? text.slice(1) : text;
 }
+
+/** An amount as screens show it, for texts the server sends (toasts): "1,234.50", exact to the micro-USDC. */
+export const microToDisplay = (micro: bigint): string => formatUsdc(microToUsdc(micro), 2, 6);

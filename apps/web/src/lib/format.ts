@@ -17,9 +17,8 @@ export const usdcNumber = (v: number, kind: AmountKind = 'amount') => formatUsdc
 /** "1,234.50 USDC": the unit is joined by a no-break space so it never wraps alone. */
 export const usdc = (v: number, kind: AmountKind = 'amount') => `${usdcNumber(v, kind)}\u00a0USDC`;
 
-/** A chart axis tick: round figures, compact ("1.5K", "2M"). */
-export const usdcTick = (v: number) =>
-  v.toLocaleString('en-US', { notation: 'compact', maximumFractionDigits: 1 }).replace(/^-0$/, '0');
+/** A chart axis tick in USDC: the same formatter as every amount, without padding ("1,000", "2.5", never "-0"). */
+export const usdcTick = (v: number) => formatUsdc(v, 0, 6);
 
 export const count = (n: number) => n.toLocaleString('en-US');
 

@@ -11,6 +11,7 @@ import { useToggleBlock } from '../api/toggle-block.ts';
 import { useQuery } from '@tanstack/react-query';
 import { adminUsersQuery, userDepositsQuery } from '../../../lib/admin-queries.ts';
 import { count, date, dateTime, shortHash, usdc } from '../../../lib/format.ts';
+import { Email } from '../../../components/ui/email.tsx';
 
 const PAGE_SIZE = 20;
 const DEPOSIT_STYLE = {
@@ -134,7 +135,9 @@ function UserCard({
               <span className="rounded-full bg-rose-100 px-2 py-0.5 text-xs font-bold text-rose-800">BLOCKED</span>
             )}
           </h3>
-          <p className="break-all text-sm text-slate-600">{user.email}</p>
+          <p className="text-sm text-slate-600">
+            <Email address={user.email} />
+          </p>
           <p className="text-xs text-slate-500">
             {user.phone ?? 'Phone not provided'} · Joined {date(user.createdAt)}
           </p>
@@ -223,7 +226,8 @@ function UserDeposits({ userId }: { userId: string }) {
                 {usdc(d.amount)} <span className="text-xs text-slate-500">· {TYPE_LABEL[d.type]}</span>
               </p>
               <p className="break-all text-xs text-slate-500">
-                {d.txHash ? shortHash(d.txHash, 'adminDeposits') : 'No transaction hash'} · {dateTime(d.createdAt)}
+                {d.txHash ? shortHash(d.txHash, 'adminDeposits') : 'No transaction hash'} ·{' '}
+                <span className="whitespace-nowrap">{dateTime(d.createdAt)}</span>
               </p>
             </div>
             <span className={`rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${DEPOSIT_STYLE[d.status]}`}>
