@@ -49,15 +49,19 @@ export interface BuildOptions {
   logStream?: { write(line: string): void };
 }
 
-/** Development logs for people: one coloured line per entry (production and tests: JSON lines). */
-const PRETTY = {
-  target: 'pino-pretty',
-  options: {
+/**
+ * Development logs for people: one coloured line per entry (production and tests: JSON lines). A
+ * stream in this process, not a pino transport: a transport runs in a worker thread, a second
+ * JavaScript heap of about 15 MB (docs/BENCHMARKS.md, idle RSS).
+ */
+async function prettyStream(): Promise<{ write(line: string): void }> {
+  const { default: pretty } = await import('pino-pretty');
+  return pretty({
     singleLine: true,
     translateTime: 'SYS:HH:MM:ss.l',
     ignore: 'pid,hostname,reqId,method,path,route,status,ms',
-  },
-};
+  });
+}
 
 const REDACT = [
   'req.headers.authorization',
@@ -70,11 +74,12 @@ const REDACT = [
 /** Builds the whole app (API and the SPA) without listening: tests call app.inject on it. */
 export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
   const { config } = opts;
+  const logStream = opts.logStream ?? (config.NODE_ENV === 'development' ? await prettyStream() : undefined);
   const app = Fastify({
     logger: opts.logger ?? {
       level: config.LOG_LEVEL,
       redact: { paths: REDACT, censor: '[redacted]' },
-      ...(opts.logStream ? { stream: opts.logStream } : config.NODE_ENV === 'development' ? { transport: PRETTY } : {}),
+      ...(logStream ? { stream: logStream } : {}),
     },
     // plugins/observability.ts writes one line per request instead.
     logController: new LogController({ disableRequestLogging: true }),
@@ -105,7 +110,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   const metrics = opts.metrics ?? new Metrics();
   metrics.attach({ poolStats: () => opts.database.poolStats(), pendingCounts: () => pendingCounts(opts.database.db) });
   registerObservability(app, metrics);
-  const counters = createCounterStore(config.REDIS_URL, opts.database.db, () => clock.now().getTime());
+  const counters = await createCounterStore(config.REDIS_URL, opts.database.db, () => clock.now().getTime());
   const ctx: AppContext = {
     config,
     db: opts.database.db,
