@@ -35,8 +35,19 @@ export interface Child {
 }
 
 /**
+ * The Node flags `npm start` runs the server with (read from the root package.json's start script,
+ * so a bench measures what is shipped): the memory settings of docs/decisions/0043.
+ */
+export function startFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT_DIR, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const m = /node((?: --\S+)*) apps\/server\/dist\/server\.js/.exec(pkg.scripts.start);
+  if (!m) throw new Error(`cannot read the node flags of npm start: ${pkg.scripts.start}`);
+  return m[1]?.trim().split(/\s+/).filter(Boolean) ?? [];
+}
+
+/**
  * Runs a TypeScript file in its own Node process (node --import tsx, so the pid is the process itself),
- * or a compiled JavaScript file (plain node) when the name ends in .js.
+ * or a compiled JavaScript file when the name ends in .js: dist/server.js with `npm start`'s flags.
  */
 export async function startTs(
   file: string,
@@ -44,7 +55,11 @@ export async function startTs(
   readyPath: string,
   port: number,
 ): Promise<Child> {
-  const args = file.endsWith('.js') ? ['--enable-source-maps', file] : ['--import', 'tsx', file];
+  const args = file.endsWith('dist/server.js')
+    ? [...startFlags(), file]
+    : file.endsWith('.js')
+      ? ['--enable-source-maps', file]
+      : ['--import', 'tsx', file];
   const proc = spawn(process.execPath, args, {
     cwd: ROOT_DIR,
     env: { ...process.env, ...env, PORT: String(port) },

@@ -3,7 +3,8 @@
  * with set-based SQL (INSERT ... SELECT generate_series), never one call per row:
  * N users in a referral forest, 2N deposits, 3N investments with cycle earnings, referral rewards on three
  * levels, N/2 earning withdrawals (approved, pending, rejected) and every ledger transaction they imply,
- * posted set-based through the ledger's postMany.
+ * bulk-loaded one statement per kind (ledger.ts bulkLoadSet), with secondary indexes and foreign keys
+ * built after the load.
  * The ledger invariants hold afterwards (`npm run ledger:check`).
  * Defaults: 100k users on PostgreSQL (DATABASE_URL), 5k on the embedded PGlite.
  * Every seeded user signs in with the password `seed-password` (e-mail seedN@seed.harvest).
@@ -14,9 +15,8 @@ import { is, SQL, sql } from 'drizzle-orm';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase, type Db } from '../src/db/client.ts';
 import { rawRows } from '../src/db/raw.ts';
-import { inTransaction } from '../src/db/tx.ts';
 import { checkLedger } from '../src/ledger/check.ts';
-import { postMany, rowTransfers, type PostSet } from '../src/ledger/ledger.ts';
+import { bulkLoadSet, lastTransactionId, rowTransfers, settleBulkLoad, type PostSet } from '../src/ledger/ledger.ts';
 import { seedTiers } from '../src/modules/tiers/tiers.seed.ts';
 import { rebuildRollups, setRollupTriggers } from '../src/modules/admin/rollups.queries.ts';
 
@@ -24,6 +24,8 @@ export const SEED_PASSWORD = 'seed-password';
 /** A deterministic id shaped as an RFC 4122 version-4 UUID (the API's uuid validators refuse other shapes). */
 const v4 = (hex: SQL) => sql`overlay(overlay(${hex} placing '4' from 13) placing '8' from 17)::uuid`;
 const uid = (expr: SQL) => v4(sql`md5('hf-user-' || (${expr}))`);
+/** One earning in four (of the first cycle) has a withdrawal. */
+const withdrawn = (id: SQL) => sql`abs(hashtext(${id}::text || 'w')) % 4 = 0`;
 
 export async function seedLarge(db: Db, n: number, log: (s: string) => void = console.log): Promise<void> {
   const [{ count } = { count: 0 }] = await rawRows<{ count: number }>(
@@ -64,23 +66,24 @@ export async function seedLarge(db: Db, n: number, log: (s: string) => void = co
     ],
     [
       'investments',
-      sql`INSERT INTO investments (id, user_id, tier_id, tier_name, amount, daily_rate_scaled, cycles_completed, earning_completed, created_at)
+      sql`INSERT INTO investments (id, user_id, tier_id, tier_name, amount, daily_rate_scaled, cycles_completed, earning_completed, total_earned, created_at)
         SELECT ${v4(sql`md5('hf-inv-' || i)`)}, ${uid(sql`((i - 1) % ${n}) + 1`)}, t.id, t.name, t.amount, t.daily_rate_scaled, i % 3, i % 3 > 0,
+          (i % 3) * (t.amount * t.daily_rate_scaled / 1000000),
           now() - make_interval(secs => ((3 * ${n} - i) % ${n})::double precision * ${span} / ${n} * 0.9)
         FROM generate_series(1, 3 * ${n}) AS i
         JOIN (SELECT id, name, amount, daily_rate_scaled, row_number() OVER (ORDER BY amount) AS rn FROM tiers WHERE active AND amount <= 1000000000) t
           ON t.rn = 1 + (i % LEAST(4, (SELECT count(*) FROM tiers WHERE active AND amount <= 1000000000)))`,
     ],
     [
+      // Whether an earning is requested is decided here by the same hashes as the withdrawals below
+      // (a withdrawal that is not rejected marks its earning requested).
       'cycle earnings',
-      sql`INSERT INTO cycle_earnings (id, investment_id, user_id, cycle_number, gross_amount, created_at)
-        SELECT ${v4(sql`md5('hf-ce-' || inv.id || '-' || c)`)}, inv.id, inv.user_id, c, inv.amount * inv.daily_rate_scaled / 1000000, inv.created_at + make_interval(days => c)
-        FROM investments inv CROSS JOIN LATERAL generate_series(1, inv.cycles_completed) AS c
-        WHERE inv.id IN (SELECT id FROM investments WHERE tier_name IS NOT NULL)`,
-    ],
-    [
-      'investment totals',
-      sql`UPDATE investments i SET total_earned = s.total FROM (SELECT investment_id, SUM(gross_amount) AS total FROM cycle_earnings GROUP BY investment_id) s WHERE s.investment_id = i.id`,
+      sql`INSERT INTO cycle_earnings (id, investment_id, user_id, cycle_number, gross_amount, created_at, withdrawal_requested)
+        SELECT e.id, e.investment_id, e.user_id, e.c, e.gross, e.created_at,
+          e.c = 1 AND e.gross > 0 AND ${withdrawn(sql`e.id`)} AND abs(hashtext(e.id::text)) % 10 <> 1
+        FROM (SELECT ${v4(sql`md5('hf-ce-' || inv.id || '-' || c)`)} AS id, inv.id AS investment_id, inv.user_id, c,
+                inv.amount * inv.daily_rate_scaled / 1000000 AS gross, inv.created_at + make_interval(days => c) AS created_at
+              FROM investments inv CROSS JOIN LATERAL generate_series(1, inv.cycles_completed) AS c) e`,
     ],
     [
       'referral rewards (three levels)',
@@ -102,18 +105,14 @@ export async function seedLarge(db: Db, n: number, log: (s: string) => void = co
           CASE WHEN s.status = 'rejected' THEN 'Seeded rejection' END
         FROM cycle_earnings ce
         CROSS JOIN LATERAL (SELECT CASE WHEN abs(hashtext(ce.id::text)) % 10 = 0 THEN 'pending' WHEN abs(hashtext(ce.id::text)) % 10 = 1 THEN 'rejected' ELSE 'approved' END AS status) s
-        WHERE ce.cycle_number = 1 AND ce.gross_amount > 0 AND abs(hashtext(ce.id::text || 'w')) % 4 = 0`,
-    ],
-    [
-      'requested earnings',
-      sql`UPDATE cycle_earnings ce SET withdrawal_requested = true FROM withdrawals w WHERE w.cycle_earning_id = ce.id AND w.status <> 'rejected'`,
+        WHERE ce.cycle_number = 1 AND ce.gross_amount > 0 AND ${withdrawn(sql`ce.id`)}`,
     ],
     [
       'payout hashes',
       sql`INSERT INTO payout_transactions (tx_hash, request_id, wallet_address) SELECT tx_hash, request_id, wallet_address FROM withdrawals WHERE status = 'approved' AND tx_hash IS NOT NULL`,
     ],
-    // The ledger: one transaction per business row, posted set-based through postMany (which
-    // locks, checks and updates the cached balances as it does for a request).
+    // The ledger: one transaction per business row, bulk-loaded (one statement per kind; the cached
+    // balances are set once at the end, and ledger:check verifies the whole ledger afterwards).
     [
       'ledger: deposits',
       rowTransfers('deposit', 'deposits', {
@@ -168,7 +167,6 @@ export async function seedLarge(db: Db, n: number, log: (s: string) => void = co
         to: 'earnings',
       }),
     ],
-    ['vacuum analyze', sql`VACUUM ANALYZE`],
   ];
 
   const timed = async (name: string, run: () => Promise<unknown>) => {
@@ -177,15 +175,72 @@ export async function seedLarge(db: Db, n: number, log: (s: string) => void = co
     log(`  ${name.padEnd(34)} ${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s`);
   };
   // The rollup triggers work per statement; for a load of millions of rows they are off and the
-  // rollups are rebuilt once at the end (whatever happens, the triggers are back on).
+  // rollups are rebuilt once at the end (whatever happens, the triggers are back on). Secondary
+  // indexes and foreign keys of the loaded tables are dropped for the load and built once after it
+  // (a foreign key re-added is validated by one query over the whole table).
+  const since = await lastTransactionId(db);
   await setRollupTriggers(db, false);
   try {
-    for (const [name, step] of steps)
-      await timed(name, () => (is(step, SQL) ? db.execute(step) : inTransaction(db, (tx) => postMany(tx, step))));
+    const deferred = await dropSecondaryIndexes(db, BULK_TABLES);
+    try {
+      for (const [name, step] of steps)
+        await timed(name, () => (is(step, SQL) ? db.execute(step) : bulkLoadSet(db, step)));
+      await timed('ledger: cached balances', () => settleBulkLoad(db, since));
+    } finally {
+      await timed(`indexes and keys (${deferred.length})`, async () => {
+        for (const statement of deferred) await db.execute(sql.raw(statement));
+      });
+    }
+    await timed('vacuum analyze', () => db.execute(sql`VACUUM ANALYZE`));
     await timed('analytics rollups', () => rebuildRollups(db));
   } finally {
     await setRollupTriggers(db, true);
   }
+}
+
+const BULK_TABLES = [
+  'users',
+  'ledger_accounts',
+  'deposits',
+  'investments',
+  'cycle_earnings',
+  'referral_rewards',
+  'withdrawals',
+  'payout_transactions',
+  'ledger_transactions',
+  'ledger_entries',
+];
+
+/**
+ * Drops the foreign keys, unique constraints (but primary keys) and other indexes of `tables`, and returns
+ * the statements that create them again, in an order that works (indexes, unique constraints, then keys).
+ */
+async function dropSecondaryIndexes(db: Db, tables: string[]): Promise<string[]> {
+  const list = sql.join(
+    tables.map((t) => sql`${t}::regclass`),
+    sql`, `,
+  );
+  const constraints = await rawRows<{ tbl: string; name: string; type: string; def: string }>(
+    db,
+    sql`SELECT conrelid::regclass::text AS tbl, conname AS name, contype::text AS type, pg_get_constraintdef(oid) AS def
+        FROM pg_constraint WHERE conrelid IN (${list}) AND contype IN ('f', 'u', 'x') ORDER BY contype = 'f' DESC, conname`,
+  );
+  const indexes = await rawRows<{ name: string; def: string }>(
+    db,
+    sql`SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS def FROM pg_index i
+        WHERE i.indrelid IN (${list}) AND NOT i.indisprimary
+          AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid AND c.conrelid = i.indrelid)
+        ORDER BY 1`,
+  );
+  for (const c of constraints) await db.execute(sql.raw(`ALTER TABLE ${c.tbl} DROP CONSTRAINT ${c.name}`));
+  for (const i of indexes) await db.execute(sql.raw(`DROP INDEX ${i.name}`));
+  const add = (c: { tbl: string; name: string; def: string }) =>
+    `ALTER TABLE ${c.tbl} ADD CONSTRAINT ${c.name} ${c.def}`;
+  return [
+    ...indexes.map((i) => i.def),
+    ...constraints.filter((c) => c.type !== 'f').map(add),
+    ...constraints.filter((c) => c.type === 'f').map(add),
+  ];
 }
 
 async function main() {

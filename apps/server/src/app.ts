@@ -1,4 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -15,6 +14,7 @@ import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { SettableClock, systemClock, type Clock } from './lib/clock.ts';
 import { DEFAULT_WEB_DIST } from './lib/paths.ts';
+import { spaHtml } from './lib/spa-html.ts';
 import { Metrics } from './lib/metrics.ts';
 import { TokenService } from './lib/tokens.ts';
 import { createCounterStore, RedisCounterStore } from './lib/counter-store.ts';
@@ -49,15 +49,19 @@ export interface BuildOptions {
   logStream?: { write(line: string): void };
 }
 
-/** Development logs for people: one coloured line per entry (production and tests: JSON lines). */
-const PRETTY = {
-  target: 'pino-pretty',
-  options: {
+/**
+ * Development logs for people: one coloured line per entry (production and tests: JSON lines). A
+ * stream in this process, not a pino transport: a transport runs in a worker thread, a second
+ * JavaScript heap of about 15 MB (docs/BENCHMARKS.md, idle RSS).
+ */
+async function prettyStream(): Promise<{ write(line: string): void }> {
+  const { default: pretty } = await import('pino-pretty');
+  return pretty({
     singleLine: true,
     translateTime: 'SYS:HH:MM:ss.l',
     ignore: 'pid,hostname,reqId,method,path,route,status,ms',
-  },
-};
+  });
+}
 
 const REDACT = [
   'req.headers.authorization',
@@ -70,11 +74,12 @@ const REDACT = [
 /** Builds the whole app (API and the SPA) without listening: tests call app.inject on it. */
 export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
   const { config } = opts;
+  const logStream = opts.logStream ?? (config.NODE_ENV === 'development' ? await prettyStream() : undefined);
   const app = Fastify({
     logger: opts.logger ?? {
       level: config.LOG_LEVEL,
       redact: { paths: REDACT, censor: '[redacted]' },
-      ...(opts.logStream ? { stream: opts.logStream } : config.NODE_ENV === 'development' ? { transport: PRETTY } : {}),
+      ...(logStream ? { stream: logStream } : {}),
     },
     // plugins/observability.ts writes one line per request instead.
     logController: new LogController({ disableRequestLogging: true }),
@@ -105,7 +110,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   const metrics = opts.metrics ?? new Metrics();
   metrics.attach({ poolStats: () => opts.database.poolStats(), pendingCounts: () => pendingCounts(opts.database.db) });
   registerObservability(app, metrics);
-  const counters = createCounterStore(config.REDIS_URL, opts.database.db, () => clock.now().getTime());
+  const counters = await createCounterStore(config.REDIS_URL, opts.database.db, () => clock.now().getTime());
   const ctx: AppContext = {
     config,
     db: opts.database.db,
@@ -129,15 +134,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   app.addHook('onClose', async () => ctx.counters.close());
 
   const webDist = config.WEB_DIST ?? DEFAULT_WEB_DIST;
-  const hasWeb = existsSync(path.join(webDist, 'index.html'));
-  // The page carries run-time settings the screens show (SUPPORT_EMAIL for the blocked screen).
-  const indexHtml = hasWeb
-    ? readFileSync(path.join(webDist, 'index.html'), 'utf8').replace(
-        /(<meta name="hf-support-email" content=")[^"]*(")/,
-        `$1${escapeHtml(config.SUPPORT_EMAIL)}$2`,
-      )
-    : undefined;
-  registerErrorHandler(app, indexHtml);
+  // The page carries run-time settings the screens show, and the page's own chunks as preload links.
+  const pageHtml = spaHtml(webDist, config.SUPPORT_EMAIL);
+  const hasWeb = pageHtml !== undefined;
+  registerErrorHandler(app, pageHtml);
   await registerSecurity(app, config.isProduction);
   await registerRateLimit(
     app,
@@ -177,10 +177,6 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
       },
     });
   return { app, ctx };
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** TRUST_PROXY: empty/false (default, X-Forwarded-For ignored), true, a hop count, or trusted addresses. */

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { openPostgres, PGLITE_EXTENSIONS, wrapPglite } from '../src/db/client.ts';
+import { openPostgres } from '../src/db/client.ts';
+import { PGLITE_EXTENSIONS, wrapPglite } from '../src/db/pglite.ts';
 
 /**
  * Migrates one template database for the whole run. PGlite: a migrated data dir dumped to a

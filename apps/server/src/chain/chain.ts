@@ -1,18 +1,12 @@
-import {
-  BaseError,
-  createPublicClient,
-  erc20Abi,
-  http,
-  HttpRequestError,
-  parseEventLogs,
-  toEventSelector,
-  toHex,
-  RpcRequestError,
-  TransactionReceiptNotFoundError,
-  type Hex,
-  type Log,
-  type PublicClient,
-} from 'viem';
+import type { Hex, Log, PublicClient } from 'viem';
+
+type Viem = typeof import('viem');
+let viemModule: Promise<Viem> | undefined;
+/**
+ * viem is loaded on the first read, not at startup: a server without CHAIN_RPC_URL never loads it
+ * (about 16 MB of resident memory, docs/BENCHMARKS.md).
+ */
+const loadViem = (): Promise<Viem> => (viemModule ??= import('viem'));
 
 /**
  * The one adapter to the chain's JSON-RPC node (docs/decisions/0019). Every read goes through one
@@ -94,8 +88,8 @@ export interface Chain {
 /** balanceOf calls per JSON-RPC batch request. */
 export const BALANCE_BATCH_SIZE = 500;
 
-/** keccak256('Transfer(address,address,uint256)'): the event's first topic. */
-export const TRANSFER_TOPIC = toEventSelector('Transfer(address,address,uint256)');
+/** keccak256('Transfer(address,address,uint256)'): the event's first topic (chain.test.ts checks it). */
+export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 
 const WORD = /^0x[0-9a-fA-F]{64}$/;
 
@@ -143,21 +137,28 @@ export function confirmationsAt(head: bigint, blockNumber: bigint): number {
 }
 
 /** A node's answer that the transaction does not exist (some nodes answer an error instead of null). */
-function isNotFound(err: unknown): boolean {
+function isNotFound(
+  { TransactionReceiptNotFoundError, BaseError, HttpRequestError, RpcRequestError }: Viem,
+  err: unknown,
+): boolean {
   if (err instanceof TransactionReceiptNotFoundError) return true;
   if (!(err instanceof BaseError) || err.walk((e) => e instanceof HttpRequestError)) return false;
   const rpc = err.walk((e) => e instanceof RpcRequestError);
   return rpc instanceof RpcRequestError && /not (be )?found/i.test(rpc.details || rpc.message);
 }
 
-const firstLine = (err: unknown) =>
+const firstLine = ({ BaseError }: Viem, err: unknown) =>
   err instanceof BaseError
     ? err.shortMessage
     : err instanceof Error
       ? (err.message.split('\n')[0] ?? 'RPC error')
       : 'RPC error';
 
-export function decodeTransfers(logs: Log[], usdcContracts: ReadonlySet<string>): TransferLog[] {
+function decodeTransfers(
+  { parseEventLogs, erc20Abi }: Viem,
+  logs: Log[],
+  usdcContracts: ReadonlySet<string>,
+): TransferLog[] {
   return parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs, strict: true }).flatMap((l) =>
     l.transactionHash && l.blockHash && l.blockNumber !== null && l.logIndex !== null
       ? [
@@ -177,7 +178,10 @@ export function decodeTransfers(logs: Log[], usdcContracts: ReadonlySet<string>)
   );
 }
 
-export function createChain(s: ChainSettings): Chain {
+function clientsOf(
+  { createPublicClient, http }: Viem,
+  s: ChainSettings,
+): { client: PublicClient; batchClient: PublicClient } {
   const client: PublicClient = createPublicClient({
     transport: http(s.rpcUrl, {
       timeout: CHAIN_READ_POLICY.timeoutMs,
@@ -194,27 +198,37 @@ export function createChain(s: ChainSettings): Chain {
       batch: { batchSize: BALANCE_BATCH_SIZE, wait: 0 },
     }),
   });
+  return { client, batchClient };
+}
+
+export function createChain(s: ChainSettings): Chain {
+  let clients: { viem: Viem; client: PublicClient; batchClient: PublicClient } | undefined;
   const usdc: ReadonlySet<string> = new Set(s.usdcContracts.map(lower));
   let chainVerified = false;
 
   /** Runs one read under the policy: the chain id is checked once, every failure becomes a value. */
-  async function read<T>(fn: (c: PublicClient) => Promise<T>): Promise<ChainRead<T>> {
+  async function read<T>(
+    fn: (c: PublicClient, viem: Viem, batchClient: PublicClient) => Promise<T>,
+  ): Promise<ChainRead<T>> {
+    const viem = await loadViem();
+    clients ??= { viem, ...clientsOf(viem, s) };
+    const { client, batchClient } = clients;
     try {
       if (!chainVerified) {
         const actual = await client.getChainId();
         if (actual !== s.chainId) return { ok: false, error: { kind: 'wrong_chain', expected: s.chainId, actual } };
         chainVerified = true;
       }
-      return { ok: true, value: await fn(client) };
+      return { ok: true, value: await fn(client, viem, batchClient) };
     } catch (err) {
-      return { ok: false, error: { kind: 'unreachable', message: firstLine(err) } };
+      return { ok: false, error: { kind: 'unreachable', message: firstLine(viem, err) } };
     }
   }
 
   return {
     chainId: s.chainId,
     receipt: (txHash) =>
-      read(async (c): Promise<Receipt> => {
+      read(async (c, viem): Promise<Receipt> => {
         try {
           const r = await c.getTransactionReceipt({ hash: txHash as Hex });
           return {
@@ -222,23 +236,27 @@ export function createChain(s: ChainSettings): Chain {
             status: r.status,
             blockNumber: r.blockNumber,
             blockHash: lower(r.blockHash),
-            transfers: decodeTransfers(r.logs, usdc),
+            transfers: decodeTransfers(viem, r.logs, usdc),
           };
         } catch (err) {
-          if (isNotFound(err)) return { found: false };
+          if (isNotFound(viem, err)) return { found: false };
           throw err;
         }
       }),
     headBlock: () => read((c) => c.getBlockNumber({ cacheTime: 0 })),
     blockHash: (n) =>
       read(async (c) => {
-        const head = await c.getBlockNumber({ cacheTime: 0 });
-        if (n > head) return null;
-        const b = await c.getBlock({ blockNumber: n });
-        return b.hash ? lower(b.hash) : null;
+        // One round trip: a block past the head is answered null (viem: BlockNotFoundError).
+        try {
+          const b = await c.getBlock({ blockNumber: n });
+          return b.hash ? lower(b.hash) : null;
+        } catch (err) {
+          if (err instanceof Error && err.name === 'BlockNotFoundError') return null;
+          throw err;
+        }
       }),
     usdcTransfers: (fromBlock, toBlock) =>
-      read(async (c) => {
+      read(async (c, { toHex }) => {
         // Raw eth_getLogs and a fixed-shape decode: viem's generic ABI decoding was 10x slower
         // than the node itself at a few hundred transfers per block (docs/decisions/0032).
         const logs = await c.request({
@@ -255,7 +273,7 @@ export function createChain(s: ChainSettings): Chain {
         return logs.flatMap((l) => decodeRawTransfer(l, usdc));
       }),
     usdcBalances: (addresses) =>
-      read(async () => {
+      read(async (_c, { erc20Abi }, batchClient) => {
         const out = new Map<string, bigint>();
         for (let i = 0; i < addresses.length; i += BALANCE_BATCH_SIZE) {
           const chunk = addresses.slice(i, i + BALANCE_BATCH_SIZE);

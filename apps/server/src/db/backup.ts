@@ -5,7 +5,8 @@ import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { lockDataDir, secureDataDir } from '../lib/data-dir.ts';
 import { countUserTables, dropAppSchemas } from './backup.queries.ts';
-import { openPglite, openPostgres, PGLITE_EXTENSIONS } from './client.ts';
+import { openPostgres } from './client.ts';
+import { openPglite, PGLITE_EXTENSIONS } from './pglite.ts';
 
 /**
  * Backups of the one database the server uses (docs/OPERATIONS.md): the embedded PGlite's data-dir

@@ -324,3 +324,52 @@ export async function userBalances(db: Db, userId: string): Promise<Record<UserA
   for (const r of rows) out[r.kind] = BigInt(r.balance);
   return out;
 }
+
+/**
+ * Bulk load of an offline seed (scripts/seed-large.ts): the transactions and entries of a PostSet
+ * inserted in one statement, ids drawn from the sequence, with no locks, no per-set balance check and
+ * no cached-balance update; `settleBulkLoad` then sets the cached balances of every account touched
+ * since `sinceTxId` once. Only for a database nothing else writes to; `ledger:check` verifies the
+ * result (every transaction sums to zero, cached balances equal their entries, none negative).
+ * Requests always go through postMany.
+ */
+export async function bulkLoadSet(db: Db, set: PostSet): Promise<void> {
+  const cols = set.legs.map((l, i) =>
+    'userId' in l.account
+      ? sql`(${l.account.userId})::uuid AS u${sql.raw(String(i))}, (${l.amount})::bigint AS a${sql.raw(String(i))}`
+      : sql`NULL::uuid AS u${sql.raw(String(i))}, (${l.amount})::bigint AS a${sql.raw(String(i))}`,
+  );
+  const legs = set.legs.map((l, i) => {
+    const account = 'userId' in l.account ? l.account.kind : l.account.platform;
+    return sql`(t.u${sql.raw(String(i))}, ${account}::text, t.a${sql.raw(String(i))})`;
+  });
+  await db.execute(sql`WITH t AS MATERIALIZED (
+      SELECT nextval(pg_get_serial_sequence('ledger_transactions', 'id')) AS txid, (${set.refId})::text AS ref_id,
+        (${set.memo ?? sql`NULL`})::text AS memo, (${set.createdBy ?? sql`NULL`})::uuid AS created_by,
+        coalesce((${set.createdAt ?? sql`NULL`})::timestamptz, now()) AS created_at, ${sql.join(cols, sql`, `)}
+      FROM ${set.from} WHERE (${set.where ?? sql`TRUE`})),
+    ins AS (INSERT INTO ledger_transactions (id, kind, ref_id, memo, created_by, created_at)
+      SELECT txid, ${set.kind}, ref_id, memo, created_by, created_at FROM t)
+    INSERT INTO ledger_entries (transaction_id, account_id, amount)
+    SELECT t.txid, coalesce(ua.id, pa.id), x.amount
+    FROM t CROSS JOIN LATERAL (VALUES ${sql.join(legs, sql`, `)}) AS x(user_id, account, amount)
+    LEFT JOIN ledger_accounts ua ON ua.user_id = x.user_id AND ua.kind = x.account
+    LEFT JOIN ledger_accounts pa ON x.user_id IS NULL AND pa.user_id IS NULL AND pa.kind = x.account
+    WHERE x.amount <> 0`);
+}
+
+/** The newest ledger transaction id (0 when none): where a bulk load starts. */
+export async function lastTransactionId(db: Db): Promise<number> {
+  const [row] = await rawRows<{ id: string | number }>(
+    db,
+    sql`SELECT coalesce(max(id), 0) AS id FROM ledger_transactions`,
+  );
+  return Number(row?.id ?? 0);
+}
+
+/** Adds the entries of the transactions after `sinceTxId` to the cached balances of their user accounts, once. */
+export async function settleBulkLoad(db: Db, sinceTxId: number): Promise<void> {
+  await db.execute(sql`UPDATE ledger_accounts a SET balance = a.balance + s.delta
+    FROM (SELECT account_id, sum(amount) AS delta FROM ledger_entries WHERE transaction_id > ${sinceTxId} GROUP BY account_id) s
+    WHERE a.id = s.account_id AND a.user_id IS NOT NULL AND s.delta <> 0`);
+}

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Db } from '../db/client.ts';
 import * as q from './counter-store.queries.ts';
 
@@ -103,8 +103,13 @@ export class RedisCounterStore implements CounterStore {
   }
 }
 
-export function createCounterStore(redisUrl: string | undefined, db: Db, now: () => number): CounterStore {
-  return redisUrl
-    ? new RedisCounterStore(new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }))
-    : new DatabaseCounterStore(db, now);
+/** ioredis is loaded only with REDIS_URL (a server without it does not keep the module in memory). */
+export async function createCounterStore(
+  redisUrl: string | undefined,
+  db: Db,
+  now: () => number,
+): Promise<CounterStore> {
+  if (!redisUrl) return new DatabaseCounterStore(db, now);
+  const { Redis } = await import('ioredis');
+  return new RedisCounterStore(new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }));
 }

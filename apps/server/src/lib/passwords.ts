@@ -1,5 +1,5 @@
 import { hash, verify } from '@node-rs/argon2';
-import { dictionary } from '@zxcvbn-ts/language-common';
+import { createRequire } from 'node:module';
 import { MSG } from '@harvest/shared/messages';
 import { badRequest } from './errors.ts';
 
@@ -26,7 +26,11 @@ let common: Set<string> | undefined;
  * server only, so the list never reaches the web bundle.
  */
 export function isCommonPassword(password: string): boolean {
-  common ??= new Set(dictionary['passwords-common']);
+  // Required on first use (about 2 MB of heap with the other lists of the package), not at startup.
+  common ??= new Set(
+    (createRequire(import.meta.url)('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common'))
+      .dictionary['passwords-common'],
+  );
   return common.has(password.toLowerCase());
 }
 

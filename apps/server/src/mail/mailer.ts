@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../lib/errors.ts';
 import { MSG } from '@harvest/shared/messages';
@@ -30,16 +29,23 @@ export function createMailer(opts: {
   if (opts.smtpUrl) {
     // Bounded waits: a server that accepts connections and then hangs fails the attempt (to be retried)
     // well within the outbox's lease, instead of holding it.
-    const transport = nodemailer.createTransport({
-      url: opts.smtpUrl,
-      connectionTimeout: 20_000,
-      greetingTimeout: 20_000,
-      socketTimeout: 30_000,
-    });
+    // nodemailer is loaded with the first mail, not at startup.
+    let transport: Promise<import('nodemailer').Transporter> | undefined;
+    const transporter = () =>
+      (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+        nodemailer.createTransport({
+          url: opts.smtpUrl,
+          connectionTimeout: 20_000,
+          greetingTimeout: 20_000,
+          socketTimeout: 30_000,
+        }),
+      ));
     return {
       async send(mail) {
         try {
-          await transport.sendMail({
+          await (
+            await transporter()
+          ).sendMail({
             from: opts.from,
             to: mail.to,
             subject: mail.subject,

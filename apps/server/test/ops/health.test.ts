@@ -2,7 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { PGLITE_EXTENSIONS, wrapPglite } from '../../src/db/client.ts';
+import { PGLITE_EXTENSIONS, wrapPglite } from '../../src/db/pglite.ts';
 import { call, createTestApp, makeUser, TEST_SECRET, type TestApp } from '../helpers.ts';
 
 /** GET /healthz (the process answers) and GET /readyz (it can serve: database, migrations, module checks). */

@@ -4,7 +4,7 @@ import { meResponse, type PlatformInfo, type User } from '@harvest/shared/schema
 import { messageResponse } from '@harvest/shared/schemas/common';
 import { TEXT } from '@harvest/shared/texts';
 import { ApiError, api, hasCode, setBlockedHandler, setSessionEndedHandler, tokenStore } from './api-client.ts';
-import { setPlatformTimeZone } from './format.ts';
+import { setPlatformTimeZone } from './time-zone.ts';
 
 /** 'unreachable': a token is stored but the server could not be asked; the person stays signed in. */
 type Status = 'loading' | 'anonymous' | 'authenticated' | 'blocked' | 'unreachable';

@@ -1,5 +1,6 @@
 import { HASH_SHOWN_CHARS, HASH_SHOWN_CHARS_ADMIN_DEPOSITS } from '@harvest/shared/constants';
 import { formatUsdc } from '@harvest/shared/money';
+import { platformTimeZone } from './time-zone.ts';
 
 /*
  * The one place screens turn amounts, counts, hashes and times into text (spec sections 2 and 9).
@@ -36,20 +37,15 @@ export const fullName = (u: { firstName: string; lastName: string }) => `${u.fir
  * Times are shown in the platform's time zone (PLATFORM_TIMEZONE, sent with the session), with its name,
  * so an investor abroad and the administrator read the same clock the cycle rules use.
  */
-let platformTimeZone: string | undefined;
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-export function setPlatformTimeZone(tz: string | undefined) {
-  if (tz === platformTimeZone) return;
-  platformTimeZone = tz;
-  formatters.clear();
-}
-
-function formatter(key: string, opts: Intl.DateTimeFormatOptions) {
+function formatter(name: string, opts: Intl.DateTimeFormatOptions) {
+  const timeZone = platformTimeZone();
+  const key = `${name} ${timeZone ?? ''}`;
   let f = formatters.get(key);
   if (!f) {
     try {
-      f = new Intl.DateTimeFormat('en-US', { ...opts, timeZone: platformTimeZone });
+      f = new Intl.DateTimeFormat('en-US', { ...opts, timeZone });
     } catch {
       f = new Intl.DateTimeFormat('en-US', opts);
     }

@@ -9,6 +9,7 @@ import { errorText } from '../../../lib/api-client.ts';
 import { useQuery } from '@tanstack/react-query';
 import { auditQuery } from '../../../lib/admin-queries.ts';
 import { count, dateTime, usdc } from '../../../lib/format.ts';
+import { FIRST_PAGE, type PageAt } from '../../../lib/paging.ts';
 import { microToUsdc } from '@harvest/shared/money';
 import { Email } from '../../../components/ui/email.tsx';
 
@@ -60,16 +61,16 @@ function Snapshot({ action, label, value }: { action: string; label: string; val
 
 /** The append-only audit log of admin actions: paged, filtered by action and target. */
 export function AuditLog() {
-  const [page, setPage] = useState(1);
+  const [at, setAt] = useState<PageAt>(FIRST_PAGE);
   const [filter, setFilter] = useState({ action: '', targetId: '' });
   const [targetDraft, setTargetDraft] = useState('');
-  const q = useQuery(auditQuery(page, PAGE_SIZE, filter.action, filter.targetId));
+  const q = useQuery(auditQuery(at, PAGE_SIZE, filter.action, filter.targetId));
   const pages = Math.max(1, Math.ceil((q.data?.total ?? 0) / PAGE_SIZE));
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();
     setFilter((f) => ({ ...f, targetId: targetDraft.trim() }));
-    setPage(1);
+    setAt(FIRST_PAGE);
   }
 
   return (
@@ -83,7 +84,7 @@ export function AuditLog() {
               value={filter.action}
               onChange={(e) => {
                 setFilter((f) => ({ ...f, action: e.target.value }));
-                setPage(1);
+                setAt(FIRST_PAGE);
               }}
             >
               <option value="">All actions</option>
@@ -133,7 +134,7 @@ export function AuditLog() {
           ))}
         </ul>
       )}
-      <Pager label="Audit log pages" page={page} pages={pages} onPage={setPage} />
+      <Pager label="Audit log pages" at={at} pages={pages} cursors={q.data} busy={q.isPlaceholderData} onGo={setAt} />
     </div>
   );
 }

@@ -21,6 +21,7 @@ import { useQuery } from '@tanstack/react-query';
 import { adminDepositsQuery } from '../../../lib/admin-queries.ts';
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
 import { Email } from '../../../components/ui/email.tsx';
+import { FIRST_PAGE, type PageAt } from '../../../lib/paging.ts';
 
 const PAGE_SIZE = 50;
 const FILTER_LABEL: Record<AdminDepositFilter, string> = {
@@ -44,8 +45,8 @@ const TYPE_LABEL: Record<AdminDeposit['type'], string> = {
 /** `toolbar` (composed by the app layer, e.g. a CSV download) receives the current filter. */
 export function AdminDepositsPanel({ toolbar }: { toolbar?: (filter: AdminDepositFilter) => ReactNode } = {}) {
   const [filter, setFilter] = useState<AdminDepositFilter>('all');
-  const [page, setPage] = useState(1);
-  const q = useQuery(adminDepositsQuery(filter, page, PAGE_SIZE));
+  const [at, setAt] = useState<PageAt>(FIRST_PAGE);
+  const q = useQuery(adminDepositsQuery(filter, at, PAGE_SIZE));
   const counts = q.data?.counts;
   const pages = Math.max(1, Math.ceil((q.data?.total ?? 0) / PAGE_SIZE));
 
@@ -59,7 +60,7 @@ export function AdminDepositsPanel({ toolbar }: { toolbar?: (filter: AdminDeposi
             aria-pressed={filter === f}
             onClick={() => {
               setFilter(f);
-              setPage(1);
+              setAt(FIRST_PAGE);
             }}
           >
             {FILTER_LABEL[f]} ({counts ? counts[f] : '…'})
@@ -79,7 +80,15 @@ export function AdminDepositsPanel({ toolbar }: { toolbar?: (filter: AdminDeposi
           ))}
         </ul>
       )}
-      <Pager label="Deposit pages" page={page} pages={pages} onPage={setPage} onLight />
+      <Pager
+        label="Deposit pages"
+        at={at}
+        pages={pages}
+        cursors={q.data}
+        busy={q.isPlaceholderData}
+        onGo={setAt}
+        onLight
+      />
     </Card>
   );
 }

@@ -16,6 +16,7 @@ import { useQuery } from '@tanstack/react-query';
 import { adminWithdrawalsQuery, type WithdrawalView } from '../../../lib/admin-queries.ts';
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
 import { Email } from '../../../components/ui/email.tsx';
+import { FIRST_PAGE, type PageAt } from '../../../lib/paging.ts';
 
 const PAGE_SIZE = 25;
 const STATUS = {
@@ -29,9 +30,9 @@ const SOURCE = { earning: 'Cycle earning', rewards: 'Referral rewards', balance:
 /** `toolbar` (composed by the app layer, e.g. a CSV download) receives the current sub-tab. */
 export function AdminWithdrawals({ toolbar }: { toolbar?: (view: WithdrawalView) => ReactNode } = {}) {
   const [view, setView] = useState<WithdrawalView>('pending');
-  const [page, setPage] = useState(1);
+  const [at, setAt] = useState<PageAt>(FIRST_PAGE);
   const [selectedId, setSelectedId] = useState<string | null>(null);
-  const query = useQuery(adminWithdrawalsQuery(view, page, PAGE_SIZE));
+  const query = useQuery(adminWithdrawalsQuery(view, at, PAGE_SIZE));
   const all = query.data?.withdrawals ?? [];
   const rows = view === 'history' ? all.filter((w) => w.status !== 'pending') : all;
   const counts = query.data?.counts;
@@ -44,9 +45,10 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: (view: WithdrawalView)
       toast.error(errorText(query.error, TEXT.fetchWithdrawalsFailed), { toastId: 'fetch-withdrawals' });
   }, [query.isError, query.error, query.errorUpdatedAt]);
 
+  // The list shrank under the shown page (withdrawals processed): show its new last page.
   useEffect(() => {
-    if (page > pages) setPage(pages);
-  }, [page, pages]);
+    if (at.page > pages) setAt({ page: pages });
+  }, [at.page, pages]);
 
   const tabs: { id: WithdrawalView; label: string; count: number | undefined }[] = [
     { id: 'pending', label: 'Pending', count: counts?.pending },
@@ -76,7 +78,7 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: (view: WithdrawalView)
               aria-selected={view === t.id}
               onClick={() => {
                 setView(t.id);
-                setPage(1);
+                setAt(FIRST_PAGE);
               }}
               className={`flex-1 rounded-lg px-3 py-2 text-sm font-semibold transition ${view === t.id ? 'bg-white text-purple-800 shadow' : 'text-purple-700 hover:bg-white/60'}`}
             >
@@ -103,7 +105,15 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: (view: WithdrawalView)
           </ul>
         )}
 
-        <Pager label="Pages" page={page} pages={pages} onPage={setPage} onLight />
+        <Pager
+          label="Pages"
+          at={at}
+          pages={pages}
+          cursors={query.data}
+          busy={query.isPlaceholderData}
+          onGo={setAt}
+          onLight
+        />
       </Card>
 
       <ProcessPanel key={selected?._id ?? 'none'} withdrawal={selected} onDone={() => setSelectedId(null)} />
