@@ -10,7 +10,7 @@ export const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 3
 
 /**
  * Looks at the screen as it is, at 1280 px and at 375 px: axe-core finds no violation of any impact
- * (WCAG 2.x A and AA plus best practices), and a full-page screenshot is saved for each width, named
+ * (WCAG 2.x A and AA plus best practices), the page is no wider than the window, and a full-page screenshot is saved for each width, named
  * `<name>-1280.png` / `<name>-375.png`. The viewport is put back afterwards. With `toast`, that toast must be
  * on screen at both widths (an error or toast state).
  */
@@ -38,6 +38,9 @@ export async function look(page: Page, name: string, opts: { toast?: string } = 
         (v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(' ')).join('\n    ')}`,
       );
       expect(found, `axe on "${name}" at ${size.width} px`).toEqual([]);
+      // Nothing pushes the page wider than the window (a long e-mail or hash, a row of fields).
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(wide, `"${name}" scrolls sideways at ${size.width} px`).toBeLessThanOrEqual(size.width);
       // A full-page capture paints the sticky top bar where the window is scrolled to: from the top it
       // sits where a person sees it.
       await page.evaluate(() => window.scrollTo(0, 0));

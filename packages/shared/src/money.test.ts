@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  microToDisplay,
   cycleEarning,
   formatUsdc,
   formatUsdcIntl,
@@ -93,5 +94,14 @@ describe('formatUsdc', () => {
         expect(formatUsdc(v, min, max), `${v} ${min}-${max}`).toBe(formatUsdcIntl(v, min, max));
     expect(formatUsdc(-0.001)).toBe('0.00');
     expect(formatUsdc(1234.5, 4, 6)).toBe('1,234.5000');
+  });
+});
+
+describe('microToDisplay', () => {
+  it('shows an amount the server sends in a text as the screens do: separators, 2 to 6 decimals, no -0', () => {
+    expect(microToDisplay(1_234_500_000n)).toBe('1,234.50');
+    expect(microToDisplay(1_275_000n)).toBe('1.275');
+    expect(microToDisplay(1n)).toBe('0.000001');
+    expect(microToDisplay(0n)).toBe('0.00');
   });
 });

@@ -52,6 +52,8 @@ export type Analytics = z.infer<typeof analyticsResponse>;
 // ------------------------------------------------------------------ users
 
 export const adminUsersQuery = z.extend(pageQuery, { search: searchText });
+/** The search box of the users list and the referral lookup (a form: the query without its paging). */
+export const userSearchForm = z.pick(adminUsersQuery, { search: true });
 
 /** A user in the back-office list: the user's public fields plus the account figures (spec section 3). */
 export const adminUserSchema = z.extend(
@@ -154,6 +156,8 @@ export const auditQuery = z.extend(pageQuery, {
   adminId: z.optional(z.union([idSchema, z.literal('')])),
   targetId: z.optional(z.string().check(z.trim(), z.maxLength(100))),
 });
+/** The audit log's filter form: the query without its paging. */
+export const auditFilterForm = z.pick(auditQuery, { action: true, targetId: true });
 export const auditEntrySchema = z.object({
   _id: z.string(),
   action: z.string(),

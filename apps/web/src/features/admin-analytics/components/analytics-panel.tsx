@@ -113,7 +113,7 @@ export function AnalyticsPanel() {
             <StatCard label="Total Users" value={count(q.data.summary.totalUsers)} />
             <StatCard label="Total Investments" value={usdc(q.data.summary.totalInvestments)} tone="sky" />
             <StatCard label="Total Deposits" value={usdc(q.data.summary.totalDeposits)} tone="emerald" />
-            <StatCard label="Admin Adjustments (net)" value={usdc(q.data.summary.totalAdjustments)} />
+            <StatCard label="Admin Adjustments (net)" value={usdc(q.data.summary.totalAdjustments)} tone="sky" />
           </div>
           <div className="grid grid-cols-1 gap-6 lg:grid-cols-2" aria-busy={q.isFetching}>
             <DayChart

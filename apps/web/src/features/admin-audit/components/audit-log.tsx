@@ -1,11 +1,12 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { TEXT } from '@harvest/shared/texts';
-import type { AuditEntry } from '@harvest/shared/schemas/admin';
+import { auditFilterForm, type AuditEntry } from '@harvest/shared/schemas/admin';
 import { Pager } from '../../../components/ui/pager.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { inputClass } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
+import { useZodForm } from '../../../lib/form.ts';
 import { useQuery } from '@tanstack/react-query';
 import { auditQuery } from '../../../lib/admin-queries.ts';
 import { count, dateTime, usdc } from '../../../lib/format.ts';
@@ -63,15 +64,16 @@ function Snapshot({ action, label, value }: { action: string; label: string; val
 export function AuditLog() {
   const [at, setAt] = useState<PageAt>(FIRST_PAGE);
   const [filter, setFilter] = useState({ action: '', targetId: '' });
-  const [targetDraft, setTargetDraft] = useState('');
+  const form = useZodForm<{ action: string; targetId: string }>(auditFilterForm, {
+    defaultValues: { action: '', targetId: '' },
+  });
   const q = useQuery(auditQuery(at, PAGE_SIZE, filter.action, filter.targetId));
   const pages = Math.max(1, Math.ceil((q.data?.total ?? 0) / PAGE_SIZE));
 
-  function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    setFilter((f) => ({ ...f, targetId: targetDraft.trim() }));
+  const onSubmit = form.handleSubmit((v) => {
+    setFilter((f) => ({ ...f, targetId: v.targetId.trim() }));
     setAt(FIRST_PAGE);
-  }
+  });
 
   return (
     <div className="space-y-4">
@@ -79,13 +81,15 @@ export function AuditLog() {
         <form onSubmit={onSubmit} className="grid grid-cols-1 gap-2 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
           <label className="text-sm font-medium text-slate-700">
             Action
+            {/* A new action filters at once; the target id when the form is sent. */}
             <select
               className={`${inputClass} mt-1`}
-              value={filter.action}
-              onChange={(e) => {
-                setFilter((f) => ({ ...f, action: e.target.value }));
-                setAt(FIRST_PAGE);
-              }}
+              {...form.register('action', {
+                onChange: (e: { target: { value: string } }) => {
+                  setFilter((f) => ({ ...f, action: e.target.value }));
+                  setAt(FIRST_PAGE);
+                },
+              })}
             >
               <option value="">All actions</option>
               {(q.data?.actions ?? []).map((a) => (
@@ -99,10 +103,9 @@ export function AuditLog() {
             Target id
             <input
               className={`${inputClass} mt-1`}
-              value={targetDraft}
               maxLength={100}
               placeholder="User, deposit, withdrawal or tier id"
-              onChange={(e) => setTargetDraft(e.target.value)}
+              {...form.register('targetId')}
             />
           </label>
           <Button type="submit">Filter</Button>

@@ -1,7 +1,6 @@
 import { useState, type ReactNode } from 'react';
-import * as z from 'zod/mini';
 import { TEXT } from '@harvest/shared/texts';
-import { adminUsersQuery, type AdminReferralLookup } from '@harvest/shared/schemas/admin';
+import { userSearchForm, type AdminReferralLookup } from '@harvest/shared/schemas/admin';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { inputClass } from '../../../components/ui/field.tsx';
@@ -13,8 +12,6 @@ import { date, usdc } from '../../../lib/format.ts';
 import { Email } from '../../../components/ui/email.tsx';
 
 const LEVEL_RATE = ['10%', '3%', '1%'];
-/** The search box's field, checked like the users list's search (trimmed, at most 200 characters). */
-const searchFields = z.pick(adminUsersQuery, { search: true });
 
 /**
  * Look up any user's referral network: search by name or e-mail, pick a user, see the three
@@ -25,7 +22,7 @@ export function ReferralLookup({
 }: {
   renderTree: (data: AdminReferralLookup, onRefresh: () => void, refreshing: boolean) => ReactNode;
 }) {
-  const form = useZodForm<{ search: string }>(searchFields, { defaultValues: { search: '' } });
+  const form = useZodForm<{ search: string }>(userSearchForm, { defaultValues: { search: '' } });
   const [search, setSearch] = useState('');
   const [userId, setUserId] = useState<string | null>(null);
   const candidates = useQuery(userCandidatesQuery(search));

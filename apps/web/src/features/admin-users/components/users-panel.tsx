@@ -1,12 +1,13 @@
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { TEXT } from '@harvest/shared/texts';
-import type { AdminUser } from '@harvest/shared/schemas/admin';
+import { userSearchForm, type AdminUser } from '@harvest/shared/schemas/admin';
 import { Pager } from '../../../components/ui/pager.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { inputClass } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
+import { useZodForm } from '../../../lib/form.ts';
 import { useToggleBlock } from '../api/toggle-block.ts';
 import { useQuery } from '@tanstack/react-query';
 import { adminUsersQuery, userDepositsQuery } from '../../../lib/admin-queries.ts';
@@ -31,17 +32,16 @@ export interface UsersPanelSlots {
 
 /** Admin users (spec): paged, searchable list with badges, account summary, deposits, balance and blocking. */
 export function UsersPanel({ toolbar, balanceForm }: UsersPanelSlots) {
-  const [draft, setDraft] = useState('');
+  const form = useZodForm<{ search: string }>(userSearchForm, { defaultValues: { search: '' } });
   const [search, setSearch] = useState('');
   const [at, setAt] = useState<PageAt>(FIRST_PAGE);
   const q = useQuery(adminUsersQuery(at, PAGE_SIZE, search));
   const pages = Math.max(1, Math.ceil((q.data?.total ?? 0) / PAGE_SIZE));
 
-  function onSearch(e: FormEvent) {
-    e.preventDefault();
-    setSearch(draft.trim());
+  const onSearch = form.handleSubmit((v) => {
+    setSearch(v.search.trim());
     setAt(FIRST_PAGE);
-  }
+  });
 
   return (
     <div className="space-y-4">
@@ -55,16 +55,15 @@ export function UsersPanel({ toolbar, balanceForm }: UsersPanelSlots) {
             className={`${inputClass} min-w-0 flex-1`}
             type="search"
             placeholder="Search by name or e-mail"
-            value={draft}
             maxLength={200}
-            onChange={(e) => setDraft(e.target.value)}
+            {...form.register('search')}
           />
           <Button type="submit">Search</Button>
           {search && (
             <Button
               variant="ghost"
               onClick={() => {
-                setDraft('');
+                form.reset({ search: '' });
                 setSearch('');
                 setAt(FIRST_PAGE);
               }}

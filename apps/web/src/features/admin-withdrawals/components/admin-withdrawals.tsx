@@ -4,6 +4,7 @@ import * as z from 'zod/mini';
 import { TEXT } from '@harvest/shared/texts';
 import { approveBody, type AdminWithdrawal } from '@harvest/shared/schemas/withdrawals';
 import { Pager } from '../../../components/ui/pager.tsx';
+import { Tabs } from '../../../components/ui/tabs.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
@@ -69,51 +70,45 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: (view: WithdrawalView)
           </div>
         }
       >
-        <div role="tablist" aria-label="Withdrawal lists" className="mb-4 flex gap-1 rounded-xl bg-purple-50 p-1">
-          {tabs.map((t) => (
-            <button
-              key={t.id}
-              type="button"
-              role="tab"
-              aria-selected={view === t.id}
-              onClick={() => {
-                setView(t.id);
-                setAt(FIRST_PAGE);
-              }}
-              className={`flex-1 rounded-lg px-3 py-2 text-sm font-semibold transition ${view === t.id ? 'bg-white text-purple-800 shadow' : 'text-purple-700 hover:bg-white/60'}`}
-            >
-              {t.label} ({t.count ?? '…'})
-            </button>
-          ))}
-        </div>
+        <Tabs
+          label="Withdrawal lists"
+          tabs={tabs.map((t) => ({ id: t.id, label: `${t.label} (${t.count ?? '…'})` }))}
+          value={view}
+          onChange={(id) => {
+            setView(id);
+            setAt(FIRST_PAGE);
+          }}
+          listClassName="mb-4 flex gap-1 rounded-xl bg-purple-50 p-1"
+          tabClassName="flex-1 rounded-lg px-3 py-2 text-sm font-semibold text-purple-700 transition hover:bg-white/60 data-[state=active]:bg-white data-[state=active]:text-purple-800 data-[state=active]:shadow"
+        >
+          {query.isPending ? (
+            <p className="text-sm text-slate-500">Loading withdrawals...</p>
+          ) : query.isError && rows.length === 0 ? (
+            <p className="text-sm text-rose-700">{errorText(query.error, TEXT.fetchWithdrawalsFailed)}</p>
+          ) : rows.length === 0 ? (
+            <p className="text-sm text-slate-500">
+              {view === 'pending' ? 'No pending withdrawals.' : 'No withdrawals yet.'}
+            </p>
+          ) : (
+            <ul className="space-y-2">
+              {rows.map((w) => (
+                <li key={w._id}>
+                  <WithdrawalRow w={w} selected={w._id === selectedId} onSelect={() => setSelectedId(w._id)} />
+                </li>
+              ))}
+            </ul>
+          )}
 
-        {query.isPending ? (
-          <p className="text-sm text-slate-500">Loading withdrawals...</p>
-        ) : query.isError && rows.length === 0 ? (
-          <p className="text-sm text-rose-700">{errorText(query.error, TEXT.fetchWithdrawalsFailed)}</p>
-        ) : rows.length === 0 ? (
-          <p className="text-sm text-slate-500">
-            {view === 'pending' ? 'No pending withdrawals.' : 'No withdrawals yet.'}
-          </p>
-        ) : (
-          <ul className="space-y-2">
-            {rows.map((w) => (
-              <li key={w._id}>
-                <WithdrawalRow w={w} selected={w._id === selectedId} onSelect={() => setSelectedId(w._id)} />
-              </li>
-            ))}
-          </ul>
-        )}
-
-        <Pager
-          label="Pages"
-          at={at}
-          pages={pages}
-          cursors={query.data}
-          busy={query.isPlaceholderData}
-          onGo={setAt}
-          onLight
-        />
+          <Pager
+            label="Pages"
+            at={at}
+            pages={pages}
+            cursors={query.data}
+            busy={query.isPlaceholderData}
+            onGo={setAt}
+            onLight
+          />
+        </Tabs>
       </Card>
 
       <ProcessPanel key={selected?._id ?? 'none'} withdrawal={selected} onDone={() => setSelectedId(null)} />

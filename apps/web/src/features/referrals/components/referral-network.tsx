@@ -23,7 +23,7 @@ export function ReferralNetwork({
   onRefresh?: () => void;
   refreshing?: boolean;
   emptyAction?: ReactNode;
-  title?: string;
+  title?: ReactNode;
 }) {
   const levels: { label: string; entries: Entry[]; count: number }[] = [
     { label: 'Level 1 (10%)', entries: tree.level1, count: tree.level1Count ?? tree.level1.length },

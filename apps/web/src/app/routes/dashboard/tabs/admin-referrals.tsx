@@ -1,6 +1,7 @@
 import { ReferralLookup } from '../../../../features/admin-referrals/components/referral-lookup.tsx';
 import { ReferralNetwork } from '../../../../features/referrals/components/referral-network.tsx';
 import { MyReferralNetwork } from '../parts/my-referral-network.tsx';
+import { Email } from '../../../../components/ui/email.tsx';
 
 /** Admin Referrals: the admin's own network as investors see it, plus any user's network. */
 export default function Tab() {
@@ -12,7 +13,11 @@ export default function Tab() {
             tree={data.tree}
             onRefresh={onRefresh}
             refreshing={refreshing}
-            title={`Referral Network of ${data.user.firstName} ${data.user.lastName} (${data.user.email})`}
+            title={
+              <>
+                Referral Network of {data.user.firstName} {data.user.lastName} (<Email address={data.user.email} />)
+              </>
+            }
           />
         )}
       />
