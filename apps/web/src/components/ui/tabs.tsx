@@ -32,7 +32,8 @@ export function Tabs<T extends string>({
 }) {
   const list = useRef<HTMLDivElement>(null);
   // On a phone the bar scrolls sideways: keep the selected tab in view (after a reload on the last tab, or
-  // when the window narrows).
+  // when the window narrows). Read in the next frame, after the first paint has laid the page out: reading
+  // layout during the commit forced a synchronous layout inside the dashboard's longest task.
   useEffect(() => {
     const reveal = () => {
       const bar = list.current;
@@ -42,9 +43,12 @@ export function Tabs<T extends string>({
       if (left < bar.scrollLeft || left + active.offsetWidth > bar.scrollLeft + bar.clientWidth)
         bar.scrollLeft = left - (bar.clientWidth - active.offsetWidth) / 2;
     };
-    reveal();
+    const frame = requestAnimationFrame(reveal);
     window.addEventListener('resize', reveal);
-    return () => window.removeEventListener('resize', reveal);
+    return () => {
+      cancelAnimationFrame(frame);
+      window.removeEventListener('resize', reveal);
+    };
   }, [value]);
   return (
     <RadixTabs.Root
