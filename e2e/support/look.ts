@@ -11,14 +11,24 @@ export const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 3
 /**
  * Looks at the screen as it is, at 1280 px and at 375 px: axe-core finds no violation of any impact
  * (WCAG 2.x A and AA plus best practices), and a full-page screenshot is saved for each width, named
- * `<name>-1280.png` / `<name>-375.png`. The viewport is put back afterwards.
+ * `<name>-1280.png` / `<name>-375.png`. The viewport is put back afterwards. With `toast`, that toast must be
+ * on screen at both widths (an error or toast state).
  */
-export async function look(page: Page, name: string): Promise<void> {
+export async function look(page: Page, name: string, opts: { toast?: string } = {}): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const before = page.viewportSize();
+  // A toast under test stays up while both widths are checked: react-toastify pauses its timer while the
+  // window is blurred (pauseOnFocusLoss), so the toast is part of the axe run and of both screenshots.
+  // (After its entrance animation: the library restarts the timer when that ends.)
+  if (opts.toast) {
+    const shown = page.locator('.Toastify__toast').filter({ hasText: opts.toast });
+    await expect(shown).not.toHaveClass(/-enter/);
+    await page.evaluate(() => window.dispatchEvent(new Event('blur')));
+  }
   try {
     for (const [, size] of Object.entries(WIDTHS)) {
       await page.setViewportSize(size);
+      if (opts.toast) await expect(page.locator('.Toastify').getByText(opts.toast, { exact: true })).toBeVisible();
       // Let layout settle after the resize (charts measure their container).
       await page.waitForTimeout(150);
       const results = await new AxeBuilder({ page })
@@ -28,9 +38,13 @@ export async function look(page: Page, name: string): Promise<void> {
         (v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(' ')).join('\n    ')}`,
       );
       expect(found, `axe on "${name}" at ${size.width} px`).toEqual([]);
+      // A full-page capture paints the sticky top bar where the window is scrolled to: from the top it
+      // sits where a person sees it.
+      await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${size.width}.png`), fullPage: true });
     }
   } finally {
+    if (opts.toast) await page.evaluate(() => window.dispatchEvent(new Event('focus')));
     if (before) await page.setViewportSize(before);
   }
 }

@@ -352,8 +352,9 @@ test.describe('admin back office', () => {
     await page.getByLabel('Action').selectOption('balance_update');
     await expect(page.getByText('1 entry', { exact: true })).toBeVisible();
     await expect(actions).toHaveCount(1);
-    await expect(page.getByRole('listitem').filter({ hasText: 'balance_update' })).toContainText(
-      'Note: Goodwill credit',
-    );
+    const entry = page.getByRole('listitem').filter({ hasText: 'balance_update' });
+    await expect(entry).toContainText('Note: Goodwill credit');
+    // Amounts in USDC, never micro-units (issue 14).
+    await expect(entry).toContainText(/balance\s*[\d,]+\.\d{4}\u00a0USDC/);
   });
 });

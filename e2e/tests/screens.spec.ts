@@ -19,7 +19,8 @@ const toast = (page: Page, text: string) => page.locator('.Toastify').getByText(
 let app: RunningApp;
 let ada: Person;
 
-test.describe.configure({ mode: 'serial' });
+// Each look() runs axe and takes a screenshot at two widths: a journey through many screens takes minutes.
+test.describe.configure({ mode: 'serial', timeout: 300_000 });
 
 test.beforeAll(async () => {
   app = await startApp();
@@ -73,7 +74,7 @@ test('signup: every field inside the card and readable at both widths; inline er
   // Each empty field says so where it is.
   for (const label of ['First Name', 'Last Name', 'Email', 'Verification Code', 'Phone Number'])
     await expect(page.getByLabel(label, { exact: true })).toHaveAttribute('aria-invalid', 'true');
-  await look(page, 'signup-errors');
+  await look(page, 'signup-errors', { toast: 'All fields are required, including verification code' });
 });
 
 test('login, its errors, and an expired session that returns to the same screen', async ({ page }) => {
@@ -83,7 +84,8 @@ test('login, its errors, and an expired session that returns to the same screen'
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
   await expect(toast(page, 'Email and password are required')).toBeVisible();
-  await look(page, 'login-errors');
+  // An error toast on screen: checked by axe and photographed at both widths.
+  await look(page, 'login-errors', { toast: 'Email and password are required' });
 
   await signIn(page, app, ada);
   await openTab(page, 'Investments');
@@ -114,6 +116,11 @@ test('investor screens, dialogs and their errors', async ({ page }) => {
   await openTab(page, 'Tiers');
   await expect(page.getByRole('button', { name: /Invest Now in/ }).first()).toBeEnabled();
   await look(page, 'investor-tiers');
+  await page.getByRole('button', { name: 'Invest Now in Starter' }).click();
+  const invest = page.getByRole('dialog', { name: 'Confirm investment' });
+  await expect(invest.getByText('Earning per completed 8-hour cycle')).toBeVisible();
+  await look(page, 'investor-invest-dialog');
+  await invest.getByRole('button', { name: 'Cancel' }).click();
 
   await openTab(page, 'Investments');
   await expect(page.getByRole('button', { name: /Start Earning/ })).toBeEnabled();
@@ -127,7 +134,7 @@ test('investor screens, dialogs and their errors', async ({ page }) => {
   await dialog.getByRole('button', { name: 'Review Withdrawal' }).click();
   await expect(dialog.getByText('Please enter your wallet address')).toBeVisible();
   await expect(toast(page, 'Please enter your wallet address')).toBeVisible();
-  await look(page, 'investor-withdraw-all-error');
+  await look(page, 'investor-withdraw-all-error', { toast: 'Please enter your wallet address' });
   await dialog.getByRole('button', { name: 'Cancel' }).click();
 
   await openTab(page, 'Referrals');
@@ -137,7 +144,34 @@ test('investor screens, dialogs and their errors', async ({ page }) => {
   await expect(page.getByRole('menu')).toBeVisible();
   await look(page, 'investor-profile-menu');
   await page.getByRole('menuitem', { name: 'Edit Profile' }).click();
+  const profile = page.getByRole('dialog', { name: 'Profile' });
+  await expect(profile.getByText('Two-factor authentication', { exact: true })).toBeVisible();
   await look(page, 'investor-profile');
+
+  // Two-factor set-up: the password step, the QR code, and a wrong code refused inside the dialog.
+  await profile.getByRole('button', { name: 'Turn on with an authenticator app' }).click();
+  await look(page, 'investor-2fa-password');
+  await profile.getByLabel('Password', { exact: true }).fill(ada.password);
+  await profile.getByRole('button', { name: 'Continue' }).click();
+  await expect(profile.getByRole('img', { name: 'Authenticator QR code' })).toBeVisible();
+  await look(page, 'investor-2fa-setup');
+  await profile.getByLabel('Authentication code', { exact: true }).fill('12345');
+  await profile.getByRole('button', { name: 'Confirm' }).click();
+  await expect(profile.getByLabel('Authentication code', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await look(page, 'investor-2fa-code-error');
+  await page.keyboard.press('Escape');
+
+  // A wrong current password: said at that field, in the dialog, and in a toast.
+  await page.getByRole('button', { name: 'Profile menu' }).click();
+  await page.getByRole('menuitem', { name: 'Edit Profile' }).click();
+  await profile.getByRole('button', { name: 'Edit Profile' }).click();
+  await profile.getByLabel('Current Password', { exact: true }).fill('not-my-password-1');
+  await profile.getByLabel('New Password', { exact: true }).fill('a-new-password-1');
+  await profile.getByLabel('Confirm New Password', { exact: true }).fill('a-new-password-1');
+  await profile.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(profile.getByText('Current password is incorrect')).toBeVisible();
+  await expect(profile.getByLabel('Current Password', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await look(page, 'investor-profile-password-error', { toast: 'Current password is incorrect' });
   await page.keyboard.press('Escape');
 
   await page.getByRole('button', { name: 'Invite' }).click();
@@ -146,6 +180,17 @@ test('investor screens, dialogs and their errors', async ({ page }) => {
   ).toBeVisible();
   await look(page, 'investor-invite');
   await page.keyboard.press('Escape');
+});
+
+test('first run: an empty dashboard invites the first deposit', async ({ page }) => {
+  const bea = await signUpInvestor(app, { firstName: 'Bea', lastName: 'Newcomer' });
+  await signIn(page, app, bea);
+  await expect(page.getByRole('heading', { name: 'Welcome to Harvest Farm' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Make your first deposit' })).toBeVisible();
+  await look(page, 'investor-first-run');
+  await page.getByRole('link', { name: 'Make your first deposit' }).click();
+  await expect(page).toHaveURL(/tab=deposit/);
+  await expect(page.getByRole('tab', { name: 'Deposit', exact: true })).toHaveAttribute('aria-selected', 'true');
 });
 
 test('weekend: complete, start and invest are off with the reason before anyone clicks', async ({ page }) => {
@@ -174,7 +219,71 @@ test('weekend: complete, start and invest are off with the reason before anyone 
   await app.setClock(MONDAY_9);
 });
 
+test('cycle running and the 48-hour wait: countdowns beside their end time, each with a progress bar', async ({
+  page,
+}) => {
+  // The cycle started on Monday 9:00 (weekend test); at 13:00 it is half-way.
+  await app.setClock('2026-11-16T13:00:00Z');
+  await signIn(page, app, ada);
+  await openTab(page, 'Investments');
+  await expect(page.getByText(/left \(ends Mon,? 5:\d\d PM UTC\)/)).toBeVisible();
+  await expect(page.getByRole('progressbar', { name: 'Cycle progress' })).toBeVisible();
+  await look(page, 'investor-cycle-running');
+
+  // Completed, withdrawn and approved: the next cycle waits 48 hours.
+  await app.setClock('2026-11-16T17:05:00Z');
+  const token = await tokenFor(app, ada);
+  const admin = await tokenFor(app, ADMIN);
+  const inv = await app.api<{ activeInvestments: { _id: string }[] }>('GET', '/user/dashboard', { token });
+  const done = await app.api('POST', '/user/complete-cycle', {
+    token,
+    body: { investmentId: inv.data.activeInvestments[0]?._id },
+  });
+  expect(done.status).toBe(200);
+  const asked = await app.api('POST', '/withdrawal/request-all', {
+    token,
+    body: { walletAddress: FROM, withdrawalPassword: ada.withdrawalPassword },
+  });
+  expect(asked.status).toBe(200);
+  const pending = await app.api<{ withdrawals: { _id: string; source: string }[] }>(
+    'GET',
+    '/withdrawal/admin/pending',
+    { token: admin },
+  );
+  for (const w of pending.data.withdrawals)
+    expect(
+      (
+        await app.api('POST', '/withdrawal/admin/approve', {
+          token: admin,
+          body: { withdrawalId: w._id, txHash: randomTxHash() },
+        })
+      ).status,
+    ).toBe(200);
+  await app.setClock('2026-11-17T09:00:00Z');
+  await signIn(page, app, ada);
+  await openTab(page, 'Investments');
+  await expect(page.getByText('Your withdrawal was approved.', { exact: false })).toBeVisible();
+  await expect(page.getByRole('progressbar', { name: '48-hour wait' })).toBeVisible();
+  await expect(page.getByText(/\(Wed,? 5:\d\d PM UTC\)/)).toBeVisible();
+  await look(page, 'investor-48h-wait');
+  await app.setClock(MONDAY_9);
+});
+
 test('admin screens and their confirmations', async ({ page }) => {
+  // Something to process: Cy asks for a withdrawal.
+  const admin = await tokenFor(app, ADMIN);
+  const cy = await signUpInvestor(app, { firstName: 'Cy', lastName: 'Withdrawer' });
+  const d = await app.api<{ deposit: { _id: string } }>('POST', '/user/process-deposit', {
+    token: cy.token,
+    body: { txHash: randomTxHash(), amount: 40, fromAddress: FROM },
+  });
+  await app.api('POST', '/admin/process-deposit', { token: admin, body: { depositId: d.data.deposit._id } });
+  const w = await app.api('POST', '/withdrawal/request-all', {
+    token: cy.token,
+    body: { walletAddress: FROM, withdrawalPassword: cy.withdrawalPassword },
+  });
+  expect(w.status).toBe(200);
+
   await signIn(page, app, ADMIN);
   await expect(page.getByRole('heading', { level: 1, name: /Back office/ })).toBeVisible();
   await look(page, 'admin-overview');
@@ -191,10 +300,47 @@ test('admin screens and their confirmations', async ({ page }) => {
     await look(page, name);
   }
 
+  // Withdrawals: the process panel, and the rejection's confirmation.
+  await openTab(page, 'Withdrawals');
+  await page.getByRole('button', { name: /Cy Withdrawer/ }).click();
+  await expect(page.getByLabel('Transaction Hash')).toBeVisible();
+  await look(page, 'admin-withdrawal-process');
+  await page.getByRole('button', { name: 'Reject', exact: true }).click();
+  await expect(page.getByRole('alertdialog', { name: 'Reject this withdrawal?' })).toBeVisible();
+  await look(page, 'admin-withdrawal-reject-confirm');
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click();
+
+  // Referrals: look up a user's network.
+  await openTab(page, 'Referrals');
+  await page.getByRole('searchbox', { name: 'Search users by name or e-mail' }).fill('Ada');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await page
+    .getByRole('list', { name: 'Matching users' })
+    .getByRole('button', { name: 'Show network' })
+    .first()
+    .click();
+  await expect(page.getByRole('heading', { name: /Referral Network of Ada Lovelace/ })).toBeVisible();
+  await look(page, 'admin-referral-lookup');
+
+  // Tiers: the form, its inline errors.
+  await openTab(page, 'Tiers');
+  await page.getByRole('button', { name: 'New Tier' }).click();
+  const tierForm = page.getByRole('form', { name: 'New tier' });
+  await tierForm.getByRole('button', { name: 'Save Tier' }).click();
+  await expect(tierForm.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
+  await expect(tierForm.getByLabel('Amount (USDC)')).toHaveAttribute('aria-invalid', 'true');
+  await expect(tierForm.getByLabel('Daily rate (%)')).toHaveAttribute('aria-invalid', 'true');
+  await look(page, 'admin-tier-form-errors');
+  await tierForm.getByRole('button', { name: 'Cancel' }).click();
+
   await openTab(page, 'Users');
   const card = page.locator('section').filter({ hasText: ada.email });
   await expect(card).toBeVisible();
   await look(page, 'admin-users');
+  await card.getByRole('button', { name: 'View Deposits' }).click();
+  await expect(card.getByText('· Demo')).toBeVisible();
+  await look(page, 'admin-user-deposits');
+  await card.getByRole('button', { name: 'Hide Deposits' }).click();
   await card.getByRole('button', { name: 'Block' }).click();
   await expect(page.getByRole('alertdialog', { name: 'Block Ada Lovelace?' })).toBeVisible();
   await look(page, 'admin-block-confirm');

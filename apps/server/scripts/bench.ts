@@ -56,6 +56,7 @@ import {
 } from './bench-lib.ts';
 import { SEED_PASSWORD, seedLarge } from './seed-large.ts';
 import { watcherBench } from './bench-watcher.ts';
+import { SCAN_BLOCKS_MAX } from '../src/modules/deposits/deposit-watcher.ts';
 
 const DURATION = envNumber('BENCH_DURATION', 10);
 const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 16);
@@ -692,9 +693,11 @@ async function main() {
     );
     // The deposit watcher's pace, on its own database of the same cluster (scripts/bench-watcher.ts).
     const watcher = await watcherBench(url);
-    const fastest = Math.max(...watcher.rows.map((r) => r.multiple));
+    // The watcher as configured (largest range SCAN_BLOCKS_MAX): reading alone, and reading + crediting.
+    const asRun = watcher.rows.filter((r) => r.scanBlocks === SCAN_BLOCKS_MAX);
+    const slowest = Math.min(...asRun.map((r) => r.multiple));
     out(
-      `| Deposit watcher (100,000 addresses) | ${fmt(fastest, 0)}x Polygon's pace (best range; table below) | >= 100x | ${yes(fastest >= 100)} |`,
+      `| Deposit watcher (100,000 addresses) | ${asRun.map((r) => `${fmt(r.multiple, 0)}x`).join(' / ')} Polygon's pace (default ranges: read / read + credit; table below) | >= 100x | ${yes(slowest >= 100)} |`,
     );
     out('');
     for (const l of watcher.lines) out(l);

@@ -1,4 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -15,6 +14,7 @@ import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { SettableClock, systemClock, type Clock } from './lib/clock.ts';
 import { DEFAULT_WEB_DIST } from './lib/paths.ts';
+import { spaHtml } from './lib/spa-html.ts';
 import { Metrics } from './lib/metrics.ts';
 import { TokenService } from './lib/tokens.ts';
 import { createCounterStore, RedisCounterStore } from './lib/counter-store.ts';
@@ -134,15 +134,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   app.addHook('onClose', async () => ctx.counters.close());
 
   const webDist = config.WEB_DIST ?? DEFAULT_WEB_DIST;
-  const hasWeb = existsSync(path.join(webDist, 'index.html'));
-  // The page carries run-time settings the screens show (SUPPORT_EMAIL for the blocked screen).
-  const indexHtml = hasWeb
-    ? readFileSync(path.join(webDist, 'index.html'), 'utf8').replace(
-        /(<meta name="hf-support-email" content=")[^"]*(")/,
-        `$1${escapeHtml(config.SUPPORT_EMAIL)}$2`,
-      )
-    : undefined;
-  registerErrorHandler(app, indexHtml);
+  // The page carries run-time settings the screens show, and the page's own chunks as preload links.
+  const pageHtml = spaHtml(webDist, config.SUPPORT_EMAIL);
+  const hasWeb = pageHtml !== undefined;
+  registerErrorHandler(app, pageHtml);
   await registerSecurity(app, config.isProduction);
   await registerRateLimit(
     app,
@@ -182,10 +177,6 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
       },
     });
   return { app, ctx };
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** TRUST_PROXY: empty/false (default, X-Forwarded-For ignored), true, a hop count, or trusted addresses. */

@@ -232,6 +232,12 @@ export interface RpcProxy {
   failNext(n: number): void;
   /** Requests received so far (answered or not). */
   requests(): number;
+  /**
+   * Refuses eth_getLogs over more than `blocks` blocks (null: no cap) with a JSON-RPC error, as providers that
+   * cap log queries do; returns how many were refused so far.
+   */
+  capLogRange(blocks: number | null): void;
+  refusedLogReads(): number;
   close(): Promise<void>;
 }
 
@@ -240,6 +246,19 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
   let down = false;
   let failing = 0;
   let received = 0;
+  let cap: number | null = null;
+  let refused = 0;
+  const tooWide = (body: Buffer): { id: unknown } | null => {
+    if (cap === null) return null;
+    try {
+      const msg = JSON.parse(body.toString()) as { id?: unknown; method?: string; params?: unknown[] };
+      const f = msg.method === 'eth_getLogs' ? (msg.params?.[0] as { fromBlock?: string; toBlock?: string }) : null;
+      if (!f?.fromBlock || !f.toBlock) return null;
+      return Number(BigInt(f.toBlock) - BigInt(f.fromBlock)) + 1 > cap ? { id: msg.id ?? null } : null;
+    } catch {
+      return null;
+    }
+  };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     received++;
@@ -248,6 +267,15 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
       if (down || failing > 0) {
         failing = Math.max(0, failing - 1);
         res.writeHead(503, { 'content-type': 'text/plain' }).end('node unavailable');
+        return;
+      }
+      const wide = tooWide(Buffer.concat(chunks));
+      if (wide) {
+        refused++;
+        const error = { code: -32005, message: `block range too large: at most ${cap} blocks per eth_getLogs` };
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: wide.id, error }));
         return;
       }
       fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) })
@@ -262,6 +290,8 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     setDown: (d) => (down = d),
     failNext: (n) => (failing = n),
     requests: () => received,
+    capLogRange: (blocks) => (cap = blocks),
+    refusedLogReads: () => refused,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

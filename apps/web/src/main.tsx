@@ -1,7 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
-import 'react-toastify/dist/ReactToastify.css';
 import './index.css';
 import { AppRouter } from './app/router.tsx';
 import { AuthProvider } from './lib/auth.tsx';

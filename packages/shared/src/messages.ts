@@ -99,9 +99,9 @@ export const MSG = {
   cooldown: (ms: number) =>
     `The next cycle becomes available 48 hours after your approved withdrawal: ${timeLeftText(ms)} left.`,
   cycleNotFinished: (ms: number) => `This cycle is not finished yet: ${timeLeftText(ms)} left.`,
-  cycleCompleted: (grossUsdc: string) => `Cycle completed: ${grossUsdc} USDC earned.`,
+  cycleCompleted: (grossUsdc: string) => `Cycle completed: ${grossUsdc}\u00a0USDC earned.`,
   withdrawalRequested: (items: number, gross: string, fee: string, net: string) =>
-    `Withdrawal request submitted for ${items === 1 ? '1 item' : `${items} items`}: ${gross} USDC gross, ${fee} USDC fee, ${net} USDC to be paid. Withdrawals may take up to 48 hours to process.`,
+    `Withdrawal request submitted for ${items === 1 ? '1 item' : `${items} items`}: ${gross}\u00a0USDC gross, ${fee}\u00a0USDC fee, ${net}\u00a0USDC to be paid. Withdrawals may take up to 48 hours to process.`,
   withdrawalNotPending: 'This withdrawal has already been processed',
   withdrawalApproved: 'Withdrawal approved',
   withdrawalRejected: 'Withdrawal rejected',

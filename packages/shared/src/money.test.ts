@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { cycleEarning, microToText, microToUsdc, parseUsdc, rateToScaled, withdrawalFee } from './money.ts';
+import {
+  cycleEarning,
+  formatUsdc,
+  formatUsdcIntl,
+  microToText,
+  microToUsdc,
+  parseUsdc,
+  rateToScaled,
+  withdrawalFee,
+} from './money.ts';
 
 describe('parseUsdc', () => {
   it('reads decimal text exactly', () => {
@@ -39,5 +48,50 @@ describe('formatting and percentages', () => {
     expect(withdrawalFee(1_000_001n, 15n)).toEqual({ fee: 150_000n, net: 850_001n });
     expect(cycleEarning(100_000_000n, rateToScaled(1.5) ?? 0n)).toBe(1_500_000n);
     expect(cycleEarning(333_333n, rateToScaled(1.25) ?? 0n)).toBe(4_166n);
+  });
+});
+
+describe('formatUsdc', () => {
+  it('prints what Intl.NumberFormat (en-US) prints, without using it', () => {
+    const values = [
+      0,
+      -0,
+      1,
+      -1,
+      0.5,
+      1.275,
+      12.5,
+      999.999999,
+      1000,
+      1234.5678,
+      1_000_000.000001,
+      123_456_789.123456,
+      -1234.5,
+      -0.001,
+      -0.0000001,
+      0.000001,
+      0.0000005,
+      0.0000015,
+      2.5e-7,
+      1e15,
+      99_999_999_999.99,
+      0.1 + 0.2,
+    ];
+    // And many random micro-USDC amounts of every size.
+    let seed = 7;
+    const rand = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    for (let i = 0; i < 3000; i++)
+      values.push((Math.round(rand() * 10 ** (1 + (i % 14))) / 10 ** (i % 7)) * (i % 5 ? 1 : -1));
+    for (const v of values)
+      for (const [min, max] of [
+        [2, 2],
+        [2, 6],
+        [4, 6],
+        [0, 0],
+        [6, 6],
+      ] as const)
+        expect(formatUsdc(v, min, max), `${v} ${min}-${max}`).toBe(formatUsdcIntl(v, min, max));
+    expect(formatUsdc(-0.001)).toBe('0.00');
+    expect(formatUsdc(1234.5, 4, 6)).toBe('1,234.5000');
   });
 });

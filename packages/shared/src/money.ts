@@ -78,9 +78,36 @@ export function withdrawalFee(grossMicro: bigint, feePercent: bigint): { fee: bi
  * `maxDecimals` (6 shows every micro-USDC, so nothing is rounded away); never "-0.00".
  */
 export function formatUsdc(value: number, decimals = 2, maxDecimals = decimals): string {
+  const max = Math.max(decimals, maxDecimals);
+  // Beyond plain notation (never an amount here) the locale formatter does it.
+  if (!Number.isFinite(value) || Math.abs(value) >= 1e21) return formatUsdcIntl(value, decimals, max);
+  // Rounds the shortest decimal form half away from zero, as Intl.NumberFormat does (1.275 -> 1.28), without
+  // Intl: its first use costs tens of milliseconds on a slow phone, on every screen of amounts.
+  const [whole = '0', frac = ''] = plainDecimal(Math.abs(value)).split('.');
+  let units = BigInt(whole + frac.slice(0, max).padEnd(max, '0'));
+  if ((frac[max] ?? '0') >= '5') units += 1n;
+  const digits = units.toString().padStart(max + 1, '0');
+  let fraction = digits.slice(digits.length - max);
+  while (fraction.length > decimals && fraction.endsWith('0')) fraction = fraction.slice(0, -1);
+  const grouped = digits.slice(0, digits.length - max).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${value < 0 && units > 0n ? '-' : ''}${grouped}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** The shortest decimal text of a non-negative number below 1e21, without an exponent (2.5e-7 -> 0.00000025). */
+function plainDecimal(abs: number): string {
+  const text = String(abs);
+  const m = /^(\d)(?:\.(\d+))?e-(\d+)$/.exec(text);
+  return m ? `0.${'0'.repeat(Number(m[3]) - 1)}${m[1]}${m[2] ?? ''}` : text;
+}
+
+/** The same through Intl (the reference the test compares with, and the fallback for huge values). */
+export function formatUsdcIntl(value: number, decimals = 2, maxDecimals = decimals): string {
   const text = value.toLocaleString('en-US', {
     minimumFractionDigits: decimals,
     maximumFractionDigits: Math.max(decimals, maxDecimals),
   });
   return /^-[0.,]*$/.test(text) ? text.slice(1) : text;
 }
+
+/** An amount as screens show it, for texts the server sends (toasts): "1,234.50", exact to the micro-USDC. */
+export const microToDisplay = (micro: bigint): string => formatUsdc(microToUsdc(micro), 2, 6);

@@ -246,10 +246,14 @@ export function createChain(s: ChainSettings): Chain {
     headBlock: () => read((c) => c.getBlockNumber({ cacheTime: 0 })),
     blockHash: (n) =>
       read(async (c) => {
-        const head = await c.getBlockNumber({ cacheTime: 0 });
-        if (n > head) return null;
-        const b = await c.getBlock({ blockNumber: n });
-        return b.hash ? lower(b.hash) : null;
+        // One round trip: a block past the head is answered null (viem: BlockNotFoundError).
+        try {
+          const b = await c.getBlock({ blockNumber: n });
+          return b.hash ? lower(b.hash) : null;
+        } catch (err) {
+          if (err instanceof Error && err.name === 'BlockNotFoundError') return null;
+          throw err;
+        }
       }),
     usdcTransfers: (fromBlock, toBlock) =>
       read(async (c, { toHex }) => {

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { rawRows } from '../db/raw.ts';
 import { mailOutbox, users } from '../db/schema.ts';
@@ -10,18 +10,18 @@ export async function insertMails(db: Db, rows: NewOutboxMail[]): Promise<void> 
   if (rows.length > 0) await db.insert(mailOutbox).values(rows);
 }
 
-/** Who gets a user's mail, and the balance a receipt quotes (read in the event's transaction). */
-export async function recipient(
+/** Who gets each user's mail, and the balance a receipt quotes (read in the event's transaction). */
+export async function recipients(
   db: Db,
-  userId: string,
-): Promise<{ email: string; firstName: string; balance: bigint } | undefined> {
-  const [row] = await db
-    .select({ email: users.email, firstName: users.firstName, balance: ledgerAccounts.balance })
+  userIds: string[],
+): Promise<Map<string, { email: string; firstName: string; balance: bigint }>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: users.id, email: users.email, firstName: users.firstName, balance: ledgerAccounts.balance })
     .from(users)
     .leftJoin(ledgerAccounts, and(eq(ledgerAccounts.userId, users.id), eq(ledgerAccounts.kind, 'balance')))
-    .where(eq(users.id, userId))
-    .limit(1);
-  return row ? { email: row.email, firstName: row.firstName, balance: row.balance ?? 0n } : undefined;
+    .where(inArray(users.id, userIds));
+  return new Map(rows.map((r) => [r.id, { email: r.email, firstName: r.firstName, balance: r.balance ?? 0n }]));
 }
 
 export interface ClaimedMail {

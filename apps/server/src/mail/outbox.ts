@@ -20,27 +20,40 @@ type MailContext = Pick<AppContext, 'config' | 'clock'>;
  * here; the mail-outbox job delivers). An e-mail change is told to the old and the new address.
  */
 export async function queueMail(tx: Tx, ctx: MailContext, userId: string, event: MailEvent): Promise<void> {
-  const to = await q.recipient(tx, userId);
-  if (!to) return;
+  await queueMails(tx, ctx, [{ userId, event }]);
+}
+
+/**
+ * queueMail for many events in one transaction (the chain watcher's batch of deposit receipts): the
+ * recipients read in one query and the mails written in one insert, not two round trips per event.
+ */
+export async function queueMails(tx: Tx, ctx: MailContext, items: { userId: string; event: MailEvent }[]) {
+  if (items.length === 0) return;
+  const recipients = await q.recipients(tx, [...new Set(items.map((i) => i.userId))]);
   const settings = {
     timeZone: ctx.config.PLATFORM_TIMEZONE,
     explorerUrl: ctx.config.EXPLORER_URL,
     supportEmail: ctx.config.SUPPORT_EMAIL,
   };
-  const rendered = renderMail(event, to, settings);
-  const addresses = event.kind === 'email_changed' ? [event.oldEmail, event.newEmail] : [to.email];
+  const now = ctx.clock.now();
   await q.insertMails(
     tx,
-    addresses.map((toAddress) => ({
-      kind: event.kind,
-      userId,
-      toAddress,
-      subject: rendered.subject,
-      textBody: rendered.text,
-      htmlBody: rendered.html,
-      nextAttemptAt: ctx.clock.now(),
-      createdAt: ctx.clock.now(),
-    })),
+    items.flatMap(({ userId, event }) => {
+      const to = recipients.get(userId);
+      if (!to) return [];
+      const rendered = renderMail(event, to, settings);
+      const addresses = event.kind === 'email_changed' ? [event.oldEmail, event.newEmail] : [to.email];
+      return addresses.map((toAddress) => ({
+        kind: event.kind,
+        userId,
+        toAddress,
+        subject: rendered.subject,
+        textBody: rendered.text,
+        htmlBody: rendered.html,
+        nextAttemptAt: now,
+        createdAt: now,
+      }));
+    }),
   );
 }
 

@@ -35,7 +35,7 @@ function codeForStatus(status: number): ErrorCode {
  * text; every 5xx is logged and answered with a generic text, so no stack trace or SQL reaches
  * a client.
  */
-export function registerErrorHandler(app: FastifyInstance, spaIndexHtml?: string): void {
+export function registerErrorHandler(app: FastifyInstance, spaPage?: (pathname: string) => string): void {
   // Every API route answers errors in the one shape; the OpenAPI document shows it (and the codes).
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api') || route.schema?.hide) return;
@@ -69,8 +69,8 @@ export function registerErrorHandler(app: FastifyInstance, spaIndexHtml?: string
   // Unknown API paths are 404 JSON; any other page path gets the SPA, which routes it.
   app.setNotFoundHandler((request, reply) => {
     const pathOnly = request.url.split('?')[0] ?? '';
-    if (spaIndexHtml && request.method === 'GET' && !pathOnly.startsWith('/api') && !/\.[a-z0-9]+$/i.test(pathOnly)) {
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(spaIndexHtml);
+    if (spaPage && request.method === 'GET' && !pathOnly.startsWith('/api') && !/\.[a-z0-9]+$/i.test(pathOnly)) {
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(spaPage(pathOnly));
     }
     return reply.status(404).send({ error: MSG.notFound, code: 'not_found' });
   });

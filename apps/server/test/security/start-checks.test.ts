@@ -52,9 +52,17 @@ describe('tokens and caching', () => {
   beforeAll(async () => {
     web = mkdtempSync(path.join(os.tmpdir(), 'hf-web-'));
     mkdirSync(path.join(web, 'assets'));
-    writeFileSync(path.join(web, 'index.html'), '<!doctype html><meta name="hf-support-email" content="x"><p>app');
     writeFileSync(path.join(web, 'assets', 'index-abc123.js'), 'console.log(1)');
     writeFileSync(path.join(web, 'favicon.svg'), '<svg/>');
+    mkdirSync(path.join(web, '.vite'));
+    writeFileSync(
+      path.join(web, '.vite/route-preloads.json'),
+      JSON.stringify({ '/login': ['/assets/login-a1.js', '/assets/form-b2.js'], '/dashboard': ['/x" onload="y'] }),
+    );
+    writeFileSync(
+      path.join(web, 'index.html'),
+      '<!doctype html><head><meta name="hf-support-email" content="x"></head><body><p>app</body>',
+    );
     t = await createTestApp({ WEB_DIST: web });
   });
   afterAll(async () => {
@@ -90,6 +98,16 @@ describe('tokens and caching', () => {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['cache-control'], url).toBe('no-cache');
+    }
+    // A page the build knows lists its own chunks as modulepreload links (only well-formed asset paths).
+    const login = await t.app.inject({ method: 'GET', url: '/login?next=1' });
+    expect(login.body).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/login-a1.js"><link rel="modulepreload" crossorigin href="/assets/form-b2.js"></head>',
+    );
+    for (const url of ['/', '/dashboard', '/signup']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.body, url).not.toContain('modulepreload');
+      expect(res.body, url).toContain('<p>app');
     }
     const asset = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
     expect(asset.statusCode).toBe(200);

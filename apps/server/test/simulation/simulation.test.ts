@@ -1,5 +1,5 @@
 import { CYCLE_MS } from '@harvest/shared/constants';
-import { cycleEarning, microToText, microToUsdc } from '@harvest/shared/money';
+import { cycleEarning, microToDisplay, microToText, microToUsdc } from '@harvest/shared/money';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRows } from '../../src/db/raw.ts';
@@ -426,7 +426,7 @@ async function simulate(t: TestApp): Promise<void> {
         expectStatuses('withdraw all', rs, [200, 400, 409]);
         if (fresh.length !== 1) throw fail(`withdraw all: exactly one request holds ${available}`, rs);
         const moved = model.withdrawAll(u.user.id);
-        if (!String(fresh[0]?.data.message).includes(`${microToText(moved)} USDC gross`))
+        if (!String(fresh[0]?.data.message).includes(`${microToDisplay(moved)}\u00a0USDC gross`))
           throw fail(`withdraw all should hold ${microToText(moved)}`, fresh);
       } else {
         expectStatuses('withdraw all with nothing available', rs, [400, 409]);

@@ -1,11 +1,13 @@
-import { Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { Button } from '../components/ui/button.tsx';
 import { LoadingScreen } from '../components/ui/loading-screen.tsx';
 import { Toasts } from '../components/ui/toasts.tsx';
 import { useAuth } from '../lib/auth.tsx';
-import { BlockedScreen } from './blocked-screen.tsx';
 import { TopBar } from './top-bar.tsx';
+
+// Only a blocked account sees it: not part of everyone's first load.
+const BlockedScreen = lazy(() => import('./blocked-screen.tsx').then((m) => ({ default: m.BlockedScreen })));
 
 /**
  * Full-screen gradient backdrop, a skip link, the top bar, the page in <main>, toasts top-right for 3 s;
@@ -30,7 +32,9 @@ export function Layout() {
         {status === 'loading' ? (
           <LoadingScreen />
         ) : status === 'blocked' ? (
-          <BlockedScreen />
+          <Suspense fallback={<LoadingScreen />}>
+            <BlockedScreen />
+          </Suspense>
         ) : status === 'unreachable' ? (
           <div className="mx-auto max-w-md px-4 py-16">
             <div className="rounded-2xl bg-white p-6 text-center shadow-2xl">

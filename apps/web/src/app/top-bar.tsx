@@ -1,11 +1,14 @@
 import { lazy, Suspense } from 'react';
 import { useAuth } from '../lib/auth.tsx';
+import { usePageSettled } from '../lib/lazy.ts';
 
-// The menu, its dialogs and their libraries load after the page: they are not needed to show it.
+// The menu, its dialogs and their libraries load once the page has settled: they are not needed to show it.
 const UserControls = lazy(() => import('./user-controls.tsx'));
 
 export function TopBar() {
   const { user, status } = useAuth();
+  const settled = usePageSettled();
+  const placeholder = <div className="h-10 w-32" aria-hidden="true" />;
   return (
     <header className="sticky top-0 z-20 border-b border-white/15 bg-purple-950">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4">
@@ -16,11 +19,15 @@ export function TopBar() {
           </p>
           <p className="text-xs text-purple-50">Investment Platform</p>
         </div>
-        {status === 'authenticated' && user && (
-          <Suspense fallback={<div className="h-10 w-32" aria-hidden="true" />}>
-            <UserControls />
-          </Suspense>
-        )}
+        {status === 'authenticated' &&
+          user &&
+          (settled ? (
+            <Suspense fallback={placeholder}>
+              <UserControls />
+            </Suspense>
+          ) : (
+            placeholder
+          ))}
       </div>
     </header>
   );

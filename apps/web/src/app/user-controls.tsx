@@ -6,6 +6,7 @@ import { useAuth } from '../lib/auth.tsx';
 import { InviteDialog } from '../features/invitation/components/invite-dialog.tsx';
 import { ProfileDialog } from '../features/profile/components/profile-dialog.tsx';
 import { TwoFactorSection } from '../features/two-factor/components/two-factor-section.tsx';
+import { Email } from '../components/ui/email.tsx';
 
 /** Invite, and the profile menu (Radix: arrow keys, Escape, focus returned) with Edit Profile and Logout. */
 export default function UserControls() {
@@ -40,7 +41,9 @@ export default function UserControls() {
             <p className="font-semibold text-slate-900">
               {user.firstName} {user.lastName}
             </p>
-            <p className="text-sm [overflow-wrap:anywhere] text-slate-700">{user.email}</p>
+            <p className="text-sm text-slate-700">
+              <Email address={user.email} />
+            </p>
           </div>
           <Menu.Item
             className="block w-full cursor-pointer rounded-lg px-3 py-2 text-left text-sm text-slate-900 outline-none data-[highlighted]:bg-purple-50"

@@ -12,6 +12,7 @@ import {
 import { adminDepositsResponse, type AdminDepositFilter } from '@harvest/shared/schemas/deposits';
 import { adminWithdrawalsResponse } from '@harvest/shared/schemas/withdrawals';
 import { api } from './api-client.ts';
+import { pageParams, type PageAt } from './paging.ts';
 import { queryKeys } from './query-keys.ts';
 
 /** The back office's reads, keyed under `queryKeys.admin` so one invalidation refreshes them all. */
@@ -33,41 +34,42 @@ export const analyticsQuery = (period: number) =>
     placeholderData: keepPreviousData,
   });
 
-export const adminUsersQuery = (page: number, pageSize: number, search: string) =>
+/** The paged lists take a PageAt (lib/paging.ts): Previous / Next send the shown page's cursor. */
+export const adminUsersQuery = (at: PageAt, pageSize: number, search: string) =>
   queryOptions({
-    queryKey: k.users.list(page, pageSize, search),
+    queryKey: k.users.list(at, pageSize, search),
     queryFn: () =>
-      api(`/admin/users?${qs(search ? { page, pageSize, search } : { page, pageSize })}`, adminUsersResponse),
+      api(
+        `/admin/users?${qs(search ? { ...pageParams(at, pageSize), search } : pageParams(at, pageSize))}`,
+        adminUsersResponse,
+      ),
     placeholderData: keepPreviousData,
   });
 
 /** A user's deposits (View Deposits). */
-export const userDepositsQuery = (userId: string, page: number) =>
+export const userDepositsQuery = (userId: string, at: PageAt) =>
   queryOptions({
-    queryKey: k.users.deposits(userId, page),
+    queryKey: k.users.deposits(userId, at),
     queryFn: () =>
-      api(
-        `/admin/users/${encodeURIComponent(userId)}/deposits?${qs({ page, pageSize: 20 })}`,
-        adminUserDepositsResponse,
-      ),
+      api(`/admin/users/${encodeURIComponent(userId)}/deposits?${qs(pageParams(at, 20))}`, adminUserDepositsResponse),
   });
 
 /** Every deposit with its depositor, filtered by status, with counts per status; paged. */
-export const adminDepositsQuery = (status: AdminDepositFilter, page: number, pageSize: number) =>
+export const adminDepositsQuery = (status: AdminDepositFilter, at: PageAt, pageSize: number) =>
   queryOptions({
-    queryKey: k.deposits(status, page),
-    queryFn: () => api(`/admin/deposits?${qs({ status, page, pageSize })}`, adminDepositsResponse),
+    queryKey: k.deposits(status, at),
+    queryFn: () => api(`/admin/deposits?${qs({ status, ...pageParams(at, pageSize) })}`, adminDepositsResponse),
     placeholderData: keepPreviousData,
   });
 
 /** Pending: the queue to process; History: every withdrawal, paged (newest first). */
 export type WithdrawalView = 'pending' | 'history';
-export const adminWithdrawalsQuery = (view: WithdrawalView, page: number, pageSize: number) =>
+export const adminWithdrawalsQuery = (view: WithdrawalView, at: PageAt, pageSize: number) =>
   queryOptions({
-    queryKey: k.withdrawals(view, page),
+    queryKey: k.withdrawals(view, at),
     queryFn: () =>
       api(
-        `/withdrawal/admin/${view === 'pending' ? 'pending' : 'all'}?${qs({ page, pageSize, t: Date.now() })}`,
+        `/withdrawal/admin/${view === 'pending' ? 'pending' : 'all'}?${qs({ ...pageParams(at, pageSize), t: Date.now() })}`,
         adminWithdrawalsResponse,
       ),
     refetchInterval: POLL_ADMIN_WITHDRAWALS_MS,
@@ -93,11 +95,11 @@ export const userNetworkQuery = (userId: string | null) =>
 export const adminTiersQuery = () =>
   queryOptions({ queryKey: k.tiers, queryFn: () => api('/admin/tiers', adminTiersResponse) });
 
-export const auditQuery = (page: number, pageSize: number, action: string, targetId: string) =>
+export const auditQuery = (at: PageAt, pageSize: number, action: string, targetId: string) =>
   queryOptions({
-    queryKey: k.audit(page, pageSize, action, targetId),
+    queryKey: k.audit(at, pageSize, action, targetId),
     queryFn: () => {
-      const params: Record<string, string | number> = { page, pageSize };
+      const params = pageParams(at, pageSize);
       if (action) params.action = action;
       if (targetId) params.targetId = targetId;
       return api(`/admin/audit?${qs(params)}`, auditResponse);

@@ -4,7 +4,7 @@ import { meResponse, type PlatformInfo, type User } from '@harvest/shared/schema
 import { messageResponse } from '@harvest/shared/schemas/common';
 import { TEXT } from '@harvest/shared/texts';
 import { ApiError, api, hasCode, setBlockedHandler, setSessionEndedHandler, tokenStore } from './api-client.ts';
-import { setPlatformTimeZone } from './format.ts';
+import { setPlatformTimeZone } from './time-zone.ts';
 
 /** 'unreachable': a token is stored but the server could not be asked; the person stays signed in. */
 type Status = 'loading' | 'anonymous' | 'authenticated' | 'blocked' | 'unreachable';
@@ -23,10 +23,13 @@ interface AuthState {
 const AuthContext = createContext<AuthState | null>(null);
 const RETURN_KEY = 'returnTo';
 
+/** The sign-in and sign-up pages: never a way back (a session that ended on /login would return to /login). */
+const AUTH_PAGE = /^\/(login|signup)(?:[?#]|$)/;
+
 /** Where to go after signing in: back to the screen the session ended on (read when the sign-in page opens). */
 export function returnPath(): string {
   const to = sessionStorage.getItem(RETURN_KEY);
-  return to && to.startsWith('/') && !to.startsWith('//') ? to : '/dashboard';
+  return to && to.startsWith('/') && !to.startsWith('//') && !AUTH_PAGE.test(to) ? to : '/dashboard';
 }
 
 /** The session: token in browser storage, the current user fetched on load (spec section 4). */

@@ -1,5 +1,6 @@
 import { HASH_SHOWN_CHARS, HASH_SHOWN_CHARS_ADMIN_DEPOSITS } from '@harvest/shared/constants';
 import { formatUsdc } from '@harvest/shared/money';
+import { platformTimeZone } from './time-zone.ts';
 
 /*
  * The one place screens turn amounts, counts, hashes and times into text (spec sections 2 and 9).
@@ -17,9 +18,8 @@ export const usdcNumber = (v: number, kind: AmountKind = 'amount') => formatUsdc
 /** "1,234.50 USDC": the unit is joined by a no-break space so it never wraps alone. */
 export const usdc = (v: number, kind: AmountKind = 'amount') => `${usdcNumber(v, kind)}\u00a0USDC`;
 
-/** A chart axis tick: round figures, compact ("1.5K", "2M"). */
-export const usdcTick = (v: number) =>
-  v.toLocaleString('en-US', { notation: 'compact', maximumFractionDigits: 1 }).replace(/^-0$/, '0');
+/** A chart axis tick in USDC: the same formatter as every amount, without padding ("1,000", "2.5", never "-0"). */
+export const usdcTick = (v: number) => formatUsdc(v, 0, 6);
 
 export const count = (n: number) => n.toLocaleString('en-US');
 
@@ -37,20 +37,15 @@ export const fullName = (u: { firstName: string; lastName: string }) => `${u.fir
  * Times are shown in the platform's time zone (PLATFORM_TIMEZONE, sent with the session), with its name,
  * so an investor abroad and the administrator read the same clock the cycle rules use.
  */
-let platformTimeZone: string | undefined;
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-export function setPlatformTimeZone(tz: string | undefined) {
-  if (tz === platformTimeZone) return;
-  platformTimeZone = tz;
-  formatters.clear();
-}
-
-function formatter(key: string, opts: Intl.DateTimeFormatOptions) {
+function formatter(name: string, opts: Intl.DateTimeFormatOptions) {
+  const timeZone = platformTimeZone();
+  const key = `${name} ${timeZone ?? ''}`;
   let f = formatters.get(key);
   if (!f) {
     try {
-      f = new Intl.DateTimeFormat('en-US', { ...opts, timeZone: platformTimeZone });
+      f = new Intl.DateTimeFormat('en-US', { ...opts, timeZone });
     } catch {
       f = new Intl.DateTimeFormat('en-US', opts);
     }

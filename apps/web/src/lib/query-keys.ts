@@ -2,6 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { dashboardResponse } from '@harvest/shared/schemas/dashboard';
 import type { AdminDepositFilter } from '@harvest/shared/schemas/deposits';
 import { api } from './api-client.ts';
+import type { PageAt } from './paging.ts';
 
 /**
  * Every query key, as one tree: a screen reads with the factories below and an action invalidates
@@ -25,19 +26,18 @@ export const queryKeys = {
     analytics: (period: number) => ['admin', 'analytics', period] as const,
     users: {
       all: ['admin', 'users'] as const,
-      list: (page: number, pageSize: number, search: string) =>
-        ['admin', 'users', 'list', page, pageSize, search] as const,
-      deposits: (userId: string, page: number) => ['admin', 'users', userId, 'deposits', page] as const,
+      list: (at: PageAt, pageSize: number, search: string) => ['admin', 'users', 'list', at, pageSize, search] as const,
+      deposits: (userId: string, at: PageAt) => ['admin', 'users', userId, 'deposits', at] as const,
     },
-    deposits: (status: AdminDepositFilter, page: number) => ['admin', 'deposits', status, page] as const,
-    withdrawals: (view: 'pending' | 'history', page: number) => ['admin', 'withdrawals', view, page] as const,
+    deposits: (status: AdminDepositFilter, at: PageAt) => ['admin', 'deposits', status, at] as const,
+    withdrawals: (view: 'pending' | 'history', at: PageAt) => ['admin', 'withdrawals', view, at] as const,
     referrals: {
       candidates: (search: string) => ['admin', 'referrals', 'candidates', search] as const,
       network: (userId: string | null) => ['admin', 'referrals', 'network', userId] as const,
     },
     tiers: ['admin', 'tiers'] as const,
-    audit: (page: number, pageSize: number, action: string, targetId: string) =>
-      ['admin', 'audit', page, pageSize, action, targetId] as const,
+    audit: (at: PageAt, pageSize: number, action: string, targetId: string) =>
+      ['admin', 'audit', at, pageSize, action, targetId] as const,
   },
 };
 

@@ -3,10 +3,32 @@ import type { ToastOptions } from 'react-toastify';
 /*
  * The spec's toasts (top-right, 3 s) through react-toastify, loaded on first use: no page needs the
  * library to appear, so it stays out of the first load. Calls made before it arrives are shown once it has.
+ * The container (components/ui/toasts.tsx) mounts when the page has settled or at the first toast,
+ * whichever comes first; react-toastify keeps a toast raised before it mounts and shows it then.
  */
 type Toastify = typeof import('react-toastify');
 let lib: Promise<Toastify> | null = null;
-const load = () => (lib ??= import('react-toastify'));
+let wanted = false;
+const waiting = new Set<() => void>();
+
+/** Calls `cb` once a toast has been asked for (at once if one already was); returns the unsubscribe. */
+export function onToastWanted(cb: () => void): () => void {
+  if (wanted) {
+    cb();
+    return () => undefined;
+  }
+  waiting.add(cb);
+  return () => waiting.delete(cb);
+}
+
+const load = () => {
+  if (!wanted) {
+    wanted = true;
+    for (const cb of waiting) cb();
+    waiting.clear();
+  }
+  return (lib ??= import('react-toastify'));
+};
 
 const show = (kind: 'success' | 'error' | 'info') => (text: string, opts?: ToastOptions) => {
   void load().then((m) => m.toast[kind](text, opts));

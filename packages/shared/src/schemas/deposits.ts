@@ -101,6 +101,21 @@ export const processDepositBody = z.pipe(
 export type ProcessDepositInput = z.input<typeof processDepositBody>;
 
 /**
+ * "Send from my wallet": the amount the investor's browser wallet sends to their own deposit address,
+ * checked with the deposit rules (required, minimum 0.5, at most 6 decimals) before the wallet is asked.
+ */
+export const walletDepositBody = z.pipe(
+  z.strictObject({ amount: amountInput }).check(
+    z.superRefine((v, ctx) => {
+      const amountError = blank(v.amount) ? TEXT.depositRequired : depositAmountError(v.amount ?? '');
+      if (amountError) ctx.addIssue({ code: 'custom', message: amountError, path: ['amount'], input: v });
+    }),
+  ),
+  z.transform((v) => ({ amount: parseUsdc(typeof v.amount === 'string' ? v.amount.trim() : v.amount) ?? 0n })),
+);
+export type WalletDepositInput = z.input<typeof walletDepositBody>;
+
+/**
  * update-failed-deposit: hash and amount first ('Please fill transaction hash and amount'); a
  * from-address is optional (a wrong sender is corrected with it) and, when given, must be an address.
  */

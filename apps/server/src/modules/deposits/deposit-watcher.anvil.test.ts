@@ -297,6 +297,36 @@ describe.runIf(avail.ok)('deposit watcher (anvil, per-investor addresses)', () =
     await expectLedgerClean(t);
   });
 
+  it('a provider that caps eth_getLogs ranges: ranges halve until the answer fits, read ahead in order, each transfer once', async () => {
+    const before = await balance(alice);
+    await watcher().pass();
+    const cursor = (await findCursor(t.ctx.db, 'deposits'))?.blockNumber ?? 0n;
+    const amounts = [1, 2, 3, 4, 5, 6];
+    const hashes: string[] = [];
+    for (const a of amounts) {
+      hashes.push(await transfer(aliceAddr, a));
+      await chain.mine(2);
+    }
+    await chain.mine(CONFIRMATIONS);
+    proxy.capLogRange(3);
+    const refusedBefore = proxy.refusedLogReads();
+    try {
+      const r = await watcher().pass();
+      expect(r.stopped).toBeUndefined();
+      // Every block after the old cursor was read once the ranges fit: none skipped.
+      expect(BigInt(r.blocks)).toBe(((await findCursor(t.ctx.db, 'deposits'))?.blockNumber ?? 0n) - cursor);
+      expect(r.recorded).toBe(amounts.length);
+    } finally {
+      proxy.capLogRange(null);
+    }
+    expect(proxy.refusedLogReads()).toBeGreaterThan(refusedBefore);
+    for (const h of hashes) expect(await byHash(alice, h)).toMatchObject([{ status: 'confirmed' }]);
+    expect(await balance(alice)).toBe(before + usdc(amounts.reduce((a, b) => a + b, 0)));
+    // Read again from the same cursor (a second instance, a retry): nothing twice.
+    expect((await watcher().pass()).recorded).toBe(0);
+    await expectLedgerClean(t);
+  });
+
   it('a restart resumes from the persisted cursor: a transfer made while the server was down is found', async () => {
     const before = await balance(bob);
     await watcher().pass();

@@ -27,16 +27,30 @@ import * as q from './watcher.queries.ts';
  *   in the same transaction).
  */
 
-/** Most blocks read by one eth_getLogs call (measured: docs/decisions/0032); halves on a failed read. */
-export const SCAN_BLOCKS_MAX = 200;
+/**
+ * Most blocks read by one eth_getLogs call (docs/decisions/0032, 0037). Within it a range is sized from the
+ * density just read, aiming at LOGS_PER_READ logs; it halves on a failed read.
+ */
+export const SCAN_BLOCKS_MAX = 1_000;
+/**
+ * Logs one eth_getLogs answer aims at: well under providers' result caps (10,000 at several) and viem's
+ * 10 MB response limit (about 15,000 Transfer logs); measured with `npm run bench:watcher` (decision 0037).
+ */
+export const LOGS_PER_READ = 10_000;
+/** Ranges read (and matched) ahead while the previous one is committed: the node and the database overlap. */
+export const READ_AHEAD = 2;
 /** Halvings of a range whose read failed, within one pass. */
-export const RANGE_RETRIES = 3;
+export const RANGE_RETRIES = 4;
+/** The first range of a new watcher, in blocks; it grows (at most 2x per read) while the chain is sparse. */
+export const SCAN_BLOCKS_START = 32;
 /** How long an instance holds the watcher; renewed with every range it commits. */
 export const WATCHER_LEASE_MS = 60_000;
 /** Range-end hashes kept for finding a fork point, in blocks behind the cursor. */
 export const CHECKPOINT_WINDOW = 2_048n;
 /** Checkpoints compared with the chain when looking for the fork point. */
 export const REWIND_SEARCH = 64;
+/** Block hashes asked for at once when crediting. */
+export const HASH_READS_AT_ONCE = 16;
 /** Deposits credited per pass at most (the next pass continues). */
 export const SETTLE_BATCH = 500;
 /** The longest wait between two attempts while the node fails. */
@@ -81,6 +95,20 @@ export interface PassResult {
 
 type Cursor = { blockNumber: bigint; blockHash: string };
 
+/** One range read (ahead of its commit): its deposits, or why it could not be read (`fault`: a chain fault). */
+type RangeRead =
+  | {
+      ok: true;
+      from: bigint;
+      to: bigint;
+      toHash: string;
+      rows: q.WatchedInsert[];
+      /** Logs the node answered, and the USDC transfers among them. */
+      logs: number;
+      transfers: number;
+    }
+  | { ok: false; from: bigint; to: bigint; fault: string | null; error: unknown };
+
 export class DepositWatcher {
   readonly owner = randomUUID();
   private readonly maxScanBlocks: number;
@@ -98,7 +126,7 @@ export class DepositWatcher {
     opts: { scanBlocks?: number } = {},
   ) {
     this.maxScanBlocks = opts.scanBlocks ?? SCAN_BLOCKS_MAX;
-    this.scanBlocks = this.maxScanBlocks;
+    this.scanBlocks = Math.min(SCAN_BLOCKS_START, this.maxScanBlocks);
   }
 
   get enabled(): boolean {
@@ -173,10 +201,39 @@ export class DepositWatcher {
         out.rewound = true;
       }
       this.cursor = cursor.blockNumber;
+      // Reads run up to READ_AHEAD ranges ahead; commits stay in block order, each from the exact
+      // cursor the previous one left (a read that failed is retried smaller, the reads after it dropped).
+      const ahead: Promise<RangeRead>[] = [];
+      let nextFrom = cursor.blockNumber + 1n;
+      const planAhead = () => {
+        while (ahead.length < READ_AHEAD && nextFrom <= head) {
+          const from = nextFrom;
+          const to = this.rangeEnd(from, head);
+          const read = this.readRange(from, to, head);
+          read.catch(() => undefined); // an abandoned read (the pass stopped) must not be an unhandled rejection
+          ahead.push(read);
+          nextFrom = to + 1n;
+        }
+      };
       while (cursor.blockNumber < head) {
-        const from = cursor.blockNumber + 1n;
-        const to = from + BigInt(this.scanBlocks) - 1n < head ? from + BigInt(this.scanBlocks) - 1n : head;
-        const next = await this.scanRange(cursor, from, to, head, out);
+        planAhead();
+        const first = ahead.shift();
+        if (!first) break;
+        let read = await first;
+        if (!read.ok && !read.fault) throw read.error;
+        if (!read.ok) {
+          // Too many logs for one answer (providers' result caps, response size limits) looks like any
+          // other failed read: halve the range and try again, a few times, before calling it a fault.
+          ahead.length = 0;
+          for (let i = 0; !read.ok && read.fault && i < RANGE_RETRIES && read.to > read.from; i++) {
+            this.scanBlocks = Math.max(1, Math.floor(Number(read.to - read.from + 1n) / 2));
+            read = await this.readRange(read.from, this.rangeEnd(read.from, read.to), head);
+          }
+          if (!read.ok) throw read.fault ? new ChainFault(read.fault) : read.error;
+          nextFrom = read.to + 1n;
+        }
+        this.learn(Number(read.to - read.from + 1n), read.logs);
+        const next = await this.commitRange(cursor, read, out);
         if (!next) return { ...out, stopped: 'lease' };
         out.blocks += Number(next.blockNumber - cursor.blockNumber);
         cursor = next;
@@ -201,30 +258,45 @@ export class DepositWatcher {
     return new Date(Date.now() + WATCHER_LEASE_MS);
   }
 
-  /** Reads one range and commits its deposits with the cursor move; null when the lease was lost. */
-  private async scanRange(cursor: Cursor, from: bigint, upTo: bigint, head: bigint, out: PassResult) {
-    let to = upTo;
+  /** The end of a range starting at `from`: the current range size, not past `limit`. */
+  private rangeEnd(from: bigint, limit: bigint): bigint {
+    const to = from + BigInt(this.scanBlocks) - 1n;
+    return to < limit ? to : limit;
+  }
+
+  /** Sizes the next range from the density just read: about LOGS_PER_READ logs, growing at most 2x per read. */
+  private learn(blocks: number, logs: number): void {
+    const fit = logs > 0 ? Math.floor((LOGS_PER_READ * blocks) / logs) : this.maxScanBlocks;
+    this.scanBlocks = Math.max(1, Math.min(fit, this.scanBlocks * 2, this.maxScanBlocks));
+  }
+
+  /**
+   * Reads one range: its Transfer logs, the hash of its last block, and the deposits among them (read-only,
+   * so ranges can be read ahead). Never rejects for a chain fault: that is a value, for the caller to retry.
+   */
+  private async readRange(from: bigint, to: bigint, head: bigint): Promise<RangeRead> {
     const chain = this.ctx.chain;
-    if (!chain) return null;
-    let read = await chain.usdcTransfers(from, to);
-    // Too many logs for one answer (providers' result caps, response size limits) looks like any
-    // other failed read: halve the range and try again, a few times, before calling it a fault.
-    for (let i = 0; !read.ok && i < RANGE_RETRIES && to > from; i++) {
-      this.scanBlocks = Math.max(1, Math.floor(this.scanBlocks / 2));
-      to = from + BigInt(this.scanBlocks) - 1n;
-      read = await chain.usdcTransfers(from, to);
+    try {
+      if (!chain) throw new Error('the watcher has no chain');
+      const logs = must(await chain.usdcTransfers(from, to));
+      const transfers = logs.filter((l) => l.usdc && l.value > 0n);
+      const toHash = must(await chain.blockHash(to));
+      if (!toHash) throw new ChainFault(`block ${to} not found`);
+      // The chain changed under the read: read the range again next pass.
+      if (transfers.some((l) => l.blockNumber === to && l.blockHash !== toHash))
+        throw new ChainFault(`block ${to} changed while it was read`);
+      const rows = await this.depositsIn(transfers, head);
+      return { ok: true, from, to, toHash, rows, logs: logs.length, transfers: transfers.length };
+    } catch (err) {
+      return { ok: false, from, to, fault: err instanceof ChainFault ? err.message : null, error: err };
     }
-    const logs = must(read).filter((l) => l.usdc && l.value > 0n);
-    if (this.scanBlocks < this.maxScanBlocks) this.scanBlocks = Math.min(this.maxScanBlocks, this.scanBlocks * 2);
-    const toHash = must(await chain.blockHash(to));
-    if (!toHash) throw new ChainFault(`block ${to} not found`);
-    // The chain changed under the read: read the range again next pass.
-    if (logs.some((l) => l.blockNumber === to && l.blockHash !== toHash))
-      throw new ChainFault(`block ${to} changed while it was read`);
-    out.transfers += logs.length;
-    const rows = await this.depositsIn(logs, head);
+  }
+
+  /** Commits a range's deposits with the cursor move (compare-and-set); null when the lease was lost. */
+  private async commitRange(cursor: Cursor, read: RangeRead & { ok: true }, out: PassResult) {
+    out.transfers += read.transfers;
     const moved = await inTransaction(this.ctx.db, async (tx) => {
-      const next = { blockNumber: to, blockHash: toHash };
+      const next = { blockNumber: read.to, blockHash: read.toHash };
       const ok = await q.advanceCursor(
         tx,
         DEPOSIT_WATCHER,
@@ -235,11 +307,11 @@ export class DepositWatcher {
         this.leaseUntil(),
       );
       if (!ok) return null;
-      await q.recordTransfers(tx, rows);
-      await q.addCheckpoint(tx, DEPOSIT_WATCHER, to, toHash, to - CHECKPOINT_WINDOW);
+      await q.recordTransfers(tx, read.rows);
+      await q.addCheckpoint(tx, DEPOSIT_WATCHER, read.to, read.toHash, read.to - CHECKPOINT_WINDOW);
       return next;
     });
-    if (moved) out.recorded += rows.length;
+    if (moved) out.recorded += read.rows.length;
     return moved;
   }
 
@@ -281,9 +353,14 @@ export class DepositWatcher {
     const required = BigInt(this.ctx.config.DEPOSIT_CONFIRMATIONS);
     const deepest = required === 0n ? head : head - required + 1n;
     const due = await q.pendingWatchedUpTo(db, deepest, SETTLE_BATCH);
+    // The blocks' hashes now, a few requests at a time (one round trip per block was most of a catch-up's credit).
     const canonical = new Map<bigint, string | null>();
-    for (const n of new Set(due.map((d) => d.blockNumber ?? -1n)))
-      if (n >= 0n) canonical.set(n, must(await chain.blockHash(n)));
+    const blocks = [...new Set(due.map((d) => d.blockNumber ?? -1n))].filter((n) => n >= 0n);
+    for (let i = 0; i < blocks.length; i += HASH_READS_AT_ONCE) {
+      const batch = blocks.slice(i, i + HASH_READS_AT_ONCE);
+      const hashes = await Promise.all(batch.map((n) => chain.blockHash(n)));
+      batch.forEach((n, j) => canonical.set(n, must(hashes[j] as ChainRead<string | null>)));
+    }
     const deep = due.filter((d) => d.blockNumber !== null && canonical.get(d.blockNumber) === d.blockHash);
     for (const d of due) if (!deep.includes(d) && (await this.recheck(d)) === 'dropped') out.dropped++;
     const credited = await inTransaction(db, (tx) =>

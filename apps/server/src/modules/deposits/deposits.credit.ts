@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { postMany } from '../../ledger/ledger.ts';
-import { queueMail } from '../../mail/outbox.ts';
+import { queueMails } from '../../mail/outbox.ts';
 import * as q from './deposits.queries.ts';
 import type { DepositRow } from './deposits.queries.ts';
 
@@ -33,12 +33,13 @@ export async function confirmAndCreditMany(
       ],
     })),
   );
-  for (const row of rows)
-    await queueMail(tx, ctx, row.userId, {
-      kind: 'deposit_confirmed',
-      amount: row.amount,
-      txHash: row.txHash,
-      at: values.processedAt,
-    });
+  await queueMails(
+    tx,
+    ctx,
+    rows.map((row) => ({
+      userId: row.userId,
+      event: { kind: 'deposit_confirmed' as const, amount: row.amount, txHash: row.txHash, at: values.processedAt },
+    })),
+  );
   return rows;
 }

@@ -1,6 +1,6 @@
 import { CYCLE_MS, REFERRAL_RATES_PERCENT } from '@harvest/shared/constants';
 import { MSG } from '@harvest/shared/messages';
-import { cycleEarning, microToText, percentOf } from '@harvest/shared/money';
+import { cycleEarning, microToDisplay, percentOf } from '@harvest/shared/money';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/tx.ts';
 import { lockUserAccounts, post } from '../../ledger/ledger.ts';
@@ -154,4 +154,4 @@ export async function completeCycle(
   });
 }
 
-export const completedMessage = (gross: bigint) => MSG.cycleCompleted(microToText(gross));
+export const completedMessage = (gross: bigint) => MSG.cycleCompleted(microToDisplay(gross));

@@ -201,7 +201,7 @@ describe('earning cycles', () => {
     at(t, `${WED}T17:00:05Z`);
     const c = await complete(u, id);
     expect(c.statusCode).toBe(200);
-    expect(c.data).toEqual({ message: 'Cycle completed: 1.524074 USDC earned.' });
+    expect(c.data).toEqual({ message: 'Cycle completed: 1.524074\u00a0USDC earned.' });
     const d = await dash(u);
     inv = d.activeInvestments[0];
     expect(inv).toMatchObject({

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { WITHDRAWAL_COOLDOWN_MS, WITHDRAWAL_FEE_PERCENT } from '@harvest/shared/constants';
 import { MSG } from '@harvest/shared/messages';
-import { microToText, microToUsdc } from '@harvest/shared/money';
+import { microToDisplay, microToText, microToUsdc } from '@harvest/shared/money';
 import { type AdminWithdrawal, type Withdrawal } from '@harvest/shared/schemas/withdrawals';
 import type { Chain } from '../../chain/chain.ts';
 import type { AppContext } from '../../context.ts';
@@ -111,7 +111,12 @@ export async function requestAll(
       at: requestedAt,
     });
     return {
-      message: MSG.withdrawalRequested(made.count, microToText(made.gross), microToText(made.fee), microToText(net)),
+      message: MSG.withdrawalRequested(
+        made.count,
+        microToDisplay(made.gross),
+        microToDisplay(made.fee),
+        microToDisplay(net),
+      ),
       requestId,
       count: made.count,
       gross: made.gross,

@@ -1,37 +1,60 @@
+import { FIRST_PAGE, nextPage, prevPage, type PageAt, type PageCursors } from '../../lib/paging.ts';
 import { Button } from './button.tsx';
 
 /**
- * Previous / "Page n of N" / Next for a paged list; hidden when there is one page.
+ * First / Previous / "Page n of N" / Next / Last for a paged back-office list; hidden when there is one
+ * page. Previous and Next pass the shown page's cursors (lib/paging.ts), First and Last the page number.
  * `onLight` for lists inside a white card, otherwise the text sits on the purple backdrop.
  */
 export function Pager({
   label,
-  page,
+  at,
   pages,
-  onPage,
+  cursors,
+  busy = false,
+  onGo,
   onLight = false,
 }: {
   label: string;
-  page: number;
+  at: PageAt;
   pages: number;
-  onPage: (page: number) => void;
+  /** The shown page's answer (its nextCursor / prevCursor). */
+  cursors: PageCursors | undefined;
+  /** The page asked for has not arrived yet (the rows shown are the previous page's): its cursors are not used. */
+  busy?: boolean;
+  onGo: (at: PageAt) => void;
   onLight?: boolean;
 }) {
   if (pages <= 1) return null;
+  const page = Math.min(at.page, pages);
+  const atFirst = page <= 1;
+  const atLast = page >= pages;
+  const shown = busy ? undefined : cursors;
   return (
     <nav
       aria-label={label}
-      className={`mt-4 flex items-center gap-3 text-sm ${onLight ? 'justify-between text-slate-600' : 'justify-center text-white'}`}
+      aria-busy={busy}
+      className={`mt-4 flex flex-wrap items-center gap-2 text-sm ${onLight ? 'justify-between text-slate-600' : 'justify-center text-white'}`}
     >
-      <Button variant="secondary" disabled={page <= 1} onClick={() => onPage(Math.max(1, page - 1))}>
-        Previous
-      </Button>
+      <div className="flex gap-2">
+        <Button variant="secondary" disabled={atFirst} onClick={() => onGo(FIRST_PAGE)}>
+          First
+        </Button>
+        <Button variant="secondary" disabled={atFirst} onClick={() => onGo(prevPage(at, shown))}>
+          Previous
+        </Button>
+      </div>
       <span>
         Page {page} of {pages}
       </span>
-      <Button variant="secondary" disabled={page >= pages} onClick={() => onPage(Math.min(pages, page + 1))}>
-        Next
-      </Button>
+      <div className="flex gap-2">
+        <Button variant="secondary" disabled={atLast} onClick={() => onGo(nextPage(at, shown))}>
+          Next
+        </Button>
+        <Button variant="secondary" disabled={atLast} onClick={() => onGo({ page: pages })}>
+          Last
+        </Button>
+      </div>
     </nav>
   );
 }

@@ -1,92 +1,72 @@
-import { useRef, type KeyboardEvent, type ReactNode } from 'react';
+import * as RadixTabs from '@radix-ui/react-tabs';
+import { useEffect, useRef, type ReactNode } from 'react';
 
 /**
- * The WAI-ARIA tabs pattern for the dashboard's tab bar: one tab in the Tab order (the selected one),
- * Left/Right (wrapping), Home and End move between tabs and select them, the panel is labelled by its
- * tab. Written here rather than taken from Radix Tabs, which alone would put the dashboard's first load
- * over its 120 KB budget (docs/decisions/0023); menus and dialogs are Radix.
+ * Tabs on Radix Tabs (WAI-ARIA tabs pattern: one tab in the Tab order, Left/Right wrap, Home/End, the
+ * panel labelled by its tab, selection follows focus). Only the selected panel is rendered: `children`
+ * is its content. The dashboard route that uses it is a lazy chunk, so /login never loads this code
+ * (docs/decisions/0023).
  */
-export function TabBar<T extends string>({
+export function Tabs<T extends string>({
   label,
   tabs,
   value,
   onChange,
-  idPrefix,
-  className = '',
+  children,
+  listClassName,
   tabClassName,
+  listWrapperClassName,
+  listDecoration,
 }: {
   label: string;
-  tabs: { id: T; label: ReactNode }[];
+  tabs: readonly { id: T; label: ReactNode }[];
   value: T;
   onChange: (id: T) => void;
-  idPrefix: string;
-  className?: string;
-  tabClassName: (selected: boolean) => string;
+  children: ReactNode;
+  listClassName: string;
+  /** Styles a tab; `data-[state=active]:` selects the chosen one. */
+  tabClassName: string;
+  /** The list sits in a div with this class, beside `listDecoration` (e.g. a fade that says it scrolls). */
+  listWrapperClassName?: string;
+  listDecoration?: ReactNode;
 }) {
-  const refs = useRef(new Map<T, HTMLButtonElement>());
-  function onKeyDown(e: KeyboardEvent<HTMLButtonElement>, index: number) {
-    const last = tabs.length - 1;
-    const next =
-      e.key === 'ArrowRight'
-        ? index === last
-          ? 0
-          : index + 1
-        : e.key === 'ArrowLeft'
-          ? index === 0
-            ? last
-            : index - 1
-          : e.key === 'Home'
-            ? 0
-            : e.key === 'End'
-              ? last
-              : null;
-    if (next === null) return;
-    e.preventDefault();
-    const tab = tabs[next];
-    if (!tab) return;
-    onChange(tab.id);
-    refs.current.get(tab.id)?.focus();
-  }
+  const list = useRef<HTMLDivElement>(null);
+  // On a phone the bar scrolls sideways: keep the selected tab in view (after a reload on the last tab, or
+  // when the window narrows).
+  useEffect(() => {
+    const reveal = () => {
+      const bar = list.current;
+      const active = bar?.querySelector<HTMLElement>('[data-state="active"]');
+      if (!bar || !active) return;
+      const left = active.offsetLeft - bar.offsetLeft;
+      if (left < bar.scrollLeft || left + active.offsetWidth > bar.scrollLeft + bar.clientWidth)
+        bar.scrollLeft = left - (bar.clientWidth - active.offsetWidth) / 2;
+    };
+    reveal();
+    window.addEventListener('resize', reveal);
+    return () => window.removeEventListener('resize', reveal);
+  }, [value]);
   return (
-    <div role="tablist" aria-label={label} className={className}>
-      {tabs.map((t, i) => {
-        const selected = t.id === value;
-        return (
-          <button
-            key={t.id}
-            ref={(el) => {
-              if (el) refs.current.set(t.id, el);
-              else refs.current.delete(t.id);
-            }}
-            type="button"
-            role="tab"
-            id={`${idPrefix}-tab-${t.id}`}
-            aria-selected={selected}
-            aria-controls={`${idPrefix}-panel`}
-            tabIndex={selected ? 0 : -1}
-            onClick={() => onChange(t.id)}
-            onKeyDown={(e) => onKeyDown(e, i)}
-            className={tabClassName(selected)}
-          >
-            {t.label}
-          </button>
-        );
-      })}
-    </div>
-  );
-}
-
-/** The panel of the selected tab. */
-export function TabPanel({ idPrefix, value, children }: { idPrefix: string; value: string; children: ReactNode }) {
-  return (
-    <div
-      role="tabpanel"
-      id={`${idPrefix}-panel`}
-      aria-labelledby={`${idPrefix}-tab-${value}`}
-      tabIndex={0}
-      className="outline-none"
+    <RadixTabs.Root
+      value={value}
+      onValueChange={(v) => {
+        const tab = tabs.find((t) => t.id === v);
+        if (tab) onChange(tab.id);
+      }}
     >
-      {children}
-    </div>
+      <div className={listWrapperClassName}>
+        <RadixTabs.List ref={list} aria-label={label} className={listClassName}>
+          {tabs.map((t) => (
+            <RadixTabs.Trigger key={t.id} value={t.id} className={tabClassName}>
+              {t.label}
+            </RadixTabs.Trigger>
+          ))}
+        </RadixTabs.List>
+        {listDecoration}
+      </div>
+      <RadixTabs.Content value={value} className="outline-none focus-visible:ring-2 focus-visible:ring-purple-300">
+        {children}
+      </RadixTabs.Content>
+    </RadixTabs.Root>
   );
 }

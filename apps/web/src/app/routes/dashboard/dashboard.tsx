@@ -1,6 +1,6 @@
 import { Suspense } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
-import { TabBar, TabPanel } from '../../../components/ui/tabs.tsx';
+import { Tabs } from '../../../components/ui/tabs.tsx';
 import { LoadingScreen } from '../../../components/ui/loading-screen.tsx';
 import { useAuth } from '../../../lib/auth.tsx';
 import { DemoBanner } from './parts/demo-banner.tsx';
@@ -24,28 +24,25 @@ export function Component() {
         {user.isAdmin ? `Back office: ${current.label}` : current.label}
       </h1>
       {platform?.demoDeposits && <DemoBanner admin={user.isAdmin} />}
-      <div className="relative mb-6">
-        <TabBar
-          label="Dashboard sections"
-          idPrefix="dashboard"
-          tabs={tabs.map((t) => ({ id: t.id, label: t.label }))}
-          value={current.id}
-          onChange={(id) => setParams({ tab: id }, { replace: true })}
-          className="flex gap-1 overflow-x-auto rounded-xl bg-purple-950/50 p-1 [scrollbar-width:thin]"
-          tabClassName={(selected) =>
-            `shrink-0 rounded-lg px-4 py-2 text-sm font-semibold whitespace-nowrap transition ${selected ? 'bg-white text-purple-900 shadow' : 'text-white hover:bg-white/20'}`
-          }
-        />
-        <div
-          aria-hidden="true"
-          className="pointer-events-none absolute inset-y-0 right-0 w-10 rounded-r-xl bg-gradient-to-l from-purple-950/80 to-transparent md:hidden"
-        />
-      </div>
-      <TabPanel idPrefix="dashboard" value={current.id}>
+      <Tabs
+        label="Dashboard sections"
+        tabs={tabs.map((t) => ({ id: t.id, label: t.label }))}
+        value={current.id}
+        onChange={(id) => setParams({ tab: id }, { replace: true })}
+        listWrapperClassName="relative mb-6"
+        listClassName="flex gap-1 overflow-x-auto rounded-xl bg-purple-950/50 p-1 [scrollbar-width:thin]"
+        tabClassName="shrink-0 rounded-lg px-4 py-2 text-sm font-semibold whitespace-nowrap text-white transition hover:bg-white/20 data-[state=active]:bg-white data-[state=active]:text-purple-900 data-[state=active]:shadow"
+        listDecoration={
+          <div
+            aria-hidden="true"
+            className="pointer-events-none absolute inset-y-0 right-0 w-10 rounded-r-xl bg-gradient-to-l from-purple-950/80 to-transparent md:hidden"
+          />
+        }
+      >
         <Suspense fallback={<LoadingScreen />}>
           <Tab />
         </Suspense>
-      </TabPanel>
+      </Tabs>
     </div>
   );
 }

@@ -8,6 +8,10 @@ import { errorText } from '../../../lib/api-client.ts';
 import { useQuery } from '@tanstack/react-query';
 import { analyticsQuery } from '../../../lib/admin-queries.ts';
 import { count, dayLabel, usdc, usdcTick } from '../../../lib/format.ts';
+import { roundTicks } from '../lib/ticks.ts';
+
+/** One accent colour for every chart (the app's purple). */
+const BAR = '#7e22ce';
 
 interface Point {
   day: string;
@@ -19,13 +23,11 @@ interface Point {
 function DayChart({
   title,
   data,
-  color,
   format,
   integer = false,
 }: {
   title: string;
   data: Point[];
-  color: string;
   format: (v: number) => string;
   integer?: boolean;
 }) {
@@ -33,16 +35,29 @@ function DayChart({
     .filter((p) => p.count > 0)
     .slice(-7)
     .reverse();
+  const ticks = roundTicks(Math.max(0, ...data.map((p) => p.value)), integer);
   return (
     <Card title={title}>
       <div className="h-56 w-full" role="img" aria-label={`${title} per day, bar chart`}>
         <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 320, height: 224 }}>
-          <BarChart data={data} margin={{ top: 8, right: 8, left: 0, bottom: 0 }}>
+          <BarChart data={data} margin={{ top: 16, right: 8, left: 0, bottom: 0 }}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
             <XAxis dataKey="day" tickFormatter={dayLabel} fontSize={11} minTickGap={12} />
-            <YAxis fontSize={11} allowDecimals={!integer} width={56} tickFormatter={integer ? count : usdcTick} />
+            <YAxis
+              fontSize={11}
+              width={64}
+              ticks={ticks}
+              domain={[0, ticks[ticks.length - 1] ?? 1]}
+              interval={0}
+              tickFormatter={integer ? count : usdcTick}
+              label={
+                integer
+                  ? undefined
+                  : { value: 'USDC', position: 'insideTopLeft', offset: 0, dy: -8, fontSize: 11, fill: '#475569' }
+              }
+            />
             <Tooltip labelFormatter={(l) => dayLabel(String(l))} formatter={(v) => [format(Number(v)), title]} />
-            <Bar dataKey="value" fill={color} isAnimationActive={false} />
+            <Bar dataKey="value" fill={BAR} isAnimationActive={false} />
           </BarChart>
         </ResponsiveContainer>
       </div>
@@ -103,26 +118,22 @@ export function AnalyticsPanel() {
           <div className="grid grid-cols-1 gap-6 lg:grid-cols-2" aria-busy={q.isFetching}>
             <DayChart
               title="New Registrations"
-              color="#7e22ce"
               integer
               format={count}
               data={q.data.userGrowth.map((d) => ({ day: d._id, value: d.count, count: d.count }))}
             />
             <DayChart
               title="Investment Amount"
-              color="#0284c7"
               format={usdc}
               data={q.data.investmentTrends.map((d) => ({ day: d._id, value: d.totalAmount, count: d.count }))}
             />
             <DayChart
               title="Deposits Received"
-              color="#059669"
               format={usdc}
               data={q.data.depositTrends.map((d) => ({ day: d._id, value: d.totalAmount, count: d.count }))}
             />
             <DayChart
               title="Number of Investments"
-              color="#d97706"
               integer
               format={count}
               data={q.data.investmentTrends.map((d) => ({ day: d._id, value: d.count, count: d.count }))}

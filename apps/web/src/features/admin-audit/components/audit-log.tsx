@@ -8,23 +8,69 @@ import { inputClass } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useQuery } from '@tanstack/react-query';
 import { auditQuery } from '../../../lib/admin-queries.ts';
-import { count, dateTime } from '../../../lib/format.ts';
+import { count, dateTime, usdc } from '../../../lib/format.ts';
+import { FIRST_PAGE, type PageAt } from '../../../lib/paging.ts';
+import { microToUsdc } from '@harvest/shared/money';
+import { Email } from '../../../components/ui/email.tsx';
 
 const PAGE_SIZE = 25;
-const json = (v: unknown) => (v === null || v === undefined ? '—' : JSON.stringify(v, null, 1));
+
+/**
+ * Money in the audit snapshots, shown in USDC like every amount. Deposit decisions and balance updates
+ * record the amount as micro-USDC integers ("250000000"); withdrawals and tiers record USDC text ("250").
+ */
+const MICRO_FIELDS: Record<string, readonly string[]> = {
+  deposit_approve: ['amount'],
+  deposit_reject: ['amount'],
+  balance_update: ['balance'],
+};
+const USDC_FIELDS = new Set(['amount', 'balance', 'netAmount', 'chainValue']);
+
+function fieldText(action: string, key: string, v: unknown): string {
+  if (v === null || v === undefined) return '—';
+  if (USDC_FIELDS.has(key) && (typeof v === 'string' || typeof v === 'number')) {
+    const micro = MICRO_FIELDS[action]?.includes(key) && typeof v === 'string' && /^-?\d+$/.test(v);
+    const n = micro ? microToUsdc(BigInt(v)) : Number(v);
+    if (Number.isFinite(n)) return usdc(n, key === 'balance' ? 'balance' : 'amount');
+  }
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+/** A snapshot as "field: value" lines; amounts in USDC. */
+function Snapshot({ action, label, value }: { action: string; label: string; value: unknown }) {
+  const entries = value && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value) : null;
+  return (
+    <div className="min-w-0 rounded bg-slate-50 p-2">
+      <p className="text-xs font-semibold text-slate-600">{label}</p>
+      {entries === null ? (
+        <p className="text-xs text-slate-800">{fieldText(action, '', value)}</p>
+      ) : (
+        <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 text-xs">
+          {entries.map(([k, v]) => (
+            <div key={k} className="contents">
+              <dt className="text-slate-600">{k}</dt>
+              <dd className="font-mono break-all text-slate-900">{fieldText(action, k, v)}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </div>
+  );
+}
 
 /** The append-only audit log of admin actions: paged, filtered by action and target. */
 export function AuditLog() {
-  const [page, setPage] = useState(1);
+  const [at, setAt] = useState<PageAt>(FIRST_PAGE);
   const [filter, setFilter] = useState({ action: '', targetId: '' });
   const [targetDraft, setTargetDraft] = useState('');
-  const q = useQuery(auditQuery(page, PAGE_SIZE, filter.action, filter.targetId));
+  const q = useQuery(auditQuery(at, PAGE_SIZE, filter.action, filter.targetId));
   const pages = Math.max(1, Math.ceil((q.data?.total ?? 0) / PAGE_SIZE));
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();
     setFilter((f) => ({ ...f, targetId: targetDraft.trim() }));
-    setPage(1);
+    setAt(FIRST_PAGE);
   }
 
   return (
@@ -38,7 +84,7 @@ export function AuditLog() {
               value={filter.action}
               onChange={(e) => {
                 setFilter((f) => ({ ...f, action: e.target.value }));
-                setPage(1);
+                setAt(FIRST_PAGE);
               }}
             >
               <option value="">All actions</option>
@@ -88,7 +134,7 @@ export function AuditLog() {
           ))}
         </ul>
       )}
-      <Pager label="Audit log pages" page={page} pages={pages} onPage={setPage} />
+      <Pager label="Audit log pages" at={at} pages={pages} cursors={q.data} busy={q.isPlaceholderData} onGo={setAt} />
     </div>
   );
 }
@@ -100,26 +146,16 @@ function Entry({ entry: e }: { entry: AuditEntry }) {
         <p className="font-mono text-sm font-bold text-purple-800">{e.action}</p>
         <p className="text-xs text-slate-500">{dateTime(e.createdAt)}</p>
       </div>
-      <p className="mt-1 text-sm break-all text-slate-700">
-        By {e.admin.firstName} {e.admin.lastName} ({e.admin.email}){e.ip ? ` from ${e.ip}` : ''}
+      <p className="mt-1 text-sm text-slate-700">
+        By {e.admin.firstName} {e.admin.lastName} (<Email address={e.admin.email} />){e.ip ? ` from ${e.ip}` : ''}
       </p>
       <p className="text-xs break-all text-slate-500">
         {e.targetType} {e.targetId}
       </p>
       {e.note && <p className="mt-1 text-sm text-slate-700">Note: {e.note}</p>}
       <div className="mt-2 grid grid-cols-1 gap-2 sm:grid-cols-2">
-        <div>
-          <p className="text-xs font-semibold text-slate-500">Before</p>
-          <pre className="overflow-x-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap break-all text-slate-800">
-            {json(e.before)}
-          </pre>
-        </div>
-        <div>
-          <p className="text-xs font-semibold text-slate-500">After</p>
-          <pre className="overflow-x-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap break-all text-slate-800">
-            {json(e.after)}
-          </pre>
-        </div>
+        <Snapshot action={e.action} label="Before" value={e.before} />
+        <Snapshot action={e.action} label="After" value={e.after} />
       </div>
     </Card>
   );

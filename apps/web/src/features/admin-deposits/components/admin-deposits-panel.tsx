@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { TEXT } from '@harvest/shared/texts';
 import {
@@ -6,6 +6,7 @@ import {
   adminRejectDepositBody,
   type AdminDeposit,
   type AdminDepositFilter,
+  type AdminRejectDepositInput,
 } from '@harvest/shared/schemas/deposits';
 import { Pager } from '../../../components/ui/pager.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -13,11 +14,14 @@ import { Card } from '../../../components/ui/card.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { Field, inputClass } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
+import { firstError, useZodForm } from '../../../lib/form.ts';
 import { useApproveDeposit } from '../api/approve-deposit.ts';
 import { useRejectDeposit } from '../api/reject-deposit.ts';
 import { useQuery } from '@tanstack/react-query';
 import { adminDepositsQuery } from '../../../lib/admin-queries.ts';
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
+import { Email } from '../../../components/ui/email.tsx';
+import { FIRST_PAGE, type PageAt } from '../../../lib/paging.ts';
 
 const PAGE_SIZE = 50;
 const FILTER_LABEL: Record<AdminDepositFilter, string> = {
@@ -41,8 +45,8 @@ const TYPE_LABEL: Record<AdminDeposit['type'], string> = {
 /** `toolbar` (composed by the app layer, e.g. a CSV download) receives the current filter. */
 export function AdminDepositsPanel({ toolbar }: { toolbar?: (filter: AdminDepositFilter) => ReactNode } = {}) {
   const [filter, setFilter] = useState<AdminDepositFilter>('all');
-  const [page, setPage] = useState(1);
-  const q = useQuery(adminDepositsQuery(filter, page, PAGE_SIZE));
+  const [at, setAt] = useState<PageAt>(FIRST_PAGE);
+  const q = useQuery(adminDepositsQuery(filter, at, PAGE_SIZE));
   const counts = q.data?.counts;
   const pages = Math.max(1, Math.ceil((q.data?.total ?? 0) / PAGE_SIZE));
 
@@ -56,7 +60,7 @@ export function AdminDepositsPanel({ toolbar }: { toolbar?: (filter: AdminDeposi
             aria-pressed={filter === f}
             onClick={() => {
               setFilter(f);
-              setPage(1);
+              setAt(FIRST_PAGE);
             }}
           >
             {FILTER_LABEL[f]} ({counts ? counts[f] : '…'})
@@ -76,7 +80,15 @@ export function AdminDepositsPanel({ toolbar }: { toolbar?: (filter: AdminDeposi
           ))}
         </ul>
       )}
-      <Pager label="Deposit pages" page={page} pages={pages} onPage={setPage} onLight />
+      <Pager
+        label="Deposit pages"
+        at={at}
+        pages={pages}
+        cursors={q.data}
+        busy={q.isPlaceholderData}
+        onGo={setAt}
+        onLight
+      />
     </Card>
   );
 }
@@ -97,7 +109,9 @@ function AdminDepositRow({ deposit: d }: { deposit: AdminDeposit }) {
       <div className="min-w-0 space-y-1">
         <p className="font-semibold text-slate-900">
           {d.userId.firstName} {d.userId.lastName}{' '}
-          <span className="font-normal break-all text-slate-500">({d.userId.email})</span>
+          <span className="font-normal text-slate-500">
+            (<Email address={d.userId.email} />)
+          </span>
         </p>
         <p className="flex flex-wrap items-center gap-2 text-sm">
           <span className="font-semibold text-slate-900">{usdc(d.amount)}</span>
@@ -152,36 +166,43 @@ function RejectDepositDialog({
   open: boolean;
   onClose: () => void;
 }) {
-  const [reason, setReason] = useState('');
+  const form = useZodForm<AdminRejectDepositInput>(adminRejectDepositBody, {
+    defaultValues: { depositId: d._id, reason: '' },
+  });
+  const errors = form.formState.errors;
   const reject = useRejectDeposit();
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    const body = { depositId: d._id, reason };
-    const checked = adminRejectDepositBody.safeParse(body);
-    if (!checked.success) return void toast.error(checked.error.issues[0]?.message ?? TEXT.rejectDepositFailed);
+  // Errors show in the dialog, at the reason (and in a toast).
+  async function onValid(body: AdminRejectDepositInput) {
     try {
       const res = await reject.mutateAsync(body);
       toast.success(res.message);
       onClose();
     } catch (err) {
-      toast.error(errorText(err, TEXT.rejectDepositFailed));
+      const text = errorText(err, TEXT.rejectDepositFailed);
+      form.setError('reason', { message: text });
+      toast.error(text);
     }
   }
   return (
     <Dialog open={open} onClose={onClose} title="Reject deposit">
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <form
+        onSubmit={form.handleSubmit(onValid, (errs) => toast.error(firstError(errs) ?? TEXT.rejectDepositFailed))}
+        noValidate
+        className="space-y-4"
+      >
         <p className="text-sm text-slate-700">
           Reject the deposit of <strong>{usdc(d.amount)}</strong> by {d.userId.firstName} {d.userId.lastName}? It
           becomes failed with your reason, which the investor reads and can act on.
         </p>
-        <Field label="Reason">
-          {(id) => (
+        <Field label="Reason" error={errors.reason?.message}>
+          {(id, describedBy, invalid) => (
             <textarea
               id={id}
+              aria-describedby={describedBy}
+              aria-invalid={invalid || undefined}
               className={`${inputClass} min-h-20`}
-              value={reason}
               maxLength={500}
-              onChange={(e) => setReason(e.target.value)}
+              {...form.register('reason')}
             />
           )}
         </Field>

@@ -10,6 +10,7 @@ import { CsvDownloadButton } from './csv-download-button.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { adminDashboardQuery } from '../../../lib/admin-queries.ts';
 import { count, dateTime, fullName, usdc } from '../../../lib/format.ts';
+import { Email } from '../../../components/ui/email.tsx';
 
 const DEPOSIT_STYLE: Record<AdminDeposit['status'], string> = {
   pending: 'bg-amber-100 text-amber-800',
@@ -59,10 +60,11 @@ export function AdminOverview() {
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
         <StatCard label="Total Users" value={count(metrics.totalUsers)} />
         <StatCard label="Total Deposits" value={usdc(metrics.totalDeposits)} tone="emerald" />
-        <StatCard label="Admin Adjustments (net)" value={usdc(metrics.totalAdjustments)} />
+        <StatCard label="Admin Adjustments (net)" value={usdc(metrics.totalAdjustments)} tone="sky" />
         <StatCard label="Total Investments" value={usdc(metrics.totalInvestments)} tone="sky" />
         <StatCard label="Pending Deposits" value={count(metrics.pendingDeposits)} tone="amber" />
-        <StatCard label="Pending Withdrawals" value={count(metrics.pendingWithdrawals)} tone="rose" />
+        {/* A count to work through, not money going out: no red. */}
+        <StatCard label="Pending Withdrawals" value={count(metrics.pendingWithdrawals)} tone="amber" />
       </div>
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card title="Recent Deposits">
@@ -74,9 +76,10 @@ export function AdminOverview() {
                 <li key={d._id} className="flex flex-wrap items-center justify-between gap-2 py-2">
                   <div className="min-w-0">
                     <p className="truncate font-medium text-slate-900">{fullName(d.userId)}</p>
-                    <p className="truncate text-xs text-slate-500">
-                      {d.userId.email} · {dateTime(d.createdAt)}
+                    <p className="text-xs text-slate-600">
+                      <Email address={d.userId.email} />
                     </p>
+                    <p className="text-xs whitespace-nowrap text-slate-600">{dateTime(d.createdAt)}</p>
                   </div>
                   <div className="flex items-center gap-2">
                     <span className="font-semibold text-slate-900">{usdc(d.amount)}</span>
@@ -96,9 +99,10 @@ export function AdminOverview() {
                 <li key={w._id} className="flex flex-wrap items-center justify-between gap-2 py-2">
                   <div className="min-w-0">
                     <p className="truncate font-medium text-slate-900">{fullName(w.userId)}</p>
-                    <p className="truncate text-xs text-slate-500">
-                      {w.userId.email} · {dateTime(w.requestedAt)}
+                    <p className="text-xs text-slate-600">
+                      <Email address={w.userId.email} />
                     </p>
+                    <p className="text-xs whitespace-nowrap text-slate-600">{dateTime(w.requestedAt)}</p>
                   </div>
                   <div className="flex items-center gap-2">
                     <span className="font-semibold text-slate-900">{usdc(w.amount)}</span>

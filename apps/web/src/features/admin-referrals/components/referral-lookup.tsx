@@ -1,15 +1,20 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import * as z from 'zod/mini';
 import { TEXT } from '@harvest/shared/texts';
-import type { AdminReferralLookup } from '@harvest/shared/schemas/admin';
+import { adminUsersQuery, type AdminReferralLookup } from '@harvest/shared/schemas/admin';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { inputClass } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
+import { useZodForm } from '../../../lib/form.ts';
 import { useQuery } from '@tanstack/react-query';
 import { userCandidatesQuery, userNetworkQuery } from '../../../lib/admin-queries.ts';
 import { date, usdc } from '../../../lib/format.ts';
+import { Email } from '../../../components/ui/email.tsx';
 
 const LEVEL_RATE = ['10%', '3%', '1%'];
+/** The search box's field, checked like the users list's search (trimmed, at most 200 characters). */
+const searchFields = z.pick(adminUsersQuery, { search: true });
 
 /**
  * Look up any user's referral network: search by name or e-mail, pick a user, see the three
@@ -20,21 +25,20 @@ export function ReferralLookup({
 }: {
   renderTree: (data: AdminReferralLookup, onRefresh: () => void, refreshing: boolean) => ReactNode;
 }) {
-  const [draft, setDraft] = useState('');
+  const form = useZodForm<{ search: string }>(searchFields, { defaultValues: { search: '' } });
   const [search, setSearch] = useState('');
   const [userId, setUserId] = useState<string | null>(null);
   const candidates = useQuery(userCandidatesQuery(search));
   const network = useQuery(userNetworkQuery(userId));
 
-  function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    setSearch(draft.trim());
-  }
-
   return (
     <div className="space-y-4">
       <Card title="Look Up a User's Network">
-        <form onSubmit={onSubmit} role="search" className="flex flex-wrap gap-2">
+        <form
+          onSubmit={form.handleSubmit((v) => setSearch(v.search.trim()))}
+          role="search"
+          className="flex flex-wrap gap-2"
+        >
           <label htmlFor="referral-lookup-search" className="sr-only">
             Search users by name or e-mail
           </label>
@@ -43,9 +47,8 @@ export function ReferralLookup({
             type="search"
             className={`${inputClass} min-w-0 flex-1`}
             placeholder="Name or e-mail"
-            value={draft}
             maxLength={200}
-            onChange={(e) => setDraft(e.target.value)}
+            {...form.register('search')}
           />
           <Button type="submit">Search</Button>
         </form>
@@ -62,7 +65,9 @@ export function ReferralLookup({
                   <p className="font-medium break-all text-slate-900">
                     {u.firstName} {u.lastName}
                   </p>
-                  <p className="text-xs break-all text-slate-500">{u.email}</p>
+                  <p className="text-xs text-slate-500">
+                    <Email address={u.email} />
+                  </p>
                 </div>
                 <Button
                   variant={userId === u._id ? 'primary' : 'secondary'}

@@ -38,11 +38,24 @@ describe('SolvencyPanel', () => {
   });
 
   it('is red below 100 %', async () => {
-    show({ liabilities: 1000, assets: { depositAddresses: 500, payoutAddress: 100 }, coverage: 0.6, asOf: null });
+    show({
+      liabilities: 1000,
+      assets: { depositAddresses: 500, payoutAddress: 100 },
+      coverage: 0.6,
+      asOf: '2026-11-23T10:00:00.000Z',
+    });
     const coverage = await screen.findByTestId('solvency-coverage');
     expect(coverage.textContent).toBe('60.0 % covered');
     expect(coverage.dataset.covered).toBe('no');
     expect(coverage.className).toMatch(/rose/);
+    expect(screen.getByText(/On-chain balances read Nov 23, 2026/)).toBeTruthy();
+  });
+
+  it('before the chain was ever read: no alarm, it says the coverage is not known', async () => {
+    show({ liabilities: 1000, assets: { depositAddresses: 0, payoutAddress: 0 }, coverage: 0, asOf: null });
+    const coverage = await screen.findByTestId('solvency-coverage');
+    expect(coverage.textContent).toBe('Coverage not known yet');
+    expect(coverage.className).not.toMatch(/rose|red/);
     expect(screen.getByText('On-chain balances not read yet')).toBeTruthy();
   });
 });

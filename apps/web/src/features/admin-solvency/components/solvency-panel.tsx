@@ -1,9 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { formatUsdc } from '@harvest/shared/money';
 import { Card } from '../../../components/ui/card.tsx';
+import { dateTime, usdc } from '../../../lib/format.ts';
 import { solvencyQuery } from '../api/solvency.ts';
-
-const usdc = (n: number) => `${formatUsdc(n, 2)} USDC`;
 
 /** What the platform owes against what its addresses hold on chain; red below 100 %. */
 export function SolvencyPanel() {
@@ -16,12 +14,17 @@ export function SolvencyPanel() {
         <p className="text-sm text-slate-500">{q.isError ? 'Solvency could not be loaded.' : 'Loading...'}</p>
       ) : (
         <div className="space-y-2 text-sm" data-testid="solvency">
+          {/* Until the chain has been read there is no coverage to alarm about, only "not known yet". */}
           <p
-            className={`text-2xl font-bold ${covered ? 'text-emerald-700' : 'text-rose-700'}`}
+            className={`text-2xl font-bold ${covered ? 'text-emerald-700' : s.asOf ? 'text-rose-700' : 'text-slate-700'}`}
             data-testid="solvency-coverage"
             data-covered={covered ? 'yes' : 'no'}
           >
-            {s.coverage == null ? 'Nothing owed' : `${(s.coverage * 100).toFixed(1)} % covered`}
+            {s.coverage == null
+              ? 'Nothing owed'
+              : s.asOf
+                ? `${(s.coverage * 100).toFixed(1)} % covered`
+                : 'Coverage not known yet'}
           </p>
           <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-slate-700">
             <dt>Owed to investors</dt>
@@ -32,7 +35,7 @@ export function SolvencyPanel() {
             <dd className="text-right font-medium">{usdc(s.assets.payoutAddress)}</dd>
           </dl>
           <p className="text-xs text-slate-500">
-            {s.asOf ? `On-chain balances read ${new Date(s.asOf).toLocaleString()}` : 'On-chain balances not read yet'}
+            {s.asOf ? `On-chain balances read ${dateTime(s.asOf)}` : 'On-chain balances not read yet'}
           </p>
         </div>
       )}

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { TEXT } from '@harvest/shared/texts';
 import { createTierBody, type AdminTier } from '@harvest/shared/schemas/admin';
@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { TextInput } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
+import { useZodForm } from '../../../lib/form.ts';
 import { useSaveTier } from '../api/save-tier.ts';
 import { useQuery } from '@tanstack/react-query';
 import { adminTiersQuery } from '../../../lib/admin-queries.ts';
@@ -86,29 +87,45 @@ export function TiersManager() {
   );
 }
 
+interface TierValues {
+  name: string;
+  amount: string;
+  dailyRate: string;
+  sortOrder: string;
+  active: boolean;
+}
+
+/** The request body the form's strings make: the shared schema checks it and names the wrong field. */
+const tierBody = (v: TierValues) => ({
+  name: v.name,
+  amount: v.amount.trim(),
+  dailyRate: v.dailyRate.trim() === '' ? Number.NaN : Number(v.dailyRate),
+  active: v.active,
+  sortOrder: Number(v.sortOrder) || 0,
+});
+
 function TierForm({ tier, onClose }: { tier: AdminTier | null; onClose: () => void }) {
-  const [name, setName] = useState(tier?.name ?? '');
-  const [amount, setAmount] = useState(tier ? String(tier.amount) : '');
-  const [rate, setRate] = useState(tier ? String(tier.dailyRate) : '');
-  const [sortOrder, setSortOrder] = useState(tier ? String(tier.sortOrder) : '0');
-  const [active, setActive] = useState(tier?.active ?? true);
+  const form = useZodForm<TierValues>(
+    createTierBody,
+    {
+      defaultValues: {
+        name: tier?.name ?? '',
+        amount: tier ? String(tier.amount) : '',
+        dailyRate: tier ? String(tier.dailyRate) : '',
+        sortOrder: tier ? String(tier.sortOrder) : '0',
+        active: tier?.active ?? true,
+      },
+    },
+    { toInput: tierBody },
+  );
+  const errors = form.formState.errors;
   const [error, setError] = useState<string | null>(null);
   const save = useSaveTier();
 
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    const body = {
-      name,
-      amount: amount.trim(),
-      dailyRate: rate.trim() === '' ? Number.NaN : Number(rate),
-      active,
-      sortOrder: Number(sortOrder) || 0,
-    };
-    const checked = createTierBody.safeParse(body);
-    if (!checked.success) return setError(checked.error.issues[0]?.message ?? TEXT.tierSaveFailed);
+  async function onValid(values: TierValues) {
     setError(null);
     try {
-      await save.mutateAsync({ id: tier?._id, body });
+      await save.mutateAsync({ id: tier?._id, body: tierBody(values) });
       toast.success(tier ? 'Tier updated' : 'Tier created');
       onClose();
     } catch (err) {
@@ -119,21 +136,21 @@ function TierForm({ tier, onClose }: { tier: AdminTier | null; onClose: () => vo
   return (
     <Card title={tier ? `Edit ${tier.name}` : 'New Tier'}>
       <form
-        onSubmit={onSubmit}
+        onSubmit={form.handleSubmit(onValid)}
         noValidate
         className="grid grid-cols-1 gap-3 sm:grid-cols-2"
         aria-label={tier ? 'Edit tier' : 'New tier'}
       >
-        <TextInput label="Name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} required />
+        <TextInput label="Name" maxLength={100} required error={errors.name?.message} {...form.register('name')} />
         <TextInput
           label="Amount (USDC)"
           type="number"
           inputMode="decimal"
           min="0"
           step="any"
-          value={amount}
-          onChange={(e) => setAmount(e.target.value)}
           required
+          error={errors.amount?.message}
+          {...form.register('amount')}
         />
         <TextInput
           label="Daily rate (%)"
@@ -142,19 +159,19 @@ function TierForm({ tier, onClose }: { tier: AdminTier | null; onClose: () => vo
           min="0"
           max="100"
           step="any"
-          value={rate}
-          onChange={(e) => setRate(e.target.value)}
           required
+          error={errors.dailyRate?.message}
+          {...form.register('dailyRate')}
         />
         <TextInput
           label="Display order"
           type="number"
           step="1"
-          value={sortOrder}
-          onChange={(e) => setSortOrder(e.target.value)}
+          error={errors.sortOrder?.message}
+          {...form.register('sortOrder')}
         />
         <label className="flex items-center gap-2 text-sm font-medium text-slate-700 sm:col-span-2">
-          <input type="checkbox" checked={active} onChange={(e) => setActive(e.target.checked)} className="h-4 w-4" />
+          <input type="checkbox" className="h-4 w-4" {...form.register('active')} />
           Active (investors can buy it)
         </label>
         {error && (

@@ -11,6 +11,8 @@ import { useToggleBlock } from '../api/toggle-block.ts';
 import { useQuery } from '@tanstack/react-query';
 import { adminUsersQuery, userDepositsQuery } from '../../../lib/admin-queries.ts';
 import { count, date, dateTime, shortHash, usdc } from '../../../lib/format.ts';
+import { Email } from '../../../components/ui/email.tsx';
+import { FIRST_PAGE, nextPage, prevPage, type PageAt } from '../../../lib/paging.ts';
 
 const PAGE_SIZE = 20;
 const DEPOSIT_STYLE = {
@@ -31,14 +33,14 @@ export interface UsersPanelSlots {
 export function UsersPanel({ toolbar, balanceForm }: UsersPanelSlots) {
   const [draft, setDraft] = useState('');
   const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const q = useQuery(adminUsersQuery(page, PAGE_SIZE, search));
+  const [at, setAt] = useState<PageAt>(FIRST_PAGE);
+  const q = useQuery(adminUsersQuery(at, PAGE_SIZE, search));
   const pages = Math.max(1, Math.ceil((q.data?.total ?? 0) / PAGE_SIZE));
 
   function onSearch(e: FormEvent) {
     e.preventDefault();
     setSearch(draft.trim());
-    setPage(1);
+    setAt(FIRST_PAGE);
   }
 
   return (
@@ -64,7 +66,7 @@ export function UsersPanel({ toolbar, balanceForm }: UsersPanelSlots) {
               onClick={() => {
                 setDraft('');
                 setSearch('');
-                setPage(1);
+                setAt(FIRST_PAGE);
               }}
             >
               Clear
@@ -99,7 +101,7 @@ export function UsersPanel({ toolbar, balanceForm }: UsersPanelSlots) {
           ))}
         </ul>
       )}
-      <Pager label="Users pages" page={page} pages={pages} onPage={setPage} />
+      <Pager label="Users pages" at={at} pages={pages} cursors={q.data} busy={q.isPlaceholderData} onGo={setAt} />
     </div>
   );
 }
@@ -134,7 +136,9 @@ function UserCard({
               <span className="rounded-full bg-rose-100 px-2 py-0.5 text-xs font-bold text-rose-800">BLOCKED</span>
             )}
           </h3>
-          <p className="break-all text-sm text-slate-600">{user.email}</p>
+          <p className="text-sm text-slate-600">
+            <Email address={user.email} />
+          </p>
           <p className="text-xs text-slate-500">
             {user.phone ?? 'Phone not provided'} · Joined {date(user.createdAt)}
           </p>
@@ -206,9 +210,9 @@ function Figure({ label, value }: { label: string; value: string }) {
 }
 
 function UserDeposits({ userId }: { userId: string }) {
-  const [page, setPage] = useState(1);
-  const q = useQuery(userDepositsQuery(userId, page));
-  useEffect(() => setPage(1), [userId]);
+  const [at, setAt] = useState<PageAt>(FIRST_PAGE);
+  const q = useQuery(userDepositsQuery(userId, at));
+  useEffect(() => setAt(FIRST_PAGE), [userId]);
   if (q.isPending) return <p className="mt-3 text-sm text-slate-500">Loading deposits...</p>;
   if (q.isError) return <p className="mt-3 text-sm text-rose-700">Could not load deposits.</p>;
   if (q.data.deposits.length === 0) return <p className="mt-3 text-sm text-slate-500">No deposits.</p>;
@@ -223,7 +227,8 @@ function UserDeposits({ userId }: { userId: string }) {
                 {usdc(d.amount)} <span className="text-xs text-slate-500">· {TYPE_LABEL[d.type]}</span>
               </p>
               <p className="break-all text-xs text-slate-500">
-                {d.txHash ? shortHash(d.txHash, 'adminDeposits') : 'No transaction hash'} · {dateTime(d.createdAt)}
+                {d.txHash ? shortHash(d.txHash, 'adminDeposits') : 'No transaction hash'} ·{' '}
+                <span className="whitespace-nowrap">{dateTime(d.createdAt)}</span>
               </p>
             </div>
             <span className={`rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${DEPOSIT_STYLE[d.status]}`}>
@@ -234,13 +239,13 @@ function UserDeposits({ userId }: { userId: string }) {
       </ul>
       {pages > 1 && (
         <div className="mt-2 flex items-center gap-2 text-sm">
-          <Button variant="ghost" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+          <Button variant="ghost" disabled={at.page <= 1} onClick={() => setAt(prevPage(at, q.data))}>
             Newer
           </Button>
           <span>
-            {page} / {pages}
+            {at.page} / {pages}
           </span>
-          <Button variant="ghost" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
+          <Button variant="ghost" disabled={at.page >= pages} onClick={() => setAt(nextPage(at, q.data))}>
             Older
           </Button>
         </div>

@@ -1,19 +1,22 @@
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { toast } from '../../../lib/toast.ts';
+import * as z from 'zod/mini';
 import { TEXT } from '@harvest/shared/texts';
-import { TX_HASH } from '@harvest/shared/schemas/common';
-import type { AdminWithdrawal } from '@harvest/shared/schemas/withdrawals';
+import { approveBody, type AdminWithdrawal } from '@harvest/shared/schemas/withdrawals';
 import { Pager } from '../../../components/ui/pager.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { Field, TextInput, inputClass } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
+import { firstError, useZodForm } from '../../../lib/form.ts';
 import { useApproveWithdrawal } from '../api/approve-withdrawal.ts';
 import { useRejectWithdrawal } from '../api/reject-withdrawal.ts';
 import { useQuery } from '@tanstack/react-query';
 import { adminWithdrawalsQuery, type WithdrawalView } from '../../../lib/admin-queries.ts';
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
+import { Email } from '../../../components/ui/email.tsx';
+import { FIRST_PAGE, type PageAt } from '../../../lib/paging.ts';
 
 const PAGE_SIZE = 25;
 const STATUS = {
@@ -27,9 +30,9 @@ const SOURCE = { earning: 'Cycle earning', rewards: 'Referral rewards', balance:
 /** `toolbar` (composed by the app layer, e.g. a CSV download) receives the current sub-tab. */
 export function AdminWithdrawals({ toolbar }: { toolbar?: (view: WithdrawalView) => ReactNode } = {}) {
   const [view, setView] = useState<WithdrawalView>('pending');
-  const [page, setPage] = useState(1);
+  const [at, setAt] = useState<PageAt>(FIRST_PAGE);
   const [selectedId, setSelectedId] = useState<string | null>(null);
-  const query = useQuery(adminWithdrawalsQuery(view, page, PAGE_SIZE));
+  const query = useQuery(adminWithdrawalsQuery(view, at, PAGE_SIZE));
   const all = query.data?.withdrawals ?? [];
   const rows = view === 'history' ? all.filter((w) => w.status !== 'pending') : all;
   const counts = query.data?.counts;
@@ -42,9 +45,10 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: (view: WithdrawalView)
       toast.error(errorText(query.error, TEXT.fetchWithdrawalsFailed), { toastId: 'fetch-withdrawals' });
   }, [query.isError, query.error, query.errorUpdatedAt]);
 
+  // The list shrank under the shown page (withdrawals processed): show its new last page.
   useEffect(() => {
-    if (page > pages) setPage(pages);
-  }, [page, pages]);
+    if (at.page > pages) setAt({ page: pages });
+  }, [at.page, pages]);
 
   const tabs: { id: WithdrawalView; label: string; count: number | undefined }[] = [
     { id: 'pending', label: 'Pending', count: counts?.pending },
@@ -74,7 +78,7 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: (view: WithdrawalView)
               aria-selected={view === t.id}
               onClick={() => {
                 setView(t.id);
-                setPage(1);
+                setAt(FIRST_PAGE);
               }}
               className={`flex-1 rounded-lg px-3 py-2 text-sm font-semibold transition ${view === t.id ? 'bg-white text-purple-800 shadow' : 'text-purple-700 hover:bg-white/60'}`}
             >
@@ -101,7 +105,15 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: (view: WithdrawalView)
           </ul>
         )}
 
-        <Pager label="Pages" page={page} pages={pages} onPage={setPage} onLight />
+        <Pager
+          label="Pages"
+          at={at}
+          pages={pages}
+          cursors={query.data}
+          busy={query.isPlaceholderData}
+          onGo={setAt}
+          onLight
+        />
       </Card>
 
       <ProcessPanel key={selected?._id ?? 'none'} withdrawal={selected} onDone={() => setSelectedId(null)} />
@@ -124,7 +136,12 @@ function WithdrawalRow({ w, selected, onSelect }: { w: AdminWithdrawal; selected
         </span>
         <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${st.cls}`}>{st.label}</span>
       </div>
-      {w.userId && <p className="break-all text-slate-500">{w.userId.email}</p>}
+      {/* slate-600: slate-500 falls under 4.5:1 on the selected row's purple-50. */}
+      {w.userId && (
+        <p className="text-slate-600">
+          <Email address={w.userId.email} />
+        </p>
+      )}
       <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-slate-700">
         <span>
           {w.cycleNumber !== null ? `Cycle #${w.cycleNumber}` : SOURCE[w.source]}
@@ -132,10 +149,13 @@ function WithdrawalRow({ w, selected, onSelect }: { w: AdminWithdrawal; selected
         </span>
         <span>Amount {usdc(w.amount)}</span>
         <span>Fee {usdc(w.feeAmount)}</span>
-        <span className="font-semibold text-emerald-700">Net {usdc(w.netAmount)}</span>
+        {/* Never green on a rejected amount. */}
+        <span className={`font-semibold ${w.status === 'rejected' ? 'text-slate-700' : 'text-emerald-700'}`}>
+          Net {usdc(w.netAmount)}
+        </span>
       </div>
       <p className="mt-1 font-mono text-xs break-all text-slate-600">{w.walletAddress}</p>
-      <p className="mt-1 text-xs text-slate-500">
+      <p className="mt-1 text-xs text-slate-600">
         Requested {dateTime(w.requestedAt)}
         {w.processedAt ? ` · Processed ${dateTime(w.processedAt)}` : ''}
         {w.txHash ? ` · Tx ${shortHash(w.txHash)}` : ''}
@@ -145,30 +165,36 @@ function WithdrawalRow({ w, selected, onSelect }: { w: AdminWithdrawal; selected
   );
 }
 
+interface ProcessValues {
+  txHash: string;
+  notes: string;
+}
+/** The approval's fields the administrator types (the withdrawal's id comes from the selection). */
+const processFields = z.pick(approveBody, { txHash: true, notes: true });
+
 function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | null; onDone: () => void }) {
-  const [txHash, setTxHash] = useState('');
-  const [notes, setNotes] = useState('');
+  const form = useZodForm<ProcessValues>(processFields, { defaultValues: { txHash: '', notes: '' } });
+  const errors = form.formState.errors;
+  const notes = form.watch('notes');
   const approve = useApproveWithdrawal();
   const reject = useRejectWithdrawal();
-  const [hashError, setHashError] = useState<string | null>(null);
   const [confirmReject, setConfirmReject] = useState(false);
   const [rejectError, setRejectError] = useState<string | null>(null);
   const busy = approve.isPending || reject.isPending;
 
-  async function onApprove(e: FormEvent) {
-    e.preventDefault();
+  async function onApprove(v: ProcessValues) {
     if (!withdrawal) return;
-    const hash = txHash.trim();
-    const invalid = !hash ? TEXT.txHashRequired : !TX_HASH.test(hash) ? TEXT.invalidTxHash : null;
-    setHashError(invalid);
-    if (invalid) return void toast.error(invalid);
     try {
-      await approve.mutateAsync({ withdrawalId: withdrawal._id, txHash: hash, notes: notes.trim() || null });
+      await approve.mutateAsync({
+        withdrawalId: withdrawal._id,
+        txHash: v.txHash.trim(),
+        notes: v.notes.trim() || null,
+      });
       toast.success('Withdrawal approved');
       onDone();
     } catch (err) {
       const text = errorText(err, TEXT.approveWithdrawalFailed);
-      setHashError(text);
+      form.setError('txHash', { message: text });
       toast.error(text);
     }
   }
@@ -176,7 +202,7 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
   async function onReject() {
     if (!withdrawal) return;
     try {
-      await reject.mutateAsync({ withdrawalId: withdrawal._id, notes: notes.trim() || null });
+      await reject.mutateAsync({ withdrawalId: withdrawal._id, notes: form.getValues('notes').trim() || null });
       toast.success('Withdrawal rejected');
       setConfirmReject(false);
       onDone();
@@ -188,7 +214,7 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
   }
 
   return (
-    <Card title="Process Withdrawal" className="h-fit lg:sticky lg:top-4">
+    <Card title="Process Withdrawal" className="h-fit lg:sticky lg:top-20">
       {!withdrawal ? (
         <p className="text-sm text-slate-500">Select a withdrawal from the list to process it.</p>
       ) : withdrawal.status !== 'pending' ? (
@@ -199,7 +225,11 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
           {withdrawal.txHash && <p className="font-mono text-xs break-all">Tx: {withdrawal.txHash}</p>}
         </div>
       ) : (
-        <form onSubmit={onApprove} className="space-y-4" noValidate>
+        <form
+          onSubmit={form.handleSubmit(onApprove, (errs) => toast.error(firstError(errs) ?? TEXT.txHashRequired))}
+          className="space-y-4"
+          noValidate
+        >
           <dl className="grid grid-cols-2 gap-x-3 gap-y-1 rounded-xl bg-purple-50 p-3 text-sm">
             <dt className="text-slate-600">User</dt>
             <dd className="text-right break-all text-slate-900">
@@ -216,22 +246,22 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
           </dl>
           <TextInput
             label="Transaction Hash"
-            value={txHash}
-            error={hashError}
-            onChange={(e) => setTxHash(e.target.value)}
+            error={errors.txHash?.message}
+            {...form.register('txHash')}
             placeholder="0x..."
             autoComplete="off"
             spellCheck={false}
             className="font-mono"
           />
-          <Field label="Notes (optional)">
-            {(id) => (
+          <Field label="Notes (optional)" error={errors.notes?.message}>
+            {(id, describedBy, invalid) => (
               <textarea
                 id={id}
+                aria-describedby={describedBy}
+                aria-invalid={invalid || undefined}
                 className={`${inputClass} min-h-20`}
-                value={notes}
                 maxLength={1000}
-                onChange={(e) => setNotes(e.target.value)}
+                {...form.register('notes')}
               />
             )}
           </Field>

@@ -53,7 +53,9 @@ describe('SignupForm', () => {
     const select = screen.getByLabelText<HTMLSelectElement>('Country code');
     expect(select.value).toBe('US');
     expect(select.options.length).toBeGreaterThan(230);
-    expect(select.selectedOptions[0]?.textContent).toMatch(/^\+1 /);
+    expect(select.selectedOptions[0]?.textContent).toBe('United States (+1)');
+    // Closed, the selector shows only the short form, which fits beside the number.
+    expect(select.nextElementSibling?.textContent).toBe('US +1');
   });
 
   it("gives 'Please enter email first' for Send Otp without an e-mail, and marks every empty field", async () => {

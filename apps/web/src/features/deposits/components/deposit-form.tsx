@@ -1,65 +1,71 @@
-import { useState, type FormEvent } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { TEXT } from '@harvest/shared/texts';
 import { processDepositBody } from '@harvest/shared/schemas/deposits';
 import { Button } from '../../../components/ui/button.tsx';
 import { TextInput } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
+import { firstError, useZodForm } from '../../../lib/form.ts';
 import { useSubmitDeposit } from '../api/submit-deposit.ts';
 
-const EMPTY = { txHash: '', amount: '', fromAddress: '' };
+interface Values {
+  txHash: string;
+  amount: string;
+  fromAddress: string;
+}
+const EMPTY: Values = { txHash: '', amount: '', fromAddress: '' };
 
-/** Submit a deposit: the spec's messages are checked here first, in the server's order. */
+/**
+ * Submit a deposit: the shared schema checks the spec's messages first, in the server's order; each
+ * shows under its field, and the first also as the spec's toast.
+ */
 export function DepositForm() {
-  const [form, setForm] = useState(EMPTY);
+  const form = useZodForm<Values>(processDepositBody, { defaultValues: EMPTY });
   const submit = useSubmitDeposit();
-  const set = (k: keyof typeof EMPTY) => (e: { target: { value: string } }) =>
-    setForm((f) => ({ ...f, [k]: e.target.value }));
+  const errors = form.formState.errors;
 
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    const checked = processDepositBody.safeParse(form);
-    if (!checked.success) return void toast.error(checked.error.issues[0]?.message ?? TEXT.depositFailed);
+  async function onValid(v: Values) {
     try {
-      const res = await submit.mutateAsync(form);
+      const res = await submit.mutateAsync(v);
       if (res.deposit.status === 'failed') toast.error(res.message);
       else toast.success(res.message);
-      setForm(EMPTY);
+      form.reset(EMPTY);
     } catch (err) {
       toast.error(errorText(err, TEXT.depositFailed));
     }
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="Submit deposit">
+    <form
+      onSubmit={form.handleSubmit(onValid, (errs) => toast.error(firstError(errs) ?? TEXT.depositFailed))}
+      noValidate
+      className="space-y-3"
+      aria-label="Submit deposit"
+    >
       <TextInput
         label="Transaction Hash"
-        name="txHash"
         placeholder="0x..."
         autoComplete="off"
         spellCheck={false}
-        value={form.txHash}
-        onChange={set('txHash')}
+        error={errors.txHash?.message}
+        {...form.register('txHash')}
       />
       <TextInput
         label="Amount (USDC)"
-        name="amount"
         type="number"
         inputMode="decimal"
         min="0.5"
         step="any"
         placeholder="0.5"
-        value={form.amount}
-        onChange={set('amount')}
+        error={errors.amount?.message}
+        {...form.register('amount')}
       />
       <TextInput
         label="From Address"
-        name="fromAddress"
         placeholder="0x... (the wallet you sent from)"
         autoComplete="off"
         spellCheck={false}
-        value={form.fromAddress}
-        onChange={set('fromAddress')}
+        error={errors.fromAddress?.message}
+        {...form.register('fromAddress')}
       />
       <Button type="submit" disabled={submit.isPending} className="w-full sm:w-auto">
         {submit.isPending ? 'Submitting...' : 'Submit Deposit'}

@@ -1,4 +1,3 @@
-import { useState, type FormEvent } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { POLL_DEPOSITS_MS } from '@harvest/shared/constants';
 import { TEXT } from '@harvest/shared/texts';
@@ -6,6 +5,7 @@ import { FROM_ADDRESS_CORRECTABLE, updateFailedDepositBody, type Deposit } from 
 import { Button } from '../../../components/ui/button.tsx';
 import { TextInput } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
+import { firstError, useZodForm } from '../../../lib/form.ts';
 import { useUpdateFailedDeposit } from '../api/update-failed-deposit.ts';
 import { useDismissFailedDeposit } from '../api/dismiss-failed-deposit.ts';
 import { useQuery } from '@tanstack/react-query';
@@ -37,14 +37,33 @@ export function FailedDeposits() {
   );
 }
 
+interface Values {
+  txHash: string;
+  amount: string;
+  fromAddress: string;
+}
+
 function FailedDepositItem({ deposit }: { deposit: Deposit }) {
   // A wrong sender (or an administrator's rejection) may need another from-address.
   const withFrom = deposit.failureKind !== null && FROM_ADDRESS_CORRECTABLE.includes(deposit.failureKind);
-  const [form, setForm] = useState({
-    txHash: deposit.txHash ?? '',
-    amount: String(deposit.amount),
-    fromAddress: deposit.fromAddress ?? '',
+  const body = (v: Values) => ({
+    depositId: deposit._id,
+    txHash: v.txHash,
+    amount: v.amount,
+    ...(withFrom ? { fromAddress: v.fromAddress } : {}),
   });
+  const form = useZodForm<Values>(
+    updateFailedDepositBody,
+    {
+      defaultValues: {
+        txHash: deposit.txHash ?? '',
+        amount: String(deposit.amount),
+        fromAddress: deposit.fromAddress ?? '',
+      },
+    },
+    { toInput: body },
+  );
+  const errors = form.formState.errors;
   const update = useUpdateFailedDeposit();
   const dismiss = useDismissFailedDeposit();
 
@@ -56,18 +75,9 @@ function FailedDepositItem({ deposit }: { deposit: Deposit }) {
     }
   }
 
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    const body = {
-      depositId: deposit._id,
-      txHash: form.txHash,
-      amount: form.amount,
-      ...(withFrom ? { fromAddress: form.fromAddress } : {}),
-    };
-    const checked = updateFailedDepositBody.safeParse(body);
-    if (!checked.success) return void toast.error(checked.error.issues[0]?.message ?? TEXT.updateFailed);
+  async function onValid(v: Values) {
     try {
-      const res = await update.mutateAsync(body);
+      const res = await update.mutateAsync(body(v));
       if (res.deposit.status === 'failed') toast.error(res.message);
       else toast.success(res.message);
     } catch (err) {
@@ -86,36 +96,33 @@ function FailedDepositItem({ deposit }: { deposit: Deposit }) {
       </div>
       {deposit.failureReason && <p className="mt-2 text-sm text-rose-800">{deposit.failureReason}</p>}
       <form
-        onSubmit={onSubmit}
+        onSubmit={form.handleSubmit(onValid, (errs) => toast.error(firstError(errs) ?? TEXT.updateFailed))}
         noValidate
         className={`mt-3 grid gap-3 sm:items-end ${withFrom ? 'sm:grid-cols-[1fr_10rem_1fr_auto]' : 'sm:grid-cols-[1fr_10rem_auto]'}`}
         aria-label="Correct failed deposit"
       >
         <TextInput
           label="Transaction Hash"
-          name="txHash"
           autoComplete="off"
           spellCheck={false}
-          value={form.txHash}
-          onChange={(e) => setForm((f) => ({ ...f, txHash: e.target.value }))}
+          error={errors.txHash?.message}
+          {...form.register('txHash')}
         />
         <TextInput
           label="Amount (USDC)"
-          name="amount"
           type="number"
           inputMode="decimal"
           step="any"
-          value={form.amount}
-          onChange={(e) => setForm((f) => ({ ...f, amount: e.target.value }))}
+          error={errors.amount?.message}
+          {...form.register('amount')}
         />
         {withFrom && (
           <TextInput
             label="From Address"
-            name="fromAddress"
             autoComplete="off"
             spellCheck={false}
-            value={form.fromAddress}
-            onChange={(e) => setForm((f) => ({ ...f, fromAddress: e.target.value }))}
+            error={errors.fromAddress?.message}
+            {...form.register('fromAddress')}
           />
         )}
         <Button type="submit" disabled={update.isPending}>

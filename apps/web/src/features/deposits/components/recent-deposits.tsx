@@ -1,9 +1,11 @@
 import { POLL_DEPOSITS_MS, RECENT_DEPOSITS } from '@harvest/shared/constants';
 import type { Deposit } from '@harvest/shared/schemas/deposits';
 import { STATUS_LABEL, STATUS_STYLE, TYPE_LABEL } from '../lib/format.ts';
-import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { QueryState } from '../../../components/ui/query-state.tsx';
 import { depositHistoryQuery } from '../../../lib/investor-queries.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
 
 /** Refresh while a chain deposit is pending. */
@@ -17,6 +19,20 @@ export function RecentDeposits() {
     refetchInterval: (q) =>
       q.state.data?.deposits.some((d) => d.status === 'pending' && d.type === 'real') ? LIVE_MS : POLL_DEPOSITS_MS,
   });
+  // A deposit seen pending that is no longer: the balance (and the failed list) changed with it.
+  const qc = useQueryClient();
+  const pending = useRef<Set<string>>(new Set());
+  useEffect(() => {
+    const deposits = history.data?.deposits;
+    if (!deposits) return;
+    const now = new Set(deposits.filter((d) => d.status === 'pending').map((d) => d._id));
+    const settled = [...pending.current].some((id) => !now.has(id));
+    pending.current = now;
+    if (settled) {
+      void qc.invalidateQueries({ queryKey: queryKeys.dashboard });
+      void qc.invalidateQueries({ queryKey: queryKeys.deposits.failed });
+    }
+  }, [history.data, qc]);
   return (
     <QueryState query={history} what="your deposits">
       {(data) =>

@@ -3,6 +3,7 @@ import type { ReferralTree } from '@harvest/shared/schemas/referrals';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { date } from '../../../lib/format.ts';
+import { Email } from '../../../components/ui/email.tsx';
 
 type Entry = ReferralTree['level1'][number];
 
@@ -79,7 +80,9 @@ export function ReferralLevel({ label, entries, count }: { label: string; entrie
               <p className="font-medium text-slate-900">
                 {e.firstName} {e.lastName}
               </p>
-              <p className="break-all text-slate-600">{e.email}</p>
+              <p className="text-slate-600">
+                <Email address={e.email} />
+              </p>
               <p className="text-xs text-slate-500">Joined {date(e.createdAt)}</p>
             </li>
           ))}

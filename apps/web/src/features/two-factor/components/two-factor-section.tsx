@@ -1,82 +1,92 @@
 import { useState } from 'react';
 import { toast } from '../../../lib/toast.ts';
+import { twoFactorDisableBody, twoFactorEnableBody, twoFactorSetupBody } from '@harvest/shared/schemas/two-factor';
 import { Button } from '../../../components/ui/button.tsx';
 import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
 import { errorText, hasCode, tokenStore } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth.tsx';
+import { firstError, useZodForm } from '../../../lib/form.ts';
 import { disableTwoFactor, enableTwoFactor, setupTwoFactor } from '../api/two-factor.ts';
 
 type Step =
   | { kind: 'idle' }
   | { kind: 'password' }
-  | { kind: 'scan'; secret: string; qr: string }
+  | { kind: 'scan'; secret: string; qr: string; password: string }
   | { kind: 'codes'; codes: string[] }
   | { kind: 'disable' };
+
+interface PasswordValues {
+  password: string;
+}
+interface CodeValues {
+  code: string;
+}
+interface DisableValues {
+  password: string;
+  code: string;
+}
+
+/** A refusal: its text (also toasted) and whether it is about the password rather than the code. */
+function refusal(err: unknown, fallback: string): { message: string; onPassword: boolean } {
+  const message = errorText(err, fallback);
+  toast.error(message);
+  return { message, onPassword: hasCode(err, 'wrong_password') || /password/i.test(message) };
+}
+const toastFirst = (errs: Record<string, { message?: unknown } | undefined>) => {
+  const text = firstError(errs);
+  if (text) toast.error(text);
+};
 
 /** Authenticator-app sign-in (TOTP): enrol with a QR code, keep the recovery codes, or turn it off. */
 export function TwoFactorSection() {
   const { user, setUser } = useAuth();
   const [step, setStep] = useState<Step>({ kind: 'idle' });
-  const [code, setCode] = useState('');
-  const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  // Errors show here, in the dialog, at the field they concern (and in a toast).
-  const [error, setError] = useState<{ field: 'password' | 'code'; text: string } | null>(null);
+  const passwordForm = useZodForm<PasswordValues>(twoFactorSetupBody, { defaultValues: { password: '' } });
+  const scanPassword = step.kind === 'scan' ? step.password : '';
+  const codeForm = useZodForm<CodeValues>(
+    twoFactorEnableBody,
+    { defaultValues: { code: '' } },
+    { toInput: (v) => ({ password: scanPassword, code: v.code }) },
+  );
+  const disableForm = useZodForm<DisableValues>(twoFactorDisableBody, { defaultValues: { password: '', code: '' } });
   if (!user) return null;
-  const fail = (err: unknown, fallback: string) => {
-    const text = errorText(err, fallback);
-    setError({ field: hasCode(err, 'wrong_password') || /password/i.test(text) ? 'password' : 'code', text });
-    toast.error(text);
-  };
-  const errorFor = (field: 'password' | 'code') => (error?.field === field ? error.text : undefined);
 
-  async function start() {
-    setBusy(true);
-    setError(null);
+  async function start({ password }: PasswordValues) {
     try {
       const res = await setupTwoFactor(password);
       const QR = await import('qrcode');
-      setStep({ kind: 'scan', secret: res.secret, qr: await QR.toDataURL(res.otpauthUrl, { width: 200, margin: 1 }) });
+      const qr = await QR.toDataURL(res.otpauthUrl, { width: 200, margin: 1 });
+      passwordForm.reset({ password: '' });
+      setStep({ kind: 'scan', secret: res.secret, qr, password });
     } catch (err) {
-      fail(err, 'Could not start two-factor set-up');
-    } finally {
-      setBusy(false);
+      passwordForm.setError('password', refusal(err, 'Could not start two-factor set-up'));
     }
   }
 
-  async function confirm() {
-    setBusy(true);
-    setError(null);
+  async function confirm({ code }: CodeValues) {
     try {
-      const res = await enableTwoFactor(password, code.trim());
+      const res = await enableTwoFactor(scanPassword, code.trim());
       tokenStore.set(res.token);
-      setCode('');
-      setPassword('');
+      codeForm.reset({ code: '' });
       // On at once: the badge must not say Off while the recovery codes are shown.
       if (user) setUser({ ...user, twoFactorEnabled: true });
       setStep({ kind: 'codes', codes: res.recoveryCodes });
     } catch (err) {
-      fail(err, 'Invalid authentication code');
-    } finally {
-      setBusy(false);
+      codeForm.setError('code', refusal(err, 'Invalid authentication code'));
     }
   }
 
-  async function turnOff() {
-    setBusy(true);
-    setError(null);
+  async function turnOff({ password, code }: DisableValues) {
     try {
       const res = await disableTwoFactor(password, code.trim());
       tokenStore.set(res.token);
       setStep({ kind: 'idle' });
-      setCode('');
-      setPassword('');
+      disableForm.reset({ password: '', code: '' });
       if (user) setUser({ ...user, twoFactorEnabled: false });
       toast.success(res.message);
     } catch (err) {
-      fail(err, 'Could not turn off two-factor authentication');
-    } finally {
-      setBusy(false);
+      const r = refusal(err, 'Could not turn off two-factor authentication');
+      disableForm.setError(r.onPassword ? 'password' : 'code', { message: r.message });
     }
   }
 
@@ -99,23 +109,27 @@ export function TwoFactorSection() {
         </Button>
       )}
       {step.kind === 'password' && (
-        <div className="space-y-2">
+        <form
+          className="space-y-2"
+          noValidate
+          aria-label="Confirm your password"
+          onSubmit={passwordForm.handleSubmit(start, toastFirst)}
+        >
           <PasswordInput
             label="Password"
-            value={password}
-            error={errorFor('password')}
-            onChange={(e) => setPassword(e.target.value)}
+            error={passwordForm.formState.errors.password?.message}
             autoComplete="current-password"
+            {...passwordForm.register('password')}
           />
           <div className="flex gap-2">
             <Button variant="secondary" onClick={() => setStep({ kind: 'idle' })}>
               Cancel
             </Button>
-            <Button onClick={start} disabled={busy}>
+            <Button type="submit" disabled={passwordForm.formState.isSubmitting}>
               Continue
             </Button>
           </div>
-        </div>
+        </form>
       )}
       {step.kind === 'idle' && user.twoFactorEnabled && (
         <Button variant="secondary" onClick={() => setStep({ kind: 'disable' })}>
@@ -123,7 +137,12 @@ export function TwoFactorSection() {
         </Button>
       )}
       {step.kind === 'scan' && (
-        <div className="space-y-2">
+        <form
+          className="space-y-2"
+          noValidate
+          aria-label="Confirm the authenticator"
+          onSubmit={codeForm.handleSubmit(confirm, toastFirst)}
+        >
           <p className="text-slate-700">
             Scan this code with your authenticator app, then enter the 6-digit code it shows.
           </p>
@@ -133,14 +152,13 @@ export function TwoFactorSection() {
             label="Authentication code"
             inputMode="numeric"
             autoComplete="one-time-code"
-            value={code}
-            error={errorFor('code')}
-            onChange={(e) => setCode(e.target.value)}
+            error={codeForm.formState.errors.code?.message}
+            {...codeForm.register('code')}
           />
-          <Button onClick={confirm} disabled={busy}>
+          <Button type="submit" disabled={codeForm.formState.isSubmitting}>
             Confirm
           </Button>
-        </div>
+        </form>
       )}
       {step.kind === 'codes' && (
         <div className="space-y-2">
@@ -156,30 +174,33 @@ export function TwoFactorSection() {
         </div>
       )}
       {step.kind === 'disable' && (
-        <div className="space-y-2">
+        <form
+          className="space-y-2"
+          noValidate
+          aria-label="Turn off two-factor authentication"
+          onSubmit={disableForm.handleSubmit(turnOff, toastFirst)}
+        >
           <PasswordInput
             label="Password"
-            value={password}
-            error={errorFor('password')}
-            onChange={(e) => setPassword(e.target.value)}
+            error={disableForm.formState.errors.password?.message}
             autoComplete="current-password"
+            {...disableForm.register('password')}
           />
           <TextInput
             label="Authentication or recovery code"
-            value={code}
-            error={errorFor('code')}
-            onChange={(e) => setCode(e.target.value)}
+            error={disableForm.formState.errors.code?.message}
             autoComplete="one-time-code"
+            {...disableForm.register('code')}
           />
           <div className="flex gap-2">
             <Button variant="secondary" onClick={() => setStep({ kind: 'idle' })}>
               Cancel
             </Button>
-            <Button variant="danger" onClick={turnOff} disabled={busy}>
+            <Button type="submit" variant="danger" disabled={disableForm.formState.isSubmitting}>
               Turn off
             </Button>
           </div>
-        </div>
+        </form>
       )}
     </section>
   );

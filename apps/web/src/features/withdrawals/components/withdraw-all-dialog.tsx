@@ -1,11 +1,12 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { toast } from '../../../lib/toast.ts';
-import { EVM_ADDRESS } from '@harvest/shared/schemas/common';
+import { requestAllBody, type RequestAllInput } from '@harvest/shared/schemas/withdrawals';
 import { TEXT } from '@harvest/shared/texts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
 import { errorText, hasCode } from '../../../lib/api-client.ts';
+import { firstError, useZodForm } from '../../../lib/form.ts';
 import { useRequestAll } from '../api/request-all.ts';
 import type { Breakdown } from '../lib/breakdown.ts';
 import { usdc } from '../../../lib/format.ts';
@@ -23,7 +24,10 @@ function BreakdownList({ b }: { b: Breakdown }) {
       <dt className="font-medium text-slate-700">Gross</dt>
       <dd className="text-right font-medium text-slate-900">{usdc(b.gross)}</dd>
       <dt className="text-slate-600">Fee (15% on earnings)</dt>
-      <dd className="text-right text-red-700">−{usdc(b.fee)}</dd>
+      <dd className={`text-right ${b.fee > 0 ? 'text-red-700' : 'text-slate-900'}`}>
+        {b.fee > 0 ? '−' : ''}
+        {usdc(b.fee)}
+      </dd>
       <dt className="font-semibold text-slate-900">You receive (net)</dt>
       <dd className="text-right font-bold text-emerald-700">{usdc(b.net)}</dd>
     </dl>
@@ -68,41 +72,43 @@ function WithdrawAllBody({
   onClose: () => void;
   onDone: (wallet: string) => void;
 }) {
-  const [wallet, setWallet] = useState(lastWallet ?? '');
-  const [password, setPassword] = useState('');
+  const form = useZodForm<RequestAllInput>(
+    requestAllBody,
+    { defaultValues: { walletAddress: lastWallet ?? '', withdrawalPassword: '' } },
+    { toInput: (v) => ({ ...v, walletAddress: v.walletAddress.trim() }) },
+  );
+  const errors = form.formState.errors;
   const [step, setStep] = useState<'form' | 'confirm'>('form');
-  // Errors are shown here, inside the dialog, next to the field they concern (and in a toast).
-  const [errors, setErrors] = useState<{ wallet?: string; password?: string; form?: string }>({});
   const mutation = useRequestAll();
+  const wallet = form.watch('walletAddress');
 
-  function report(next: typeof errors) {
-    setErrors(next);
-    const text = next.wallet ?? next.password ?? next.form;
-    if (text) toast.error(text);
+  // Errors are shown here, inside the dialog, next to the field they concern (and in a toast).
+  function report(field: keyof RequestAllInput | 'root', text: string) {
+    form.setError(field, { message: text });
+    toast.error(text);
   }
 
-  function onReview(e: FormEvent) {
-    e.preventDefault();
-    if (!wallet.trim()) return report({ wallet: TEXT.walletRequired });
-    if (!EVM_ADDRESS.test(wallet.trim())) return report({ wallet: TEXT.invalidWallet });
-    if (!password) return report({ password: TEXT.withdrawalPasswordRequired });
-    if (breakdown.gross <= 0) return report({ form: TEXT.noFunds });
-    setErrors({});
+  function onReview() {
+    if (breakdown.gross <= 0) return report('root', TEXT.noFunds);
     setStep('confirm');
   }
 
   async function onConfirm() {
+    const v = form.getValues();
     try {
-      const res = await mutation.mutateAsync({ walletAddress: wallet.trim(), withdrawalPassword: password });
+      const res = await mutation.mutateAsync({
+        walletAddress: v.walletAddress.trim(),
+        withdrawalPassword: v.withdrawalPassword,
+      });
       toast.success(res.message);
-      onDone(wallet.trim().toLowerCase());
+      onDone(v.walletAddress.trim().toLowerCase());
       onClose();
     } catch (err) {
-      const text = errorText(err, TEXT.withdrawFailed);
-      if (hasCode(err, 'wrong_password')) report({ password: text });
-      else if (hasCode(err, 'validation') && /wallet/i.test(text)) report({ wallet: text });
-      else report({ form: text });
       setStep('form');
+      const text = errorText(err, TEXT.withdrawFailed);
+      if (hasCode(err, 'wrong_password')) report('withdrawalPassword', text);
+      else if (hasCode(err, 'validation') && /wallet/i.test(text)) report('walletAddress', text);
+      else report('root', text);
     }
   }
 
@@ -130,13 +136,16 @@ function WithdrawAllBody({
   }
 
   return (
-    <form onSubmit={onReview} className="space-y-4" noValidate>
+    <form
+      onSubmit={form.handleSubmit(onReview, (errs) => toast.error(firstError(errs) ?? TEXT.withdrawFailed))}
+      className="space-y-4"
+      noValidate
+    >
       <BreakdownList b={breakdown} />
       <TextInput
         label="Wallet Address (Polygon USDC)"
-        value={wallet}
-        error={errors.wallet}
-        onChange={(e) => setWallet(e.target.value)}
+        error={errors.walletAddress?.message}
+        {...form.register('walletAddress')}
         placeholder="0x..."
         autoComplete="off"
         spellCheck={false}
@@ -144,14 +153,13 @@ function WithdrawAllBody({
       />
       <PasswordInput
         label="Withdrawal Password"
-        value={password}
-        error={errors.password}
-        onChange={(e) => setPassword(e.target.value)}
+        error={errors.withdrawalPassword?.message}
+        {...form.register('withdrawalPassword')}
         autoComplete="current-password"
       />
-      {errors.form && (
+      {errors.root?.message && (
         <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
-          {errors.form}
+          {errors.root.message}
         </p>
       )}
       <div className="flex flex-wrap justify-end gap-2">

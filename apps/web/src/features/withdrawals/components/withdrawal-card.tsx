@@ -23,9 +23,14 @@ export function WithdrawalCard({ w }: { w: Withdrawal }) {
         <dt className="text-slate-500">Amount</dt>
         <dd className="text-right font-medium text-slate-900">{usdc(w.amount)}</dd>
         <dt className="text-slate-500">Fee{w.source === 'earning' ? ' (15%)' : ''}</dt>
-        <dd className="text-right text-rose-700">{usdc(w.feeAmount)}</dd>
+        {/* Red for a fee actually taken (money going out); a zero fee and a rejected amount stay neutral. */}
+        <dd className={`text-right ${w.feeAmount > 0 && label !== 'Rejected' ? 'text-red-700' : 'text-slate-900'}`}>
+          {usdc(w.feeAmount)}
+        </dd>
         <dt className="text-slate-500">Net</dt>
-        <dd className="text-right font-semibold text-emerald-700">{usdc(w.netAmount)}</dd>
+        <dd className={`text-right font-semibold ${label === 'Rejected' ? 'text-slate-600' : 'text-emerald-700'}`}>
+          {usdc(w.netAmount)}
+        </dd>
         {w.investmentId && (
           <>
             <dt className="text-slate-500">Tier</dt>

@@ -1,7 +1,9 @@
-import { StatCard } from '../../../components/ui/card.tsx';
 import { usdc } from '../../../lib/format.ts';
 
-/** Withdrawal Summary: available and pending from the account summary; completed and fees from the history. */
+/**
+ * Withdrawal Summary: available and pending from the account summary; completed and fees from the history.
+ * One emphasised figure (Available, what Withdraw All sends); the other three are smaller, side by side.
+ */
 export function WithdrawalSummary({
   available,
   pending,
@@ -14,11 +16,26 @@ export function WithdrawalSummary({
   fees: number;
 }) {
   return (
-    <div role="group" className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4" aria-label="Withdrawal Summary">
-      <StatCard label="Available" value={usdc(available)} tone="emerald" />
-      <StatCard label="Pending" value={usdc(pending)} tone="amber" />
-      <StatCard label="Completed" value={usdc(completed)} tone="sky" />
-      <StatCard label="Fees Paid" value={usdc(fees)} tone={fees > 0 ? 'rose' : 'sky'} />
+    <div role="group" aria-label="Withdrawal Summary">
+      <dl className="grid grid-cols-1 gap-2 sm:grid-cols-4 sm:gap-3">
+        <div className="min-w-0 rounded-xl bg-purple-50 p-3">
+          <dt className="text-sm font-medium text-slate-700">Available</dt>
+          <dd className="text-2xl font-bold text-purple-800">{usdc(available)}</dd>
+        </div>
+        <Figure label="Pending" value={usdc(pending)} />
+        <Figure label="Completed" value={usdc(completed)} />
+        {/* Red only when fees were actually paid: money going out. */}
+        <Figure label="Fees Paid" value={usdc(fees)} className={fees > 0 ? 'text-red-700' : 'text-slate-900'} />
+      </dl>
+    </div>
+  );
+}
+
+function Figure({ label, value, className = 'text-slate-900' }: { label: string; value: string; className?: string }) {
+  return (
+    <div className="flex min-w-0 items-baseline justify-between gap-2 rounded-xl bg-slate-50 px-3 py-2 sm:block sm:p-3">
+      <dt className="text-sm font-medium text-slate-700">{label}</dt>
+      <dd className={`font-semibold sm:text-lg ${className}`}>{value}</dd>
     </div>
   );
 }

@@ -5,23 +5,33 @@ import { useAuth } from '../../../../lib/auth.tsx';
 import { DepositAddress } from '../../../../features/deposits/components/deposit-address.tsx';
 import { DepositForm } from '../../../../features/deposits/components/deposit-form.tsx';
 import { FailedDeposits } from '../../../../features/deposits/components/failed-deposits.tsx';
+import { WalletDeposit } from '../../../../features/deposits/components/wallet-deposit.tsx';
 import { RecentDeposits } from '../../../../features/deposits/components/recent-deposits.tsx';
 import { depositSettingsQuery } from '../../../../features/deposits/api/deposit-settings.ts';
 import { useQuery } from '@tanstack/react-query';
 import { dashboardQuery } from '../../../../lib/query-keys.ts';
 import { usdc } from '../../../../lib/format.ts';
 
-/** Deposit tab (spec section 2): address, instructions, warning, balance, form, corrections, recent deposits. */
+/**
+ * Deposit tab (spec section 2): address, instructions, warning, balance, form, corrections, recent deposits;
+ * with per-investor addresses also "Send from my wallet" when the browser has a wallet.
+ */
 export default function Tab() {
   const { user } = useAuth();
   const dashboard = useQuery(dashboardQuery(POLL_DEPOSITS_MS));
   const balance = dashboard.data?.accountSummary.balance;
-  const own = useQuery(depositSettingsQuery()).data?.ownAddress ?? false;
+  const settings = useQuery(depositSettingsQuery()).data;
+  const own = settings?.ownAddress ?? false;
   return (
     <div className="space-y-5">
       <div className="grid gap-5 lg:grid-cols-[2fr_1fr]">
         <Card title="Deposit USDC">
           <DepositAddress address={user?.depositAddress ?? ''} own={own} />
+          {own && user?.depositAddress && (
+            <div className="mt-4">
+              <WalletDeposit settings={settings} address={user.depositAddress} />
+            </div>
+          )}
         </Card>
         <StatCard
           label="Current Balance"
