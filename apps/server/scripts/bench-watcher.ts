@@ -18,6 +18,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { Address } from 'viem';
 import { buildApp } from '../src/app.ts';
+import { unavailableText } from '../src/chain/chain.ts';
 import { loadConfig } from '../src/config.ts';
 import { openPostgres } from '../src/db/client.ts';
 import { rawRows } from '../src/db/raw.ts';
@@ -154,7 +155,7 @@ export async function watcherBench(pgUrl: string): Promise<{ rows: WatcherBenchR
     const p1 = performance.now();
     const decoded = await readOnly.ctx.chain!.usdcTransfers(startBlock + 1n, endBlock);
     const adapterS = (performance.now() - p1) / 1000;
-    const profile = `Profile, whole chain in one call: eth_getLogs alone ${fmt(rawS, 2)} s for ${raw.result.length} logs; through the adapter (viem, decoded) ${fmt(adapterS, 2)} s (${decoded.ok ? decoded.value.length : 'failed'})`;
+    const profile = `Profile, whole chain in one call: eth_getLogs alone ${fmt(rawS, 2)} s for ${raw.result.length} logs; through the adapter (viem, decoded) ${fmt(adapterS, 2)} s (${decoded.ok ? decoded.value.length : `failed: ${unavailableText(decoded.error)}`})`;
     try {
       for (const [scanBlocks, ctx] of runs) {
         await db.execute(sql`DELETE FROM deposits`);
