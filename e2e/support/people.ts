@@ -12,6 +12,14 @@ export interface Person {
   token: string;
 }
 
+/** A toast with this text (exact, or matching the pattern). */
+export const toast = (page: Page, text: string | RegExp) =>
+  page.locator('.Toastify').getByText(text, typeof text === 'string' ? { exact: true } : undefined);
+
+/** The value under a stat card's label. */
+export const stat = (page: Page, label: string) =>
+  page.getByText(label, { exact: true }).locator('xpath=following-sibling::*[1]');
+
 let seq = 0;
 
 /** The invitation code of the person holding `token` (generated on first use). */

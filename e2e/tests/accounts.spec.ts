@@ -1,13 +1,12 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { ADMIN, startApp, type RunningApp } from '../support/server.ts';
+import { toast } from '../support/people.ts';
 
 let app: RunningApp;
 test.beforeAll(async () => {
   app = await startApp();
 });
 test.afterAll(async () => app?.stop());
-
-const toast = (page: Page, text: string) => page.locator('.Toastify').getByText(text, { exact: true });
 
 test('invited person signs up, stays signed in, edits profile, invites, is blocked and unblocked', async ({ page }) => {
   const adminToken = await app.adminToken();

@@ -1,7 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Download, type Page } from '@playwright/test';
 import { startFastApp as startApp } from '../support/fresh-data-dir.ts';
-import { openTab, randomTxHash, signIn, signUpInvestor, tokenFor, type Person } from '../support/people.ts';
+import {
+  openTab,
+  randomTxHash,
+  signIn,
+  signUpInvestor,
+  tokenFor,
+  type Person,
+  toast,
+  stat,
+} from '../support/people.ts';
 import { ADMIN, type RunningApp } from '../support/server.ts';
 
 /**
@@ -10,10 +19,6 @@ import { ADMIN, type RunningApp } from '../support/server.ts';
  * deposit, an investment, a completed cycle and pending withdrawals, and a third person with
  * a pending deposit.
  */
-
-const toast = (page: Page, text: string) => page.locator('.Toastify').getByText(text, { exact: true });
-const stat = (page: Page, label: string) =>
-  page.getByText(label, { exact: true }).locator('xpath=following-sibling::*[1]');
 
 const EARLIER = '2026-10-27T10:00:00Z'; // a Tuesday, 20 days before
 // A past Monday: the administrator's own account is dated by the real clock, so "today" on the test

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { openTab, randomTxHash, signIn, signUpInvestor, type Person } from '../support/people.ts';
+import { openTab, randomTxHash, signIn, signUpInvestor, type Person, toast, stat } from '../support/people.ts';
 import { startFastApp as startApp } from '../support/fresh-data-dir.ts';
 import { ADMIN, type RunningApp } from '../support/server.ts';
 
@@ -9,9 +9,6 @@ import { ADMIN, type RunningApp } from '../support/server.ts';
  * administrator approves the corrected deposit and the balance is credited (and mailed). A second
  * failed deposit is dismissed from the list and stays in the history.
  */
-const toast = (page: Page, text: string) => page.locator('.Toastify').getByText(text, { exact: true });
-const stat = (page: Page, label: string) =>
-  page.getByText(label, { exact: true }).locator('xpath=following-sibling::*[1]');
 
 const FROM = '0x1111111111111111111111111111111111111111';
 const RIGHT_FROM = '0x3333333333333333333333333333333333333333';

@@ -1,14 +1,8 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { Address } from 'viem';
-import {
-  anvilAvailability,
-  deployToken,
-  sendToken,
-  startAnvil,
-  type Anvil,
-  type Token,
-} from '../../apps/server/test/anvil.ts';
-import { openTab, randomTxHash, signIn, signUpInvestor, type Person } from '../support/people.ts';
+import { anvilAvailability, sendToken, type Anvil, type Token } from '../../apps/server/test/anvil.ts';
+import { startChainApp, type ChainApp } from '../support/chain-app.ts';
+import { openTab, randomTxHash, signIn, signUpInvestor, type Person, toast, stat } from '../support/people.ts';
 import { startFastApp as startApp } from '../support/fresh-data-dir.ts';
 import { ADMIN, type RunningApp } from '../support/server.ts';
 
@@ -18,12 +12,6 @@ import { ADMIN, type RunningApp } from '../support/server.ts';
  * three levels up, Withdraw All approved with a hash (48 h wait) and rejected (money back),
  * and a failed on-chain deposit corrected against a real anvil node.
  */
-
-const toast = (page: Page, text: string | RegExp) =>
-  page.locator('.Toastify').getByText(text, typeof text === 'string' ? { exact: true } : undefined);
-/** The value under a stat card's label. */
-const stat = (page: Page, label: string) =>
-  page.getByText(label, { exact: true }).locator('xpath=following-sibling::*[1]');
 
 const MONDAY_9 = '2026-11-23T09:00:00Z';
 const MONDAY_17 = '2026-11-23T17:00:30Z';
@@ -327,28 +315,27 @@ test.describe('on-chain deposit (anvil)', () => {
   const avail = anvilAvailability();
   test.skip(!avail.ok, avail.ok ? '' : `anvil cannot run here: ${avail.why}`);
 
+  let running: ChainApp;
   let chain: Anvil;
   let token: Token;
   let app: RunningApp;
   let sender: Address;
 
   test.beforeAll(async () => {
-    chain = await startAnvil({ chainId: 137 });
-    token = await deployToken(chain);
-    sender = chain.accounts[1] as Address;
-    await sendToken(chain, token, chain.accounts[0] as Address, 'mint', [sender, 1_000_000_000n]);
-    app = await startApp({
-      CHAIN_RPC_URL: chain.url,
-      CHAIN_ID: '137',
-      DEPOSIT_ADDRESS: chain.accounts[9] as string,
-      USDC_CONTRACTS: token.address,
-      DEPOSIT_CONFIRMATIONS: '2',
-      DEPOSIT_CHECK_INTERVAL_MS: '500',
+    running = await startChainApp({
+      funded: [1],
+      micro: 1_000_000_000n,
+      env: (c) => ({
+        DEPOSIT_ADDRESS: c.accounts[9] as string,
+        DEPOSIT_CONFIRMATIONS: '2',
+        DEPOSIT_CHECK_INTERVAL_MS: '500',
+      }),
     });
+    ({ chain, token, app } = running);
+    sender = chain.accounts[1] as Address;
   });
   test.afterAll(async () => {
-    await app?.stop();
-    await chain?.stop();
+    await running?.stop();
   });
 
   test('a wrong amount fails with its reason; the owner corrects it; confirmed once a block is mined', async ({

@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { look, WIDTHS } from '../support/look.ts';
-import { openTab, randomTxHash, signIn, signUpInvestor, tokenFor, type Person } from '../support/people.ts';
+import { openTab, randomTxHash, signIn, signUpInvestor, tokenFor, type Person, toast } from '../support/people.ts';
 import { startFastApp as startApp } from '../support/fresh-data-dir.ts';
 import { ADMIN, type RunningApp } from '../support/server.ts';
 
@@ -14,7 +14,6 @@ import { ADMIN, type RunningApp } from '../support/server.ts';
 const MONDAY_9 = '2026-11-16T09:00:00Z';
 const SATURDAY = '2026-11-21T09:00:00Z';
 const FROM = '0x1111111111111111111111111111111111111111';
-const toast = (page: Page, text: string) => page.locator('.Toastify').getByText(text, { exact: true });
 
 let app: RunningApp;
 let ada: Person;

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { stepOf, totpAt } from '../../apps/server/src/lib/totp.ts';
-import { signIn, signUpInvestor } from '../support/people.ts';
+import { signIn, signUpInvestor, toast } from '../support/people.ts';
 import { ADMIN, startApp, type RunningApp } from '../support/server.ts';
 
 /**
@@ -12,8 +12,6 @@ test.beforeAll(async () => {
   app = await startApp();
 });
 test.afterAll(async () => app?.stop());
-
-const toast = (page: Page, text: string) => page.locator('.Toastify').getByText(text, { exact: true });
 
 async function openProfile(page: Page) {
   await page.getByRole('button', { name: 'Profile menu' }).click();

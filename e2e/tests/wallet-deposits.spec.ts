@@ -1,17 +1,10 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { getAddress, type Address } from 'viem';
-import {
-  anvilAvailability,
-  deployToken,
-  sendToken,
-  startAnvil,
-  type Anvil,
-  type Token,
-} from '../../apps/server/test/anvil.ts';
+import { anvilAvailability, sendToken, type Anvil, type Token } from '../../apps/server/test/anvil.ts';
 import { DEV_XPUB } from '../../apps/server/test/support/dev-wallet.ts';
-import { startFastApp as startApp } from '../support/fresh-data-dir.ts';
+import { startChainApp, type ChainApp } from '../support/chain-app.ts';
 import { look } from '../support/look.ts';
-import { openTab, signIn, signUpInvestor, type Person } from '../support/people.ts';
+import { openTab, signIn, signUpInvestor, type Person, toast, stat } from '../support/people.ts';
 import type { RunningApp } from '../support/server.ts';
 
 /**
@@ -24,15 +17,13 @@ import type { RunningApp } from '../support/server.ts';
 
 const CONFIRMATIONS = 3;
 const usdc = (n: number) => BigInt(Math.round(n * 1_000_000));
-const stat = (page: Page, label: string) =>
-  page.getByText(label, { exact: true }).locator('xpath=following-sibling::*[1]');
-const toast = (page: Page, text: string) => page.locator('.Toastify').getByText(text, { exact: true });
 
 test.describe('deposits to your own address (anvil, DEPOSIT_XPUB)', () => {
   test.describe.configure({ mode: 'serial' });
   const avail = anvilAvailability();
   test.skip(!avail.ok, avail.ok ? '' : `anvil cannot run here: ${avail.why}`);
 
+  let running: ChainApp;
   let chain: Anvil;
   let token: Token;
   let app: RunningApp;
@@ -41,24 +32,21 @@ test.describe('deposits to your own address (anvil, DEPOSIT_XPUB)', () => {
   let walletAccount: Address;
 
   test.beforeAll(async () => {
-    chain = await startAnvil({ chainId: 137 });
-    token = await deployToken(chain);
+    running = await startChainApp({
+      funded: [9, 8],
+      micro: usdc(1_000),
+      env: () => ({
+        DEPOSIT_XPUB: DEV_XPUB,
+        DEPOSIT_CONFIRMATIONS: String(CONFIRMATIONS),
+        DEPOSIT_CHECK_INTERVAL_MS: '300',
+      }),
+    });
+    ({ chain, token, app } = running);
     sender = chain.accounts[9] as Address;
     walletAccount = chain.accounts[8] as Address;
-    for (const to of [sender, walletAccount])
-      await sendToken(chain, token, chain.accounts[0] as Address, 'mint', [to, usdc(1_000)]);
-    app = await startApp({
-      CHAIN_RPC_URL: chain.url,
-      CHAIN_ID: '137',
-      USDC_CONTRACTS: token.address,
-      DEPOSIT_XPUB: DEV_XPUB,
-      DEPOSIT_CONFIRMATIONS: String(CONFIRMATIONS),
-      DEPOSIT_CHECK_INTERVAL_MS: '300',
-    });
   });
   test.afterAll(async () => {
-    await app?.stop();
-    await chain?.stop();
+    await running?.stop();
   });
 
   async function me(who: Person): Promise<Address> {
