@@ -14,11 +14,24 @@ export function Skeleton({ lines = 3, label = 'Loading' }: { lines?: number; lab
   );
 }
 
-/** A failed read says so, with the server's text when it sent one, and offers Retry. */
-export function LoadError({ error, what, onRetry }: { error: unknown; what: string; onRetry: () => void }) {
+/**
+ * A failed read says so, with the server's text when it sent one (else `fallback`, the spec's text where it
+ * has one, or "Could not load {what}."), and offers Retry.
+ */
+export function LoadError({
+  error,
+  what,
+  fallback,
+  onRetry,
+}: {
+  error: unknown;
+  what: string;
+  fallback?: string;
+  onRetry: () => void;
+}) {
   return (
     <div role="alert" className="flex flex-wrap items-center justify-between gap-2 rounded-lg bg-red-50 p-3">
-      <p className="text-sm text-red-800">{errorText(error, `Could not load ${what}.`)}</p>
+      <p className="text-sm text-red-800">{errorText(error, fallback ?? `Could not load ${what}.`)}</p>
       <Button variant="secondary" onClick={onRetry}>
         Retry
       </Button>

@@ -4,7 +4,7 @@ import { ANALYTICS_PERIODS, DEFAULT_ANALYTICS_PERIOD } from '@harvest/shared/con
 import { TEXT } from '@harvest/shared/texts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, StatCard } from '../../../components/ui/card.tsx';
-import { errorText } from '../../../lib/api-client.ts';
+import { LoadError } from '../../../components/ui/query-state.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { analyticsQuery } from '../../../lib/admin-queries.ts';
 import { count, dayLabel, usdc, usdcTick } from '../../../lib/format.ts';
@@ -102,10 +102,12 @@ export function AnalyticsPanel() {
         </p>
       ) : q.isError ? (
         <Card>
-          <p className="text-rose-700">{errorText(q.error, TEXT.analyticsFailed)}</p>
-          <Button className="mt-3" variant="secondary" onClick={() => void q.refetch()}>
-            Retry
-          </Button>
+          <LoadError
+            error={q.error}
+            what="analytics"
+            fallback={TEXT.analyticsFailed}
+            onRetry={() => void q.refetch()}
+          />
         </Card>
       ) : (
         <>

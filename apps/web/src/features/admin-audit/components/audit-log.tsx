@@ -4,8 +4,8 @@ import { auditFilterForm, type AuditEntry } from '@harvest/shared/schemas/admin'
 import { Pager } from '../../../components/ui/pager.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
+import { LoadError } from '../../../components/ui/query-state.tsx';
 import { inputClass } from '../../../components/ui/field.tsx';
-import { errorText } from '../../../lib/api-client.ts';
 import { useZodForm } from '../../../lib/form.ts';
 import { useQuery } from '@tanstack/react-query';
 import { auditQuery } from '../../../lib/admin-queries.ts';
@@ -122,7 +122,12 @@ export function AuditLog() {
         </p>
       ) : q.isError ? (
         <Card>
-          <p className="text-rose-700">{errorText(q.error, TEXT.auditFailed)}</p>
+          <LoadError
+            error={q.error}
+            what="the audit log"
+            fallback={TEXT.auditFailed}
+            onRetry={() => void q.refetch()}
+          />
         </Card>
       ) : q.data.entries.length === 0 ? (
         <Card>

@@ -11,6 +11,7 @@ import {
 import { Pager } from '../../../components/ui/pager.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
+import { LoadError } from '../../../components/ui/query-state.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { Field, inputClass } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
@@ -70,7 +71,7 @@ export function AdminDepositsPanel({ toolbar }: { toolbar?: (filter: AdminDeposi
       {q.isPending ? (
         <p className="text-sm text-slate-500">Loading deposits...</p>
       ) : q.isError ? (
-        <p className="text-sm text-rose-700">Could not load deposits.</p>
+        <LoadError error={q.error} what="deposits" onRetry={() => void q.refetch()} />
       ) : q.data.deposits.length === 0 ? (
         <p className="text-sm text-slate-500">No deposits.</p>
       ) : (

@@ -4,6 +4,7 @@ import { TEXT } from '@harvest/shared/texts';
 import { createTierBody, type AdminTier } from '@harvest/shared/schemas/admin';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
+import { LoadError } from '../../../components/ui/query-state.tsx';
 import { TextInput } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useZodForm } from '../../../lib/form.ts';
@@ -42,7 +43,7 @@ export function TiersManager() {
         </p>
       ) : q.isError ? (
         <Card>
-          <p className="text-rose-700">{errorText(q.error, 'Failed to load tiers')}</p>
+          <LoadError error={q.error} what="tiers" fallback="Failed to load tiers" onRetry={() => void q.refetch()} />
         </Card>
       ) : q.data.tiers.length === 0 ? (
         <Card>

@@ -4,9 +4,9 @@ import { userSearchForm, type AdminUser } from '@harvest/shared/schemas/admin';
 import { Pager } from '../../../components/ui/pager.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
+import { LoadError } from '../../../components/ui/query-state.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { inputClass } from '../../../components/ui/field.tsx';
-import { errorText } from '../../../lib/api-client.ts';
 import { useZodForm } from '../../../lib/form.ts';
 import { useToggleBlock } from '../api/toggle-block.ts';
 import { useQuery } from '@tanstack/react-query';
@@ -85,7 +85,7 @@ export function UsersPanel({ toolbar, balanceForm }: UsersPanelSlots) {
         </p>
       ) : q.isError ? (
         <Card>
-          <p className="text-rose-700">{errorText(q.error, TEXT.usersFailed)}</p>
+          <LoadError error={q.error} what="users" fallback={TEXT.usersFailed} onRetry={() => void q.refetch()} />
         </Card>
       ) : q.data.users.length === 0 ? (
         <Card>
@@ -213,7 +213,12 @@ function UserDeposits({ userId }: { userId: string }) {
   const q = useQuery(userDepositsQuery(userId, at));
   useEffect(() => setAt(FIRST_PAGE), [userId]);
   if (q.isPending) return <p className="mt-3 text-sm text-slate-500">Loading deposits...</p>;
-  if (q.isError) return <p className="mt-3 text-sm text-rose-700">Could not load deposits.</p>;
+  if (q.isError)
+    return (
+      <div className="mt-3">
+        <LoadError error={q.error} what="deposits" onRetry={() => void q.refetch()} />
+      </div>
+    );
   if (q.data.deposits.length === 0) return <p className="mt-3 text-sm text-slate-500">No deposits.</p>;
   const pages = Math.max(1, Math.ceil(q.data.total / q.data.pageSize));
   return (

@@ -7,6 +7,7 @@ import { Pager } from '../../../components/ui/pager.tsx';
 import { Tabs } from '../../../components/ui/tabs.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
+import { LoadError } from '../../../components/ui/query-state.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { Field, TextInput, inputClass } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
@@ -84,7 +85,12 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: (view: WithdrawalView)
           {query.isPending ? (
             <p className="text-sm text-slate-500">Loading withdrawals...</p>
           ) : query.isError && rows.length === 0 ? (
-            <p className="text-sm text-rose-700">{errorText(query.error, TEXT.fetchWithdrawalsFailed)}</p>
+            <LoadError
+              error={query.error}
+              what="withdrawals"
+              fallback={TEXT.fetchWithdrawalsFailed}
+              onRetry={() => void query.refetch()}
+            />
           ) : rows.length === 0 ? (
             <p className="text-sm text-slate-500">
               {view === 'pending' ? 'No pending withdrawals.' : 'No withdrawals yet.'}

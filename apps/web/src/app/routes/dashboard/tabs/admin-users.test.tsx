@@ -84,4 +84,18 @@ describe('Admin users tab', () => {
     expect(sent).toHaveLength(1);
     expect(sent[0]?.headers['idempotency-key']).toMatch(/^[0-9a-f-]{32,36}$/);
   });
+
+  it('a failed users read says so with Retry, and Retry reads again', async () => {
+    const user = userEvent.setup();
+    let down = true;
+    stubApi(({ path }) => {
+      if (path.startsWith('/admin/users?')) return down ? 'network' : { users: [ada], page: 1, pageSize: 20, total: 1 };
+    });
+    renderApp(<AdminUsersTab />);
+    const alert = await screen.findByRole('alert');
+    expect(screen.queryByText('Ada Lovelace')).toBeNull();
+    down = false;
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Ada Lovelace')).toBeTruthy();
+  });
 });
