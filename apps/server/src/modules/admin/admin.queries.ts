@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
-import { keysetPage, type PageRequest } from '../../db/keyset.ts';
+import { keysetPage, type Anchor, type PageRequest } from '../../db/keyset.ts';
 import { counters, counterSql } from './rollups.queries.ts';
 
 /**
@@ -368,6 +368,28 @@ function toAdminUser(r: RawUser): AdminUserRow {
 }
 
 /**
+ * The platform day holding the user `offset` rows from the newest (or, ascending, the oldest) end, from
+ * the `registrations` rollup (users per day of `created_at` in the rollups' time zone, kept in the same
+ * transaction as the users rows): a page number walks at most one day's users, not the whole list.
+ * Decision 0049.
+ */
+function registrationDayAnchor(ascending: boolean, offset: number): Anchor {
+  const dir = sql.raw(ascending ? 'ASC' : 'DESC');
+  return {
+    cte: sql`SELECT (c.day::timestamp AT TIME ZONE c.tz) AS lo, ((c.day + 1)::timestamp AT TIME ZONE c.tz) AS hi,
+                    (${offset}::bigint - c.before_n)::bigint AS skip
+             FROM (SELECT r.day, z.tz, r.n, sum(r.n) OVER (ORDER BY r.day ${dir}) - r.n AS before_n
+                   FROM (SELECT day, sum(n) AS n FROM rollups WHERE metric = 'registrations' GROUP BY day) r,
+                        (SELECT hf_rollup_tz() AS tz) z) c
+             WHERE c.before_n <= ${offset}::bigint AND c.before_n + c.n > ${offset}::bigint`,
+    cond: ascending
+      ? sql`u.created_at >= (SELECT lo FROM page_anchor)`
+      : sql`u.created_at < (SELECT hi FROM page_anchor)`,
+    skip: sql`(SELECT skip FROM page_anchor)`,
+  };
+}
+
+/**
  * Newest users first, one keyset page, with their account figures. The total is the `users` counter
  * without a search; with one, the matching rows are counted (the trigram index finds them).
  */
@@ -391,6 +413,8 @@ export async function usersPage(
         { expr: sql`u.id`, type: 'uuid' },
       ],
       rows: sql`SELECT ${USER_COLUMNS}, ${USER_FIGURES}, pk.k FROM page_keys pk JOIN users u ON u.id = pk.k1 ORDER BY pk.ord`,
+      // The whole list (no search) is counted per platform day by the `registrations` rollup.
+      anchor: opts.search ? undefined : registrationDayAnchor,
     },
     opts.page,
     total,
