@@ -70,6 +70,9 @@ export interface RequestAllResult {
  * earning (15% fee), one for the rewards and one for the balance account (no fee) and records the
  * wallet, and postMany holds each withdrawal's money in pending_withdrawal (one ledger transaction per
  * withdrawal, a constant number of statements).
+ * The withdrawal password's argon2id check runs on the thread pool while the transaction writes, and the
+ * transaction commits only once it passed: a wrong password rolls everything back (nothing changes) and
+ * is answered as before; the throttle still counts the try first (docs/decisions/0051-withdraw-all-overlap.md).
  */
 export async function requestAll(
   ctx: AppContext,
@@ -80,10 +83,30 @@ export async function requestAll(
   if (!(await q.hasAvailableFunds(ctx.db, user.id))) throw badRequest(MSG.noFunds, 'no_funds');
   // Counted before it is checked, so parallel guesses cannot outrun the limit.
   const attempt = await ctx.throttles.withdrawalPassword.begin(user.id, ip);
-  if (!(await verifyPassword(user.withdrawalPasswordHash, input.withdrawalPassword)))
-    throw badRequest(MSG.withdrawalPasswordWrong);
+  const verified = verifyPassword(user.withdrawalPasswordHash, input.withdrawalPassword);
+  const passwordChecked = async () => {
+    if (!(await verified)) throw badRequest(MSG.withdrawalPasswordWrong);
+  };
+  let result: RequestAllResult;
+  try {
+    result = await requestAllWrites(ctx, user, input, passwordChecked);
+  } catch (err) {
+    // A wrong password is the answer whatever else went wrong (it was the first thing asked).
+    await passwordChecked();
+    await attempt.succeeded();
+    throw err;
+  }
   await attempt.succeeded();
+  return result;
+}
 
+/** Withdraw All's transaction; `passwordChecked` is awaited before it commits. */
+function requestAllWrites(
+  ctx: AppContext,
+  user: AuthUser,
+  input: { walletAddress: string },
+  passwordChecked: () => Promise<void>,
+): Promise<RequestAllResult> {
   return inTransaction(ctx.db, async (tx) => {
     const balances = await lockUserAccounts(tx, [user.id]);
     const requestId = randomUUID();
@@ -110,6 +133,7 @@ export async function requestAll(
       wallet: input.walletAddress,
       at: requestedAt,
     });
+    await passwordChecked();
     return {
       message: MSG.withdrawalRequested(
         made.count,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { MSG } from '@harvest/shared/messages';
-import { auditLog, cycleEarnings, investments } from '../../db/schema.ts';
+import { auditLog, cycleEarnings, investments, mailOutbox } from '../../db/schema.ts';
 import { userBalances } from '../../ledger/ledger.ts';
 import {
   call,
@@ -97,6 +97,16 @@ describe('POST /withdrawal/request-all refusals', () => {
     const b = await userBalances(t.ctx.db, u.user.id);
     expect(b.pending_withdrawal).toBe(0n);
     expect(b.balance).toBe(10_000_000n);
+    expect(b.earnings).toBe(2_734_567n);
+    expect(b.rewards).toBe(3_000_000n);
+    // The writes that ran beside the password check were rolled back: earnings still unrequested,
+    // no wallet saved, no receipt queued.
+    const earnings = await t.ctx.db.select().from(cycleEarnings).where(eq(cycleEarnings.userId, u.user.id));
+    expect(earnings.map((e) => e.withdrawalRequested)).toEqual([false, false]);
+    const me = await call(t, 'GET', '/api/user/me', { token: u.token });
+    expect(me.data.user.withdrawalWallet).toBeNull();
+    const mails = await t.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.userId, u.user.id));
+    expect(mails.filter((m) => m.kind === 'withdrawal_requested')).toEqual([]);
   });
 
   it("says 'No available funds to withdraw' when there is nothing", async () => {
