@@ -127,8 +127,13 @@ export async function writeOwnScripts(
       pgbench(url, ['-n', '-c', '1', '-t', '1', '-f', file]);
     } catch (err) {
       const e = err as { stderr?: Buffer; message: string };
-      const msg = (e.stderr?.toString() || e.message).trim().split('\n').slice(-3).join(' | ');
-      return { files, statements, error: `${path.basename(file)}: ${msg}` };
+      const text = (e.stderr?.toString() || e.message).trim();
+      // pgbench's "aborted in command N ...: ERROR: ..." line and the statement's LINE excerpt.
+      const msg = text
+        .split('\n')
+        .filter((l) => /ERROR|LINE \d+:/.test(l))
+        .join(' | ');
+      return { files, statements, error: `${file}: ${msg || text}` };
     }
   }
   return { files, statements };

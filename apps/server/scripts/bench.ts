@@ -11,11 +11,14 @@
  *    L_db = primary-key selects through openPostgres's pool (bench-ceiling-db.ts).
  *    An endpoint doing q database round trips has ceiling 1 / (1/L_http + q/L_db); q is counted
  *    by running each endpoint once in-process with a hook on pg.Client.prototype.query
- *    (BEGIN/COMMIT count as round trips).
+ *    (BEGIN/COMMIT count as round trips). L_pg = pgbench -S on the same cluster.
+ *    L_own (read endpoints, bench-own.ts, decision 0050) = pgbench running exactly the statements the endpoint
+ *    sent (captured by the same hook, values included): ceiling_own = 1 / (1/L_http + 1/L_own).
  *  - Load: autocannon, BENCH_CONNECTIONS (16) connections, BENCH_DURATION (10) seconds per endpoint,
  *    every request signed in as another of BENCH_TOKENS (5000) seeded users.
  * Env: BENCH_USERS, BENCH_DURATION, BENCH_CONNECTIONS, BENCH_TOKENS, BENCH_LOGINS, BENCH_RUNS,
- * BENCH_POOL (server DATABASE_POOL_SIZE, 10), BENCH_LOG_LEVEL (warn), BENCH_OUT (write the markdown table there).
+ * BENCH_POOL (server DATABASE_POOL_SIZE, 10), BENCH_LOG_LEVEL (warn), BENCH_OUT (write the markdown table there),
+ * BENCH_OWN_REQUESTS (20 captured requests per read endpoint), BENCH_OWN_DIR (keep their pgbench scripts there).
  * The last row and table are the deposit watcher's (bench-watcher.ts, BENCH_WATCHER_* settings).
  */
 import { randomBytes } from 'node:crypto';
@@ -323,8 +326,9 @@ async function main() {
     }
     // Own-SQL capture: OWN_REQUESTS requests per read endpoint (request numbers drawn at random, so other
     // users and pages than the load's first ones but the same distribution), every statement with its values.
-    const ownDir = path.join(tmp, 'own');
-    mkdirSync(ownDir);
+    // BENCH_OWN_DIR keeps the scripts (to read what PostgreSQL ran); by default they go with the run's temporary files.
+    const ownDir = process.env.BENCH_OWN_DIR || path.join(tmp, 'own');
+    mkdirSync(ownDir, { recursive: true });
     const own = new Map<string, OwnScripts>();
     for (const [key, read] of Object.entries(READS)) {
       const requests: Statement[][] = [];
@@ -339,7 +343,9 @@ async function main() {
       }
       const scripts = await writeOwnScripts(url, ownDir, key, requests);
       if (scripts.error)
-        console.error(`  own-SQL script of ${read.name} does not run, no own ceiling: ${scripts.error}`);
+        console.error(
+          `  own-SQL script of ${read.name} does not run (BENCH_OWN_DIR keeps the scripts), no own ceiling: ${scripts.error}`,
+        );
       own.set(read.name, scripts);
     }
     await inproc.app.close();
@@ -413,6 +419,9 @@ async function main() {
         console.error(`  own-SQL pgbench run of ${name} failed: ${scripts.error}`);
       }
     }
+    console.log(
+      `Own-SQL ceilings (L_own, pgbench -M simple over each read endpoint's captured requests): ${JSON.stringify(Object.fromEntries(lOwn))}`,
+    );
     console.log(
       `Ceilings: L_http ${fmt(lHttp, 0)} req/s (p99 ${httpRes.p99} ms), L_db ${fmt(lDb, 0)} primary-key selects/s (our pool), ` +
         `L_pg ${fmt(lPg, 0)} (pgbench -S simple; prepared ${fmt(pgb.prepared, 0)}); drivers ${JSON.stringify(dbCeil.variants)}`,
