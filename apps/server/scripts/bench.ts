@@ -70,6 +70,7 @@ const RUNS = envNumber('BENCH_RUNS', 15);
 const POOL = envNumber('BENCH_POOL', 10);
 /** Requests captured per read endpoint for its own-SQL ceiling (one pgbench script each). */
 const OWN_REQUESTS = envNumber('BENCH_OWN_REQUESTS', 20);
+if (OWN_REQUESTS > 128) throw new Error('BENCH_OWN_REQUESTS: pgbench takes at most 128 scripts in one run');
 const TTL = 30 * 24 * 3600;
 const WALLET = '0x1111111111111111111111111111111111111111';
 const WITHDRAWAL_PASSWORD = 'seed-withdrawal';
