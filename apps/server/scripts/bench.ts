@@ -421,13 +421,12 @@ async function main() {
       }
     }
     console.log(
-      `Own-SQL ceilings (L_own, pgbench -M simple over each read endpoint's captured requests): ${JSON.stringify(Object.fromEntries(lOwn))}`,
-    );
-    console.log(
       `Ceilings: L_http ${fmt(lHttp, 0)} req/s (p99 ${httpRes.p99} ms), L_db ${fmt(lDb, 0)} primary-key selects/s (our pool), ` +
         `L_pg ${fmt(lPg, 0)} (pgbench -S simple; prepared ${fmt(pgb.prepared, 0)}); drivers ${JSON.stringify(dbCeil.variants)}`,
     );
-
+    console.log(
+      `Own-SQL ceilings (L_own, pgbench -M simple over each read endpoint's captured requests): ${JSON.stringify(Object.fromEntries(lOwn))}`,
+    );
     // ---- the server -------------------------------------------------------------------------------
     const server = await startTs(
       entry.file,
@@ -684,7 +683,7 @@ async function main() {
     out(
       `Own-SQL ceilings (L_own, requests/s): PostgreSQL running exactly the statements each read endpoint sent, ` +
         `captured in-process from ${OWN_REQUESTS} requests (the load's users and pages), one script per request, parameters ` +
-        `inlined as literals cast to the inferred types, \`${ownCommand(CONNECTIONS, DURATION, OWN_REQUESTS)}\` (simple protocol) on the bench's database; ` +
+        `inlined as literals cast to the inferred types (named statements PREPAREd once per client, then EXECUTE), \`${ownCommand(CONNECTIONS, DURATION, OWN_REQUESTS)}\` (simple protocol) on the bench's database; ` +
         `ceiling_own = 1/(1/L_http + 1/L_own): ${[...own]
           .map(([name, o]) =>
             o.error
