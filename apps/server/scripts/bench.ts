@@ -339,7 +339,8 @@ async function main() {
         counting = true;
         const res = await inproc.app.inject({ method: 'GET', url: r.path, headers: r.headers });
         counting = false;
-        if (res.statusCode === 200) requests.push(queryLog.map(({ text, values }) => ({ text, values })));
+        if (res.statusCode === 200)
+          requests.push(queryLog.map(({ text, values, name }) => ({ text, values, ...(name ? { name } : {}) })));
         else console.warn(`  (capture) GET ${r.path} -> ${res.statusCode} ${res.body.slice(0, 200)}`);
       }
       const scripts = await writeOwnScripts(url, ownDir, key, requests);
