@@ -237,6 +237,24 @@ export async function ensurePostgres(): Promise<PgHandle> {
 }
 
 /**
+ * Runs PostgreSQL 15's pgbench (the newest under /usr/lib/postgresql) against the database of `url`
+ * (its last path segment); returns what it printed. Throws with pgbench's stderr when it fails.
+ */
+export function pgbench(url: string, args: string[]): string {
+  const bin = pgBin();
+  if (!bin || !existsSync(path.join(bin, 'pgbench'))) throw new Error('pgbench not found under /usr/lib/postgresql');
+  const u = new URL(url);
+  const conn = ['-h', u.hostname, '-p', u.port || '5432', '-U', decodeURIComponent(u.username || 'postgres')];
+  const env = { ...process.env, PGPASSWORD: decodeURIComponent(u.password) };
+  const database = decodeURIComponent(u.pathname.replace(/^\//, '')) || 'postgres';
+  return execFileSync(path.join(bin, 'pgbench'), [...conn, ...args, database], {
+    env,
+    stdio: 'pipe',
+    maxBuffer: 64 * 1024 * 1024,
+  }).toString();
+}
+
+/**
  * PostgreSQL's own select-only ceiling on the same cluster: `pgbench -S` (scale 10, initialised once
  * in the database hf_pgbench) with `clients` clients for `seconds`, simple and prepared protocol.
  */
@@ -245,41 +263,20 @@ export async function pgbenchSelectOnly(
   clients: number,
   seconds: number,
 ): Promise<{ simple: number; prepared: number; command: string }> {
-  const bin = pgBin();
-  if (!bin || !existsSync(path.join(bin, 'pgbench'))) throw new Error('pgbench not found under /usr/lib/postgresql');
-  const u = new URL(url);
-  const conn = ['-h', u.hostname, '-p', u.port || '5432', '-U', decodeURIComponent(u.username || 'postgres')];
-  const env = { ...process.env, PGPASSWORD: decodeURIComponent(u.password) };
-  const pgbench = (args: string[]) =>
-    execFileSync(path.join(bin, 'pgbench'), [...conn, ...args], { env, stdio: 'pipe' }).toString();
-  const admin = new URL(url);
   const { default: pg } = await import('pg');
-  const c = new pg.Client({ connectionString: admin.toString() });
+  const c = new pg.Client({ connectionString: url });
   await c.connect();
   const have = await c.query(`SELECT 1 FROM pg_database WHERE datname = 'hf_pgbench'`);
   if (have.rowCount === 0) await c.query('CREATE DATABASE hf_pgbench');
   await c.end();
-  const probe = new pg.Client({
-    connectionString: Object.assign(new URL(url), { pathname: '/hf_pgbench' }).toString(),
-  });
+  const target = Object.assign(new URL(url), { pathname: '/hf_pgbench' }).toString();
+  const probe = new pg.Client({ connectionString: target });
   await probe.connect();
   const ready = await probe.query(`SELECT to_regclass('pgbench_accounts') IS NOT NULL AS ok`);
   await probe.end();
-  if (!ready.rows[0]?.ok) pgbench(['-i', '-s', '10', '-q', 'hf_pgbench']);
+  if (!ready.rows[0]?.ok) pgbench(target, ['-i', '-s', '10', '-q']);
   const tps = (mode: string) => {
-    const out = pgbench([
-      '-S',
-      '-n',
-      '-M',
-      mode,
-      '-c',
-      String(clients),
-      '-j',
-      '2',
-      '-T',
-      String(seconds),
-      'hf_pgbench',
-    ]);
+    const out = pgbench(target, ['-S', '-n', '-M', mode, '-c', String(clients), '-j', '2', '-T', String(seconds)]);
     const m = /tps = ([\d.]+) \(without initial connection time\)/.exec(out);
     return m?.[1] ? Number(m[1]) : NaN;
   };
