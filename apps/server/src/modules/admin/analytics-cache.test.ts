@@ -18,6 +18,7 @@ import type { AppContext } from '../../context.ts';
 import { openPostgres, type Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
 import { inTransaction } from '../../db/tx.ts';
+import { checkLedger } from '../../ledger/check.ts';
 import { analytics } from './admin.service.ts';
 import { rebuildRollups, syncRollupTimezone } from './rollups.queries.ts';
 
@@ -214,7 +215,11 @@ describe('the cache serves what a cold read computes', () => {
     await expectAsCold();
   });
 
-  it('keeps the books balanced (rollups equal the raw rows)', async () => {
+  it('keeps the books balanced (rollups equal the raw rows); ledger:check reports a missing version row', async () => {
+    await expectLedgerClean(t);
+    const [row] = await rawRows<{ v: string }>(t.ctx.db, sql`DELETE FROM rollup_version RETURNING v::text AS v`);
+    expect((await checkLedger(t.ctx.db)).map((x) => x.rule)).toEqual(['the rollup version is one row']);
+    await t.ctx.db.execute(sql`INSERT INTO rollup_version (v) VALUES (${row?.v ?? '1'}::bigint)`);
     await expectLedgerClean(t);
   });
 });
