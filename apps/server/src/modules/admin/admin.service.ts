@@ -18,7 +18,7 @@ import { adminDepositPage, recentDeposits } from '../deposits/deposits.service.t
 import * as referrals from '../referrals/referrals.service.ts';
 import { toUserRef } from '../users/users.dto.ts';
 import { recentForAdmin } from '../withdrawals/withdrawals.service.ts';
-import { addDays, dayFigures } from './analytics-cache.ts';
+import { addDays, dayFigures, dayRange } from './analytics-cache.ts';
 import { csvStream } from './csv.ts';
 import * as q from './admin.queries.ts';
 
@@ -81,10 +81,7 @@ export async function analytics(ctx: AppContext, period: number): Promise<Analyt
   const endDay = platformDay(ctx.clock.now(), tz);
   const startDay = addDays(endDay, -(period - 1));
   const { figures, totals } = await dayFigures(ctx, startDay, endDay);
-  const series = q.analyticsSeries(
-    Array.from({ length: period }, (_, i) => addDays(startDay, i)),
-    figures,
-  );
+  const series = q.analyticsSeries(dayRange(startDay, period), figures);
   return {
     period,
     timeZone: tz,

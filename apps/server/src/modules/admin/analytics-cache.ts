@@ -24,6 +24,17 @@ export function addDays(day: string, n: number): string {
   return new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, (d ?? 1) + n)).toISOString().slice(0, 10);
 }
 
+const ranges = new Map<number, { startDay: string; days: string[] }>();
+
+/** The `n` days from `startDay` on (remembered per length: the same list all day long). */
+export function dayRange(startDay: string, n: number): string[] {
+  const last = ranges.get(n);
+  if (last?.startDay === startDay) return last.days;
+  const days = Array.from({ length: n }, (_, i) => addDays(startDay, i));
+  ranges.set(n, { startDay, days });
+  return days;
+}
+
 /** The figures of every day from `startDay` to `endDay` (the app's today), and the all-time totals. */
 export async function dayFigures(
   ctx: AppContext,
