@@ -499,6 +499,22 @@ export const rollups = pgTable(
   (t) => [primaryKey({ columns: [t.metric, t.day, t.slot] })],
 );
 
+/**
+ * One row: a number the rollup triggers raise (in the writer's transaction) whenever the deltas they
+ * apply change a day that readers may cache as closed, and that `hf_rebuild_rollups()` raises too.
+ * The analytics cache keeps closed days' figures only while it reads the same number
+ * (migration 0012, docs/decisions/0048-analytics-closed-days-cache.md). Not in `rollups` (the rebuild
+ * empties it) and not a sequence (`nextval` is not transactional).
+ */
+export const rollupVersion = pgTable(
+  'rollup_version',
+  {
+    one: boolean('one').primaryKey().default(true),
+    v: bigint('v', { mode: 'bigint' }).notNull(),
+  },
+  (t) => [check('rollup_version_one_row', sql`${t.one}`)],
+);
+
 /** An on-chain payout transaction hash, bound to the one request and wallet it paid. */
 export const payoutTransactions = pgTable('payout_transactions', {
   txHash: text('tx_hash').primaryKey(),

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { rawRows } from '../db/raw.ts';
-import { ROLLUP_CHECK } from '../modules/admin/rollups.queries.ts';
+import { ROLLUP_CHECK, ROLLUP_VERSION_CHECK } from '../modules/admin/rollups.queries.ts';
 
 export interface Violation {
   rule: string;
@@ -93,6 +93,10 @@ const RULES: { rule: string; query: ReturnType<typeof sql> }[] = [
   {
     rule: 'the rollups equal the raw rows (per metric, platform day and slot)',
     query: ROLLUP_CHECK,
+  },
+  {
+    rule: 'the rollup version is one row',
+    query: ROLLUP_VERSION_CHECK,
   },
 ];
 

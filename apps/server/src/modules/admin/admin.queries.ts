@@ -222,6 +222,9 @@ export interface DayFigure {
   total: bigint;
 }
 
+/** One day's sums per metric (a metric without rows is absent: 0). */
+export type DayMetrics = Map<string, bigint>;
+
 const SERIES_METRICS = [
   'registrations',
   'investments.count',
@@ -232,44 +235,96 @@ const SERIES_METRICS = [
   'deposits.real.amount',
 ];
 
+/** What the caller already holds: closed days `lo`..`hi` (inclusive) read under rollup version `version`. */
+export interface HeldDays {
+  version: bigint;
+  lo: string;
+  hi: string;
+}
+
+export interface SeriesRead {
+  /** The rollup version this statement saw (docs/decisions/0048-analytics-closed-days-cache.md). */
+  version: bigint;
+  /** The first day that is not closed: min(the database's today - 1 in the rollups' zone, `endDay`). */
+  liveFrom: string;
+  /** Days from here to `endDay` were read; the days before it are the held ones. */
+  readFrom: string;
+  /** Figures of the days read that have any (a day without rows has none). */
+  days: Map<string, DayMetrics>;
+  totals: Totals;
+}
+
+const dayText = (col: SQL) => sql`to_char(${col}, 'YYYY-MM-DD')`;
+
 /**
- * Per platform day from `startDay` to `endDay` (inclusive, YYYY-MM-DD in the rollups' time zone),
- * every day present, and the all-time totals: one statement over the rollups, O(days) whatever the
- * number of users. Deposits Received are confirmed demo and on-chain deposits, dated by confirmation.
+ * One statement (one snapshot) over the rollups for the platform days `startDay`..`endDay` (`endDay`
+ * is the app's today): the rollup version, the first live day, the all-time totals, and the days'
+ * figures from `readFrom` on. The closed days before it are not read when `held` has them under the
+ * version the statement sees (the analytics cache); otherwise every day of the period is read.
+ * O(days) whatever the number of users. Deposits Received are confirmed demo and on-chain deposits,
+ * dated by confirmation.
  */
-export async function analyticsSeries(db: Db, startDay: string, endDay: string) {
+export async function analyticsRead(
+  db: Db,
+  startDay: string,
+  endDay: string,
+  held: HeldDays | null,
+): Promise<SeriesRead> {
+  const start = sql`${startDay}::date`;
+  const hi = sql`${held?.hi ?? null}::date`;
   const rows = await rawRows<{
-    day: string;
+    version: string;
+    live_from: string;
+    read_from: string;
+    day: string | null;
     metric: string | null;
-    n: Big | null;
+    n: string | null;
     totals: Record<string, string> | string;
   }>(
     db,
-    sql`WITH days AS (SELECT generate_series(${startDay}::date, ${endDay}::date, interval '1 day')::date AS day),
+    sql`WITH b AS (SELECT v, least(hf_rollup_today() - 1, ${endDay}::date) AS live_from FROM rollup_version),
+         r AS (SELECT v, live_from,
+                      CASE WHEN v = ${held?.version.toString() ?? null}::bigint AND ${held?.lo ?? null}::date <= ${start}
+                                AND ${start} <= ${hi} + 1
+                           THEN greatest(${start}, least(live_from, ${hi} + 1)) ELSE ${start} END AS read_from
+               FROM b),
          agg AS (SELECT day, metric, sum(n) AS n FROM rollups
                  WHERE metric IN (${sql.join(
                    SERIES_METRICS.map((m) => sql`${m}`),
                    sql`, `,
-                 )}) AND day BETWEEN ${startDay}::date AND ${endDay}::date GROUP BY 1, 2)
-        SELECT to_char(days.day, 'YYYY-MM-DD') AS day, agg.metric, agg.n::text AS n, ${counterSql(TOTAL_COUNTERS)} AS totals
-        FROM days LEFT JOIN agg ON agg.day = days.day ORDER BY days.day`,
+                 )}) AND day >= (SELECT read_from FROM r) AND day <= ${endDay}::date GROUP BY 1, 2)
+        SELECT r.v::text AS version, ${dayText(sql`r.live_from`)} AS live_from, ${dayText(sql`r.read_from`)} AS read_from,
+               ${dayText(sql`agg.day`)} AS day, agg.metric, agg.n::text AS n, ${counterSql(TOTAL_COUNTERS)} AS totals
+        FROM r LEFT JOIN agg ON true`,
   );
-  const byDay = new Map<string, Map<string, bigint>>();
+  const first = rows[0];
+  if (!first) throw new Error('rollup_version has no row');
+  const days = new Map<string, DayMetrics>();
   for (const r of rows) {
-    const m = byDay.get(r.day) ?? new Map<string, bigint>();
-    if (r.metric) m.set(r.metric, big(r.n));
-    byDay.set(r.day, m);
+    if (r.day === null || r.metric === null) continue;
+    const m = days.get(r.day) ?? new Map<string, bigint>();
+    m.set(r.metric, big(r.n));
+    days.set(r.day, m);
   }
-  const v = (m: Map<string, bigint>, k: string) => m.get(k) ?? 0n;
-  const series = (f: (m: Map<string, bigint>) => { count: bigint; total: bigint }): DayFigure[] =>
-    [...byDay].map(([day, m]) => {
-      const x = f(m);
+  const c = typeof first.totals === 'string' ? (JSON.parse(first.totals) as Record<string, string>) : first.totals;
+  return {
+    version: BigInt(first.version),
+    liveFrom: first.live_from,
+    readFrom: first.read_from,
+    days,
+    totals: toTotals(Object.fromEntries(TOTAL_COUNTERS.map((k) => [k, BigInt(c[k] ?? 0)]))),
+  };
+}
+
+/** The analytics series of `days` (in order, every day present) from each day's figures. */
+export function analyticsSeries(days: string[], figures: (day: string) => DayMetrics | undefined) {
+  const v = (m: DayMetrics | undefined, k: string) => m?.get(k) ?? 0n;
+  const series = (f: (m: DayMetrics | undefined) => { count: bigint; total: bigint }): DayFigure[] =>
+    days.map((day) => {
+      const x = f(figures(day));
       return { day, count: Number(x.count), total: x.total };
     });
-  const raw = rows[0]?.totals ?? '{}';
-  const c = typeof raw === 'string' ? (JSON.parse(raw) as Record<string, string>) : raw;
   return {
-    totals: toTotals(Object.fromEntries(TOTAL_COUNTERS.map((k) => [k, BigInt(c[k] ?? 0)]))),
     users: series((m) => ({ count: v(m, 'registrations'), total: 0n })),
     investments: series((m) => ({ count: v(m, 'investments.count'), total: v(m, 'investments.amount') })),
     deposits: series((m) => ({

@@ -18,6 +18,7 @@ import { adminDepositPage, recentDeposits } from '../deposits/deposits.service.t
 import * as referrals from '../referrals/referrals.service.ts';
 import { toUserRef } from '../users/users.dto.ts';
 import { recentForAdmin } from '../withdrawals/withdrawals.service.ts';
+import { addDays, dayFigures, dayRange } from './analytics-cache.ts';
 import { csvStream } from './csv.ts';
 import * as q from './admin.queries.ts';
 
@@ -70,22 +71,17 @@ export async function dashboard(ctx: AppContext): Promise<AdminDashboard> {
   };
 }
 
-/** YYYY-MM-DD plus n calendar days. */
-export function addDays(day: string, n: number): string {
-  const [y, m, d] = day.split('-').map(Number);
-  return new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, (d ?? 1) + n)).toISOString().slice(0, 10);
-}
-
 /**
  * Daily figures over the last `period` platform days, today included (PLATFORM_TIMEZONE).
- * The summary holds the all-time totals (as the overview); the series hold the period.
+ * The summary holds the all-time totals (as the overview); the series hold the period. Closed days
+ * come from this instance's cache while the rollup version holds (analytics-cache.ts).
  */
 export async function analytics(ctx: AppContext, period: number): Promise<Analytics> {
   const tz = ctx.config.PLATFORM_TIMEZONE;
   const endDay = platformDay(ctx.clock.now(), tz);
   const startDay = addDays(endDay, -(period - 1));
-  const series = await q.analyticsSeries(ctx.db, startDay, endDay);
-  const totals = series.totals;
+  const { figures, totals } = await dayFigures(ctx, startDay, endDay);
+  const series = q.analyticsSeries(dayRange(startDay, period), figures);
   return {
     period,
     timeZone: tz,

@@ -59,6 +59,9 @@ export async function counters(db: Db, names: string[]): Promise<Record<string, 
  */
 export const ROLLUP_CHECK = sql`SELECT d AS detail FROM hf_rollup_diff() AS d`;
 
+/** The analytics cache's rollup version (migration 0012) must be exactly one row: none breaks every read. */
+export const ROLLUP_VERSION_CHECK = sql`SELECT 'rows: ' || count(*) AS detail FROM rollup_version HAVING count(*) <> 1`;
+
 const ROLLUP_TABLES = ['users', 'deposits', 'investments', 'balance_adjustments', 'withdrawals', 'audit_log'];
 
 /**
