@@ -526,11 +526,7 @@ async function main() {
       request: READS.referralTree.request,
     });
     await run(READS.adminUsers.name, q.adminUsers ?? 0, { duration: DURATION, request: READS.adminUsers.request });
-    await run(READS.analytics.name, q.analytics ?? 0, {
-      duration: DURATION,
-      connections: Math.min(CONNECTIONS, 4),
-      request: READS.analytics.request,
-    });
+    await run(READS.analytics.name, q.analytics ?? 0, { duration: DURATION, request: READS.analytics.request });
 
     // Single-request latencies of the back office (sequential; median of RUNS after a warm-up).
     const single = async (p: string) => {

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { MSG } from '@harvest/shared/messages';
 import { badRequest } from '../lib/errors.ts';
 import type { Db } from './client.ts';
-import { rawRows } from './raw.ts';
+import { preparedRows, rawRows } from './raw.ts';
 
 /**
  * Keyset paging for the back-office lists (docs/decisions/0036-keyset-paging.md). A list is
@@ -35,6 +35,8 @@ export interface Keyset {
    * walk's direction) and `skip` is what is left to walk from there (both read `page_anchor`).
    */
   anchor?: (ascending: boolean, offset: number) => Anchor;
+  /** Send the page's statement as a named (prepared) statement (`preparedRows`). */
+  prepared?: boolean;
 }
 
 export interface Anchor {
@@ -131,7 +133,7 @@ export async function keysetPage<R extends { k: string[] }>(
     if (anchor) cond = anchor.cond;
   }
   const dir = sql.raw(ascending ? 'ASC' : 'DESC');
-  const rows = await rawRows<R>(
+  const rows = await (list.prepared ? preparedRows<R> : rawRows<R>)(
     db,
     sql`WITH ${anchor ? sql`page_anchor AS (${anchor.cte}), ` : sql``}page_keys AS (
           SELECT ${cols((i) => sql`s.${k(i)}`)}, ARRAY[${cols((i) => sql`s.${k(i)}::text`)}] AS k,

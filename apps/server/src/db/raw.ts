@@ -1,9 +1,42 @@
+import { createHash } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
 import type { Db } from './client.ts';
 
-/** Rows of a raw SQL query, the same shape on PGlite and node-postgres. */
-export async function rawRows<T>(db: Db, query: SQL): Promise<T[]> {
-  const res: unknown = await db.execute(query);
+function rowsOf<T>(res: unknown): T[] {
   if (res && typeof res === 'object' && 'rows' in res && Array.isArray(res.rows)) return res.rows;
   throw new Error('Unexpected database driver result');
+}
+
+/** Rows of a raw SQL query, the same shape on PGlite and node-postgres. */
+export async function rawRows<T>(db: Db, query: SQL): Promise<T[]> {
+  return rowsOf<T>(await db.execute(query));
+}
+
+// The parts of drizzle's database object that run a query under a statement name (public on the object,
+// not in its types).
+interface Runner {
+  dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
+  session: {
+    prepareQuery(
+      query: { sql: string; params: unknown[] },
+      fields: undefined,
+      name: string,
+      arrayMode: boolean,
+    ): { execute(): Promise<unknown> };
+  };
+}
+
+/**
+ * Rows of a raw SQL query sent as a named (prepared) statement: on PostgreSQL each pooled connection
+ * parses it once and PostgreSQL's plan cache keeps its plan, where `rawRows` has every request parsed and
+ * planned again (for the hot back-office reads planning cost more than running: docs/decisions/0052).
+ * The name is a hash of the text, so one name never stands for two texts; the values stay parameters.
+ * Only for statements whose text comes from a small fixed set and whose plan does not hinge on the
+ * values (PostgreSQL may switch to one generic plan after five executions). PGlite runs it as `rawRows` does.
+ */
+export async function preparedRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const { dialect, session } = db as unknown as Runner;
+  const q = dialect.sqlToQuery(query);
+  const name = `hf_${createHash('sha1').update(q.sql).digest('base64url').slice(0, 20)}`;
+  return rowsOf<T>(await session.prepareQuery(q, undefined, name, false).execute());
 }

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { rawRows } from '../../db/raw.ts';
+import { preparedRows, rawRows } from '../../db/raw.ts';
 import { keysetPage, type Anchor, type PageRequest } from '../../db/keyset.ts';
 import { counters, counterSql } from './rollups.queries.ts';
 
@@ -272,7 +272,7 @@ export async function analyticsRead(
 ): Promise<SeriesRead> {
   const start = sql`${startDay}::date`;
   const hi = sql`${held?.hi ?? null}::date`;
-  const rows = await rawRows<{
+  const rows = await preparedRows<{
     version: string;
     live_from: string;
     read_from: string;
@@ -470,6 +470,8 @@ export async function usersPage(
       rows: sql`SELECT ${USER_COLUMNS}, ${USER_FIGURES}, pk.k FROM page_keys pk JOIN users u ON u.id = pk.k1 ORDER BY pk.ord`,
       // The whole list (no search) is counted per platform day by the `registrations` rollup.
       anchor: opts.search ? undefined : registrationDayAnchor,
+      // Without a search the statement's text is one of a few and its plan the same for every page.
+      prepared: !opts.search,
     },
     opts.page,
     total,

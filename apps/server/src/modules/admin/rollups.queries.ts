@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { rawRows } from '../../db/raw.ts';
+import { preparedRows, rawRows } from '../../db/raw.ts';
 import { inTransaction } from '../../db/tx.ts';
 
 /**
@@ -48,7 +48,7 @@ export function counterSql(names: string[]) {
 }
 
 export async function counters(db: Db, names: string[]): Promise<Record<string, bigint>> {
-  const [row] = await rawRows<{ c: Record<string, string> | string }>(db, sql`SELECT ${counterSql(names)} AS c`);
+  const [row] = await preparedRows<{ c: Record<string, string> | string }>(db, sql`SELECT ${counterSql(names)} AS c`);
   const c = typeof row?.c === 'string' ? (JSON.parse(row.c) as Record<string, string>) : (row?.c ?? {});
   return Object.fromEntries(names.map((n) => [n, BigInt(c[n] ?? 0)]));
 }
