@@ -29,6 +29,10 @@ export function openPostgres(url: string, poolSize = 10): Database {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client losing its server (restart, failover) must not crash the process.
   pool.on('error', () => undefined);
+  // So must a client lent out to a transaction that loses its server between two queries (pg-pool takes
+  // its own listener off while a client is lent out, and an 'error' event with no listener throws): the
+  // next query fails, the transaction is abandoned, and the pool drops the client when it is released.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db: Db = drizzlePg(pool, { schema });
   return {
     db,
