@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import type { SessionCacheStats } from './session-cache.ts';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** What the pool gauge reads from the database (PGlite: one connection, never waiting). */
@@ -32,6 +33,7 @@ export class Metrics {
   /** Blocks the deposit watcher is behind the chain's head (set by the watcher on every pass). */
   readonly watcherLagBlocks: Gauge;
   private poolStats: () => PoolStats = () => ({ total: 0, idle: 0, waiting: 0, max: 0 });
+  private sessionStats: () => SessionCacheStats = () => ({ hits: 0, misses: 0, rows: 0, healthy: false });
   private pendingCounts: (() => Promise<PendingCounts>) | null = null;
   private pendingCache: { at: number; value: Promise<PendingCounts> } | null = null;
 
@@ -77,6 +79,27 @@ export class Metrics {
         this.set({ state: 'max' }, s.max);
       },
     });
+    // Counted by the session cache itself (plain numbers, nothing on the request path); read at scrape.
+    const sessions = () => this.sessionStats();
+    new Gauge({
+      name: 'session_cache_lookups',
+      help: 'Session cache lookups of this instance since start, by result (hit, miss)',
+      labelNames: ['result'],
+      registers,
+      collect() {
+        const s = sessions();
+        this.set({ result: 'hit' }, s.hits);
+        this.set({ result: 'miss' }, s.misses);
+      },
+    });
+    new Gauge({
+      name: 'session_cache_healthy',
+      help: '1 while the session cache may answer (its LISTEN connection is up and its heartbeat recent), else 0',
+      registers,
+      collect() {
+        this.set(sessions().healthy ? 1 : 0);
+      },
+    });
     const pending = () => this.pending();
     new Gauge({
       name: 'deposits_pending',
@@ -110,6 +133,10 @@ export class Metrics {
   attach(sources: { poolStats: () => PoolStats; pendingCounts: () => Promise<PendingCounts> }): void {
     this.poolStats = sources.poolStats;
     this.pendingCounts = sources.pendingCounts;
+  }
+
+  attachSessions(stats: () => SessionCacheStats): void {
+    this.sessionStats = stats;
   }
 
   private async pending(): Promise<PendingCounts | null> {

@@ -17,10 +17,20 @@ declare module 'fastify' {
 }
 
 /**
- * Bearer-token authentication. The user row is read on every call so that a block, a
- * logout or a password change (token version) takes effect at once.
+ * Bearer-token authentication. The user row comes from the session cache (lib/session-cache.ts) or the
+ * database, and is checked on every call, so that a block, a logout or a password change (token
+ * version) takes effect at once, on every instance.
  */
 export function authHooks(ctx: AppContext) {
+  async function sessionUser(id: string): Promise<AuthUser | undefined> {
+    const cached = ctx.sessions.get(id);
+    if (cached) return cached;
+    const token = ctx.sessions.begin();
+    const user = await findUserById(ctx.db, id);
+    ctx.sessions.fill(token, user);
+    return user;
+  }
+
   async function verifiedClaims(request: FastifyRequest): Promise<Claims> {
     const header = request.headers.authorization;
     const m = typeof header === 'string' ? /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(header) : null;
@@ -33,13 +43,13 @@ export function authHooks(ctx: AppContext) {
 
   async function requireUser(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const claims = await verifiedClaims(request);
-    admit(request, claims, await findUserById(ctx.db, claims.sub));
+    admit(request, claims, await sessionUser(claims.sub));
   }
 
   /** Like requireUser, but a blocked user passes: Logout must work from the Blocked screen. */
   async function requireSession(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const claims = await verifiedClaims(request);
-    admit(request, claims, await findUserById(ctx.db, claims.sub), true);
+    admit(request, claims, await sessionUser(claims.sub), true);
   }
 
   /**
@@ -51,7 +61,9 @@ export function authHooks(ctx: AppContext) {
   function requireUserReading(extra: SQL, name: string) {
     return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
       const claims = await verifiedClaims(request);
+      const token = ctx.sessions.begin();
       const row = await findUserWith(ctx.db, claims.sub, extra, name);
+      ctx.sessions.fill(token, row?.user);
       admit(request, claims, row?.user);
       readData.set(request, row?.extra);
     };
