@@ -248,6 +248,7 @@ async function main() {
     const config = loadConfig({
       ...process.env,
       NODE_ENV: 'test',
+      CHECK_RESPONSES: 'off',
       LOG_LEVEL: 'silent',
       RATE_LIMITS: 'off',
       TEST_CLOCK: '1',
@@ -434,6 +435,7 @@ async function main() {
       {
         DATABASE_URL: url,
         NODE_ENV: 'test',
+        CHECK_RESPONSES: 'off',
         RATE_LIMITS: 'off',
         TEST_CLOCK: '1',
         JWT_SECRET: secret,

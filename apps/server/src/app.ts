@@ -2,12 +2,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { createChain } from './chain/chain.ts';
 import type { AppContext } from './context.ts';
@@ -18,6 +13,7 @@ import { spaHtml } from './lib/spa-html.ts';
 import { Metrics } from './lib/metrics.ts';
 import { TokenService } from './lib/tokens.ts';
 import { SessionCache } from './lib/session-cache.ts';
+import { responseSerializerCompiler } from './lib/response-serializer.ts';
 import type { AuthUser } from './plugins/auth.ts';
 import { createCounterStore, RedisCounterStore } from './lib/counter-store.ts';
 import { createThrottles } from './lib/throttle.ts';
@@ -101,7 +97,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   }).withTypeProvider<ZodTypeProvider>();
   limitConnectionsPerAddress(app.server, config.maxConnectionsPerIp, app.log);
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler(config.checkResponses));
   app.decorateRequest('user', null);
   app.decorateRequest('sessionMfa', false);
 

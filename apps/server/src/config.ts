@@ -103,6 +103,8 @@ export const envSchema = z
       }, 'must be an IANA time zone such as UTC or Asia/Singapore'),
     TEST_CLOCK: bool,
     RATE_LIMITS: z.enum(['on', 'off']).default('on'),
+    /** Every answer also checked against its Zod schema (lib/response-serializer.ts); default: on outside production. */
+    CHECK_RESPONSES: z.enum(['on', 'off']).optional(),
     TRUST_PROXY: z.string().default(''),
     REDIS_URL: z
       .string()
@@ -207,6 +209,7 @@ export const envSchema = z
     isProduction: env.NODE_ENV === 'production',
     adminRequire2fa: env.ADMIN_REQUIRE_2FA ? env.ADMIN_REQUIRE_2FA === '1' : env.NODE_ENV === 'production',
     rateLimits: env.RATE_LIMITS === 'on',
+    checkResponses: env.CHECK_RESPONSES ? env.CHECK_RESPONSES === 'on' : env.NODE_ENV !== 'production',
     maxConnectionsPerIp: env.MAX_CONNECTIONS_PER_IP ?? (env.TRUST_PROXY === '' ? 100 : 0),
   }));
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Database, NotifyLink } from '../db/client.ts';
 
 /**
- * The session cache (docs/decisions/0053-session-cache.md): users rows read by the auth hook, kept in
+ * The session cache (docs/decisions/0054-session-cache.md): users rows read by the auth hook, kept in
  * this process so that an authenticated request needs no database round trip, with revocation (block,
  * logout, password change) still taking effect at once on every instance.
  *

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Metrics } from '../lib/metrics.ts';
 
 /**
@@ -8,21 +8,40 @@ import type { Metrics } from '../lib/metrics.ts';
  * page load is one line per API call, not one per file.
  */
 export function registerObservability(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onResponse', async (request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
+  // The histogram's series by method, route label and status, looked up once each (prom-client hashes
+  // a label object on every observe).
+  const series = new Map<string, ReturnType<Metrics['httpDuration']['labels']>>();
+  app.addHook('onResponse', (request, reply, done) => {
+    const url = request.url;
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
     const route = request.routeOptions.url;
     const status = reply.statusCode;
-    const seconds = reply.elapsedTime / 1000;
     // Unmatched paths share one label (a scanner's URLs must not become new time series), and so do the
     // web build's files (one route each, renamed by every build).
     const api = path.startsWith('/api/') || path === '/healthz' || path === '/readyz';
     const label = !route ? 'unmatched' : api ? route : 'static';
-    metrics.httpDuration.observe({ method: request.method, route: label, status_code: String(status) }, seconds);
-    const ms = Math.round(reply.elapsedTime * 10) / 10;
+    const key = `${request.method} ${label} ${status}`;
+    let child = series.get(key);
+    if (!child) {
+      child = metrics.httpDuration.labels({ method: request.method, route: label, status_code: String(status) });
+      series.set(key, child);
+    }
+    child.observe(reply.elapsedTime / 1000);
     const level = path.startsWith('/api/') || path === '/api' ? (status >= 500 ? 'error' : 'info') : 'debug';
-    request.log[level](
-      { method: request.method, path, route, status, ms },
-      `${request.method} ${path} ${status} ${ms} ms`,
-    );
+    if (enabled(request.log, level)) {
+      const ms = Math.round(reply.elapsedTime * 10) / 10;
+      request.log[level](
+        { method: request.method, path, route, status, ms },
+        `${request.method} ${path} ${status} ${ms} ms`,
+      );
+    }
+    done();
   });
+}
+
+/** pino's level check (a test may hand in another logger: it logs everything then). */
+function enabled(log: FastifyBaseLogger, level: string): boolean {
+  const check = (log as { isLevelEnabled?: (l: string) => boolean }).isLevelEnabled;
+  return check ? check.call(log, level) : true;
 }

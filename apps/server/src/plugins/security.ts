@@ -26,29 +26,40 @@ export async function registerSecurity(app: FastifyInstance, production: boolean
     referrerPolicy: { policy: 'no-referrer' },
     crossOriginEmbedderPolicy: false,
   });
+  // The API's answers are JSON read by the app, never documents: they carry the headers that matter for
+  // an API (OWASP REST Security: no sniffing, no framing, no caching, no referrer, not embeddable from
+  // another origin, HSTS) and not the ones that only mean something for a page (docs/decisions/0055).
+  const apiHeaders: Record<string, string> = {
+    'content-security-policy': "default-src 'self'; object-src 'none'; frame-ancestors 'none'",
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'cross-origin-resource-policy': 'same-origin',
+    'cache-control': 'no-store',
+    ...(headers['strict-transport-security']
+      ? { 'strict-transport-security': headers['strict-transport-security'] }
+      : {}),
+  };
   // The same headers on every response; @fastify/helmet would rebuild them (CSP parsing included) per request.
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(request.url.startsWith('/api/') ? apiHeaders : headers);
     done();
   });
   // A call that declares no body (logout, generate-invitation, toggle-block, 2fa/setup) takes none:
   // fields sent to it are refused, as the strict body schemas refuse extra fields elsewhere.
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     // PostgreSQL text cannot hold NUL: such a value would fail in the database as a 500.
-    if (hasNul(request.body) || hasNul(request.query) || hasNul(request.params)) throw badRequest(MSG.invalidCharacter);
-    if (request.routeOptions.schema?.body !== undefined) return;
+    if (hasNul(request.body) || hasNul(request.query) || hasNul(request.params))
+      return done(badRequest(MSG.invalidCharacter));
     const body: unknown = request.body;
     if (
+      request.routeOptions.schema?.body !== undefined ||
       body === undefined ||
       body === null ||
       (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)
     )
-      return;
-    throw badRequest(MSG.noBodyAllowed);
-  });
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
-    return payload;
+      return done();
+    done(badRequest(MSG.noBodyAllowed));
   });
 }
 
@@ -74,5 +85,7 @@ function hasNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
   if (typeof value !== 'object' || value === null || depth > 64) return false;
   if (Array.isArray(value)) return value.some((v) => hasNul(v, depth + 1));
-  return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNul(v, depth + 1));
+  for (const k in value)
+    if (k.includes('\u0000') || hasNul((value as Record<string, unknown>)[k], depth + 1)) return true;
+  return false;
 }

@@ -13,7 +13,7 @@ import { scratchPostgres, ServerProcess } from '../support/processes.ts';
 import { startSmtp } from '../smtp.ts';
 
 /**
- * The session cache across instances (docs/decisions/0053-session-cache.md), on real PostgreSQL: two
+ * The session cache across instances (docs/decisions/0054-session-cache.md), on real PostgreSQL: two
  * instances A and B on one database, each answering signed-in requests from the users rows it keeps in
  * memory. What A (or an operator's SQL) changes, B must never serve from memory afterwards: a block, a
  * logout and a password change refuse the old token on B in the very next request, also when B's

@@ -1,4 +1,4 @@
--- The session cache (docs/decisions/0053-session-cache.md): every server instance keeps recently read
+-- The session cache (docs/decisions/0054-session-cache.md): every server instance keeps recently read
 -- users rows in memory and drops one the moment it changes. The database says which rows changed, so no
 -- write can be missed (a CLI, an operator's SQL, any code path): after every statement that updates or
 -- deletes users rows, one notification on channel hf_sessions with the ids ('u:' id,id,...), or '*' (drop
