@@ -1,5 +1,4 @@
 import { createServer, type Server } from 'node:http';
-import type { SessionCacheStats } from './session-cache.ts';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** What the pool gauge reads from the database (PGlite: one connection, never waiting). */
@@ -8,6 +7,14 @@ export interface PoolStats {
   idle: number;
   waiting: number;
   max: number;
+}
+
+/** What the session cache gauges read (lib/session-cache.ts counts them). */
+export interface SessionCacheStats {
+  hits: number;
+  misses: number;
+  rows: number;
+  healthy: boolean;
 }
 
 /** Figures that need a query: read at most once per `PENDING_CACHE_MS`, whatever the scrape rate. */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Database, NotifyLink } from '../db/client.ts';
+import type { SessionCacheStats } from './metrics.ts';
 
 /**
  * The session cache (docs/decisions/0054-session-cache.md): users rows read by the auth hook, kept in
@@ -28,13 +29,6 @@ const MAX_AGE_MS = 60_000;
 const MAX_ROWS = 20_000;
 
 const now = () => performance.now();
-
-export interface SessionCacheStats {
-  hits: number;
-  misses: number;
-  rows: number;
-  healthy: boolean;
-}
 
 export class SessionCache<Row extends { id: string }> {
   private readonly rows = new Map<string, { row: Row; at: number }>();
