@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { microToUsdc } from '@harvest/shared/money';
 import type { Db } from '../../db/client.ts';
 import { preparedRows, rawRows } from '../../db/raw.ts';
 import { keysetPage, type Anchor, type PageRequest } from '../../db/keyset.ts';
@@ -216,12 +217,6 @@ export async function withdrawalBatch(
 
 // ---------------------------------------------------------------- analytics
 
-export interface DayFigure {
-  day: string;
-  count: number;
-  total: bigint;
-}
-
 /** One day's sums per metric (a metric without rows is absent: 0). */
 export type DayMetrics = Map<string, bigint>;
 
@@ -316,21 +311,50 @@ export async function analyticsRead(
   };
 }
 
+/** One day of the three analytics series, as the answer carries it. */
+export interface DayEntries {
+  user: { _id: string; count: number };
+  investment: { _id: string; totalAmount: number; count: number };
+  deposit: { _id: string; totalAmount: number; count: number };
+}
+
+/**
+ * A day's entries are built once per figures read: a closed day's figures come from the analytics cache
+ * (the same object request after request), so its entries are reused instead of rebuilt (and its amounts
+ * formatted again) on every request; a day without figures is the same for every day of that date.
+ */
+const entriesByFigures = new WeakMap<DayMetrics, DayEntries>();
+const emptyEntries = new Map<string, DayEntries>();
+
+function dayEntries(day: string, m: DayMetrics | undefined): DayEntries {
+  const known = m ? entriesByFigures.get(m) : emptyEntries.get(day);
+  if (known?.user._id === day) return known;
+  const v = (k: string) => m?.get(k) ?? 0n;
+  const deposits = v('deposits.demo.amount') + v('deposits.real.amount');
+  const entries: DayEntries = {
+    user: { _id: day, count: Number(v('registrations')) },
+    investment: { _id: day, totalAmount: microToUsdc(v('investments.amount')), count: Number(v('investments.count')) },
+    deposit: {
+      _id: day,
+      totalAmount: microToUsdc(deposits),
+      count: Number(v('deposits.demo.count') + v('deposits.real.count')),
+    },
+  };
+  if (m) entriesByFigures.set(m, entries);
+  else {
+    if (emptyEntries.size >= 400) emptyEntries.clear();
+    emptyEntries.set(day, entries);
+  }
+  return entries;
+}
+
 /** The analytics series of `days` (in order, every day present) from each day's figures. */
 export function analyticsSeries(days: string[], figures: (day: string) => DayMetrics | undefined) {
-  const v = (m: DayMetrics | undefined, k: string) => m?.get(k) ?? 0n;
-  const series = (f: (m: DayMetrics | undefined) => { count: bigint; total: bigint }): DayFigure[] =>
-    days.map((day) => {
-      const x = f(figures(day));
-      return { day, count: Number(x.count), total: x.total };
-    });
+  const entries = days.map((day) => dayEntries(day, figures(day)));
   return {
-    users: series((m) => ({ count: v(m, 'registrations'), total: 0n })),
-    investments: series((m) => ({ count: v(m, 'investments.count'), total: v(m, 'investments.amount') })),
-    deposits: series((m) => ({
-      count: v(m, 'deposits.demo.count') + v(m, 'deposits.real.count'),
-      total: v(m, 'deposits.demo.amount') + v(m, 'deposits.real.amount'),
-    })),
+    users: entries.map((e) => e.user),
+    investments: entries.map((e) => e.investment),
+    deposits: entries.map((e) => e.deposit),
   };
 }
 

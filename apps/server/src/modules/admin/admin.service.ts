@@ -91,13 +91,9 @@ export async function analytics(ctx: AppContext, period: number): Promise<Analyt
       totalDeposits: microToUsdc(totals.totalDeposits),
       totalAdjustments: microToUsdc(totals.totalAdjustments),
     },
-    userGrowth: series.users.map((d) => ({ _id: d.day, count: d.count })),
-    investmentTrends: series.investments.map((d) => ({
-      _id: d.day,
-      totalAmount: microToUsdc(d.total),
-      count: d.count,
-    })),
-    depositTrends: series.deposits.map((d) => ({ _id: d.day, totalAmount: microToUsdc(d.total), count: d.count })),
+    userGrowth: series.users,
+    investmentTrends: series.investments,
+    depositTrends: series.deposits,
   };
 }
 
