@@ -147,6 +147,7 @@ export async function writeOwnScripts(
     const args = s.values.map((_, i) => argument(s, t, i));
     return statementLine(args.length ? `EXECUTE ${prepared.id}(${args.join(', ')})` : `EXECUTE ${prepared.id}`);
   };
+  if (requests.every((r) => r.length === 0)) return { files: [], statements: 0 };
   const files = requests.map((statements, i) => {
     const file = path.join(dir, `${key}-${i}.sql`);
     writeFileSync(file, [...prelude, ...statements.map(line)].join(''));
