@@ -22,7 +22,7 @@ interface Runner {
       fields: undefined,
       name: string,
       arrayMode: boolean,
-    ): { execute(): Promise<unknown> };
+    ): { execute(values?: Record<string, unknown>): Promise<unknown> };
   };
 }
 
@@ -37,6 +37,36 @@ interface Runner {
 export async function preparedRows<T>(db: Db, query: SQL): Promise<T[]> {
   const { dialect, session } = db as unknown as Runner;
   const q = dialect.sqlToQuery(query);
-  const name = `hf_${createHash('sha1').update(q.sql).digest('base64url').slice(0, 20)}`;
-  return rowsOf<T>(await session.prepareQuery(q, undefined, name, false).execute());
+  return rowsOf<T>(await session.prepareQuery(q, undefined, statementName(q.sql), false).execute());
+}
+
+const names = new Map<string, string>();
+/** `hf_` + a hash of the text (remembered: the same few texts come request after request). */
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (!name) {
+    name = `hf_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
+    if (names.size >= 1000) names.clear();
+    names.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * A raw statement whose values are `sql.placeholder(name)`s, built and named once per database handle: a
+ * request only fills the values in (no SQL assembled, no hash computed per request). Same rules as
+ * `preparedRows` for what may be prepared.
+ */
+export function preparedStatement<T>(build: () => SQL) {
+  const byDb = new WeakMap<Db, { execute(values?: Record<string, unknown>): Promise<unknown> }>();
+  return async (db: Db, values: Record<string, unknown>): Promise<T[]> => {
+    let prepared = byDb.get(db);
+    if (!prepared) {
+      const { dialect, session } = db as unknown as Runner;
+      const q = dialect.sqlToQuery(build());
+      prepared = session.prepareQuery(q, undefined, statementName(q.sql), false);
+      byDb.set(db, prepared);
+    }
+    return rowsOf<T>(await prepared.execute(values));
+  };
 }

@@ -15,9 +15,16 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
+/** The last minute's parts per zone: a date's parts change only at a minute boundary, and Intl is slow. */
+const lastParts = new Map<string, { minute: number; parts: Record<string, string> }>();
+
 function parts(at: Date, timeZone: string) {
+  const minute = Math.floor(at.getTime() / 60_000);
+  const last = lastParts.get(timeZone);
+  if (last?.minute === minute) return last.parts;
   const out: Record<string, string> = {};
   for (const p of formatter(timeZone).formatToParts(at)) out[p.type] = p.value;
+  lastParts.set(timeZone, { minute, parts: out });
   return out;
 }
 

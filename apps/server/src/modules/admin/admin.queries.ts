@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { microToUsdc } from '@harvest/shared/money';
 import type { Db } from '../../db/client.ts';
-import { preparedRows, rawRows } from '../../db/raw.ts';
+import { preparedRows, preparedStatement, rawRows } from '../../db/raw.ts';
 import { keysetPage, type Anchor, type PageRequest } from '../../db/keyset.ts';
 import { counters, counterSql } from './rollups.queries.ts';
 
@@ -259,27 +259,21 @@ const dayText = (col: SQL) => sql`to_char(${col}, 'YYYY-MM-DD')`;
  * O(days) whatever the number of users. Deposits Received are confirmed demo and on-chain deposits,
  * dated by confirmation.
  */
-export async function analyticsRead(
-  db: Db,
-  startDay: string,
-  endDay: string,
-  held: HeldDays | null,
-): Promise<SeriesRead> {
-  const start = sql`${startDay}::date`;
-  const hi = sql`${held?.hi ?? null}::date`;
-  const rows = await preparedRows<{
-    version: string;
-    live_from: string;
-    read_from: string;
-    day: string | null;
-    metric: string | null;
-    n: string | null;
-    totals: Record<string, string> | string;
-  }>(
-    db,
-    sql`WITH b AS (SELECT v, least(hf_rollup_today() - 1, ${endDay}::date) AS live_from FROM rollup_version),
+const analyticsStatement = preparedStatement<{
+  version: string;
+  live_from: string;
+  read_from: string;
+  day: string | null;
+  metric: string | null;
+  n: string | null;
+  totals: Record<string, string> | string;
+}>(() => {
+  const start = sql`${sql.placeholder('start')}::date`;
+  const end = sql`${sql.placeholder('end')}::date`;
+  const hi = sql`${sql.placeholder('heldHi')}::date`;
+  return sql`WITH b AS (SELECT v, least(hf_rollup_today() - 1, ${end}) AS live_from FROM rollup_version),
          r AS (SELECT v, live_from,
-                      CASE WHEN v = ${held?.version.toString() ?? null}::bigint AND ${held?.lo ?? null}::date <= ${start}
+                      CASE WHEN v = ${sql.placeholder('heldVersion')}::bigint AND ${sql.placeholder('heldLo')}::date <= ${start}
                                 AND ${start} <= ${hi} + 1
                            THEN greatest(${start}, least(live_from, ${hi} + 1)) ELSE ${start} END AS read_from
                FROM b),
@@ -287,11 +281,25 @@ export async function analyticsRead(
                  WHERE metric IN (${sql.join(
                    SERIES_METRICS.map((m) => sql`${m}`),
                    sql`, `,
-                 )}) AND day >= (SELECT read_from FROM r) AND day <= ${endDay}::date GROUP BY 1, 2)
+                 )}) AND day >= (SELECT read_from FROM r) AND day <= ${end} GROUP BY 1, 2)
         SELECT r.v::text AS version, ${dayText(sql`r.live_from`)} AS live_from, ${dayText(sql`r.read_from`)} AS read_from,
                ${dayText(sql`agg.day`)} AS day, agg.metric, agg.n::text AS n, ${counterSql(TOTAL_COUNTERS)} AS totals
-        FROM r LEFT JOIN agg ON true`,
-  );
+        FROM r LEFT JOIN agg ON true`;
+});
+
+export async function analyticsRead(
+  db: Db,
+  startDay: string,
+  endDay: string,
+  held: HeldDays | null,
+): Promise<SeriesRead> {
+  const rows = await analyticsStatement(db, {
+    start: startDay,
+    end: endDay,
+    heldVersion: held?.version.toString() ?? null,
+    heldLo: held?.lo ?? null,
+    heldHi: held?.hi ?? null,
+  });
   const first = rows[0];
   if (!first) throw new Error('rollup_version has no row');
   const days = new Map<string, DayMetrics>();
