@@ -17,19 +17,29 @@ import { toJSONSchema, type $ZodType } from 'zod/v4/core';
  */
 export function responseSerializerCompiler(checked: boolean): FastifySerializerCompiler<$ZodType> {
   return (route) => {
-    const zodSerialize = zodSerializerCompiler(route) as (data: unknown) => string;
-    const compiled = compile(route.schema);
-    if (!compiled) return zodSerialize;
-    if (!checked) return compiled;
+    // Compiled on the route's first answer, not at start: a compiled serializer holds its own code and
+    // validator, and most routes of an idle instance never answer (idle RSS, docs/BENCHMARKS.md).
+    let serialize: ((data: unknown) => string) | null = null;
     return (data: unknown) => {
-      const expected = zodSerialize(data);
-      const actual = compiled(data);
-      if (!isDeepStrictEqual(JSON.parse(actual), JSON.parse(expected)))
-        throw new Error(
-          `compiled serializer of ${route.method} ${route.url} differs from the contract:\n${actual}\n${expected}`,
-        );
-      return actual;
+      serialize ??= build(route, checked);
+      return serialize(data);
     };
+  };
+}
+
+function build(route: Parameters<FastifySerializerCompiler<$ZodType>>[0], checked: boolean): (data: unknown) => string {
+  const zodSerialize = zodSerializerCompiler(route) as (data: unknown) => string;
+  const compiled = compile(route.schema);
+  if (!compiled) return zodSerialize;
+  if (!checked) return compiled;
+  return (data: unknown) => {
+    const expected = zodSerialize(data);
+    const actual = compiled(data);
+    if (!isDeepStrictEqual(JSON.parse(actual), JSON.parse(expected)))
+      throw new Error(
+        `compiled serializer of ${route.method} ${route.url} differs from the contract:\n${actual}\n${expected}`,
+      );
+    return actual;
   };
 }
 
