@@ -30,11 +30,9 @@ import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { createAdmin } from '../src/bootstrap.ts';
 import { loadConfig } from '../src/config.ts';
-import { openPostgres, type Db } from '../src/db/client.ts';
+import { openPostgres } from '../src/db/client.ts';
 import { rawRows } from '../src/db/raw.ts';
-import { inTransaction } from '../src/db/tx.ts';
 import { checkLedger } from '../src/ledger/check.ts';
-import { postMany, rowTransfers } from '../src/ledger/ledger.ts';
 import { SettableClock } from '../src/lib/clock.ts';
 import { verifyPassword } from '../src/lib/passwords.ts';
 import { TokenService } from '../src/lib/tokens.ts';
@@ -58,6 +56,7 @@ import {
   type LoadResult,
 } from './bench-lib.ts';
 import { SEED_PASSWORD, seedLarge } from './seed-large.ts';
+import { addEarnings } from './bench-earnings.ts';
 import { watcherBench } from './bench-watcher.ts';
 import { ownCommand, pgbenchOwn, statementOf, writeOwnScripts, type OwnScripts, type Statement } from './bench-own.ts';
 import { SCAN_BLOCKS_MAX } from '../src/modules/deposits/deposit-watcher.ts';
@@ -110,29 +109,6 @@ interface Row {
   ceilingOwn?: number;
   rss?: number;
   note?: string;
-}
-
-/** Gives one prepared user 1,000 unrequested cycle earnings on one investment, ledger included. */
-async function addEarnings(db: Db, userId: string, investmentId: string, n: number): Promise<void> {
-  // Cycle numbers above any existing one (a database may be benchmarked more than once).
-  await db.execute(sql`INSERT INTO cycle_earnings (investment_id, user_id, cycle_number, gross_amount, created_at)
-    SELECT ${investmentId}::uuid, ${userId}::uuid, GREATEST(100000, (SELECT max(cycle_number) FROM cycle_earnings WHERE investment_id = ${investmentId}::uuid)) + g,
-      1500000, now() - interval '1 day' FROM generate_series(1, ${n}) g`);
-  await inTransaction(db, (tx) =>
-    postMany(
-      tx,
-      rowTransfers('cycle_earning', 'cycle_earnings', {
-        where: sql`t.investment_id = ${investmentId}::uuid AND t.cycle_number > 100000
-          AND NOT EXISTS (SELECT 1 FROM ledger_transactions x WHERE x.kind = 'cycle_earning' AND x.ref_id = t.id::text)`,
-        amount: sql`t.gross_amount`,
-        from: 'platform_earning_expense',
-        to: 'earnings',
-      }),
-    ),
-  );
-  await db.execute(
-    sql`UPDATE investments SET total_earned = total_earned + ${BigInt(n) * 1500000n} WHERE id = ${investmentId}::uuid`,
-  );
 }
 
 async function main() {

@@ -9,21 +9,24 @@ import { PGLITE_EXTENSIONS, wrapPglite } from '../src/db/pglite.ts';
 /**
  * Migrates one template database for the whole run. PGlite: a migrated data dir dumped to a
  * file that each test file loads (~0.5 s instead of initdb's ~3 s). PostgreSQL (DATABASE_URL):
- * a template database each test file copies with CREATE DATABASE ... TEMPLATE.
+ * a template database each test file copies with CREATE DATABASE ... TEMPLATE, named by
+ * HF_TEST_PG_TEMPLATE (default hf_test_template), so two runs sharing a server keep theirs apart.
  */
 export default async function setup() {
   const url = process.env.DATABASE_URL;
   if (url) {
+    const template = process.env.HF_TEST_PG_TEMPLATE ?? 'hf_test_template';
+    if (!/^[a-z_][a-z0-9_]*$/.test(template)) throw new Error('HF_TEST_PG_TEMPLATE: a lower-case SQL identifier');
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
-    await admin.query('DROP DATABASE IF EXISTS hf_test_template WITH (FORCE)');
-    await admin.query('CREATE DATABASE hf_test_template');
+    await admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${template}`);
     await admin.end();
-    const templateUrl = withDatabase(url, 'hf_test_template');
+    const templateUrl = withDatabase(url, template);
     const db = openPostgres(templateUrl, 1);
     await db.migrate();
     await db.close();
-    process.env.HF_TEST_PG_TEMPLATE = 'hf_test_template';
+    process.env.HF_TEST_PG_TEMPLATE = template;
     return;
   }
   const client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });

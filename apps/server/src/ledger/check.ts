@@ -58,6 +58,8 @@ const RULES: { rule: string; query: ReturnType<typeof sql> }[] = [
     query: sql`SELECT r.id::text AS detail FROM referral_rewards r LEFT JOIN ledger_transactions t ON t.kind = 'referral_reward' AND t.ref_id = r.id::text GROUP BY r.id HAVING COUNT(t.id) <> 1`,
   },
   {
+    // Held by its own `withdrawal_hold` (ref = the withdrawal; fixtures, and Withdraw All before migration 0015)
+    // or by its request's `withdrawal_request_hold` (ref = the request): exactly one of them, once.
     rule: 'every withdrawal is held once and settled at most once, matching its status',
     query: sql`SELECT w.id || ' ' || w.status AS detail FROM withdrawals w
       LEFT JOIN LATERAL (SELECT
@@ -66,10 +68,38 @@ const RULES: { rule: string; query: ReturnType<typeof sql> }[] = [
         COUNT(*) FILTER (WHERE t.kind = 'withdrawal_release') AS releases
         FROM ledger_transactions t
         WHERE t.kind IN ('withdrawal_hold', 'withdrawal_payout', 'withdrawal_release') AND t.ref_id = w.id::text) c ON true
-      WHERE c.holds <> 1
+      LEFT JOIN LATERAL (SELECT COUNT(*) AS holds FROM ledger_transactions r
+        WHERE r.kind = 'withdrawal_request_hold' AND r.ref_id = w.request_id::text) rh ON true
+      WHERE c.holds + rh.holds <> 1
          OR (w.status = 'pending' AND (c.payouts + c.releases) <> 0)
          OR (w.status = 'approved' AND (c.payouts <> 1 OR c.releases <> 0))
          OR (w.status = 'rejected' AND (c.releases <> 1 OR c.payouts <> 0))`,
+  },
+  {
+    // A hold's entries, per account, against what its withdrawals say: each source account (earning ->
+    // earnings, rewards, balance) of the owner gives the sum of its withdrawals, the owner's
+    // pending_withdrawal gets their total; nothing else. A hold no withdrawal points to shows as booked
+    // money nothing expects.
+    rule: "every hold moves exactly its withdrawals' amounts from their sources into pending_withdrawal",
+    query: sql`WITH held AS (
+        SELECT t.id AS tx, w.user_id, w.source, w.amount FROM withdrawals w
+          JOIN ledger_transactions t ON t.kind = 'withdrawal_hold' AND t.ref_id = w.id::text
+        UNION ALL
+        SELECT t.id, w.user_id, w.source, w.amount FROM withdrawals w
+          JOIN ledger_transactions t ON t.kind = 'withdrawal_request_hold' AND t.ref_id = w.request_id::text),
+      expected AS (
+        SELECT tx, user_id::text AS owner, CASE source WHEN 'earning' THEN 'earnings' ELSE source END AS kind,
+               -sum(amount) AS amount FROM held GROUP BY 1, 2, 3
+        UNION ALL
+        SELECT tx, user_id::text, 'pending_withdrawal', sum(amount) FROM held GROUP BY 1, 2),
+      booked AS (
+        SELECT e.transaction_id AS tx, coalesce(a.user_id::text, 'platform') AS owner, a.kind, sum(e.amount) AS amount
+        FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id JOIN ledger_accounts a ON a.id = e.account_id
+        WHERE t.kind IN ('withdrawal_hold', 'withdrawal_request_hold') GROUP BY 1, 2, 3)
+      SELECT coalesce(x.tx, b.tx) || ' ' || coalesce(x.owner, b.owner) || ' ' || coalesce(x.kind, b.kind)
+             || ' expected=' || coalesce(x.amount, 0) || ' booked=' || coalesce(b.amount, 0) AS detail
+      FROM expected x FULL JOIN booked b ON b.tx = x.tx AND b.owner = x.owner AND b.kind = x.kind
+      WHERE x.amount IS DISTINCT FROM b.amount`,
   },
   {
     rule: 'pending withdrawals equal the held money',

@@ -93,7 +93,7 @@ describe('ledger transaction times', () => {
       'investment',
       'referral_reward',
       'cycle_earning',
-      'withdrawal_hold',
+      'withdrawal_request_hold',
       'withdrawal_payout',
       'withdrawal_release',
       'admin_adjustment',

@@ -26,7 +26,10 @@ export type LedgerTxKind =
   | 'investment'
   | 'referral_reward'
   | 'cycle_earning'
+  /** One withdrawal's hold (before migration 0015 Withdraw All booked one per withdrawal; fixtures still do). */
   | 'withdrawal_hold'
+  /** The hold of every withdrawal of one Withdraw All request (ref = the request id). */
+  | 'withdrawal_request_hold'
   | 'withdrawal_payout'
   | 'withdrawal_release'
   | 'admin_adjustment'
@@ -218,9 +221,9 @@ function legsOfSet(set: PostSet): SQL {
 }
 
 /**
- * Posts many ledger transactions in a constant number of statements whatever their number: Withdraw All
- * of 1,000 earnings is 1,000 transactions, a seed of 100k users millions. Given as objects (their ids
- * come back in input order) or as a PostSet of SQL over business rows (the number posted comes back).
+ * Posts many ledger transactions in a constant number of statements whatever their number (a seed of
+ * 100k users posts millions). Given as objects (their ids come back in input order) or as a PostSet of
+ * SQL over business rows (the number posted comes back).
  * Either way the same statements run, on PGlite and PostgreSQL alike:
  * 1. every touched user account is locked FOR UPDATE in id order and the resulting balances checked
  *    (no user account below zero: InsufficientFunds, nothing written);

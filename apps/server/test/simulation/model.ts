@@ -202,7 +202,8 @@ export async function halfDone(db: Db, opts: { runningOlderThan?: Date } = {}): 
   };
   await q(
     'pending withdrawal without exactly one hold',
-    sql`SELECT w.id::text AS detail FROM withdrawals w LEFT JOIN ledger_transactions t ON t.ref_id = w.id::text AND t.kind = 'withdrawal_hold'
+    sql`SELECT w.id::text AS detail FROM withdrawals w LEFT JOIN ledger_transactions t
+          ON (t.kind = 'withdrawal_hold' AND t.ref_id = w.id::text) OR (t.kind = 'withdrawal_request_hold' AND t.ref_id = w.request_id::text)
         WHERE w.status = 'pending' GROUP BY w.id HAVING COUNT(t.id) <> 1`,
   );
   await q(

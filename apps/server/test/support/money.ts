@@ -219,7 +219,10 @@ export async function seedManyCycleEarnings(
   });
 }
 
-/** A pending balance withdrawal: the money is held in pending_withdrawal. */
+/**
+ * A pending balance withdrawal: the money is held in pending_withdrawal by the withdrawal's own
+ * `withdrawal_hold` (the form Withdraw All booked before migration 0015, which ledger:check still accepts).
+ */
 export async function seedWithdrawal(
   t: TestApp,
   userId: string,

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { microToUsdc } from '@harvest/shared/money';
 import type { Db } from '../../db/client.ts';
-import { preparedRows, preparedStatement, rawRows } from '../../db/raw.ts';
+import { preparedStatement, rawRows } from '../../db/raw.ts';
 import { keysetPage, type Anchor, type PageRequest } from '../../db/keyset.ts';
 import { counters, counterSql } from './rollups.queries.ts';
 

@@ -338,7 +338,7 @@ describe('GET /api/user/dashboard', () => {
     // An approved withdrawal counts its net amount (rows written by the withdrawals module).
     await t.ctx.db
       .execute(sql`INSERT INTO withdrawals (user_id, request_id, source, status, amount, fee_amount, net_amount, wallet_address)
-      VALUES (${u.user.id}::uuid, gen_random_uuid(), 'earning', 'approved', 10000000, 1500000, 8500000, '0x2222222222222222222222222222222222222222')`);
+      VALUES (${u.user.id}::uuid, gen_random_uuid(), 'balance', 'approved', 8500000, 0, 8500000, '0x2222222222222222222222222222222222222222')`);
     expect((await dash(u)).accountSummary.successfullyWithdrawn).toBe(8.5);
     await t.ctx.db.execute(sql`DELETE FROM withdrawals WHERE user_id = ${u.user.id}::uuid`);
     const rows = await rawRows<{ n: number }>(

@@ -1,26 +1,29 @@
-import { sql } from 'drizzle-orm';
-import type { PostSet } from '../../ledger/ledger.ts';
+import type { PostInput } from '../../ledger/ledger.ts';
+import type { WithdrawAllMade } from './withdrawals.queries.ts';
 
 /**
- * The holds of one Withdraw All request as a PostSet over its withdrawal rows: one
- * `withdrawal_hold` ledger transaction per withdrawal (its source account -amount,
- * pending_withdrawal +amount), booked at the request time, posted in a constant number of statements.
+ * The hold of one Withdraw All request: one `withdrawal_request_hold` ledger transaction (ref = the
+ * request id) moving what the request's withdrawals took from each source account (earnings, rewards,
+ * balance) into pending_withdrawal, booked at the request time. It is the one hold of every withdrawal
+ * of the request; each withdrawal's payout or release stays its own transaction (ref = the withdrawal
+ * id). ledger:check proves that a hold moves exactly its withdrawals' amounts
+ * (docs/decisions/0053-withdraw-all-one-hold.md).
  */
-export function holdsOf(requestId: string, userId: string, insufficientMessage: string): PostSet {
-  const from = (source: string) => sql`CASE WHEN w.source = ${source} THEN -w.amount ELSE 0 END`;
+export function requestHold(
+  o: { requestId: string; userId: string; at: Date; held: WithdrawAllMade['held'] },
+  insufficientMessage: string,
+): PostInput {
+  const sources = (['earnings', 'rewards', 'balance'] as const).filter((kind) => o.held[kind] > 0n);
+  const total = sources.reduce((s, kind) => s + o.held[kind], 0n);
   return {
-    kind: 'withdrawal_hold',
-    from: sql`withdrawals w`,
-    where: sql`w.request_id = ${requestId}::uuid AND w.user_id = ${userId}::uuid`,
-    refId: sql`w.id`,
-    createdBy: sql`w.user_id`,
-    createdAt: sql`w.requested_at`,
+    kind: 'withdrawal_request_hold',
+    refId: o.requestId,
+    createdBy: o.userId,
+    createdAt: o.at,
     insufficientMessage,
     legs: [
-      { account: { userId: sql`w.user_id`, kind: 'earnings' }, amount: from('earning') },
-      { account: { userId: sql`w.user_id`, kind: 'rewards' }, amount: from('rewards') },
-      { account: { userId: sql`w.user_id`, kind: 'balance' }, amount: from('balance') },
-      { account: { userId: sql`w.user_id`, kind: 'pending_withdrawal' }, amount: sql`w.amount` },
+      ...sources.map((kind) => ({ account: { userId: o.userId, kind }, amount: -o.held[kind] })),
+      { account: { userId: o.userId, kind: 'pending_withdrawal' as const }, amount: total },
     ],
   };
 }

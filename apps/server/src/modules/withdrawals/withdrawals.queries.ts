@@ -17,10 +17,19 @@ export async function hasAvailableFunds(db: Db, userId: string): Promise<boolean
   return Boolean(r?.any);
 }
 
+/** What one Withdraw All wrote: its withdrawals, their sums, and what it took from each source account. */
+export interface WithdrawAllMade {
+  count: number;
+  gross: bigint;
+  fee: bigint;
+  held: { earnings: bigint; rewards: bigint; balance: bigint };
+}
+
 /**
  * One statement for a Withdraw All (the user's accounts already locked): marks every unrequested
  * cycle earning requested, inserts one withdrawal per earning (fee: floor(gross * feePercent / 100))
  * and one per non-zero rewards and balance amount (no fee), and records the wallet on the user.
+ * The sums per source come from the rows inserted: they are what the request's hold moves.
  */
 export async function insertWithdrawAll(
   tx: Db,
@@ -33,9 +42,10 @@ export async function insertWithdrawAll(
     balance: bigint;
     feePercent: bigint;
   },
-): Promise<{ count: number; gross: bigint; fee: bigint }> {
+): Promise<WithdrawAllMade> {
   const at = sql`${o.requestedAt.toISOString()}::timestamptz`;
-  const [r] = await rawRows<{ n: number; gross: bigint | string | null; fee: bigint | string | null }>(
+  type Sum = bigint | string | null;
+  const [r] = await rawRows<{ n: number; gross: Sum; fee: Sum; earnings: Sum; rewards: Sum; balance: Sum }>(
     tx,
     sql`WITH earned AS (
           UPDATE cycle_earnings SET withdrawal_requested = true
@@ -55,11 +65,21 @@ export async function insertWithdrawAll(
           SELECT gen_random_uuid(), ${o.userId}::uuid, ${o.requestId}::uuid, source, 'pending', amount, fee, amount - fee,
                  cycle_earning_id, investment_id, cycle_number, ${o.walletAddress}, ${at}
           FROM rows ORDER BY ord NULLS LAST, cycle_number
-          RETURNING amount, fee_amount),
+          RETURNING source, amount, fee_amount),
         wallet AS (UPDATE users SET withdrawal_wallet = ${o.walletAddress} WHERE id = ${o.userId}::uuid AND EXISTS (SELECT 1 FROM rows))
-        SELECT count(*)::int AS n, sum(amount)::text AS gross, sum(fee_amount)::text AS fee FROM ins`,
+        SELECT count(*)::int AS n, sum(amount)::text AS gross, sum(fee_amount)::text AS fee,
+               sum(amount) FILTER (WHERE source = 'earning')::text AS earnings,
+               sum(amount) FILTER (WHERE source = 'rewards')::text AS rewards,
+               sum(amount) FILTER (WHERE source = 'balance')::text AS balance
+        FROM ins`,
   );
-  return { count: Number(r?.n ?? 0), gross: BigInt(r?.gross ?? 0), fee: BigInt(r?.fee ?? 0) };
+  const big = (v: Sum | undefined) => BigInt(v ?? 0);
+  return {
+    count: Number(r?.n ?? 0),
+    gross: big(r?.gross),
+    fee: big(r?.fee),
+    held: { earnings: big(r?.earnings), rewards: big(r?.rewards), balance: big(r?.balance) },
+  };
 }
 
 export async function markEarningsRequested(tx: Db, ids: string[], requested: boolean): Promise<void> {
@@ -170,6 +190,7 @@ interface RawAdminWithdrawal {
   processed_by: string | null;
   tx_hash: string | null;
   notes: string | null;
+  non_earning_user_id: string | null;
   inv_id: string | null;
   inv_tier: string | null;
   inv_amount: bigint | string | null;
@@ -201,6 +222,7 @@ function toAdminRow(r: RawAdminWithdrawal) {
       processedBy: r.processed_by,
       txHash: r.tx_hash,
       notes: r.notes,
+      nonEarningUserId: r.non_earning_user_id,
     } satisfies WithdrawalRow,
     invId: r.inv_id,
     invTier: r.inv_tier,

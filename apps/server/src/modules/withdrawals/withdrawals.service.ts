@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import type { PageRequest } from '../../db/keyset.ts';
 import { inTransaction } from '../../db/tx.ts';
-import { lockUserAccounts, post, postMany } from '../../ledger/ledger.ts';
+import { lockUserAccounts, post } from '../../ledger/ledger.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
@@ -16,7 +16,7 @@ import { toUserRef } from '../users/users.dto.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
 import { queueMail } from '../../mail/outbox.ts';
 import { checkPayout } from './payout-check.ts';
-import { holdsOf } from './withdrawals.ledger.ts';
+import { requestHold } from './withdrawals.ledger.ts';
 import * as q from './withdrawals.queries.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -68,8 +68,8 @@ export interface RequestAllResult {
  * transaction, the user's accounts are locked (parallel requests or an invest queue and see what the
  * first one left), one statement marks every unrequested cycle earning and inserts one withdrawal per
  * earning (15% fee), one for the rewards and one for the balance account (no fee) and records the
- * wallet, and postMany holds each withdrawal's money in pending_withdrawal (one ledger transaction per
- * withdrawal, a constant number of statements).
+ * wallet, and one ledger transaction holds the money of all of them in pending_withdrawal (the
+ * request's hold: docs/decisions/0053-withdraw-all-one-hold.md).
  * The withdrawal password's argon2id check runs on the thread pool while the transaction writes, and the
  * transaction commits only once it passed: a wrong password rolls everything back (nothing changes) and
  * is answered as before; the throttle still counts the try first (docs/decisions/0051-withdraw-all-overlap.md).
@@ -124,7 +124,7 @@ function requestAllWrites(
     });
     // A parallel request took everything between the first read and the lock.
     if (made.count === 0) throw badRequest(MSG.noFunds, 'no_funds');
-    await postMany(tx, holdsOf(requestId, user.id, MSG.noFunds));
+    await post(tx, requestHold({ requestId, userId: user.id, at: requestedAt, held: made.held }, MSG.noFunds));
     const net = made.gross - made.fee;
     await queueMail(tx, ctx, user.id, {
       kind: 'withdrawal_requested',

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { MSG } from '@harvest/shared/messages';
 import { auditLog, cycleEarnings, investments, mailOutbox } from '../../db/schema.ts';
+import { rawRows } from '../../db/raw.ts';
+import { sqlState } from '../../db/tx.ts';
 import { userBalances } from '../../ledger/ledger.ts';
 import {
   call,
@@ -342,6 +344,139 @@ describe('admin reject', () => {
     const now = await mine(u);
     expect(now.filter((w: { status: string }) => w.status === 'pending')).toHaveLength(4);
     await expectLedgerClean(t);
+  });
+});
+
+describe('one hold per request (docs/decisions/0053-withdraw-all-one-hold.md)', () => {
+  /** Ledger transactions booked for `ref`, each with its entries as { account kind: amount }. */
+  async function booked(ref: string) {
+    const rows = await rawRows<{ id: string; kind: string; account: string; amount: string }>(
+      t.ctx.db,
+      sql`SELECT t.id::text AS id, t.kind, a.kind AS account, e.amount::text AS amount
+          FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id JOIN ledger_accounts a ON a.id = e.account_id
+          WHERE t.ref_id = ${ref} ORDER BY t.id, a.kind`,
+    );
+    const byTx = new Map<string, { kind: string; entries: Record<string, bigint> }>();
+    for (const r of rows) {
+      const tx = byTx.get(r.id) ?? { kind: r.kind, entries: {} };
+      tx.entries[r.account] = BigInt(r.amount);
+      byTx.set(r.id, tx);
+    }
+    return [...byTx.values()];
+  }
+
+  it("holds every withdrawal of a request with one ledger transaction moving each source's sum", async () => {
+    const { u } = await userWithFunds();
+    expect((await withdrawAll(u)).statusCode).toBe(200);
+    const rows = await withdrawalsOf(t, u.user.id);
+    expect(rows).toHaveLength(4);
+    const requestId = rows[0]?.requestId ?? '';
+    expect(await booked(requestId)).toEqual([
+      {
+        kind: 'withdrawal_request_hold',
+        entries: {
+          earnings: -2_734_567n,
+          rewards: -3_000_000n,
+          balance: -10_000_000n,
+          pending_withdrawal: 15_734_567n,
+        },
+      },
+    ]);
+    // No withdrawal has a hold of its own.
+    for (const w of rows) expect(await booked(w.id)).toEqual([]);
+    await expectLedgerClean(t);
+  });
+
+  it('approves one withdrawal and rejects another out of one request: each moves only its own money', async () => {
+    const { u, e1, e2 } = await userWithFunds();
+    await withdrawAll(u);
+    const rows = await withdrawalsOf(t, u.user.id);
+    const first = rows.find((w) => w.cycleEarningId === e1);
+    const second = rows.find((w) => w.cycleEarningId === e2);
+    const balanceRow = rows.find((w) => w.source === 'balance');
+    if (!first || !second || !balanceRow) throw new Error('withdrawals missing');
+
+    expect((await reject({ withdrawalId: first.id, notes: 'Wrong wallet' })).statusCode).toBe(200);
+    expect((await approve({ withdrawalId: balanceRow.id, txHash: hashOf(41) })).statusCode).toBe(200);
+    expect(await userBalances(t.ctx.db, u.user.id)).toMatchObject({
+      earnings: 1_234_567n,
+      rewards: 0n,
+      balance: 0n,
+      pending_withdrawal: 1_500_000n + 3_000_000n,
+    });
+    expect(await booked(first.id)).toEqual([
+      { kind: 'withdrawal_release', entries: { earnings: 1_234_567n, pending_withdrawal: -1_234_567n } },
+    ]);
+    expect((await booked(balanceRow.id)).map((x) => x.kind)).toEqual(['withdrawal_payout']);
+    // The request's hold is as it was; the others are still pending and held by it.
+    expect((await booked(first.requestId)).map((x) => x.kind)).toEqual(['withdrawal_request_hold']);
+    const after = await mine(u);
+    expect(after.map((w: { status: string }) => w.status).sort()).toEqual([
+      'approved',
+      'pending',
+      'pending',
+      'rejected',
+    ]);
+    const [ce1] = await t.ctx.db.select().from(cycleEarnings).where(eq(cycleEarnings.id, e1));
+    const [ce2] = await t.ctx.db.select().from(cycleEarnings).where(eq(cycleEarnings.id, e2));
+    expect([ce1?.withdrawalRequested, ce2?.withdrawalRequested]).toEqual([false, true]);
+    await expectLedgerClean(t);
+
+    // The released earning goes out again with a request (and a hold) of its own; the rest stay decided once.
+    expect((await withdrawAll(u)).statusCode).toBe(200);
+    const again = (await withdrawalsOf(t, u.user.id)).find((w) => w.requestId !== first.requestId);
+    expect(again).toMatchObject({ cycleEarningId: e1, amount: 1_234_567n, status: 'pending' });
+    expect(await booked(again?.requestId ?? '')).toEqual([
+      { kind: 'withdrawal_request_hold', entries: { earnings: -1_234_567n, pending_withdrawal: 1_234_567n } },
+    ]);
+    expect((await approve({ withdrawalId: second.id, txHash: hashOf(42) })).statusCode).toBe(200);
+    expect((await reject({ withdrawalId: balanceRow.id })).statusCode).toBe(409);
+    expect(await userBalances(t.ctx.db, u.user.id)).toMatchObject({
+      earnings: 0n,
+      pending_withdrawal: 3_000_000n + 1_234_567n,
+    });
+    await expectLedgerClean(t);
+  });
+
+  it('keeps the earning, owner and investment of an earning withdrawal together (database constraints)', async () => {
+    const { u, inv, e1 } = await userWithFunds();
+    const { u: other, inv: otherInv } = await userWithFunds();
+    const insert = (v: {
+      userId: string;
+      source: string;
+      cycleEarningId: string | null;
+      investmentId: string | null;
+    }) =>
+      t.ctx.db.execute(sql`INSERT INTO withdrawals (user_id, request_id, source, status, amount, fee_amount, net_amount,
+          cycle_earning_id, investment_id, cycle_number, wallet_address)
+        VALUES (${v.userId}::uuid, gen_random_uuid(), ${v.source}, 'pending', 1, 0, 1,
+          ${v.cycleEarningId}::uuid, ${v.investmentId}::uuid, 1, ${WALLET})`);
+    /** The SQLSTATE the insert fails with: 23503 a foreign key, 23514 a CHECK. */
+    const refused = (v: Parameters<typeof insert>[0]) => insert(v).then(() => 'inserted', sqlState);
+    // Another owner's withdrawal of this earning, or the earning under another investment: no such earning.
+    expect(await refused({ userId: other.user.id, source: 'earning', cycleEarningId: e1, investmentId: inv })).toBe(
+      '23503',
+    );
+    expect(await refused({ userId: u.user.id, source: 'earning', cycleEarningId: e1, investmentId: otherInv })).toBe(
+      '23503',
+    );
+    // An earning withdrawal names its earning and investment; a rewards one neither.
+    expect(await refused({ userId: u.user.id, source: 'earning', cycleEarningId: e1, investmentId: null })).toBe(
+      '23514',
+    );
+    expect(await refused({ userId: u.user.id, source: 'earning', cycleEarningId: null, investmentId: null })).toBe(
+      '23514',
+    );
+    expect(await refused({ userId: u.user.id, source: 'rewards', cycleEarningId: e1, investmentId: inv })).toBe(
+      '23514',
+    );
+    // A rewards or balance withdrawal's owner exists.
+    const nobody = '00000000-0000-4000-8000-000000000000';
+    expect(await refused({ userId: nobody, source: 'balance', cycleEarningId: null, investmentId: null })).toBe(
+      '23503',
+    );
+    expect(await withdrawalsOf(t, u.user.id)).toEqual([]);
+    expect(await withdrawalsOf(t, other.user.id)).toEqual([]);
   });
 });
 
