@@ -239,6 +239,8 @@ async function main() {
     });
     const inproc = await buildApp({ config, database, secret, clock });
     await inproc.app.ready();
+    // The counts are a running instance's: its session cache answering (LISTEN up, own heartbeat back).
+    for (let i = 0; i < 200 && !inproc.ctx.sessions.stats().healthy; i++) await new Promise((r) => setTimeout(r, 25));
     const countOf = async (method: 'GET' | 'POST', u: string, auth: string, body?: unknown) => {
       // A signed-in user's steady state: the session is in the session cache (decision 0054), as for every
       // request of the load after a user's first.

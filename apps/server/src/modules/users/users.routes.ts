@@ -19,7 +19,16 @@ import * as service from './users.service.ts';
 
 export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { requireUser, requireSession, requireAdmin } = authHooks(ctx);
-  const dto = async (u: Parameters<typeof toUserDto>[0]) => toUserDto(u, await depositAddressFor(ctx, u.id));
+  // The public shape of a users row, kept per row object: a row from the session cache is the same object
+  // request after request (a changed row is a new object), so GET /api/user/me reuses its answer's user.
+  const dtos = new WeakMap<Parameters<typeof toUserDto>[0], ReturnType<typeof toUserDto>>();
+  const dto = async (u: Parameters<typeof toUserDto>[0]) => {
+    const known = dtos.get(u);
+    if (known) return known;
+    const made = toUserDto(u, await depositAddressFor(ctx, u.id));
+    dtos.set(u, made);
+    return made;
+  };
 
   return async (app) => {
     app.get('/user/me', { onRequest: requireUser, schema: { response: { 200: meResponse } } }, async (req) => ({
