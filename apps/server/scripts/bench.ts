@@ -161,9 +161,9 @@ async function main() {
       db,
       sql`SELECT u.id::text AS id, u.token_version AS tv, u.email FROM users u JOIN ledger_accounts a ON a.user_id = u.id AND a.kind = 'balance'
           WHERE u.email LIKE '%@seed.harvest' AND NOT u.is_blocked AND NOT u.is_admin AND a.balance >= ${BigInt(tier.amount) * 20n}
-          ORDER BY random() LIMIT ${TOKENS + 12}`,
+          ORDER BY random() LIMIT ${TOKENS + 18}`,
     );
-    const special = pool.splice(0, 12);
+    const special = pool.splice(0, 18);
     const tokenList = await Promise.all(pool.map((u) => tokens.sign({ sub: u.id, tv: u.tv })));
     const tokenOf = (i: number) => `Bearer ${tokenList[i % tokenList.length]}`;
     const admins: string[] = [];
@@ -182,7 +182,7 @@ async function main() {
       if (!a) throw new Error('admin');
       admins.push(`Bearer ${await tokens.sign({ sub: a.id, tv: a.tv })}`);
     }
-    // Withdraw All x1000: special users 6..11 get 1,000 unrequested cycle earnings each.
+    // Withdraw All x1000: special users 6..17 get 1,000 unrequested cycle earnings each.
     const heavy = special.slice(6);
     for (const u of heavy) {
       const [inv] = await rawRows<{ id: string }>(
@@ -618,9 +618,18 @@ async function main() {
         body: JSON.stringify({ walletAddress: WALLET, withdrawalPassword: WITHDRAWAL_PASSWORD }),
       }),
     });
-    // Withdraw All with 1,000 unrequested earnings, one request at a time, over HTTP.
+    // Withdraw All with 1,000 unrequested earnings, alone (as the issue's "any page alone"): after the write
+    // loads' autovacuum workers are done (at most 60 s), one request at a time over HTTP, the first a warm-up.
+    for (let i = 0; i < 120; i++) {
+      const [busy] = await rawRows<{ n: number }>(
+        db,
+        sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'autovacuum worker' AND datname = current_database()`,
+      );
+      if (!busy?.n) break;
+      await sleep(500);
+    }
     const heavyHttp: number[] = [];
-    for (const u of heavy.slice(1)) {
+    for (const [k, u] of heavy.slice(1).entries()) {
       const t = `Bearer ${await tokens.sign({ sub: u.id, tv: u.tv })}`;
       const t0 = performance.now();
       const r = await fetch(`${server.url}/api/withdrawal/request-all`, {
@@ -629,7 +638,7 @@ async function main() {
         body: JSON.stringify({ walletAddress: WALLET, withdrawalPassword: WITHDRAWAL_PASSWORD }),
       });
       await r.arrayBuffer();
-      if (r.ok) heavyHttp.push(performance.now() - t0);
+      if (r.ok && k > 0) heavyHttp.push(performance.now() - t0);
       else console.warn(`  withdraw-all x1000 -> ${r.status}`);
     }
     await sleep(2000);
@@ -736,7 +745,7 @@ async function main() {
       `| Admin analytics 90 d under load | ${fmt(analyticsRow?.res?.rps ?? NaN, 0)} req/s, q=${q.analytics}; ${ratios(analyticsRow)} | >= 0.5 of its ceiling | ${yes(judged(analyticsRow) >= 0.5)} |`,
     );
     out(
-      `| Withdraw All, 1,000 earnings | HTTP median ${fmt(heavyMed)} ms (n=${heavyHttp.length}), of it argon2 verify ${fmt(argon)} ms; transaction ${fmt(heavyIn.txMs)} ms; ${heavyIn.transactions} transaction, ${heavyIn.q} round trips in all, status ${heavyIn.status} | < 50 ms, set-based | ${yes(heavyMed < 50 && heavyIn.status === 200)} |`,
+      `| Withdraw All, 1,000 earnings | HTTP median ${fmt(heavyMed)} ms alone (n=${heavyHttp.length} after a warm-up), of it argon2 verify ${fmt(argon)} ms; transaction ${fmt(heavyIn.txMs)} ms; ${heavyIn.transactions} transaction, ${heavyIn.q} round trips in all, status ${heavyIn.status} | < 50 ms, set-based | ${yes(heavyMed < 50 && heavyIn.status === 200)} |`,
     );
     const meRow = rowOf('GET /api/user/me');
     out(
