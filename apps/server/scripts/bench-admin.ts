@@ -18,6 +18,7 @@ import { openPostgres } from '../src/db/client.ts';
 import { rawRows } from '../src/db/raw.ts';
 import { inTransaction } from '../src/db/tx.ts';
 import { postMany, rowTransfers, type PostSet } from '../src/ledger/ledger.ts';
+import { BENCH_APP_ENV } from './bench-lib.ts';
 
 const N = Number(process.argv[2] ?? process.env.BENCH_USERS ?? 100_000);
 const RUNS = 7;
@@ -152,9 +153,8 @@ async function main() {
 
   const config = loadConfig({
     ...process.env,
-    NODE_ENV: 'test',
+    ...BENCH_APP_ENV,
     LOG_LEVEL: 'silent',
-    RATE_LIMITS: 'off',
     DATABASE_URL: url,
   });
   const secret = randomBytes(32).toString('hex');

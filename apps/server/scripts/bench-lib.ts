@@ -26,6 +26,34 @@ export function envNumber(name: string, fallback: number): number {
   return n;
 }
 
+/**
+ * What every benchmarked app runs with, in-process or as a server: the test clock and no rate limits
+ * (NODE_ENV=test), but answers serialized as in production, without the Zod cross-check (decision 0055).
+ */
+export const BENCH_APP_ENV = { NODE_ENV: 'test', CHECK_RESPONSES: 'off', RATE_LIMITS: 'off', TEST_CLOCK: '1' } as const;
+
+/** A benchmarked server's environment on `url`, signing with `secret`, its files in `dataDir`. */
+export function benchServerEnv(o: {
+  url: string;
+  secret: string;
+  ttlSeconds: number;
+  dataDir: string;
+  logLevel?: string;
+  pool?: number;
+}): Record<string, string> {
+  return {
+    ...BENCH_APP_ENV,
+    DATABASE_URL: o.url,
+    JWT_SECRET: o.secret,
+    JWT_TTL_SECONDS: String(o.ttlSeconds),
+    LOG_LEVEL: o.logLevel ?? 'warn',
+    ...(o.pool ? { DATABASE_POOL_SIZE: String(o.pool) } : {}),
+    HOST: '127.0.0.1',
+    REDIS_URL: '',
+    DATA_DIR: o.dataDir,
+  };
+}
+
 export interface Child {
   proc: ChildProcess;
   pid: number;

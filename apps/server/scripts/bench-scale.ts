@@ -25,6 +25,7 @@ import { checkLedger } from '../src/ledger/check.ts';
 import { SettableClock } from '../src/lib/clock.ts';
 import { TokenService } from '../src/lib/tokens.ts';
 import {
+  benchServerEnv,
   ensurePostgres,
   envNumber,
   fmt,
@@ -135,17 +136,7 @@ async function main() {
       const child = await startTs(
         path.join(SERVER_DIR, 'src/server.ts'),
         {
-          DATABASE_URL: url,
-          NODE_ENV: 'test',
-          RATE_LIMITS: 'off',
-          TEST_CLOCK: '1',
-          JWT_SECRET: secret,
-          JWT_TTL_SECONDS: String(TTL),
-          LOG_LEVEL: 'warn',
-          DATABASE_POOL_SIZE: String(POOL),
-          HOST: '127.0.0.1',
-          REDIS_URL: '',
-          DATA_DIR: path.join(tmp, name),
+          ...benchServerEnv({ url, secret, ttlSeconds: TTL, dataDir: path.join(tmp, name), pool: POOL }),
           CHAIN_RPC_URL: withChain ? rpcUrl : '',
           DEPOSIT_CHECK_INTERVAL_MS: '300',
         },

@@ -26,7 +26,18 @@ import { rawRows } from '../src/db/raw.ts';
 import { checkLedger } from '../src/ledger/check.ts';
 import { SettableClock } from '../src/lib/clock.ts';
 import { TokenService } from '../src/lib/tokens.ts';
-import { envNumber, fmt, freePort, loadAverage, machine, median, serverEntry, startTs } from './bench-lib.ts';
+import {
+  BENCH_APP_ENV,
+  benchServerEnv,
+  envNumber,
+  fmt,
+  freePort,
+  loadAverage,
+  machine,
+  median,
+  serverEntry,
+  startTs,
+} from './bench-lib.ts';
 import { addEarnings } from './bench-earnings.ts';
 
 const EARNINGS = envNumber('WA_EARNINGS', 1000);
@@ -117,7 +128,7 @@ async function main() {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'hf-bench-wa-'));
   try {
     // ---- 1. statements ----------------------------------------------------------------------------
-    const env = { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', RATE_LIMITS: 'off', TEST_CLOCK: '1' };
+    const env = { ...process.env, ...BENCH_APP_ENV, LOG_LEVEL: 'silent' };
     const explainOptions =
       '-c session_preload_libraries=auto_explain -c auto_explain.log_min_duration=0 -c auto_explain.log_analyze=on ' +
       '-c auto_explain.log_triggers=on -c auto_explain.log_format=json -c auto_explain.log_level=notice';
@@ -211,18 +222,7 @@ async function main() {
     const entry = serverEntry();
     const server = await startTs(
       entry.file,
-      {
-        DATABASE_URL: url,
-        NODE_ENV: 'test',
-        RATE_LIMITS: 'off',
-        TEST_CLOCK: '1',
-        JWT_SECRET: secret,
-        JWT_TTL_SECONDS: String(TTL),
-        LOG_LEVEL: 'warn',
-        HOST: '127.0.0.1',
-        REDIS_URL: '',
-        DATA_DIR: path.join(tmp, 'server'),
-      },
+      benchServerEnv({ url, secret, ttlSeconds: TTL, dataDir: path.join(tmp, 'server') }),
       '/api/tiers',
       await freePort(),
     );

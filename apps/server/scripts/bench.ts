@@ -37,6 +37,8 @@ import { SettableClock } from '../src/lib/clock.ts';
 import { verifyPassword } from '../src/lib/passwords.ts';
 import { TokenService } from '../src/lib/tokens.ts';
 import {
+  BENCH_APP_ENV,
+  benchServerEnv,
   ceiling,
   ensurePostgres,
   envNumber,
@@ -229,11 +231,8 @@ async function main() {
     // ---- query counts (in-process, same code, same database) --------------------------------------
     const config = loadConfig({
       ...process.env,
-      NODE_ENV: 'test',
-      CHECK_RESPONSES: 'off',
+      ...BENCH_APP_ENV,
       LOG_LEVEL: 'silent',
-      RATE_LIMITS: 'off',
-      TEST_CLOCK: '1',
       DATABASE_URL: url,
       JWT_TTL_SECONDS: String(TTL),
     });
@@ -426,20 +425,14 @@ async function main() {
     // ---- the server -------------------------------------------------------------------------------
     const server = await startTs(
       entry.file,
-      {
-        DATABASE_URL: url,
-        NODE_ENV: 'test',
-        CHECK_RESPONSES: 'off',
-        RATE_LIMITS: 'off',
-        TEST_CLOCK: '1',
-        JWT_SECRET: secret,
-        JWT_TTL_SECONDS: String(TTL),
-        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-        DATABASE_POOL_SIZE: String(POOL),
-        HOST: '127.0.0.1',
-        REDIS_URL: '',
-        DATA_DIR: path.join(tmp, 'server'),
-      },
+      benchServerEnv({
+        url,
+        secret,
+        ttlSeconds: TTL,
+        dataDir: path.join(tmp, 'server'),
+        logLevel: process.env.BENCH_LOG_LEVEL,
+        pool: POOL,
+      }),
       '/api/tiers',
       await freePort(),
     );
