@@ -36,6 +36,11 @@ export interface ListenHandler {
 
 /** The sending side of a `listen`: NOTIFY on its channel, over the same connection. */
 export interface NotifyLink {
+  /**
+   * Every listener has a notification before the transaction that sent it finishes committing (PGlite:
+   * one process, delivered in the committing call); on PostgreSQL each listener receives it later.
+   */
+  readonly deliveredAtCommit: boolean;
   /** Rejects when the link is down. */
   send(payload: string): Promise<void>;
   close(): Promise<void>;
@@ -114,6 +119,7 @@ function listenPostgres(url: string, channel: string, handler: ListenHandler): N
   };
   connect();
   return {
+    deliveredAtCommit: false,
     async send(payload) {
       if (!client || !live) throw new Error('LISTEN connection down');
       await client.query('SELECT pg_notify($1, $2)', [channel, payload]);

@@ -41,6 +41,7 @@ export function wrapPglite(client: PGlite): Database {
         () => undefined,
       );
       return {
+        deliveredAtCommit: true,
         async send(payload) {
           if (!live) throw new Error('not listening');
           await client.query('SELECT pg_notify($1, $2)', [channel, payload]);

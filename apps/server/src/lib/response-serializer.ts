@@ -28,10 +28,10 @@ export function responseSerializerCompiler(checked: boolean): FastifySerializerC
 }
 
 function build(route: Parameters<FastifySerializerCompiler<$ZodType>>[0], checked: boolean): (data: unknown) => string {
-  const zodSerialize = zodSerializerCompiler(route) as (data: unknown) => string;
   const compiled = compile(route.schema);
+  if (compiled && !checked) return compiled;
+  const zodSerialize = zodSerializerCompiler(route) as (data: unknown) => string;
   if (!compiled) return zodSerialize;
-  if (!checked) return compiled;
   return (data: unknown) => {
     const expected = zodSerialize(data);
     const actual = compiled(data);

@@ -18,7 +18,9 @@ import type { SessionCacheStats } from './metrics.ts';
  *   LEASE_MS at most. Notifications arrive in commit order, so an instance that answered has dropped
  *   the rows; one that did not answer in LEASE_MS has not received a heartbeat sent after the write
  *   committed, so its cache has stopped answering by then. Either way, when the writer's response
- *   leaves, no instance can admit a revoked token from memory.
+ *   leaves, no instance can admit a revoked token from memory. In its first lease after (re)connecting an
+ *   instance may not have heard every peer yet, so its barriers then last the whole lease. On PGlite (one
+ *   process) every listener has the change before the commit returns: no barrier is needed.
  */
 
 export const SESSION_CHANNEL = 'hf_sessions';
@@ -37,6 +39,8 @@ export class SessionCache<Row extends { id: string }> {
   private live = false;
   /** Send time (own clock) of the newest own heartbeat received since the LISTEN came up. */
   private lastBeat = -Infinity;
+  /** When the LISTEN last came up (own clock). */
+  private upSince = Infinity;
   /** Other instances: when their last heartbeat arrived (own clock). */
   private readonly peers = new Map<string, number>();
   /** Changes each time rows are dropped: a read started before cannot fill the cache. */
@@ -102,6 +106,8 @@ export class SessionCache<Row extends { id: string }> {
    */
   async settle(): Promise<void> {
     const link = this.link;
+    // Every listener in the process applied the change before its commit returned (PGlite).
+    if (link?.deliveredAtCommit) return;
     if (!link || !this.live) return sleep(LEASE_MS);
     const id = `${this.me}:${++this.barriers}`;
     await new Promise<void>((resolve) => {
@@ -135,9 +141,9 @@ export class SessionCache<Row extends { id: string }> {
   private reset(up: boolean): void {
     this.live = up;
     this.lastBeat = -Infinity;
+    if (up) this.upSince = now();
     this.dropAll();
-    this.peers.clear();
-    if (!up) for (const w of this.waiting.values()) w.done();
+    // Barriers under way are not released: their timeout (a lease) is what makes them safe now.
   }
 
   private dropAll(): void {
@@ -170,6 +176,9 @@ export class SessionCache<Row extends { id: string }> {
           const w = this.waiting.get(rest);
           if (!w) return;
           w.left = new Set(this.peers.keys());
+          // Listening for less than a lease, this instance may not have heard every healthy peer's heartbeat
+          // yet: the barrier then ends by its timeout, never early.
+          if (now() - this.upSince < LEASE_MS) w.left.add('(not heard yet)');
           if (w.left.size === 0) w.done();
         } else this.link?.send(`ack:${rest}:${this.me}`).catch(() => undefined);
         return;

@@ -7,7 +7,7 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openPostgres, type Database } from '../../src/db/client.ts';
 import { SettableClock } from '../../src/lib/clock.ts';
-import { call, makeUser, TEST_SECRET, type TestApp, type TestUser } from '../helpers.ts';
+import { call, createTestApp, makeUser, TEST_SECRET, type TestApp, type TestUser } from '../helpers.ts';
 import { freePort } from '../net.ts';
 import { scratchPostgres, ServerProcess } from '../support/processes.ts';
 import { startSmtp } from '../smtp.ts';
@@ -216,4 +216,33 @@ describe('a frozen instance (child process, SIGSTOP)', () => {
       await child.stop();
     }
   }, 120_000);
+});
+
+describe("the suite's own database (PGlite in the default run): two apps in one process", () => {
+  it('a block answered by one app is refused by the other in the next request', async () => {
+    const first = await createTestApp({ ADMIN_REQUIRE_2FA: '0' });
+    // The second app on the first one's database (on PGlite: notifications delivered before the commit returns).
+    const built = await buildApp({
+      config: first.ctx.config,
+      database: first.database,
+      secret: TEST_SECRET,
+      clock: first.clock,
+      mailer: first.ctx.mailer,
+    });
+    await built.app.ready();
+    const second: TestApp = { ...first, app: built.app, ctx: built.ctx };
+    try {
+      await Promise.all([cacheReady(first), cacheReady(second)]);
+      const boss = await makeUser(first, { isAdmin: true });
+      const u = await makeUser(first);
+      expect((await me(second, u)).statusCode).toBe(200);
+      expect((await me(second, u)).statusCode).toBe(200);
+      const block = await call(first, 'POST', `/api/user/admin/toggle-block/${u.user.id}`, { token: boss.token });
+      expect(block.statusCode).toBe(200);
+      expect((await me(second, u)).statusCode).toBe(403);
+    } finally {
+      await built.app.close();
+      await first.close();
+    }
+  });
 });
