@@ -568,8 +568,9 @@ async function main() {
     for (const s of startable)
       if (!tokenFor.has(s.user_id))
         tokenFor.set(s.user_id, `Bearer ${await tokens.sign({ sub: s.user_id, tv: tv.get(s.user_id) ?? 0 })}`);
+    // Each investment starts once: a run longer than the list would measure refusals, so it stops at the list's end.
     await run('POST /api/user/start-earning', q.start ?? 0, {
-      duration: DURATION,
+      ...(startable.length < 4000 * DURATION ? { amount: startable.length } : { duration: DURATION }),
       request: (i) => {
         const s = startable[i % startable.length];
         return {
@@ -612,7 +613,7 @@ async function main() {
       }),
     });
     // Withdraw All with 1,000 unrequested earnings, alone (as the issue's "any page alone"): after the write
-    // loads' autovacuum workers are done (at most 60 s), one request at a time over HTTP, the first a warm-up.
+    // loads' autovacuum workers are done (at most 60 s) and a checkpoint, one request at a time over HTTP, the first a warm-up.
     for (let i = 0; i < 120; i++) {
       const [busy] = await rawRows<{ n: number }>(
         db,
@@ -621,6 +622,9 @@ async function main() {
       if (!busy?.n) break;
       await sleep(500);
     }
+    // A checkpoint now, so none runs during the requests and each request's pages go whole to the WAL
+    // (their first change since the checkpoint), as for earnings written long before the request.
+    await db.execute(sql`CHECKPOINT`);
     const heavyHttp: number[] = [];
     for (const [k, u] of heavy.slice(1).entries()) {
       const t = `Bearer ${await tokens.sign({ sub: u.id, tv: u.tv })}`;
@@ -738,7 +742,7 @@ async function main() {
       `| Admin analytics 90 d under load | ${fmt(analyticsRow?.res?.rps ?? NaN, 0)} req/s, q=${q.analytics}; ${ratios(analyticsRow)} | >= 0.5 of its ceiling | ${yes(judged(analyticsRow) >= 0.5)} |`,
     );
     out(
-      `| Withdraw All, 1,000 earnings | HTTP median ${fmt(heavyMed)} ms alone (n=${heavyHttp.length} after a warm-up), of it argon2 verify ${fmt(argon)} ms; transaction ${fmt(heavyIn.txMs)} ms; ${heavyIn.transactions} transaction, ${heavyIn.q} round trips in all, status ${heavyIn.status} | < 50 ms, set-based | ${yes(heavyMed < 50 && heavyIn.status === 200)} |`,
+      `| Withdraw All, 1,000 earnings | HTTP median ${fmt(heavyMed)} ms alone (n=${heavyHttp.length} after a checkpoint and a warm-up), of it argon2 verify ${fmt(argon)} ms; transaction ${fmt(heavyIn.txMs)} ms; ${heavyIn.transactions} transaction, ${heavyIn.q} round trips in all, status ${heavyIn.status} | < 50 ms, set-based | ${yes(heavyMed < 50 && heavyIn.status === 200)} |`,
     );
     const meRow = rowOf('GET /api/user/me');
     out(

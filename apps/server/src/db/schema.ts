@@ -407,7 +407,13 @@ export const referralRewards = pgTable(
 export const withdrawals = pgTable(
   'withdrawals',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    /**
+     * Time-ordered (hf_uuid7, migration 0016): the rows of one request land on the primary key's last
+     * pages, not on one random page each (decision 0056).
+     */
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`hf_uuid7()`),
     /** Checked through withdrawals_earning_fk (an earning's) or nonEarningUserId (rewards and balance). */
     userId: uuid('user_id').notNull(),
     /** One Withdraw All request creates several withdrawals sharing this id. */
@@ -465,9 +471,13 @@ export const withdrawals = pgTable(
     index('withdrawals_tx_hash_idx')
       .on(t.txHash)
       .where(sql`${t.txHash} IS NOT NULL`),
-    /** A cycle earning is held by at most one live withdrawal. */
-    uniqueIndex('withdrawals_live_cycle_earning_key')
-      .on(t.cycleEarningId)
+    /**
+     * A cycle earning is held by at most one live withdrawal. Keyed by investment first (an earning's id
+     * decides its investment, withdrawals_earning_fk): the entries of one Withdraw All share a few pages
+     * instead of one random page each (decision 0056).
+     */
+    uniqueIndex('withdrawals_live_earning_key')
+      .on(t.investmentId, t.cycleEarningId)
       .where(sql`${t.status} <> 'rejected' AND ${t.cycleEarningId} IS NOT NULL`),
     check('withdrawals_status_valid', sql`${t.status} IN ('pending','approved','rejected')`),
     check('withdrawals_source_valid', sql`${t.source} IN ('earning','rewards','balance')`),

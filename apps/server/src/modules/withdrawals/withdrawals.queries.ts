@@ -62,7 +62,7 @@ export async function insertWithdrawAll(
         ins AS (
           INSERT INTO withdrawals (id, user_id, request_id, source, status, amount, fee_amount, net_amount,
                                    cycle_earning_id, investment_id, cycle_number, wallet_address, requested_at)
-          SELECT gen_random_uuid(), ${o.userId}::uuid, ${o.requestId}::uuid, source, 'pending', amount, fee, amount - fee,
+          SELECT hf_uuid7(), ${o.userId}::uuid, ${o.requestId}::uuid, source, 'pending', amount, fee, amount - fee,
                  cycle_earning_id, investment_id, cycle_number, ${o.walletAddress}, ${at}
           FROM rows ORDER BY ord NULLS LAST, cycle_number
           RETURNING source, amount, fee_amount),

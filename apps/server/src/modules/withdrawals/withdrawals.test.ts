@@ -478,6 +478,33 @@ describe('one hold per request (docs/decisions/0053-withdraw-all-one-hold.md)', 
     expect(await withdrawalsOf(t, u.user.id)).toEqual([]);
     expect(await withdrawalsOf(t, other.user.id)).toEqual([]);
   });
+
+  it('holds an earning in at most one live withdrawal, and numbers withdrawals in time order (database)', async () => {
+    const { u, inv, e1 } = await userWithFunds();
+    const insert = (status: string) =>
+      t.ctx.db
+        .execute(
+          sql`INSERT INTO withdrawals (user_id, request_id, source, status, amount, fee_amount, net_amount,
+              cycle_earning_id, investment_id, cycle_number, wallet_address)
+            VALUES (${u.user.id}::uuid, gen_random_uuid(), 'earning', ${status}, 1, 0, 1, ${e1}::uuid, ${inv}::uuid, 1, ${WALLET})`,
+        )
+        .then(() => 'inserted', sqlState);
+    expect(await insert('rejected')).toBe('inserted');
+    expect(await insert('rejected')).toBe('inserted');
+    expect(await insert('pending')).toBe('inserted');
+    // A second live withdrawal of the same earning, pending or approved: the unique key refuses it.
+    expect(await insert('pending')).toBe('23505');
+    expect(await insert('approved')).toBe('23505');
+    // Ids are UUID version 7: a later row's id sorts after an earlier one's (different milliseconds).
+    const ids = (await withdrawalsOf(t, u.user.id)).map((w) => w.id);
+    expect(ids).toHaveLength(3);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const [before] = await rawRows<{ id: string }>(t.ctx.db, sql`SELECT hf_uuid7()::text AS id`);
+    await new Promise((r) => setTimeout(r, 3));
+    const [after] = await rawRows<{ id: string }>(t.ctx.db, sql`SELECT hf_uuid7()::text AS id`);
+    expect((before?.id ?? '') < (after?.id ?? '')).toBe(true);
+    expect(Number.parseInt((after?.id ?? '').replace(/-/g, '').slice(0, 12), 16)).toBeGreaterThan(Date.now() - 60_000);
+  });
 });
 
 describe('admin lists', () => {
