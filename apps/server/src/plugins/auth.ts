@@ -32,18 +32,34 @@ export function authHooks(ctx: AppContext) {
   }
 
   async function verifiedClaims(request: FastifyRequest): Promise<Claims> {
-    const header = request.headers.authorization;
-    const m = typeof header === 'string' ? /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(header) : null;
-    if (!m?.[1]) throw unauthorized(MSG.unauthorized);
-    const claims = await ctx.tokens.verify(m[1]);
-    if (claims === 'expired') throw unauthorized(MSG.sessionExpired, 'session_expired');
-    if (claims === 'invalid') throw unauthorized(MSG.unauthorized);
-    return claims;
+    return checkedClaims(await ctx.tokens.verify(bearerToken(request)));
   }
 
-  async function requireUser(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  async function requireUserAsync(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const claims = await verifiedClaims(request);
     admit(request, claims, await sessionUser(claims.sub));
+  }
+
+  /**
+   * requireUser as a callback hook: a token verified before and a user row in the session cache are
+   * checked without a single asynchronous turn (the same checks, on the same row); anything else takes
+   * the full path.
+   */
+  function requireUser(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {
+    let admitted = false;
+    try {
+      const known = ctx.tokens.known(bearerToken(request));
+      if (known !== undefined) {
+        const claims = checkedClaims(known);
+        const user = ctx.sessions.get(claims.sub);
+        if (user) admitted = Boolean(admit(request, claims, user));
+      }
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    if (admitted) done();
+    else requireUserAsync(request, reply).then(() => done(), done);
   }
 
   /** Like requireUser, but a blocked user passes: Logout must work from the Blocked screen. */
@@ -70,7 +86,7 @@ export function authHooks(ctx: AppContext) {
   }
 
   async function requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    await requireUser(request, reply);
+    await requireUserAsync(request, reply);
     if (!request.user?.isAdmin) throw forbidden(MSG.forbidden);
     if (ctx.config.adminRequire2fa && !request.sessionMfa)
       throw forbidden(MSG.adminNeeds2fa, 'admin_two_factor_required');
@@ -80,6 +96,21 @@ export function authHooks(ctx: AppContext) {
 }
 
 type Claims = Exclude<Awaited<ReturnType<AppContext['tokens']['verify']>>, 'expired' | 'invalid'>;
+
+/** The bearer token of the request (401 without one). */
+function bearerToken(request: FastifyRequest): string {
+  const header = request.headers.authorization;
+  const m = typeof header === 'string' ? /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(header) : null;
+  if (!m?.[1]) throw unauthorized(MSG.unauthorized);
+  return m[1];
+}
+
+/** Claims of a usable token; an expired or invalid one is a 401. */
+function checkedClaims(claims: Claims | 'expired' | 'invalid'): Claims {
+  if (claims === 'expired') throw unauthorized(MSG.sessionExpired, 'session_expired');
+  if (claims === 'invalid') throw unauthorized(MSG.unauthorized);
+  return claims;
+}
 const readData = new WeakMap<FastifyRequest, unknown>();
 
 /** The data a route behind requireUserReading read with the user row. */

@@ -69,6 +69,8 @@ export function registerIdempotency(
 ): void {
   app.decorateRequest('idempotency', null);
 
+  // Only the money-moving routes get the hooks: every other request (the hot reads) skips two
+  // asynchronous hooks it has no use for.
   app.addHook('onRoute', (route) => {
     if (!route.config?.idempotent) return;
     const handler = route.handler;
@@ -78,10 +80,11 @@ export function registerIdempotency(
         ? idempotencyStore.run(ctx, () => handler.call(this, request, reply))
         : handler.call(this, request, reply);
     };
+    route.preHandler = [...hooksOf(route.preHandler), claimKey];
+    route.onSend = [...hooksOf(route.onSend), storeAnswer];
   });
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (!request.routeOptions.config.idempotent) return;
+  async function claimKey(request: FastifyRequest, reply: FastifyReply) {
     const raw = request.headers['idempotency-key'];
     if (raw === undefined) return;
     if (typeof raw !== 'string' || !KEY.test(raw)) throw new AppError('validation', MSG.idempotencyKeyInvalid);
@@ -131,9 +134,9 @@ export function registerIdempotency(
     if (!(await q.takeOverStaleKey(db, user.id, raw, now, leaseMs)))
       throw new AppError('idempotency_in_progress', MSG.idempotencyStillRunning);
     request.idempotency = { userId: user.id, key: raw, committed: false };
-  });
+  }
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  async function storeAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const ctx = request.idempotency;
     if (!ctx) return payload;
     request.idempotency = null;
@@ -150,5 +153,10 @@ export function registerIdempotency(
     }
     await q.storeAnswer(db, ctx.userId, ctx.key, reply.statusCode, body);
     return payload;
-  });
+  }
+}
+
+/** A route's hooks of one kind as a list (Fastify takes one function or an array). */
+function hooksOf<T>(h: T | T[] | undefined): T[] {
+  return h === undefined ? [] : Array.isArray(h) ? h : [h];
 }

@@ -114,6 +114,20 @@ describe('forged and altered tokens: 401 on every authenticated route', () => {
     });
     await expectRefusedEverywhere(expired, 401, MSG.sessionExpired);
   });
+
+  it('a token that was just accepted (verified, its user row cached) is refused once its lifetime ends', async () => {
+    const u = await makeUser(t);
+    const start = t.clock.now();
+    const token = await new TokenService(TEST_SECRET, 60, t.clock).sign({ sub: u.user.id, tv: u.user.tokenVersion });
+    try {
+      expect((await call(t, 'GET', '/api/user/me', { token })).statusCode).toBe(200);
+      expect((await call(t, 'GET', '/api/user/me', { token })).statusCode).toBe(200);
+      t.clock.set(new Date(start.getTime() + 60_000));
+      await expectRefusedEverywhere(token, 401, MSG.sessionExpired);
+    } finally {
+      t.clock.set(start);
+    }
+  });
 });
 
 describe('ended sessions: 401/403 on every authenticated route', () => {
