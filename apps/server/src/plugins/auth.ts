@@ -85,11 +85,15 @@ export function authHooks(ctx: AppContext) {
     };
   }
 
-  async function requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    await requireUserAsync(request, reply);
-    if (!request.user?.isAdmin) throw forbidden(MSG.forbidden);
-    if (ctx.config.adminRequire2fa && !request.sessionMfa)
-      throw forbidden(MSG.adminNeeds2fa, 'admin_two_factor_required');
+  /** requireUser, then an administrator (with the second factor when ADMIN_REQUIRE_2FA is on). */
+  function requireAdmin(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {
+    requireUser(request, reply, (err) => {
+      if (err) done(err);
+      else if (!request.user?.isAdmin) done(forbidden(MSG.forbidden));
+      else if (ctx.config.adminRequire2fa && !request.sessionMfa)
+        done(forbidden(MSG.adminNeeds2fa, 'admin_two_factor_required'));
+      else done();
+    });
   }
 
   return { requireUser, requireSession, requireAdmin, requireUserReading };

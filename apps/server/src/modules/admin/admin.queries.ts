@@ -454,21 +454,32 @@ function toAdminUser(r: RawUser): AdminUserRow {
   };
 }
 
+/** The hour-of-day registrations metrics (migration 0017): whole hours since the platform day's start, 00-24. */
+const REGISTRATION_HOURS = sql.raw(
+  Array.from({ length: 25 }, (_, h) => `'registrations.h${String(h).padStart(2, '0')}'`).join(', '),
+);
+
 /**
- * The platform day holding the user `offset` rows from the newest (or, ascending, the oldest) end, from
- * the `registrations` rollup (users per day of `created_at` in the rollups' time zone, kept in the same
- * transaction as the users rows): a page number walks at most one day's users, not the whole list.
- * Decision 0049.
+ * The hour of the platform day holding the user `offset` rows from the newest (or, ascending, the oldest) end,
+ * from the registrations rollups (users per platform day, and per hour since that day's start, of `created_at`
+ * in the rollups' time zone, kept in the same transaction as the users rows): first the day, then the hour in
+ * it, so a page number walks at most one hour's users, not the whole list. Decisions 0049 and 0057.
+ * An hour is a span of elapsed time from the day's start (a day is 23 to 25 of them where clocks change).
  */
-function registrationDayAnchor(ascending: boolean, offset: number): Anchor {
+function registrationHourAnchor(ascending: boolean, offset: number): Anchor {
   const dir = sql.raw(ascending ? 'ASC' : 'DESC');
+  const off = sql`${offset}::bigint`;
   return {
-    cte: sql`SELECT (c.day::timestamp AT TIME ZONE c.tz) AS lo, ((c.day + 1)::timestamp AT TIME ZONE c.tz) AS hi,
-                    (${offset}::bigint - c.before_n)::bigint AS skip
-             FROM (SELECT r.day, z.tz, r.n, sum(r.n) OVER (ORDER BY r.day ${dir}) - r.n AS before_n
-                   FROM (SELECT day, sum(n) AS n FROM rollups WHERE metric = 'registrations' GROUP BY day) r,
-                        (SELECT hf_rollup_tz() AS tz) z) c
-             WHERE c.before_n <= ${offset}::bigint AND c.before_n + c.n > ${offset}::bigint`,
+    cte: sql`WITH d AS (SELECT r.day, r.n, sum(r.n) OVER (ORDER BY r.day ${dir}) - r.n AS before_n
+                        FROM (SELECT day, sum(n) AS n FROM rollups WHERE metric = 'registrations' GROUP BY day) r),
+                  dd AS (SELECT day, before_n FROM d WHERE before_n <= ${off} AND before_n + n > ${off}),
+                  h AS (SELECT substr(r.metric, 16)::int AS hour, sum(r.n) AS n FROM rollups r
+                        WHERE r.metric IN (${REGISTRATION_HOURS}) AND r.day = (SELECT day FROM dd) GROUP BY 1),
+                  hh AS (SELECT hour, n, sum(n) OVER (ORDER BY hour ${dir}) - n AS before_n FROM h)
+             SELECT z.start + make_interval(hours => hh.hour) AS lo, z.start + make_interval(hours => hh.hour + 1) AS hi,
+                    (${off} - dd.before_n - hh.before_n)::bigint AS skip
+             FROM dd, hh, LATERAL (SELECT dd.day::timestamp AT TIME ZONE hf_rollup_tz() AS start) z
+             WHERE dd.before_n + hh.before_n <= ${off} AND dd.before_n + hh.before_n + hh.n > ${off}`,
     cond: ascending
       ? sql`u.created_at >= (SELECT lo FROM page_anchor)`
       : sql`u.created_at < (SELECT hi FROM page_anchor)`,
@@ -500,8 +511,8 @@ export async function usersPage(
         { expr: sql`u.id`, type: 'uuid' },
       ],
       rows: sql`SELECT ${USER_COLUMNS}, ${USER_FIGURES}, pk.k FROM page_keys pk JOIN users u ON u.id = pk.k1 ORDER BY pk.ord`,
-      // The whole list (no search) is counted per platform day by the `registrations` rollup.
-      anchor: opts.search ? undefined : registrationDayAnchor,
+      // The whole list (no search) is counted per platform day and hour by the registrations rollups.
+      anchor: opts.search ? undefined : registrationHourAnchor,
       // Without a search the statement's text is one of a few and its plan the same for every page.
       prepared: !opts.search,
     },
