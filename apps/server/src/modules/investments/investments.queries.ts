@@ -93,8 +93,15 @@ export async function markCycleCompleted(
   return row;
 }
 
+/**
+ * One cycle's earning. Its id begins with its owner's (hf_owner_uuid, migration 0018): a user's earnings share
+ * a few pages of the primary key, which Withdraw All updates once per earning (decision 0058).
+ */
 export async function insertCycleEarning(db: Db, values: typeof cycleEarnings.$inferInsert): Promise<CycleEarningRow> {
-  const [row] = await db.insert(cycleEarnings).values(values).returning();
+  const [row] = await db
+    .insert(cycleEarnings)
+    .values({ ...values, id: values.id ?? sql`hf_owner_uuid(${values.userId}::uuid)` })
+    .returning();
   if (!row) throw new Error('cycle earning not inserted');
   return row;
 }

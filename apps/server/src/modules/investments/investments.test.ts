@@ -244,6 +244,13 @@ describe('earning cycles', () => {
     inv = (await dash(u)).activeInvestments[0];
     expect(inv.cycleEarnings.map((e: { cycleNumber: number }) => e.cycleNumber)).toEqual([1, 2]);
     expect(inv.totalEarned).toBe(3.048148);
+    // Earning ids begin with their owner's first 6 bytes (version 8, decision 0058): distinct, and valid UUIDs.
+    const ids = inv.cycleEarnings.map((e: { _id: string }) => e._id);
+    expect(new Set(ids).size).toBe(2);
+    for (const eid of ids) {
+      expect(eid.slice(0, 13)).toBe(u.user.id.slice(0, 13));
+      expect(eid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    }
     await expectLedgerClean(t);
   });
 
