@@ -201,6 +201,25 @@ export function median(xs: number[]): number {
 }
 
 /** Ceiling of an endpoint doing q database round trips: 1 / (1/L_http + q/L_db). */
+/** A weekday (Mon-Thu) at 09:00 UTC, 1-4 days ahead: invest and start are open, and 8 h later still a weekday. */
+export function benchDay(): Date {
+  const d = new Date();
+  d.setUTCHours(9, 0, 0, 0);
+  do d.setUTCDate(d.getUTCDate() + 1);
+  while (d.getUTCDay() === 0 || d.getUTCDay() >= 5);
+  return d;
+}
+
+/** Sets a benchmarked server's clock (TEST_CLOCK=1) to `at`. */
+export async function setServerClock(serverUrl: string, at: Date): Promise<void> {
+  const r = await fetch(`${serverUrl}/api/__test__/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ now: at.toISOString() }),
+  });
+  if (!r.ok) throw new Error(`clock: ${r.status}`);
+}
+
 export const ceiling = (lHttp: number, lDb: number, q: number) => 1 / (1 / lHttp + q / lDb);
 
 export interface PgHandle {

@@ -25,6 +25,7 @@ import { checkLedger } from '../src/ledger/check.ts';
 import { SettableClock } from '../src/lib/clock.ts';
 import { TokenService } from '../src/lib/tokens.ts';
 import {
+  benchDay,
   benchServerEnv,
   ensurePostgres,
   envNumber,
@@ -33,6 +34,7 @@ import {
   load,
   machine,
   SERVER_DIR,
+  setServerClock,
   sleep,
   startTs,
   type Child,
@@ -46,14 +48,6 @@ const TOKENS = envNumber('BENCH_TOKENS', 5000);
 const POOL = envNumber('BENCH_POOL', 10);
 const DEPOSITS = envNumber('BENCH_DEPOSITS', 400);
 const TTL = 30 * 24 * 3600;
-
-function benchDay(): Date {
-  const d = new Date();
-  d.setUTCHours(9, 0, 0, 0);
-  do d.setUTCDate(d.getUTCDate() + 1);
-  while (d.getUTCDay() === 0 || d.getUTCDay() >= 5);
-  return d;
-}
 
 /** A JSON-RPC endpoint that knows no transaction: counts eth_getTransactionReceipt per hash. */
 function fakeChain(chainId: number) {
@@ -143,12 +137,7 @@ async function main() {
         '/api/tiers',
         await freePort(),
       );
-      const r = await fetch(`${child.url}/api/__test__/clock`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ now: day.toISOString() }),
-      });
-      if (!r.ok) throw new Error(`clock ${r.status}`);
+      await setServerClock(child.url, day);
       children.push(child);
       return child;
     };

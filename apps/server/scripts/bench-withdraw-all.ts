@@ -29,6 +29,7 @@ import { SettableClock } from '../src/lib/clock.ts';
 import { TokenService } from '../src/lib/tokens.ts';
 import {
   BENCH_APP_ENV,
+  benchDay,
   benchServerEnv,
   envNumber,
   fmt,
@@ -37,6 +38,7 @@ import {
   machine,
   median,
   serverEntry,
+  setServerClock,
   startTs,
 } from './bench-lib.ts';
 import { addEarnings } from './bench-earnings.ts';
@@ -83,15 +85,6 @@ const origQuery = pg.Client.prototype.query;
   }
   return r;
 };
-
-/** A weekday (Mon-Thu) at 09:00 UTC, 1-4 days ahead. */
-function benchDay(): Date {
-  const d = new Date();
-  d.setUTCHours(9, 0, 0, 0);
-  do d.setUTCDate(d.getUTCDate() + 1);
-  while (d.getUTCDay() === 0 || d.getUTCDay() >= 5);
-  return d;
-}
 
 const short = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 90);
 
@@ -229,12 +222,7 @@ async function main() {
     );
     const http: number[] = [];
     try {
-      const r = await fetch(`${server.url}/api/__test__/clock`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ now: day.toISOString() }),
-      });
-      if (!r.ok) throw new Error(`clock: ${r.status}`);
+      await setServerClock(server.url, day);
       for (const u of timed) {
         const t = await bearer(u);
         // As in production, where a user's earnings were written long before: every page the request

@@ -40,6 +40,7 @@ import { verifyPassword } from '../src/lib/passwords.ts';
 import { TokenService } from '../src/lib/tokens.ts';
 import {
   BENCH_APP_ENV,
+  benchDay,
   benchServerEnv,
   ceiling,
   ensurePostgres,
@@ -49,11 +50,12 @@ import {
   load,
   loadAverage,
   machine,
-  pgbenchSelectOnly,
   median,
+  pgbenchSelectOnly,
   rssMb,
   SCRIPTS_DIR,
   serverEntry,
+  setServerClock,
   sleep,
   startTs,
   type Child,
@@ -92,15 +94,6 @@ const origQuery = pg.Client.prototype.query;
     queryLog.push({ ...statementOf(args), at: performance.now() });
   return (origQuery as any).apply(this, args);
 };
-
-/** A weekday (Mon-Thu) at 09:00 in the platform time zone (UTC), 1-4 days ahead. */
-function benchDay(): Date {
-  const d = new Date();
-  d.setUTCHours(9, 0, 0, 0);
-  do d.setUTCDate(d.getUTCDate() + 1);
-  while (d.getUTCDay() === 0 || d.getUTCDay() >= 5);
-  return d;
-}
 
 interface Row {
   name: string;
@@ -440,14 +433,7 @@ async function main() {
       await freePort(),
     );
     children.push(server);
-    const setClock = async (d: Date) => {
-      const r = await fetch(`${server.url}/api/__test__/clock`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ now: d.toISOString() }),
-      });
-      if (!r.ok) throw new Error(`clock: ${r.status}`);
-    };
+    const setClock = (d: Date) => setServerClock(server.url, d);
     await setClock(day);
     await sleep(1000);
     const idleServer = rssMb(server.pid);
