@@ -23,8 +23,11 @@ declare module 'fastify' {
  */
 export function authHooks(ctx: AppContext) {
   async function sessionUser(id: string): Promise<AuthUser | undefined> {
-    const cached = ctx.sessions.get(id);
-    if (cached) return cached;
+    return ctx.sessions.get(id) ?? loadUser(id);
+  }
+
+  /** The user row from the database, kept in the session cache. */
+  async function loadUser(id: string): Promise<AuthUser | undefined> {
     const token = ctx.sessions.begin();
     const user = await findUserById(ctx.db, id);
     ctx.sessions.fill(token, user);
@@ -35,22 +38,20 @@ export function authHooks(ctx: AppContext) {
     return checkedClaims(await ctx.tokens.verify(bearerToken(request)));
   }
 
-  async function requireUserAsync(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    const claims = await verifiedClaims(request);
-    admit(request, claims, await sessionUser(claims.sub));
-  }
-
   /**
    * requireUser as a callback hook: a token verified before and a user row in the session cache are
-   * checked without a single asynchronous turn (the same checks, on the same row); anything else takes
-   * the full path.
+   * checked without a single asynchronous turn (the same checks, on the same row). Otherwise the rest is
+   * asynchronous, going on from what is known: a token not verified yet is verified, a row not cached is read.
    */
-  function requireUser(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {
+  function requireUser(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void {
+    let token = '';
+    let claims: Claims | undefined;
     let admitted = false;
     try {
-      const known = ctx.tokens.known(bearerToken(request));
+      token = bearerToken(request);
+      const known = ctx.tokens.known(token);
       if (known !== undefined) {
-        const claims = checkedClaims(known);
+        claims = checkedClaims(known);
         const user = ctx.sessions.get(claims.sub);
         if (user) admitted = Boolean(admit(request, claims, user));
       }
@@ -59,7 +60,17 @@ export function authHooks(ctx: AppContext) {
       return;
     }
     if (admitted) done();
-    else requireUserAsync(request, reply).then(() => done(), done);
+    else admitLater(request, token, claims).then(() => done(), done);
+  }
+
+  /** requireUser's asynchronous part: verifies a token not verified yet, reads a row not cached. */
+  async function admitLater(request: FastifyRequest, token: string, verified: Claims | undefined): Promise<void> {
+    if (verified) {
+      admit(request, verified, await loadUser(verified.sub));
+      return;
+    }
+    const claims = checkedClaims(await ctx.tokens.verify(token));
+    admit(request, claims, await sessionUser(claims.sub));
   }
 
   /** Like requireUser, but a blocked user passes: Logout must work from the Blocked screen. */
