@@ -438,21 +438,31 @@ describe('one hold per request (docs/decisions/0053-withdraw-all-one-hold.md)', 
     await expectLedgerClean(t);
   });
 
+  interface RawWithdrawal {
+    userId: string;
+    source: string;
+    status: string;
+    cycleEarningId: string | null;
+    investmentId: string | null;
+  }
+  /**
+   * A withdrawal row written straight into the table (no service, no ledger): 'inserted', or the SQLSTATE the
+   * database refuses it with (23503 a foreign key, 23505 a unique key, 23514 a CHECK).
+   */
+  const insertRaw = (v: RawWithdrawal) =>
+    t.ctx.db
+      .execute(
+        sql`INSERT INTO withdrawals (user_id, request_id, source, status, amount, fee_amount, net_amount,
+            cycle_earning_id, investment_id, cycle_number, wallet_address)
+          VALUES (${v.userId}::uuid, gen_random_uuid(), ${v.source}, ${v.status}, 1, 0, 1,
+            ${v.cycleEarningId}::uuid, ${v.investmentId}::uuid, 1, ${WALLET})`,
+      )
+      .then(() => 'inserted', sqlState);
+
   it('keeps the earning, owner and investment of an earning withdrawal together (database constraints)', async () => {
     const { u, inv, e1 } = await userWithFunds();
     const { u: other, inv: otherInv } = await userWithFunds();
-    const insert = (v: {
-      userId: string;
-      source: string;
-      cycleEarningId: string | null;
-      investmentId: string | null;
-    }) =>
-      t.ctx.db.execute(sql`INSERT INTO withdrawals (user_id, request_id, source, status, amount, fee_amount, net_amount,
-          cycle_earning_id, investment_id, cycle_number, wallet_address)
-        VALUES (${v.userId}::uuid, gen_random_uuid(), ${v.source}, 'pending', 1, 0, 1,
-          ${v.cycleEarningId}::uuid, ${v.investmentId}::uuid, 1, ${WALLET})`);
-    /** The SQLSTATE the insert fails with: 23503 a foreign key, 23514 a CHECK. */
-    const refused = (v: Parameters<typeof insert>[0]) => insert(v).then(() => 'inserted', sqlState);
+    const refused = (v: Omit<RawWithdrawal, 'status'>) => insertRaw({ ...v, status: 'pending' });
     // Another owner's withdrawal of this earning, or the earning under another investment: no such earning.
     expect(await refused({ userId: other.user.id, source: 'earning', cycleEarningId: e1, investmentId: inv })).toBe(
       '23503',
@@ -482,13 +492,7 @@ describe('one hold per request (docs/decisions/0053-withdraw-all-one-hold.md)', 
   it('holds an earning in at most one live withdrawal, and numbers withdrawals in time order (database)', async () => {
     const { u, inv, e1 } = await userWithFunds();
     const insert = (status: string) =>
-      t.ctx.db
-        .execute(
-          sql`INSERT INTO withdrawals (user_id, request_id, source, status, amount, fee_amount, net_amount,
-              cycle_earning_id, investment_id, cycle_number, wallet_address)
-            VALUES (${u.user.id}::uuid, gen_random_uuid(), 'earning', ${status}, 1, 0, 1, ${e1}::uuid, ${inv}::uuid, 1, ${WALLET})`,
-        )
-        .then(() => 'inserted', sqlState);
+      insertRaw({ userId: u.user.id, source: 'earning', status, cycleEarningId: e1, investmentId: inv });
     expect(await insert('rejected')).toBe('inserted');
     expect(await insert('rejected')).toBe('inserted');
     expect(await insert('pending')).toBe('inserted');
