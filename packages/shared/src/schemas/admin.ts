@@ -39,10 +39,16 @@ export const analyticsQuery = z.strictObject({
 
 export const dayCount = z.object({ _id: z.string(), count: z.number() });
 export const dayAmount = z.object({ _id: z.string(), totalAmount: usdc, count: z.number() });
+export const analyticsSummary = z.object({
+  totalUsers: z.number(),
+  totalInvestments: usdc,
+  totalDeposits: usdc,
+  totalAdjustments: usdc,
+});
 export const analyticsResponse = z.object({
   period: z.number(),
   timeZone: z.string(),
-  summary: z.object({ totalUsers: z.number(), totalInvestments: usdc, totalDeposits: usdc, totalAdjustments: usdc }),
+  summary: analyticsSummary,
   userGrowth: z.array(dayCount),
   investmentTrends: z.array(dayAmount),
   depositTrends: z.array(dayAmount),

@@ -1,5 +1,4 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { microToUsdc } from '@harvest/shared/money';
 import type { Db } from '../../db/client.ts';
 import { preparedStatement, rawRows } from '../../db/raw.ts';
 import { keysetPage, type Anchor, type PageRequest } from '../../db/keyset.ts';
@@ -316,53 +315,6 @@ export async function analyticsRead(
     readFrom: first.read_from,
     days,
     totals: toTotals(Object.fromEntries(TOTAL_COUNTERS.map((k) => [k, BigInt(c[k] ?? 0)]))),
-  };
-}
-
-/** One day of the three analytics series, as the answer carries it. */
-export interface DayEntries {
-  user: { _id: string; count: number };
-  investment: { _id: string; totalAmount: number; count: number };
-  deposit: { _id: string; totalAmount: number; count: number };
-}
-
-/**
- * A day's entries are built once per figures read: a closed day's figures come from the analytics cache
- * (the same object request after request), so its entries are reused instead of rebuilt (and its amounts
- * formatted again) on every request; a day without figures is the same for every day of that date.
- */
-const entriesByFigures = new WeakMap<DayMetrics, DayEntries>();
-const emptyEntries = new Map<string, DayEntries>();
-
-function dayEntries(day: string, m: DayMetrics | undefined): DayEntries {
-  const known = m ? entriesByFigures.get(m) : emptyEntries.get(day);
-  if (known?.user._id === day) return known;
-  const v = (k: string) => m?.get(k) ?? 0n;
-  const deposits = v('deposits.demo.amount') + v('deposits.real.amount');
-  const entries: DayEntries = {
-    user: { _id: day, count: Number(v('registrations')) },
-    investment: { _id: day, totalAmount: microToUsdc(v('investments.amount')), count: Number(v('investments.count')) },
-    deposit: {
-      _id: day,
-      totalAmount: microToUsdc(deposits),
-      count: Number(v('deposits.demo.count') + v('deposits.real.count')),
-    },
-  };
-  if (m) entriesByFigures.set(m, entries);
-  else {
-    if (emptyEntries.size >= 400) emptyEntries.clear();
-    emptyEntries.set(day, entries);
-  }
-  return entries;
-}
-
-/** The analytics series of `days` (in order, every day present) from each day's figures. */
-export function analyticsSeries(days: string[], figures: (day: string) => DayMetrics | undefined) {
-  const entries = days.map((day) => dayEntries(day, figures(day)));
-  return {
-    users: entries.map((e) => e.user),
-    investments: entries.map((e) => e.investment),
-    deposits: entries.map((e) => e.deposit),
   };
 }
 

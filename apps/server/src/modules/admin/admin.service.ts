@@ -18,6 +18,7 @@ import { adminDepositPage, recentDeposits } from '../deposits/deposits.service.t
 import * as referrals from '../referrals/referrals.service.ts';
 import { toUserRef } from '../users/users.dto.ts';
 import { recentForAdmin } from '../withdrawals/withdrawals.service.ts';
+import { analyticsAnswer } from './analytics-answer.ts';
 import { addDays, dayFigures, dayRange } from './analytics-cache.ts';
 import { csvStream } from './csv.ts';
 import * as q from './admin.queries.ts';
@@ -74,27 +75,21 @@ export async function dashboard(ctx: AppContext): Promise<AdminDashboard> {
 /**
  * Daily figures over the last `period` platform days, today included (PLATFORM_TIMEZONE).
  * The summary holds the all-time totals (as the overview); the series hold the period. Closed days
- * come from this instance's cache while the rollup version holds (analytics-cache.ts).
+ * come from this instance's cache while the rollup version holds (analytics-cache.ts), their JSON made once
+ * (analytics-answer.ts).
  */
 export async function analytics(ctx: AppContext, period: number): Promise<Analytics> {
   const tz = ctx.config.PLATFORM_TIMEZONE;
   const endDay = platformDay(ctx.clock.now(), tz);
   const startDay = addDays(endDay, -(period - 1));
   const { figures, totals } = await dayFigures(ctx, startDay, endDay);
-  const series = q.analyticsSeries(dayRange(startDay, period), figures);
-  return {
-    period,
-    timeZone: tz,
-    summary: {
-      totalUsers: totals.totalUsers,
-      totalInvestments: microToUsdc(totals.totalInvestments),
-      totalDeposits: microToUsdc(totals.totalDeposits),
-      totalAdjustments: microToUsdc(totals.totalAdjustments),
-    },
-    userGrowth: series.users,
-    investmentTrends: series.investments,
-    depositTrends: series.deposits,
+  const summary = {
+    totalUsers: totals.totalUsers,
+    totalInvestments: microToUsdc(totals.totalInvestments),
+    totalDeposits: microToUsdc(totals.totalDeposits),
+    totalAdjustments: microToUsdc(totals.totalAdjustments),
   };
+  return analyticsAnswer({ period, timeZone: tz, summary }, dayRange(startDay, period), figures);
 }
 
 export async function users(ctx: AppContext, opts: PageRequest & { search?: string }) {

@@ -53,8 +53,9 @@ const served = async (period = 90, app: TestApp['app'] = t.app) => {
   expect(res.statusCode).toBe(200);
   return JSON.parse(res.body) as Awaited<ReturnType<typeof analytics>>;
 };
-/** The same request with an empty cache (a context the cache has never seen). */
-const cold = (period = 90, ctx: AppContext = t.ctx) => analytics({ ...ctx }, period);
+/** The same request's answer, as JSON, with an empty cache (a context the cache has never seen). */
+const cold = async (period = 90, ctx: AppContext = t.ctx) =>
+  JSON.parse(JSON.stringify(await analytics({ ...ctx }, period))) as Awaited<ReturnType<typeof analytics>>;
 const expectAsCold = async (period = 90) => {
   const warm = await served(period);
   expect(warm).toEqual(await cold(period));
