@@ -35,6 +35,7 @@ export const platformInfoSchema = z.object({
 export type PlatformInfo = z.infer<typeof platformInfoSchema>;
 
 export const meResponse = z.object({ user: userSchema, platform: z.optional(platformInfoSchema) });
+export type Me = z.infer<typeof meResponse>;
 /** A password change answers a fresh token: older sessions end, this device stays signed in. */
 export const profileResponse = z.object({ user: userSchema, token: z.optional(z.string()) });
 export const updateEmailResponse = z.object({ message: z.string(), user: userSchema });

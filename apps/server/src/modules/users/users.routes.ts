@@ -6,12 +6,14 @@ import {
   invitationResponse,
   meResponse,
   profileBody,
+  type Me,
   profileResponse,
   toggleBlockResponse,
   updateEmailBody,
   updateEmailResponse,
 } from '@harvest/shared/schemas/user';
 import type { AppContext } from '../../context.ts';
+import { jsonText, partSerializer } from '../../lib/response-serializer.ts';
 import { authHooks, currentUser } from '../../plugins/auth.ts';
 import { depositAddressFor } from '../deposit-addresses/deposit-addresses.service.ts';
 import { toUserDto } from './users.dto.ts';
@@ -29,14 +31,23 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     dtos.set(u, made);
     return made;
   };
+  // GET /api/user/me's whole answer per row, its JSON written once (docs/decisions/0059): the same row, the same text.
+  type Row = Parameters<typeof toUserDto>[0];
+  const answers = new WeakMap<Row, Me>();
+  let serializeMe: ((me: Me) => string) | null = null;
+  const meAnswer = (u: Row, me: Me): Me => {
+    serializeMe ??= partSerializer(meResponse);
+    const answer = jsonText(serializeMe(me), () => me);
+    answers.set(u, answer);
+    return answer;
+  };
 
   return async (app) => {
     const platform = { timeZone: ctx.config.PLATFORM_TIMEZONE, demoDeposits: !ctx.chain };
     // Synchronous when the row's public shape is known (no asynchronous turn on the hot path).
     app.get('/user/me', { onRequest: requireUser, schema: { response: { 200: meResponse } } }, (req) => {
       const u = currentUser(req);
-      const known = dtos.get(u);
-      return known ? { user: known, platform } : dto(u).then((user) => ({ user, platform }));
+      return answers.get(u) ?? dto(u).then((user) => meAnswer(u, { user, platform }));
     });
 
     app.put(

@@ -70,8 +70,10 @@ describe('GET /user/me and tokens', () => {
 });
 
 describe('PUT /user/profile', () => {
-  it('changes the names', async () => {
+  it('changes the names, and GET /user/me (its answer kept per row) shows them at once', async () => {
     const u = await makeUser(t);
+    const before = await call(t, 'GET', '/api/user/me', { token: u.token });
+    expect((await call(t, 'GET', '/api/user/me', { token: u.token })).body).toBe(before.body);
     const res = await call(t, 'PUT', '/api/user/profile', {
       token: u.token,
       body: { firstName: 'Grace', lastName: 'Hopper' },
@@ -79,6 +81,8 @@ describe('PUT /user/profile', () => {
     expect(res.statusCode).toBe(200);
     expect(res.data.user).toMatchObject({ firstName: 'Grace', lastName: 'Hopper' });
     expect(res.data.token).toBeUndefined();
+    const after = await call(t, 'GET', '/api/user/me', { token: u.token });
+    expect(after.data.user).toEqual({ ...before.data.user, firstName: 'Grace', lastName: 'Hopper' });
   });
 
   it('changes the password with the current one, ends older tokens and gives a fresh one', async () => {
