@@ -19,12 +19,13 @@
  *  - Load: autocannon, BENCH_CONNECTIONS (16) connections, BENCH_DURATION (10) seconds per endpoint,
  *    every request signed in as another of BENCH_TOKENS (5000) seeded users.
  * Env: BENCH_USERS, BENCH_DURATION, BENCH_CONNECTIONS, BENCH_TOKENS, BENCH_LOGINS, BENCH_RUNS,
- * BENCH_POOL (server DATABASE_POOL_SIZE, 10), BENCH_LOG_LEVEL (warn), BENCH_OUT (write the markdown table there),
+ * BENCH_POOL (server DATABASE_POOL_SIZE, 10), BENCH_LOG_LEVEL (warn), BENCH_OUT (write the markdown table there, and
+ * the endpoint figures to BENCH_OUT.json), BENCH_COMPARE (an earlier run's BENCH_OUT.json: adds the scale table),
  * BENCH_OWN_REQUESTS (20 captured requests per read endpoint), BENCH_OWN_DIR (keep their pgbench scripts there).
  * The last row and table are the deposit watcher's (bench-watcher.ts, BENCH_WATCHER_* settings).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -106,6 +107,45 @@ interface Row {
   ceilingOwn?: number;
   rss?: number;
   note?: string;
+}
+
+/** A run's endpoint figures, kept beside BENCH_OUT (`<BENCH_OUT>.json`) for BENCH_COMPARE. */
+interface RunFigures {
+  users: number;
+  at: string;
+  /** req/s, and the machine's pace for that endpoint in the same run: its pgbench -S ceiling (L_http without q). */
+  rows: { name: string; rps: number; machine: number }[];
+}
+
+function readRun(file: string): RunFigures {
+  return JSON.parse(readFileSync(file, 'utf8')) as RunFigures;
+}
+
+/**
+ * The scale table: each endpoint's req/s in an earlier run (BENCH_COMPARE, e.g. the 100k seed) and this one, their
+ * ratio, and the same ratio with each run's req/s taken as a share of its own machine ceiling (pgbench -S on the
+ * same fixed small database, L_http: neither grows with the data). The VM's speed drifts by 10-20 % within
+ * minutes, so the raw ratio of two runs mixes the data's growth with the machine's drift; the second does not.
+ */
+function scaleTable(before: RunFigures, after: RunFigures): string {
+  const size = (n: number) => (n >= 1e6 ? `${fmt(n / 1e6, n % 1e6 ? 1 : 0)}M` : `${fmt(n / 1e3, 0)}k`);
+  const [a, b] = [size(before.users), size(after.users)];
+  const lines = [
+    `Scale: ${a} (run at ${before.at}) and ${b} (this run). "Machine-relative": each run's req/s divided by its own pgbench -S ceiling (L_http where the endpoint makes no round trip), then ${b} / ${a}.`,
+    '',
+    `| Endpoint (req/s under load) | ${a} | ${b} | ${b} / ${a} | ${b} / ${a}, machine-relative | within 20 % |`,
+    '|---|---:|---:|---:|---:|---|',
+  ];
+  for (const r of after.rows) {
+    const p = before.rows.find((x) => x.name === r.name);
+    if (!p) continue;
+    const raw = r.rps / p.rps;
+    const rel = r.rps / r.machine / (p.rps / p.machine);
+    lines.push(
+      `| ${r.name} | ${fmt(p.rps, 0)} | ${fmt(r.rps, 0)} | ${fmt(raw, 2)} | ${fmt(rel, 2)} | ${rel >= 0.8 ? 'yes' : '**no**'} |`,
+    );
+  }
+  return lines.join('\n');
 }
 
 async function main() {
@@ -773,10 +813,19 @@ async function main() {
     // The deposit watcher's pace, on its own database of the same cluster (scripts/bench-watcher.ts). Its
     // setup (an anvil chain of 90,000 transfers) can time out on a loaded machine: the tables above are
     // printed (and written to BENCH_OUT) either way, with the failure as the watcher's row.
+    const figures: RunFigures = {
+      users: Number(counts?.users ?? 0),
+      at: new Date().toISOString(),
+      rows: rows.map((r) => ({ name: r.name, rps: r.res?.rps ?? NaN, machine: r.ceilingPg ?? lHttp })),
+    };
+    if (process.env.BENCH_COMPARE) out(`\n${scaleTable(readRun(process.env.BENCH_COMPARE), figures)}`);
     const finish = () => {
       const text = lines.join('\n');
       console.log(`\n${text}\n`);
-      if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, `${text}\n`);
+      if (process.env.BENCH_OUT) {
+        writeFileSync(process.env.BENCH_OUT, `${text}\n`);
+        writeFileSync(`${process.env.BENCH_OUT}.json`, `${JSON.stringify(figures)}\n`);
+      }
       if (violations.length > 0) process.exitCode = 1;
     };
     const watcher = await watcherBench(url).catch((err: unknown) => err as Error);
