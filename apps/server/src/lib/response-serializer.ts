@@ -28,9 +28,10 @@ export function responseSerializerCompiler(checked: boolean): FastifySerializerC
 }
 
 /**
- * An answer whose JSON text the route assembled from parts it serialized before (the closed days of the
- * analytics series, docs/decisions/0059-analytics-pre-serialized-days.md). The text is sent as it is; when
- * responses are checked, `data()` is serialized by the contract's own serializer and the two must be the same JSON.
+ * An answer whose JSON text the route made before (docs/decisions/0059-analytics-pre-serialized-days.md: the
+ * analytics answer joined from closed days serialized once, GET /api/user/me's answer kept per users row). The
+ * text is sent as it is; when responses are checked, `data()` is serialized by the contract's own serializer and
+ * the two must be the same JSON. JSON.stringify (a route without a response schema) writes the text too.
  */
 class JsonText {
   constructor(
@@ -38,7 +39,7 @@ class JsonText {
     readonly data: () => unknown,
   ) {}
 
-  /** JSON.stringify writes the text itself. */
+  /** JSON.stringify writes what the text holds. */
   toJSON(): unknown {
     return JSON.parse(this.json);
   }
