@@ -38,7 +38,7 @@ export interface BuildOptions {
   secret: string;
   /** The secret `secret` replaced (JWT_SECRET_PREVIOUS): still accepted for tokens and sealed seeds. */
   previousSecret?: string;
-  /** Default: one without process metrics (server.ts passes one with them). */
+  /** Default: one without process metrics (main.ts passes one with them). */
   metrics?: Metrics;
   clock?: Clock;
   mailer?: Mailer;
