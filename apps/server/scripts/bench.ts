@@ -629,9 +629,11 @@ async function main() {
     });
     const later = new Date(day.getTime() + 8 * 3600_000 + 60_000);
     await setClock(later);
+    // The cycles this run started (their owners' tokens are in tokenFor), not ones an earlier run left running.
     const running = await rawRows<{ id: string; user_id: string }>(
       db,
-      sql`SELECT id::text AS id, user_id::text AS user_id FROM investments WHERE user_id = ANY(${ids}::uuid[]) AND earning_started AND cycle_end_time <= ${later} ORDER BY md5(id::text)`,
+      sql`SELECT id::text AS id, user_id::text AS user_id FROM investments WHERE id = ANY(${startable.map((s) => s.id)}::uuid[])
+          AND earning_started AND cycle_end_time <= ${later} ORDER BY md5(id::text)`,
     );
     if (running.length >= CONNECTIONS) {
       await run('POST /api/user/complete-cycle', q.complete ?? 0, {
