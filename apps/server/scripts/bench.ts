@@ -632,7 +632,7 @@ async function main() {
     // The cycles this run started (their owners' tokens are in tokenFor), not ones an earlier run left running.
     const running = await rawRows<{ id: string; user_id: string }>(
       db,
-      sql`SELECT id::text AS id, user_id::text AS user_id FROM investments WHERE id = ANY(${startable.map((s) => s.id)}::uuid[])
+      sql`SELECT id::text AS id, user_id::text AS user_id FROM investments WHERE id = ANY(${`{${startable.map((s) => s.id).join(',')}}`}::uuid[])
           AND earning_started AND cycle_end_time <= ${later} ORDER BY md5(id::text)`,
     );
     if (running.length >= CONNECTIONS) {
