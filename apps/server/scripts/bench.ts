@@ -627,12 +627,20 @@ async function main() {
         };
       },
     });
-    const later = new Date(day.getTime() + 8 * 3600_000 + 60_000);
-    await setClock(later);
     // The cycles this run started (their owners' tokens are in tokenFor), not ones an earlier run left running.
+    // The server's test clock runs on from `day`, so they end minutes after day + 8 h: the clock goes past the last.
+    const started = `{${startable.map((s) => s.id).join(',')}}`;
+    const [last] = await rawRows<{ end: Date | string | null }>(
+      db,
+      sql`SELECT max(cycle_end_time) AS end FROM investments WHERE id = ANY(${started}::uuid[]) AND earning_started`,
+    );
+    const later = new Date(
+      Math.max(day.getTime() + 8 * 3600_000, last?.end ? new Date(last.end).getTime() : 0) + 60_000,
+    );
+    await setClock(later);
     const running = await rawRows<{ id: string; user_id: string }>(
       db,
-      sql`SELECT id::text AS id, user_id::text AS user_id FROM investments WHERE id = ANY(${`{${startable.map((s) => s.id).join(',')}}`}::uuid[])
+      sql`SELECT id::text AS id, user_id::text AS user_id FROM investments WHERE id = ANY(${started}::uuid[])
           AND earning_started AND cycle_end_time <= ${later} ORDER BY md5(id::text)`,
     );
     if (running.length >= CONNECTIONS) {
