@@ -200,7 +200,6 @@ export function median(xs: number[]): number {
   return s.length % 2 ? (s[mid] ?? NaN) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
 }
 
-/** Ceiling of an endpoint doing q database round trips: 1 / (1/L_http + q/L_db). */
 /** A weekday (Mon-Thu) at 09:00 UTC, 1-4 days ahead: invest and start are open, and 8 h later still a weekday. */
 export function benchDay(): Date {
   const d = new Date();
@@ -220,6 +219,7 @@ export async function setServerClock(serverUrl: string, at: Date): Promise<void>
   if (!r.ok) throw new Error(`clock: ${r.status}`);
 }
 
+/** Ceiling of an endpoint doing q database round trips: 1 / (1/L_http + q/L_db). */
 export const ceiling = (lHttp: number, lDb: number, q: number) => 1 / (1 / lHttp + q / lDb);
 
 export interface PgHandle {
