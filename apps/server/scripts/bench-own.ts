@@ -1,9 +1,10 @@
 /**
  * The own-SQL ceiling of `npm run bench` (docs/decisions/0050): PostgreSQL's own throughput running exactly
- * the statements an endpoint sends. The bench records every statement (text, values, name) of a few requests
- * per read endpoint in-process; each request becomes one pgbench script, its parameters inlined as SQL
- * literals cast to the types the server inferred for them, and `pgbench -n -M simple` runs the scripts
- * (equal weights) with the bench's number of clients for the bench's duration on the same database.
+ * the statements an endpoint sends. The bench records every statement (text, values, name) of the requests
+ * the load sends to each read endpoint (decision 0061: the same drawn requests on both sides), in-process;
+ * their parameters are inlined as SQL literals cast to the types the server inferred for them, each pgbench
+ * transaction replays one request picked at random, and `pgbench -n -M simple` runs them with the bench's
+ * number of clients for the bench's duration on the same database.
  * Statements the server sent unnamed are inlined whole (parsed and planned on every run, as the server's
  * are); named (prepared) ones are PREPAREd once per pgbench client and run with EXECUTE, as the server's
  * are prepared once per pool connection.
@@ -102,15 +103,51 @@ async function parameterTypes(url: string, texts: string[]): Promise<Map<string,
 }
 
 export interface OwnScripts {
-  files: string[];
+  /** pgbench's `-f file@weight` arguments: a file's weight is the number of requests it holds. */
+  files: { file: string; weight: number }[];
+  /** Requests captured, and their statements in all. */
+  requests: number;
   statements: number;
-  /** The first script that fails to run once (`pgbench -n -t 1`), with pgbench's message. */
+  /** The first request PostgreSQL rejects, or the first script pgbench fails to run once, with the message. */
   error?: string;
 }
 
+/** Scripts per endpoint: pgbench takes at most 128 in one run. */
+const MAX_FILES = 32;
+/** The per-client pgbench variable choosing the request a transaction replays. */
+const PICK = 'hf_pick';
+
 /**
- * One pgbench script per captured request (`<dir>/<key>-<i>.sql`), each then run once with
- * `pgbench -n -t 1`: a script PostgreSQL rejects is reported (error) rather than timed.
+ * A script replaying one of `bodies` at random, equal odds: `\set hf_pick random(0, n-1)`, then a balanced
+ * tree of `\if :hf_pick < m` (log2 n meta-commands per transaction, not a chain of n).
+ */
+export function pickOne(bodies: string[]): string {
+  if (bodies.length === 1) return bodies[0] ?? '';
+  const tree = (lo: number, hi: number): string => {
+    if (hi - lo === 1) return bodies[lo] ?? '';
+    const mid = (lo + hi) >> 1;
+    return `\\if :${PICK} < ${mid}\n${tree(lo, mid)}\\else\n${tree(mid, hi)}\\endif\n`;
+  };
+  return `\\set ${PICK} random(0, ${bodies.length - 1})\n${tree(0, bodies.length)}`;
+}
+
+/** The first line of PostgreSQL's (or pgbench's) complaint about a statement or script. */
+function complaint(err: unknown): string {
+  const e = err as { stderr?: Buffer; message: string };
+  const text = (e.stderr?.toString() || e.message).trim();
+  // pgbench's "aborted in command N ...: ERROR: ..." line and the statement's LINE excerpt.
+  const msg = text
+    .split('\n')
+    .filter((l) => /ERROR|LINE \d+:/.test(l))
+    .join(' | ');
+  return msg || text;
+}
+
+/**
+ * The captured requests as pgbench scripts (`<dir>/<key>-<f>.sql`, at most MAX_FILES), each transaction one
+ * request picked at random (`pickOne`); a file weighs as many requests as it holds, so every request has the
+ * same odds. Every request is run once first, statement by statement on one connection as pgbench sends them,
+ * and every script once with `pgbench -n -t 1`: a request PostgreSQL rejects is reported (error) rather than timed.
  */
 export async function writeOwnScripts(
   url: string,
@@ -132,13 +169,9 @@ export async function writeOwnScripts(
   const named = new Map<string, { id: string; text: string }>();
   for (const s of requests.flat())
     if (s.name && !named.has(s.name)) named.set(s.name, { id: `hf_p${named.size + 1}`, text: s.text });
+  const prepares = [...named.values()].map((n) => statementLine(`PREPARE ${n.id} AS ${n.text}`));
   const prelude = named.size
-    ? [
-        `\\if :${PREPARED_FLAG} = 0\n`,
-        ...[...named.values()].map((n) => statementLine(`PREPARE ${n.id} AS ${n.text}`)),
-        `\\set ${PREPARED_FLAG} 1\n`,
-        '\\endif\n',
-      ]
+    ? [`\\if :${PREPARED_FLAG} = 0\n`, ...prepares, `\\set ${PREPARED_FLAG} 1\n`, '\\endif\n']
     : [];
   const line = (s: Statement) => {
     const t = types.get(s.text) ?? [];
@@ -147,32 +180,51 @@ export async function writeOwnScripts(
     const args = s.values.map((_, i) => argument(s, t, i));
     return statementLine(args.length ? `EXECUTE ${prepared.id}(${args.join(', ')})` : `EXECUTE ${prepared.id}`);
   };
-  if (requests.every((r) => r.length === 0)) return { files: [], statements: 0 };
-  const files = requests.map((statements, i) => {
-    const file = path.join(dir, `${key}-${i}.sql`);
-    writeFileSync(file, [...prelude, ...statements.map(line)].join(''));
-    return file;
-  });
+  if (requests.every((r) => r.length === 0)) return { files: [], requests: requests.length, statements: 0 };
+  const bodies = requests.map((r) => r.map(line));
   const statements = requests.reduce((n, r) => n + r.length, 0);
-  for (const file of files) {
+
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    for (const p of prepares) await c.query(p);
+    for (const [i, body] of bodies.entries()) {
+      try {
+        for (const l of body) await c.query(l);
+      } catch (err) {
+        await c.query('ROLLBACK').catch(() => undefined);
+        return {
+          files: [],
+          requests: requests.length,
+          statements,
+          error: `${key} request ${i + 1}: ${complaint(err)}`,
+        };
+      }
+    }
+  } finally {
+    await c.end();
+  }
+
+  const per = Math.ceil(bodies.length / MAX_FILES);
+  const files: OwnScripts['files'] = [];
+  for (let at = 0; at < bodies.length; at += per) {
+    const chunk = bodies.slice(at, at + per);
+    const file = path.join(dir, `${key}-${files.length + 1}.sql`);
+    writeFileSync(file, [...prelude, pickOne(chunk.map((b) => b.join('')))].join(''));
+    files.push({ file, weight: chunk.length });
+  }
+  for (const { file } of files) {
     try {
       pgbench(url, ['-n', '-c', '1', '-t', '1', ...flagArgs, '-f', file]);
     } catch (err) {
-      const e = err as { stderr?: Buffer; message: string };
-      const text = (e.stderr?.toString() || e.message).trim();
-      // pgbench's "aborted in command N ...: ERROR: ..." line and the statement's LINE excerpt.
-      const msg = text
-        .split('\n')
-        .filter((l) => /ERROR|LINE \d+:/.test(l))
-        .join(' | ');
-      return { files, statements, error: `${file}: ${msg || text}` };
+      return { files, requests: requests.length, statements, error: `${file}: ${complaint(err)}` };
     }
   }
-  return { files, statements };
+  return { files, requests: requests.length, statements };
 }
 
-/** `pgbench -n -M simple -c clients -j 2 -T seconds` over the scripts, equal weights: whole requests per second. */
-export function pgbenchOwn(url: string, files: string[], clients: number, seconds: number): number {
+/** `pgbench -n -M simple -c clients -j 2 -T seconds` over the scripts, weighted by requests: whole requests per second. */
+export function pgbenchOwn(url: string, files: OwnScripts['files'], clients: number, seconds: number): number {
   const out = pgbench(url, [
     '-n',
     '-M',
@@ -184,7 +236,7 @@ export function pgbenchOwn(url: string, files: string[], clients: number, second
     '-T',
     String(seconds),
     ...flagArgs,
-    ...files.flatMap((f) => ['-f', `${f}@1`]),
+    ...files.flatMap((f) => ['-f', `${f.file}@${f.weight}`]),
   ]);
   const m = /tps = ([\d.]+) \(without initial connection time\)/.exec(out);
   if (!m?.[1]) throw new Error(`pgbench printed no tps:\n${out}`);
@@ -193,4 +245,4 @@ export function pgbenchOwn(url: string, files: string[], clients: number, second
 
 /** The command line the table prints. */
 export const ownCommand = (clients: number, seconds: number, n: number) =>
-  `pgbench -n -M simple -c ${clients} -j 2 -T ${seconds} -f <request 1..${n}>@1`;
+  `pgbench -n -M simple -c ${clients} -j 2 -T ${seconds} -f <script k, one of its requests at random>@<its requests> (${n} requests in ${Math.min(n, MAX_FILES)} scripts)`;

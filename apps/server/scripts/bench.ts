@@ -21,7 +21,7 @@
  * Env: BENCH_USERS, BENCH_DURATION, BENCH_CONNECTIONS, BENCH_TOKENS, BENCH_LOGINS, BENCH_RUNS,
  * BENCH_POOL (server DATABASE_POOL_SIZE, 10), BENCH_LOG_LEVEL (warn), BENCH_OUT (write the markdown table there, and
  * the endpoint figures to BENCH_OUT.json), BENCH_COMPARE (an earlier run's BENCH_OUT.json: adds the scale table),
- * BENCH_OWN_REQUESTS (20 captured requests per read endpoint), BENCH_OWN_DIR (keep their pgbench scripts there).
+ * BENCH_OWN_REQUESTS (1000: the requests drawn per read endpoint, which the load cycles through and PostgreSQL replays), BENCH_OWN_DIR (keep their pgbench scripts there).
  * The last row and table are the deposit watcher's (bench-watcher.ts, BENCH_WATCHER_* settings).
  */
 import { randomBytes } from 'node:crypto';
@@ -74,9 +74,11 @@ const TOKENS = envNumber('BENCH_TOKENS', 5000);
 const LOGINS = envNumber('BENCH_LOGINS', 400);
 const RUNS = envNumber('BENCH_RUNS', 15);
 const POOL = envNumber('BENCH_POOL', 10);
-/** Requests captured per read endpoint for its own-SQL ceiling (one pgbench script each). */
-const OWN_REQUESTS = envNumber('BENCH_OWN_REQUESTS', 20);
-if (OWN_REQUESTS > 128) throw new Error('BENCH_OWN_REQUESTS: pgbench takes at most 128 scripts in one run');
+/**
+ * Requests drawn per read endpoint (decision 0061): the load cycles through them and the own-SQL ceiling
+ * replays their captured statements, so PostgreSQL works on the same rows in both.
+ */
+const OWN_REQUESTS = envNumber('BENCH_OWN_REQUESTS', 1000);
 const TTL = 30 * 24 * 3600;
 const WALLET = '0x1111111111111111111111111111111111111111';
 const WITHDRAWAL_PASSWORD = 'seed-withdrawal';
@@ -236,30 +238,30 @@ async function main() {
     const nUsers = seedCount?.n ?? 1;
     const pages = Math.max(1, Math.floor(nUsers / 25));
 
-    // The read endpoints under load, request i of each: the load and the own-SQL capture build their
-    // requests here, so PostgreSQL replays the same spread of users and pages the server gets.
+    // The read endpoints under load. Each draws OWN_REQUESTS request numbers once (decision 0061): the load's
+    // request i is drawn number i mod OWN_REQUESTS, and the own-SQL capture runs each drawn number once, so
+    // PostgreSQL replays exactly the users and pages the server gets, with the same odds.
     type Req = { path: string; headers: Record<string, string> };
-    const investor =
-      (p: string) =>
-      (i: number): Req => ({ path: p, headers: { authorization: tokenOf(i) } });
-    const admin =
-      (p: (i: number) => string) =>
-      (i: number): Req => ({ path: p(i), headers: { authorization: admins[i % admins.length] ?? '' } });
+    const drawn = (build: (n: number) => Req, count = OWN_REQUESTS) => {
+      const numbers = Array.from({ length: count }, () => Math.floor(Math.random() * 1e9));
+      return { count, request: (i: number) => build(numbers[i % count] ?? 0) };
+    };
+    const investor = (p: string) => drawn((n) => ({ path: p, headers: { authorization: tokenOf(n) } }));
+    const admin = (p: (n: number) => string, count?: number) =>
+      drawn((n) => ({ path: p(n), headers: { authorization: admins[n % admins.length] ?? '' } }), count);
     const READS = {
-      me: { name: 'GET /api/user/me', request: investor('/api/user/me') },
-      dashboard: { name: 'GET /api/user/dashboard', request: investor('/api/user/dashboard') },
-      myWithdrawals: {
-        name: 'GET /api/withdrawal/my-withdrawals',
-        request: investor('/api/withdrawal/my-withdrawals'),
-      },
-      referralTree: { name: 'GET /api/user/referral-tree', request: investor('/api/user/referral-tree') },
+      me: { name: 'GET /api/user/me', ...investor('/api/user/me') },
+      dashboard: { name: 'GET /api/user/dashboard', ...investor('/api/user/dashboard') },
+      myWithdrawals: { name: 'GET /api/withdrawal/my-withdrawals', ...investor('/api/withdrawal/my-withdrawals') },
+      referralTree: { name: 'GET /api/user/referral-tree', ...investor('/api/user/referral-tree') },
       adminUsers: {
         name: 'GET /api/admin/users?page=N',
-        request: admin((i) => `/api/admin/users?page=${1 + ((i * 7919) % pages)}&pageSize=25`),
+        ...admin((n) => `/api/admin/users?page=${1 + ((n * 7919) % pages)}&pageSize=25`),
       },
+      // One request, whoever asks: captured once.
       analytics: {
         name: 'GET /api/user/admin/analytics?period=90',
-        request: admin(() => '/api/user/admin/analytics?period=90'),
+        ...admin(() => '/api/user/admin/analytics?period=90', 1),
       },
     } as const;
 
@@ -347,16 +349,15 @@ async function main() {
       await verifyPassword(whash?.h, WITHDRAWAL_PASSWORD);
       argonMs.push(performance.now() - t0);
     }
-    // Own-SQL capture: OWN_REQUESTS requests per read endpoint (request numbers drawn at random, so other
-    // users and pages than the load's first ones but the same distribution), every statement with its values.
+    // Own-SQL capture: each read endpoint's drawn requests, every statement with its values.
     // BENCH_OWN_DIR keeps the scripts (to read what PostgreSQL ran); by default they go with the run's temporary files.
     const ownDir = process.env.BENCH_OWN_DIR || path.join(tmp, 'own');
     mkdirSync(ownDir, { recursive: true });
     const own = new Map<string, OwnScripts>();
     for (const [key, read] of Object.entries(READS)) {
       const requests: Statement[][] = [];
-      for (let k = 0; k < OWN_REQUESTS; k++) {
-        const r = read.request(Math.floor(Math.random() * 1e9));
+      for (let k = 0; k < read.count; k++) {
+        const r = read.request(k);
         // Once before capturing: the load's steady state (the session cached, decision 0054).
         await inproc.app.inject({ method: 'GET', url: r.path, headers: r.headers });
         queryLog.length = 0;
@@ -517,7 +518,7 @@ async function main() {
       url: server.url,
       connections: CONNECTIONS,
       duration: 2,
-      request: (i) => ({ path: '/api/user/dashboard', headers: { authorization: tokenOf(i) } }),
+      request: READS.dashboard.request,
     });
     // GET /api/user/me sends no statement: its ceiling is the bare route itself. Throughput on this shared VM
     // drifts by 10 % and more over minutes, so the bare route is measured again right before and right after
@@ -547,7 +548,7 @@ async function main() {
       connections: CONNECTIONS,
       duration: DURATION,
       overallRate: dashMax * 0.7,
-      request: (i) => ({ path: '/api/user/dashboard', headers: { authorization: tokenOf(i + 7) } }),
+      request: READS.dashboard.request,
     });
     console.log(
       `  dashboard at 70% (${fmt(dashMax * 0.7, 0)} req/s): ${fmt(dash70.rps, 0)} req/s p50 ${dash70.p50} ms p99 ${dash70.p99} ms ${dash70.statuses}`,
@@ -737,13 +738,13 @@ async function main() {
     );
     out(
       `Own-SQL ceilings (L_own, requests/s): PostgreSQL running exactly the statements each read endpoint sent, ` +
-        `captured in-process from ${OWN_REQUESTS} requests (the load's users and pages), one script per request, parameters ` +
+        `captured in-process from the requests the load cycles through (${OWN_REQUESTS} drawn per endpoint, analytics one), parameters ` +
         `inlined as literals cast to the inferred types (named statements PREPAREd once per client, then EXECUTE), \`${ownCommand(CONNECTIONS, DURATION, OWN_REQUESTS)}\` (simple protocol) on the bench's database; ` +
         `ceiling_own = 1/(1/L_http + 1/L_own): ${[...own]
           .map(([name, o]) =>
             o.error
               ? `${name} not measured (${o.error})`
-              : `${name} ${fmt(lOwn.get(name) ?? NaN, 0)} (${fmt(o.statements / Math.max(1, o.files.length), 1)} statements/request)`,
+              : `${name} ${fmt(lOwn.get(name) ?? NaN, 0)} (${fmt(o.statements / Math.max(1, o.requests), 1)} statements/request)`,
           )
           .join('; ')}`,
     );
