@@ -17,7 +17,9 @@
  *    GET /api/user/me sends no statement: its ceiling is L_http measured again right before and after it
  *    (the mean), as throughput on the shared machine drifts over the minutes between.
  *  - Load: autocannon, BENCH_CONNECTIONS (16) connections, BENCH_DURATION (10) seconds per endpoint,
- *    every request signed in as another of BENCH_TOKENS (5000) seeded users.
+ *    every request signed in as another of BENCH_TOKENS (5000) seeded users. The read endpoints cycle through
+ *    BENCH_OWN_REQUESTS drawn requests each, the ones their own-SQL ceiling replays; invest cycles through 1,000
+ *    investors, after one untimed pass over them (printed as its cold pass; decision 0061).
  * Env: BENCH_USERS, BENCH_DURATION, BENCH_CONNECTIONS, BENCH_TOKENS, BENCH_LOGINS, BENCH_RUNS,
  * BENCH_POOL (server DATABASE_POOL_SIZE, 10), BENCH_LOG_LEVEL (warn), BENCH_OUT (write the markdown table there, and
  * the endpoint figures to BENCH_OUT.json), BENCH_COMPARE (an earlier run's BENCH_OUT.json: adds the scale table),
@@ -79,6 +81,9 @@ const POOL = envNumber('BENCH_POOL', 10);
  * replays their captured statements, so PostgreSQL works on the same rows in both.
  */
 const OWN_REQUESTS = envNumber('BENCH_OWN_REQUESTS', 1000);
+/** Investors the invest load cycles through: one untimed pass over them, then the timed run (decision 0061). */
+const INVESTORS = Math.min(1000, TOKENS);
+const INVEST_COLD = `POST /api/user/invest, untimed first pass over ${INVESTORS} investors (cold cache)`;
 const TTL = 30 * 24 * 3600;
 const WALLET = '0x1111111111111111111111111111111111111111';
 const WITHDRAWAL_PASSWORD = 'seed-withdrawal';
@@ -594,14 +599,28 @@ async function main() {
     };
 
     // Write paths: invest, start, complete (8 h later, same weekday), Withdraw All.
+    // Invest reads and writes the rows of the investor's three referrers, random users anywhere in the table.
+    // One untimed pass over INVESTORS investors first (their rows and their referrers' come into the cache; its
+    // rate is printed as the cold pass), then the timed run over the same investors, as the reads are timed
+    // over rows their own-SQL replay has just read (decision 0061).
+    const investRequest = (i: number) => ({
+      method: 'POST' as const,
+      path: '/api/user/invest',
+      headers: { authorization: tokenOf(i % INVESTORS) },
+      body: JSON.stringify({ amount: tierUsdc }),
+    });
+    const investCold = await load({
+      url: server.url,
+      connections: CONNECTIONS,
+      amount: INVESTORS,
+      request: investRequest,
+    });
+    console.log(
+      `  invest, first pass over ${INVESTORS} investors (cold): ${fmt(investCold.rps, 0)} req/s p50 ${investCold.p50} ms p99 ${investCold.p99} ms ${investCold.statuses}`,
+    );
     await run(`POST /api/user/invest (${tierUsdc} USDC)`, q.invest ?? 0, {
       duration: DURATION,
-      request: (i) => ({
-        method: 'POST',
-        path: '/api/user/invest',
-        headers: { authorization: tokenOf(i) },
-        body: JSON.stringify({ amount: tierUsdc }),
-      }),
+      request: investRequest,
     });
     const ids = `{${pool.map((u) => u.id).join(',')}}`;
     const startable = await rawRows<{ id: string; user_id: string }>(
@@ -765,6 +784,9 @@ async function main() {
         `| ${r.name} | ${r.q ?? '-'} | ${fmt(res.rps, 0)} | ${r.ceiling ? fmt(r.ceiling, 0) : '-'} | ${r.ceiling ? fmt(res.rps / r.ceiling, 2) : '-'} | ${r.ceilingPg ? fmt(r.ceilingPg, 0) : '-'} | ${r.ceilingPg ? fmt(res.rps / r.ceilingPg, 2) : '-'} | ${r.ceilingOwn ? fmt(r.ceilingOwn, 0) : '-'} | ${r.ceilingOwn ? fmt(res.rps / r.ceilingOwn, 2) : '-'} | ${res.p50} | ${res.p99} | ${res.errors}/${res.total} | ${fmt(r.rss ?? NaN, 0)} |`,
       );
     }
+    out(
+      `\n${INVEST_COLD}: ${fmt(investCold.rps, 0)} req/s, p50 ${investCold.p50} ms, p99 ${investCold.p99} ms (${investCold.statuses}); the row above is the timed run over the same investors.`,
+    );
     out('');
     out(
       'Issue 16 targets (ratios against the three ceilings; "Met" judged against the own-SQL ceiling where one was measured: ' +
@@ -829,6 +851,9 @@ async function main() {
       at: new Date().toISOString(),
       rows: rows.map((r) => ({ name: r.name, rps: r.res?.rps ?? NaN, machine: r.ceilingPg ?? lHttp })),
     };
+    const investRow = rowOf('POST /api/user/invest');
+    if (investRow?.ceilingPg)
+      figures.rows.push({ name: INVEST_COLD, rps: investCold.rps, machine: investRow.ceilingPg });
     if (process.env.BENCH_COMPARE) out(`\n${scaleTable(readRun(process.env.BENCH_COMPARE), figures)}`);
     const finish = () => {
       const text = lines.join('\n');
