@@ -43,6 +43,10 @@ declare module 'autocannon' {
     '5xx': number;
     duration: number;
   }
-  function autocannon(opts: Options): Promise<Result>;
+  /** The running load: a promise of its result, and an emitter of each response as it arrives. */
+  export interface Instance extends PromiseLike<Result> {
+    on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, ms: number) => void): this;
+  }
+  function autocannon(opts: Options): Instance;
   export default autocannon;
 }

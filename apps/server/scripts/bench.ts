@@ -747,7 +747,7 @@ async function main() {
     );
     out(`Data: ${JSON.stringify(counts)}`);
     out(
-      `Load: autocannon, ${CONNECTIONS} connections, ${DURATION} s per endpoint, ${tokenList.length} distinct signed-in users; server pool ${POOL}; LOG_LEVEL ${process.env.BENCH_LOG_LEVEL ?? 'warn'}`,
+      `Load: autocannon, ${CONNECTIONS} connections, ${DURATION} s per endpoint, ${tokenList.length} distinct signed-in users (each read endpoint cycles through its ${OWN_REQUESTS} drawn requests, invest through ${INVESTORS} investors; decision 0061); server pool ${POOL}; LOG_LEVEL ${process.env.BENCH_LOG_LEVEL ?? 'warn'}`,
     );
     out(
       `Ceilings (same run, same cluster, ${CONNECTIONS} clients): L_http ${fmt(lHttp, 0)} req/s (bare Fastify route); ` +
