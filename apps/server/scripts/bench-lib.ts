@@ -181,7 +181,7 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
     requests,
   });
   // With `amount`, autocannon notices the last response only at its next one-second sample, so its duration
-  // is rounded up to whole seconds (1,000 requests done in 5.2 s reported as 7.0 s): such a run is timed
+  // is rounded up to whole seconds (1,000 invests done in 5.9 s reported as 7.0 s): such a run is timed
   // from its start to its last response instead. (Only then: a listener on every response of a duration run
   // would cost the load generator time on the same two cores.)
   const started = performance.now();
