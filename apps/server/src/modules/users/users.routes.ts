@@ -21,18 +21,11 @@ import * as service from './users.service.ts';
 
 export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { requireUser, requireSession, requireAdmin } = authHooks(ctx);
-  // The public shape of a users row, kept per row object: a row from the session cache is the same object
-  // request after request (a changed row is a new object), so GET /api/user/me reuses its answer's user.
-  const dtos = new WeakMap<Parameters<typeof toUserDto>[0], ReturnType<typeof toUserDto>>();
-  const dto = async (u: Parameters<typeof toUserDto>[0]) => {
-    const known = dtos.get(u);
-    if (known) return known;
-    const made = toUserDto(u, await depositAddressFor(ctx, u.id));
-    dtos.set(u, made);
-    return made;
-  };
-  // GET /api/user/me's whole answer per row, its JSON written once (docs/decisions/0059): the same row, the same text.
   type Row = Parameters<typeof toUserDto>[0];
+  /** The public shape of a users row. */
+  const dto = async (u: Row) => toUserDto(u, await depositAddressFor(ctx, u.id));
+  // GET /api/user/me's whole answer, its JSON written once (docs/decisions/0059), kept per row object: a row from
+  // the session cache is the same object request after request, and a changed row is a new object.
   const answers = new WeakMap<Row, Me>();
   let serializeMe: ((me: Me) => string) | null = null;
   const meAnswer = (u: Row, me: Me): Me => {
