@@ -13,7 +13,8 @@
  *    by running each endpoint once in-process with a hook on pg.Client.prototype.query
  *    (BEGIN/COMMIT count as round trips). L_pg = pgbench -S on the same cluster.
  *    L_own (read endpoints, bench-own.ts, decision 0050) = pgbench running exactly the statements the endpoint
- *    sent (captured by the same hook, values included): ceiling_own = 1 / (1/L_http + 1/L_own).
+ *    sent (captured by the same hook, values included), run right before and right after that endpoint's load
+ *    (half the duration each, the mean; decision 0062): ceiling_own = 1 / (1/L_http + 1/L_own).
  *    GET /api/user/me sends no statement: its ceiling is L_http measured again right before and after it
  *    (the mean), as throughput on the shared machine drifts over the minutes between.
  *  - Load: autocannon, BENCH_CONNECTIONS (16) connections, BENCH_DURATION (10) seconds per endpoint,
@@ -441,28 +442,28 @@ async function main() {
     const lDb = dbCeil.qps;
     const pgb = await pgbenchSelectOnly(url, CONNECTIONS, DURATION);
     const lPg = pgb.simple;
-    // L_own: PostgreSQL running each read endpoint's captured statements, same clients, same duration.
+    // L_own: PostgreSQL running each read endpoint's captured statements, same clients, measured right before and
+    // right after that endpoint's load (half the duration each, the mean; decision 0062), as L_http around /me.
     const lOwn = new Map<string, number>();
-    for (const [name, scripts] of own) {
-      // No statement at all (answered from the session cache): PostgreSQL takes no part, the ceiling is L_http.
-      if (!scripts.error && scripts.statements === 0) {
-        lOwn.set(name, Infinity);
-        continue;
-      }
-      if (scripts.error || scripts.files.length === 0) continue;
+    const lOwnAround = new Map<string, [number, number]>();
+    // No statement at all (answered from the session cache): PostgreSQL takes no part, the ceiling is L_http.
+    for (const [name, scripts] of own) if (!scripts.error && scripts.statements === 0) lOwn.set(name, Infinity);
+    const ownSeconds = Math.max(1, Math.round(DURATION / 2));
+    /** One own-SQL pgbench run of `name` (req/s), or null when it has none or the run failed (the error is kept). */
+    const ownRun = (name: string): number | null => {
+      const scripts = own.get(name);
+      if (!scripts || scripts.error || scripts.statements === 0 || scripts.files.length === 0) return null;
       try {
-        lOwn.set(name, pgbenchOwn(url, scripts.files, CONNECTIONS, DURATION));
+        return pgbenchOwn(url, scripts.files, CONNECTIONS, ownSeconds);
       } catch (err) {
         scripts.error = (err as Error).message.split('\n')[0];
         console.error(`  own-SQL pgbench run of ${name} failed: ${scripts.error}`);
+        return null;
       }
-    }
+    };
     console.log(
       `Ceilings: L_http ${fmt(lHttp, 0)} req/s (p99 ${httpRes.p99} ms), L_db ${fmt(lDb, 0)} primary-key selects/s (our pool), ` +
         `L_pg ${fmt(lPg, 0)} (pgbench -S simple; prepared ${fmt(pgb.prepared, 0)}); drivers ${JSON.stringify(dbCeil.variants)}`,
-    );
-    console.log(
-      `Own-SQL ceilings (L_own, pgbench -M simple over each read endpoint's captured requests): ${JSON.stringify(Object.fromEntries([...lOwn].map(([k, v]) => [k, Number.isFinite(v) ? v : 'no statements: L_http'])))}`,
     );
     // ---- the server -------------------------------------------------------------------------------
     const server = await startTs(
@@ -489,7 +490,13 @@ async function main() {
       qn: number | null,
       opts: Omit<Parameters<typeof load>[0], 'url' | 'connections'> & { connections?: number },
     ) => {
+      const ownBefore = ownRun(name);
       const res = await load({ url: server.url, connections: opts.connections ?? CONNECTIONS, ...opts });
+      const ownAfter = ownBefore === null ? null : ownRun(name);
+      if (ownBefore !== null && ownAfter !== null) {
+        lOwn.set(name, (ownBefore + ownAfter) / 2);
+        lOwnAround.set(name, [ownBefore, ownAfter]);
+      }
       const row: Row = {
         name,
         q: qn,
@@ -501,8 +508,10 @@ async function main() {
         ceilingOwn: lOwn.has(name) ? ceiling(lHttp, lOwn.get(name) ?? NaN, 1) : undefined,
       };
       rows.push(row);
+      const around = lOwnAround.get(name);
       console.log(
-        `  ${name.padEnd(28)} ${fmt(res.rps, 0).padStart(6)} req/s  p50 ${res.p50} ms  p99 ${res.p99} ms  ${res.statuses}`,
+        `  ${name.padEnd(28)} ${fmt(res.rps, 0).padStart(6)} req/s  p50 ${res.p50} ms  p99 ${res.p99} ms  ${res.statuses}` +
+          (around ? `  (L_own ${fmt(around[0], 0)} before, ${fmt(around[1], 0)} after)` : ''),
       );
       return row;
     };
@@ -758,13 +767,15 @@ async function main() {
     out(
       `Own-SQL ceilings (L_own, requests/s): PostgreSQL running exactly the statements each read endpoint sent, ` +
         `captured in-process from the requests the load cycles through (${OWN_REQUESTS} drawn per endpoint, analytics one), parameters ` +
-        `inlined as literals cast to the inferred types (named statements PREPAREd once per client, then EXECUTE), \`${ownCommand(CONNECTIONS, DURATION, OWN_REQUESTS)}\` (simple protocol) on the bench's database; ` +
+        `inlined as literals cast to the inferred types (named statements PREPAREd once per client, then EXECUTE), \`${ownCommand(CONNECTIONS, ownSeconds, OWN_REQUESTS)}\` (simple protocol) on the bench's database, ` +
+        `right before and right after the endpoint's load, the mean of the two (decision 0062); ` +
         `ceiling_own = 1/(1/L_http + 1/L_own): ${[...own]
-          .map(([name, o]) =>
-            o.error
-              ? `${name} not measured (${o.error})`
-              : `${name} ${fmt(lOwn.get(name) ?? NaN, 0)} (${fmt(o.statements / Math.max(1, o.requests), 1)} statements/request)`,
-          )
+          .map(([name, o]) => {
+            if (o.error) return `${name} not measured (${o.error})`;
+            const around = lOwnAround.get(name);
+            const runs = around ? `, ${fmt(around[0], 0)} before and ${fmt(around[1], 0)} after` : '';
+            return `${name} ${fmt(lOwn.get(name) ?? NaN, 0)} (${fmt(o.statements / Math.max(1, o.requests), 1)} statements/request${runs})`;
+          })
           .join('; ')}`,
     );
     out(

@@ -65,22 +65,50 @@ function dayEntries(day: string, m: DayMetrics | undefined): DayEntries {
   return entries;
 }
 
-/** The analytics answer for `days` (in order, every day present) from each day's figures, as JSON text. */
+/** The last answer of each period: its parts and the text sent (memory bound: one per period). */
+interface Answer {
+  head: string;
+  parts: readonly (readonly [string, string, string])[];
+  text: Analytics;
+}
+const lastAnswers = new Map<number, Answer>();
+
+/** The same parts as `answer`'s (each day's three texts, compared by reference first). */
+function sameParts(answer: Answer, head: string, entries: readonly DayEntries[]): boolean {
+  if (answer.head !== head || answer.parts.length !== entries.length) return false;
+  for (let i = 0; i < entries.length; i++) {
+    const a = answer.parts[i];
+    const b = entries[i]?.json;
+    if (a !== b && (a?.[0] !== b?.[0] || a?.[1] !== b?.[1] || a?.[2] !== b?.[2])) return false;
+  }
+  return true;
+}
+
+/**
+ * The analytics answer for `days` (in order, every day present) from each day's figures, as JSON text.
+ * When the head and every day's entries are the same text as the last answer of that period, that
+ * answer's text is sent again: the same bytes, not joined again (a live day's entries are made again
+ * on each request, equal in text while its figures are).
+ */
 export function analyticsAnswer(
   head: Pick<Analytics, 'period' | 'timeZone' | 'summary'>,
   days: readonly string[],
   figures: (day: string) => DayMetrics | undefined,
 ): Analytics {
   const entries = days.map((day) => dayEntries(day, figures(day)));
-  const list = (i: 0 | 1 | 2) => `[${entries.map((e) => e.json[i]).join(',')}]`;
-  const json =
+  const headJson =
     `{"period":${JSON.stringify(head.period)},"timeZone":${JSON.stringify(head.timeZone)},` +
-    `"summary":${serialize().summary(head.summary)},"userGrowth":${list(0)},"investmentTrends":${list(1)},` +
-    `"depositTrends":${list(2)}}`;
-  return jsonText(json, () => ({
+    `"summary":${serialize().summary(head.summary)}`;
+  const last = lastAnswers.get(head.period);
+  if (last && sameParts(last, headJson, entries)) return last.text;
+  const list = (i: 0 | 1 | 2) => `[${entries.map((e) => e.json[i]).join(',')}]`;
+  const json = `${headJson},"userGrowth":${list(0)},"investmentTrends":${list(1)},"depositTrends":${list(2)}}`;
+  const text = jsonText(json, () => ({
     ...head,
     userGrowth: entries.map((e) => e.user),
     investmentTrends: entries.map((e) => e.investment),
     depositTrends: entries.map((e) => e.deposit),
   }));
+  lastAnswers.set(head.period, { head: headJson, parts: entries.map((e) => e.json), text });
+  return text;
 }
