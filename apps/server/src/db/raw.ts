@@ -58,15 +58,27 @@ function statementName(text: string): string {
  * `preparedRows` for what may be prepared.
  */
 export function preparedStatement<T>(build: () => SQL) {
-  const byDb = new WeakMap<Db, { execute(values?: Record<string, unknown>): Promise<unknown> }>();
-  return async (db: Db, values: Record<string, unknown>): Promise<T[]> => {
-    let prepared = byDb.get(db);
-    if (!prepared) {
-      const { dialect, session } = db as unknown as Runner;
-      const q = dialect.sqlToQuery(build());
-      prepared = session.prepareQuery(q, undefined, statementName(q.sql), false);
-      byDb.set(db, prepared);
+  const prepared = oncePerDb((db) => {
+    const { dialect, session } = db as unknown as Runner;
+    const q = dialect.sqlToQuery(build());
+    return session.prepareQuery(q, undefined, statementName(q.sql), false);
+  });
+  return async (db: Db, values: Record<string, unknown>): Promise<T[]> =>
+    rowsOf<T>(await prepared(db).execute(values));
+}
+
+/**
+ * `make(db)` made once per database handle and kept while the handle lives: a prepared query (drizzle's
+ * `.prepare(name)` or `preparedStatement`), so a request runs it without assembling its SQL again.
+ */
+export function oncePerDb<T>(make: (db: Db) => T): (db: Db) => T {
+  const byDb = new WeakMap<Db, T>();
+  return (db) => {
+    let made = byDb.get(db);
+    if (made === undefined) {
+      made = make(db);
+      byDb.set(db, made);
     }
-    return rowsOf<T>(await prepared.execute(values));
+    return made;
   };
 }

@@ -1,28 +1,24 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
+import { oncePerDb } from '../../db/raw.ts';
 import { users } from '../../db/schema.ts';
 
 /**
  * The session's user read on every authenticated request: built once per database handle and
  * prepared (a named statement on PostgreSQL), so no query is assembled per request.
  */
-const byIdStatements = new WeakMap<Db, ReturnType<typeof prepareById>>();
-const prepareById = (db: Db) =>
+const byIdStatement = oncePerDb((db) =>
   db
     .select()
     .from(users)
     .where(eq(users.id, sql.placeholder('id')))
     .limit(1)
-    .prepare('hf_user_by_id');
+    .prepare('hf_user_by_id'),
+);
 
 export async function findUserById(db: Db, id: string) {
-  let statement = byIdStatements.get(db);
-  if (!statement) {
-    statement = prepareById(db);
-    byIdStatements.set(db, statement);
-  }
-  const [u] = await statement.execute({ id });
+  const [u] = await byIdStatement(db).execute({ id });
   return u;
 }
 

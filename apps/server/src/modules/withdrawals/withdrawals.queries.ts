@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { rawRows } from '../../db/raw.ts';
+import { oncePerDb, rawRows } from '../../db/raw.ts';
 import { keysetPage, type PageRequest } from '../../db/keyset.ts';
 import { counters } from '../admin/rollups.queries.ts';
 import { investments, payoutTransactions, users, withdrawals } from '../../db/schema.ts';
@@ -163,13 +163,22 @@ const populatedColumns = {
 
 const requester = { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email };
 
-export async function listForUser(db: Db, userId: string) {
-  return db
+/**
+ * An investor's withdrawals, newest first (GET /api/withdrawal/my-withdrawals, a hot read): built once per
+ * database handle and prepared (a named statement on PostgreSQL), as the session user read is.
+ */
+const forUserStatement = oncePerDb((db) =>
+  db
     .select(populatedColumns)
     .from(withdrawals)
     .leftJoin(investments, eq(investments.id, withdrawals.investmentId))
-    .where(eq(withdrawals.userId, userId))
-    .orderBy(desc(withdrawals.requestedAt), desc(withdrawals.cycleNumber), withdrawals.id);
+    .where(eq(withdrawals.userId, sql.placeholder('userId')))
+    .orderBy(desc(withdrawals.requestedAt), desc(withdrawals.cycleNumber), withdrawals.id)
+    .prepare('hf_withdrawals_for_user'),
+);
+
+export async function listForUser(db: Db, userId: string) {
+  return forUserStatement(db).execute({ userId });
 }
 
 interface RawAdminWithdrawal {
