@@ -63,8 +63,7 @@ export function preparedStatement<T>(build: () => SQL) {
     const q = dialect.sqlToQuery(build());
     return session.prepareQuery(q, undefined, statementName(q.sql), false);
   });
-  return async (db: Db, values: Record<string, unknown>): Promise<T[]> =>
-    rowsOf<T>(await prepared(db).execute(values));
+  return async (db: Db, values: Record<string, unknown>): Promise<T[]> => rowsOf<T>(await prepared(db).execute(values));
 }
 
 /**

@@ -20,7 +20,9 @@ const figures = (m: Record<string, Record<string, bigint>>) => {
 
 describe('analyticsAnswer', () => {
   const days = dayRange('2026-11-19', 7);
-  const closed = figures({ '2026-11-20': { registrations: 2n, 'deposits.real.amount': 50_000_000n, 'deposits.real.count': 1n } });
+  const closed = figures({
+    '2026-11-20': { registrations: 2n, 'deposits.real.amount': 50_000_000n, 'deposits.real.count': 1n },
+  });
   const fig = (today: bigint) => {
     const live = figures({ '2026-11-25': { registrations: today } });
     return (day: string) => closed(day) ?? live(day);
