@@ -327,7 +327,10 @@ async function main() {
     q.invest = (await countOf('POST', '/api/user/invest', sTok, { amount: tierUsdc })).q;
     const [sInv] = await rawRows<{ id: string }>(
       db,
-      sql`SELECT id::text AS id FROM investments WHERE user_id = ${s0.id}::uuid AND NOT earning_started ORDER BY created_at DESC LIMIT 1`,
+      // Startable today: the test clock dates every investment of a bench day alike, so created_at alone can pick one an
+      // earlier run on the same day already cycled (counted as its refusal's 3 round trips, not a start's).
+      sql`SELECT id::text AS id FROM investments WHERE user_id = ${s0.id}::uuid AND NOT earning_started
+            AND last_cycle_day IS DISTINCT FROM ${day.toISOString().slice(0, 10)}::date ORDER BY created_at DESC LIMIT 1`,
     );
     q.start = (await countOf('POST', '/api/user/start-earning', sTok, { investmentId: sInv?.id })).q;
     clock.set(new Date(day.getTime() + 8 * 3600_000 + 60_000));
