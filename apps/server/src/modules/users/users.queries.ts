@@ -31,7 +31,7 @@ const prepareWith = (db: Db, extra: SQL, name: string) =>
     .where(eq(sessionUser.id, sql.placeholder('id')))
     .limit(1)
     .prepare(name);
-const withStatements = new WeakMap<Db, Map<SQL, ReturnType<typeof prepareWith>>>();
+const withStatements = oncePerDb(() => new Map<SQL, ReturnType<typeof prepareWith>>());
 
 /**
  * The user row and, in the same statement, `extra`: SQL over that row (aliased `u`), e.g. a
@@ -39,11 +39,7 @@ const withStatements = new WeakMap<Db, Map<SQL, ReturnType<typeof prepareWith>>>
  * prepared once per database handle and screen.
  */
 export async function findUserWith(db: Db, id: string, extra: SQL, name: string) {
-  let byExtra = withStatements.get(db);
-  if (!byExtra) {
-    byExtra = new Map();
-    withStatements.set(db, byExtra);
-  }
+  const byExtra = withStatements(db);
   let statement = byExtra.get(extra);
   if (!statement) {
     statement = prepareWith(db, extra, name);
