@@ -4,7 +4,7 @@
  * - embedded default (PGlite) on a fresh DATA_DIR (the first start, initdb included),
  * - the same DATA_DIR started again,
  * - on PostgreSQL (BENCH_DATABASE_URL or DATABASE_URL; skipped without one).
- * Each figure is VmRSS after the server answered /api/tiers and stayed idle BENCH_IDLE_S seconds (5).
+ * Each figure is VmRSS after the server answered its readiness probe (/readyz) and stayed idle BENCH_IDLE_S seconds (5).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -27,7 +27,7 @@ async function idleRss(env: Record<string, string>): Promise<{ rss: number; peak
   const server = await startTs(
     entry.file,
     { NODE_ENV: 'development', LOG_LEVEL: 'warn', HOST: '127.0.0.1', TEST_CLOCK: '', REDIS_URL: '', ...env },
-    '/api/tiers',
+    '/readyz',
     await freePort(),
   );
   try {

@@ -134,7 +134,7 @@ async function main() {
           CHAIN_RPC_URL: withChain ? rpcUrl : '',
           DEPOSIT_CHECK_INTERVAL_MS: '300',
         },
-        '/api/tiers',
+        '/readyz',
         await freePort(),
       );
       await setServerClock(child.url, day);

@@ -217,7 +217,7 @@ async function main() {
     const server = await startTs(
       entry.file,
       benchServerEnv({ url, secret, ttlSeconds: TTL, dataDir: path.join(tmp, 'server') }),
-      '/api/tiers',
+      '/readyz',
       await freePort(),
     );
     const http: number[] = [];

@@ -406,7 +406,7 @@ async function main() {
         TEST_CLOCK: '',
         REDIS_URL: '',
       },
-      '/api/tiers',
+      '/readyz',
       await freePort(),
     );
     await sleep(3000);
@@ -485,7 +485,7 @@ async function main() {
         logLevel: process.env.BENCH_LOG_LEVEL,
         pool: POOL,
       }),
-      '/api/tiers',
+      '/readyz',
       await freePort(),
     );
     children.push(server);
