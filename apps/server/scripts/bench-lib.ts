@@ -73,6 +73,9 @@ export function startFlags(): string[] {
   return m[1]?.trim().split(/\s+/).filter(Boolean) ?? [];
 }
 
+/** The app's readiness probe: 503 until the database answers and every migration is applied, then 200. */
+export const SERVER_READY_PATH = '/readyz';
+
 /**
  * Runs a TypeScript file in its own Node process (node --import tsx, so the pid is the process itself),
  * or a compiled JavaScript file when the name ends in .js: dist/server.js with `npm start`'s flags.
@@ -80,6 +83,7 @@ export function startFlags(): string[] {
 export async function startTs(
   file: string,
   env: Record<string, string | undefined>,
+  /** Polled until it answers below 500: SERVER_READY_PATH for the app. */
   readyPath: string,
   port: number,
 ): Promise<Child> {

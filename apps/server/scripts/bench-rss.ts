@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fmt, rssMb, serverEntry, sleep, startFlags, startTs } from './bench-lib.ts';
+import { fmt, rssMb, SERVER_READY_PATH, serverEntry, sleep, startFlags, startTs } from './bench-lib.ts';
 import { freePort } from '../test/net.ts';
 
 const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 5);
@@ -27,7 +27,7 @@ async function idleRss(env: Record<string, string>): Promise<{ rss: number; peak
   const server = await startTs(
     entry.file,
     { NODE_ENV: 'development', LOG_LEVEL: 'warn', HOST: '127.0.0.1', TEST_CLOCK: '', REDIS_URL: '', ...env },
-    '/readyz',
+    SERVER_READY_PATH,
     await freePort(),
   );
   try {

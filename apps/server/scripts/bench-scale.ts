@@ -39,6 +39,7 @@ import {
   startTs,
   type Child,
   type LoadResult,
+  SERVER_READY_PATH,
 } from './bench-lib.ts';
 import { seedLarge } from './seed-large.ts';
 
@@ -134,7 +135,7 @@ async function main() {
           CHAIN_RPC_URL: withChain ? rpcUrl : '',
           DEPOSIT_CHECK_INTERVAL_MS: '300',
         },
-        '/readyz',
+        SERVER_READY_PATH,
         await freePort(),
       );
       await setServerClock(child.url, day);

@@ -40,6 +40,7 @@ import {
   serverEntry,
   setServerClock,
   startTs,
+  SERVER_READY_PATH,
 } from './bench-lib.ts';
 import { addEarnings } from './bench-earnings.ts';
 
@@ -217,7 +218,7 @@ async function main() {
     const server = await startTs(
       entry.file,
       benchServerEnv({ url, secret, ttlSeconds: TTL, dataDir: path.join(tmp, 'server') }),
-      '/readyz',
+      SERVER_READY_PATH,
       await freePort(),
     );
     const http: number[] = [];

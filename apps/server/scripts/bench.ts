@@ -64,6 +64,7 @@ import {
   startTs,
   type Child,
   type LoadResult,
+  SERVER_READY_PATH,
 } from './bench-lib.ts';
 import { SEED_PASSWORD, seedLarge } from './seed-large.ts';
 import { addEarnings } from './bench-earnings.ts';
@@ -406,7 +407,7 @@ async function main() {
         TEST_CLOCK: '',
         REDIS_URL: '',
       },
-      '/readyz',
+      SERVER_READY_PATH,
       await freePort(),
     );
     await sleep(3000);
@@ -485,7 +486,7 @@ async function main() {
         logLevel: process.env.BENCH_LOG_LEVEL,
         pool: POOL,
       }),
-      '/readyz',
+      SERVER_READY_PATH,
       await freePort(),
     );
     children.push(server);
