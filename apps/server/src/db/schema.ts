@@ -554,6 +554,32 @@ export const rollupVersion = pgTable(
   (t) => [check('rollup_version_one_row', sql`${t.one}`)],
 );
 
+/**
+ * Per user, the lifetime sums the admin users list and export show next to each user: earnings (the user's
+ * investments' total_earned), referral rewards, confirmed demo and real deposits, and balance adjustments. Kept by
+ * deferred constraint triggers on those four tables, in the writer's transaction (migration 0019): a page of users
+ * reads one row per user instead of four sums over rows that grow with each user's history. A user with nothing
+ * yet has no row (read as zeros). `ledger:check` compares them with the raw rows
+ * (docs/decisions/0063-user-totals.md).
+ */
+export const userTotals = pgTable('user_totals', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  earnings: money('earnings')
+    .notNull()
+    .default(sql`0`),
+  referralRewards: money('referral_rewards')
+    .notNull()
+    .default(sql`0`),
+  deposits: money('deposits')
+    .notNull()
+    .default(sql`0`),
+  adjustments: money('adjustments')
+    .notNull()
+    .default(sql`0`),
+});
+
 /** An on-chain payout transaction hash, bound to the one request and wallet it paid. */
 export const payoutTransactions = pgTable('payout_transactions', {
   txHash: text('tx_hash').primaryKey(),

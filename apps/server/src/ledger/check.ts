@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { rawRows } from '../db/raw.ts';
-import { ROLLUP_CHECK, ROLLUP_VERSION_CHECK } from '../modules/admin/rollups.queries.ts';
+import { ROLLUP_CHECK, ROLLUP_VERSION_CHECK, USER_TOTALS_CHECK } from '../modules/admin/rollups.queries.ts';
 
 export interface Violation {
   rule: string;
@@ -127,6 +127,10 @@ const RULES: { rule: string; query: ReturnType<typeof sql> }[] = [
   {
     rule: 'the rollup version is one row',
     query: ROLLUP_VERSION_CHECK,
+  },
+  {
+    rule: "each user's lifetime totals equal the raw rows (earnings, rewards, deposits, adjustments)",
+    query: USER_TOTALS_CHECK,
   },
 ];
 

@@ -128,6 +128,27 @@ describe('rollups', () => {
     await expectLedgerClean(t);
   });
 
+  it("ledger:check reports a user's lifetime totals that differ from the raw rows, and a rebuild repairs them", async () => {
+    const page = () => asAdmin('GET', `/api/admin/users?search=${encodeURIComponent(ann.user.email)}`);
+    // The users list reads Ann's sums from her user_totals row (kept at each write, not summed per request).
+    await t.ctx.db.execute(
+      sql`UPDATE user_totals SET deposits = deposits + 1000000 WHERE user_id = ${ann.user.id}::uuid`,
+    );
+    expect((await page()).data.users[0]).toMatchObject({ totalDeposits: 1.5, totalAdjustments: 599.5 });
+    const violations = await checkLedger(t.ctx.db);
+    const rule = "each user's lifetime totals equal the raw rows (earnings, rewards, deposits, adjustments)";
+    expect(violations.find((v) => v.rule === rule)?.detail).toBe(
+      `${ann.user.id}: kept 0/0/1500000/599500000, raw rows 0/0/500000/599500000 (earnings/rewards/deposits/adjustments)`,
+    );
+    // A row deleted reads as zeros, and is reported too.
+    await t.ctx.db.execute(sql`DELETE FROM user_totals WHERE user_id = ${ann.user.id}::uuid`);
+    expect((await page()).data.users[0]).toMatchObject({ totalDeposits: 0, totalAdjustments: 0 });
+    expect((await checkLedger(t.ctx.db)).find((v) => v.rule === rule)?.detail).toMatch(/kept 0\/0\/0\/0, raw rows/);
+    await rebuildRollups(t.ctx.db);
+    expect((await page()).data.users[0]).toMatchObject({ totalDeposits: 0.5, totalAdjustments: 599.5 });
+    await expectLedgerClean(t);
+  });
+
   it('a new platform time zone re-dates the rollups (rebuilt once, then left alone)', async () => {
     // Ann's 0.5 deposit was confirmed at 2026-11-16 09:00 UTC: Nov 16 in UTC, Nov 15 in Honolulu (UTC-10).
     const day = async () =>

@@ -372,14 +372,17 @@ interface RawUser {
   total_adjustments: Big;
 }
 
-/** Account figures for the users of one page only (correlated on indexed user_id columns). */
+/**
+ * Account figures for the users of one page only: the two balances from the ledger's accounts, the lifetime sums
+ * from the user's `user_totals` row (migration 0019; no row yet reads as zeros). Needs `USER_TOTALS_JOIN`.
+ */
 const USER_FIGURES = sql`
   coalesce((SELECT a.balance FROM ledger_accounts a WHERE a.user_id = u.id AND a.kind = 'balance'), 0)::bigint AS balance,
   coalesce((SELECT a.balance FROM ledger_accounts a WHERE a.user_id = u.id AND a.kind = 'invested'), 0)::bigint AS invested,
-  (SELECT coalesce(sum(i.total_earned), 0) FROM investments i WHERE i.user_id = u.id)::bigint AS total_earnings,
-  (SELECT coalesce(sum(r.amount), 0) FROM referral_rewards r WHERE r.user_id = u.id)::bigint AS referral_rewards,
-  (SELECT coalesce(sum(d.amount), 0) FROM deposits d WHERE d.user_id = u.id AND d.status = 'confirmed' AND d.type IN ('demo', 'real'))::bigint AS total_deposits,
-  (SELECT coalesce(sum(b.amount), 0) FROM balance_adjustments b WHERE b.user_id = u.id)::bigint AS total_adjustments`;
+  coalesce(ut.earnings, 0) AS total_earnings, coalesce(ut.referral_rewards, 0) AS referral_rewards,
+  coalesce(ut.deposits, 0) AS total_deposits, coalesce(ut.adjustments, 0) AS total_adjustments`;
+
+const USER_TOTALS_JOIN = sql`LEFT JOIN user_totals ut ON ut.user_id = u.id`;
 
 const USER_COLUMNS = sql`u.id, u.first_name, u.last_name, u.email, u.phone_country_code, u.phone_number, u.is_admin, u.is_blocked,
   u.created_at, u.withdrawal_wallet, u.created_at::text AS cur`;
@@ -462,7 +465,8 @@ export async function usersPage(
         { expr: sql`u.created_at`, type: 'timestamptz' },
         { expr: sql`u.id`, type: 'uuid' },
       ],
-      rows: sql`SELECT ${USER_COLUMNS}, ${USER_FIGURES}, pk.k FROM page_keys pk JOIN users u ON u.id = pk.k1 ORDER BY pk.ord`,
+      rows: sql`SELECT ${USER_COLUMNS}, ${USER_FIGURES}, pk.k FROM page_keys pk JOIN users u ON u.id = pk.k1 ${USER_TOTALS_JOIN}
+             ORDER BY pk.ord`,
       // The whole list (no search) is counted per platform day and hour by the registrations rollups.
       anchor: opts.search ? undefined : registrationHourAnchor,
       // Without a search the statement's text is one of a few and its plan the same for every page.
@@ -487,6 +491,7 @@ export async function userBatch(
     db,
     sql`SELECT ${USER_COLUMNS}, ${USER_FIGURES}
         FROM (SELECT * FROM users u WHERE ${sql.join(where, sql` AND `)} ORDER BY u.created_at, u.id LIMIT ${limit}) u
+        ${USER_TOTALS_JOIN}
         ORDER BY u.created_at, u.id`,
   );
   return rows.map(toAdminUser);

@@ -32,9 +32,12 @@ export async function syncRollupTimezone(db: Db, tz: string): Promise<boolean> {
   });
 }
 
-/** Rebuilds every rollup from the raw rows (after a bulk load that ran with the triggers off). */
+/** Rebuilds every rollup and each user's totals from the raw rows (after a bulk load that ran with the triggers off). */
 export async function rebuildRollups(db: Db): Promise<void> {
-  await inTransaction(db, (tx) => tx.execute(sql`SELECT hf_rebuild_rollups()`));
+  await inTransaction(db, async (tx) => {
+    await tx.execute(sql`SELECT hf_rebuild_rollups()`);
+    await tx.execute(sql`SELECT hf_rebuild_user_totals()`);
+  });
 }
 
 /** Counter values by name (summed over slots); a name never written is 0. */
@@ -62,14 +65,23 @@ export const ROLLUP_CHECK = sql`SELECT d AS detail FROM hf_rollup_diff() AS d`;
 /** The analytics cache's rollup version (migration 0012) must be exactly one row: none breaks every read. */
 export const ROLLUP_VERSION_CHECK = sql`SELECT 'rows: ' || count(*) AS detail FROM rollup_version HAVING count(*) <> 1`;
 
+/** Users whose `user_totals` row (migration 0019) differs from the sums of their raw rows, as readable lines. */
+export const USER_TOTALS_CHECK = sql`SELECT d AS detail FROM hf_user_totals_diff() AS d`;
+
 const ROLLUP_TABLES = ['users', 'deposits', 'investments', 'balance_adjustments', 'withdrawals', 'audit_log'];
+/** The tables whose rows add to each user's totals (migration 0019: triggers `<table>_totals_<op>`). */
+const USER_TOTALS_TABLES = ['investments', 'referral_rewards', 'deposits', 'balance_adjustments'];
 
 /**
- * Turns the rollup triggers off (or back on) for a bulk load of millions of rows, which then
- * rebuilds the rollups once (`rebuildRollups`). Only for a database nothing else writes to.
+ * Turns the rollup and user-totals triggers off (or back on) for a bulk load of millions of rows,
+ * which then rebuilds both once (`rebuildRollups`). Only for a database nothing else writes to.
  */
 export async function setRollupTriggers(db: Db, enabled: boolean): Promise<void> {
-  for (const table of ROLLUP_TABLES)
+  const triggers = [
+    ...ROLLUP_TABLES.map((table) => [table, `${table}_rollup`]),
+    ...USER_TOTALS_TABLES.map((table) => [table, `${table}_totals`]),
+  ];
+  for (const [table, prefix] of triggers)
     for (const op of ['ins', 'upd', 'del'])
-      await db.execute(sql.raw(`ALTER TABLE ${table} ${enabled ? 'ENABLE' : 'DISABLE'} TRIGGER ${table}_rollup_${op}`));
+      await db.execute(sql.raw(`ALTER TABLE ${table} ${enabled ? 'ENABLE' : 'DISABLE'} TRIGGER ${prefix}_${op}`));
 }

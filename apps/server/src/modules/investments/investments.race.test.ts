@@ -86,4 +86,42 @@ describe.runIf(isPostgres)('investment races on PostgreSQL', () => {
     expect((await userBalances(t.ctx.db, a.user.id)).rewards).toBe(2n * 10_000_000n + 2n * 3_000_000n);
     await expectLedgerClean(t);
   });
+
+  it("each user's lifetime totals stay right while a referrer completes a cycle, its referrals invest, and an administrator adjusts and approves at once", async () => {
+    at(t, '2026-01-14T10:00:00Z');
+    const admin = await makeUser(t, { isAdmin: true });
+    const a = await makeUser(t);
+    const b = await makeUser(t, { referrerId: a.user.id });
+    const c = await makeUser(t, { referrerId: b.user.id });
+    for (const u of [a, b, c]) await fund(t, u.user.id, 1_000_000_000n);
+    const own = (await invest(a)).data.investment._id;
+    expect((await start(a, own)).statusCode).toBe(200);
+    const deposit = await call(t, 'POST', '/api/user/process-deposit', {
+      token: await tokenNow(t, a),
+      body: { txHash: `0x${'e7'.repeat(32)}`, amount: 40, fromAddress: `0x${'a1'.repeat(20)}` },
+    });
+    expect(deposit.statusCode).toBe(200);
+
+    at(t, '2026-01-14T18:01:00Z');
+    const asAdmin = async (url: string, body: unknown) =>
+      call(t, 'POST', url, { token: await tokenNow(t, admin), body });
+    const results = await Promise.all([
+      complete(a, own),
+      invest(b),
+      invest(c),
+      invest(b),
+      invest(c),
+      asAdmin('/api/admin/process-deposit', { depositId: deposit.data.deposit._id }),
+      asAdmin('/api/admin/update-user-balance', { userId: c.user.id, newBalance: 2000, note: 'race' }),
+    ]);
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200, 200, 200]);
+    // The admin list reads them from user_totals: 1.5 earned by a; rewards 10 % of b's and 3 % of c's two 100s to a,
+    // 10 % of c's two to b; a's 40 deposit; c's adjustment whatever its balance was when it landed.
+    const page = await call(t, 'GET', '/api/admin/users?pageSize=100', { token: await tokenNow(t, admin) });
+    const row = (u: TestUser) => page.data.users.find((x: { _id: string }) => x._id === u.user.id);
+    expect(row(a)).toMatchObject({ totalEarnings: 1.5, referralRewards: 26, totalDeposits: 40 });
+    expect(row(b)).toMatchObject({ totalEarnings: 0, referralRewards: 20, totalDeposits: 0 });
+    expect(row(c).totalAdjustments).not.toBe(0);
+    await expectLedgerClean(t);
+  });
 });
