@@ -539,8 +539,9 @@ export const rollups = pgTable(
 );
 
 /**
- * One row: a number the rollup triggers raise (in the writer's transaction) whenever the deltas they
- * apply change a day that readers may cache as closed, and that `hf_rebuild_rollups()` raises too.
+ * One row: a number raised at the writer's COMMIT (migration 0020, through `rollup_version_pending`) whenever
+ * the deltas the rollup triggers apply change a day that readers may cache as closed, and that
+ * `hf_rebuild_rollups()` raises too.
  * The analytics cache keeps closed days' figures only while it reads the same number
  * (migration 0012, docs/decisions/0048-analytics-closed-days-cache.md). Not in `rollups` (the rebuild
  * empties it) and not a sequence (`nextval` is not transactional).
@@ -555,9 +556,20 @@ export const rollupVersion = pgTable(
 );
 
 /**
+ * A transaction whose deltas changed a closed day, waiting for its COMMIT to raise `rollup_version`
+ * (migration 0020): the row is inserted at the write, without touching the version row, and a deferred
+ * constraint trigger raises the version and deletes the row at COMMIT. So the one version row is held only
+ * from a writer's COMMIT to its end, after every other lock the writer takes, and writers of closed days
+ * no longer deadlock on it with the ledger's locks. Empty outside a transaction (`ledger:check`).
+ */
+export const rollupVersionPending = pgTable('rollup_version_pending', {
+  tx: bigint('tx', { mode: 'bigint' }).primaryKey(),
+});
+
+/**
  * Per user, the lifetime sums the admin users list and export show next to each user: earnings (the user's
  * investments' total_earned), referral rewards, confirmed demo and real deposits, and balance adjustments. Kept by
- * deferred constraint triggers on those four tables, in the writer's transaction (migration 0019): a page of users
+ * deferred constraint triggers on those four tables, at the writer's COMMIT (migrations 0019 and 0020): a page of users
  * reads one row per user instead of four sums over rows that grow with each user's history. A user with nothing
  * yet has no row (read as zeros). `ledger:check` compares them with the raw rows
  * (docs/decisions/0063-user-totals.md).

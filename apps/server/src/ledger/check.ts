@@ -125,7 +125,7 @@ const RULES: { rule: string; query: ReturnType<typeof sql> }[] = [
     query: ROLLUP_CHECK,
   },
   {
-    rule: 'the rollup version is one row',
+    rule: 'the rollup version is one row, with no raise left pending',
     query: ROLLUP_VERSION_CHECK,
   },
   {

@@ -6,13 +6,15 @@ import {
   createTestApp,
   csvLines,
   expectLedgerClean,
+  fund,
   makeUser,
   type TestApp,
   type TestUser,
 } from '../../../test/helpers.ts';
-import { seedDeposit } from '../../../test/support/money.ts';
+import { seedDeposit, seedInvestment, seedTier } from '../../../test/support/money.ts';
 import { sql } from 'drizzle-orm';
 import { rawRows } from '../../db/raw.ts';
+import { inTransaction } from '../../db/tx.ts';
 import { checkLedger } from '../../ledger/check.ts';
 import { rebuildRollups, syncRollupTimezone } from './rollups.queries.ts';
 
@@ -147,6 +149,53 @@ describe('rollups', () => {
     await rebuildRollups(t.ctx.db);
     expect((await page()).data.users[0]).toMatchObject({ totalDeposits: 0.5, totalAdjustments: 599.5 });
     await expectLedgerClean(t);
+  });
+
+  it("every change to a row keeps its user's totals: an amount changed, a row moved to another user, a deposit's status, a row deleted", async () => {
+    const bo = await makeUser(t);
+    const cy = await makeUser(t);
+    await fund(t, bo.user.id, 10_000_000n);
+    const tier = await seedTier(t, { amount: 10_000_000n, rateScaled: 10000 });
+    const inv = await seedInvestment(t, bo.user.id, tier, { referrers: [cy.user.id] });
+    await seedDeposit(t, bo.user.id, { amount: 3_000_000n });
+    const totals = async (u: TestUser) =>
+      (
+        await rawRows<{ e: string; r: string; d: string; a: string }>(
+          t.ctx.db,
+          sql`SELECT coalesce(sum(earnings), 0)::text AS e, coalesce(sum(referral_rewards), 0)::text AS r,
+                     coalesce(sum(deposits), 0)::text AS d, coalesce(sum(adjustments), 0)::text AS a
+              FROM user_totals WHERE user_id = ${u.user.id}::uuid`,
+        )
+      )[0];
+    const raw = async () => rawRows<{ d: string }>(t.ctx.db, sql`SELECT d FROM hf_user_totals_diff() AS d`);
+    expect(await totals(bo)).toEqual({ e: '0', r: '0', d: '3000000', a: '0' });
+    expect(await totals(cy)).toEqual({ e: '0', r: '1000000', d: '0', a: '0' }); // level 1 of 10 USDC
+    // Rows changed behind the services' back (the ledger is not the point here: the totals' triggers are).
+    const steps = [
+      sql`UPDATE investments SET total_earned = total_earned + 250000 WHERE id = ${inv}::uuid`,
+      sql`UPDATE investments SET user_id = ${cy.user.id}::uuid WHERE id = ${inv}::uuid`,
+      sql`UPDATE referral_rewards SET amount = amount + 5 WHERE investment_id = ${inv}::uuid`,
+      sql`UPDATE referral_rewards SET user_id = ${bo.user.id}::uuid WHERE investment_id = ${inv}::uuid`,
+      sql`UPDATE deposits SET status = 'pending' WHERE user_id = ${bo.user.id}::uuid`,
+      sql`UPDATE deposits SET user_id = ${cy.user.id}::uuid, status = 'confirmed' WHERE user_id = ${bo.user.id}::uuid`,
+      sql`INSERT INTO balance_adjustments (id, user_id, amount, note, created_by)
+          VALUES (gen_random_uuid(), ${bo.user.id}::uuid, -700000, 'test', ${admin.user.id}::uuid)`,
+      sql`UPDATE balance_adjustments SET user_id = ${cy.user.id}::uuid, amount = 900000 WHERE user_id = ${bo.user.id}::uuid`,
+    ];
+    for (const step of steps) {
+      await t.ctx.db.execute(step);
+      expect(await raw()).toEqual([]);
+    }
+    expect(await totals(bo)).toEqual({ e: '0', r: '1000005', d: '0', a: '0' });
+    expect(await totals(cy)).toEqual({ e: '250000', r: '0', d: '3000000', a: '900000' });
+    await inTransaction(t.ctx.db, async (tx) => {
+      await tx.execute(sql`DELETE FROM balance_adjustments WHERE user_id = ${cy.user.id}::uuid`);
+      await tx.execute(sql`DELETE FROM referral_rewards WHERE investment_id = ${inv}::uuid`);
+      await tx.execute(sql`DELETE FROM deposits WHERE user_id = ${cy.user.id}::uuid`);
+    });
+    expect(await raw()).toEqual([]);
+    expect(await totals(bo)).toEqual({ e: '0', r: '0', d: '0', a: '0' });
+    expect(await totals(cy)).toEqual({ e: '250000', r: '0', d: '0', a: '0' });
   });
 
   it('a new platform time zone re-dates the rollups (rebuilt once, then left alone)', async () => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
@@ -133,6 +134,54 @@ describe('the rollup version', () => {
     await rebuildRollups(t.ctx.db);
     expect(await moved()).toBe(true);
   });
+
+  // Before migration 0020 the first writer's trigger took the version row mid-transaction: here the second writer
+  // then waited for it while the first waited for the second's user, and PostgreSQL broke the cycle with 40P01.
+  it.runIf(isPostgres)(
+    "is raised at COMMIT: two writers of closed days that wait for each other's users do not deadlock",
+    async () => {
+      const a = await oldUser(daysAgo(30));
+      const b = await oldUser(daysAgo(45));
+      const before = BigInt((await version()) ?? 0);
+      const [one, two] = [
+        new pg.Client({ connectionString: t.database.url }),
+        new pg.Client({ connectionString: t.database.url }),
+      ];
+      await Promise.all([one.connect(), two.connect()]);
+      try {
+        const pid = (await one.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid;
+        const backdate = `UPDATE users SET created_at = created_at - interval '1 day' WHERE id = $1`;
+        await one.query('BEGIN');
+        await two.query('BEGIN');
+        await two.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [b.user.id]); // as the ledger locks a user
+        await one.query(backdate, [a.user.id]); // a closed day changes
+        const oneWaits = one.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [b.user.id]).then(
+          () => 'locked',
+          (err: { code?: string }) => `failed ${err.code}`,
+        );
+        await expect
+          .poll(
+            async () =>
+              (
+                await rawRows<{ w: string | null }>(
+                  t.ctx.db,
+                  sql`SELECT wait_event_type AS w FROM pg_stat_activity WHERE pid = ${pid}`,
+                )
+              )[0]?.w,
+          )
+          .toBe('Lock');
+        await two.query(backdate, [b.user.id]); // another closed day changes
+        expect(await version()).toBe(String(before)); // nothing is raised before a COMMIT
+        await two.query('COMMIT');
+        expect(await oneWaits).toBe('locked');
+        await one.query('COMMIT');
+        expect(BigInt((await version()) ?? 0)).toBe(before + 2n);
+      } finally {
+        await Promise.all([one.end(), two.end()]);
+      }
+      await expectLedgerClean(t);
+    },
+  );
 });
 
 describe('the cache serves what a cold read computes', () => {
@@ -219,8 +268,29 @@ describe('the cache serves what a cold read computes', () => {
   it('keeps the books balanced (rollups equal the raw rows); ledger:check reports a missing version row', async () => {
     await expectLedgerClean(t);
     const [row] = await rawRows<{ v: string }>(t.ctx.db, sql`DELETE FROM rollup_version RETURNING v::text AS v`);
-    expect((await checkLedger(t.ctx.db)).map((x) => x.rule)).toEqual(['the rollup version is one row']);
+    expect((await checkLedger(t.ctx.db)).map((x) => x.rule)).toEqual([
+      'the rollup version is one row, with no raise left pending',
+    ]);
     await t.ctx.db.execute(sql`INSERT INTO rollup_version (v) VALUES (${row?.v ?? '1'}::bigint)`);
+    await expectLedgerClean(t);
+  });
+
+  it('ledger:check reports a raise of the version left pending after its COMMIT', async () => {
+    const before = await version();
+    await t.ctx.db.execute(sql`ALTER TABLE rollup_version_pending DISABLE TRIGGER rollup_version_pending_ins`);
+    try {
+      await t.ctx.db.execute(sql`INSERT INTO rollup_version_pending (tx) VALUES (42)`);
+      expect(await checkLedger(t.ctx.db)).toEqual([
+        {
+          rule: 'the rollup version is one row, with no raise left pending',
+          detail: 'a raise left pending by transaction 42',
+        },
+      ]);
+      await t.ctx.db.execute(sql`DELETE FROM rollup_version_pending`);
+    } finally {
+      await t.ctx.db.execute(sql`ALTER TABLE rollup_version_pending ENABLE TRIGGER rollup_version_pending_ins`);
+    }
+    expect(await version()).toBe(before);
     await expectLedgerClean(t);
   });
 });

@@ -62,14 +62,18 @@ export async function counters(db: Db, names: string[]): Promise<Record<string, 
  */
 export const ROLLUP_CHECK = sql`SELECT d AS detail FROM hf_rollup_diff() AS d`;
 
-/** The analytics cache's rollup version (migration 0012) must be exactly one row: none breaks every read. */
-export const ROLLUP_VERSION_CHECK = sql`SELECT 'rows: ' || count(*) AS detail FROM rollup_version HAVING count(*) <> 1`;
+/**
+ * The analytics cache's rollup version (migration 0012) must be exactly one row: none breaks every read. A pending
+ * raise (migration 0020) lives only inside its writer's transaction: a committed one means a raise was lost.
+ */
+export const ROLLUP_VERSION_CHECK = sql`SELECT 'rows: ' || count(*) AS detail FROM rollup_version HAVING count(*) <> 1
+  UNION ALL SELECT 'a raise left pending by transaction ' || tx FROM rollup_version_pending`;
 
 /** Users whose `user_totals` row (migration 0019) differs from the sums of their raw rows, as readable lines. */
 export const USER_TOTALS_CHECK = sql`SELECT d AS detail FROM hf_user_totals_diff() AS d`;
 
 const ROLLUP_TABLES = ['users', 'deposits', 'investments', 'balance_adjustments', 'withdrawals', 'audit_log'];
-/** The tables whose rows add to each user's totals (migration 0019: triggers `<table>_totals_<op>`). */
+/** The tables whose rows add to each user's totals (migrations 0019 and 0020: triggers `<table>_totals_<op>`). */
 const USER_TOTALS_TABLES = ['investments', 'referral_rewards', 'deposits', 'balance_adjustments'];
 
 /**
