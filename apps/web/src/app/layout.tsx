@@ -60,28 +60,40 @@ export function Layout() {
 
 /**
  * Moves focus to the page's h1 once it is on screen (the page may still be loading its chunk), unless the
- * person already moved focus into the page. Gives up after 5 s.
+ * person already moved focus into the page. Gives up after 5 s. The focus itself waits for the next frame:
+ * focusing makes the browser compute styles and layout at once, which inside React's commit lengthened
+ * the page's longest task; in the frame they are computed anyway.
  */
 function focusHeadingWhenShown(): () => void {
   const main = document.getElementById('main');
   if (!main) return () => undefined;
-  const tryFocus = () => {
-    const h1 = main.querySelector<HTMLElement>('h1');
-    if (!h1) return false;
-    const active = document.activeElement;
-    if (active && active !== document.body && main.contains(active) && active !== main) return true;
-    if (!h1.hasAttribute('tabindex')) h1.setAttribute('tabindex', '-1');
-    h1.focus({ preventScroll: true });
-    return true;
+  let frame = 0;
+  const focusInNextFrame = (h1: HTMLElement) => {
+    cancelAnimationFrame(frame);
+    frame = requestAnimationFrame(() => {
+      const active = document.activeElement;
+      if (!h1.isConnected || (active && active !== document.body && main.contains(active) && active !== main)) return;
+      if (!h1.hasAttribute('tabindex')) h1.setAttribute('tabindex', '-1');
+      h1.focus({ preventScroll: true });
+    });
   };
-  if (tryFocus()) return () => undefined;
+  const heading = () => main.querySelector<HTMLElement>('h1');
+  const shown = heading();
+  if (shown) {
+    focusInNextFrame(shown);
+    return () => cancelAnimationFrame(frame);
+  }
   const observer = new MutationObserver(() => {
-    if (tryFocus()) observer.disconnect();
+    const h1 = heading();
+    if (!h1) return;
+    observer.disconnect();
+    focusInNextFrame(h1);
   });
   observer.observe(main, { childList: true, subtree: true });
   const timer = setTimeout(() => observer.disconnect(), 5_000);
   return () => {
     observer.disconnect();
     clearTimeout(timer);
+    cancelAnimationFrame(frame);
   };
 }

@@ -1,4 +1,13 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  startTransition,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { meResponse, type PlatformInfo, type User } from '@harvest/shared/schemas/user';
 import { messageResponse } from '@harvest/shared/schemas/common';
@@ -60,10 +69,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
     try {
       const res = await api('/user/me', meResponse);
-      setUserState(res.user);
-      setPlatform(res.platform ?? null);
       setPlatformTimeZone(res.platform?.timeZone);
-      setStatus('authenticated');
+      // The signed-in screen is built in slices that give way to input and paint (a transition), not in
+      // one long task: on a slow phone that task is most of the page's blocking time.
+      startTransition(() => {
+        setUserState(res.user);
+        setPlatform(res.platform ?? null);
+        setStatus('authenticated');
+      });
     } catch (err) {
       if (hasCode(err, 'blocked')) {
         setStatus('blocked');

@@ -1,11 +1,16 @@
 import * as RadixTabs from '@radix-ui/react-tabs';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 /**
  * Tabs on Radix Tabs (WAI-ARIA tabs pattern: one tab in the Tab order, Left/Right wrap, Home/End, the
  * panel labelled by its tab, selection follows focus). Only the selected panel is rendered: `children`
  * is its content. The dashboard route that uses it is a lazy chunk, so /login never loads this code
  * (docs/decisions/0023).
+ *
+ * The panel is our own element, with Radix's roles and links (each tab names its panel, the panel is
+ * labelled by its tab). Radix's Content wraps it in Presence, which reads the panel's computed animation
+ * while React commits: the browser then computes the styles of the whole new page inside that task, the
+ * longest of the dashboard's first load (docs/decisions/0065).
  */
 export function Tabs<T extends string>({
   label,
@@ -31,6 +36,9 @@ export function Tabs<T extends string>({
   listDecoration?: ReactNode;
 }) {
   const list = useRef<HTMLDivElement>(null);
+  const base = useId();
+  const tabId = (id: T) => `${base}-tab-${id}`;
+  const panelId = (id: T) => `${base}-panel-${id}`;
   // On a phone the bar scrolls sideways: keep the selected tab in view (after a reload on the last tab, or
   // when the window narrows). Read in the next frame, after the first paint has laid the page out: reading
   // layout during the commit forced a synchronous layout inside the dashboard's longest task.
@@ -61,16 +69,28 @@ export function Tabs<T extends string>({
       <div className={listWrapperClassName}>
         <RadixTabs.List ref={list} aria-label={label} className={listClassName}>
           {tabs.map((t) => (
-            <RadixTabs.Trigger key={t.id} value={t.id} className={tabClassName}>
+            <RadixTabs.Trigger
+              key={t.id}
+              value={t.id}
+              id={tabId(t.id)}
+              aria-controls={panelId(t.id)}
+              className={tabClassName}
+            >
               {t.label}
             </RadixTabs.Trigger>
           ))}
         </RadixTabs.List>
         {listDecoration}
       </div>
-      <RadixTabs.Content value={value} className="outline-none focus-visible:ring-2 focus-visible:ring-purple-300">
+      <div
+        role="tabpanel"
+        id={panelId(value)}
+        aria-labelledby={tabId(value)}
+        tabIndex={0}
+        className="outline-none focus-visible:ring-2 focus-visible:ring-purple-300"
+      >
         {children}
-      </RadixTabs.Content>
+      </div>
     </RadixTabs.Root>
   );
 }
