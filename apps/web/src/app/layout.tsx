@@ -69,7 +69,6 @@ function focusHeadingWhenShown(): () => void {
   if (!main) return () => undefined;
   let frame = 0;
   const focusInNextFrame = (h1: HTMLElement) => {
-    cancelAnimationFrame(frame);
     frame = requestAnimationFrame(() => {
       const active = document.activeElement;
       if (!h1.isConnected || (active && active !== document.body && main.contains(active) && active !== main)) return;
