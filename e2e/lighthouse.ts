@@ -4,7 +4,7 @@
  * Playwright with a debugging port and a persistent profile (Lighthouse opens its tab in the default
  * browser context, which a plain `launch()` page does not share), an investor's token is put in its
  * storage, and Lighthouse runs against that same browser; each run is a cold load (HTTP cache cleared). LH_RUNS=n runs each page n times (default 1) and prints every run;
- * LH_OUT=<dir> keeps each run's JSON report there.
+ * LH_OUT=<dir> keeps each run's JSON report and its trace there.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -71,7 +71,12 @@ try {
         throw new Error(`${name} ended on ${result?.lhr.finalDisplayedUrl}, not ${path}`);
       const lhr = result?.lhr;
       if (!lhr) throw new Error(`no Lighthouse result for ${name}`);
-      if (OUT) writeFileSync(`${OUT}/${name.slice(1)}-${run}.json`, JSON.stringify(lhr));
+      if (OUT) {
+        writeFileSync(`${OUT}/${name.slice(1)}-${run}.json`, JSON.stringify(lhr));
+        // The trace Lighthouse recorded (chrome://tracing, DevTools' Performance panel): where the tasks went.
+        const trace = (result.artifacts as { Trace?: unknown }).Trace;
+        if (trace) writeFileSync(`${OUT}/${name.slice(1)}-${run}.trace.json`, JSON.stringify(trace));
+      }
       const audit = (id: string) => lhr.audits[id]?.displayValue ?? '?';
       rows.push({
         page: RUNS > 1 ? `${name} #${run}` : name,
