@@ -72,10 +72,11 @@ try {
       const lhr = result?.lhr;
       if (!lhr) throw new Error(`no Lighthouse result for ${name}`);
       if (OUT) {
-        writeFileSync(`${OUT}/${name.slice(1)}-${run}.json`, JSON.stringify(lhr));
+        const file = `${OUT}/${name.slice(1)}-${run}`;
+        writeFileSync(`${file}.json`, JSON.stringify(lhr));
         // The trace Lighthouse recorded (chrome://tracing, DevTools' Performance panel): where the tasks went.
         const trace = (result.artifacts as { Trace?: unknown }).Trace;
-        if (trace) writeFileSync(`${OUT}/${name.slice(1)}-${run}.trace.json`, JSON.stringify(trace));
+        if (trace) writeFileSync(`${file}.trace.json`, JSON.stringify(trace));
       }
       const audit = (id: string) => lhr.audits[id]?.displayValue ?? '?';
       rows.push({
