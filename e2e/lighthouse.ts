@@ -16,6 +16,7 @@ import lighthouse from 'lighthouse';
 import { signUpInvestor } from './support/people.ts';
 import { startApp } from './support/server.ts';
 import { freePort } from '../apps/server/test/net.ts';
+import type { LighthouseRun } from './support/lighthouse-run.ts';
 
 const lhVersion = JSON.parse(
   readFileSync(createRequire(import.meta.url).resolve('lighthouse/package.json'), 'utf8'),
@@ -49,17 +50,7 @@ try {
   const { product } = await cdp.send('Browser.getVersion');
   await page.goto(`${app.baseURL}/login`);
   /** One run: what the table prints (Lighthouse's display values) and what LH_JSON keeps (its numbers). */
-  const rows: {
-    page: string;
-    run: number;
-    score: number;
-    shown: { fcp: string; lcp: string; tbt: string; cls: string };
-    fcpMs: number;
-    lcpMs: number;
-    tbtMs: number;
-    cls: number;
-    benchmarkIndex: number;
-  }[] = [];
+  const rows: (LighthouseRun & { shown: { fcp: string; lcp: string; tbt: string; cls: string } })[] = [];
   for (const [name, path, signedIn] of [
     ['/login', '/login', false],
     ['/dashboard', '/dashboard', true],

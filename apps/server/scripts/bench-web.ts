@@ -12,6 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { LighthouseRun } from '../../../e2e/support/lighthouse-run.ts';
 import { envNumber, ROOT_DIR } from './bench-lib.ts';
 
 const run = promisify(execFile);
@@ -20,17 +21,6 @@ export interface BudgetPage {
   page: string;
   kb: number;
   files: number;
-}
-
-export interface LighthouseRun {
-  page: string;
-  run: number;
-  score: number;
-  fcpMs: number;
-  lcpMs: number;
-  tbtMs: number;
-  cls: number;
-  benchmarkIndex: number;
 }
 
 export interface WebBench {
