@@ -16,7 +16,7 @@ import lighthouse from 'lighthouse';
 import { signUpInvestor } from './support/people.ts';
 import { startApp } from './support/server.ts';
 import { freePort } from '../apps/server/test/net.ts';
-import type { LighthouseRun } from './support/lighthouse-run.ts';
+import type { LighthouseReport, LighthouseRun } from './support/lighthouse-run.ts';
 
 const lhVersion = JSON.parse(
   readFileSync(createRequire(import.meta.url).resolve('lighthouse/package.json'), 'utf8'),
@@ -103,11 +103,15 @@ try {
         benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
       });
     }
-  if (JSON_OUT)
-    writeFileSync(
-      JSON_OUT,
-      JSON.stringify({ version: lhVersion, browser: product, runs: rows.map(({ shown: _, ...figures }) => figures) }),
-    );
+  if (JSON_OUT) {
+    const report: LighthouseReport = {
+      version: lhVersion,
+      browser: product,
+      target: TARGET,
+      runs: rows.map(({ shown: _, ...figures }) => figures),
+    };
+    writeFileSync(JSON_OUT, JSON.stringify(report));
+  }
   console.log(`\nLighthouse ${lhVersion} (mobile preset, simulated throttling), ${product}\n`);
   console.log('| page | performance | target | met | FCP | LCP | TBT | CLS | benchmarkIndex |');
   console.log('|---|---:|---:|---|---|---|---|---|---:|');

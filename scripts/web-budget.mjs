@@ -81,5 +81,5 @@ for (const [page, keys] of Object.entries(pages)) {
   console.log(`            ${parts.join(', ')}`);
 }
 console.log('');
-if (process.env.WEB_BUDGET_JSON) console.log(JSON.stringify(results));
+if (process.env.WEB_BUDGET_JSON) console.log(JSON.stringify({ budgetKb: BUDGET_KB, pages: results }));
 process.exitCode = over ? 1 : 0;

@@ -9,3 +9,11 @@ export interface LighthouseRun {
   cls: number;
   benchmarkIndex: number;
 }
+
+/** What LH_JSON holds: every run, and the score each run must reach. */
+export interface LighthouseReport {
+  version: string;
+  browser: string;
+  target: number;
+  runs: LighthouseRun[];
+}

@@ -12,20 +12,20 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { LighthouseRun } from '../../../e2e/support/lighthouse-run.ts';
+import type { LighthouseReport } from '../../../e2e/support/lighthouse-run.ts';
 import { envNumber, ROOT_DIR } from './bench-lib.ts';
 
 const run = promisify(execFile);
 
-export interface BudgetPage {
-  page: string;
-  kb: number;
-  files: number;
+/** What web-budget prints with WEB_BUDGET_JSON: each page's first-load JS, and the budget it is held to. */
+export interface BudgetReport {
+  budgetKb: number;
+  pages: { page: string; kb: number; files: number }[];
 }
 
 export interface WebBench {
-  budget: BudgetPage[] | Error;
-  lighthouse: { runs: LighthouseRun[]; version: string; browser: string } | Error;
+  budget: BudgetReport | Error;
+  lighthouse: LighthouseReport | Error;
 }
 
 const firstLine = (err: unknown) =>
@@ -47,14 +47,14 @@ export async function webBench(): Promise<WebBench | null> {
   return { budget, lighthouse: budget instanceof Error ? budget : await lighthouse() };
 }
 
-/** The figures web-budget prints last with WEB_BUDGET_JSON (one JSON array line). */
-function budgetFigures(stdout: string): BudgetPage[] | undefined {
+/** The figures web-budget prints last with WEB_BUDGET_JSON (one JSON line). */
+function budgetFigures(stdout: string): BudgetReport | undefined {
   const json = stdout
     .trim()
     .split('\n')
-    .filter((l) => l.startsWith('['))
+    .filter((l) => l.startsWith('{'))
     .pop();
-  return json ? (JSON.parse(json) as BudgetPage[]) : undefined;
+  return json ? (JSON.parse(json) as BudgetReport) : undefined;
 }
 
 async function lighthouse(): Promise<WebBench['lighthouse']> {
@@ -70,7 +70,7 @@ async function lighthouse(): Promise<WebBench['lighthouse']> {
       timeout: 20 * 60_000,
       maxBuffer: 16 * 1024 * 1024,
     });
-    return JSON.parse(readFileSync(file, 'utf8')) as { runs: LighthouseRun[]; version: string; browser: string };
+    return JSON.parse(readFileSync(file, 'utf8')) as LighthouseReport;
   } catch (err) {
     return firstLine(err);
   } finally {
@@ -78,7 +78,10 @@ async function lighthouse(): Promise<WebBench['lighthouse']> {
   }
 }
 
-/** The two rows of the targets table: Lighthouse is met when every run of both pages reads the target. */
+/**
+ * The two rows of the targets table, judged against the targets the two commands report (Lighthouse: every run of
+ * both pages reads its target). The targets below are only printed when a command did not run.
+ */
 export function webRows(web: WebBench | null, yes: (b: boolean) => string): string[] {
   const skipped = 'not measured: BENCH_WEB=0 (`npm run lighthouse`, `npm run web:budget`)';
   if (!web)
@@ -101,14 +104,14 @@ export function webRows(web: WebBench | null, yes: (b: boolean) => string): stri
     const index = lh.runs.map((r) => r.benchmarkIndex);
     const runsEach = lh.runs.length / Math.max(1, pages.length);
     rows.push(
-      `| Lighthouse mobile, /login and /dashboard | ${text}; ${runsEach} cold run${runsEach === 1 ? '' : 's'} each, Lighthouse ${lh.version}, benchmarkIndex ${Math.min(...index)}-${Math.max(...index)} | >= 98 in every run | ${yes(lh.runs.length > 0 && lh.runs.every((r) => r.score >= 98))} |`,
+      `| Lighthouse mobile, /login and /dashboard | ${text}; ${runsEach} cold run${runsEach === 1 ? '' : 's'} each, Lighthouse ${lh.version}, benchmarkIndex ${Math.min(...index)}-${Math.max(...index)} | >= ${lh.target} in every run | ${yes(lh.runs.length > 0 && lh.runs.every((r) => r.score >= lh.target))} |`,
     );
   }
   const b = web.budget;
   if (b instanceof Error) rows.push(`| First-load JS | not measured: ${b.message} | <= 120 KB gzip | - |`);
   else
     rows.push(
-      `| First-load JS | ${b.map((p) => `${p.page} ${p.kb.toFixed(1)} KB (${p.files} files)`).join(', ')} | <= 120 KB gzip | ${yes(b.length > 0 && b.every((p) => p.kb <= 120))} |`,
+      `| First-load JS | ${b.pages.map((p) => `${p.page} ${p.kb.toFixed(1)} KB (${p.files} files)`).join(', ')} | <= ${b.budgetKb} KB gzip | ${yes(b.pages.length > 0 && b.pages.every((p) => p.kb <= b.budgetKb))} |`,
     );
   return rows;
 }
