@@ -209,6 +209,43 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
   };
 }
 
+/**
+ * Two loads in alternation, `slices` turns each (A, B, A, B, ...), each turn a `slices`-th of its duration:
+ * on a machine whose speed drifts within a minute, both see the same spread of it, where one run of A
+ * between two of B is judged against whatever the machine did before and after it (decision 0067).
+ * Each result is the sum of its turns: requests per second over all its seconds, p50 the median of the turns'
+ * p50s, p99 the highest turn's; `turns` keeps each turn's req/s.
+ */
+export async function alternate(
+  a: LoadOptions,
+  b: LoadOptions,
+  slices: number,
+): Promise<[LoadResult & { turns: number[] }, LoadResult & { turns: number[] }]> {
+  const turns: [LoadResult[], LoadResult[]] = [[], []];
+  const slice = (o: LoadOptions) => ({ ...o, duration: (o.duration ?? 10) / slices });
+  for (let k = 0; k < slices; k++) {
+    turns[0].push(await load(slice(a)));
+    turns[1].push(await load(slice(b)));
+  }
+  const merged = (rs: LoadResult[], o: LoadOptions) => {
+    const ok = rs.reduce((n, r) => n + r.ok, 0);
+    const count = (key: string) =>
+      rs.reduce((n, r) => n + Number(new RegExp(`${key} (\\d+)`).exec(r.statuses)?.[1] ?? 0), 0);
+    return {
+      // Each turn's own measured seconds (its requests over its rate), not the nominal slice.
+      rps: ok / rs.reduce((t, r) => t + (r.rps > 0 ? r.ok / r.rps : (o.duration ?? 10) / slices), 0),
+      p50: median(rs.map((r) => r.p50)),
+      p99: Math.max(...rs.map((r) => r.p99)),
+      ok,
+      errors: rs.reduce((n, r) => n + r.errors, 0),
+      total: rs.reduce((n, r) => n + r.total, 0),
+      statuses: `2xx ${count('2xx')}, 4xx ${count('4xx')}, 5xx ${count('5xx')}, errors ${count('errors')}, timeouts ${count('timeouts')}`,
+      turns: rs.map((r) => r.rps),
+    };
+  };
+  return [merged(turns[0], a), merged(turns[1], b)];
+}
+
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   if (s.length === 0) return NaN;

@@ -15,8 +15,8 @@
  *    L_own (read endpoints, bench-own.ts, decision 0050) = pgbench running exactly the statements the endpoint
  *    sent (captured by the same hook, values included), run right before and right after that endpoint's load
  *    (half the duration each, the mean; decision 0062): ceiling_own = 1 / (1/L_http + 1/L_own).
- *    GET /api/user/me sends no statement: its ceiling is L_http measured again right before and after it
- *    (the mean), as throughput on the shared machine drifts over the minutes between.
+ *    GET /api/user/me sends no statement: its ceiling is L_http, measured again in alternation with /me
+ *    (BENCH_ME_TURNS turns of each, decision 0067), as throughput on the shared machine drifts within a minute.
  *  - Load: autocannon, BENCH_CONNECTIONS (16) connections, BENCH_DURATION (10) seconds per endpoint,
  *    every request signed in as another of BENCH_TOKENS (5000) seeded users. The read endpoints cycle through
  *    BENCH_OWN_REQUESTS drawn requests each, the ones their own-SQL ceiling replays; invest cycles through 1,000
@@ -45,6 +45,7 @@ import { SettableClock } from '../src/lib/clock.ts';
 import { verifyPassword } from '../src/lib/passwords.ts';
 import { TokenService } from '../src/lib/tokens.ts';
 import {
+  alternate,
   BENCH_APP_ENV,
   benchDay,
   benchServerEnv,
@@ -81,6 +82,8 @@ const TOKENS = envNumber('BENCH_TOKENS', 5000);
 const LOGINS = envNumber('BENCH_LOGINS', 400);
 const RUNS = envNumber('BENCH_RUNS', 15);
 const POOL = envNumber('BENCH_POOL', 10);
+/** GET /api/user/me and the bare route run in alternation, this many turns each (decision 0067). */
+const ME_TURNS = envNumber('BENCH_ME_TURNS', 5);
 /**
  * Requests drawn per read endpoint (decision 0061): the load cycles through them and the own-SQL ceiling
  * replays their captured statements, so PostgreSQL works on the same rows in both.
@@ -427,7 +430,8 @@ async function main() {
       duration: DURATION,
       request: () => ({ path: '/ping' }),
     });
-    // The bare route stays up (idle) for GET /api/user/me, whose ceiling it is: measured again around it (below).
+    // The bare route stays up (idle) for GET /api/user/me, whose ceiling it is: measured again in alternation
+    // with it (below).
     const lHttp = httpRes.rps;
     let lHttpAround = NaN;
     const dbRun = await new Promise<string>((resolve, reject) => {
@@ -456,7 +460,7 @@ async function main() {
     const pgb = await pgbenchSelectOnly(url, CONNECTIONS, DURATION);
     const lPg = pgb.simple;
     // L_own: PostgreSQL running each read endpoint's captured statements, same clients, measured right before and
-    // right after that endpoint's load (half the duration each, the mean; decision 0062), as L_http around /me.
+    // right after that endpoint's load (half the duration each, the mean; decision 0062).
     const lOwn = new Map<string, number>();
     const lOwnAround = new Map<string, [number, number]>();
     // No statement at all (answered from the session cache): PostgreSQL takes no part, the ceiling is L_http.
@@ -501,12 +505,17 @@ async function main() {
     const run = async (
       name: string,
       qn: number | null,
-      opts: Omit<Parameters<typeof load>[0], 'url' | 'connections'> & { connections?: number },
+      opts: Omit<Parameters<typeof load>[0], 'url' | 'connections'> & {
+        connections?: number;
+        /** A load already run (in alternation with its ceiling): recorded as it is. */
+        measured?: Awaited<ReturnType<typeof load>>;
+      },
       /** Runs right after the load, before the own-SQL run that follows it (the dashboard's 70 % run). */
       then?: (res: Awaited<ReturnType<typeof load>>) => Promise<void>,
     ) => {
       const ownBefore = ownRun(name);
-      const res = await load({ url: server.url, connections: opts.connections ?? CONNECTIONS, ...opts });
+      const res =
+        opts.measured ?? (await load({ url: server.url, connections: opts.connections ?? CONNECTIONS, ...opts }));
       await then?.(res);
       const ownAfter = ownBefore === null ? null : ownRun(name);
       if (ownBefore !== null && ownAfter !== null) {
@@ -551,22 +560,26 @@ async function main() {
       request: READS.dashboard.request,
     });
     // GET /api/user/me sends no statement: its ceiling is the bare route itself. Throughput on this shared VM
-    // drifts by 10 % and more over minutes, so the bare route is measured again right before and right after
-    // it (half the duration each) and /me is judged against their mean, not the figure from minutes before.
-    const bare = () =>
-      load({ url: ceilHttp.url, connections: CONNECTIONS, duration: DURATION / 2, request: () => ({ path: '/ping' }) });
+    // drifts by 10 % and more within a minute (the bare route read 25,020 req/s right before /me and 14,922 right
+    // after it in one run), so the two are measured in alternation, ME_TURNS turns of each (decision 0067), and
+    // /me is judged against the bare route's figure over the same minute.
     // /me is the first endpoint after the server's start: a warm-up of its own first (half the duration), so
     // its figure is the steady state, as the later endpoints' are after minutes of load (the first seconds
     // after a 2 s warm-up ran 5-10 % slower on the profiling harness).
     await load({ url: server.url, connections: CONNECTIONS, duration: DURATION / 2, request: READS.me.request });
-    const httpBefore = await bare();
-    const meLoad = await run(READS.me.name, q.me ?? 0, { duration: DURATION, request: READS.me.request });
-    const httpAfter = await bare();
+    const [meMerged, bareMerged] = await alternate(
+      { url: server.url, connections: CONNECTIONS, duration: DURATION, request: READS.me.request },
+      { url: ceilHttp.url, connections: CONNECTIONS, duration: DURATION, request: () => ({ path: '/ping' }) },
+      ME_TURNS,
+    );
+    const meLoad = await run(READS.me.name, q.me ?? 0, { measured: meMerged, request: READS.me.request });
     await ceilHttp.stop();
-    lHttpAround = (httpBefore.rps + httpAfter.rps) / 2;
+    lHttpAround = bareMerged.rps;
     meLoad.ceiling = meLoad.ceilingPg = meLoad.ceilingOwn = ceiling(lHttpAround, lDb, 0);
+    const turnsOf = (r: { turns: number[] }) => r.turns.map((x) => fmt(x, 0)).join(', ');
+    const meTurns = `${ME_TURNS} turns of ${fmt(DURATION / ME_TURNS, 1)} s each; /me's turns ${turnsOf(meMerged)}, the bare route's ${turnsOf(bareMerged)} req/s`;
     console.log(
-      `  L_http around /me: ${fmt(httpBefore.rps, 0)} before, ${fmt(httpAfter.rps, 0)} after (the ceilings' run: ${fmt(lHttp, 0)})`,
+      `  L_http in alternation with /me: ${fmt(bareMerged.rps, 0)} (${meTurns}; the ceilings' run: ${fmt(lHttp, 0)})`,
     );
     // The 70 % run follows the full-speed run directly (its rate is a share of that run's), before the own-SQL run.
     const at70: { res?: Awaited<ReturnType<typeof load>> } = {};
@@ -865,7 +878,7 @@ async function main() {
     );
     const meRow = rowOf('GET /api/user/me');
     out(
-      `| GET /api/user/me | ${fmt(meRow?.res?.rps ?? NaN, 0)} req/s, q=${q.me}; ${ratios(meRow)} (its ceiling: L_http measured right before and after it, ${fmt(httpBefore.rps, 0)} and ${fmt(httpAfter.rps, 0)} req/s) | >= 0.8 | ${yes(judged(meRow) >= 0.8)} |`,
+      `| GET /api/user/me | ${fmt(meRow?.res?.rps ?? NaN, 0)} req/s, q=${q.me}; ${ratios(meRow)} (its ceiling: L_http in alternation with it, ${fmt(lHttpAround, 0)} req/s; ${meTurns}) | >= 0.8 | ${yes(judged(meRow) >= 0.8)} |`,
     );
     out(
       `| Dashboard | q=${q.dashboard} round trip(s); ${ratios(dash)}; p99 ${dash70.p99} ms at 70 % load (${fmt(dash70.rps, 0)} req/s, errors ${dash70.errors}) | one round trip; p99 < 25 ms at 70 % load | ${yes(q.dashboard === 1 && dash70.p99 < 25 && dash70.errors === 0)} |`,
