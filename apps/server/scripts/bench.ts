@@ -904,8 +904,11 @@ async function main() {
     const investRow = rowOf('POST /api/user/invest');
     if (investRow?.ceilingPg)
       figures.rows.push({ name: INVEST_COLD, rps: investCold.rps, machine: investRow.ceilingPg });
-    if (process.env.BENCH_COMPARE) out(`\n${scaleTable(readRun(process.env.BENCH_COMPARE), figures)}`);
+    // The scale table goes last, after the targets table's watcher row (printed between the two, it ended the
+    // scale table instead of the targets table).
+    const scale = process.env.BENCH_COMPARE ? scaleTable(readRun(process.env.BENCH_COMPARE), figures) : null;
     const finish = () => {
+      if (scale) out(`\n${scale}`);
       const text = lines.join('\n');
       console.log(`\n${text}\n`);
       if (process.env.BENCH_OUT) {
