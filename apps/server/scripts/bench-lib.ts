@@ -140,6 +140,15 @@ export function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   }
 }
 
+/** Responses of a load by kind, as autocannon counts them. */
+interface StatusCounts {
+  '2xx': number;
+  '4xx': number;
+  '5xx': number;
+  errors: number;
+  timeouts: number;
+}
+
 export interface LoadResult {
   rps: number;
   p50: number;
@@ -147,8 +156,15 @@ export interface LoadResult {
   ok: number;
   errors: number;
   total: number;
+  /** What `rps` is over: the run's measured seconds. */
+  seconds: number;
+  counts: StatusCounts;
+  /** `counts` as the reports print them. */
   statuses: string;
 }
+
+const statusText = (c: StatusCounts) =>
+  `2xx ${c['2xx']}, 4xx ${c['4xx']}, 5xx ${c['5xx']}, errors ${c.errors}, timeouts ${c.timeouts}`;
 
 export interface LoadOptions {
   url: string;
@@ -198,6 +214,13 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
   const total = res['2xx'] + res.non2xx + res.errors + res.timeouts;
   const measured = opts.amount ? (lastResponse - started) / 1000 : res.duration;
   const seconds = measured > 0 ? measured : 1;
+  const counts: StatusCounts = {
+    '2xx': res['2xx'],
+    '4xx': res['4xx'],
+    '5xx': res['5xx'],
+    errors: res.errors,
+    timeouts: res.timeouts,
+  };
   return {
     rps: res['2xx'] / seconds,
     p50: res.latency.p50,
@@ -205,7 +228,9 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
     ok: res['2xx'],
     errors: res.non2xx + res.errors + res.timeouts,
     total,
-    statuses: `2xx ${res['2xx']}, 4xx ${res['4xx']}, 5xx ${res['5xx']}, errors ${res.errors}, timeouts ${res.timeouts}`,
+    seconds,
+    counts,
+    statuses: statusText(counts),
   };
 }
 
@@ -227,23 +252,31 @@ export async function alternate(
     turns[0].push(await load(slice(a)));
     turns[1].push(await load(slice(b)));
   }
-  const merged = (rs: LoadResult[], o: LoadOptions) => {
-    const ok = rs.reduce((n, r) => n + r.ok, 0);
-    const count = (key: string) =>
-      rs.reduce((n, r) => n + Number(new RegExp(`${key} (\\d+)`).exec(r.statuses)?.[1] ?? 0), 0);
+  const merged = (rs: LoadResult[]) => {
+    const sum = (f: (r: LoadResult) => number) => rs.reduce((n, r) => n + f(r), 0);
+    const counts: StatusCounts = {
+      '2xx': sum((r) => r.counts['2xx']),
+      '4xx': sum((r) => r.counts['4xx']),
+      '5xx': sum((r) => r.counts['5xx']),
+      errors: sum((r) => r.counts.errors),
+      timeouts: sum((r) => r.counts.timeouts),
+    };
+    // Over the turns' own measured seconds, not the nominal slices.
+    const seconds = sum((r) => r.seconds);
     return {
-      // Each turn's own measured seconds (its requests over its rate), not the nominal slice.
-      rps: ok / rs.reduce((t, r) => t + (r.rps > 0 ? r.ok / r.rps : (o.duration ?? 10) / slices), 0),
+      rps: sum((r) => r.ok) / seconds,
       p50: median(rs.map((r) => r.p50)),
       p99: Math.max(...rs.map((r) => r.p99)),
-      ok,
-      errors: rs.reduce((n, r) => n + r.errors, 0),
-      total: rs.reduce((n, r) => n + r.total, 0),
-      statuses: `2xx ${count('2xx')}, 4xx ${count('4xx')}, 5xx ${count('5xx')}, errors ${count('errors')}, timeouts ${count('timeouts')}`,
+      ok: sum((r) => r.ok),
+      errors: sum((r) => r.errors),
+      total: sum((r) => r.total),
+      seconds,
+      counts,
+      statuses: statusText(counts),
       turns: rs.map((r) => r.rps),
     };
   };
-  return [merged(turns[0], a), merged(turns[1], b)];
+  return [merged(turns[0]), merged(turns[1])];
 }
 
 export function median(xs: number[]): number {
