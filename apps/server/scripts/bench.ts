@@ -433,7 +433,6 @@ async function main() {
     // The bare route stays up (idle) for GET /api/user/me, whose ceiling it is: measured again in alternation
     // with it (below).
     const lHttp = httpRes.rps;
-    let lHttpAround = NaN;
     const dbRun = await new Promise<string>((resolve, reject) => {
       import('node:child_process').then(({ execFile }) =>
         execFile(
@@ -574,7 +573,7 @@ async function main() {
     );
     const meLoad = await run(READS.me.name, q.me ?? 0, { measured: meMerged, request: READS.me.request });
     await ceilHttp.stop();
-    lHttpAround = bareMerged.rps;
+    const lHttpAround = bareMerged.rps;
     meLoad.ceiling = meLoad.ceilingPg = meLoad.ceilingOwn = ceiling(lHttpAround, lDb, 0);
     const turnsOf = (r: { turns: number[] }) => r.turns.map((x) => fmt(x, 0)).join(', ');
     const meTurns = `${ME_TURNS} turns of ${fmt(DURATION / ME_TURNS, 1)} s each; /me's turns ${turnsOf(meMerged)}, the bare route's ${turnsOf(bareMerged)} req/s`;
