@@ -147,6 +147,15 @@ export const envSchema = z
       .or(z.literal('').transform(() => undefined)),
     PAYOUT_ADDRESS: address.optional().or(z.literal('').transform(() => undefined)),
     DEPOSIT_CONFIRMATIONS: z.coerce.number().int().min(0).max(10_000).default(30),
+    /**
+     * With DEPOSIT_XPUB: the first block the watcher reads on a new platform (the block you launch at), so an
+     * address handed out before its first good pass has a start. Required in production; 0 elsewhere (a dev chain).
+     */
+    DEPOSIT_START_BLOCK: z.coerce
+      .bigint()
+      .min(0n)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     DEPOSIT_CHECK_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
     /** Time for a whole request (headers and body) to arrive; slower ones get 408 and are closed. */
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
@@ -197,6 +206,13 @@ export const envSchema = z
         path: ['CHAIN_RPC_URL'],
         message: 'is required when NODE_ENV=production (without it deposits are demo deposits credited by hand)',
       });
+    if (prod && env.DEPOSIT_XPUB && env.DEPOSIT_START_BLOCK === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DEPOSIT_START_BLOCK'],
+        message:
+          'is required with DEPOSIT_XPUB in production: the block number at which the platform starts taking deposits',
+      });
     if (prod && env.CHAIN_RPC_URL && !env.PAYOUT_ADDRESS)
       ctx.addIssue({
         code: 'custom',
@@ -211,6 +227,7 @@ export const envSchema = z
     rateLimits: env.RATE_LIMITS === 'on',
     checkResponses: env.CHECK_RESPONSES ? env.CHECK_RESPONSES === 'on' : env.NODE_ENV !== 'production',
     maxConnectionsPerIp: env.MAX_CONNECTIONS_PER_IP ?? (env.TRUST_PROXY === '' ? 100 : 0),
+    depositStartBlock: env.DEPOSIT_START_BLOCK ?? 0n,
   }));
 
 export type Config = z.infer<typeof envSchema>;

@@ -4,13 +4,21 @@ import { depositCheckJob, depositWatchJob } from './modules/deposits/deposits.jo
 import { solvencyRefreshJob } from './modules/solvency/solvency.job.ts';
 import { housekeepingJob } from './modules/housekeeping/housekeeping.job.ts';
 import { mailOutboxJob } from './mail/outbox.job.ts';
+import { reconciliationJob } from './modules/reconciliation/reconciliation.job.ts';
 
 export interface Jobs {
   stop(): Promise<void>;
 }
 
 /** Background jobs registered by modules (e.g. re-checking pending chain deposits). */
-export const JOBS: Job[] = [depositCheckJob, depositWatchJob, solvencyRefreshJob, housekeepingJob, mailOutboxJob];
+export const JOBS: Job[] = [
+  depositCheckJob,
+  depositWatchJob,
+  solvencyRefreshJob,
+  reconciliationJob,
+  housekeepingJob,
+  mailOutboxJob,
+];
 
 export function startBackgroundJobs(ctx: AppContext): Jobs {
   const timers: NodeJS.Timeout[] = [];
@@ -33,6 +41,7 @@ export function startBackgroundJobs(ctx: AppContext): Jobs {
     const t = setInterval(tick, job.intervalMs(ctx.config));
     t.unref();
     timers.push(t);
+    if (job.atStart) tick();
   }
   return {
     async stop() {

@@ -6,6 +6,7 @@ import { openDatabase } from './db/client.ts';
 import { DataDirInUseError, secureDataDir } from './lib/data-dir.ts';
 import { Metrics, startMetricsServer } from './lib/metrics.ts';
 import { startBackgroundJobs } from './jobs.ts';
+import { depositWatcher } from './modules/deposits/deposit-watcher.ts';
 import { seedTiers } from './modules/tiers/tiers.seed.ts';
 import { resealTotpSeeds } from './modules/two-factor/two-factor.service.ts';
 
@@ -49,6 +50,8 @@ async function main() {
     if (err) app.log.error({ err }, 'shutting down after an uncaught error');
     else app.log.info(`${signal ?? 'exit'}: shutting down (finishing in-flight requests and jobs)`);
     await Promise.all([app.close(), jobs.stop()]);
+    // The next instance leads the chain watcher at once instead of waiting the lease out.
+    await depositWatcher(ctx).release();
     metricsServer?.closeAllConnections();
     await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
     await database.close();

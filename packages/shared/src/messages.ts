@@ -59,6 +59,14 @@ export const MSG = {
   depositAlreadyProcessed: 'This deposit has already been processed',
   depositNotPending: 'Only pending deposits can be approved',
   depositNotFailed: 'Only failed deposits can be corrected',
+  solvencyNoChain: 'No blockchain node is configured (CHAIN_RPC_URL): there is nothing to read.',
+  solvencyRefreshTooSoon: (seconds: number) =>
+    `The balances were read a moment ago. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+  reconciliationRunning: 'A reconciliation is already running. Its result will show here when it ends.',
+  reconciliationStarted: 'Reconciliation started. Its result will show here when it ends.',
+  chainAlarmAcknowledged: 'Alarm acknowledged',
+  depositNotCorrectable: (reason: string | null) =>
+    `This transfer was read from the blockchain, so it cannot be corrected${reason ? ` (${reason})` : ''}. Send a new deposit to your deposit address instead.`,
   depositSubmitted: 'Deposit submitted. It will be credited once it is confirmed.',
   depositConfirmed: 'Deposit confirmed and credited to your balance',
   depositApproved: 'Deposit approved and credited',

@@ -32,7 +32,9 @@ export interface ChainSettings {
 
 /** Why a read has no answer. Nothing may be decided from it: ask again later. */
 export type ChainUnavailable =
-  { kind: 'unreachable'; message: string } | { kind: 'wrong_chain'; expected: number; actual: number };
+  | { kind: 'unreachable'; message: string }
+  | { kind: 'wrong_chain'; expected: number; actual: number }
+  | { kind: 'truncated'; message: string };
 
 export type ChainRead<T> = { ok: true; value: T } | { ok: false; error: ChainUnavailable };
 
@@ -54,6 +56,12 @@ export interface TransferLog {
   usdc: boolean;
 }
 
+/** What the watcher needs of a block to check that the chain it reads is one chain (lowercase hashes). */
+export interface BlockHeader {
+  hash: string;
+  parentHash: string;
+}
+
 /** A transaction's receipt: absent (not mined, or unknown to this node), or mined with its Transfer logs. */
 export type Receipt =
   | { found: false }
@@ -71,13 +79,14 @@ export interface Chain {
   receipt(txHash: string): Promise<ChainRead<Receipt>>;
   /** The number of the newest block (never cached: confirmations count up with it). */
   headBlock(): Promise<ChainRead<bigint>>;
-  /** The hash of block `n` on the node's current chain; null when there is no such block yet. */
-  blockHash(n: bigint): Promise<ChainRead<string | null>>;
+  /** Block `n` on the node's current chain (its hash and its parent's); null when the node has no such block. */
+  block(n: bigint): Promise<ChainRead<BlockHeader | null>>;
   /**
    * Every Transfer log of the configured USDC contracts in blocks `fromBlock..toBlock` (one
-   * eth_getLogs call: the caller keeps the range within what providers allow).
+   * eth_getLogs call: the caller keeps the range within what providers allow). With `to`, only
+   * transfers to those addresses (a topic filter: keep the list to a few hundred).
    */
-  usdcTransfers(fromBlock: bigint, toBlock: bigint): Promise<ChainRead<TransferLog[]>>;
+  usdcTransfers(fromBlock: bigint, toBlock: bigint, to?: string[]): Promise<ChainRead<TransferLog[]>>;
   /**
    * USDC (summed over the configured contracts) held by each address, in micro-USDC, read with
    * JSON-RPC batches of balanceOf calls (not one HTTP request per address).
@@ -244,27 +253,28 @@ export function createChain(s: ChainSettings): Chain {
         }
       }),
     headBlock: () => read((c) => c.getBlockNumber({ cacheTime: 0 })),
-    blockHash: (n) =>
+    block: (n) =>
       read(async (c) => {
-        // One round trip: a block past the head is answered null (viem: BlockNotFoundError).
+        // One round trip: a block past the node's head is answered null (viem: BlockNotFoundError).
         try {
           const b = await c.getBlock({ blockNumber: n });
-          return b.hash ? lower(b.hash) : null;
+          return b.hash ? { hash: lower(b.hash), parentHash: lower(b.parentHash) } : null;
         } catch (err) {
           if (err instanceof Error && err.name === 'BlockNotFoundError') return null;
           throw err;
         }
       }),
-    usdcTransfers: (fromBlock, toBlock) =>
-      read(async (c, { toHex }) => {
+    usdcTransfers: (fromBlock, toBlock, to) =>
+      read(async (c, { toHex, pad }) => {
         // Raw eth_getLogs and a fixed-shape decode: viem's generic ABI decoding was 10x slower
         // than the node itself at a few hundred transfers per block (docs/decisions/0032).
+        const recipients = to?.map((a) => pad(a as Hex));
         const logs = await c.request({
           method: 'eth_getLogs',
           params: [
             {
               address: s.usdcContracts as Hex[],
-              topics: [TRANSFER_TOPIC],
+              topics: recipients ? [TRANSFER_TOPIC, null, recipients] : [TRANSFER_TOPIC],
               fromBlock: toHex(fromBlock),
               toBlock: toHex(toBlock),
             },
@@ -297,7 +307,31 @@ export function createChain(s: ChainSettings): Chain {
 
 /** A sentence for logs and error texts: why the chain could not be asked. */
 export function unavailableText(e: ChainUnavailable): string {
-  return e.kind === 'wrong_chain'
-    ? `CHAIN_RPC_URL serves chain ${e.actual}, but CHAIN_ID is ${e.expected}`
-    : `chain RPC unavailable: ${e.message}`;
+  if (e.kind === 'wrong_chain') return `CHAIN_RPC_URL serves chain ${e.actual}, but CHAIN_ID is ${e.expected}`;
+  if (e.kind === 'truncated') return `the node's log answer was cut short: ${e.message}`;
+  return `chain RPC unavailable: ${e.message}`;
+}
+
+/**
+ * `usdcTransfers`, checked for an answer cut short: a provider that caps its answer drops the newest logs
+ * without saying so. The blocks from the last one answered to the range's end are asked again and must hold
+ * no more logs than the first answer had for them; otherwise the read is `truncated` (ask for less).
+ */
+export async function completeTransfers(
+  chain: Chain,
+  fromBlock: bigint,
+  toBlock: bigint,
+  to?: string[],
+): Promise<ChainRead<TransferLog[]>> {
+  const first = await chain.usdcTransfers(fromBlock, toBlock, to);
+  if (!first.ok || first.value.length === 0) return first;
+  const last = first.value.reduce((m, l) => (l.blockNumber > m ? l.blockNumber : m), fromBlock);
+  const tail = await chain.usdcTransfers(last, toBlock, to);
+  if (!tail.ok) return tail;
+  if (tail.value.length > first.value.filter((l) => l.blockNumber >= last).length)
+    return {
+      ok: false,
+      error: { kind: 'truncated', message: `blocks ${fromBlock}-${toBlock} stopped at block ${last}` },
+    };
+  return first;
 }

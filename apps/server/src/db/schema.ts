@@ -270,6 +270,9 @@ export const chainCursors = pgTable('chain_cursors', {
   leaseOwner: text('lease_owner'),
   leaseUntil: ts('lease_until'),
   updatedAt: ts('updated_at').notNull().defaultNow(),
+  /** The last pass that read the chain up to its target, and the chain's head it saw then (the admin panel's watcher line). */
+  checkedAt: ts('checked_at'),
+  headBlock: bigint('head_block', { mode: 'bigint' }),
 });
 
 /** Hashes of blocks the watcher read up to (range ends), to find the fork point after a re-organisation. */
@@ -281,6 +284,46 @@ export const chainCheckpoints = pgTable(
     blockHash: text('block_hash').notNull(),
   },
   (t) => [primaryKey({ columns: [t.name, t.blockNumber] })],
+);
+
+/**
+ * What the chain watcher could not decide by itself and an operator must look at: a re-organisation deeper
+ * than the confirmations, a fork point not found, a credited transfer no longer on the chain.
+ */
+export const chainAlarms = pgTable('chain_alarms', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  kind: text('kind').notNull(),
+  detail: text('detail').notNull(),
+  blockNumber: bigint('block_number', { mode: 'bigint' }),
+  createdAt: createdAt(),
+  acknowledgedAt: ts('acknowledged_at'),
+  acknowledgedBy: uuid('acknowledged_by'),
+});
+
+/** Each run of the reconciliation of money in against the chain (`npm run chain:reconcile`, the daily job, an administrator). */
+export const chainReconciliations = pgTable(
+  'chain_reconciliations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** daily, admin or cli. */
+    trigger: text('trigger').notNull(),
+    requestedBy: uuid('requested_by'),
+    startedAt: ts('started_at').notNull(),
+    finishedAt: ts('finished_at'),
+    /** running, clean, differences, failed (the chain could not be read). */
+    status: text('status').notNull(),
+    throughBlock: bigint('through_block', { mode: 'bigint' }),
+    checkedDeposits: integer('checked_deposits').notNull().default(0),
+    checkedTransfers: integer('checked_transfers').notNull().default(0),
+    checkedAddresses: integer('checked_addresses').notNull().default(0),
+    differenceCount: integer('difference_count').notNull().default(0),
+    /** The first differences found (at most 200), as printed by the command. */
+    differences: jsonb('differences')
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    error: text('error'),
+  },
+  (t) => [index('chain_reconciliations_started_idx').on(t.startedAt)],
 );
 
 /** USDC held on chain by the platform's addresses, as last read (the solvency view's cache). */

@@ -23,9 +23,16 @@ export interface PendingCounts {
   withdrawals: number;
   /** E-mails in the outbox not sent yet (SMTP down or slow: they wait, they are not lost). */
   mails: number;
+  /** Differences the last finished reconciliation against the chain found (0 before any). */
+  unreconciled: number;
+  /** Chain alarms no administrator has acknowledged yet. */
+  chainAlarms: number;
 }
 
 const PENDING_CACHE_MS = 10_000;
+
+/** What a job run says of itself: `failed` when it could not do its work (and logged why) without throwing. */
+export type JobResult = void | 'failed';
 
 /**
  * The process's Prometheus metrics, in their own registry (tests build many apps in one process).
@@ -39,6 +46,10 @@ export class Metrics {
   readonly jobDuration: Histogram<'job'>;
   /** Blocks the deposit watcher is behind the chain's head (set by the watcher on every pass). */
   readonly watcherLagBlocks: Gauge;
+  /** Unix seconds of the watcher's last pass that read up to its target (0 before the first). */
+  readonly watcherLastSuccess: Gauge;
+  /** Passes that could not read the chain, by why (rpc, lagging, truncated, changed, deep_reorg, fork_not_found). */
+  readonly watcherErrors: Counter<'kind'>;
   private poolStats: () => PoolStats = () => ({ total: 0, idle: 0, waiting: 0, max: 0 });
   private sessionStats: () => SessionCacheStats = () => ({ hits: 0, misses: 0, rows: 0, healthy: false });
   private pendingCounts: (() => Promise<PendingCounts>) | null = null;
@@ -70,6 +81,18 @@ export class Metrics {
     this.watcherLagBlocks = new Gauge({
       name: 'deposit_watcher_lag_blocks',
       help: 'Blocks between the chain head and the last block the deposit watcher has processed',
+      registers,
+    });
+    this.watcherLastSuccess = new Gauge({
+      name: 'deposit_watcher_last_success_timestamp_seconds',
+      help: 'Unix time of the deposit watcher pass that last read the chain up to its target (0 before the first)',
+      registers,
+    });
+    this.watcherLastSuccess.set(0);
+    this.watcherErrors = new Counter({
+      name: 'deposit_watcher_errors_total',
+      help: 'Deposit watcher passes that stopped on a fault, by kind',
+      labelNames: ['kind'],
       registers,
     });
     const pool = () => this.poolStats();
@@ -127,6 +150,24 @@ export class Metrics {
       },
     });
     new Gauge({
+      name: 'deposits_unreconciled',
+      help: 'Differences between credited deposits and the chain found by the last reconciliation (cached 10 s)',
+      registers,
+      async collect() {
+        const p = await pending();
+        if (p) this.set(p.unreconciled);
+      },
+    });
+    new Gauge({
+      name: 'chain_alarms_open',
+      help: 'Chain alarms (deep re-organisations, credited transfers gone) not acknowledged yet (cached 10 s)',
+      registers,
+      async collect() {
+        const p = await pending();
+        if (p) this.set(p.chainAlarms);
+      },
+    });
+    new Gauge({
       name: 'withdrawals_pending',
       help: 'Withdrawals waiting for an administrator (cached 10 s)',
       registers,
@@ -160,12 +201,12 @@ export class Metrics {
     return this.pendingCache.value.catch(() => null);
   }
 
-  /** Times a job run and counts it as ok or failed; the job's error is passed on. */
-  async timeJob(job: string, run: () => Promise<void>): Promise<void> {
+  /** Times a job run and counts it as ok or failed (it threw, or said so); the job's error is passed on. */
+  async timeJob(job: string, run: () => Promise<JobResult>): Promise<void> {
     const end = this.jobDuration.startTimer({ job });
     try {
-      await run();
-      this.jobRuns.inc({ job, result: 'ok' });
+      const result = await run();
+      this.jobRuns.inc({ job, result: result === 'failed' ? 'failed' : 'ok' });
     } catch (err) {
       this.jobRuns.inc({ job, result: 'failed' });
       throw err;

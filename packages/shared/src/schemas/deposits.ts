@@ -43,6 +43,8 @@ export const depositSchema = z.object({
   /** Why a failed deposit failed, in words the owner can act on. */
   failureReason: z.nullable(z.string()),
   failureKind: z.nullable(z.enum(DEPOSIT_FAILURE_KINDS)),
+  /** A failed deposit its owner may correct: a claim, not a transfer the chain watcher read (those are the chain's facts). */
+  correctable: z.boolean(),
   userId: z.string(),
 });
 export type Deposit = z.infer<typeof depositSchema>;

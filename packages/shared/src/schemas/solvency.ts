@@ -1,14 +1,78 @@
 import * as z from 'zod/mini';
 
+/** What a reconciliation of money in against the chain can find (docs/OPERATIONS.md explains each). */
+export const DIFFERENCE_KINDS = [
+  /** A credited deposit whose transfer is not on the chain. */
+  'unbacked',
+  /** The chain's transfer differs from what was credited (amount, recipient, sender or token). */
+  'differs',
+  /** Credited from a block that is not DEPOSIT_CONFIRMATIONS deep. */
+  'too_shallow',
+  /** A transfer to a handed-out deposit address neither credited nor shown to its investor. */
+  'missed',
+] as const;
+export type DifferenceKind = (typeof DIFFERENCE_KINDS)[number];
+
+export const differenceSchema = z.object({
+  kind: z.enum(DIFFERENCE_KINDS),
+  depositId: z.nullable(z.string()),
+  userId: z.nullable(z.string()),
+  address: z.nullable(z.string()),
+  txHash: z.nullable(z.string()),
+  logIndex: z.nullable(z.number()),
+  /** USDC the chain says, and USDC credited (null where there is none). */
+  chainAmount: z.nullable(z.number()),
+  creditedAmount: z.nullable(z.number()),
+  detail: z.string(),
+});
+export type Difference = z.infer<typeof differenceSchema>;
+
+export const RECONCILIATION_STATUSES = ['running', 'clean', 'differences', 'failed'] as const;
+
+export const reconciliationSchema = z.object({
+  _id: z.string(),
+  /** daily (the background job), admin (an administrator asked), cli (npm run chain:reconcile). */
+  trigger: z.string(),
+  status: z.enum(RECONCILIATION_STATUSES),
+  startedAt: z.string(),
+  finishedAt: z.nullable(z.string()),
+  /** The chain was compared up to this block. */
+  throughBlock: z.nullable(z.number()),
+  checked: z.object({ deposits: z.number(), transfers: z.number(), addresses: z.number() }),
+  differenceCount: z.number(),
+  /** The first differences found. */
+  differences: z.array(differenceSchema),
+  error: z.nullable(z.string()),
+});
+export type Reconciliation = z.infer<typeof reconciliationSchema>;
+
+export const chainAlarmSchema = z.object({
+  _id: z.string(),
+  kind: z.string(),
+  detail: z.string(),
+  blockNumber: z.nullable(z.number()),
+  createdAt: z.string(),
+});
+export type ChainAlarm = z.infer<typeof chainAlarmSchema>;
+
 /**
- * GET /api/admin/solvency: what the platform owes its investors (from the ledger) against the USDC
- * its addresses hold on chain (as last read), in USDC. `coverage` is assets / liabilities (null
- * when nothing is owed); `asOf` is when the oldest balance was read (null before any reading).
+ * GET /api/admin/solvency: what the platform owes its investors (from the ledger) against the USDC its
+ * addresses hold on chain (as last read), in USDC. `coverage` is assets / liabilities: null until the
+ * balances have been read once, and when nothing is owed; `asOf` is when the oldest balance was read.
+ * `watcher` is the deposit watcher's last good pass (null without per-investor addresses), `reconciliation`
+ * the last run against the chain, `alarms` what the chain checks left for an operator.
  */
 export const solvencyResponse = z.object({
   liabilities: z.number(),
   assets: z.object({ depositAddresses: z.number(), payoutAddress: z.number() }),
   coverage: z.nullable(z.number()),
   asOf: z.nullable(z.string()),
+  watcher: z.nullable(
+    z.object({ checkedAt: z.nullable(z.string()), headBlock: z.nullable(z.number()), cursorBlock: z.number() }),
+  ),
+  reconciliation: z.nullable(reconciliationSchema),
+  alarms: z.array(chainAlarmSchema),
 });
 export type Solvency = z.infer<typeof solvencyResponse>;
+
+export const reconciliationResponse = z.object({ message: z.string(), reconciliation: reconciliationSchema });

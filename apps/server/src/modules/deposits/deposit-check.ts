@@ -1,4 +1,4 @@
-import { confirmationsAt, unavailableText, type Chain } from '../../chain/chain.ts';
+import { confirmationsAt, unavailableText, type Chain, type TransferLog } from '../../chain/chain.ts';
 import { MSG } from '@harvest/shared/messages';
 import type { DepositFailureKind } from '@harvest/shared/schemas/deposits';
 
@@ -11,7 +11,7 @@ import type { DepositFailureKind } from '@harvest/shared/schemas/deposits';
  * - rpc_error: the node could not be asked; nothing is decided.
  */
 export type ChainCheck =
-  | { kind: 'match'; logIndex: number; confirmations: number; blockNumber: bigint; blockHash: string }
+  | { kind: 'match'; transfer: TransferLog; confirmations: number }
   | { kind: 'not_found' }
   | { kind: 'mismatch'; why: DepositFailureKind; reason: string }
   | { kind: 'rpc_error'; message: string };
@@ -78,11 +78,5 @@ export async function checkDeposit(
 
   const head = await chain.headBlock();
   if (!head.ok) return { kind: 'rpc_error', message: unavailableText(head.error) };
-  return {
-    kind: 'match',
-    logIndex: exact.logIndex,
-    confirmations: confirmationsAt(head.value, receipt.blockNumber),
-    blockNumber: receipt.blockNumber,
-    blockHash: receipt.blockHash,
-  };
+  return { kind: 'match', transfer: exact, confirmations: confirmationsAt(head.value, receipt.blockNumber) };
 }

@@ -27,6 +27,7 @@ import { userBalances } from '../../ledger/ledger.ts';
 import { createDeriver } from '../deposit-addresses/derive.ts';
 import { DepositWatcher, depositWatcher } from './deposit-watcher.ts';
 import { findCursor } from './watcher.queries.ts';
+import { openAlarms } from '../solvency/solvency.queries.ts';
 import { refreshOnchainBalances } from '../solvency/solvency.service.ts';
 import { sweepPlan, sweepPlanLines } from '../solvency/sweep-plan.ts';
 import { fund } from '../../../test/helpers.ts';
@@ -110,20 +111,31 @@ describe.runIf(avail.ok)('deposit watcher (anvil, per-investor addresses)', () =
     expect((await call(t, 'GET', '/api/user/me', { token: carol.token })).data.user.depositAddress).toBe(d.address(2));
   });
 
-  it('first start: the cursor begins at the head minus the confirmation depth', async () => {
+  it('first start: reads from DEPOSIT_START_BLOCK up to the last block the confirmations make safe', async () => {
     const head = await chain.publicClient.getBlockNumber({ cacheTime: 0 });
     const r = await watcher().pass();
     expect(r).toMatchObject({ ran: true });
     const cursor = await findCursor(t.ctx.db, 'deposits');
-    // The pass reads from there up to the head.
-    expect(cursor?.blockNumber).toBe(head);
-    expect(r.blocks).toBe(CONFIRMATIONS);
-    expect(watcher().status()).toMatchObject({ enabled: true, lagBlocks: 0, consecutiveFailures: 0, leader: true });
+    // DEPOSIT_START_BLOCK defaults to 0 outside production; the cursor stops CONFIRMATIONS deep (the head counts as one).
+    expect(cursor?.blockNumber).toBe(head - BigInt(CONFIRMATIONS) + 1n);
+    expect(BigInt(r.blocks)).toBe(head - BigInt(CONFIRMATIONS) + 1n);
+    expect(cursor?.headBlock).toBe(head);
+    expect(cursor?.checkedAt).toBeInstanceOf(Date);
+    expect(watcher().status()).toMatchObject({
+      enabled: true,
+      lagBlocks: CONFIRMATIONS - 1,
+      consecutiveFailures: 0,
+      leader: true,
+    });
     expect(watcher().status().lastSuccessAt).toBeInstanceOf(Date);
-    // Operations: the lag gauge and the readiness check.
+    // Operations: the lag gauge, the last good pass, and the readiness check.
     expect(await t.ctx.metrics.registry.getSingleMetricAsString('deposit_watcher_lag_blocks')).toMatch(
-      /deposit_watcher_lag_blocks 0/,
+      new RegExp(`deposit_watcher_lag_blocks ${CONFIRMATIONS - 1}`),
     );
+    const lastSuccess = await t.ctx.metrics.registry.getSingleMetricAsString(
+      'deposit_watcher_last_success_timestamp_seconds',
+    );
+    expect(Number(lastSuccess.split(' ').at(-1))).toBeGreaterThan(Date.now() / 1000 - 60);
     expect(t.ctx.readiness.map((c) => c.name)).toContain('deposit-watcher');
     expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
   });
@@ -251,7 +263,7 @@ describe.runIf(avail.ok)('deposit watcher (anvil, per-investor addresses)', () =
     await expectLedgerClean(t);
   });
 
-  it('a re-organisation (evm_snapshot / evm_revert) drops a pending deposit, never credited', async () => {
+  it('a re-organisation within the confirmations (evm_snapshot / evm_revert) drops a pending deposit, never credited', async () => {
     const before = await balance(bob);
     const snapshot = await chain.publicClient.request({ method: 'evm_snapshot' as never });
     const hash = await transfer(bobAddr, 9);
@@ -261,8 +273,10 @@ describe.runIf(avail.ok)('deposit watcher (anvil, per-investor addresses)', () =
     await chain.publicClient.request({ method: 'evm_revert' as never, params: [snapshot] as never });
     await chain.mine(3);
     const r = await watcher().pass();
-    expect(r.rewound).toBe(true);
+    // Above the cursor: no rewind and no alarm, the deposit is matched with its transaction again and is gone.
+    expect(r).toMatchObject({ rewound: false, dropped: 1 });
     expect(await byHash(bob, hash)).toMatchObject([{ status: 'failed', failureReason: MSG.depositDroppedByReorg }]);
+    expect(await openAlarms(t.ctx.db)).toEqual([]);
     await chain.mine(CONFIRMATIONS);
     await watcher().pass();
     expect(await balance(bob)).toBe(before);

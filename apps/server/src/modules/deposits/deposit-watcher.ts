@@ -1,43 +1,45 @@
 import { randomUUID } from 'node:crypto';
 import { MIN_DEPOSIT_MICRO } from '@harvest/shared/constants';
 import { MSG } from '@harvest/shared/messages';
-import { unavailableText, type ChainRead, type TransferLog } from '../../chain/chain.ts';
+import {
+  completeTransfers,
+  unavailableText,
+  type BlockHeader,
+  type ChainRead,
+  type TransferLog,
+} from '../../chain/chain.ts';
 import type { AppContext, ReadinessCheck } from '../../context.ts';
-import { constraintName, inTransaction, sqlState } from '../../db/tx.ts';
+import { inTransaction } from '../../db/tx.ts';
 import { ownersOf } from '../deposit-addresses/deposit-addresses.queries.ts';
 import { DEPOSIT_WATCHER } from '../deposit-addresses/deposit-addresses.service.ts';
+import { refreshBalancesOf } from '../solvency/solvency.service.ts';
 import { confirmAndCreditMany } from './deposits.credit.ts';
 import * as dq from './deposits.queries.ts';
-import type { DepositRow } from './deposits.queries.ts';
 import * as q from './watcher.queries.ts';
 
 /**
- * The chain watcher (DEPOSIT_XPUB mode, docs/decisions/0031 and 0032): follows the chain from a
- * persisted cursor (block number and hash), reads the USDC Transfer logs of bounded block ranges,
- * records every transfer to an investor's deposit address as a deposit, and credits it through
- * the ledger once it is DEPOSIT_CONFIRMATIONS deep and its block is still on the chain.
+ * The chain watcher (DEPOSIT_XPUB mode, docs/decisions/0031, 0032 and 0068): follows the chain from a persisted
+ * cursor, records every USDC transfer to an investor's deposit address as a deposit, and credits it once it is
+ * DEPOSIT_CONFIRMATIONS deep.
  *
- * - One instance works at a time: a lease on the cursor row, and the cursor only moves from the
- *   exact block and hash the instance read from (compare-and-set), in the same transaction as the
- *   deposits found in that range. A range is never skipped: a failed read moves nothing.
- * - Re-organisations: a cursor block whose hash changed rewinds to the newest checkpoint still
- *   on the chain; pending deposits above it are looked up again and fail as dropped when their
- *   transaction is gone. Crediting asks the chain for the deposit's block hash first.
- * - Exactly once: one row per (tx hash, log index), pending -> confirmed only once (ledger post
- *   in the same transaction).
+ * - The cursor only moves through blocks already DEPOSIT_CONFIRMATIONS deep, and only along one chain: each
+ *   range's first block must have the cursor's block as its parent, its last block must not change while the
+ *   range is read, and an answer that stops short (a truncated log answer) is read again smaller. A head lower
+ *   than one seen before is a lagging node: the pass waits.
+ * - Blocks above the cursor are only previewed: their transfers show as pending with their confirmations, and
+ *   nothing is credited from them.
+ * - The cursor's block leaving the chain is a re-organisation deeper than the confirmations: an alarm. The watcher
+ *   walks back to the newest checkpoint still on the chain (never to a block it has not compared), matches every
+ *   deposit read above it with its transaction again, and reads on from there.
+ * - One instance works at a time (a lease); the cursor moves by compare-and-set in the transaction that records
+ *   the range's deposits; deposits are unique per (tx hash, log index); pending -> confirmed happens once.
  */
 
-/**
- * Most blocks read by one eth_getLogs call (docs/decisions/0032, 0037). Within it a range is sized from the
- * density just read, aiming at LOGS_PER_READ logs; it halves on a failed read.
- */
+/** Most blocks read by one eth_getLogs call; within it a range is sized from the density just read (decision 0037). */
 export const SCAN_BLOCKS_MAX = 1_000;
-/**
- * Logs one eth_getLogs answer aims at: well under providers' result caps (10,000 at several) and viem's
- * 10 MB response limit (about 15,000 Transfer logs); measured with `npm run bench:watcher` (decision 0037).
- */
+/** Logs one eth_getLogs answer aims at: well under providers' result caps and viem's 10 MB response limit. */
 export const LOGS_PER_READ = 10_000;
-/** Ranges read (and matched) ahead while the previous one is committed: the node and the database overlap. */
+/** Ranges read ahead while the previous one is committed: the node and the database overlap. */
 export const READ_AHEAD = 2;
 /** Halvings of a range whose read failed, within one pass. */
 export const RANGE_RETRIES = 4;
@@ -47,33 +49,47 @@ export const SCAN_BLOCKS_START = 32;
 export const WATCHER_LEASE_MS = 60_000;
 /** Range-end hashes kept for finding a fork point, in blocks behind the cursor. */
 export const CHECKPOINT_WINDOW = 2_048n;
-/** Checkpoints compared with the chain when looking for the fork point. */
-export const REWIND_SEARCH = 64;
-/** Block hashes asked for at once when crediting. */
+/** Block headers asked for at once when crediting. */
 export const HASH_READS_AT_ONCE = 16;
 /** Deposits credited per pass at most (the next pass continues). */
 export const SETTLE_BATCH = 500;
 /** The longest wait between two attempts while the node fails. */
 export const MAX_BACKOFF_MS = 5 * 60_000;
+/** Blocks above the cursor previewed (pending, shown, never credited) when the cursor is caught up. */
+export const PREVIEW_MAX_BLOCKS = 256n;
 
-/** The node could not be asked: nothing is decided, the pass stops and is tried again later. */
-class ChainFault extends Error {}
+/** Why a pass stopped without deciding anything: it is tried again later. */
+export type FaultKind = 'rpc' | 'lagging' | 'truncated' | 'changed' | 'fork_not_found';
+
+class WatcherFault extends Error {
+  constructor(
+    readonly kind: FaultKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 function must<T>(r: ChainRead<T>): T {
-  if (!r.ok) throw new ChainFault(unavailableText(r.error));
+  if (!r.ok) throw new WatcherFault(r.error.kind === 'truncated' ? 'truncated' : 'rpc', unavailableText(r.error));
   return r.value;
 }
 
-/** What an operations probe needs (readiness, a lag gauge): read from memory, no I/O. */
+function present(b: BlockHeader | null, n: bigint): BlockHeader {
+  if (!b) throw new WatcherFault('lagging', `the node has no block ${n} yet (a lagging node): waiting`);
+  return b;
+}
+
+/** What an operations probe needs (readiness, the lag gauge): read from memory, no I/O. */
 export interface WatcherStatus {
   /** Off without a chain or without DEPOSIT_XPUB. */
   enabled: boolean;
   /** The newest block seen and the last block read completely (null before the first pass). */
   head: bigint | null;
   cursor: bigint | null;
-  /** head - cursor, in blocks; null before the first successful read of the head. */
+  /** head - cursor, in blocks; null before the head and the cursor were read. */
   lagBlocks: number | null;
-  /** When the last pass finished without a fault. */
+  /** When the last pass read the chain up to its target. */
   lastSuccessAt: Date | null;
   consecutiveFailures: number;
   lastError: string | null;
@@ -83,8 +99,9 @@ export interface WatcherStatus {
 
 export interface PassResult {
   ran: boolean;
-  /** Why it did not run to the end: off, another instance holds the lease, or an RPC fault. */
+  /** Why it did not run to the end: off, another instance holds the lease, or a fault. */
   stopped?: 'off' | 'lease' | 'fault';
+  fault?: FaultKind;
   blocks: number;
   transfers: number;
   recorded: number;
@@ -95,19 +112,21 @@ export interface PassResult {
 
 type Cursor = { blockNumber: bigint; blockHash: string };
 
-/** One range read (ahead of its commit): its deposits, or why it could not be read (`fault`: a chain fault). */
+/** One range read ahead of its commit: its deposits and the hashes that tie it to the chain, or why it failed. */
 type RangeRead =
   | {
       ok: true;
       from: bigint;
       to: bigint;
+      /** The parent of the range's first block: it must be the cursor's block. */
+      parentHash: string;
       toHash: string;
       rows: q.WatchedInsert[];
       /** Logs the node answered, and the USDC transfers among them. */
       logs: number;
       transfers: number;
     }
-  | { ok: false; from: bigint; to: bigint; fault: string | null; error: unknown };
+  | { ok: false; from: bigint; to: bigint; error: unknown };
 
 export class DepositWatcher {
   readonly owner = randomUUID();
@@ -133,7 +152,6 @@ export class DepositWatcher {
     return Boolean(this.ctx.chain && this.ctx.config.DEPOSIT_XPUB);
   }
 
-  /** Lag in blocks (head - cursor) and the time of the last good pass, for /readyz and a gauge. */
   status(): WatcherStatus {
     return {
       enabled: this.enabled,
@@ -147,23 +165,33 @@ export class DepositWatcher {
     };
   }
 
-  /** The background job's tick: a pass, unless backing off after RPC faults. */
-  async tick(): Promise<void> {
-    if (Date.now() < this.nextAttemptAt) return;
+  /** The background job's tick: a pass, unless backing off after faults; 'failed' when the pass could not read the chain. */
+  async tick(): Promise<'failed' | undefined> {
+    if (Date.now() < this.nextAttemptAt) return undefined;
     const r = await this.pass();
     if (r.stopped === 'fault') {
       const wait = Math.min(MAX_BACKOFF_MS, this.ctx.config.DEPOSIT_CHECK_INTERVAL_MS * 2 ** this.failures);
       this.nextAttemptAt = Date.now() + wait;
-      this.ctx.log.warn({ err: this.lastError, retryInMs: wait }, 'deposit watcher: chain RPC fault, backing off');
-    } else if (r.recorded || r.credited || r.dropped || r.rewound) this.ctx.log.info(r, 'deposit watcher pass');
+      this.ctx.log.warn({ err: this.lastError, kind: r.fault, retryInMs: wait }, 'deposit watcher: pass stopped');
+      return 'failed';
+    }
+    if (r.recorded || r.credited || r.dropped || r.rewound) this.ctx.log.info(r, 'deposit watcher pass');
+    return undefined;
   }
 
-  /** Lets another instance take over at once (shutdown). */
+  /** Lets another instance take over at once (graceful shutdown). */
   async release(): Promise<void> {
     if (this.enabled) await q.releaseLease(this.ctx.db, DEPOSIT_WATCHER, this.owner);
   }
 
-  /** One pass: catch up from the cursor to the head, then credit what is deep enough. */
+  /** The newest block deep enough to credit from: DEPOSIT_CONFIRMATIONS counting itself. */
+  private target(head: bigint): bigint {
+    const depth = BigInt(this.ctx.config.DEPOSIT_CONFIRMATIONS);
+    if (depth === 0n) return head;
+    return head >= depth - 1n ? head - depth + 1n : -1n;
+  }
+
+  /** One pass: check the cursor is still on the chain, read up to the target, preview above it, credit. */
   async pass(): Promise<PassResult> {
     const out: PassResult = {
       ran: false,
@@ -179,79 +207,146 @@ export class DepositWatcher {
     const { db } = this.ctx;
     try {
       const head = must(await chain.headBlock());
+      if (this.head !== null && head < this.head)
+        throw new WatcherFault('lagging', `the node's head ${head} is behind block ${this.head} seen before: waiting`);
       this.head = head;
-      if (!(await q.findCursor(db, DEPOSIT_WATCHER))) {
-        // First start on this chain: from the head minus the confirmation depth.
-        const depth = BigInt(this.ctx.config.DEPOSIT_CONFIRMATIONS);
-        const start = head > depth ? head - depth : 0n;
-        const hash = must(await chain.blockHash(start));
-        if (!hash) throw new ChainFault(`block ${start} not found`);
-        await q.createCursor(db, DEPOSIT_WATCHER, start, hash);
-      }
+      const target = this.target(head);
+      if (!(await q.findCursor(db, DEPOSIT_WATCHER))) await this.createCursor(target);
       this.leader = await q.takeLease(db, DEPOSIT_WATCHER, this.owner, new Date(), this.leaseUntil());
       if (!this.leader) return { ...out, stopped: 'lease' };
       out.ran = true;
       const row = await q.findCursor(db, DEPOSIT_WATCHER);
       if (!row) throw new Error('watcher cursor vanished');
-      let cursor: Cursor = { blockNumber: row.blockNumber, blockHash: row.blockHash };
-      if (must(await chain.blockHash(cursor.blockNumber)) !== cursor.blockHash) {
-        const rewound = await this.rewind(cursor, out);
-        if (!rewound) return { ...out, stopped: 'lease' };
-        cursor = rewound;
-        out.rewound = true;
-      }
+      if (row.headBlock !== null && head < row.headBlock)
+        throw new WatcherFault(
+          'lagging',
+          `the node's head ${head} is behind block ${row.headBlock} seen before: waiting`,
+        );
+      let cursor: Cursor | null = { blockNumber: row.blockNumber, blockHash: row.blockHash };
       this.cursor = cursor.blockNumber;
-      // Reads run up to READ_AHEAD ranges ahead; commits stay in block order, each from the exact
-      // cursor the previous one left (a read that failed is retried smaller, the reads after it dropped).
-      const ahead: Promise<RangeRead>[] = [];
-      let nextFrom = cursor.blockNumber + 1n;
-      const planAhead = () => {
-        while (ahead.length < READ_AHEAD && nextFrom <= head) {
-          const from = nextFrom;
-          const to = this.rangeEnd(from, head);
-          const read = this.readRange(from, to, head);
-          read.catch(() => undefined); // an abandoned read (the pass stopped) must not be an unhandled rejection
-          ahead.push(read);
-          nextFrom = to + 1n;
-        }
-      };
-      while (cursor.blockNumber < head) {
-        planAhead();
-        const first = ahead.shift();
-        if (!first) break;
-        let read = await first;
-        if (!read.ok && !read.fault) throw read.error;
-        if (!read.ok) {
-          // Too many logs for one answer (providers' result caps, response size limits) looks like any
-          // other failed read: halve the range and try again, a few times, before calling it a fault.
-          ahead.length = 0;
-          for (let i = 0; !read.ok && read.fault && i < RANGE_RETRIES && read.to > read.from; i++) {
-            this.scanBlocks = Math.max(1, Math.floor(Number(read.to - read.from + 1n) / 2));
-            read = await this.readRange(read.from, this.rangeEnd(read.from, read.to), head);
-          }
-          if (!read.ok) throw read.fault ? new ChainFault(read.fault) : read.error;
-          nextFrom = read.to + 1n;
-        }
-        this.learn(Number(read.to - read.from + 1n), read.logs);
-        const next = await this.commitRange(cursor, read, out);
-        if (!next) return { ...out, stopped: 'lease' };
-        out.blocks += Number(next.blockNumber - cursor.blockNumber);
-        cursor = next;
-        this.cursor = cursor.blockNumber;
+      if (present(must(await chain.block(cursor.blockNumber)), cursor.blockNumber).hash !== cursor.blockHash) {
+        cursor = await this.rewind(cursor, out);
+        if (!cursor) return { ...out, stopped: 'lease' };
       }
-      await this.settle(head, out);
+      cursor = await this.startUnstarted(cursor);
+      if (!cursor) return { ...out, stopped: 'lease' };
+      cursor = await this.scan(cursor, target, head, out);
+      if (!cursor) return { ...out, stopped: 'lease' };
+      await this.preview(cursor, head, out);
+      await this.settle(cursor.blockNumber < target ? cursor.blockNumber : target, head, out);
+      const now = this.ctx.clock.now();
+      await q.markChecked(db, DEPOSIT_WATCHER, this.owner, head, now);
       this.ctx.metrics.watcherLagBlocks.set(Number(head - cursor.blockNumber));
+      this.ctx.metrics.watcherLastSuccess.set(Math.floor(Date.now() / 1000));
       this.failures = 0;
       this.lastError = null;
       this.nextAttemptAt = 0;
       this.lastSuccessAt = new Date();
       return out;
     } catch (err) {
-      if (!(err instanceof ChainFault)) throw err;
+      if (!(err instanceof WatcherFault)) throw err;
       this.failures++;
       this.lastError = err.message;
-      return { ...out, stopped: 'fault' };
+      this.ctx.metrics.watcherErrors.inc({ kind: err.kind });
+      if (this.head !== null && this.cursor !== null)
+        this.ctx.metrics.watcherLagBlocks.set(Number(this.head - this.cursor));
+      return { ...out, stopped: 'fault', fault: err.kind };
     }
+  }
+
+  /** First start: read from DEPOSIT_START_BLOCK (or from the target, if that is lower). */
+  private async createCursor(target: bigint): Promise<void> {
+    const start = this.ctx.config.depositStartBlock;
+    const before = start > 0n ? start - 1n : 0n;
+    const at = target < before ? (target < 0n ? 0n : target) : before;
+    const block = present(must(await this.ctx.chain!.block(at)), at);
+    await q.createCursor(this.ctx.db, DEPOSIT_WATCHER, at, block.hash);
+  }
+
+  /**
+   * Addresses handed out before their first block was recorded (older versions did that while the chain could
+   * not be read) start at DEPOSIT_START_BLOCK: the cursor goes back there once, so nothing sent to them is missed.
+   */
+  private async startUnstarted(cursor: Cursor): Promise<Cursor | null> {
+    const { db } = this.ctx;
+    if ((await q.countUnstartedAddresses(db)) === 0) return cursor;
+    const start = this.ctx.config.depositStartBlock;
+    const to = start > 0n ? start - 1n : 0n;
+    const back = to < cursor.blockNumber ? present(must(await this.ctx.chain!.block(to)), to) : null;
+    return inTransaction(db, async (tx) => {
+      const n = await q.startUnstartedAddresses(tx, start);
+      if (!back || n === 0) return cursor;
+      const target = { blockNumber: to, blockHash: back.hash };
+      if (
+        !(await q.advanceCursor(
+          tx,
+          DEPOSIT_WATCHER,
+          this.owner,
+          cursor,
+          target,
+          this.ctx.clock.now(),
+          this.leaseUntil(),
+        ))
+      )
+        return null;
+      await q.dropCheckpointsAbove(tx, DEPOSIT_WATCHER, to);
+      this.ctx.log.warn(
+        { addresses: n, from: to + 1n },
+        'deposit watcher: addresses without a first block, reading again from DEPOSIT_START_BLOCK',
+      );
+      return target;
+    });
+  }
+
+  /** Reads ranges from the cursor up to the target, in order, each tied to the one before; null when the lease was lost. */
+  private async scan(start: Cursor, target: bigint, head: bigint, out: PassResult): Promise<Cursor | null> {
+    let cursor = start;
+    // Reads run up to READ_AHEAD ranges ahead; commits stay in block order, each from the exact cursor the
+    // previous one left (a read that failed is retried smaller, the reads after it dropped).
+    const ahead: Promise<RangeRead>[] = [];
+    let nextFrom = cursor.blockNumber + 1n;
+    const planAhead = () => {
+      while (ahead.length < READ_AHEAD && nextFrom <= target) {
+        const from = nextFrom;
+        const to = this.rangeEnd(from, target);
+        const read = this.readRange(from, to, head);
+        read.catch(() => undefined); // an abandoned read (the pass stopped) must not be an unhandled rejection
+        ahead.push(read);
+        nextFrom = to + 1n;
+      }
+    };
+    while (cursor.blockNumber < target) {
+      planAhead();
+      const first = ahead.shift();
+      if (!first) break;
+      let read = await first;
+      if (!read.ok) {
+        // Too many logs for one answer (result caps, response size limits, a truncated answer) looks like any
+        // other failed read: halve the range and try again, a few times, before calling it a fault.
+        ahead.length = 0;
+        for (
+          let i = 0;
+          !read.ok && read.error instanceof WatcherFault && i < RANGE_RETRIES && read.to > read.from;
+          i++
+        ) {
+          this.scanBlocks = Math.max(1, Math.floor(Number(read.to - read.from + 1n) / 2));
+          read = await this.readRange(read.from, this.rangeEnd(read.from, read.to), head);
+        }
+        if (!read.ok) throw read.error;
+        nextFrom = read.to + 1n;
+      }
+      if (read.parentHash !== cursor.blockHash) {
+        // The chain changed between reads; the next pass starts by checking the cursor's block again.
+        throw new WatcherFault('changed', `block ${read.from} does not follow block ${cursor.blockNumber} as read`);
+      }
+      this.learn(Number(read.to - read.from + 1n), read.logs);
+      const next = await this.commitRange(cursor, read, out);
+      if (!next) return null;
+      out.blocks += Number(next.blockNumber - cursor.blockNumber);
+      cursor = next;
+      this.cursor = cursor.blockNumber;
+    }
+    return cursor;
   }
 
   private leaseUntil(): Date {
@@ -271,24 +366,39 @@ export class DepositWatcher {
   }
 
   /**
-   * Reads one range: its Transfer logs, the hash of its last block, and the deposits among them (read-only,
-   * so ranges can be read ahead). Never rejects for a chain fault: that is a value, for the caller to retry.
+   * Reads one range: its last block (before and after the logs: it must not change), its first block's parent,
+   * the Transfer logs, and the deposits among them. Never rejects: a fault is a value, for the caller to retry.
    */
   private async readRange(from: bigint, to: bigint, head: bigint): Promise<RangeRead> {
-    const chain = this.ctx.chain;
     try {
-      if (!chain) throw new Error('the watcher has no chain');
-      const logs = must(await chain.usdcTransfers(from, to));
+      const chain = this.ctx.chain!;
+      const end = present(must(await chain.block(to)), to);
+      const first = from === to ? end : present(must(await chain.block(from)), from);
+      const logs = must(await completeTransfers(chain, from, to));
+      if (present(must(await chain.block(to)), to).hash !== end.hash)
+        throw new WatcherFault('changed', `block ${to} changed while blocks ${from}-${to} were read`);
+      if (
+        logs.some(
+          (l) =>
+            (l.blockNumber === to && l.blockHash !== end.hash) ||
+            (l.blockNumber === from && l.blockHash !== first.hash),
+        )
+      )
+        throw new WatcherFault('changed', `the logs of blocks ${from}-${to} come from another chain than their blocks`);
       const transfers = logs.filter((l) => l.usdc && l.value > 0n);
-      const toHash = must(await chain.blockHash(to));
-      if (!toHash) throw new ChainFault(`block ${to} not found`);
-      // The chain changed under the read: read the range again next pass.
-      if (transfers.some((l) => l.blockNumber === to && l.blockHash !== toHash))
-        throw new ChainFault(`block ${to} changed while it was read`);
       const rows = await this.depositsIn(transfers, head);
-      return { ok: true, from, to, toHash, rows, logs: logs.length, transfers: transfers.length };
+      return {
+        ok: true,
+        from,
+        to,
+        parentHash: first.parentHash,
+        toHash: end.hash,
+        rows,
+        logs: logs.length,
+        transfers: transfers.length,
+      };
     } catch (err) {
-      return { ok: false, from, to, fault: err instanceof ChainFault ? err.message : null, error: err };
+      return { ok: false, from, to, error: err };
     }
   }
 
@@ -315,15 +425,32 @@ export class DepositWatcher {
     return moved;
   }
 
+  /**
+   * Shows transfers in the blocks above the cursor (not deep enough yet) as pending, with their confirmations,
+   * once the cursor is caught up. Nothing is credited or decided from them: a failed preview changes nothing.
+   */
+  private async preview(cursor: Cursor, head: bigint, out: PassResult): Promise<void> {
+    if (head <= cursor.blockNumber || head - cursor.blockNumber > PREVIEW_MAX_BLOCKS) return;
+    const logs = await this.ctx.chain!.usdcTransfers(cursor.blockNumber + 1n, head);
+    if (!logs.ok) return;
+    const rows = await this.depositsIn(
+      logs.value.filter((l) => l.usdc && l.value > 0n),
+      head,
+    );
+    await inTransaction(this.ctx.db, (tx) => q.recordTransfers(tx, rows));
+    out.recorded += rows.length;
+  }
+
   /** The logs that are deposits: to an investor's address, from the block it was handed out on. */
   async depositsIn(logs: TransferLog[], head: bigint): Promise<q.WatchedInsert[]> {
     const owners = await ownersOf(this.ctx.db, [...new Set(logs.map((l) => l.to))]);
     if (owners.length === 0) return [];
     const byAddress = new Map(owners.map((o) => [o.address, o]));
     const now = this.ctx.clock.now();
+    const start = this.ctx.config.depositStartBlock;
     return logs.flatMap((l) => {
       const o = byAddress.get(l.to);
-      if (!o || (o.fromBlock !== null && l.blockNumber < o.fromBlock)) return [];
+      if (!o || l.blockNumber < (o.fromBlock ?? start)) return [];
       const below = l.value < MIN_DEPOSIT_MICRO;
       return [
         {
@@ -344,25 +471,27 @@ export class DepositWatcher {
     });
   }
 
-  /** Counts confirmations and credits the deposits deep enough whose block is still on the chain. */
-  async settle(head: bigint, out: PassResult): Promise<void> {
+  /**
+   * Counts confirmations and credits the pending deposits in blocks the cursor has passed (so at least
+   * DEPOSIT_CONFIRMATIONS deep) whose block is still the chain's; the others are matched with their transaction
+   * again. The credited addresses' on-chain balances are read again for the solvency view.
+   */
+  async settle(upTo: bigint, head: bigint, out: PassResult): Promise<void> {
     const chain = this.ctx.chain;
     if (!chain) return;
     const { db } = this.ctx;
     await q.countConfirmations(db, head);
-    const required = BigInt(this.ctx.config.DEPOSIT_CONFIRMATIONS);
-    const deepest = required === 0n ? head : head - required + 1n;
-    const due = await q.pendingWatchedUpTo(db, deepest, SETTLE_BATCH);
-    // The blocks' hashes now, a few requests at a time (one round trip per block was most of a catch-up's credit).
+    const due = await q.pendingWatchedUpTo(db, upTo, SETTLE_BATCH);
     const canonical = new Map<bigint, string | null>();
     const blocks = [...new Set(due.map((d) => d.blockNumber ?? -1n))].filter((n) => n >= 0n);
     for (let i = 0; i < blocks.length; i += HASH_READS_AT_ONCE) {
       const batch = blocks.slice(i, i + HASH_READS_AT_ONCE);
-      const hashes = await Promise.all(batch.map((n) => chain.blockHash(n)));
-      batch.forEach((n, j) => canonical.set(n, must(hashes[j] as ChainRead<string | null>)));
+      const headers = await Promise.all(batch.map((n) => chain.block(n)));
+      batch.forEach((n, j) => canonical.set(n, must(headers[j] as ChainRead<BlockHeader | null>)?.hash ?? null));
     }
     const deep = due.filter((d) => d.blockNumber !== null && canonical.get(d.blockNumber) === d.blockHash);
-    for (const d of due) if (!deep.includes(d) && (await this.recheck(d)) === 'dropped') out.dropped++;
+    const moved = new Set(due.filter((d) => !deep.includes(d) && d.txHash).map((d) => d.txHash as string));
+    for (const txHash of moved) await this.recheckTx(txHash, out);
     const credited = await inTransaction(db, (tx) =>
       confirmAndCreditMany(
         this.ctx,
@@ -372,85 +501,124 @@ export class DepositWatcher {
       ),
     );
     out.credited += credited.length;
+    if (credited.length > 0) {
+      const r = await refreshBalancesOf(this.ctx, [...new Set(credited.map((d) => d.toAddress ?? ''))].filter(Boolean));
+      if ('error' in r) this.ctx.log.warn({ err: r.error }, 'solvency: credited addresses not read again');
+    }
   }
 
   /**
-   * A pending deposit whose block left the chain: found again in another block (moved there), or
-   * failed as dropped by the re-organisation, never credited.
+   * Matches the watched deposits of one transaction with what the chain says of it now (after a re-organisation):
+   * a deposit whose transfer is found again takes its new block and log index (credited ones first, so a
+   * transfer is never counted twice); a pending one whose transfer is gone fails as dropped; a credited one whose
+   * transfer is gone is an alarm. Transfers to investors' addresses no deposit holds are recorded.
    */
-  async recheck(d: DepositRow): Promise<'moved' | 'dropped' | 'unchanged'> {
-    const chain = this.ctx.chain;
-    if (!chain || !d.txHash) return 'unchanged';
-    const r = must(await chain.receipt(d.txHash));
-    const again =
-      r.found && r.status === 'success'
-        ? r.transfers.find((t) => t.usdc && t.to === d.toAddress && t.from === d.fromAddress && t.value === d.amount)
-        : undefined;
+  async recheckTx(txHash: string, out: PassResult): Promise<void> {
+    const chain = this.ctx.chain!;
+    const r = must(await chain.receipt(txHash));
+    const found = r.found && r.status === 'success' ? r.transfers.filter((t) => t.usdc && t.value > 0n) : [];
+    const fresh = await this.depositsIn(found, this.head ?? 0n);
     const now = this.ctx.clock.now();
-    return inTransaction(this.ctx.db, async (tx) => {
-      const locked = await dq.lockDeposit(tx, d.id);
-      if (!locked || locked.status !== 'pending') return 'unchanged';
-      if (again) {
-        try {
+    const gone: dq.DepositRow[] = [];
+    await inTransaction(this.ctx.db, async (tx) => {
+      const rows = await q.lockWatchedOfTx(tx, txHash);
+      await q.parkLogIndexes(
+        tx,
+        rows.map((d) => d.id),
+      );
+      const unused = [...fresh];
+      for (const d of rows) {
+        const i = unused.findIndex(
+          (t) => t.toAddress === d.toAddress && t.fromAddress === d.fromAddress && t.amount === d.amount,
+        );
+        const t = i >= 0 ? unused.splice(i, 1)[0] : undefined;
+        const dropped = d.status === 'failed' && d.failureReason === MSG.depositDroppedByReorg;
+        if (t) {
           await dq.updateDeposit(tx, d.id, {
-            blockNumber: again.blockNumber,
-            blockHash: again.blockHash,
-            logIndex: again.logIndex,
+            logIndex: t.logIndex,
+            blockNumber: t.blockNumber,
+            blockHash: t.blockHash,
+            ...(d.status === 'pending' ? { confirmations: t.confirmations } : {}),
+            ...(dropped
+              ? { status: 'pending', failureReason: null, processedAt: null, confirmations: t.confirmations }
+              : {}),
           });
-          return 'moved';
-        } catch (err) {
-          if (!(sqlState(err) === '23505' && constraintName(err) === 'deposits_tx_log_key')) throw err;
+        } else {
+          await dq.updateDeposit(tx, d.id, {
+            logIndex: null,
+            ...(d.status === 'pending'
+              ? { status: 'failed', failureReason: MSG.depositDroppedByReorg, processedAt: now }
+              : {}),
+          });
+          if (d.status === 'pending') out.dropped++;
+          if (d.status === 'confirmed') gone.push(d);
         }
       }
-      await dq.updateDeposit(tx, d.id, {
-        status: 'failed',
-        failureReason: MSG.depositDroppedByReorg,
-        processedAt: now,
-      });
-      this.ctx.log.warn({ depositId: d.id, txHash: d.txHash }, 'deposit dropped by a chain re-organisation');
-      return 'dropped';
+      await q.recordTransfers(tx, unused);
+      for (const d of gone)
+        await q.raiseAlarm(tx, {
+          kind: 'credited_gone',
+          detail: `credited deposit ${d.id} (${d.amount} micro-USDC, transaction ${txHash}) is no longer on the chain`,
+          blockNumber: d.blockNumber,
+          at: now,
+        });
     });
+    for (const d of gone)
+      this.ctx.log.error({ depositId: d.id, txHash, userId: d.userId }, 'a credited deposit is no longer on the chain');
+    if (fresh.length === 0 && gone.length === 0)
+      this.ctx.log.warn({ txHash }, 'deposit dropped by a chain re-organisation');
   }
 
-  /** Walks back to the newest checkpoint still on the chain, re-checks what was read above it, moves the cursor there. */
+  /**
+   * The cursor's block left the chain: a re-organisation deeper than the confirmations. An alarm; then back to the
+   * newest checkpoint still on the chain (binary search: a checkpoint on the chain has every older one on it too),
+   * every deposit read above it matched with its transaction again, and the cursor moved there. No checkpoint on
+   * the chain: the watcher stops and says so, rather than trust a block it has not compared.
+   */
   private async rewind(cursor: Cursor, out: PassResult): Promise<Cursor | null> {
-    const chain = this.ctx.chain;
-    if (!chain) return null;
+    const chain = this.ctx.chain!;
     const { db } = this.ctx;
-    let fork: Cursor | null = null;
-    const checkpoints = await q.checkpointsBelow(db, DEPOSIT_WATCHER, cursor.blockNumber - 1n, REWIND_SEARCH);
-    for (const cp of checkpoints) {
-      if (must(await chain.blockHash(cp.blockNumber)) === cp.blockHash) {
-        fork = { blockNumber: cp.blockNumber, blockHash: cp.blockHash };
-        break;
-      }
+    const conf = this.ctx.config.DEPOSIT_CONFIRMATIONS;
+    const now = this.ctx.clock.now();
+    const checkpoints = await q.checkpointsBelow(db, DEPOSIT_WATCHER, cursor.blockNumber - 1n);
+    let lo = 0;
+    let hi = checkpoints.length - 1;
+    let found: Cursor | null = null;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const cp = checkpoints[mid]!;
+      if (must(await chain.block(cp.blockNumber))?.hash === cp.blockHash) {
+        found = { blockNumber: cp.blockNumber, blockHash: cp.blockHash };
+        hi = mid - 1;
+      } else lo = mid + 1;
     }
-    if (!fork) {
-      const oldest = checkpoints.at(-1)?.blockNumber ?? cursor.blockNumber;
-      const n = oldest > 0n ? oldest - 1n : 0n;
-      const hash = must(await chain.blockHash(n));
-      if (!hash) throw new ChainFault(`block ${n} not found`);
-      fork = { blockNumber: n, blockHash: hash };
-      this.ctx.log.error({ from: cursor.blockNumber, to: n }, 'chain re-organisation deeper than the checkpoints kept');
+    if (!found) {
+      const detail = `block ${cursor.blockNumber} left the chain and none of the ${checkpoints.length} checkpoints below it is on the chain: the watcher stopped (docs/OPERATIONS.md)`;
+      await q.raiseAlarm(db, { kind: 'fork_not_found', detail, blockNumber: cursor.blockNumber, at: now });
+      this.ctx.log.error({ block: cursor.blockNumber }, 'deposit watcher: fork point not found, stopped');
+      throw new WatcherFault('fork_not_found', detail);
     }
-    for (const d of await q.pendingWatchedAbove(db, fork.blockNumber))
-      if ((await this.recheck(d)) === 'dropped') out.dropped++;
-    const target = fork;
+    const fork = found;
+    await q.raiseAlarm(db, {
+      kind: 'deep_reorg',
+      detail: `a re-organisation deeper than the ${conf} confirmations replaced blocks ${fork.blockNumber + 1n}-${cursor.blockNumber}`,
+      blockNumber: fork.blockNumber + 1n,
+      at: now,
+    });
+    this.ctx.metrics.watcherErrors.inc({ kind: 'deep_reorg' });
+    this.ctx.log.error(
+      { from: cursor.blockNumber, to: fork.blockNumber },
+      'chain re-organisation deeper than the confirmations',
+    );
+    for (const txHash of await q.watchedTxsAbove(db, fork.blockNumber)) await this.recheckTx(txHash, out);
     const ok = await inTransaction(db, async (tx) => {
-      const moved = await q.advanceCursor(
-        tx,
-        DEPOSIT_WATCHER,
-        this.owner,
-        cursor,
-        target,
-        this.ctx.clock.now(),
-        this.leaseUntil(),
-      );
-      if (moved) await q.dropCheckpointsAbove(tx, DEPOSIT_WATCHER, target.blockNumber);
+      const moved = await q.advanceCursor(tx, DEPOSIT_WATCHER, this.owner, cursor, fork, now, this.leaseUntil());
+      if (moved) await q.dropCheckpointsAbove(tx, DEPOSIT_WATCHER, fork.blockNumber);
       return moved;
     });
-    this.ctx.log.warn({ from: cursor.blockNumber, to: target.blockNumber }, 'chain re-organisation: watcher rewound');
-    return ok ? target : null;
+    out.rewound = true;
+    this.cursor = fork.blockNumber;
+    return ok ? fork : null;
   }
 }
 

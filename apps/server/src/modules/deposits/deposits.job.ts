@@ -18,8 +18,9 @@ export const depositCheckJob: Job = {
 export const depositWatchJob: Job = {
   name: 'deposit-watcher',
   intervalMs: (config) => config.DEPOSIT_CHECK_INTERVAL_MS,
-  async run(ctx: AppContext): Promise<void> {
+  atStart: true,
+  async run(ctx: AppContext) {
     const w = depositWatcher(ctx);
-    if (w.enabled) await w.tick();
+    return w.enabled ? w.tick() : undefined;
   },
 };

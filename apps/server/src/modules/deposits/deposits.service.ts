@@ -15,10 +15,10 @@ import type { PageRequest } from '../../db/keyset.ts';
 import { constraintName, inTransaction, sqlState } from '../../db/tx.ts';
 import { lockUserAccounts, post } from '../../ledger/ledger.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
-import { findAddressOf } from '../deposit-addresses/deposit-addresses.queries.ts';
 import { ensureDepositAddress, perInvestorAddresses } from '../deposit-addresses/deposit-addresses.service.ts';
 import { depositWatcher } from './deposit-watcher.ts';
-import { findByLog, recordTransfers } from './watcher.queries.ts';
+import { findByLog, recordTransfers, type WatchedInsert } from './watcher.queries.ts';
+import type { TransferLog } from '../../chain/chain.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { toUserRef } from '../users/users.dto.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
@@ -60,6 +60,8 @@ export function toDepositDto(d: DepositRow, requiredConfirmations: number): Depo
     requiredConfirmations: d.type === 'real' ? requiredConfirmations : 0,
     failureReason: d.failureReason,
     failureKind: isFailureKind(d.failureKind) ? d.failureKind : null,
+    // A transfer the chain watcher read is the chain's fact: shown with why it failed, never edited.
+    correctable: d.status === 'failed' && d.toAddress === null,
     userId: d.userId,
   };
 }
@@ -134,8 +136,15 @@ async function failPending(
 /**
  * Applies one chain answer to a deposit, under its row lock and only while it is still the
  * pending deposit that was checked (an admin may have approved it, or it may have changed).
+ * Checked against the investor's own address (DEPOSIT_XPUB), a match takes the transfer's facts
+ * from the chain and is credited by the chain watcher like any transfer it reads.
  */
-async function applyCheck(ctx: AppContext, checked: DepositRow, result: ChainCheck): Promise<DepositRow> {
+async function applyCheck(
+  ctx: AppContext,
+  checked: DepositRow,
+  result: ChainCheck,
+  own: string | null,
+): Promise<DepositRow> {
   const now = ctx.clock.now();
   const required = ctx.config.DEPOSIT_CONFIRMATIONS;
   try {
@@ -167,23 +176,34 @@ async function applyCheck(ctx: AppContext, checked: DepositRow, result: ChainChe
         }
         case 'mismatch':
           return fail(result.reason, result.why);
-        case 'match':
+        case 'match': {
+          const t = result.transfer;
+          if (own)
+            return (
+              (await q.updateDeposit(tx, d.id, {
+                ...chainFacts(t),
+                confirmations: result.confirmations,
+                checkAttempts: 0,
+                nextCheckAt: null,
+              })) ?? d
+            );
           if (result.confirmations >= required) {
             const credited = await confirmAndCredit(ctx, tx, d.id, {
               processedAt: now,
-              logIndex: result.logIndex,
+              logIndex: t.logIndex,
               confirmations: result.confirmations,
             });
             return credited ?? d;
           }
           return (
             (await q.updateDeposit(tx, d.id, {
-              logIndex: result.logIndex,
+              logIndex: t.logIndex,
               confirmations: result.confirmations,
               checkAttempts: 0,
               nextCheckAt: now,
             })) ?? d
           );
+        }
       }
     });
   } catch (err) {
@@ -198,11 +218,29 @@ async function applyCheck(ctx: AppContext, checked: DepositRow, result: ChainChe
   }
 }
 
-/** Asks the chain about one pending real deposit and records the answer. */
+/** Every fact of a deposit that only the chain may give: none of them is ever taken from a request. */
+function chainFacts(t: TransferLog) {
+  return {
+    txHash: t.txHash,
+    logIndex: t.logIndex,
+    fromAddress: t.from,
+    toAddress: t.to,
+    amount: t.value,
+    blockNumber: t.blockNumber,
+    blockHash: t.blockHash,
+  };
+}
+
+/**
+ * Asks the chain about one pending claimed deposit and records the answer: checked against the address
+ * its investor may be credited for (their own with DEPOSIT_XPUB, the shared one without).
+ */
 async function verifyDeposit(ctx: AppContext, d: DepositRow): Promise<DepositRow> {
   if (!ctx.chain || d.type !== 'real' || d.status !== 'pending' || !d.txHash || !d.fromAddress) return d;
   const claim = { txHash: d.txHash, fromAddress: d.fromAddress, amount: d.amount };
-  return applyCheck(ctx, d, await checkDeposit(ctx.chain, claim, ctx.config.DEPOSIT_ADDRESS));
+  const own = perInvestorAddresses(ctx) ? await ensureDepositAddress(ctx, d.userId) : null;
+  const to = own ?? ctx.config.DEPOSIT_ADDRESS;
+  return applyCheck(ctx, d, await checkDeposit(ctx.chain, claim, to, own ? MSG.depositNotYourAddress : undefined), own);
 }
 
 /**
@@ -270,52 +308,42 @@ export async function submitDeposit(
 }
 
 /**
- * "My deposit has not shown up yet" (DEPOSIT_XPUB mode): accepted only for a USDC transfer to the
- * caller's own deposit address, recorded exactly as the watcher records it (one deposit per
- * transaction log, whoever finds it first), and credited when it is deep enough. Anything else is
- * refused with its reason and changes nothing.
+ * A claim checked against the caller's own deposit address (DEPOSIT_XPUB): the deposit the chain watcher
+ * would record for that transfer, every fact from the chain's receipt. Anything else is refused with its
+ * reason, and nothing changes.
+ */
+async function verifyOwnTransfer(
+  ctx: AppContext,
+  user: AuthUser,
+  claim: { txHash: string; amount: bigint; fromAddress: string },
+): Promise<WatchedInsert> {
+  const chain = ctx.chain;
+  const own = await ensureDepositAddress(ctx, user.id);
+  if (!chain || !own) throw new Error('verifyOwnTransfer needs a chain and DEPOSIT_XPUB');
+  const check = await checkDeposit(chain, claim, own, MSG.depositNotYourAddress);
+  if (check.kind === 'rpc_error') throw new AppError('upstream_error', MSG.depositChainUnavailable);
+  if (check.kind === 'not_found') throw conflict(MSG.depositNotOnChainYet(ctx.config.CHAIN_ID));
+  if (check.kind === 'mismatch') throw badRequest(check.reason, 'chain_mismatch');
+  const head = check.transfer.blockNumber + BigInt(check.confirmations) - 1n;
+  const [row] = await depositWatcher(ctx).depositsIn([check.transfer], head);
+  // Before the block from which the address counts: it was not handed out yet.
+  if (!row) throw badRequest(MSG.depositNotYourAddress([own], own), 'chain_mismatch');
+  return row;
+}
+
+/**
+ * "My deposit has not shown up yet" (DEPOSIT_XPUB mode): recorded exactly as the watcher records it (one
+ * deposit per transfer log, whoever finds it first), and credited by the watcher once it is deep enough.
  */
 async function claimOwnTransfer(
   ctx: AppContext,
   user: AuthUser,
   input: { txHash: string; amount: bigint; fromAddress: string },
 ): Promise<{ message: string; deposit: Deposit }> {
-  const chain = ctx.chain;
-  const own = await ensureDepositAddress(ctx, user.id);
-  if (!chain || !own) throw new Error('claimOwnTransfer needs a chain and DEPOSIT_XPUB');
-  const check = await checkDeposit(chain, input, own, MSG.depositNotYourAddress);
-  if (check.kind === 'rpc_error') throw new AppError('upstream_error', MSG.depositChainUnavailable);
-  if (check.kind === 'not_found') throw conflict(MSG.depositNotOnChainYet(ctx.config.CHAIN_ID));
-  if (check.kind === 'mismatch') throw badRequest(check.reason, 'chain_mismatch');
-  const owner = await findAddressOf(ctx.db, user.id);
-  if (owner?.fromBlock != null && check.blockNumber < owner.fromBlock)
-    throw badRequest(MSG.depositNotYourAddress([own], own), 'chain_mismatch');
-  const watcher = depositWatcher(ctx);
-  const head = check.blockNumber + BigInt(check.confirmations) - 1n;
-  const logs = [
-    {
-      token: '',
-      usdc: true,
-      from: input.fromAddress.toLowerCase(),
-      to: own,
-      value: input.amount,
-      logIndex: check.logIndex,
-      txHash: input.txHash.toLowerCase(),
-      blockNumber: check.blockNumber,
-      blockHash: check.blockHash,
-    },
-  ];
-  const rows = await watcher.depositsIn(logs, head);
-  await inTransaction(ctx.db, (tx) => recordTransfers(tx, rows));
-  let row = await findByLog(ctx.db, input.txHash.toLowerCase(), check.logIndex);
+  const found = await verifyOwnTransfer(ctx, user, input);
+  await inTransaction(ctx.db, (tx) => recordTransfers(tx, [found]));
+  const row = await findByLog(ctx.db, found.txHash, found.logIndex);
   if (!row) throw new Error('claimed deposit not recorded');
-  if (row.status === 'pending' && check.confirmations >= ctx.config.DEPOSIT_CONFIRMATIONS) {
-    const pendingId = row.id;
-    await inTransaction(ctx.db, (tx) =>
-      confirmAndCredit(ctx, tx, pendingId, { processedAt: ctx.clock.now(), confirmations: check.confirmations }),
-    );
-    row = (await q.findDeposit(ctx.db, row.id)) ?? row;
-  }
   return { message: resultMessage(row, MSG.depositSubmitted), deposit: dto(ctx, row) };
 }
 
@@ -329,33 +357,50 @@ export async function failedDeposits(ctx: AppContext, user: AuthUser): Promise<D
   return rows.map((d) => dto(ctx, d));
 }
 
-/** The owner corrects a failed deposit: new hash and amount, back to pending, verified again. */
+/**
+ * The owner corrects a failed deposit they claimed: back to pending and verified again against the address
+ * they may be credited for. With DEPOSIT_XPUB the correction is checked first and the deposit takes the
+ * transfer's facts from the chain; without it the new hash, amount and sender are a claim the chain is asked
+ * about. A transfer the chain watcher recorded is not correctable: its facts are the chain's.
+ */
 export async function updateFailedDeposit(
   ctx: AppContext,
   user: AuthUser,
   input: { depositId: string; txHash: string; amount: bigint; fromAddress: string | null },
 ): Promise<{ message: string; deposit: Deposit }> {
   if (!UUID.test(input.depositId)) throw notFound(MSG.notFound);
-  const real = ctx.chain !== null;
+  const existing = await q.findDeposit(ctx.db, input.depositId);
+  if (!existing || existing.userId !== user.id) throw notFound(MSG.notFound);
+  if (existing.status !== 'failed') throw conflict(MSG.depositNotFailed);
+  if (existing.toAddress !== null) throw conflict(MSG.depositNotCorrectable(existing.failureReason));
   let row: DepositRow | undefined;
   try {
-    row = await q.resubmitIfFailed(ctx.db, input.depositId, user.id, {
-      txHash: input.txHash,
-      amount: input.amount,
-      fromAddress: input.fromAddress,
-      type: real ? 'real' : 'demo',
-      now: ctx.clock.now(),
-    });
+    if (ctx.chain && perInvestorAddresses(ctx)) {
+      const claim = {
+        txHash: input.txHash,
+        amount: input.amount,
+        fromAddress: input.fromAddress ?? existing.fromAddress ?? '',
+      };
+      const found = await verifyOwnTransfer(ctx, user, claim);
+      row = await inTransaction(ctx.db, (tx) =>
+        q.adoptTransfer(tx, existing.id, user.id, { ...found, now: ctx.clock.now() }),
+      );
+    } else {
+      row = await q.resubmitIfFailed(ctx.db, input.depositId, user.id, {
+        txHash: input.txHash,
+        amount: input.amount,
+        fromAddress: input.fromAddress,
+        type: ctx.chain ? 'real' : 'demo',
+        now: ctx.clock.now(),
+      });
+    }
   } catch (err) {
     if (isHashTaken(err)) throw conflict(MSG.depositHashTaken);
     throw err;
   }
-  if (!row) {
-    const existing = await q.findDeposit(ctx.db, input.depositId);
-    if (!existing || existing.userId !== user.id) throw notFound(MSG.notFound);
-    throw conflict(MSG.depositNotFailed);
-  }
-  if (real) row = await verifyDeposit(ctx, row);
+  // Changed in between (corrected or dismissed by a parallel request).
+  if (!row) throw conflict(MSG.depositNotFailed);
+  if (ctx.chain && !perInvestorAddresses(ctx)) row = await verifyDeposit(ctx, row);
   return { message: resultMessage(row, MSG.depositResubmitted), deposit: dto(ctx, row) };
 }
 

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, gt, isNotNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { chainCheckpoints, chainCursors, deposits } from '../../db/schema.ts';
+import { chainAlarms, chainCheckpoints, chainCursors, depositAddresses, deposits } from '../../db/schema.ts';
 import { MSG } from '@harvest/shared/messages';
 import type { DepositRow } from './deposits.queries.ts';
 
@@ -42,6 +42,14 @@ export async function releaseLease(db: Db, name: string, owner: string): Promise
     .where(and(eq(chainCursors.name, name), eq(chainCursors.leaseOwner, owner)));
 }
 
+/** A pass of the lease holder read the chain up to its target: when, and the head it saw. */
+export async function markChecked(db: Db, name: string, owner: string, head: bigint, now: Date): Promise<void> {
+  await db
+    .update(chainCursors)
+    .set({ checkedAt: now, headBlock: head })
+    .where(and(eq(chainCursors.name, name), eq(chainCursors.leaseOwner, owner)));
+}
+
 /**
  * Moves the cursor from exactly `from` to `to`, only for the lease holder: a cursor someone else
  * moved (or a lost lease) changes nothing and the caller's transaction is rolled back.
@@ -80,14 +88,13 @@ export async function addCheckpoint(db: Db, name: string, blockNumber: bigint, b
     .where(and(eq(chainCheckpoints.name, name), lt(chainCheckpoints.blockNumber, keepFrom)));
 }
 
-/** Checkpoints at or below a block, newest first (to walk back to the fork point). */
-export async function checkpointsBelow(db: Db, name: string, blockNumber: bigint, limit: number) {
+/** Every checkpoint at or below a block, newest first (the window keeps them few), to find the fork point. */
+export async function checkpointsBelow(db: Db, name: string, blockNumber: bigint) {
   return db
     .select()
     .from(chainCheckpoints)
     .where(and(eq(chainCheckpoints.name, name), lte(chainCheckpoints.blockNumber, blockNumber)))
-    .orderBy(desc(chainCheckpoints.blockNumber))
-    .limit(limit);
+    .orderBy(desc(chainCheckpoints.blockNumber));
 }
 
 export async function dropCheckpointsAbove(db: Db, name: string, blockNumber: bigint) {
@@ -96,29 +103,27 @@ export async function dropCheckpointsAbove(db: Db, name: string, blockNumber: bi
     .where(and(eq(chainCheckpoints.name, name), gt(chainCheckpoints.blockNumber, blockNumber)));
 }
 
-/** One Transfer log to an investor's address, as a deposit row to record. */
-export type WatchedInsert = Required<
-  Pick<
-    typeof deposits.$inferInsert,
-    | 'userId'
-    | 'amount'
-    | 'status'
-    | 'txHash'
-    | 'logIndex'
-    | 'fromAddress'
-    | 'toAddress'
-    | 'blockNumber'
-    | 'blockHash'
-    | 'confirmations'
-    | 'failureReason'
-    | 'createdAt'
-  >
->;
+/** One Transfer log to an investor's address, as a deposit row to record (every fact from the chain). */
+export interface WatchedInsert {
+  userId: string;
+  amount: bigint;
+  status: 'pending' | 'failed';
+  txHash: string;
+  logIndex: number;
+  fromAddress: string;
+  toAddress: string;
+  blockNumber: bigint;
+  blockHash: string;
+  confirmations: number;
+  failureReason: string | null;
+  createdAt: Date;
+}
 
 /**
- * Records transfers found on chain, once per (tx hash, log index): a log read again (a second
- * pass, a claim, another instance) changes nothing, except that a deposit failed as dropped by a
- * re-organisation comes back to pending when its transaction is mined again.
+ * Records transfers found on chain, once per (tx hash, log index). The same transfer read again (a later
+ * read, a claim, another instance) refreshes where a pending deposit sits (its block may have changed in a
+ * re-organisation) and brings back one failed as dropped by a re-organisation; a confirmed deposit, or
+ * another transfer at that log index, is left as it is.
  */
 export async function recordTransfers(db: Db, rows: WatchedInsert[]): Promise<void> {
   if (rows.length === 0) return;
@@ -135,7 +140,15 @@ export async function recordTransfers(db: Db, rows: WatchedInsert[]): Promise<vo
         confirmations: sql`excluded.confirmations`,
         processedAt: null,
       },
-      setWhere: and(eq(deposits.status, 'failed'), eq(deposits.failureReason, MSG.depositDroppedByReorg)),
+      setWhere: and(
+        sql`${deposits.toAddress} = excluded.to_address`,
+        sql`${deposits.fromAddress} = excluded.from_address`,
+        sql`${deposits.amount} = excluded.amount`,
+        or(
+          eq(deposits.status, 'pending'),
+          and(eq(deposits.status, 'failed'), eq(deposits.failureReason, MSG.depositDroppedByReorg)),
+        ),
+      ),
     });
 }
 
@@ -166,11 +179,77 @@ export async function pendingWatchedUpTo(db: Db, maxBlock: bigint, limit: number
     .limit(limit);
 }
 
-/** Pending watched deposits read in blocks after `blockNumber` (a re-organisation may have dropped them). */
-export async function pendingWatchedAbove(db: Db, blockNumber: bigint): Promise<DepositRow[]> {
+/** Transactions of watched deposits read in blocks after `blockNumber` (a re-organisation may have moved or dropped them). */
+export async function watchedTxsAbove(db: Db, blockNumber: bigint): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ txHash: deposits.txHash })
+    .from(deposits)
+    .where(and(isNotNull(deposits.toAddress), gt(deposits.blockNumber, blockNumber)));
+  return rows.flatMap((r) => (r.txHash ? [r.txHash] : []));
+}
+
+/**
+ * The watched deposits of one transaction, locked, in the order they keep a transfer when a transaction is
+ * matched again: credited ones first, then pending, then failed; within each by log index.
+ */
+export async function lockWatchedOfTx(db: Db, txHash: string): Promise<DepositRow[]> {
   return db
     .select()
     .from(deposits)
-    .where(and(eq(deposits.status, 'pending'), isNotNull(deposits.toAddress), gt(deposits.blockNumber, blockNumber)))
-    .orderBy(asc(deposits.blockNumber));
+    .where(and(eq(deposits.txHash, txHash), isNotNull(deposits.toAddress)))
+    .orderBy(
+      sql`CASE ${deposits.status} WHEN 'confirmed' THEN 0 WHEN 'pending' THEN 1 ELSE 2 END`,
+      asc(deposits.logIndex),
+    )
+    .for('update');
+}
+
+/** Frees the log indexes of these deposits (each to -1 - itself) before they are given their new ones. */
+export async function parkLogIndexes(db: Db, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .update(deposits)
+    .set({ logIndex: sql`-1 - ${deposits.logIndex}` })
+    .where(and(inArray(deposits.id, ids), isNotNull(deposits.logIndex)));
+}
+
+/** Addresses handed out before they were given a first block (before that was recorded): how many. */
+export async function countUnstartedAddresses(db: Db): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(depositAddresses)
+    .where(isNull(depositAddresses.fromBlock));
+  return Number(row?.n ?? 0);
+}
+
+/** Gives those addresses their first block. */
+export async function startUnstartedAddresses(db: Db, fromBlock: bigint): Promise<number> {
+  const rows = await db
+    .update(depositAddresses)
+    .set({ fromBlock })
+    .where(isNull(depositAddresses.fromBlock))
+    .returning({ userId: depositAddresses.userId });
+  return rows.length;
+}
+
+/** Raises an alarm for an operator, unless the same one is already open. */
+export async function raiseAlarm(
+  db: Db,
+  alarm: { kind: string; detail: string; blockNumber: bigint | null; at: Date },
+): Promise<boolean> {
+  const open = await db
+    .select({ id: chainAlarms.id })
+    .from(chainAlarms)
+    .where(
+      and(eq(chainAlarms.kind, alarm.kind), eq(chainAlarms.detail, alarm.detail), isNull(chainAlarms.acknowledgedAt)),
+    )
+    .limit(1);
+  if (open.length > 0) return false;
+  await db.insert(chainAlarms).values({
+    kind: alarm.kind,
+    detail: alarm.detail,
+    blockNumber: alarm.blockNumber,
+    createdAt: alarm.at,
+  });
+  return true;
 }

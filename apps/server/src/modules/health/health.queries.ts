@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
+import type { PendingCounts } from '../../lib/metrics.ts';
 
 /** A round trip to the database and nothing else. */
 export async function ping(db: Db): Promise<void> {
@@ -23,19 +24,24 @@ export async function latestAppliedMigration(db: Db): Promise<number | null> {
 }
 
 /**
- * Deposits and withdrawals an operator or the chain still has to settle, and e-mails still to send
- * (the metrics' pending gauges).
+ * Deposits and withdrawals an operator or the chain still has to settle, e-mails still to send, and what
+ * the chain checks left for an operator (the metrics' gauges).
  */
-export async function pendingCounts(db: Db): Promise<{ deposits: number; withdrawals: number; mails: number }> {
-  const rows = await rawRows<{ deposits: number; withdrawals: number; mails: number }>(
+export async function pendingCounts(db: Db): Promise<PendingCounts> {
+  const [r] = await rawRows<Record<keyof PendingCounts, number>>(
     db,
     sql`SELECT (SELECT count(*)::int FROM deposits WHERE status = 'pending') AS deposits,
                (SELECT count(*)::int FROM withdrawals WHERE status = 'pending') AS withdrawals,
-               (SELECT count(*)::int FROM mail_outbox WHERE sent_at IS NULL) AS mails`,
+               (SELECT count(*)::int FROM mail_outbox WHERE sent_at IS NULL) AS mails,
+               (SELECT COALESCE((SELECT difference_count FROM chain_reconciliations WHERE finished_at IS NOT NULL
+                                 ORDER BY started_at DESC LIMIT 1), 0)) AS unreconciled,
+               (SELECT count(*)::int FROM chain_alarms WHERE acknowledged_at IS NULL) AS "chainAlarms"`,
   );
   return {
-    deposits: Number(rows[0]?.deposits ?? 0),
-    withdrawals: Number(rows[0]?.withdrawals ?? 0),
-    mails: Number(rows[0]?.mails ?? 0),
+    deposits: Number(r?.deposits ?? 0),
+    withdrawals: Number(r?.withdrawals ?? 0),
+    mails: Number(r?.mails ?? 0),
+    unreconciled: Number(r?.unreconciled ?? 0),
+    chainAlarms: Number(r?.chainAlarms ?? 0),
   };
 }

@@ -1,7 +1,7 @@
-import { isNotNull, sql, sum } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, sql, sum } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
-import { ledgerAccounts, onchainBalances } from '../../db/schema.ts';
+import { chainAlarms, ledgerAccounts, onchainBalances } from '../../db/schema.ts';
 
 export type BalanceKind = 'deposit' | 'shared' | 'payout';
 
@@ -39,4 +39,24 @@ export async function saveBalances(
         set: { kind: sql`excluded.kind`, balance: sql`excluded.balance`, readAt: sql`excluded.read_at` },
       });
   }
+}
+
+/** Chain alarms nobody has acknowledged yet, newest first. */
+export async function openAlarms(db: Db) {
+  return db
+    .select()
+    .from(chainAlarms)
+    .where(isNull(chainAlarms.acknowledgedAt))
+    .orderBy(desc(chainAlarms.createdAt))
+    .limit(50);
+}
+
+/** Marks an open alarm acknowledged; undefined when there is no such open alarm. */
+export async function acknowledgeAlarm(db: Db, id: string, by: string, at: Date) {
+  const [row] = await db
+    .update(chainAlarms)
+    .set({ acknowledgedAt: at, acknowledgedBy: by })
+    .where(and(eq(chainAlarms.id, id), isNull(chainAlarms.acknowledgedAt)))
+    .returning();
+  return row;
 }

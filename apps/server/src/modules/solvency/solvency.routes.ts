@@ -1,14 +1,40 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { solvencyResponse } from '@harvest/shared/schemas/solvency';
+import { messageResponse } from '@harvest/shared/schemas/common';
+import { reconciliationResponse, solvencyResponse } from '@harvest/shared/schemas/solvency';
+import { idParams } from '@harvest/shared/schemas/user';
+import { MSG } from '@harvest/shared/messages';
 import type { AppContext } from '../../context.ts';
-import { authHooks } from '../../plugins/auth.ts';
-import { solvency } from './solvency.service.ts';
+import { authHooks, currentUser } from '../../plugins/auth.ts';
+import * as service from './solvency.service.ts';
 
+/** The Solvency panel: what is owed against what the chain holds, the watcher, the reconciliation, alarms. */
 export function solvencyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { requireAdmin } = authHooks(ctx);
   return async (app) => {
     app.get('/admin/solvency', { onRequest: requireAdmin, schema: { response: { 200: solvencyResponse } } }, async () =>
-      solvency(ctx),
+      service.solvency(ctx),
+    );
+    app.post(
+      '/admin/solvency/refresh',
+      { onRequest: requireAdmin, schema: { response: { 200: solvencyResponse } } },
+      async (req) => service.adminRefresh(ctx, currentUser(req), req.ip),
+    );
+    app.post(
+      '/admin/solvency/reconcile',
+      { onRequest: requireAdmin, schema: { response: { 202: reconciliationResponse } } },
+      async (req, reply) =>
+        reply.status(202).send({
+          message: MSG.reconciliationStarted,
+          reconciliation: await service.adminReconcile(ctx, currentUser(req), req.ip),
+        }),
+    );
+    app.post(
+      '/admin/chain-alarms/:id/acknowledge',
+      { onRequest: requireAdmin, schema: { params: idParams, response: { 200: messageResponse } } },
+      async (req) => {
+        await service.acknowledgeAlarm(ctx, currentUser(req), req.params.id, req.ip);
+        return { message: MSG.chainAlarmAcknowledged };
+      },
     );
   };
 }

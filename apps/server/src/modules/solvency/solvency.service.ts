@@ -1,10 +1,22 @@
+import { MSG } from '@harvest/shared/messages';
 import { microToUsdc } from '@harvest/shared/money';
-import type { Solvency } from '@harvest/shared/schemas/solvency';
+import type { Reconciliation, Solvency } from '@harvest/shared/schemas/solvency';
 import { unavailableText } from '../../chain/chain.ts';
 import { DEMO_DEPOSIT_ADDRESS } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/tx.ts';
+import { AppError, conflict, notFound, tooMany } from '../../lib/errors.ts';
+import type { AuthUser } from '../../plugins/auth.ts';
+import { writeAudit } from '../audit/audit.queries.ts';
 import { allAddresses } from '../deposit-addresses/deposit-addresses.queries.ts';
+import { DEPOSIT_WATCHER } from '../deposit-addresses/deposit-addresses.service.ts';
+import { findCursor } from '../deposits/watcher.queries.ts';
+import { lastRun } from '../reconciliation/reconciliation.queries.ts';
+import { completeRun, runningRun, startRun, toReconciliationDto } from '../reconciliation/reconciliation.service.ts';
 import * as q from './solvency.queries.ts';
+
+/** An administrator's "Refresh now" reads every platform address: at most once in this many ms. */
+export const REFRESH_EVERY_MS = 10_000;
 
 /** The platform's addresses whose USDC counts as assets: investors' deposit addresses, DEPOSIT_ADDRESS (unless the demo one), PAYOUT_ADDRESS. */
 export async function platformAddresses(ctx: AppContext): Promise<{ address: string; kind: q.BalanceKind }[]> {
@@ -18,26 +30,49 @@ export async function platformAddresses(ctx: AppContext): Promise<{ address: str
   return out;
 }
 
-/**
- * Reads the USDC of every platform address (JSON-RPC batches) and caches it: the solvency view
- * answers from the cache, never one chain call per address per request. Run by the background job.
- */
-export async function refreshOnchainBalances(ctx: AppContext): Promise<{ addresses: number } | { error: string }> {
+async function readAndSave(
+  ctx: AppContext,
+  addresses: { address: string; kind: q.BalanceKind }[],
+): Promise<{ addresses: number } | { error: string }> {
   if (!ctx.chain) return { addresses: 0 };
-  const addresses = await platformAddresses(ctx);
   const read = await ctx.chain.usdcBalances(addresses.map((a) => a.address));
   if (!read.ok) return { error: unavailableText(read.error) };
-  const readAt = ctx.clock.now();
   await q.saveBalances(
     ctx.db,
     addresses.map((a) => ({ ...a, balance: read.value.get(a.address) ?? 0n })),
-    readAt,
+    ctx.clock.now(),
   );
   return { addresses: addresses.length };
 }
 
+/**
+ * Reads the USDC of every platform address (JSON-RPC batches) and caches it: the solvency view answers
+ * from the cache, never one chain call per address per request. At start, every few minutes, and when an
+ * administrator asks.
+ */
+export async function refreshOnchainBalances(ctx: AppContext): Promise<{ addresses: number } | { error: string }> {
+  return readAndSave(ctx, await platformAddresses(ctx));
+}
+
+/** Reads again the deposit addresses just credited (their USDC is what changed), after a batch of credits. */
+export async function refreshBalancesOf(
+  ctx: AppContext,
+  addresses: string[],
+): Promise<{ addresses: number } | { error: string }> {
+  return readAndSave(
+    ctx,
+    addresses.map((address) => ({ address, kind: 'deposit' })),
+  );
+}
+
 export async function solvency(ctx: AppContext): Promise<Solvency> {
-  const [liabilities, totals] = await Promise.all([q.userLiabilities(ctx.db), q.onchainTotals(ctx.db)]);
+  const [liabilities, totals, cursor, run, alarms] = await Promise.all([
+    q.userLiabilities(ctx.db),
+    q.onchainTotals(ctx.db),
+    ctx.config.DEPOSIT_XPUB ? findCursor(ctx.db, DEPOSIT_WATCHER) : Promise.resolve(undefined),
+    lastRun(ctx.db),
+    q.openAlarms(ctx.db),
+  ]);
   const total = (...kinds: string[]) => totals.filter((t) => kinds.includes(t.kind)).reduce((n, t) => n + t.total, 0n);
   const deposit = total('deposit', 'shared');
   const payout = total('payout');
@@ -45,8 +80,90 @@ export async function solvency(ctx: AppContext): Promise<Solvency> {
   return {
     liabilities: microToUsdc(liabilities),
     assets: { depositAddresses: microToUsdc(deposit), payoutAddress: microToUsdc(payout) },
-    // Integer arithmetic to 4 decimals (1.2345 = 123.45 %), then a number.
-    coverage: liabilities > 0n ? Number(((deposit + payout) * 10_000n) / liabilities) / 10_000 : null,
+    // Integer arithmetic to 4 decimals (1.2345 = 123.45 %), then a number; none before a reading.
+    coverage: oldest && liabilities > 0n ? Number(((deposit + payout) * 10_000n) / liabilities) / 10_000 : null,
     asOf: oldest ? oldest.toISOString() : null,
+    watcher: cursor
+      ? {
+          checkedAt: cursor.checkedAt ? cursor.checkedAt.toISOString() : null,
+          headBlock: cursor.headBlock === null ? null : Number(cursor.headBlock),
+          cursorBlock: Number(cursor.blockNumber),
+        }
+      : null,
+    reconciliation: run ? toReconciliationDto(run) : null,
+    alarms: alarms.map((a) => ({
+      _id: a.id,
+      kind: a.kind,
+      detail: a.detail,
+      blockNumber: a.blockNumber === null ? null : Number(a.blockNumber),
+      createdAt: a.createdAt.toISOString(),
+    })),
   };
+}
+
+/** "Refresh now": every balance read again at once (at most once per REFRESH_EVERY_MS), audited. */
+export async function adminRefresh(ctx: AppContext, admin: AuthUser, ip: string): Promise<Solvency> {
+  if (!ctx.chain) throw new AppError('unavailable', MSG.solvencyNoChain);
+  const window = await ctx.counters.hit('solvency-refresh', REFRESH_EVERY_MS);
+  if (window.count > 1) throw tooMany(MSG.solvencyRefreshTooSoon(Math.ceil(window.ttlMs / 1000)), window.ttlMs / 1000);
+  const r = await refreshOnchainBalances(ctx);
+  await writeAudit(ctx.db, {
+    adminId: admin.id,
+    action: 'solvency_refresh',
+    targetType: 'platform',
+    targetId: 'solvency',
+    after: 'error' in r ? { error: r.error } : { addresses: r.addresses },
+    ip,
+  });
+  if ('error' in r) throw new AppError('upstream_error', MSG.depositChainUnavailable);
+  return solvency(ctx);
+}
+
+/**
+ * "Reconcile now": a run of the reconciliation against the chain, in the background of this instance (the
+ * panel shows it running, then its result). One at a time; audited.
+ */
+export async function adminReconcile(ctx: AppContext, admin: AuthUser, ip: string): Promise<Reconciliation> {
+  const chain = ctx.chain;
+  if (!chain) throw new AppError('unavailable', MSG.solvencyNoChain);
+  const deps = { db: ctx.db, chain, config: ctx.config, now: () => ctx.clock.now() };
+  if (await runningRun(deps)) throw conflict(MSG.reconciliationRunning);
+  const run = await inTransaction(ctx.db, async (tx) => {
+    const started = await startRun({ db: tx, now: deps.now }, 'admin', admin.id);
+    await writeAudit(tx, {
+      adminId: admin.id,
+      action: 'chain_reconcile',
+      targetType: 'platform',
+      targetId: started.id,
+      ip,
+    });
+    return started;
+  });
+  completeRun(deps, run).then(
+    ({ result }) => {
+      if (result && result.differences.length > 0)
+        ctx.log.error(
+          { differences: result.differences.length, run: run.id },
+          'chain reconciliation found differences',
+        );
+    },
+    (err: unknown) => ctx.log.error({ err, run: run.id }, 'chain reconciliation run failed'),
+  );
+  return toReconciliationDto(run);
+}
+
+/** An administrator has looked at a chain alarm: it leaves the panel and the open-alarms gauge; audited. */
+export async function acknowledgeAlarm(ctx: AppContext, admin: AuthUser, id: string, ip: string): Promise<void> {
+  await inTransaction(ctx.db, async (tx) => {
+    const alarm = await q.acknowledgeAlarm(tx, id, admin.id, ctx.clock.now());
+    if (!alarm) throw notFound(MSG.notFound);
+    await writeAudit(tx, {
+      adminId: admin.id,
+      action: 'chain_alarm_acknowledge',
+      targetType: 'chain_alarm',
+      targetId: id,
+      before: { kind: alarm.kind, detail: alarm.detail },
+      ip,
+    });
+  });
 }

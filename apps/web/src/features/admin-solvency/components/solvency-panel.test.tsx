@@ -1,4 +1,5 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Solvency } from '@harvest/shared/schemas/solvency';
@@ -6,29 +7,36 @@ import { SolvencyPanel } from './solvency-panel.tsx';
 
 afterEach(() => vi.unstubAllGlobals());
 
-function show(s: Solvency) {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(
-      async () => new Response(JSON.stringify(s), { status: 200, headers: { 'content-type': 'application/json' } }),
-    ),
+const base: Solvency = {
+  liabilities: 1000,
+  assets: { depositAddresses: 900, payoutAddress: 200 },
+  coverage: 1.1,
+  asOf: '2026-11-23T10:00:00.000Z',
+  watcher: null,
+  reconciliation: null,
+  alarms: [],
+};
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+function show(s: Solvency, onPost: (path: string) => Response = () => json({ error: 'no', code: 'internal' }, 500)) {
+  const fetch = vi.fn(async (url: string, init?: RequestInit) =>
+    init?.method === 'POST' ? onPost(new URL(url, 'http://x').pathname) : json(s),
   );
+  vi.stubGlobal('fetch', fetch);
   const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={qc}>
       <SolvencyPanel />
     </QueryClientProvider>,
   );
+  return fetch;
 }
 
 describe('SolvencyPanel', () => {
   it('shows coverage, liabilities, assets and the reading time; green at or above 100 %', async () => {
-    show({
-      liabilities: 1000,
-      assets: { depositAddresses: 900, payoutAddress: 200 },
-      coverage: 1.1,
-      asOf: '2026-11-23T10:00:00.000Z',
-    });
+    show(base);
     const coverage = await screen.findByTestId('solvency-coverage');
     expect(coverage.textContent).toBe('110.0 % covered');
     expect(coverage.dataset.covered).toBe('yes');
@@ -38,12 +46,7 @@ describe('SolvencyPanel', () => {
   });
 
   it('is red below 100 %', async () => {
-    show({
-      liabilities: 1000,
-      assets: { depositAddresses: 500, payoutAddress: 100 },
-      coverage: 0.6,
-      asOf: '2026-11-23T10:00:00.000Z',
-    });
+    show({ ...base, assets: { depositAddresses: 500, payoutAddress: 100 }, coverage: 0.6 });
     const coverage = await screen.findByTestId('solvency-coverage');
     expect(coverage.textContent).toBe('60.0 % covered');
     expect(coverage.dataset.covered).toBe('no');
@@ -51,11 +54,74 @@ describe('SolvencyPanel', () => {
     expect(screen.getByText(/On-chain balances read Nov 23, 2026/)).toBeTruthy();
   });
 
-  it('before the chain was ever read: no alarm, it says the coverage is not known', async () => {
-    show({ liabilities: 1000, assets: { depositAddresses: 0, payoutAddress: 0 }, coverage: 0, asOf: null });
+  it('before the balances were ever read: no alarm, no zeros, it says they are not read yet', async () => {
+    show({ ...base, assets: { depositAddresses: 0, payoutAddress: 0 }, coverage: null, asOf: null });
     const coverage = await screen.findByTestId('solvency-coverage');
     expect(coverage.textContent).toBe('Coverage not known yet');
     expect(coverage.className).not.toMatch(/rose|red/);
-    expect(screen.getByText('On-chain balances not read yet')).toBeTruthy();
+    expect(screen.getByText(/On-chain balances not read yet/)).toBeTruthy();
+    expect(screen.queryByText('0.00 USDC')).toBeNull();
+  });
+
+  it('Refresh now posts and shows the fresh figures; too soon shows the server text', async () => {
+    const user = userEvent.setup();
+    let calls = 0;
+    const fetch = show(base, (path) => {
+      expect(path).toBe('/api/admin/solvency/refresh');
+      calls++;
+      return calls === 1
+        ? json({ ...base, coverage: 2, asOf: '2026-11-24T10:00:00.000Z' })
+        : json({ error: 'The balances were read a moment ago. Try again in 9 seconds.', code: 'rate_limited' }, 429);
+    });
+    await user.click(await screen.findByRole('button', { name: 'Refresh now' }));
+    await waitFor(() => expect(screen.getByTestId('solvency-coverage').textContent).toBe('200.0 % covered'));
+    await user.click(screen.getByRole('button', { name: 'Refresh now' }));
+    await waitFor(() => expect(calls).toBe(2));
+    expect(fetch).toHaveBeenCalled();
+  });
+
+  it('a watcher that has not read the chain for a while, a reconciliation with differences and an open alarm are red', async () => {
+    show({
+      ...base,
+      watcher: { checkedAt: '2026-11-20T10:00:00.000Z', headBlock: 1200, cursorBlock: 1100 },
+      reconciliation: {
+        _id: 'r1',
+        trigger: 'daily',
+        status: 'differences',
+        startedAt: '2026-11-23T09:00:00.000Z',
+        finishedAt: '2026-11-23T09:01:00.000Z',
+        throughBlock: 1100,
+        checked: { deposits: 12, transfers: 14, addresses: 10 },
+        differenceCount: 1,
+        differences: [
+          {
+            kind: 'unbacked',
+            depositId: 'd1',
+            userId: 'u1',
+            address: '0xabc',
+            txHash: `0x${'12'.repeat(32)}`,
+            logIndex: null,
+            chainAmount: null,
+            creditedAmount: 5000,
+            detail: 'credited, but no such USDC transfer to this address is on the chain',
+          },
+        ],
+        error: null,
+      },
+      alarms: [
+        {
+          _id: 'a1',
+          kind: 'deep_reorg',
+          detail: 'a re-organisation deeper than the 30 confirmations replaced blocks 10-20',
+          blockNumber: 10,
+          createdAt: '2026-11-23T08:00:00.000Z',
+        },
+      ],
+    });
+    expect((await screen.findByTestId('solvency-watcher')).textContent).toMatch(/Deposits are not being found/);
+    expect(screen.getByTestId('reconciliation-status').textContent).toMatch(/1 difference with the chain/);
+    expect(screen.getByText(/Credited without a transfer/)).toBeTruthy();
+    expect(screen.getByText(/credited 5,000.00/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: /Acknowledge alarm: a re-organisation deeper/ })).toBeTruthy();
   });
 });

@@ -1,44 +1,203 @@
 import { useQuery } from '@tanstack/react-query';
+import type { Difference, Reconciliation, Solvency } from '@harvest/shared/schemas/solvency';
+import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
-import { dateTime, usdc } from '../../../lib/format.ts';
-import { solvencyQuery } from '../api/solvency.ts';
+import { errorText } from '../../../lib/api-client.ts';
+import { count, dateTime, shortHash, usdc } from '../../../lib/format.ts';
+import { toast } from '../../../lib/toast.ts';
+import { solvencyQuery, useAcknowledgeAlarm, useReconcile, useRefreshSolvency } from '../api/solvency.ts';
 
-/** What the platform owes against what its addresses hold on chain; red below 100 %. */
+/** A watcher that has not read the chain for this long has stopped finding deposits: say so. */
+const WATCHER_STALE_MS = 10 * 60_000;
+
+/**
+ * What the platform owes against what its addresses hold on chain (red below 100 %), and whether money in
+ * still agrees with the chain: the deposit watcher's last read, the last reconciliation, open alarms.
+ */
 export function SolvencyPanel() {
   const q = useQuery(solvencyQuery());
+  const refresh = useRefreshSolvency();
   const s = q.data;
-  const covered = s?.coverage == null || s.coverage >= 1;
+
+  async function onRefresh() {
+    try {
+      await refresh.mutateAsync();
+      toast.success('Balances read from the chain');
+    } catch (err) {
+      toast.error(errorText(err, 'The balances could not be read'));
+    }
+  }
+
   return (
-    <Card title="Solvency">
+    <Card
+      title="Solvency"
+      actions={
+        <Button variant="secondary" onClick={onRefresh} disabled={refresh.isPending}>
+          {refresh.isPending ? 'Reading...' : 'Refresh now'}
+        </Button>
+      }
+    >
       {!s ? (
-        <p className="text-sm text-slate-500">{q.isError ? 'Solvency could not be loaded.' : 'Loading...'}</p>
+        <p className="text-sm text-slate-600">{q.isError ? 'Solvency could not be loaded.' : 'Loading...'}</p>
       ) : (
-        <div className="space-y-2 text-sm" data-testid="solvency">
-          {/* Until the chain has been read there is no coverage to alarm about, only "not known yet". */}
-          <p
-            className={`text-2xl font-bold ${covered ? 'text-emerald-700' : s.asOf ? 'text-rose-700' : 'text-slate-700'}`}
-            data-testid="solvency-coverage"
-            data-covered={covered ? 'yes' : 'no'}
-          >
-            {s.coverage == null
-              ? 'Nothing owed'
-              : s.asOf
-                ? `${(s.coverage * 100).toFixed(1)} % covered`
-                : 'Coverage not known yet'}
-          </p>
-          <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-slate-700">
-            <dt>Owed to investors</dt>
-            <dd className="text-right font-medium">{usdc(s.liabilities)}</dd>
-            <dt>On deposit addresses</dt>
-            <dd className="text-right font-medium">{usdc(s.assets.depositAddresses)}</dd>
-            <dt>On the payout address</dt>
-            <dd className="text-right font-medium">{usdc(s.assets.payoutAddress)}</dd>
-          </dl>
-          <p className="text-xs text-slate-500">
-            {s.asOf ? `On-chain balances read ${dateTime(s.asOf)}` : 'On-chain balances not read yet'}
-          </p>
+        <div className="space-y-4 text-sm" data-testid="solvency">
+          <Coverage s={s} />
+          {s.watcher && <WatcherLine watcher={s.watcher} />}
+          <ReconciliationSection run={s.reconciliation} />
+          {s.alarms.length > 0 && <Alarms alarms={s.alarms} />}
         </div>
       )}
     </Card>
+  );
+}
+
+function Coverage({ s }: { s: Solvency }) {
+  // Until the balances have been read there is no coverage to alarm about, only "not read yet".
+  const covered = s.coverage === null || s.coverage >= 1;
+  return (
+    <div className="space-y-2">
+      <p
+        className={`text-2xl font-bold ${!s.asOf ? 'text-slate-700' : covered ? 'text-emerald-700' : 'text-rose-700'}`}
+        data-testid="solvency-coverage"
+        data-covered={covered ? 'yes' : 'no'}
+      >
+        {!s.asOf
+          ? 'Coverage not known yet'
+          : s.coverage === null
+            ? 'Nothing owed'
+            : `${(s.coverage * 100).toFixed(1)} % covered`}
+      </p>
+      <dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 text-slate-700">
+        <dt>Owed to investors</dt>
+        <dd className="text-right font-medium whitespace-nowrap">{usdc(s.liabilities)}</dd>
+        <dt>On deposit addresses</dt>
+        <dd className="text-right font-medium whitespace-nowrap">{s.asOf ? usdc(s.assets.depositAddresses) : '—'}</dd>
+        <dt>On the payout address</dt>
+        <dd className="text-right font-medium whitespace-nowrap">{s.asOf ? usdc(s.assets.payoutAddress) : '—'}</dd>
+      </dl>
+      <p className="text-xs text-slate-600">
+        {s.asOf
+          ? `On-chain balances read ${dateTime(s.asOf)}`
+          : 'On-chain balances not read yet: the blockchain node has not answered since the server started.'}
+      </p>
+    </div>
+  );
+}
+
+function WatcherLine({ watcher }: { watcher: NonNullable<Solvency['watcher']> }) {
+  const stale = !watcher.checkedAt || Date.now() - new Date(watcher.checkedAt).getTime() > WATCHER_STALE_MS;
+  return (
+    <p className={stale ? 'font-medium text-rose-700' : 'text-slate-700'} data-testid="solvency-watcher">
+      {watcher.checkedAt
+        ? `${stale ? 'Deposits are not being found: the watcher last read the chain' : 'Deposit watcher read the chain'} ${dateTime(watcher.checkedAt)} (head ${count(watcher.headBlock ?? 0)}, credited through block ${count(watcher.cursorBlock)}).`
+        : 'Deposits are not being found: the watcher has not read the chain yet.'}
+    </p>
+  );
+}
+
+const KIND_LABEL: Record<Difference['kind'], string> = {
+  unbacked: 'Credited without a transfer',
+  differs: 'Differs from the chain',
+  too_shallow: 'Credited too early',
+  missed: 'Transfer not credited',
+};
+
+function ReconciliationSection({ run }: { run: Reconciliation | null }) {
+  const reconcile = useReconcile();
+  async function onReconcile() {
+    try {
+      toast.success((await reconcile.mutateAsync()).message);
+    } catch (err) {
+      toast.error(errorText(err, 'The reconciliation could not start'));
+    }
+  }
+  const running = run?.status === 'running';
+  return (
+    <section aria-labelledby="reconciliation-title" className="space-y-2 border-t border-slate-200 pt-3">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 id="reconciliation-title" className="font-semibold text-slate-900">
+          Reconciliation against the chain
+        </h3>
+        <Button variant="secondary" onClick={onReconcile} disabled={reconcile.isPending || running}>
+          {running ? 'Reconciling...' : 'Reconcile now'}
+        </Button>
+      </div>
+      <p
+        data-testid="reconciliation-status"
+        className={
+          run?.status === 'differences' || run?.status === 'failed' ? 'font-medium text-rose-700' : 'text-slate-700'
+        }
+      >
+        {reconciliationText(run)}
+      </p>
+      {run && run.differences.length > 0 && (
+        <ul className="space-y-2">
+          {run.differences.map((d, i) => (
+            <li key={`${d.txHash}-${d.logIndex}-${i}`} className="rounded-lg bg-rose-50 p-2 text-rose-900">
+              <p className="font-medium">
+                {KIND_LABEL[d.kind]}
+                {d.creditedAmount !== null && (
+                  <span className="whitespace-nowrap"> · credited {usdc(d.creditedAmount)}</span>
+                )}
+                {d.chainAmount !== null && <span className="whitespace-nowrap"> · on chain {usdc(d.chainAmount)}</span>}
+              </p>
+              <p className="[overflow-wrap:anywhere]">{d.detail}</p>
+              <p className="font-mono text-xs [overflow-wrap:anywhere]" title={d.txHash ?? undefined}>
+                {d.address ?? ''} {shortHash(d.txHash)}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function reconciliationText(run: Reconciliation | null): string {
+  if (!run) return 'Not run yet: it runs once a day, or now with Reconcile now.';
+  if (run.status === 'running') return `Running since ${dateTime(run.startedAt)}...`;
+  const when = dateTime(run.finishedAt ?? run.startedAt);
+  if (run.status === 'failed') return `Could not read the chain (${when}): ${run.error ?? 'unknown error'}`;
+  const scope = `${count(run.checked.deposits)} credited deposits and ${count(run.checked.transfers)} transfers through block ${count(run.throughBlock ?? 0)}`;
+  return run.status === 'clean'
+    ? `Clean: every credit matches the chain (${scope}, ${when}).`
+    : `${count(run.differenceCount)} difference${run.differenceCount === 1 ? '' : 's'} with the chain (${scope}, ${when}). npm run chain:reconcile prints them all.`;
+}
+
+function Alarms({ alarms }: { alarms: Solvency['alarms'] }) {
+  const ack = useAcknowledgeAlarm();
+  async function onAck(id: string) {
+    try {
+      toast.success((await ack.mutateAsync(id)).message);
+    } catch (err) {
+      toast.error(errorText(err, 'The alarm could not be acknowledged'));
+    }
+  }
+  return (
+    <section aria-labelledby="chain-alarms-title" className="space-y-2 border-t border-slate-200 pt-3">
+      <h3 id="chain-alarms-title" className="font-semibold text-rose-800">
+        Chain alarms
+      </h3>
+      <ul className="space-y-2">
+        {alarms.map((a) => (
+          <li
+            key={a._id}
+            className="flex flex-wrap items-start justify-between gap-2 rounded-lg bg-rose-50 p-2 text-rose-900"
+          >
+            <p className="min-w-0 flex-1 [overflow-wrap:anywhere]">
+              <span className="font-medium">{dateTime(a.createdAt)}:</span> {a.detail}
+            </p>
+            <Button
+              variant="danger"
+              onClick={() => onAck(a._id)}
+              disabled={ack.isPending}
+              aria-label={`Acknowledge alarm: ${a.detail}`}
+            >
+              Acknowledge
+            </Button>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

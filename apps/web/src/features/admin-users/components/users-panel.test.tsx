@@ -74,6 +74,7 @@ describe('UsersPanel', () => {
               requiredConfirmations: 0,
               failureReason: null,
               failureKind: null,
+              correctable: false,
               note: null,
               createdAt: '2026-01-02T00:00:00.000Z',
               processedAt: null,

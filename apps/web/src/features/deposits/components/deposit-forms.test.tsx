@@ -23,6 +23,7 @@ const failed: Deposit = {
   requiredConfirmations: 2,
   failureReason: 'Amount differs',
   failureKind: 'wrong_amount',
+  correctable: true,
   userId: 'u1',
 };
 
@@ -76,5 +77,27 @@ describe('deposit claim and correction forms (react-hook-form, shared schemas)',
     const [sent] = api.to('POST /withdrawal/update-failed-deposit');
     expect(sent?.body).toEqual({ depositId: 'd1', txHash: HASH, amount: '25' });
     expect(sent?.headers['idempotency-key']).toBeTruthy();
+  });
+
+  it('a transfer the chain watcher read (below the minimum) is shown with why, with no correction form', async () => {
+    stubApi(({ path }) => {
+      if (path === '/withdrawal/failed-deposits')
+        return {
+          deposits: [
+            {
+              ...failed,
+              amount: 0.1,
+              failureReason: 'Below the minimum deposit',
+              failureKind: null,
+              correctable: false,
+            },
+          ],
+        };
+    });
+    renderApp(<FailedDeposits />, { auth: false });
+    expect(await screen.findByText('Below the minimum deposit')).toBeTruthy();
+    expect(screen.getByText(/read from the blockchain, so it cannot be corrected/)).toBeTruthy();
+    expect(screen.queryByRole('form', { name: 'Correct failed deposit' })).toBeNull();
+    expect(screen.getByRole('button', { name: /Dismiss failed deposit of 0.10/ })).toBeTruthy();
   });
 });

@@ -26,14 +26,65 @@ export function FailedDeposits() {
         Failed Deposits
       </h2>
       <p className="mb-3 text-sm text-rose-900">
-        These deposits could not be verified. Correct the transaction hash and amount to have them checked again.
+        These deposits were not credited. Where a deposit you submitted could not be verified, correct its transaction
+        hash and amount to have it checked again.
       </p>
       <ul className="space-y-3">
-        {deposits.map((d) => (
-          <FailedDepositItem key={d._id} deposit={d} />
-        ))}
+        {deposits.map((d) =>
+          d.correctable ? <FailedDepositItem key={d._id} deposit={d} /> : <ChainFailure key={d._id} deposit={d} />,
+        )}
       </ul>
     </section>
+  );
+}
+
+/** A transfer the chain watcher read (below the minimum, say): the chain's facts, shown with why, not editable. */
+function ChainFailure({ deposit }: { deposit: Deposit }) {
+  return (
+    <li className="rounded-xl bg-white p-4 shadow-sm">
+      <DepositLine deposit={deposit} />
+      {deposit.failureReason && <p className="mt-2 text-sm text-rose-800">{deposit.failureReason}</p>}
+      <p className="mt-1 text-sm text-slate-700">
+        This transfer was read from the blockchain, so it cannot be corrected. It was not credited; send a new deposit
+        to your deposit address instead.
+      </p>
+      <DismissButton deposit={deposit} />
+    </li>
+  );
+}
+
+function DepositLine({ deposit }: { deposit: Deposit }) {
+  return (
+    <div className="flex flex-wrap items-baseline justify-between gap-2 text-sm">
+      <span className="font-semibold whitespace-nowrap text-slate-900">{usdc(deposit.amount)}</span>
+      <span className="font-mono text-slate-600" title={deposit.txHash ?? undefined}>
+        {shortHash(deposit.txHash)}
+      </span>
+      <span className="text-slate-500">{dateTime(deposit.createdAt)}</span>
+    </div>
+  );
+}
+
+function DismissButton({ deposit }: { deposit: Deposit }) {
+  const dismiss = useDismissFailedDeposit();
+  async function onDismiss() {
+    try {
+      toast.success((await dismiss.mutateAsync(deposit._id)).message);
+    } catch (err) {
+      toast.error(errorText(err, TEXT.dismissDepositFailed));
+    }
+  }
+  return (
+    <div className="mt-2 flex justify-end">
+      <Button
+        variant="secondary"
+        onClick={onDismiss}
+        disabled={dismiss.isPending}
+        aria-label={`Dismiss failed deposit of ${usdc(deposit.amount)}`}
+      >
+        Dismiss
+      </Button>
+    </div>
   );
 }
 
@@ -65,15 +116,6 @@ function FailedDepositItem({ deposit }: { deposit: Deposit }) {
   );
   const errors = form.formState.errors;
   const update = useUpdateFailedDeposit();
-  const dismiss = useDismissFailedDeposit();
-
-  async function onDismiss() {
-    try {
-      toast.success((await dismiss.mutateAsync(deposit._id)).message);
-    } catch (err) {
-      toast.error(errorText(err, TEXT.dismissDepositFailed));
-    }
-  }
 
   async function onValid(v: Values) {
     try {
@@ -87,13 +129,7 @@ function FailedDepositItem({ deposit }: { deposit: Deposit }) {
 
   return (
     <li className="rounded-xl bg-white p-4 shadow-sm">
-      <div className="flex flex-wrap items-baseline justify-between gap-2 text-sm">
-        <span className="font-semibold text-slate-900">{usdc(deposit.amount)}</span>
-        <span className="font-mono text-slate-600" title={deposit.txHash ?? undefined}>
-          {shortHash(deposit.txHash)}
-        </span>
-        <span className="text-slate-500">{dateTime(deposit.createdAt)}</span>
-      </div>
+      <DepositLine deposit={deposit} />
       {deposit.failureReason && <p className="mt-2 text-sm text-rose-800">{deposit.failureReason}</p>}
       <form
         onSubmit={form.handleSubmit(onValid, (errs) => toast.error(firstError(errs) ?? TEXT.updateFailed))}
@@ -129,16 +165,7 @@ function FailedDepositItem({ deposit }: { deposit: Deposit }) {
           {update.isPending ? 'Updating...' : 'Update & Retry'}
         </Button>
       </form>
-      <div className="mt-2 flex justify-end">
-        <Button
-          variant="secondary"
-          onClick={onDismiss}
-          disabled={dismiss.isPending}
-          aria-label={`Dismiss failed deposit of ${usdc(deposit.amount)}`}
-        >
-          Dismiss
-        </Button>
-      </div>
+      <DismissButton deposit={deposit} />
     </li>
   );
 }

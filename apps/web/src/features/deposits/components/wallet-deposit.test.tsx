@@ -85,6 +85,7 @@ const pending = (amount: number): Deposit => ({
   requiredConfirmations: 3,
   failureReason: null,
   failureKind: null,
+  correctable: false,
   userId: 'u1',
 });
 

@@ -35,6 +35,7 @@ const deposit = (id: string, amount: number, type: AdminDeposit['type']): AdminD
   requiredConfirmations: 0,
   failureReason: null,
   failureKind: null,
+  correctable: false,
   note: type === 'admin_credit' ? 'Admin balance update' : null,
   createdAt: '2026-01-02T00:00:00.000Z',
   processedAt: null,

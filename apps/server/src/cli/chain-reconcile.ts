@@ -1,0 +1,55 @@
+import { microToUsdc } from '@harvest/shared/money';
+import { createChain } from '../chain/chain.ts';
+import { loadConfig } from '../config.ts';
+import { openDatabase } from '../db/client.ts';
+import { completeRun, differenceLine, runningRun, startRun } from '../modules/reconciliation/reconciliation.service.ts';
+
+/**
+ * `npm run chain:reconcile`: money in against the chain. Every credited on-chain deposit is read again
+ * from the chain (token, recipient, sender, amount, depth) and every USDC transfer to a handed-out deposit
+ * address must be a deposit (credited, pending, or failed with why). Prints each difference; exits 1 on any,
+ * 2 when the chain cannot be read. The run is recorded: the admin Solvency panel shows it.
+ */
+const config = loadConfig();
+if (!config.CHAIN_RPC_URL) {
+  console.error('CHAIN_RPC_URL is not set: there is no chain to reconcile against.');
+  process.exit(2);
+}
+const chain = createChain({
+  rpcUrl: config.CHAIN_RPC_URL,
+  chainId: config.CHAIN_ID,
+  usdcContracts: config.USDC_CONTRACTS,
+});
+const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 2 });
+try {
+  await database.migrate();
+  const deps = { db: database.db, chain, config, now: () => new Date() };
+  if (await runningRun(deps)) console.log('Note: another reconciliation is running; this one runs as well.');
+  const { run, result } = await completeRun(deps, await startRun(deps, 'cli', null));
+  if (!result) {
+    console.error(`Chain reconciliation: the chain could not be read (${run.error ?? 'unknown error'}).`);
+    process.exitCode = 2;
+  } else {
+    const { checked, differences } = result;
+    const scope = `${checked.deposits} credited deposits, ${checked.transfers} transfers to ${checked.addresses} deposit addresses, through block ${result.through} (head ${result.head})`;
+    if (differences.length === 0) {
+      console.log(`Chain reconciliation: no differences (${scope}).`);
+    } else {
+      console.log(`Chain reconciliation: ${differences.length} difference(s) (${scope}):`);
+      for (const d of differences) console.log(differenceLine(d));
+      const byAddress = new Map<string, { chain: bigint; credited: bigint }>();
+      for (const d of differences) {
+        const a = byAddress.get(d.address ?? '-') ?? { chain: 0n, credited: 0n };
+        a.chain += d.chainAmount ?? 0n;
+        a.credited += d.creditedAmount ?? 0n;
+        byAddress.set(d.address ?? '-', a);
+      }
+      console.log('Per address (differences only): on chain / credited, USDC');
+      for (const [address, a] of byAddress)
+        console.log(`  ${address}  ${microToUsdc(a.chain)} / ${microToUsdc(a.credited)}`);
+      process.exitCode = 1;
+    }
+  }
+} finally {
+  await database.close();
+}
