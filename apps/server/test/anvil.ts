@@ -238,7 +238,37 @@ export interface RpcProxy {
    */
   capLogRange(blocks: number | null): void;
   refusedLogReads(): number;
+  /**
+   * Rewrites answers on their way back (null: none): called with each JSON-RPC call's method, params and result,
+   * it returns the result to send, e.g. a lower head (a lagging node) or fewer logs (a truncating provider).
+   */
+  transform(fn: RpcTransform | null): void;
   close(): Promise<void>;
+}
+
+export type RpcTransform = (method: string, params: unknown[], result: unknown) => unknown;
+
+interface RpcMessage {
+  id?: unknown;
+  method?: string;
+  params?: unknown[];
+  result?: unknown;
+}
+
+/** Applies `fn` to every answer of a (possibly batched) JSON-RPC exchange. */
+function rewrite(request: string, response: string, fn: RpcTransform): string {
+  try {
+    const req = JSON.parse(request) as RpcMessage | RpcMessage[];
+    const res = JSON.parse(response) as RpcMessage | RpcMessage[];
+    const calls = new Map((Array.isArray(req) ? req : [req]).map((m) => [JSON.stringify(m.id), m]));
+    const one = (r: RpcMessage) => {
+      const call = calls.get(JSON.stringify(r.id));
+      return call?.method && 'result' in r ? { ...r, result: fn(call.method, call.params ?? [], r.result) } : r;
+    };
+    return JSON.stringify(Array.isArray(res) ? res.map(one) : one(res));
+  } catch {
+    return response;
+  }
 }
 
 /** A small HTTP proxy in front of anvil, so a test can take the RPC down and bring it back. */
@@ -248,6 +278,7 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
   let received = 0;
   let cap: number | null = null;
   let refused = 0;
+  let transform: RpcTransform | null = null;
   const tooWide = (body: Buffer): { id: unknown } | null => {
     if (cap === null) return null;
     try {
@@ -278,8 +309,15 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
           .end(JSON.stringify({ jsonrpc: '2.0', id: wide.id, error }));
         return;
       }
-      fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) })
-        .then(async (r) => res.writeHead(r.status, { 'content-type': 'application/json' }).end(await r.text()))
+      const body = Buffer.concat(chunks);
+      const fn = transform;
+      fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+        .then(async (r) => {
+          const text = await r.text();
+          res
+            .writeHead(r.status, { 'content-type': 'application/json' })
+            .end(fn ? rewrite(body.toString(), text, fn) : text);
+        })
         .catch(() => res.writeHead(502).end());
     });
   });
@@ -292,6 +330,7 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     requests: () => received,
     capLogRange: (blocks) => (cap = blocks),
     refusedLogReads: () => refused,
+    transform: (fn) => (transform = fn),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

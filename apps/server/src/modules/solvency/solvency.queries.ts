@@ -60,3 +60,9 @@ export async function acknowledgeAlarm(db: Db, id: string, by: string, at: Date)
     .returning();
   return row;
 }
+
+/** Whether a full reading of the platform's addresses has happened (the only other writer adds to one). */
+export async function anyBalanceRead(db: Db): Promise<boolean> {
+  const [row] = await db.select({ address: onchainBalances.address }).from(onchainBalances).limit(1);
+  return row !== undefined;
+}

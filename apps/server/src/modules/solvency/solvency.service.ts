@@ -54,11 +54,15 @@ export async function refreshOnchainBalances(ctx: AppContext): Promise<{ address
   return readAndSave(ctx, await platformAddresses(ctx));
 }
 
-/** Reads again the deposit addresses just credited (their USDC is what changed), after a batch of credits. */
+/**
+ * Reads again the deposit addresses just credited (their USDC is what changed), after a batch of credits;
+ * not before every address has been read once (a partial reading would show a coverage that is not one).
+ */
 export async function refreshBalancesOf(
   ctx: AppContext,
   addresses: string[],
 ): Promise<{ addresses: number } | { error: string }> {
+  if (!(await q.anyBalanceRead(ctx.db))) return { addresses: 0 };
   return readAndSave(
     ctx,
     addresses.map((address) => ({ address, kind: 'deposit' })),
