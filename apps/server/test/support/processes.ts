@@ -99,6 +99,29 @@ export function runCli(name: string, args: string[], env: Record<string, string 
   return { status: r.status, output: `${r.stdout}${r.stderr}` };
 }
 
+/** runCli without blocking this process (a test whose RPC proxy or SMTP server runs in-process must keep answering). */
+export function runCliAsync(
+  name: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+): Promise<{ status: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', `apps/server/src/cli/${name}.ts`, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.once('exit', (status) => {
+      clearTimeout(timer);
+      resolve({ status, output });
+    });
+  });
+}
+
 export interface ServerProcessOptions {
   /** `source` (tsx, the default) or `dist` (the production build, as `npm start` runs it). */
   entry?: 'source' | 'dist';
