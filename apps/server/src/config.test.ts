@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
+import { DEV_XPUB } from '../test/support/dev-wallet.ts';
 
 const prod = {
   NODE_ENV: 'production',
@@ -40,6 +41,17 @@ describe('config validated at boot', () => {
   ])('refuses %o in production', (over, name) => {
     expect(() => loadConfig({ ...prod, ...over })).toThrow(ConfigError);
     expect(() => loadConfig({ ...prod, ...over })).toThrow(name);
+  });
+
+  it('with per-investor addresses in production, asks for the block deposits start at (DEPOSIT_START_BLOCK)', () => {
+    expect(() => loadConfig({ ...prod, DEPOSIT_XPUB: DEV_XPUB })).toThrow(
+      /DEPOSIT_START_BLOCK: is required with DEPOSIT_XPUB/,
+    );
+    expect(loadConfig({ ...prod, DEPOSIT_XPUB: DEV_XPUB, DEPOSIT_START_BLOCK: '65000000' }).depositStartBlock).toBe(
+      65_000_000n,
+    );
+    expect(loadConfig({ DEPOSIT_XPUB: DEV_XPUB }).depositStartBlock).toBe(0n);
+    expect(() => loadConfig({ DEPOSIT_START_BLOCK: '-1' })).toThrow(/DEPOSIT_START_BLOCK/);
   });
 
   it('names the variable that is wrong', () => {

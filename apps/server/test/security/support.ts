@@ -359,6 +359,9 @@ export function validBodies(w: World): Record<string, Record<string, unknown> | 
     'POST /api/admin/reject-deposit': { depositId: w.theirs.pendingDepositId, reason: 'Probe rejection' },
     'POST /api/withdrawal/dismiss-failed-deposit': { depositId: w.own.failedDepositId },
     'POST /api/admin/update-user-balance': { userId: w.victim.user.id, newBalance: 5 },
+    'POST /api/admin/solvency/refresh': undefined,
+    'POST /api/admin/solvency/reconcile': undefined,
+    'POST /api/admin/chain-alarms/{id}/acknowledge': undefined,
   };
 }
 

@@ -49,7 +49,9 @@ export interface Platform {
   close(): Promise<void>;
 }
 
-export async function startPlatform(opts: { confirmations?: number; anvil?: AnvilOptions } = {}): Promise<Platform> {
+export async function startPlatform(
+  opts: { confirmations?: number; anvil?: AnvilOptions; postgres?: boolean } = {},
+): Promise<Platform> {
   const chain = await startAnvil({ chainId: 137, ...opts.anvil });
   const proxy = await startRpcProxy(chain.url);
   const sender = chain.accounts[1] as Address;
@@ -58,7 +60,8 @@ export async function startPlatform(opts: { confirmations?: number; anvil?: Anvi
   for (const tk of [token, fake])
     await sendToken(chain, tk, chain.accounts[0] as Address, 'mint', [sender, usdc(10_000_000)]);
   const smtp = await startSmtp();
-  const pg = process.env.DATABASE_URL ? await scratchPostgres() : null;
+  // PostgreSQL when the suite runs on it, or when several instances must share the database.
+  const pg = process.env.DATABASE_URL || opts.postgres ? await scratchPostgres() : null;
   const xpub = devXpub("m/44'/60'/11'/0");
   const servers: ServerProcess[] = [];
   const env: Record<string, string> = {

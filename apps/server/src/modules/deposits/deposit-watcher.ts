@@ -45,8 +45,11 @@ export const READ_AHEAD = 2;
 export const RANGE_RETRIES = 4;
 /** The first range of a new watcher, in blocks; it grows (at most 2x per read) while the chain is sparse. */
 export const SCAN_BLOCKS_START = 32;
-/** How long an instance holds the watcher; renewed with every range it commits. */
-export const WATCHER_LEASE_MS = 60_000;
+/**
+ * How long an instance holds the watcher (renewed with every range it commits): four intervals, at least 10 s
+ * (60 s at the default 15 s). A crashed leader is replaced after it; a stopped one gives the lease back.
+ */
+export const watcherLeaseMs = (intervalMs: number) => Math.max(10_000, 4 * intervalMs);
 /** Range-end hashes kept for finding a fork point, in blocks behind the cursor. */
 export const CHECKPOINT_WINDOW = 2_048n;
 /** Block headers asked for at once when crediting. */
@@ -350,7 +353,7 @@ export class DepositWatcher {
   }
 
   private leaseUntil(): Date {
-    return new Date(Date.now() + WATCHER_LEASE_MS);
+    return new Date(Date.now() + watcherLeaseMs(this.ctx.config.DEPOSIT_CHECK_INTERVAL_MS));
   }
 
   /** The end of a range starting at `from`: the current range size, not past `limit`. */

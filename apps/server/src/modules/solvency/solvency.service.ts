@@ -107,7 +107,7 @@ export async function solvency(ctx: AppContext): Promise<Solvency> {
 
 /** "Refresh now": every balance read again at once (at most once per REFRESH_EVERY_MS), audited. */
 export async function adminRefresh(ctx: AppContext, admin: AuthUser, ip: string): Promise<Solvency> {
-  if (!ctx.chain) throw new AppError('unavailable', MSG.solvencyNoChain);
+  if (!ctx.chain) throw conflict(MSG.solvencyNoChain);
   const window = await ctx.counters.hit('solvency-refresh', REFRESH_EVERY_MS);
   if (window.count > 1) throw tooMany(MSG.solvencyRefreshTooSoon(Math.ceil(window.ttlMs / 1000)), window.ttlMs / 1000);
   const r = await refreshOnchainBalances(ctx);
@@ -129,7 +129,7 @@ export async function adminRefresh(ctx: AppContext, admin: AuthUser, ip: string)
  */
 export async function adminReconcile(ctx: AppContext, admin: AuthUser, ip: string): Promise<Reconciliation> {
   const chain = ctx.chain;
-  if (!chain) throw new AppError('unavailable', MSG.solvencyNoChain);
+  if (!chain) throw conflict(MSG.solvencyNoChain);
   const deps = { db: ctx.db, chain, config: ctx.config, now: () => ctx.clock.now() };
   if (await runningRun(deps)) throw conflict(MSG.reconciliationRunning);
   const run = await inTransaction(ctx.db, async (tx) => {
