@@ -314,8 +314,9 @@ export function unavailableText(e: ChainUnavailable): string {
 
 /**
  * `usdcTransfers`, checked for an answer cut short: a provider that caps its answer drops the newest logs
- * without saying so. The blocks from the last one answered to the range's end are asked again and must hold
- * no more logs than the first answer had for them; otherwise the read is `truncated` (ask for less).
+ * without saying so. After the last block answered nothing may come (asked again), and that block asked alone
+ * must hold no more logs than the answer gave it; otherwise the read is `truncated` (ask for fewer blocks).
+ * A provider that cannot answer one block whole is not detected here (the reconciliation sees what it lost).
  */
 export async function completeTransfers(
   chain: Chain,
@@ -326,12 +327,15 @@ export async function completeTransfers(
   const first = await chain.usdcTransfers(fromBlock, toBlock, to);
   if (!first.ok || first.value.length === 0) return first;
   const last = first.value.reduce((m, l) => (l.blockNumber > m ? l.blockNumber : m), fromBlock);
-  const tail = await chain.usdcTransfers(last, toBlock, to);
-  if (!tail.ok) return tail;
-  if (tail.value.length > first.value.filter((l) => l.blockNumber >= last).length)
-    return {
-      ok: false,
-      error: { kind: 'truncated', message: `blocks ${fromBlock}-${toBlock} stopped at block ${last}` },
-    };
+  const cut = (message: string): ChainRead<TransferLog[]> => ({ ok: false, error: { kind: 'truncated', message } });
+  if (last < toBlock) {
+    const after = await chain.usdcTransfers(last + 1n, toBlock, to);
+    if (!after.ok) return after;
+    if (after.value.length > 0) return cut(`blocks ${fromBlock}-${toBlock} stopped at block ${last}`);
+  }
+  const whole = await chain.usdcTransfers(last, last, to);
+  if (!whole.ok) return whole;
+  if (whole.value.length > first.value.filter((l) => l.blockNumber === last).length)
+    return cut(`blocks ${fromBlock}-${toBlock} stopped inside block ${last}`);
   return first;
 }
