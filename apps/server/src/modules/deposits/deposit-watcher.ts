@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MIN_DEPOSIT_MICRO } from '@harvest/shared/constants';
 import { MSG } from '@harvest/shared/messages';
+import { formatUsdc, microToUsdc } from '@harvest/shared/money';
 import {
   completeTransfers,
   unavailableText,
@@ -12,7 +13,7 @@ import type { AppContext, ReadinessCheck } from '../../context.ts';
 import { inTransaction } from '../../db/tx.ts';
 import { ownersOf } from '../deposit-addresses/deposit-addresses.queries.ts';
 import { DEPOSIT_WATCHER } from '../deposit-addresses/deposit-addresses.service.ts';
-import { refreshBalancesOf } from '../solvency/solvency.service.ts';
+import { refreshBalancesOf, refreshOnchainBalances } from '../solvency/solvency.service.ts';
 import { confirmAndCreditMany } from './deposits.credit.ts';
 import * as dq from './deposits.queries.ts';
 import * as q from './watcher.queries.ts';
@@ -561,7 +562,7 @@ export class DepositWatcher {
       for (const d of gone)
         await q.raiseAlarm(tx, {
           kind: 'credited_gone',
-          detail: `credited deposit ${d.id} (${d.amount} micro-USDC, transaction ${txHash}) is no longer on the chain`,
+          detail: `a credited deposit of ${formatUsdc(microToUsdc(d.amount), 2, 6)} USDC (transaction ${txHash}, deposit ${d.id}) is no longer on the chain`,
           blockNumber: d.blockNumber,
           at: now,
         });
@@ -621,6 +622,10 @@ export class DepositWatcher {
     });
     out.rewound = true;
     this.cursor = fork.blockNumber;
+    // What the addresses hold changed with the chain: the solvency view reads it again now.
+    const r = await refreshOnchainBalances(this.ctx);
+    if ('error' in r)
+      this.ctx.log.warn({ err: r.error }, 'solvency: balances not read again after the re-organisation');
     return ok ? fork : null;
   }
 }

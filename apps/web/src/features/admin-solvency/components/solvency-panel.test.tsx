@@ -121,7 +121,7 @@ describe('SolvencyPanel', () => {
     expect((await screen.findByTestId('solvency-watcher')).textContent).toMatch(/Deposits are not being found/);
     expect(screen.getByTestId('reconciliation-status').textContent).toMatch(/1 difference with the chain/);
     expect(screen.getByText(/Credited without a transfer/)).toBeTruthy();
-    expect(screen.getByText(/credited 5,000.00/)).toBeTruthy();
+    expect(screen.getByText(/Credited 5,000.00/)).toBeTruthy();
     expect(screen.getByRole('button', { name: /Acknowledge alarm: a re-organisation deeper/ })).toBeTruthy();
   });
 });

@@ -134,16 +134,32 @@ function ReconciliationSection({ run }: { run: Reconciliation | null }) {
         <ul className="space-y-2">
           {run.differences.map((d, i) => (
             <li key={`${d.txHash}-${d.logIndex}-${i}`} className="rounded-lg bg-rose-50 p-2 text-rose-900">
-              <p className="font-medium">
-                {KIND_LABEL[d.kind]}
-                {d.creditedAmount !== null && (
-                  <span className="whitespace-nowrap"> · credited {usdc(d.creditedAmount)}</span>
-                )}
-                {d.chainAmount !== null && <span className="whitespace-nowrap"> · on chain {usdc(d.chainAmount)}</span>}
-              </p>
+              <p className="font-medium">{KIND_LABEL[d.kind]}</p>
+              {(d.creditedAmount !== null || d.chainAmount !== null) && (
+                <p>
+                  {d.creditedAmount !== null && (
+                    <span className="whitespace-nowrap">Credited {usdc(d.creditedAmount)}</span>
+                  )}
+                  {d.creditedAmount !== null && d.chainAmount !== null && ' · '}
+                  {d.chainAmount !== null && <span className="whitespace-nowrap">On chain {usdc(d.chainAmount)}</span>}
+                </p>
+              )}
               <p className="[overflow-wrap:anywhere]">{d.detail}</p>
-              <p className="font-mono text-xs [overflow-wrap:anywhere]" title={d.txHash ?? undefined}>
-                {d.address ?? ''} {shortHash(d.txHash)}
+              <p className="text-xs [overflow-wrap:anywhere]">
+                {d.address && (
+                  <>
+                    Address <span className="font-mono">{d.address}</span>
+                  </>
+                )}
+                {d.txHash && (
+                  <>
+                    {' '}
+                    · Transaction{' '}
+                    <span className="font-mono" title={d.txHash}>
+                      {shortHash(d.txHash)}
+                    </span>
+                  </>
+                )}
               </p>
             </li>
           ))}
@@ -158,7 +174,8 @@ function reconciliationText(run: Reconciliation | null): string {
   if (run.status === 'running') return `Running since ${dateTime(run.startedAt)}...`;
   const when = dateTime(run.finishedAt ?? run.startedAt);
   if (run.status === 'failed') return `Could not read the chain (${when}): ${run.error ?? 'unknown error'}`;
-  const scope = `${count(run.checked.deposits)} credited deposits and ${count(run.checked.transfers)} transfers through block ${count(run.throughBlock ?? 0)}`;
+  const plural = (n: number, one: string) => `${count(n)} ${one}${n === 1 ? '' : 's'}`;
+  const scope = `${plural(run.checked.deposits, 'credited deposit')} and ${plural(run.checked.transfers, 'transfer')} through block ${count(run.throughBlock ?? 0)}`;
   return run.status === 'clean'
     ? `Clean: every credit matches the chain (${scope}, ${when}).`
     : `${count(run.differenceCount)} difference${run.differenceCount === 1 ? '' : 's'} with the chain (${scope}, ${when}). npm run chain:reconcile prints them all.`;
@@ -182,13 +199,14 @@ function Alarms({ alarms }: { alarms: Solvency['alarms'] }) {
         {alarms.map((a) => (
           <li
             key={a._id}
-            className="flex flex-wrap items-start justify-between gap-2 rounded-lg bg-rose-50 p-2 text-rose-900"
+            className="flex flex-col gap-2 rounded-lg bg-rose-50 p-2 text-rose-900 sm:flex-row sm:items-start sm:justify-between"
           >
             <p className="min-w-0 flex-1 [overflow-wrap:anywhere]">
               <span className="font-medium">{dateTime(a.createdAt)}:</span> {a.detail}
             </p>
             <Button
               variant="danger"
+              className="self-end sm:self-start"
               onClick={() => onAck(a._id)}
               disabled={ack.isPending}
               aria-label={`Acknowledge alarm: ${a.detail}`}

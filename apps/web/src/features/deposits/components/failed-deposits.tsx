@@ -26,8 +26,9 @@ export function FailedDeposits() {
         Failed Deposits
       </h2>
       <p className="mb-3 text-sm text-rose-900">
-        These deposits were not credited. Where a deposit you submitted could not be verified, correct its transaction
-        hash and amount to have it checked again.
+        {deposits.some((d) => d.correctable)
+          ? 'These deposits were not credited. Correct the transaction hash and amount of one you submitted to have it checked again.'
+          : 'These deposits were not credited.'}
       </p>
       <ul className="space-y-3">
         {deposits.map((d) =>
