@@ -6,10 +6,9 @@
  *
  * Workload: BENCH_WATCHER_BLOCKS (300) blocks of BENCH_WATCHER_PER_BLOCK (300) USDC transfers each
  * (one transferMany call per block), 1 % of them to investors' addresses, the rest to strangers;
- * one catch-up pass per largest range in BENCH_WATCHER_RANGES (10, 50, SCAN_BLOCKS_MAX; within it the watcher
- * sizes ranges for LOGS_PER_READ logs and reads READ_AHEAD ahead), from the same
- * cursor each time (deposits, cursor and checkpoints reset in between). A pass reads, matches,
- * records the deposits and credits those deeper than DEPOSIT_CONFIRMATIONS (30) through the ledger.
+ * one catch-up pass with the default ranges (at most SCAN_BLOCKS_MAX blocks, sized for LOGS_PER_READ logs,
+ * READ_AHEAD read ahead): it reads the blocks DEPOSIT_CONFIRMATIONS (30) deep, matches, records the deposits
+ * and credits them through the ledger.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -57,7 +56,6 @@ export async function watcherBench(pgUrl: string): Promise<{ rows: WatcherBenchR
   const ADDRESSES = envNumber('BENCH_WATCHER_ADDRESSES', 100_000);
   const BLOCKS = envNumber('BENCH_WATCHER_BLOCKS', 300);
   const PER_BLOCK = envNumber('BENCH_WATCHER_PER_BLOCK', 300);
-  const RANGES = (process.env.BENCH_WATCHER_RANGES ?? `10,50,${SCAN_BLOCKS_MAX}`).split(',').map(Number);
   const CONFIRMATIONS = 30;
   const name = 'hf_bench_watcher';
   const admin = new pg.Client({ connectionString: pgUrl });
@@ -125,14 +123,10 @@ export async function watcherBench(pgUrl: string): Promise<{ rows: WatcherBenchR
         DEPOSIT_ADDRESS: '0x1111111111111111111111111111111111111111',
       });
     const secret = randomBytes(32).toString('hex');
-    // Reading and matching per range size (nothing deep enough to credit, so each run starts clean),
-    // then one pass that also credits, with the default range.
-    const readOnly = await buildApp({ config: env(10_000), database, secret });
-    const crediting = await buildApp({ config: env(CONFIRMATIONS), database, secret });
-    const runs: [number, typeof readOnly.ctx][] = [
-      ...RANGES.map((n): [number, typeof readOnly.ctx] => [n, readOnly.ctx]),
-      [SCAN_BLOCKS_MAX, crediting.ctx],
-    ];
+    // The watcher reads as final only blocks DEPOSIT_CONFIRMATIONS deep and credits what it reads there
+    // (decision 0068): one catch-up pass that reads, matches, records and credits, with the default ranges.
+    const readOnly = await buildApp({ config: env(CONFIRMATIONS), database, secret });
+    const runs: [number, typeof readOnly.ctx][] = [[SCAN_BLOCKS_MAX, readOnly.ctx]];
     const endBlock = await chain.publicClient.getBlockNumber({ cacheTime: 0 });
     const p0 = performance.now();
     const raw = await fetch(chain.url, {
@@ -214,7 +208,6 @@ export async function watcherBench(pgUrl: string): Promise<{ rows: WatcherBenchR
       return { rows, lines };
     } finally {
       await readOnly.app.close();
-      await crediting.app.close();
     }
   } finally {
     await chain.stop();

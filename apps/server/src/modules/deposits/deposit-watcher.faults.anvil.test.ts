@@ -21,6 +21,7 @@ import {
 import { devXpub } from '../../../test/support/dev-wallet.ts';
 import { userBalances } from '../../ledger/ledger.ts';
 import { reconcile } from '../reconciliation/reconcile.ts';
+import { completeRun, startRun } from '../reconciliation/reconciliation.service.ts';
 import { openAlarms } from '../solvency/solvency.queries.ts';
 import { depositWatcher } from './deposit-watcher.ts';
 import { checkpointsBelow, findCursor } from './watcher.queries.ts';
@@ -226,6 +227,13 @@ describe.runIf(avail.ok)('deposit watcher against a misbehaving chain (anvil)', 
     // The reconciliation sees exactly what the chain lost.
     const rec = await reconcile({ db: t.ctx.db, chain: t.ctx.chain!, config: t.ctx.config });
     expect(rec.differences.map((d) => [d.kind, d.txHash])).toEqual([['unbacked', lost.toLowerCase()]]);
+    // Recorded, it is what the metrics say (with the open alarms).
+    const deps = { db: t.ctx.db, chain: t.ctx.chain!, config: t.ctx.config, now: () => new Date() };
+    await completeRun(deps, await startRun(deps, 'daily', null));
+    expect(await t.ctx.metrics.registry.getSingleMetricAsString('deposits_unreconciled')).toMatch(
+      /deposits_unreconciled 1$/m,
+    );
+    expect(await t.ctx.metrics.registry.getSingleMetricAsString('chain_alarms_open')).toMatch(/chain_alarms_open 2$/m);
     for (const a of alarms)
       await call(t, 'POST', `/api/admin/chain-alarms/${a.id}/acknowledge`, { token: (await admin()).token });
     expect(await openAlarms(t.ctx.db)).toEqual([]);
