@@ -5,7 +5,6 @@ import { keysetPage, type PageRequest } from '../../db/keyset.ts';
 import { counters } from '../admin/rollups.queries.ts';
 import { balanceAdjustments, deposits, users } from '../../db/schema.ts';
 import type { AdminDepositFilter, DepositCounts, DepositFailureKind } from '@harvest/shared/schemas/deposits';
-import type { WatchedInsert } from './watcher.queries.ts';
 
 export type DepositRow = typeof deposits.$inferSelect;
 export type DepositUser = Pick<typeof users.$inferSelect, 'id' | 'firstName' | 'lastName' | 'email'>;
@@ -138,43 +137,8 @@ export async function resubmitIfFailed(
   return row;
 }
 
-/**
- * A failed claim corrected with a transfer to the owner's own address (DEPOSIT_XPUB): it becomes that
- * transfer, every fact from the chain, pending until the chain watcher credits it.
- */
-export async function adoptTransfer(
-  db: Db,
-  id: string,
-  userId: string,
-  t: Omit<WatchedInsert, 'userId' | 'createdAt'> & { now: Date },
-): Promise<DepositRow | undefined> {
-  const [row] = await db
-    .update(deposits)
-    .set({
-      type: 'real',
-      status: t.status,
-      failureReason: t.failureReason,
-      failureKind: null,
-      dismissedAt: null,
-      txHash: t.txHash,
-      logIndex: t.logIndex,
-      fromAddress: t.fromAddress,
-      toAddress: t.toAddress,
-      amount: t.amount,
-      blockNumber: t.blockNumber,
-      blockHash: t.blockHash,
-      confirmations: t.confirmations,
-      checkAttempts: 0,
-      nextCheckAt: null,
-      processedAt: t.status === 'failed' ? t.now : null,
-      processedBy: null,
-    })
-    .where(failedClaimOf(id, userId))
-    .returning();
-  return row;
-}
-
-const failedClaimOf = (id: string, userId: string) =>
+/** The owner's failed deposit that is a claim (no chain read recorded it): the only kind a correction may change. */
+export const failedClaimOf = (id: string, userId: string) =>
   and(eq(deposits.id, id), eq(deposits.userId, userId), eq(deposits.status, 'failed'), isNull(deposits.toAddress));
 
 export async function listUserDeposits(

@@ -17,7 +17,7 @@ import { lockUserAccounts, post } from '../../ledger/ledger.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { ensureDepositAddress, perInvestorAddresses } from '../deposit-addresses/deposit-addresses.service.ts';
 import { depositWatcher } from './deposit-watcher.ts';
-import { findByLog, recordTransfers, type WatchedInsert } from './watcher.queries.ts';
+import { adoptTransfer, findByLog, recordTransfers, type WatchedInsert } from './watcher.queries.ts';
 import type { TransferLog } from '../../chain/chain.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { toUserRef } from '../users/users.dto.ts';
@@ -383,7 +383,7 @@ export async function updateFailedDeposit(
       };
       const found = await verifyOwnTransfer(ctx, user, claim);
       row = await inTransaction(ctx.db, (tx) =>
-        q.adoptTransfer(tx, existing.id, user.id, { ...found, now: ctx.clock.now() }),
+        adoptTransfer(tx, existing.id, user.id, { ...found, now: ctx.clock.now() }),
       );
     } else {
       row = await q.resubmitIfFailed(ctx.db, input.depositId, user.id, {

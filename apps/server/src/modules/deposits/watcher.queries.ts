@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } 
 import type { Db } from '../../db/client.ts';
 import { chainAlarms, chainCheckpoints, chainCursors, depositAddresses, deposits } from '../../db/schema.ts';
 import { MSG } from '@harvest/shared/messages';
-import type { DepositRow } from './deposits.queries.ts';
+import { failedClaimOf, type DepositRow } from './deposits.queries.ts';
 
 export type CursorRow = typeof chainCursors.$inferSelect;
 
@@ -252,4 +252,40 @@ export async function raiseAlarm(
     createdAt: alarm.at,
   });
   return true;
+}
+
+/**
+ * A failed claim corrected with a transfer to the owner's own address (DEPOSIT_XPUB): it becomes that
+ * transfer, every fact from the chain, pending until the chain watcher credits it.
+ */
+export async function adoptTransfer(
+  db: Db,
+  id: string,
+  userId: string,
+  t: Omit<WatchedInsert, 'userId' | 'createdAt'> & { now: Date },
+): Promise<DepositRow | undefined> {
+  const [row] = await db
+    .update(deposits)
+    .set({
+      type: 'real',
+      status: t.status,
+      failureReason: t.failureReason,
+      failureKind: null,
+      dismissedAt: null,
+      txHash: t.txHash,
+      logIndex: t.logIndex,
+      fromAddress: t.fromAddress,
+      toAddress: t.toAddress,
+      amount: t.amount,
+      blockNumber: t.blockNumber,
+      blockHash: t.blockHash,
+      confirmations: t.confirmations,
+      checkAttempts: 0,
+      nextCheckAt: null,
+      processedAt: t.status === 'failed' ? t.now : null,
+      processedBy: null,
+    })
+    .where(failedClaimOf(id, userId))
+    .returning();
+  return row;
 }
