@@ -65,24 +65,44 @@ export class Cluster {
 /**
  * A database for one test on PostgreSQL: a new database on DATABASE_URL's server when it is set, else
  * on a throwaway cluster started here (so a test that needs PostgreSQL runs in the PGlite suite too).
+ * With `owner`, the database belongs to a new role that is no superuser (it may create databases), and
+ * `url` signs in as that role, as an application's DATABASE_URL does; `superuserUrl` is the server's.
+ * `server` names the server to use (e.g. one Cluster for several databases of a test file).
  */
-export async function scratchPostgres(): Promise<{ url: string; destroy(): Promise<void> }> {
-  const base = process.env.DATABASE_URL;
+export async function scratchPostgres(
+  opts: { owner?: boolean; server?: string } = {},
+): Promise<{ url: string; superuserUrl: string; destroy(): Promise<void> }> {
+  const base = opts.server ?? process.env.DATABASE_URL;
   const cluster = base ? null : new Cluster(await freePort());
   cluster?.start();
   const serverUrl = base ?? (cluster as Cluster).url;
-  const name = `hf_ops_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const id = randomUUID().replace(/-/g, '').slice(0, 16);
+  const name = `hf_ops_${id}`;
+  const role = opts.owner ? `hf_app_${id}` : null;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  if (role) await admin.query(`CREATE ROLE ${role} LOGIN CREATEDB`);
+  await admin.query(`CREATE DATABASE ${name}${role ? ` OWNER ${role}` : ''}`);
   await admin.end();
+  const url = new URL(withDatabase(serverUrl, name));
+  if (role) url.username = role;
   return {
-    url: withDatabase(serverUrl, name),
+    url: url.toString(),
+    superuserUrl: withDatabase(serverUrl, name),
     async destroy() {
       if (cluster) return cluster.destroy();
       const c = new pg.Client({ connectionString: serverUrl });
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      if (role) {
+        // Databases the role made (a restore drill's) go with it.
+        const own = await c.query(
+          'SELECT datname FROM pg_database d JOIN pg_roles r ON r.oid = d.datdba WHERE r.rolname = $1',
+          [role],
+        );
+        for (const row of own.rows) await c.query(`DROP DATABASE IF EXISTS ${row.datname} WITH (FORCE)`);
+        await c.query(`DROP ROLE IF EXISTS ${role}`);
+      }
       await c.end();
     },
   };
