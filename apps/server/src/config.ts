@@ -211,7 +211,11 @@ export const envSchema = z
     if (env.JWT_SECRET_NEXT && env.JWT_SECRET_NEXT === env.JWT_SECRET)
       ctx.addIssue({ code: 'custom', path: ['JWT_SECRET_NEXT'], message: 'must differ from JWT_SECRET' });
     if (env.JWT_SECRET_NEXT && !env.JWT_SECRET)
-      ctx.addIssue({ code: 'custom', path: ['JWT_SECRET_NEXT'], message: 'needs JWT_SECRET (the current secret) set too' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['JWT_SECRET_NEXT'],
+        message: 'needs JWT_SECRET (the current secret) set too',
+      });
     if (prod && !env.JWT_SECRET)
       ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'is required when NODE_ENV=production' });
     // Production signs real sessions: a secret anyone could guess (a phrase, the documentation's example)

@@ -1,4 +1,3 @@
-import { isAddress } from 'viem';
 import { TEXT } from './texts.ts';
 
 /**
@@ -42,15 +41,6 @@ export function mixesScripts(email: string): boolean {
   const at = email.lastIndexOf('@');
   const parts = [email.slice(0, at), ...email.slice(at + 1).split('.')];
   return parts.some((p) => scriptsOf(p).size > 1);
-}
-
-/**
- * An EVM address whose letters are mixed-case must carry a valid EIP-55 checksum (a typo flips one
- * letter's case); all lower-case or all upper-case hex carries no checksum and is taken as it is.
- */
-export function checksumMatches(address: string): boolean {
-  const hex = address.slice(2);
-  return hex === hex.toLowerCase() || hex === hex.toUpperCase() || isAddress(address, { strict: true });
 }
 
 /** Why an address that has the form of an e-mail address still cannot be one (a look-alike), or null. */

@@ -171,7 +171,7 @@ async function restorePostgres(url: string, file: string, force: boolean, allowS
     // TO PROGRAM planted in a backup runs commands as the database server's operating-system user.
     if (!allowSuperuser && (await mayRunServerPrograms(database.db)))
       throw new BackupError(
-        'DATABASE_URL connects as a superuser (or a role that may run server programs): SQL in a backup would run with the database server\'s operating-system rights. Restore as the application\'s own role (the owner of the database), or add --allow-superuser if you trust this file',
+        "DATABASE_URL connects as a superuser (or a role that may run server programs): SQL in a backup would run with the database server's operating-system rights. Restore as the application's own role (the owner of the database), or add --allow-superuser if you trust this file",
       );
     const tables = await countUserTables(database.db);
     if (tables > 0 && !force)

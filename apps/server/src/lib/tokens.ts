@@ -74,7 +74,8 @@ export class TokenService {
     const known = this.known(token);
     if (known !== undefined) return known;
     let result = await this.verifyWith(await this.key, token);
-    for (const other of this.otherKeys) if (result === 'bad_signature') result = await this.verifyWith(await other, token);
+    for (const other of this.otherKeys)
+      if (result === 'bad_signature') result = await this.verifyWith(await other, token);
     if (result === 'bad_signature') return 'invalid';
     if (typeof result === 'object') {
       if (this.verified.size >= TokenService.VERIFIED_MAX) {

@@ -124,8 +124,7 @@ export function registerIdempotency(
     const row = await q.findKey(db, user.id, raw);
     if (!row) throw new AppError('idempotency_in_progress', MSG.idempotencyBusy);
     // A retry that reaches an instance a key rotation has moved on (or not yet) is still the same request.
-    if (!fingerprints.includes(row.requestHash))
-      throw new AppError('idempotency_mismatch', MSG.idempotencyMismatch);
+    if (!fingerprints.includes(row.requestHash)) throw new AppError('idempotency_mismatch', MSG.idempotencyMismatch);
     if (row.status === 'done' && row.responseStatus !== null) {
       return reply
         .status(row.responseStatus)

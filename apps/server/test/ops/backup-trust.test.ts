@@ -102,7 +102,8 @@ describe('item 5: backups are owner-only from the first byte', () => {
 describe('item 6: restore trusts only what BACKUP_KEY signed', () => {
   const file = path.join(work, 'signed.backup');
   const target = () => path.join(work, `target-${randomUUID().slice(0, 8)}`);
-  const restored = (dataDir: string) => existsSync(path.join(dataDir, 'pglite')) && readdirSync(path.join(dataDir, 'pglite')).length > 0;
+  const restored = (dataDir: string) =>
+    existsSync(path.join(dataDir, 'pglite')) && readdirSync(path.join(dataDir, 'pglite')).length > 0;
 
   beforeAll(() => {
     const b = runCli('backup', [file], embedded(source));
@@ -142,7 +143,9 @@ describe('item 6: restore trusts only what BACKUP_KEY signed', () => {
 
   it('an unsigned archive is refused unless --unsigned; a backup needs BACKUP_KEY or --unsigned', () => {
     const unsigned = path.join(work, 'unsigned.backup');
-    expect(runCli('backup', [unsigned], { ...embedded(source), BACKUP_KEY: '' }).output).toContain('BACKUP_KEY is not set');
+    expect(runCli('backup', [unsigned], { ...embedded(source), BACKUP_KEY: '' }).output).toContain(
+      'BACKUP_KEY is not set',
+    );
     expect(runCli('backup', [unsigned, '--unsigned'], embedded(source)).status).toBe(0);
     expect(existsSync(`${unsigned}.sig`)).toBe(false);
     const dir = target();

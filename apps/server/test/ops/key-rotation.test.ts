@@ -120,7 +120,9 @@ describe('JWT_SECRET rotation', () => {
           });
           expect(login.statusCode, `${step}: ${JSON.stringify(login.data)}`).toBe(200);
           for (const where of [on, other])
-            expect((await call(where.t, 'GET', '/api/user/me', { token: login.data.token })).statusCode, step).toBe(200);
+            expect((await call(where.t, 'GET', '/api/user/me', { token: login.data.token })).statusCode, step).toBe(
+              200,
+            );
         }
       }
     };

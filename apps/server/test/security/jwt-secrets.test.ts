@@ -45,8 +45,9 @@ describe('production JWT_SECRET: 32+ random bytes', () => {
     }
     // The same rule for the secret that comes next in a rotation, and for BACKUP_KEY.
     const good = randomBytes(32).toString('hex');
-    expect(configError({ JWT_SECRET: good, JWT_SECRET_NEXT: 'change-me-paste-the-output-of-openssl-rand-base64-48' }))
-      .toMatch(/JWT_SECRET_NEXT: is made of words/);
+    expect(
+      configError({ JWT_SECRET: good, JWT_SECRET_NEXT: 'change-me-paste-the-output-of-openssl-rand-base64-48' }),
+    ).toMatch(/JWT_SECRET_NEXT: is made of words/);
     expect(configError({ JWT_SECRET: good, BACKUP_KEY: 'HarvestFarmBackupKeyForProduction2026' })).toMatch(
       /BACKUP_KEY: must be at least 32 random bytes/,
     );
@@ -101,7 +102,10 @@ describe("an administrator's password change keeps the second factor", () => {
 
   it('the token answered to a second-factor session still opens the admin views', async () => {
     const admin = await makeUser(t, { isAdmin: true });
-    const setup = await call(t, 'POST', '/api/user/2fa/setup', { token: admin.token, body: { password: admin.password } });
+    const setup = await call(t, 'POST', '/api/user/2fa/setup', {
+      token: admin.token,
+      body: { password: admin.password },
+    });
     const code = totpAt(setup.data.secret, stepOf(t.clock.now()));
     const enable = await call(t, 'POST', '/api/user/2fa/enable', {
       token: admin.token,
@@ -112,7 +116,12 @@ describe("an administrator's password change keeps the second factor", () => {
 
     const changed = await call(t, 'PUT', '/api/user/profile', {
       token: enable.data.token,
-      body: { firstName: 'Platform', lastName: 'Admin', currentPassword: admin.password, newPassword: 'another-pass-77' },
+      body: {
+        firstName: 'Platform',
+        lastName: 'Admin',
+        currentPassword: admin.password,
+        newPassword: 'another-pass-77',
+      },
     });
     expect(changed.statusCode, JSON.stringify(changed.data)).toBe(200);
     const after = await call(t, 'GET', '/api/admin/users', { token: changed.data.token });
@@ -121,7 +130,12 @@ describe("an administrator's password change keeps the second factor", () => {
     const plain = await makeUser(t, { isAdmin: true });
     const p = await call(t, 'PUT', '/api/user/profile', {
       token: plain.token,
-      body: { firstName: 'Platform', lastName: 'Admin', currentPassword: plain.password, newPassword: 'another-pass-78' },
+      body: {
+        firstName: 'Platform',
+        lastName: 'Admin',
+        currentPassword: plain.password,
+        newPassword: 'another-pass-78',
+      },
     });
     expect((await call(t, 'GET', '/api/admin/users', { token: p.data.token })).statusCode).toBe(403);
   });

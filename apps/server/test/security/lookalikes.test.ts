@@ -50,9 +50,9 @@ describe('look-alike e-mail addresses and names', () => {
     expect(res.statusCode).toBe(400);
     expect(res.data.error).toBe(MSG.emailMixedScripts);
     // The domain too: exаmple.com with a Cyrillic а.
-    expect((await call(t, 'POST', '/api/send-code', { body: { email: `ops${tag()}@ex\u0430mple.com` } })).data.error).toBe(
-      MSG.emailMixedScripts,
-    );
+    expect(
+      (await call(t, 'POST', '/api/send-code', { body: { email: `ops${tag()}@ex\u0430mple.com` } })).data.error,
+    ).toBe(MSG.emailMixedScripts);
   });
 
   it('zero-width and text-direction characters are refused in e-mail addresses', async () => {

@@ -36,7 +36,13 @@ describe('login-password changes per account', () => {
     const change = (newPassword: string) =>
       call(t, 'PUT', '/api/user/profile', {
         token,
-        body: { firstName: 'Test', lastName: 'User', currentPassword: current, newPassword, confirmPassword: newPassword },
+        body: {
+          firstName: 'Test',
+          lastName: 'User',
+          currentPassword: current,
+          newPassword,
+          confirmPassword: newPassword,
+        },
       });
 
     const guesses = ['guess-one-1', u.withdrawalPassword, 'guess-two-2', 'guess-three-3', 'guess-four-4'];

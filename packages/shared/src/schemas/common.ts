@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../constants.ts';
 import { ERROR_CODES } from '../errors.ts';
-import { checksumMatches } from '../lookalikes.ts';
 import { TEXT } from '../texts.ts';
 import { parseUsdc } from '../money.ts';
 
@@ -39,9 +38,7 @@ export function convert<I extends z.core.$ZodType, O>(input: I, fn: (v: z.output
 export const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 export const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 export const txHashSchema = z.string().check(z.regex(TX_HASH, TEXT.invalidTxHash), z.toLowerCase());
-export const addressSchema = z
-  .string()
-  .check(z.regex(EVM_ADDRESS, TEXT.invalidWallet), z.refine(checksumMatches, TEXT.walletChecksum), z.toLowerCase());
+export const addressSchema = z.string().check(z.regex(EVM_ADDRESS, TEXT.invalidWallet), z.toLowerCase());
 
 /** An id path/body parameter: a UUID. Anything else is simply not found. */
 export const idSchema = z.uuid(TEXT.notFound);
