@@ -82,10 +82,11 @@ describe('item 5: backups are owner-only from the first byte', () => {
     const seen = path.join(work, 'mode-seen');
     try {
       rmSync(bin, { recursive: true, force: true });
-      // A pg_dump that reports the mode of its output file just before it exits (the chmod came after).
+      // A pg_dump under a usual umask (022) that reports the mode of its output file just before it exits
+      // (the old code's chmod came after it).
       const real = '/usr/lib/postgresql/15/bin';
       const script = (tool: string) =>
-        `#!/bin/sh\n"${real}/${tool}" "$@" || exit $?\nfor a in "$@"; do case "$a" in --file=*) stat -c %a "\${a#--file=}" > "${seen}";; esac; done\n`;
+        `#!/bin/sh\numask 022\n"${real}/${tool}" "$@" || exit $?\nfor a in "$@"; do case "$a" in --file=*) stat -c %a "\${a#--file=}" > "${seen}";; esac; done\n`;
       mkdirSync(bin);
       for (const tool of ['pg_dump', 'pg_restore']) writeFileSync(path.join(bin, tool), script(tool), { mode: 0o755 });
       const file = path.join(work, 'pg.backup');
