@@ -19,7 +19,7 @@ const MAX_WORD = 24;
 const require = createRequire(import.meta.url);
 
 /** Common words, diceware words and breached passwords of 4+ characters, lower-case; read only when asked. */
-function loadWords(): Set<string> {
+export function loadWords(): Set<string> {
   const en = require('@zxcvbn-ts/language-en') as typeof import('@zxcvbn-ts/language-en');
   const common = require('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common');
   const words = new Set<string>();
