@@ -16,9 +16,10 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmin } from '../../src/bootstrap.ts';
-import { openPglite } from '../../src/db/pglite.ts';
+import { PGlite } from '@electric-sql/pglite';
+import { openPglite, PGLITE_EXTENSIONS, wrapPglite } from '../../src/db/pglite.ts';
 import { freePort } from '../net.ts';
-import { Cluster, runCli, scratchPostgres } from '../support/processes.ts';
+import { buildServer, Cluster, runCli as runSourceCli, scratchPostgres } from '../support/processes.ts';
 
 /**
  * Issue 36, items 5 and 6, through the CLIs. A backup is owner-only from its first byte (pg_dump wrote
@@ -31,17 +32,29 @@ const work = mkdtempSync(path.join(os.tmpdir(), 'hf-backup-trust-'));
 const KEY = randomBytes(32).toString('hex');
 const OTHER_KEY = randomBytes(32).toString('hex');
 
+/** An embedded database in DATA_DIR/pglite: from the suite's migrated template when there is one (PGlite runs). */
 async function embeddedSource(name: string, adminEmail: string): Promise<string> {
   const dataDir = path.join(work, name);
-  const database = await openPglite(dataDir);
+  const template = process.env.HF_PGLITE_TEMPLATE;
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const database = template
+    ? wrapPglite(
+        await PGlite.create(path.join(dataDir, 'pglite'), {
+          loadDataDir: new Blob([readFileSync(template)]),
+          extensions: PGLITE_EXTENSIONS,
+        }),
+      )
+    : await openPglite(dataDir);
   try {
-    await database.migrate();
+    if (!template) await database.migrate();
     await createAdmin(database.db, { email: adminEmail, password: 'a-long-admin-password-1' });
   } finally {
     await database.close();
   }
   return dataDir;
 }
+/** The CLIs as `npm run backup` / `npm run restore` run them: the build. */
+const runCli = (name: string, args: string[], env: Record<string, string>) => runSourceCli(name, args, env, 'dist');
 const embedded = (dataDir: string, key = KEY) => ({ DATA_DIR: dataDir, DATABASE_URL: '', BACKUP_KEY: key });
 
 let source: string;
@@ -51,6 +64,7 @@ let cluster: Cluster | null = null;
 let server = '';
 const scratch = (owner = false) => scratchPostgres({ owner, server });
 beforeAll(async () => {
+  buildServer();
   cluster = process.env.DATABASE_URL ? null : new Cluster(await freePort());
   cluster?.start();
   server = process.env.DATABASE_URL ?? cluster?.url ?? '';

@@ -108,9 +108,21 @@ export async function scratchPostgres(
   };
 }
 
-/** Runs one of the server's command-line tools from source (`src/cli/NAME.ts`) and answers its exit code and output. */
-export function runCli(name: string, args: string[], env: Record<string, string | undefined>) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', `apps/server/src/cli/${name}.ts`, ...args], {
+/**
+ * Runs one of the server's command-line tools and answers its exit code and output: from source
+ * (`src/cli/NAME.ts`, the default) or as `npm run NAME` runs it (`dist`: the build, see buildServer).
+ */
+export function runCli(
+  name: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  entry: 'source' | 'dist' = 'source',
+) {
+  const argv =
+    entry === 'dist'
+      ? ['--enable-source-maps', `apps/server/dist/cli/${name}.js`, ...args]
+      : ['--import', 'tsx', `apps/server/src/cli/${name}.ts`, ...args];
+  const r = spawnSync(process.execPath, argv, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     encoding: 'utf8',
