@@ -5,7 +5,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { createChain } from './chain/chain.ts';
-import type { AppContext } from './context.ts';
+import { serverSecrets, type AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { SettableClock, systemClock, type Clock } from './lib/clock.ts';
 import { DEFAULT_WEB_DIST } from './lib/paths.ts';
@@ -38,6 +38,8 @@ export interface BuildOptions {
   secret: string;
   /** The secret `secret` replaced (JWT_SECRET_PREVIOUS): still accepted for tokens and sealed seeds. */
   previousSecret?: string;
+  /** The secret that comes next (JWT_SECRET_NEXT): verify-only, for the first step of a rolling rotation. */
+  nextSecret?: string;
   /** Default: one without process metrics (main.ts passes one with them). */
   metrics?: Metrics;
   clock?: Clock;
@@ -118,13 +120,14 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     sessions,
     db: opts.database.db,
     clock,
-    tokens: new TokenService(opts.secret, config.JWT_TTL_SECONDS, clock, opts.previousSecret),
+    tokens: new TokenService(opts.secret, config.JWT_TTL_SECONDS, clock, opts.previousSecret, opts.nextSecret),
     mailer:
       opts.mailer ??
       createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, production: config.isProduction, log: app.log }),
     log: app.log,
     secret: opts.secret,
     previousSecret: opts.previousSecret ?? null,
+    nextSecret: opts.nextSecret ?? null,
     metrics,
     readiness: [...databaseChecks],
     lifecycle: { shuttingDown: false },
@@ -148,7 +151,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     ctx.counters instanceof RedisCounterStore ? ctx.counters.redis : undefined,
   );
 
-  registerIdempotency(app, ctx.db, clock, opts.secret, config.IDEMPOTENCY_LEASE_MS);
+  registerIdempotency(app, ctx.db, clock, serverSecrets(ctx), config.IDEMPOTENCY_LEASE_MS);
   // The OpenAPI document is generated from the same Zod schemas the routes validate with.
   await app.register(swagger, {
     openapi: {

@@ -4,7 +4,7 @@ import { DEV_XPUB } from '../test/support/dev-wallet.ts';
 
 const prod = {
   NODE_ENV: 'production',
-  JWT_SECRET: 'Kq3v9XzL2pR8tW5mN7bH4jD6fG1sY0cA-prod',
+  JWT_SECRET: 'b5Kq3v9XzL2pR8tW5mN7bH4jD6fG1sY0cAe7Hw2Qn4Zr8Ty1Lp6Mv0Xs9Cd3Ug5Ji=',
   DEPOSIT_ADDRESS: '0x1111111111111111111111111111111111111111',
   CHAIN_RPC_URL: 'https://polygon-rpc.example.com',
   PAYOUT_ADDRESS: '0x3333333333333333333333333333333333333333',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isCommonPassword } from './lib/passwords.ts';
+import { randomSecretProblem } from './lib/secret-strength.ts';
 import { parseXpub } from './modules/deposit-addresses/derive.ts';
 
 const bool = z
@@ -54,6 +55,23 @@ export const envSchema = z
     JWT_SECRET_PREVIOUS: z
       .string()
       .min(32, 'must be at least 32 characters')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /**
+     * The secret that will replace JWT_SECRET, verify-only: tokens it signs are accepted and seeds it sealed
+     * open, but nothing is signed with it. The first step of a rolling rotation (docs/OPERATIONS.md).
+     */
+    JWT_SECRET_NEXT: z
+      .string()
+      .min(32, 'must be at least 32 characters')
+      .refine(isHighEntropySecret, 'is too predictable (repeated or too few distinct characters)')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /** Signs backups (npm run backup) and is checked by npm run restore; kept by the operator, apart from the backups. */
+    BACKUP_KEY: z
+      .string()
+      .min(32, 'must be at least 32 characters')
+      .refine(isHighEntropySecret, 'is too predictable (repeated or too few distinct characters)')
       .optional()
       .or(z.literal('').transform(() => undefined)),
     JWT_TTL_SECONDS: z.coerce
@@ -190,8 +208,23 @@ export const envSchema = z
       ctx.addIssue({ code: 'custom', path: ['TEST_CLOCK'], message: 'must not be set when NODE_ENV=production' });
     if (prod && env.RATE_LIMITS === 'off')
       ctx.addIssue({ code: 'custom', path: ['RATE_LIMITS'], message: 'cannot be off when NODE_ENV=production' });
+    if (env.JWT_SECRET_NEXT && env.JWT_SECRET_NEXT === env.JWT_SECRET)
+      ctx.addIssue({ code: 'custom', path: ['JWT_SECRET_NEXT'], message: 'must differ from JWT_SECRET' });
+    if (env.JWT_SECRET_NEXT && !env.JWT_SECRET)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['JWT_SECRET_NEXT'],
+        message: 'needs JWT_SECRET (the current secret) set too',
+      });
     if (prod && !env.JWT_SECRET)
       ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'is required when NODE_ENV=production' });
+    // Production signs real sessions: a secret anyone could guess (a phrase, the documentation's example)
+    // lets them forge any token, an administrator's with the second factor included.
+    for (const key of ['JWT_SECRET', 'JWT_SECRET_NEXT', 'BACKUP_KEY'] as const) {
+      const value = env[key];
+      const problem = prod && value ? randomSecretProblem(value) : null;
+      if (problem) ctx.addIssue({ code: 'custom', path: [key], message: problem });
+    }
     // The demo default is a burn address: real money sent there is lost, so production must name its own.
     if (prod && !env.DEPOSIT_XPUB && env.DEPOSIT_ADDRESS.toLowerCase() === DEMO_DEPOSIT_ADDRESS.toLowerCase())
       ctx.addIssue({

@@ -41,6 +41,8 @@ export interface AppContext {
   secret: string;
   /** The secret JWT_SECRET replaced (JWT_SECRET_PREVIOUS), while a rotation lasts: tokens and sealed seeds still open with it. */
   previousSecret: string | null;
+  /** The secret that comes next (JWT_SECRET_NEXT), during the first step of a rotation: verify-only. */
+  nextSecret: string | null;
   /** Prometheus metrics (served on METRICS_PORT when set). */
   metrics: Metrics;
   /** Conditions of GET /readyz; modules add theirs (e.g. the deposit watcher's lag). */
@@ -49,4 +51,12 @@ export interface AppContext {
   lifecycle: { shuttingDown: boolean };
   /** The chain's RPC node (CHAIN_RPC_URL): one client for the process; null for demo deposits. */
   chain: Chain | null;
+}
+
+/**
+ * The server secrets in the order they are tried: the current one (which alone signs and seals), the
+ * next one (JWT_SECRET_NEXT), the previous one (JWT_SECRET_PREVIOUS).
+ */
+export function serverSecrets(ctx: Pick<AppContext, 'secret' | 'nextSecret' | 'previousSecret'>): string[] {
+  return [ctx.secret, ctx.nextSecret, ctx.previousSecret].filter((s): s is string => Boolean(s));
 }

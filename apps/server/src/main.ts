@@ -30,6 +30,7 @@ async function main() {
     database,
     secret: resolveSecret(config),
     previousSecret: config.JWT_SECRET_PREVIOUS,
+    nextSecret: config.JWT_SECRET_NEXT,
     metrics,
   });
   const notice = await ensureAdmin(ctx.db, config);

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -24,6 +24,8 @@ export const isPostgres = Boolean(process.env.DATABASE_URL);
 /** What production requires on top of the test defaults (a chain RPC is never called by these tests). */
 export const PRODUCTION_ENV = {
   NODE_ENV: 'production',
+  // Production takes only 32+ random bytes (lib/secret-strength.ts).
+  JWT_SECRET: randomBytes(32).toString('hex'),
   RATE_LIMITS: 'on',
   CHAIN_RPC_URL: 'http://127.0.0.1:9',
   PAYOUT_ADDRESS: '0x3333333333333333333333333333333333333333',

@@ -43,6 +43,10 @@ export const ERROR_STATUS = {
   request_timeout: 408,
   /** The state changed first (already decided, already running, already taken). */
   conflict: 409,
+  /** The tier was changed or deactivated after the investor saw it: show the tiers again. */
+  tier_changed: 409,
+  /** Update Balance: the balance is no longer the one the administrator saw. */
+  balance_changed: 409,
   /** A request with this Idempotency-Key is still being processed. */
   idempotency_in_progress: 409,
   /** The request body is over the size limit. */

@@ -1,4 +1,4 @@
-import { microToText } from './money.ts';
+import { microToDisplay, microToText } from './money.ts';
 import { TEXT } from './texts.ts';
 import { timeLeftText } from './time-left.ts';
 
@@ -37,6 +37,10 @@ export const MSG = {
   mailUnavailable: 'E-mail delivery is not configured. Please try again later.',
   mailFailed: 'Could not send the e-mail. Please try again later.',
   passwordTooCommon: 'This password is too common. Choose another.',
+  passwordChangesLimit: (ms: number) =>
+    `Too many password changes on this account. Please try again in ${timeLeftText(ms)}.`,
+  mailboxTaken:
+    'This mailbox already has an account (addresses that differ only by a +tag, or by dots at Gmail, are one mailbox). Sign in with it instead.',
   adminOnlyEmail: 'Only administrators can change their email',
   emailUpdated: 'Email updated',
   signedOut: 'Signed out',
@@ -76,6 +80,9 @@ export const MSG = {
   depositDismissed: 'Deposit removed from the failed deposits list',
   depositNotDismissable: 'Only failed deposits can be dismissed',
   balanceUpdated: 'Balance updated successfully',
+  /** Update Balance with `expectedBalance`: the balance moved after the administrator read it. */
+  balanceChanged: (current: bigint) =>
+    `The balance changed to ${microToDisplay(current)}\u00a0USDC. Review and try again.`,
   /** Why the chain refused a deposit, in words the owner can act on ("failed, with the reason"). */
   depositReverted:
     'The transaction failed (reverted) on chain, so no USDC was transferred. Send a new transaction and submit its hash.',
@@ -98,6 +105,7 @@ export const MSG = {
     `This transaction is not on the ${NETWORK} network (chain ${chainId}) yet. Deposits to your address show up by themselves once mined; try again in a minute if it does not.`,
   depositChainUnavailable: 'The blockchain node cannot be reached right now. Please try again in a few minutes.',
   noSuchTier: 'No active investment tier has this amount. Please choose one of the listed tiers.',
+  tierAmbiguous: 'More than one tier has this amount. Please choose the tier you want on the Tiers tab.',
   investInsufficientBalance: 'Insufficient balance. Please deposit USDC before investing.',
   invested: 'Investment successful',
   cycleRunning: 'An earning cycle is already running for this investment.',

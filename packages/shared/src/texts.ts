@@ -55,6 +55,7 @@ export const TEXT = {
   rejectDepositFailed: 'Failed to reject deposit',
   dismissDepositFailed: 'Failed to dismiss deposit',
   invalidWallet: 'Invalid wallet address: expected 0x followed by 40 hex characters',
+  walletChecksum: 'This address has a typo: its checksum does not match',
 
   // ---------------------------------------------------------------- accounts, sessions, second factor
   invalidCredentials: 'Invalid email or password',
@@ -64,6 +65,10 @@ export const TEXT = {
   firstNameRequired: 'First name is required',
   lastNameRequired: 'Last name is required',
   invalidPhone: 'Invalid phone number',
+  nameInvisible: 'Names cannot contain invisible or text-direction characters',
+  emailInvisible: 'This email address contains invisible or text-direction characters',
+  emailMixedScripts:
+    'This email address mixes alphabets (for example a Cyrillic letter among Latin ones). Type it in one alphabet.',
   withdrawalPasswordSame: 'Withdrawal password must be different from your login password',
   currentPasswordRequired: 'Current password is required to change your password',
   currentPasswordWrong: 'Current password is incorrect',
@@ -77,6 +82,7 @@ export const TEXT = {
 
   // ---------------------------------------------------------------- tiers, investments, cycles
   chooseTier: 'Please choose an investment tier',
+  tierChanged: 'This tier changed. Review it and try again.',
   weekdayStart: 'Earning cycles can only be started Monday through Friday. Please try again on a weekday.',
 
   // ---------------------------------------------------------------- withdrawals and payouts

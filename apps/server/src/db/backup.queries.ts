@@ -19,3 +19,13 @@ export async function dropAppSchemas(db: Db): Promise<void> {
   await rawRows(db, sql`DROP SCHEMA IF EXISTS public CASCADE`);
   await rawRows(db, sql`CREATE SCHEMA public`);
 }
+
+/** The connection's role is a superuser or may run programs on the server (COPY ... TO PROGRAM). */
+export async function mayRunServerPrograms(db: Db): Promise<boolean> {
+  const rows = await rawRows<{ may: boolean }>(
+    db,
+    sql`SELECT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)
+               OR pg_has_role(current_user, 'pg_execute_server_program', 'MEMBER') AS may`,
+  );
+  return rows[0]?.may === true;
+}

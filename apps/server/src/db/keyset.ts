@@ -52,11 +52,39 @@ export interface PageRequest {
   before?: string;
 }
 
-const PART: Record<KeyPart, RegExp> = {
-  timestamptz: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/,
-  uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
-  int: /^-?\d{1,10}$/,
-  bigint: /^-?\d{1,19}$/,
+const TIMESTAMPTZ = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?[+-](\d{2})(?::(\d{2}))?$/;
+
+/** A calendar date and time PostgreSQL accepts as it is (2024-02-30 or 25:00 would fail the query's cast). */
+function isTimestamptz(text: string): boolean {
+  const m = TIMESTAMPTZ.exec(text);
+  if (!m) return false;
+  const [y, mo, d, h, mi, s, , oh, om = '0'] = m.slice(1).map((x) => Number(x ?? 0));
+  const date = new Date(Date.UTC(y ?? 0, (mo ?? 0) - 1, d ?? 0));
+  return (
+    (y ?? 0) >= 1 &&
+    date.getUTCMonth() === (mo ?? 0) - 1 &&
+    date.getUTCDate() === d &&
+    (h ?? 99) < 24 &&
+    (mi ?? 99) < 60 &&
+    (s ?? 99) < 60 &&
+    (oh ?? 99) <= 15 &&
+    Number(om) < 60
+  );
+}
+
+/** An integer text within the SQL type's range (a larger one would fail the query's cast). */
+const inRange = (bits: bigint) => (text: string) =>
+  /^-?\d{1,19}$/.test(text) && BigInt(text) >= -(2n ** (bits - 1n)) && BigInt(text) < 2n ** (bits - 1n);
+
+/**
+ * What each key part of a cursor may hold: exactly the values its SQL type accepts, so that a cursor the
+ * server did not make is a 400 (MSG.invalidCursor), never a failed query (a 500 with the SQL in the log).
+ */
+const PART: Record<KeyPart, (text: string) => boolean> = {
+  timestamptz: isTimestamptz,
+  uuid: (text) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text),
+  int: inRange(32n),
+  bigint: inRange(64n),
 };
 
 export function encodeCursor(parts: string[]): string {
@@ -73,7 +101,7 @@ function decodeCursor(cursor: string, key: Keyset['key']): string[] {
   if (
     !Array.isArray(parts) ||
     parts.length !== key.length ||
-    !parts.every((p, i) => typeof p === 'string' && PART[key[i]?.type ?? 'int'].test(p))
+    !parts.every((p, i) => typeof p === 'string' && PART[key[i]?.type ?? 'int'](p))
   )
     throw badRequest(MSG.invalidCursor);
   return parts as string[];

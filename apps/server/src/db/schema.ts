@@ -27,6 +27,11 @@ export const users = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     email: text('email').notNull(),
+    /**
+     * The mailbox the address delivers to (users.service#mailboxOf): one account per mailbox. NULL only for
+     * accounts that shared a mailbox with an older one before migration 0022.
+     */
+    mailbox: text('mailbox'),
     firstName: text('first_name').notNull(),
     lastName: text('last_name').notNull(),
     phoneCountryCode: text('phone_country_code'),
@@ -47,6 +52,7 @@ export const users = pgTable(
   },
   (t) => [
     uniqueIndex('users_email_key').on(t.email),
+    uniqueIndex('users_mailbox_key').on(t.mailbox),
     uniqueIndex('users_invitation_code_key').on(t.invitationCode),
     index('users_referrer_idx').on(t.referrerId),
     index('users_created_at_idx').on(t.createdAt),

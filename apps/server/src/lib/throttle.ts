@@ -105,6 +105,19 @@ export class FailureThrottle {
   }
 }
 
+/**
+ * Login-password changes per account (issue 36): at most 5 an hour, whatever their outcome once the
+ * current password is confirmed. Always on (RATE_LIMITS=off does not lift it): a person changes a
+ * password a few times a year, and its answers say whether a guess is the withdrawal password.
+ */
+export const PASSWORD_CHANGE_LIMIT = { max: 5, windowMs: 60 * MINUTE };
+
+/** Counts one password change of `userId`; 429 with Retry-After once over the limit. */
+export async function countPasswordChange(store: CounterStore, userId: string): Promise<void> {
+  const w = await store.hit(`password-change:${userId}`, PASSWORD_CHANGE_LIMIT.windowMs);
+  if (w.count > PASSWORD_CHANGE_LIMIT.max) throw tooMany(MSG.passwordChangesLimit(w.ttlMs), w.ttlMs / 1000);
+}
+
 export interface Throttles {
   password: FailureThrottle;
   withdrawalPassword: FailureThrottle;

@@ -14,12 +14,14 @@ const hmacKey = (secret: string) =>
 
 /**
  * Session tokens: HS256 JWTs with an expiry and the user's token version. Signed with the current
- * secret; with a previous one (JWT_SECRET_PREVIOUS, during a rotation) tokens it signed are still
- * accepted until they expire, so rotating the secret signs nobody out.
+ * secret; also accepted: tokens of the secret that comes next (JWT_SECRET_NEXT, verify-only, the first
+ * step of a rolling rotation) and of the one it replaced (JWT_SECRET_PREVIOUS, until they expire), so
+ * rotating the secret over several instances signs nobody out (docs/OPERATIONS.md, section 5).
  */
 export class TokenService {
   private readonly key: Promise<CryptoKey>;
-  private readonly previousKey: Promise<CryptoKey> | null;
+  /** The other keys that may have signed a token we accept: JWT_SECRET_NEXT, then JWT_SECRET_PREVIOUS. */
+  private readonly otherKeys: Promise<CryptoKey>[];
   /**
    * Tokens whose signature and claims were verified, with their expiry: a signed-in client sends the
    * same token on every call, and the HMAC check (WebCrypto, asynchronous) was a tenth of the CPU of
@@ -29,15 +31,18 @@ export class TokenService {
    */
   private readonly verified = new Map<string, { claims: TokenClaims; exp: number }>();
   private static readonly VERIFIED_MAX = 20_000;
+  /** How far an instance's clock may run ahead of this one's for its tokens' `iat`. */
+  private static readonly CLOCK_SKEW_SECONDS = 5;
 
   constructor(
     secret: string,
     private readonly ttlSeconds: number,
     private readonly clock: Clock,
     previousSecret?: string,
+    nextSecret?: string,
   ) {
     this.key = hmacKey(secret);
-    this.previousKey = previousSecret ? hmacKey(previousSecret) : null;
+    this.otherKeys = [nextSecret, previousSecret].filter((s): s is string => Boolean(s)).map(hmacKey);
   }
 
   async sign(c: TokenClaims): Promise<string> {
@@ -69,7 +74,8 @@ export class TokenService {
     const known = this.known(token);
     if (known !== undefined) return known;
     let result = await this.verifyWith(await this.key, token);
-    if (result === 'bad_signature' && this.previousKey) result = await this.verifyWith(await this.previousKey, token);
+    for (const other of this.otherKeys)
+      if (result === 'bad_signature') result = await this.verifyWith(await other, token);
     if (result === 'bad_signature') return 'invalid';
     if (typeof result === 'object') {
       if (this.verified.size >= TokenService.VERIFIED_MAX) {
@@ -94,7 +100,14 @@ export class TokenService {
         requiredClaims: ['exp', 'iat', 'sub'],
       });
       const parsed = claims.safeParse(payload);
-      return parsed.success && typeof payload.exp === 'number' ? { claims: parsed.data, exp: payload.exp } : 'invalid';
+      const { exp, iat } = payload;
+      if (!parsed.success || typeof exp !== 'number' || typeof iat !== 'number') return 'invalid';
+      // A signed token is ours only if it looks like one we sign: issued in the past (clocks of instances
+      // may differ by a little) and living no longer than JWT_TTL_SECONDS. A forged one with a known or
+      // guessed key is often neither; an old secret's tokens of a longer TTL end when the TTL is lowered.
+      const now = Math.floor(this.clock.now().getTime() / 1000);
+      if (iat > now + TokenService.CLOCK_SKEW_SECONDS || exp - iat > this.ttlSeconds) return 'invalid';
+      return { claims: parsed.data, exp };
     } catch (err) {
       if (err instanceof errors.JWSSignatureVerificationFailed) return 'bad_signature';
       return err instanceof errors.JWTExpired ? 'expired' : 'invalid';

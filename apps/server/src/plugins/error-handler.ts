@@ -1,3 +1,4 @@
+import { DrizzleQueryError } from 'drizzle-orm/errors';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERROR_STATUS, type ErrorCode } from '@harvest/shared/errors';
@@ -62,7 +63,11 @@ export function registerErrorHandler(app: FastifyInstance, spaPage?: (pathname: 
       const code = codeForStatus(status);
       return reply.status(ERROR_STATUS[code]).send({ error: text, code });
     }
-    request.log.error({ err }, 'request failed');
+    // A failed query is logged with its SQL and the driver's error, not its parameters (user input, data).
+    request.log.error(
+      err instanceof DrizzleQueryError ? { query: err.query, err: err.cause } : { err },
+      'request failed',
+    );
     return reply.status(500).send({ error: MSG.internal, code: 'internal' });
   });
 

@@ -40,6 +40,17 @@ export function withoutSecrets(v: unknown): unknown {
   return v;
 }
 
+/**
+ * An answer as it is stored for replays: without secret fields, but an error answer keeps its `code`
+ * (`{ error, code }`: the stable error code clients switch on, not a secret), so a replay is the same answer.
+ */
+function storedAnswer(answer: unknown): unknown {
+  const clean = withoutSecrets(answer);
+  if (answer && typeof answer === 'object' && 'error' in answer && 'code' in answer && typeof answer.code === 'string')
+    return Object.assign({}, clean, { code: answer.code });
+  return clean;
+}
+
 /** Canonical text of the validated body (key order and amount spelling do not matter). */
 function stableJson(v: unknown): string {
   if (typeof v === 'bigint') return `${v}n`;
@@ -64,7 +75,8 @@ export function registerIdempotency(
   app: FastifyInstance,
   db: Db,
   clock: Clock,
-  secret: string,
+  /** The server secrets (serverSecrets): the first keys new fingerprints; all are recognised during a rotation. */
+  secrets: string[],
   leaseMs = DEFAULT_LEASE_MS,
 ): void {
   app.decorateRequest('idempotency', null);
@@ -93,11 +105,9 @@ export function registerIdempotency(
     const now = clock.now();
     // Keyed with the server secret and without the secret fields: the stored fingerprint of a
     // Withdraw All cannot be used to test guesses of its withdrawal password offline.
-    const requestHash = createHmac('sha256', secret)
-      .update(
-        `idempotency\n${request.method} ${request.routeOptions.url}\n${stableJson(withoutSecrets(request.body ?? null))}`,
-      )
-      .digest('hex');
+    const text = `idempotency\n${request.method} ${request.routeOptions.url}\n${stableJson(withoutSecrets(request.body ?? null))}`;
+    const fingerprints = secrets.map((s) => createHmac('sha256', s).update(text).digest('hex'));
+    const requestHash = fingerprints[0] ?? '';
     await q.deleteExpiredKey(db, user.id, raw, now);
     const inserted = await q.insertRunningKey(db, {
       userId: user.id,
@@ -113,7 +123,8 @@ export function registerIdempotency(
     }
     const row = await q.findKey(db, user.id, raw);
     if (!row) throw new AppError('idempotency_in_progress', MSG.idempotencyBusy);
-    if (row.requestHash !== requestHash) throw new AppError('idempotency_mismatch', MSG.idempotencyMismatch);
+    // A retry that reaches an instance a key rotation has moved on (or not yet) is still the same request.
+    if (!fingerprints.includes(row.requestHash)) throw new AppError('idempotency_mismatch', MSG.idempotencyMismatch);
     if (row.status === 'done' && row.responseStatus !== null) {
       return reply
         .status(row.responseStatus)
@@ -147,7 +158,7 @@ export function registerIdempotency(
     }
     let body: unknown = null;
     try {
-      body = typeof payload === 'string' ? withoutSecrets(JSON.parse(payload)) : null;
+      body = typeof payload === 'string' ? storedAnswer(JSON.parse(payload)) : null;
     } catch {
       body = null;
     }

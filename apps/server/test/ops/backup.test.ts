@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +24,7 @@ const work = mkdtempSync(path.join(os.tmpdir(), 'hf-backup-'));
 const file = path.join(work, 'harvest.backup');
 const ADMIN = { email: `ops.admin.${randomUUID().slice(0, 6)}@example.com`, password: 'backup-admin-password-7' };
 const PASSWORD = 'investor-password-1';
+const BACKUP_KEY = randomBytes(32).toString('hex');
 
 interface Target {
   env: Record<string, string>;
@@ -33,16 +34,17 @@ interface Target {
 
 async function target(name: string): Promise<Target> {
   if (isPostgres) {
-    const scratch = await scratchPostgres();
+    // The application's own role (restore refuses a superuser connection: backup-trust.test.ts).
+    const scratch = await scratchPostgres({ owner: true });
     return {
-      env: { DATABASE_URL: scratch.url },
+      env: { DATABASE_URL: scratch.url, BACKUP_KEY },
       open: async () => openPostgres(scratch.url, 2),
       destroy: scratch.destroy,
     };
   }
   const dataDir = path.join(work, name);
   return {
-    env: { DATA_DIR: dataDir, DATABASE_URL: '' },
+    env: { DATA_DIR: dataDir, DATABASE_URL: '', BACKUP_KEY },
     open: () => openPglite(dataDir),
     destroy: async () => undefined,
   };
@@ -115,6 +117,7 @@ describe(`backup and restore (${isPostgres ? 'PostgreSQL: pg_dump custom format'
       expect(b.status, b.output).toBe(0);
       expect(b.output).toContain('Backup written');
       expect(statSync(file).mode & 0o077).toBe(0);
+      expect(statSync(`${file}.sig`).mode & 0o077).toBe(0);
       if (isPostgres) expect(statSync(file).size).toBeGreaterThan(1000);
 
       const r = runCli('restore', [file], restored.env);

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isHighEntropySecret, loadConfig } from '../../src/config.ts';
+import { randomSecretProblem } from '../../src/lib/secret-strength.ts';
 import { startAnvil, type Anvil } from '../anvil.ts';
 import { redisAvailable, startRedis } from '../redis.ts';
 import { startSmtp } from '../smtp.ts';
@@ -95,7 +96,8 @@ describe.runIf(Boolean(nginxBin) && redisAvailable)('docs/OPERATIONS.md deployme
     buildServer();
     mkdirSync(backups);
     [db, redis, smtp, anvil] = await Promise.all([
-      scratchPostgres(),
+      // The application's own role, as in production: a restore refuses a superuser connection.
+      scratchPostgres({ owner: true }),
       startRedis(),
       startSmtp(),
       startAnvil({ chainId: 137 }),
@@ -120,6 +122,7 @@ describe.runIf(Boolean(nginxBin) && redisAvailable)('docs/OPERATIONS.md deployme
     const overrides: Record<string, string> = {
       DATABASE_URL: db.url,
       JWT_SECRET: secret,
+      BACKUP_KEY: sh(doc.get('secret') ?? 'false').stdout.trim(),
       REDIS_URL: redis.url,
       SMTP_URL: smtp.url,
       CHAIN_RPC_URL: anvil.url,
@@ -199,6 +202,7 @@ describe.runIf(Boolean(nginxBin) && redisAvailable)('docs/OPERATIONS.md deployme
   it('the secret command makes a secret the server accepts, and the environment file is a valid production configuration', () => {
     const secret = sh(doc.get('secret') ?? 'false').stdout.trim();
     expect(isHighEntropySecret(secret)).toBe(true);
+    expect(randomSecretProblem(secret)).toBeNull();
     const config = loadConfig(parseEnvFile(readFileSync(envFile, 'utf8')));
     expect(config.isProduction).toBe(true);
     expect(config.adminRequire2fa).toBe(true);

@@ -29,6 +29,7 @@ async function instance(env: Record<string, string>, clock: SettableClock) {
     database: before.database,
     secret: config.JWT_SECRET ?? '',
     previousSecret: config.JWT_SECRET_PREVIOUS,
+    nextSecret: config.JWT_SECRET_NEXT,
     clock,
     mailer: before.ctx.mailer,
   });
@@ -82,6 +83,87 @@ describe('JWT_SECRET rotation', () => {
     } finally {
       await after.close();
     }
+  });
+
+  it('a rolling rotation over two instances on one database signs nobody out and never answers 500 (issue 36, item 8)', async () => {
+    const clock = before.clock;
+    const tick = () => clock.set(new Date(clock.now().getTime() + 31_000)); // a new TOTP step
+    type Instance = Awaited<ReturnType<typeof instance>>;
+    /** Restarting an instance: the old process stops, the new one starts with its settings and re-seals seeds. */
+    const start = async (env: Record<string, string>) => {
+      const i = await instance(env, clock);
+      await resealTotpSeeds(i.ctx);
+      return i;
+    };
+    const users: { email: string; password: string; seed: string }[] = [];
+    const enrol = async (on: Instance) => {
+      const u = await makeUser(on.t);
+      const setup = await call(on.t, 'POST', '/api/user/2fa/setup', { token: u.token, body: { password: u.password } });
+      expect(setup.statusCode).toBe(200);
+      const enable = await call(on.t, 'POST', '/api/user/2fa/enable', {
+        token: u.token,
+        body: { password: u.password, code: totpAt(setup.data.secret, stepOf(clock.now())) },
+      });
+      expect(enable.statusCode, JSON.stringify(enable.data)).toBe(200);
+      users.push({ email: u.user.email, password: u.password, seed: setup.data.secret });
+    };
+    /** Every enrolled person signs in with the second factor on each instance, and each session works on both. */
+    const check = async (a: Instance, b: Instance, step: string) => {
+      for (const [on, other] of [
+        [a, b],
+        [b, a],
+      ] as const) {
+        for (const u of users) {
+          tick();
+          const login = await call(on.t, 'POST', '/api/login', {
+            body: { email: u.email, password: u.password, totpCode: totpAt(u.seed, stepOf(clock.now())) },
+          });
+          expect(login.statusCode, `${step}: ${JSON.stringify(login.data)}`).toBe(200);
+          for (const where of [on, other])
+            expect((await call(where.t, 'GET', '/api/user/me', { token: login.data.token })).statusCode, step).toBe(
+              200,
+            );
+        }
+      }
+    };
+
+    let a = await start({ JWT_SECRET: OLD });
+    let b = await start({ JWT_SECRET: OLD });
+    try {
+      await enrol(a);
+      await check(a, b, 'before');
+      // Step 1: JWT_SECRET_NEXT=new (verify-only) on every instance, one at a time.
+      await a.close();
+      a = await start({ JWT_SECRET: OLD, JWT_SECRET_NEXT: NEW });
+      await check(a, b, 'step 1, first instance');
+      await b.close();
+      b = await start({ JWT_SECRET: OLD, JWT_SECRET_NEXT: NEW });
+      await check(a, b, 'step 1 done');
+      // Step 2: JWT_SECRET=new, JWT_SECRET_PREVIOUS=old, one at a time; someone enrols mid-way on the old one.
+      await a.close();
+      a = await start({ JWT_SECRET: NEW, JWT_SECRET_PREVIOUS: OLD });
+      await enrol(b);
+      await check(a, b, 'step 2, first instance');
+      await b.close();
+      b = await start({ JWT_SECRET: NEW, JWT_SECRET_PREVIOUS: OLD });
+      await check(a, b, 'step 2 done');
+      // Step 3, one token lifetime later: JWT_SECRET_PREVIOUS removed, one at a time.
+      clock.set(new Date(clock.now().getTime() + 12 * 3600_000 + 60_000));
+      await a.close();
+      a = await start({ JWT_SECRET: NEW });
+      await check(a, b, 'step 3, first instance');
+      await b.close();
+      b = await start({ JWT_SECRET: NEW });
+      await check(a, b, 'step 3 done');
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('JWT_SECRET_NEXT needs JWT_SECRET and must differ from it', () => {
+    expect(() => loadConfig({ JWT_SECRET_NEXT: NEW })).toThrow(/JWT_SECRET_NEXT: needs JWT_SECRET/);
+    expect(() => loadConfig({ JWT_SECRET: NEW, JWT_SECRET_NEXT: NEW })).toThrow(/JWT_SECRET_NEXT: must differ/);
   });
 
   it('JWT_SECRET_PREVIOUS needs JWT_SECRET, and must differ from it', () => {

@@ -6,7 +6,7 @@ import { inTransaction } from '../../src/db/tx.ts';
 import { checkLedger } from '../../src/ledger/check.ts';
 import { post, userBalances, userTransfer } from '../../src/ledger/ledger.ts';
 import { insertUserWithAccounts, newInvitationCode } from '../../src/modules/users/users.service.ts';
-import { PRODUCTION_ENV, TEST_SECRET } from '../helpers.ts';
+import { PRODUCTION_ENV } from '../helpers.ts';
 import { freePort } from '../net.ts';
 import { buildServer, postJson, scratchPostgres, ServerProcess } from '../support/processes.ts';
 
@@ -65,7 +65,6 @@ async function startServer(shutdownTimeoutMs: number) {
     {
       ...PRODUCTION_ENV,
       DATABASE_URL: scratch.url,
-      JWT_SECRET: TEST_SECRET,
       DEPOSIT_ADDRESS: '0x1111111111111111111111111111111111111111',
       LOG_LEVEL: 'info',
       SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs),

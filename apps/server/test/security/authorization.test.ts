@@ -136,6 +136,8 @@ describe("another user's ids", () => {
     if (field === 'depositId') return w.theirs.failedDepositId;
     if (field === 'withdrawalId') return w.theirs.withdrawalId;
     if (field === 'userId' || field === 'id') return w.victim.user.id;
+    // Tiers belong to nobody: a tier that does not exist is the 404 here.
+    if (field === 'tierId') return randomUUID();
     throw new Error(`no victim object for id field ${field}: extend victimIdFor`);
   };
 

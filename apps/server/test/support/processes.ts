@@ -65,32 +65,64 @@ export class Cluster {
 /**
  * A database for one test on PostgreSQL: a new database on DATABASE_URL's server when it is set, else
  * on a throwaway cluster started here (so a test that needs PostgreSQL runs in the PGlite suite too).
+ * With `owner`, the database belongs to a new role that is no superuser (it may create databases), and
+ * `url` signs in as that role, as an application's DATABASE_URL does; `superuserUrl` is the server's.
+ * `server` names the server to use (e.g. one Cluster for several databases of a test file).
  */
-export async function scratchPostgres(): Promise<{ url: string; destroy(): Promise<void> }> {
-  const base = process.env.DATABASE_URL;
+export async function scratchPostgres(
+  opts: { owner?: boolean; server?: string } = {},
+): Promise<{ url: string; superuserUrl: string; destroy(): Promise<void> }> {
+  const base = opts.server ?? process.env.DATABASE_URL;
   const cluster = base ? null : new Cluster(await freePort());
   cluster?.start();
   const serverUrl = base ?? (cluster as Cluster).url;
-  const name = `hf_ops_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const id = randomUUID().replace(/-/g, '').slice(0, 16);
+  const name = `hf_ops_${id}`;
+  const role = opts.owner ? `hf_app_${id}` : null;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  if (role) await admin.query(`CREATE ROLE ${role} LOGIN CREATEDB`);
+  await admin.query(`CREATE DATABASE ${name}${role ? ` OWNER ${role}` : ''}`);
   await admin.end();
+  const url = new URL(withDatabase(serverUrl, name));
+  if (role) url.username = role;
   return {
-    url: withDatabase(serverUrl, name),
+    url: url.toString(),
+    superuserUrl: withDatabase(serverUrl, name),
     async destroy() {
       if (cluster) return cluster.destroy();
       const c = new pg.Client({ connectionString: serverUrl });
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      if (role) {
+        // Databases the role made (a restore drill's) go with it.
+        const own = await c.query(
+          'SELECT datname FROM pg_database d JOIN pg_roles r ON r.oid = d.datdba WHERE r.rolname = $1',
+          [role],
+        );
+        for (const row of own.rows) await c.query(`DROP DATABASE IF EXISTS ${row.datname} WITH (FORCE)`);
+        await c.query(`DROP ROLE IF EXISTS ${role}`);
+      }
       await c.end();
     },
   };
 }
 
-/** Runs one of the server's command-line tools from source (`src/cli/NAME.ts`) and answers its exit code and output. */
-export function runCli(name: string, args: string[], env: Record<string, string | undefined>) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', `apps/server/src/cli/${name}.ts`, ...args], {
+/**
+ * Runs one of the server's command-line tools and answers its exit code and output: from source
+ * (`src/cli/NAME.ts`, the default) or as `npm run NAME` runs it (`dist`: the build, see buildServer).
+ */
+export function runCli(
+  name: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  entry: 'source' | 'dist' = 'source',
+) {
+  const argv =
+    entry === 'dist'
+      ? ['--enable-source-maps', `apps/server/dist/cli/${name}.js`, ...args]
+      : ['--import', 'tsx', `apps/server/src/cli/${name}.ts`, ...args];
+  const r = spawnSync(process.execPath, argv, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     encoding: 'utf8',

@@ -1,18 +1,14 @@
 import * as z from 'zod/mini';
 import { MIN_PASSWORD_LENGTH } from '../constants.ts';
 import { TEXT } from '../texts.ts';
+import { emailLookalikeError, hasInvisible } from '../lookalikes.ts';
 import { requiredText } from './common.ts';
-import { userSchema } from './user.ts';
+import { EMAIL, newEmail, userSchema } from './user.ts';
 
-export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export { EMAIL };
 const PHONE = /^\+(\d{1,4})\s*([0-9][0-9 ()-]{3,19})$/;
 
-export const sendCodeBody = z.strictObject({
-  email: z.pipe(
-    requiredText(TEXT.emailFirst, 254),
-    z.string().check(z.regex(EMAIL, TEXT.invalidEmail), z.toLowerCase()),
-  ),
-});
+export const sendCodeBody = z.strictObject({ email: newEmail(TEXT.emailFirst) });
 
 const password = (required: string, tooLong: string) =>
   z.string({ error: required }).check(z.minLength(1, required), z.maxLength(200, tooLong));
@@ -51,6 +47,9 @@ export const registerBody = z.pipe(
       if (v.withdrawalPassword.length < MIN_PASSWORD_LENGTH)
         return fail(TEXT.withdrawalPasswordTooShort, 'withdrawalPassword');
       if (!EMAIL.test(v.email)) return fail(TEXT.invalidEmail, 'email');
+      const lookalike = emailLookalikeError(v.email);
+      if (lookalike) return fail(lookalike, 'email');
+      for (const f of ['firstName', 'lastName'] as const) if (hasInvisible(v[f])) return fail(TEXT.nameInvisible, f);
       if (!PHONE.test(v.phone)) return fail(TEXT.invalidPhone, 'phone');
       if (v.withdrawalPassword === v.password) return fail(TEXT.withdrawalPasswordSame, 'withdrawalPassword');
     }),

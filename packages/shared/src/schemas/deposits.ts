@@ -213,5 +213,13 @@ export const updateUserBalanceBody = z.strictObject({
     z.optional(z.string().check(z.maxLength(500, TEXT.noteTooLong))),
     z.transform((s) => (s && s.trim() ? s.trim() : TEXT.balanceNoteDefault)),
   ),
+  /** The balance the administrator saw (the web always sends it): set only if it is still that (409 otherwise). */
+  expectedBalance: z.optional(
+    convert(
+      z.union([z.number(), z.string()], { error: TEXT.validAmount }),
+      (v) => parseUsdc(typeof v === 'string' ? v.trim() : v),
+      TEXT.validAmount,
+    ),
+  ),
 });
 export type UpdateUserBalanceInput = z.input<typeof updateUserBalanceBody>;

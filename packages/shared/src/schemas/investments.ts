@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import { TEXT } from '../texts.ts';
-import { parseUsdc } from '../money.ts';
-import { idSchema, messageResponse, usdc } from './common.ts';
+import { idSchema, messageResponse, usdc, usdcAmount } from './common.ts';
 import { investmentSchema } from './dashboard.ts';
 
 /** An investment tier as investors see it (the spec's Investment tier entity). */
@@ -18,14 +17,17 @@ export const tiersResponse = z.object({ tiers: z.array(tierSchema) });
 export type TiersResponse = z.infer<typeof tiersResponse>;
 
 /**
- * The amount stays as sent (a checked USDC number or decimal text) rather than a bigint, so the
- * body can be hashed for Idempotency-Key; the server parses it with parseUsdc.
+ * The tier the investor confirmed: `tierId` (its `_id`) with the spec's `amount`, and optionally the
+ * `dailyRate` the dialog showed; the server refuses a tier that no longer has these terms. `amount`
+ * alone (the spec's call) must fit exactly one active tier. The amount is parsed into micro-USDC here,
+ * so `100`, `"100"` and `"100.000000"` are one request (also for its Idempotency-Key).
  */
 export const investBody = z.strictObject({
-  amount: z
-    .union([z.number({ error: TEXT.chooseTier }), z.string({ error: TEXT.chooseTier })], { error: TEXT.chooseTier })
-    .check(z.refine((v) => parseUsdc(v) !== null, TEXT.chooseTier)),
+  amount: usdcAmount(TEXT.chooseTier),
+  tierId: z.optional(idSchema),
+  dailyRate: z.optional(z.number({ error: TEXT.tierChanged })),
 });
+export type InvestInput = z.input<typeof investBody>;
 export const investResponse = z.object({ message: z.string(), investment: investmentSchema });
 export type InvestResponse = z.infer<typeof investResponse>;
 

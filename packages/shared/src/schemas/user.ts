@@ -1,9 +1,26 @@
 import * as z from 'zod/mini';
 import { MIN_PASSWORD_LENGTH } from '../constants.ts';
 import { TEXT } from '../texts.ts';
+import { emailLookalikeError, hasInvisible } from '../lookalikes.ts';
 import { idSchema, isoDate, requiredText } from './common.ts';
 
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** An e-mail address for a new account or an address change: the format, then no look-alike tricks. */
+export const newEmail = (required: string) =>
+  z.pipe(
+    requiredText(required, 254),
+    z.string().check(
+      z.regex(EMAIL, TEXT.invalidEmail),
+      z.refine((e) => emailLookalikeError(e) === null, {
+        error: (issue) => emailLookalikeError(String(issue.input)) ?? TEXT.invalidEmail,
+      }),
+      z.toLowerCase(),
+    ),
+  );
+/** A first or last name: required, and nothing invisible that makes it look like another name. */
+export const personName = (required: string) =>
+  requiredText(required, 100).check(z.refine((n) => !hasInvisible(n), TEXT.nameInvisible));
 
 export const userSchema = z.object({
   _id: z.string(),
@@ -43,8 +60,8 @@ export const updateEmailResponse = z.object({ message: z.string(), user: userSch
 const optionalPassword = z.optional(z.string().check(z.maxLength(200)));
 export const profileBody = z
   .strictObject({
-    firstName: requiredText(TEXT.firstNameRequired, 100),
-    lastName: requiredText(TEXT.lastNameRequired, 100),
+    firstName: personName(TEXT.firstNameRequired),
+    lastName: personName(TEXT.lastNameRequired),
     currentPassword: optionalPassword,
     newPassword: optionalPassword,
     confirmPassword: optionalPassword,
@@ -62,10 +79,7 @@ export const profileBody = z
 export type ProfileInput = z.input<typeof profileBody>;
 
 export const updateEmailBody = z.strictObject({
-  newEmail: z.pipe(
-    requiredText(TEXT.invalidEmail, 254),
-    z.string().check(z.regex(EMAIL_RE, TEXT.invalidEmail), z.toLowerCase()),
-  ),
+  newEmail: newEmail(TEXT.invalidEmail),
   /** The current login password: a session alone cannot move the account to another address. */
   password: z
     .string({ error: TEXT.currentPasswordRequiredForChange })

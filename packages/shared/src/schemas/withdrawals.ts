@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { TEXT } from '../texts.ts';
+import { checksumMatches } from '../address.ts';
 import {
   EVM_ADDRESS,
   TX_HASH,
@@ -24,7 +25,12 @@ const requiredMatching = (required: string, re: RegExp, invalid: string) =>
   z.pipe(requiredText(required, 200), z.string().check(z.regex(re, invalid), z.toLowerCase()));
 
 export const requestAllBody = z.strictObject({
-  walletAddress: requiredMatching(TEXT.walletRequired, EVM_ADDRESS, TEXT.invalidWallet),
+  walletAddress: z.pipe(
+    requiredText(TEXT.walletRequired, 200),
+    z
+      .string()
+      .check(z.regex(EVM_ADDRESS, TEXT.invalidWallet), z.refine(checksumMatches, TEXT.walletChecksum), z.toLowerCase()),
+  ),
   withdrawalPassword: z
     .string({ error: TEXT.withdrawalPasswordRequired })
     .check(z.minLength(1, TEXT.withdrawalPasswordRequired), z.maxLength(200, TEXT.withdrawalPasswordWrong)),

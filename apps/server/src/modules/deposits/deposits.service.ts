@@ -543,7 +543,7 @@ export async function rejectDeposit(
 export async function updateUserBalance(
   ctx: AppContext,
   admin: AuthUser,
-  input: { userId: string; newBalance: bigint; note: string },
+  input: { userId: string; newBalance: bigint; note: string; expectedBalance?: bigint },
   ip: string,
 ): Promise<{ message: string }> {
   if (!UUID.test(input.userId)) throw notFound(MSG.notFound);
@@ -552,6 +552,10 @@ export async function updateUserBalance(
     const balances = await lockUserAccounts(tx, [input.userId]);
     const current = balances.get(`${input.userId}:balance`);
     if (current === undefined) throw notFound(MSG.notFound);
+    // Compare-and-set under the account lock: a balance that moved since the administrator read it
+    // (a Withdraw All, a deposit) is not overwritten with a figure computed from the old one.
+    if (input.expectedBalance !== undefined && input.expectedBalance !== current)
+      throw new AppError('balance_changed', MSG.balanceChanged(current));
     const diff = input.newBalance - current;
     let depositId: string | null = null;
     if (diff !== 0n) {

@@ -14,8 +14,6 @@ function newestCommittedMigration(): number {
   return newestCommitted;
 }
 
-const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 200);
-
 /** The database answers and every committed migration is applied. */
 export const databaseChecks: ReadinessCheck[] = [
   {
@@ -37,7 +35,8 @@ export const databaseChecks: ReadinessCheck[] = [
 /**
  * Ready to take traffic: not shutting down, then every check (the database ones and those modules
  * registered in `ctx.readiness`, e.g. the deposit watcher's lag). Checks run in parallel; one that
- * throws counts as failed with its message.
+ * throws counts as failed under its name only: the error (a failed query's text, a host name) goes to
+ * the log, never to the unauthenticated probe.
  */
 export async function readiness(ctx: AppContext): Promise<HealthResponse> {
   if (ctx.lifecycle.shuttingDown)
@@ -48,7 +47,8 @@ export async function readiness(ctx: AppContext): Promise<HealthResponse> {
         const detail = await c.run(ctx);
         return detail === null ? null : { check: c.name, detail };
       } catch (err) {
-        return { check: c.name, detail: errorText(err) };
+        ctx.log.warn({ err, check: c.name }, 'readiness check failed');
+        return { check: c.name };
       }
     }),
   );

@@ -8,9 +8,7 @@ import {
   startEarningBody,
   startEarningResponse,
 } from '@harvest/shared/schemas/investments';
-import { parseUsdc } from '@harvest/shared/money';
 import type { AppContext } from '../../context.ts';
-import { badRequest } from '../../lib/errors.ts';
 import { authHooks, currentUser } from '../../plugins/auth.ts';
 import { toInvestmentDto } from './investments.dto.ts';
 import * as service from './investments.service.ts';
@@ -26,9 +24,7 @@ export function investmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { body: investBody, response: { 200: investResponse } },
       },
       async (req) => {
-        const amount = parseUsdc(req.body.amount);
-        if (amount === null) throw badRequest(MSG.chooseTier);
-        const { investment } = await service.invest(ctx, currentUser(req), amount);
+        const { investment } = await service.invest(ctx, currentUser(req), req.body);
         return { message: MSG.invested, investment: toInvestmentDto(investment, []) };
       },
     );

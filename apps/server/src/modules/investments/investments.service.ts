@@ -1,33 +1,64 @@
 import { CYCLE_MS, REFERRAL_RATES_PERCENT } from '@harvest/shared/constants';
 import { MSG } from '@harvest/shared/messages';
-import { cycleEarning, microToDisplay, percentOf } from '@harvest/shared/money';
+import { cycleEarning, microToDisplay, percentOf, rateToScaled } from '@harvest/shared/money';
 import type { AppContext } from '../../context.ts';
+import type { Tx } from '../../db/client.ts';
 import { inTransaction } from '../../db/tx.ts';
 import { lockUserAccounts, post } from '../../ledger/ledger.ts';
-import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { isWeekday, platformDay } from '../../lib/time.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { referrerChain } from '../referrals/referrals.queries.ts';
-import { findActiveTierByAmount } from '../tiers/tiers.queries.ts';
+import { findActiveTiersByAmount, lockTierForInvest, type TierRow } from '../tiers/tiers.queries.ts';
 import * as q from './investments.queries.ts';
 
+/** What the investor confirmed: the tier (`tierId`, its amount, the daily rate shown), or the spec's amount alone. */
+export interface InvestChoice {
+  amount: bigint;
+  tierId?: string;
+  dailyRate?: number;
+}
+
 /**
- * Buys the active tier whose amount equals `amount`, paid from the `balance` account, and pays
- * the 10/3/1% referral rewards to up to three levels of referrers, all in one transaction.
- * The investor's and referrers' accounts are locked first (fixed order), so two parallel
- * purchases cannot spend the same balance.
+ * The tier the investor confirmed, read (and share-locked) in the buying transaction, so an edit or a
+ * deactivation either happens before it (refused: 'This tier changed') or waits for it. An amount alone
+ * must fit exactly one active tier: two tiers of one amount are never told apart by guessing.
+ */
+async function confirmedTier(tx: Tx, choice: InvestChoice): Promise<TierRow> {
+  if (choice.tierId === undefined) {
+    const matches = await findActiveTiersByAmount(tx, choice.amount);
+    if (matches.length > 1) throw badRequest(MSG.tierAmbiguous);
+    if (!matches[0]) throw badRequest(MSG.noSuchTier);
+    return matches[0];
+  }
+  const tier = await lockTierForInvest(tx, choice.tierId);
+  if (!tier) throw notFound();
+  const rate = choice.dailyRate === undefined ? null : rateToScaled(choice.dailyRate);
+  if (
+    !tier.active ||
+    tier.amount !== choice.amount ||
+    (choice.dailyRate !== undefined && rate !== BigInt(tier.dailyRateScaled))
+  )
+    throw new AppError('tier_changed', MSG.tierChanged);
+  return tier;
+}
+
+/**
+ * Buys the tier the investor confirmed, paid from the `balance` account, and pays the 10/3/1%
+ * referral rewards to up to three levels of referrers, all in one transaction. The investor's and
+ * referrers' accounts are locked first (fixed order), so two parallel purchases cannot spend the
+ * same balance.
  */
 export async function invest(
   ctx: AppContext,
   user: AuthUser,
-  amount: bigint,
+  choice: InvestChoice,
 ): Promise<{ investment: q.InvestmentRow }> {
   const now = ctx.clock.now();
   if (!isWeekday(now, ctx.config.PLATFORM_TIMEZONE)) throw badRequest(MSG.weekdayInvest, 'weekday_only');
-  const tier = await findActiveTierByAmount(ctx.db, amount);
-  if (!tier) throw badRequest(MSG.noSuchTier);
 
   return inTransaction(ctx.db, async (tx) => {
+    const tier = await confirmedTier(tx, choice);
     const referrers = await referrerChain(tx, user.id);
     const balances = await lockUserAccounts(tx, [user.id, ...referrers.map((r) => r.userId)]);
     if ((balances.get(`${user.id}:balance`) ?? 0n) < tier.amount)

@@ -13,14 +13,19 @@ export async function listActiveTiers(db: Db): Promise<TierRow[]> {
     .orderBy(asc(tiers.sortOrder), asc(tiers.amount), asc(tiers.createdAt));
 }
 
-/** The active tier whose amount equals this one (the first in display order if several do). */
-export async function findActiveTierByAmount(db: Db, amount: bigint): Promise<TierRow | undefined> {
-  const [row] = await db
+/** The active tiers whose amount equals this one (two are enough to know the amount is ambiguous). */
+export async function findActiveTiersByAmount(db: Db | Tx, amount: bigint): Promise<TierRow[]> {
+  return db
     .select()
     .from(tiers)
     .where(and(eq(tiers.active, true), eq(tiers.amount, amount)))
     .orderBy(asc(tiers.sortOrder), asc(tiers.createdAt))
-    .limit(1);
+    .limit(2);
+}
+
+/** A tier by id, share-locked until the buying transaction ends: an edit of it waits, or came first. */
+export async function lockTierForInvest(tx: Tx, id: string): Promise<TierRow | undefined> {
+  const [row] = await tx.select().from(tiers).where(eq(tiers.id, id)).for('share');
   return row;
 }
 

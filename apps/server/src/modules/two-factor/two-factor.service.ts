@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { MSG } from '@harvest/shared/messages';
-import type { AppContext } from '../../context.ts';
+import { serverSecrets, type AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/tx.ts';
 import { badRequest, unauthorized } from '../../lib/errors.ts';
 import { confirmPassword } from '../../lib/reauth.ts';
@@ -45,22 +45,19 @@ async function acceptTotp(ctx: AppContext, user: AuthUser, code: string): Promis
   return false;
 }
 
-/** The current server secret, then the one it replaced (JWT_SECRET_PREVIOUS) while a rotation lasts. */
-function serverSecrets(ctx: AppContext): string[] {
-  return ctx.previousSecret ? [ctx.secret, ctx.previousSecret] : [ctx.secret];
-}
-
 /**
  * After a JWT_SECRET rotation: authenticator seeds sealed with the previous secret are sealed again
- * with the current one, so they stay readable once JWT_SECRET_PREVIOUS is removed. Runs at start;
- * the update is conditional on the sealed value, so instances starting together do not clash.
+ * with the current one, so they stay readable once JWT_SECRET_PREVIOUS is removed. Seeds sealed with
+ * JWT_SECRET_NEXT (by an instance a rolling rotation already moved on) are left as they are. Runs at
+ * start; the update is conditional on the sealed value, so instances starting together do not clash.
  */
 export async function resealTotpSeeds(ctx: AppContext): Promise<number> {
   if (!ctx.previousSecret) return 0;
+  const secrets = serverSecrets(ctx);
   let resealed = 0;
   for (const row of await twoFactorQueries.listSealedTotpSeeds(ctx.db)) {
-    const opened = openSecret(serverSecrets(ctx), row.totpSecret);
-    if (opened.sealedWith === 0) continue;
+    const opened = openSecret(secrets, row.totpSecret);
+    if (secrets[opened.sealedWith] !== ctx.previousSecret) continue;
     if (
       await twoFactorQueries.replaceSealedTotpSeed(ctx.db, row.id, row.totpSecret, sealSecret(ctx.secret, opened.plain))
     )

@@ -50,7 +50,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { body: profileBody, response: { 200: profileResponse } },
       },
       async (req) => {
-        const { user, token } = await service.updateProfile(ctx, currentUser(req), req.body, req.ip);
+        const { user, token } = await service.updateProfile(ctx, currentUser(req), req.body, req.ip, req.sessionMfa);
         return { user: await dto(user), ...(token ? { token } : {}) };
       },
     );

@@ -7,6 +7,7 @@ import { openUserAccounts } from '../../ledger/ledger.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { assertNotCommon, hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { confirmPassword } from '../../lib/reauth.ts';
+import { countPasswordChange } from '../../lib/throttle.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
 import { queueMail } from '../../mail/outbox.ts';
@@ -37,6 +38,31 @@ export interface NewUser {
 }
 
 /** Inserts a user with its ledger accounts, in the caller's transaction. */
+/**
+ * The mailbox an address delivers to: without its `+tag`, and at Gmail (gmail.com, googlemail.com)
+ * without dots. One mailbox holds one account (`users_mailbox_key`), so `box+1@` cannot be a second
+ * account of `box@` (referral rewards on one's own investments). Migration 0022 computes the same in SQL.
+ */
+export function mailboxOf(email: string): string {
+  const at = email.lastIndexOf('@');
+  let local = email.slice(0, at).toLowerCase();
+  let domain = email.slice(at + 1).toLowerCase();
+  local = local.split('+')[0] ?? local;
+  if (domain === 'gmail.com' || domain === 'googlemail.com') {
+    local = local.replaceAll('.', '');
+    domain = 'gmail.com';
+  }
+  return `${local}@${domain}`;
+}
+
+/** A unique-key refusal of an e-mail address, in the words of the key it hit. */
+function addressTaken(err: unknown): Error | null {
+  if (sqlState(err) !== '23505') return null;
+  const key = constraintName(err);
+  if (key === 'users_email_key') return conflict(MSG.emailExists);
+  return key === 'users_mailbox_key' ? conflict(MSG.mailboxTaken) : null;
+}
+
 export async function insertUserWithAccounts(tx: Tx, u: NewUser): Promise<AuthUser> {
   const [passwordHash, withdrawalPasswordHash] = await Promise.all([
     hashPassword(u.password),
@@ -45,6 +71,7 @@ export async function insertUserWithAccounts(tx: Tx, u: NewUser): Promise<AuthUs
   try {
     const user = await q.insertUser(tx, {
       email: u.email,
+      mailbox: mailboxOf(u.email),
       firstName: u.firstName,
       lastName: u.lastName,
       phoneCountryCode: u.phoneCountryCode ?? null,
@@ -59,8 +86,7 @@ export async function insertUserWithAccounts(tx: Tx, u: NewUser): Promise<AuthUs
     await openUserAccounts(tx, user.id);
     return user;
   } catch (err) {
-    if (sqlState(err) === '23505' && constraintName(err) === 'users_email_key') throw conflict(MSG.emailExists);
-    throw err;
+    throw addressTaken(err) ?? err;
   }
 }
 
@@ -69,6 +95,8 @@ export async function updateProfile(
   user: AuthUser,
   input: { firstName: string; lastName: string; currentPassword?: string; newPassword?: string },
   ip: string,
+  /** The session was signed in with the second factor: the new token keeps it. */
+  sessionMfa = false,
 ): Promise<{ user: AuthUser; token?: string }> {
   if (!input.newPassword) {
     const updated = await q.updateUser(ctx.db, user.id, { firstName: input.firstName, lastName: input.lastName });
@@ -78,6 +106,9 @@ export async function updateProfile(
   }
   assertNotCommon(input.newPassword);
   await confirmPassword(ctx, user, input.currentPassword ?? '', ip);
+  // Counted before the comparison below: its answer tells whether the new password is the withdrawal
+  // password, so it must not be an unlimited oracle for someone holding the session and login password.
+  await countPasswordChange(ctx.counters, user.id);
   if (await verifyPassword(user.withdrawalPasswordHash, input.newPassword))
     throw badRequest(MSG.withdrawalPasswordSame);
   const passwordHash = await hashPassword(input.newPassword);
@@ -90,7 +121,10 @@ export async function updateProfile(
   });
   if (!updated) throw notFound();
   await ctx.sessions.settle();
-  return { user: updated, token: await ctx.tokens.sign({ sub: updated.id, tv: updated.tokenVersion }) };
+  return {
+    user: updated,
+    token: await ctx.tokens.sign({ sub: updated.id, tv: updated.tokenVersion, ...(sessionMfa ? { mfa: true } : {}) }),
+  };
 }
 
 export async function updateEmail(
@@ -104,7 +138,7 @@ export async function updateEmail(
   const { newEmail } = input;
   try {
     const changed = await inTransaction(ctx.db, async (tx) => {
-      const updated = await q.updateUser(tx, admin.id, { email: newEmail });
+      const updated = await q.updateUser(tx, admin.id, { email: newEmail, mailbox: mailboxOf(newEmail) });
       if (!updated) throw notFound();
       await writeAudit(tx, {
         adminId: admin.id,
@@ -126,8 +160,7 @@ export async function updateEmail(
     await ctx.sessions.settle();
     return changed;
   } catch (err) {
-    if (sqlState(err) === '23505' && constraintName(err) === 'users_email_key') throw conflict(MSG.emailExists);
-    throw err;
+    throw addressTaken(err) ?? err;
   }
 }
 

@@ -124,7 +124,7 @@ describe('POST /withdrawal/request-all refusals', () => {
 describe('Withdraw All', () => {
   it('creates one withdrawal per earning (15% fee, exact to the micro) plus rewards and balance, and holds the money', async () => {
     const { u, inv, e1, e2 } = await userWithFunds();
-    const mixedCase = '0xAbCdEf0123456789aBcDeF0123456789ABCDEF01';
+    const mixedCase = '0xabCDeF0123456789AbcdEf0123456789aBCDEF01'; // EIP-55 checksummed
     const res = await withdrawAll(u, mixedCase);
     expect(res.statusCode).toBe(200);
     expect(res.data.message).toMatch(/^Withdrawal request submitted for 4 items/);

@@ -20,8 +20,10 @@ interface Values {
 
 /**
  * Admin users' Update Balance form: sets the user's balance to the exact amount, with an optional
- * note, after a confirmation that shows the current balance, the new one and the difference. A refusal
- * shows in the dialog and in the browser alert the spec names.
+ * note, after a confirmation that shows the current balance, the new one and the difference. It sends
+ * the current balance the dialog shows as `expectedBalance`: if the balance moved meanwhile the server
+ * refuses (409 'The balance changed to X...') and the list refetches, so the dialog shows the new one.
+ * A refusal shows in the dialog and in the browser alert the spec names.
  */
 export function UpdateBalanceForm({ user, onDone }: { user: AdminUser; onDone?: () => void }) {
   const form = useZodForm<Values>(updateUserBalanceBody, {
@@ -41,7 +43,7 @@ export function UpdateBalanceForm({ user, onDone }: { user: AdminUser; onDone?: 
   async function confirm() {
     if (!pending) return;
     try {
-      const res = await update.mutateAsync(pending);
+      const res = await update.mutateAsync({ ...pending, expectedBalance: user.balance });
       toast.success(res.message);
       setPending(null);
       form.reset({ userId: user._id, newBalance: '', note: '' });

@@ -1,8 +1,8 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { TEXT } from '@harvest/shared/texts';
-import { stubApi, type ApiRoutes } from '../../../test/api-stub.ts';
+import { fail, stubApi, type ApiRoutes } from '../../../test/api-stub.ts';
 import { renderApp } from '../../../test/render.tsx';
 import { TierList } from './tier-list.tsx';
 
@@ -42,7 +42,8 @@ describe('TierList', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Confirm Investment' }));
     expect(await screen.findByText('Investment successful')).toBeTruthy();
     const sent = api.to('POST /user/invest');
-    expect(sent.map((c) => c.body)).toEqual([{ amount: 100 }]);
+    // The tier as the dialog showed it: its _id, amount and daily rate.
+    expect(sent.map((c) => c.body)).toEqual([{ amount: 100, tierId: 't1', dailyRate: 1.5 }]);
     expect(sent[0]?.headers['idempotency-key']).toBeTruthy();
   });
 
@@ -66,6 +67,15 @@ describe('TierList', () => {
     const keys = api.to('POST /user/invest').map((c) => c.headers['idempotency-key']);
     expect(keys).toHaveLength(2);
     expect(keys[1]).toBe(keys[0]);
+  });
+
+  it('a tier changed since the list was read: the refusal shows in the dialog and the tiers are read again', async () => {
+    const api = setup(() => fail(409, TEXT.tierChanged, 'tier_changed'));
+    await userEvent.click(await screen.findByRole('button', { name: 'Invest Now in Bronze' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Confirm Investment' }));
+    const dialog = screen.getByRole('dialog', { name: 'Confirm investment' });
+    expect(await within(dialog).findByText(TEXT.tierChanged)).toBeTruthy();
+    await waitFor(() => expect(api.to('GET /user/investment-tiers')).toHaveLength(2));
   });
 
   it('on a weekend Invest Now is off and says why up front', async () => {

@@ -8,7 +8,7 @@ import { Card } from '../../../components/ui/card.tsx';
 import { LoadError, Skeleton } from '../../../components/ui/query-state.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { errorText } from '../../../lib/api-client.ts';
-import { useInvest } from '../api/invest.ts';
+import { investBodyOf, useInvest } from '../api/invest.ts';
 import { useQuery } from '@tanstack/react-query';
 import { tiersQuery } from '../../../lib/investor-queries.ts';
 import { usdc } from '../../../lib/format.ts';
@@ -89,7 +89,7 @@ function ConfirmInvest({ tier, balance, onClose }: { tier: Tier | null; balance?
     if (!tier) return;
     setError(null);
     try {
-      const res = await investMutation.mutateAsync(tier.amount);
+      const res = await investMutation.mutateAsync(investBodyOf(tier));
       toast.success(res.message);
       onClose();
     } catch (err) {

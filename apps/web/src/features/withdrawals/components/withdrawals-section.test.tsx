@@ -184,6 +184,36 @@ describe('WithdrawalsSection', () => {
     });
   });
 
+  it('a mixed-case wallet address whose EIP-55 checksum does not match is a typo: said at the field, nothing sent', async () => {
+    const user = userEvent.setup();
+    const api = stubApi(() => ({ message: 'Withdrawal request submitted for 4 items' }));
+    renderSection();
+    const open = await screen.findByRole('button', { name: 'Withdraw All' });
+    await waitFor(() => expect((open as HTMLButtonElement).disabled).toBe(false));
+    await user.click(open);
+    const wallet = screen.getByLabelText<HTMLInputElement>('Wallet Address (Polygon USDC)');
+    await user.clear(wallet);
+    // One letter's case flipped (the last D): the checksum no longer matches.
+    await user.type(wallet, '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD');
+    await user.type(screen.getByLabelText('Withdrawal Password'), 'withdraw-1');
+    await user.click(screen.getByRole('button', { name: 'Review Withdrawal' }));
+    const dialog = screen.getByRole('dialog', { name: 'Withdraw All' });
+    expect(await within(dialog).findByText('This address has a typo: its checksum does not match')).toBeTruthy();
+    expect(wallet.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.queryByLabelText('Withdrawal breakdown')).toBeTruthy(); // still the form, not the confirmation
+    expect(screen.queryByRole('button', { name: 'Confirm Withdrawal' })).toBeNull();
+
+    // The right checksum (and all lower case) go on.
+    await user.clear(wallet);
+    await user.type(wallet, '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed');
+    await user.click(screen.getByRole('button', { name: 'Review Withdrawal' }));
+    await user.click(await screen.findByRole('button', { name: 'Confirm Withdrawal' }));
+    expect(await screen.findByText('Withdrawal request submitted for 4 items')).toBeTruthy();
+    expect(api.to('POST /withdrawal/request-all').map((c) => c.body)).toEqual([
+      { walletAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', withdrawalPassword: 'withdraw-1' },
+    ]);
+  });
+
   it("shows the server's refusal, or 'Failed to request withdrawal' when it sent no text", async () => {
     const user = userEvent.setup();
     let n = 0;

@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AdminDeposit } from '@harvest/shared/schemas/deposits';
 import type { AdminUser } from '@harvest/shared/schemas/admin';
-import { stubApi } from '../../../../test/api-stub.ts';
+import { fail, stubApi } from '../../../../test/api-stub.ts';
 import { renderApp } from '../../../../test/render.tsx';
 import AdminUsersTab from './admin-users.tsx';
 
@@ -84,6 +84,48 @@ describe('Admin users tab', () => {
     const sent = api.to('POST /admin/update-user-balance');
     expect(sent).toHaveLength(1);
     expect(sent[0]?.headers['idempotency-key']).toMatch(/^[0-9a-f-]{32,36}$/);
+    // The balance the confirmation showed goes along: the server sets it only if it is still that.
+    expect(sent[0]?.body).toEqual({ userId: 'u1', newBalance: '20', expectedBalance: 12.5 });
+  });
+
+  it('a balance that changed meanwhile: the 409 text is shown and alerted, the list shows the new balance, and a new confirmation sends it', async () => {
+    const user = userEvent.setup();
+    let balance = 12.5;
+    const alerts: string[] = [];
+    const alert = vi.spyOn(window, 'alert').mockImplementation((text?: string) => void alerts.push(String(text)));
+    const changed = 'The balance changed to 0.00\u00a0USDC. Review and try again.';
+    const api = stubApi(({ method, path, body }) => {
+      if (path.startsWith('/admin/users?')) return { users: [{ ...ada, balance }], page: 1, pageSize: 20, total: 1 };
+      if (method === 'POST' && path === '/admin/update-user-balance') {
+        const sent = body as { expectedBalance: number; newBalance: string };
+        if (sent.expectedBalance !== balance) return fail(409, changed, 'balance_changed');
+        balance = Number(sent.newBalance);
+        return { message: 'Balance updated successfully' };
+      }
+    });
+    renderApp(<AdminUsersTab />);
+    const card = (await screen.findByText('ada@example.com')).closest('section');
+    if (!card) throw new Error('user card missing');
+    await user.click(within(card).getByRole('button', { name: 'Update Balance' }));
+    await user.type(within(card).getByLabelText('New Balance (USDC)'), '5');
+    await user.click(within(card).getByRole('button', { name: 'Update Balance' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Update balance?' });
+    balance = 0; // the investor's Withdraw All, between reading and confirming
+    await user.click(within(dialog).getByRole('button', { name: 'Update Balance' }));
+    expect(
+      await within(dialog).findByText(/^The balance changed to 0\.00.USDC\. Review and try again\.$/),
+    ).toBeTruthy();
+    expect(alerts).toEqual([changed]);
+    // The users list is read again: the confirmation now shows the balance as it is.
+    await waitFor(() => expect(within(dialog).getByText('0.0000 USDC')).toBeTruthy());
+    await user.click(within(dialog).getByRole('button', { name: 'Update Balance' }));
+    await waitFor(() => expect(balance).toBe(5));
+    const sent = api.to('POST /admin/update-user-balance').map((c) => c.body);
+    expect(sent).toEqual([
+      { userId: 'u1', newBalance: '5', expectedBalance: 12.5 },
+      { userId: 'u1', newBalance: '5', expectedBalance: 0 },
+    ]);
+    alert.mockRestore();
   });
 
   it('a failed users read says so with Retry, and Retry reads again', async () => {

@@ -1,0 +1,87 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MSG } from '@harvest/shared/messages';
+import { rawRows } from '../../src/db/raw.ts';
+import { call, createTestApp, makeUser, type TestApp } from '../helpers.ts';
+
+/**
+ * Issue 36, item 3: the answer 'must be different' to a new login password tells whether it is the
+ * withdrawal password. Someone holding a session and the login password tried 41 of them unthrottled,
+ * found it, and withdrew everything. At most 5 login-password changes per account per hour, that
+ * answer counted among them; then 429 saying when to try again; one 'password changed' e-mail per
+ * change that happened. Always on (also with RATE_LIMITS=off, as here).
+ */
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const passwordMails = async (userId: string) =>
+  Number(
+    (
+      await rawRows<{ n: number }>(
+        t.ctx.db,
+        sql`SELECT count(*)::int AS n FROM mail_outbox WHERE user_id = ${userId}::uuid AND subject ILIKE '%password%'`,
+      )
+    )[0]?.n ?? 0,
+  );
+
+describe('login-password changes per account', () => {
+  it('5 an hour, the "must be different" answer counted; then 429 with when to try again, whatever the guess', async () => {
+    const u = await makeUser(t);
+    let token = u.token;
+    let current = u.password;
+    const change = (newPassword: string) =>
+      call(t, 'PUT', '/api/user/profile', {
+        token,
+        body: {
+          firstName: 'Test',
+          lastName: 'User',
+          currentPassword: current,
+          newPassword,
+          confirmPassword: newPassword,
+        },
+      });
+
+    const guesses = ['guess-one-1', u.withdrawalPassword, 'guess-two-2', 'guess-three-3', 'guess-four-4'];
+    let changed = 0;
+    for (const guess of guesses) {
+      const res = await change(guess);
+      if (guess === u.withdrawalPassword) {
+        expect(res.statusCode).toBe(400);
+        expect(res.data.error).toBe(MSG.withdrawalPasswordSame);
+        continue;
+      }
+      expect(res.statusCode, JSON.stringify(res.data)).toBe(200);
+      token = res.data.token;
+      current = guess;
+      changed++;
+    }
+    // The sixth try, even with the withdrawal password: no answer about it, a wait instead.
+    for (const guess of [u.withdrawalPassword, 'guess-five-5']) {
+      const res = await change(guess);
+      expect(res.statusCode).toBe(429);
+      expect(res.data).toEqual({ error: MSG.passwordChangesLimit(3600_000), code: 'rate_limited' });
+      expect(res.data.error).toContain('try again in 1h 0m');
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(3500);
+    }
+    expect(await passwordMails(u.user.id)).toBe(changed);
+
+    // An hour later the owner can change it again.
+    t.clock.set(new Date(t.clock.now().getTime() + 3601_000));
+    token = await t.ctx.tokens.sign({ sub: u.user.id, tv: u.user.tokenVersion + changed });
+    expect((await change('guess-six-6')).statusCode).toBe(200);
+    expect(await passwordMails(u.user.id)).toBe(changed + 1);
+  });
+
+  it("another account's limit is its own", async () => {
+    const other = await makeUser(t);
+    const res = await call(t, 'PUT', '/api/user/profile', {
+      token: other.token,
+      body: { firstName: 'Other', lastName: 'User', currentPassword: other.password, newPassword: 'fresh-pass-9' },
+    });
+    expect(res.statusCode).toBe(200);
+  });
+});
