@@ -1,7 +1,7 @@
 import { TEXT } from './texts.ts';
 
 /**
- * Characters that change how text looks without being seen (docs/decisions/0068): controls, bidirectional
+ * Characters that change how text looks without being seen (docs/decisions/0069): controls, bidirectional
  * overrides and isolates (U+202A-U+202E, U+2066-U+2069), zero-width spaces and joiners (U+200B-U+200D,
  * U+2060, U+FEFF) and the other format characters (Unicode category Cf), line and paragraph separators.
  */

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 
 /**
- * Is a production signing secret at least 32 bytes of random data (docs/decisions/0068)? It must be the
+ * Is a production signing secret at least 32 bytes of random data (docs/decisions/0069)? It must be the
  * hex or base64 (or base64url) text of 32 or more bytes, as `openssl rand -base64 48` or
  * `openssl rand -hex 32` print, and not made of words or sequences: a text in which common words
  * (English, the diceware list, breached passwords) and runs such as `abcd`, `4321` or `aaaa` cover half
