@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { MIN_PASSWORD_LENGTH } from '../constants.ts';
-import { TEXT } from '../texts.ts';
+import { MAX_LENGTH, MIN_PASSWORD_LENGTH } from '../constants.ts';
+import { TEXT, tooLongText } from '../texts.ts';
 import { idSchema, isoDate, requiredText } from './common.ts';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -40,11 +40,13 @@ export type Me = z.infer<typeof meResponse>;
 export const profileResponse = z.object({ user: userSchema, token: z.optional(z.string()) });
 export const updateEmailResponse = z.object({ message: z.string(), user: userSchema });
 
-const optionalPassword = z.optional(z.string().check(z.maxLength(200)));
+const optionalPassword = z.optional(
+  z.string().check(z.maxLength(MAX_LENGTH.password, tooLongText('Password', MAX_LENGTH.password))),
+);
 export const profileBody = z
   .strictObject({
-    firstName: requiredText(TEXT.firstNameRequired, 100),
-    lastName: requiredText(TEXT.lastNameRequired, 100),
+    firstName: requiredText(TEXT.firstNameRequired, MAX_LENGTH.name, tooLongText('First name', MAX_LENGTH.name)),
+    lastName: requiredText(TEXT.lastNameRequired, MAX_LENGTH.name, tooLongText('Last name', MAX_LENGTH.name)),
     currentPassword: optionalPassword,
     newPassword: optionalPassword,
     confirmPassword: optionalPassword,
@@ -63,7 +65,7 @@ export type ProfileInput = z.input<typeof profileBody>;
 
 export const updateEmailBody = z.strictObject({
   newEmail: z.pipe(
-    requiredText(TEXT.invalidEmail, 254),
+    requiredText(TEXT.invalidEmail, MAX_LENGTH.email, tooLongText('Email', MAX_LENGTH.email)),
     z.string().check(z.regex(EMAIL_RE, TEXT.invalidEmail), z.toLowerCase()),
   ),
   /** The current login password: a session alone cannot move the account to another address. */

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { TEXT } from '@harvest/shared/texts';
+import { MAX_LENGTH } from '@harvest/shared/constants';
 import { userSearchForm, type AdminReferralLookup } from '@harvest/shared/schemas/admin';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -44,7 +45,7 @@ export function ReferralLookup({
             type="search"
             className={`${inputClass} min-w-0 flex-1`}
             placeholder="Name or e-mail"
-            maxLength={200}
+            maxLength={MAX_LENGTH.search}
             {...form.register('search')}
           />
           <Button type="submit">Search</Button>
