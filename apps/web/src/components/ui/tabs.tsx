@@ -1,5 +1,5 @@
 import * as RadixTabs from '@radix-ui/react-tabs';
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 
 /**
  * Tabs on Radix Tabs (WAI-ARIA tabs pattern: one tab in the Tab order, Left/Right wrap, Home/End, the
@@ -21,7 +21,6 @@ export function Tabs<T extends string>({
   listClassName,
   tabClassName,
   listWrapperClassName,
-  listDecoration,
 }: {
   label: string;
   tabs: readonly { id: T; label: ReactNode }[];
@@ -31,33 +30,12 @@ export function Tabs<T extends string>({
   listClassName: string;
   /** Styles a tab; `data-[state=active]:` selects the chosen one. */
   tabClassName: string;
-  /** The list sits in a div with this class, beside `listDecoration` (e.g. a fade that says it scrolls). */
+  /** The list sits in a div with this class. */
   listWrapperClassName?: string;
-  listDecoration?: ReactNode;
 }) {
-  const list = useRef<HTMLDivElement>(null);
   const base = useId();
   const tabId = (id: T) => `${base}-tab-${id}`;
   const panelId = (id: T) => `${base}-panel-${id}`;
-  // On a phone the bar scrolls sideways: keep the selected tab in view (after a reload on the last tab, or
-  // when the window narrows). Read in the next frame, after the first paint has laid the page out: reading
-  // layout during the commit forced a synchronous layout inside the dashboard's longest task.
-  useEffect(() => {
-    const reveal = () => {
-      const bar = list.current;
-      const active = bar?.querySelector<HTMLElement>('[data-state="active"]');
-      if (!bar || !active) return;
-      const left = active.offsetLeft - bar.offsetLeft;
-      if (left < bar.scrollLeft || left + active.offsetWidth > bar.scrollLeft + bar.clientWidth)
-        bar.scrollLeft = left - (bar.clientWidth - active.offsetWidth) / 2;
-    };
-    const frame = requestAnimationFrame(reveal);
-    window.addEventListener('resize', reveal);
-    return () => {
-      cancelAnimationFrame(frame);
-      window.removeEventListener('resize', reveal);
-    };
-  }, [value]);
   return (
     <RadixTabs.Root
       value={value}
@@ -67,7 +45,7 @@ export function Tabs<T extends string>({
       }}
     >
       <div className={listWrapperClassName}>
-        <RadixTabs.List ref={list} aria-label={label} className={listClassName}>
+        <RadixTabs.List aria-label={label} className={listClassName}>
           {tabs.map((t) => (
             <RadixTabs.Trigger
               key={t.id}
@@ -80,7 +58,6 @@ export function Tabs<T extends string>({
             </RadixTabs.Trigger>
           ))}
         </RadixTabs.List>
-        {listDecoration}
       </div>
       <div
         role="tabpanel"
