@@ -28,10 +28,12 @@ export function StatCard({
   label,
   value,
   tone = 'purple',
+  className = '',
 }: {
   label: string;
   value: ReactNode;
   tone?: 'purple' | 'emerald' | 'amber' | 'sky' | 'rose';
+  className?: string;
 }) {
   // One accent colour: the card's figure is the one emphasis; red is for money going out and errors only.
   const tones = {
@@ -42,7 +44,7 @@ export function StatCard({
     rose: 'text-red-700',
   };
   return (
-    <div className="min-w-0 rounded-2xl bg-white/95 p-4 shadow-lg">
+    <div className={`min-w-0 rounded-2xl bg-white/95 p-4 shadow-lg ${className}`}>
       <p className="text-sm font-medium text-slate-700">{label}</p>
       <div className={`mt-1 text-2xl font-bold [overflow-wrap:anywhere] ${tones[tone]}`}>{value}</div>
     </div>

@@ -36,8 +36,13 @@ function DayChart({
     .slice(-7)
     .reverse();
   const ticks = roundTicks(Math.max(0, ...data.map((p) => p.value)), integer);
+  const tickText = integer ? count : usdcTick;
+  // Room for the longest tick label (about 7 px a character at 11 px), so "1,000,000" is never cut or crowded.
+  const axisWidth = Math.max(32, 12 + 7 * Math.max(...ticks.map((t) => tickText(t).length)));
   return (
     <Card title={title}>
+      {/* The unit above the axis, in the page's flow: inside the chart it collided with the top tick. */}
+      {!integer && <p className="-mt-1 mb-1 text-xs text-slate-600">USDC per day</p>}
       <div className="h-56 w-full" role="img" aria-label={`${title} per day, bar chart`}>
         <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 320, height: 224 }}>
           <BarChart data={data} margin={{ top: 16, right: 8, left: 0, bottom: 0 }}>
@@ -45,16 +50,11 @@ function DayChart({
             <XAxis dataKey="day" tickFormatter={dayLabel} fontSize={11} minTickGap={12} />
             <YAxis
               fontSize={11}
-              width={64}
+              width={axisWidth}
               ticks={ticks}
               domain={[0, ticks[ticks.length - 1] ?? 1]}
               interval={0}
-              tickFormatter={integer ? count : usdcTick}
-              label={
-                integer
-                  ? undefined
-                  : { value: 'USDC', position: 'insideTopLeft', offset: 0, dy: -8, fontSize: 11, fill: '#475569' }
-              }
+              tickFormatter={tickText}
             />
             <Tooltip labelFormatter={(l) => dayLabel(String(l))} formatter={(v) => [format(Number(v)), title]} />
             <Bar dataKey="value" fill={BAR} isAnimationActive={false} />

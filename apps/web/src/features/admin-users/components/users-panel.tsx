@@ -1,5 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
+import { toast } from '../../../lib/toast.ts';
 import { TEXT } from '@harvest/shared/texts';
+import { MAX_LENGTH } from '@harvest/shared/constants';
 import { userSearchForm, type AdminUser } from '@harvest/shared/schemas/admin';
 import { Pager } from '../../../components/ui/pager.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -55,7 +57,7 @@ export function UsersPanel({ toolbar, balanceForm }: UsersPanelSlots) {
             className={`${inputClass} min-w-0 flex-1`}
             type="search"
             placeholder="Search by name or e-mail"
-            maxLength={200}
+            maxLength={MAX_LENGTH.search}
             {...form.register('search')}
           />
           <Button type="submit">Search</Button>
@@ -116,11 +118,17 @@ function UserCard({
 }) {
   const [showDeposits, setShowDeposits] = useState(false);
   const [showBalance, setShowBalance] = useState(false);
-  const [confirmBlock, setConfirmBlock] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const toggle = useToggleBlock();
-  // Failures are silent (spec); the list is refetched either way, so the badge is the server's state.
-  const doToggle = () => toggle.mutate(user._id, { onError: () => undefined, onSettled: () => setConfirmBlock(false) });
   const name = `${user.firstName} ${user.lastName}`.trim();
+  // Both ways are confirmed first and said after ("User blocked: Ada Lovelace"). Failures are silent (spec); the
+  // list is refetched either way, so the badge is the server's state.
+  const doToggle = () =>
+    toggle.mutate(user._id, {
+      onSuccess: (res) => toast.success(`${res.message}: ${name}`),
+      onError: () => undefined,
+      onSettled: () => setConfirming(false),
+    });
 
   return (
     <Card>
@@ -146,22 +154,24 @@ function UserCard({
           <Button
             variant={user.isBlocked ? 'secondary' : 'danger'}
             disabled={toggle.isPending}
-            onClick={() => (user.isBlocked ? doToggle() : setConfirmBlock(true))}
+            onClick={() => setConfirming(true)}
           >
             {user.isBlocked ? 'Unblock' : 'Block'}
           </Button>
         )}
         <ConfirmDialog
-          open={confirmBlock}
-          title={`Block ${name}?`}
-          confirmLabel="Block"
-          destructive
+          open={confirming}
+          title={`${user.isBlocked ? 'Unblock' : 'Block'} ${name}?`}
+          confirmLabel={user.isBlocked ? 'Unblock' : 'Block'}
+          destructive={!user.isBlocked}
           busy={toggle.isPending}
-          onCancel={() => setConfirmBlock(false)}
+          onCancel={() => setConfirming(false)}
           onConfirm={doToggle}
         >
-          <p>
-            {name} ({user.email}) is signed out at once and sees only the Blocked screen until you unblock the account.
+          <p className="[overflow-wrap:anywhere]">
+            {user.isBlocked
+              ? `${name} (${user.email}) can sign in and use the account again.`
+              : `${name} (${user.email}) is signed out at once and sees only the Blocked screen until you unblock the account.`}
           </p>
         </ConfirmDialog>
       </div>
