@@ -314,6 +314,10 @@ test.describe('admin back office', () => {
     await expect(ben$.getByRole('button', { name: 'Unblock' })).toBeVisible();
     expect((await app.api('GET', '/user/me', { token: ben.token })).status).toBe(403);
     await ben$.getByRole('button', { name: 'Unblock' }).click();
+    await page
+      .getByRole('alertdialog', { name: /^Unblock / })
+      .getByRole('button', { name: 'Unblock' })
+      .click();
     await expect(ben$.getByText('BLOCKED', { exact: true })).toHaveCount(0);
   });
 

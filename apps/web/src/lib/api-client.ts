@@ -5,6 +5,7 @@ import { TEXT } from '@harvest/shared/texts';
 const TOKEN_KEY = 'token';
 
 export const tokenStore = {
+  key: TOKEN_KEY,
   get: (): string | null => localStorage.getItem(TOKEN_KEY),
   set: (t: string) => localStorage.setItem(TOKEN_KEY, t),
   clear: () => localStorage.removeItem(TOKEN_KEY),

@@ -34,11 +34,12 @@ const AuthContext = createContext<AuthState | null>(null);
 const RETURN_KEY = 'returnTo';
 
 /**
- * One session per browser: the token is shared by every tab (localStorage), so what ends or starts it in one
- * tab is told to the others at once, and none stays on a live screen with a dead token.
+ * One session per browser: the token is shared by every tab (localStorage), so what ends it in one tab is told
+ * to the others at once (with why), and none stays on a live screen with a dead token. A sign-in is heard through
+ * the storage event instead: it fires once the new token can be read in that tab, which a message may outrun.
  */
 const CHANNEL = 'harvest-farm-session';
-type SessionNews = { kind: 'ended'; notice: string | null } | { kind: 'blocked' } | { kind: 'signed-in' };
+type SessionNews = { kind: 'ended'; notice: string | null } | { kind: 'blocked' };
 
 /** Keeps the screen the session ended on, to come back to after signing in again. */
 const rememberWhere = () => sessionStorage.setItem(RETURN_KEY, `${window.location.pathname}${window.location.search}`);
@@ -124,23 +125,27 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   // What the other tabs of this browser say about the session.
   useEffect(() => {
-    if (typeof BroadcastChannel === 'undefined') return;
-    const ch = new BroadcastChannel(CHANNEL);
+    const ch = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(CHANNEL);
     channel.current = ch;
-    ch.onmessage = (e: MessageEvent<SessionNews>) => {
-      const news = e.data;
-      if (news.kind === 'signed-in') void refresh();
-      else if (!signedIn.current) return;
-      else if (news.kind === 'blocked') setStatus('blocked');
-      else {
-        signedIn.current = false;
-        if (news.notice) rememberWhere();
-        endSession(news.notice ?? TEXT.signedOutElsewhere);
-      }
+    if (ch)
+      ch.onmessage = (e: MessageEvent<SessionNews>) => {
+        const news = e.data;
+        if (!signedIn.current) return;
+        if (news.kind === 'blocked') setStatus('blocked');
+        else {
+          signedIn.current = false;
+          if (news.notice) rememberWhere();
+          endSession(news.notice ?? TEXT.signedOutElsewhere);
+        }
+      };
+    const onStorage = (e: StorageEvent) => {
+      if (e.key === tokenStore.key && e.newValue && !signedIn.current) void refresh();
     };
+    window.addEventListener('storage', onStorage);
     return () => {
-      ch.close();
+      ch?.close();
       channel.current = null;
+      window.removeEventListener('storage', onStorage);
     };
   }, [refresh, endSession]);
 
@@ -158,7 +163,6 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         setUserState(u);
         setNotice(null);
         setStatus('authenticated');
-        tell({ kind: 'signed-in' });
         // The platform settings come with the session read.
         void api('/user/me', meResponse)
           .then((res) => {

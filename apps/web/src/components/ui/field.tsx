@@ -42,6 +42,12 @@ export function Field({
           {error}
         </p>
       )}
+      {/* A mark that does not rely on the red outline alone; a screen reader hears the summary instead. */}
+      {flaggedBy && !error && (
+        <p aria-hidden="true" className="text-xs font-medium text-red-700">
+          Required
+        </p>
+      )}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import * as RadixTabs from '@radix-ui/react-tabs';
-import { useId, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 /**
  * Tabs on Radix Tabs (WAI-ARIA tabs pattern: one tab in the Tab order, Left/Right wrap, Home/End, the
@@ -34,6 +34,12 @@ export function Tabs<T extends string>({
   listWrapperClassName?: string;
 }) {
   const base = useId();
+  // Radix reports a pressed tab twice (on pointer down, then on the focus it gives it) before the new value is
+  // rendered: a change is reported once, so a tab in the URL is one history entry.
+  const reported = useRef(value);
+  useEffect(() => {
+    reported.current = value;
+  }, [value]);
   const tabId = (id: T) => `${base}-tab-${id}`;
   const panelId = (id: T) => `${base}-panel-${id}`;
   return (
@@ -41,7 +47,9 @@ export function Tabs<T extends string>({
       value={value}
       onValueChange={(v) => {
         const tab = tabs.find((t) => t.id === v);
-        if (tab) onChange(tab.id);
+        if (!tab || tab.id === reported.current) return;
+        reported.current = tab.id;
+        onChange(tab.id);
       }}
     >
       <div className={listWrapperClassName}>

@@ -22,11 +22,14 @@ interface Point {
 
 function DayChart({
   title,
+  unit,
   data,
   format,
   integer = false,
 }: {
   title: string;
+  /** What the bars count, shown above the axis ("USDC per day"). */
+  unit: string;
   data: Point[];
   format: (v: number) => string;
   integer?: boolean;
@@ -42,7 +45,7 @@ function DayChart({
   return (
     <Card title={title}>
       {/* The unit above the axis, in the page's flow: inside the chart it collided with the top tick. */}
-      {!integer && <p className="-mt-1 mb-1 text-xs text-slate-600">USDC per day</p>}
+      <p className="-mt-1 mb-1 text-xs text-slate-600">{unit}</p>
       <div className="h-56 w-full" role="img" aria-label={`${title} per day, bar chart`}>
         <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 320, height: 224 }}>
           <BarChart data={data} margin={{ top: 16, right: 8, left: 0, bottom: 0 }}>
@@ -120,22 +123,26 @@ export function AnalyticsPanel() {
           <div className="grid grid-cols-1 gap-6 lg:grid-cols-2" aria-busy={q.isFetching}>
             <DayChart
               title="New Registrations"
+              unit="People per day"
               integer
               format={count}
               data={q.data.userGrowth.map((d) => ({ day: d._id, value: d.count, count: d.count }))}
             />
             <DayChart
               title="Investment Amount"
+              unit="USDC per day"
               format={usdc}
               data={q.data.investmentTrends.map((d) => ({ day: d._id, value: d.totalAmount, count: d.count }))}
             />
             <DayChart
               title="Deposits Received"
+              unit="USDC per day"
               format={usdc}
               data={q.data.depositTrends.map((d) => ({ day: d._id, value: d.totalAmount, count: d.count }))}
             />
             <DayChart
               title="Number of Investments"
+              unit="Investments per day"
               integer
               format={count}
               data={q.data.investmentTrends.map((d) => ({ day: d._id, value: d.count, count: d.count }))}

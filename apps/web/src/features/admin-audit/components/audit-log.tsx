@@ -76,6 +76,11 @@ function fieldText(action: string, key: string, v: unknown): string {
     const n = micro ? microToUsdc(BigInt(v)) : Number(v);
     if (Number.isFinite(n)) return usdc(n, key === 'balance' ? 'balance' : 'amount');
   }
+  // A nested record (an export's filter) as "Status: pending"; an empty one as "None".
+  if (typeof v === 'object' && !Array.isArray(v)) {
+    const parts = Object.entries(v).map(([k, x]) => `${FIELD_WORDS[k] ?? words(k)}: ${fieldText(action, k, x)}`);
+    return parts.length ? parts.join(', ') : 'None';
+  }
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
 }

@@ -56,7 +56,7 @@ export function TiersManager() {
             <li key={t._id}>
               <Card className={t.active ? '' : 'opacity-75'}>
                 <div className="flex items-start justify-between gap-2">
-                  <h3 className="text-base font-bold break-all text-slate-900">{t.name}</h3>
+                  <h3 className="text-base font-bold [overflow-wrap:anywhere] text-slate-900">{t.name}</h3>
                   <span
                     className={`rounded-full px-2 py-0.5 text-xs font-bold ${t.active ? 'bg-emerald-100 text-emerald-800' : 'bg-slate-200 text-slate-700'}`}
                   >

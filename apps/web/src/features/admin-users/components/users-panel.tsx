@@ -135,7 +135,7 @@ function UserCard({
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <h3 className="flex flex-wrap items-center gap-2 text-base font-bold text-slate-900">
-            <span className="break-all">{name}</span>
+            <span className="[overflow-wrap:anywhere]">{name}</span>
             {user.isAdmin && (
               <span className="rounded-full bg-purple-100 px-2 py-0.5 text-xs font-bold text-purple-800">ADMIN</span>
             )}
@@ -175,7 +175,7 @@ function UserCard({
           </p>
         </ConfirmDialog>
       </div>
-      <dl className="mt-3 grid grid-cols-2 gap-3 text-sm sm:grid-cols-3 lg:grid-cols-5">
+      <dl className="mt-3 grid grid-cols-1 gap-2 text-sm md:grid-cols-3 md:gap-3 xl:grid-cols-6">
         <Figure label="Balance" value={usdc(user.balance, 'balance')} />
         <Figure label="Total Investment" value={usdc(user.totalInvestment, 'balance')} />
         <Figure label="Total Earnings" value={usdc(user.totalEarnings)} />
@@ -209,11 +209,12 @@ function UserCard({
   );
 }
 
+/** One figure: label and amount side by side on a phone, stacked in a column wider up; the amount on one line. */
 function Figure({ label, value }: { label: string; value: string }) {
   return (
-    <div className="rounded-lg bg-slate-50 p-2">
-      <dt className="text-xs text-slate-500">{label}</dt>
-      <dd className="font-semibold break-all text-slate-900">{value}</dd>
+    <div className="flex items-baseline justify-between gap-3 rounded-lg bg-slate-50 p-2 md:block">
+      <dt className="text-xs text-slate-600">{label}</dt>
+      <dd className="font-semibold whitespace-nowrap text-slate-900">{value}</dd>
     </div>
   );
 }

@@ -257,9 +257,9 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
           className="space-y-4"
           noValidate
         >
-          <dl className="grid grid-cols-2 gap-x-3 gap-y-1 rounded-xl bg-purple-50 p-3 text-sm">
+          <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 rounded-xl bg-purple-50 p-3 text-sm">
             <dt className="text-slate-600">User</dt>
-            <dd className="text-right break-all text-slate-900">
+            <dd className="text-right [overflow-wrap:anywhere] text-slate-900">
               {withdrawal.userId ? `${withdrawal.userId.firstName} ${withdrawal.userId.lastName}` : '—'}
             </dd>
             <dt className="text-slate-600">Gross</dt>

@@ -113,7 +113,7 @@ export function SignupForm() {
       <form onSubmit={form.handleSubmit(onValid, onInvalid)} className="space-y-4" noValidate>
         {missing && (
           <p id={SUMMARY_ID} className="rounded-lg bg-red-50 p-3 text-sm font-medium text-red-800">
-            {TEXT.signupAllRequired}. The empty fields are outlined in red below.
+            {TEXT.signupAllRequired}. Fill in the fields marked Required.
           </p>
         )}
         <TextInput

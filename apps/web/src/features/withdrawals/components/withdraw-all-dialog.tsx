@@ -15,7 +15,7 @@ import { usdc } from '../../../lib/format.ts';
 function BreakdownList({ b }: { b: Breakdown }) {
   return (
     <dl
-      className="grid grid-cols-2 gap-x-4 gap-y-1.5 rounded-xl bg-purple-50 p-3 text-sm"
+      className="grid grid-cols-[minmax(0,1fr)_auto] gap-x-4 gap-y-1.5 rounded-xl bg-purple-50 p-3 text-sm"
       aria-label="Withdrawal breakdown"
     >
       <dt className="text-slate-600">Cycle earnings ({b.earningsCount})</dt>
