@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,4 +50,18 @@ export async function look(page: Page, name: string, opts: { toast?: string } = 
     if (opts.toast) await page.evaluate(() => window.dispatchEvent(new Event('focus')));
     if (before) await page.setViewportSize(before);
   }
+}
+
+/** Each element `items` matches shows its text on one line: an amount and its unit never break apart. */
+export async function expectOneLine(items: Locator, what: string): Promise<void> {
+  const found = await items.evaluateAll((els) =>
+    els.map((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.bottom)));
+      return { text: el.textContent ?? '', lines: lines.size };
+    }),
+  );
+  expect(found.length, `${what}: none found`).toBeGreaterThan(0);
+  for (const f of found) expect(f.lines, `${what}: "${f.text}" wraps`).toBe(1);
 }

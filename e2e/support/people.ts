@@ -35,11 +35,13 @@ export async function signUpInvestor(
   opts: { firstName: string; lastName: string; inviterToken?: string },
 ): Promise<Person> {
   const code = await invitationCodeOf(app, opts.inviterToken ?? (await app.adminToken()));
-  const email = `${opts.firstName.toLowerCase()}.${Date.now()}.${++seq}@example.com`;
+  // A long real name ("Maximiliana Alexandrina") makes no e-mail or password with spaces in it.
+  const slug = opts.firstName.toLowerCase().replace(/[^a-z0-9]+/g, '');
+  const email = `${slug}.${Date.now()}.${++seq}@example.com`;
   const sent = await app.api('POST', '/send-code', { body: { email } });
   if (sent.status !== 200) throw new Error(`send-code: ${sent.status} ${JSON.stringify(sent.data)}`);
-  const password = `${opts.firstName.toLowerCase()}-login-1`;
-  const withdrawalPassword = `${opts.firstName.toLowerCase()}-withdraw-1`;
+  const password = `${slug}-login-1`;
+  const withdrawalPassword = `${slug}-withdraw-1`;
   const res = await app.api<{ token: string; user: { _id: string } }>('POST', '/register', {
     body: {
       invitationCode: code,

@@ -314,6 +314,10 @@ test.describe('admin back office', () => {
     await expect(ben$.getByRole('button', { name: 'Unblock' })).toBeVisible();
     expect((await app.api('GET', '/user/me', { token: ben.token })).status).toBe(403);
     await ben$.getByRole('button', { name: 'Unblock' }).click();
+    await page
+      .getByRole('alertdialog', { name: /^Unblock / })
+      .getByRole('button', { name: 'Unblock' })
+      .click();
     await expect(ben$.getByText('BLOCKED', { exact: true })).toHaveCount(0);
   });
 
@@ -343,23 +347,25 @@ test.describe('admin back office', () => {
     expect(tiers).not.toContain('Orchard');
 
     await openTab(page, 'Audit Log');
-    const actions = page.locator('li p.font-mono');
+    // Each action in words (issue 38), one heading per entry.
+    const actions = page.getByRole('listitem').getByRole('heading', { level: 3 });
     const counts = {
-      deposit_approve: 2,
-      balance_update: 1,
-      user_block: 1,
-      user_unblock: 1,
-      tier_create: 1,
-      tier_update: 1,
+      'Deposit approved': 2,
+      'Balance set': 1,
+      'User blocked': 1,
+      'User unblocked': 1,
+      'Tier created': 1,
+      'Tier updated': 1,
     };
     for (const [action, n] of Object.entries(counts))
       await expect(actions.filter({ hasText: new RegExp(`^${action}$`) })).toHaveCount(n);
-    await page.getByLabel('Action').selectOption('balance_update');
+    await page.getByLabel('Action').selectOption({ label: 'Balance set' });
     await expect(page.getByText('1 entry', { exact: true })).toBeVisible();
     await expect(actions).toHaveCount(1);
-    const entry = page.getByRole('listitem').filter({ hasText: 'balance_update' });
+    const entry = page.getByRole('listitem').filter({ hasText: 'Balance set' });
     await expect(entry).toContainText('Note: Goodwill credit');
-    // Amounts in USDC, never micro-units (issue 14).
-    await expect(entry).toContainText(/balance\s*[\d,]+\.\d{4}\u00a0USDC/);
+    // Whom it concerns, by name.
+    await expect(entry).toContainText(`User Ben Pending (${ben.email})`);
+    await expect(entry).toContainText(/Balance\s*[\d,]+\.\d{4}\u00a0USDC/);
   });
 });

@@ -1,6 +1,16 @@
-import { expect, test } from '@playwright/test';
-import { look, WIDTHS } from '../support/look.ts';
-import { openTab, randomTxHash, signIn, signUpInvestor, tokenFor, type Person, toast } from '../support/people.ts';
+import { expect, test, type Page } from '@playwright/test';
+import { stepOf, totpAt } from '../../apps/server/src/lib/totp.ts';
+import { expectOneLine, look, WIDTHS } from '../support/look.ts';
+import {
+  openTab,
+  randomTxHash,
+  signIn,
+  signUpInvestor,
+  stat,
+  tokenFor,
+  type Person,
+  toast,
+} from '../support/people.ts';
 import { startFastApp as startApp } from '../support/fresh-data-dir.ts';
 import { ADMIN, type RunningApp } from '../support/server.ts';
 
@@ -9,11 +19,21 @@ import { ADMIN, type RunningApp } from '../support/server.ts';
  * (look() fails the build on one) and leaves a screenshot in e2e/screenshots/; the signup fields are
  * inside the card and wide enough to read; errors raised in dialogs show in them; an expired session
  * returns to sign-in and then to the same screen; weekend rules are shown before anyone clicks.
+ *
+ * Issue 38: with long real data (a 60-character name, seven-figure balances) the layouts hold: the profile menu
+ * fits the phone, amounts never break from their unit, the phone's tab bar shows every label, the balance card
+ * is not a stretched box, the process panel comes into view on a phone, the chart's unit is clear of its ticks,
+ * the weekend reason comes first; the forms say what is wrong (too long, too large), once; the two-factor step
+ * is calm; block and unblock are confirmed and said; the CSV says what it exports; the audit log reads in names.
  */
 
 const MONDAY_9 = '2026-11-16T09:00:00Z';
 const SATURDAY = '2026-11-21T09:00:00Z';
 const FROM = '0x1111111111111111111111111111111111111111';
+const FIRST = 'Maximiliana Alexandrina';
+const LAST = 'Featherstonehaugh-Worthington-Smythe';
+/** A 60-character name. */
+const NAME = `${FIRST} ${LAST}`;
 
 let app: RunningApp;
 let ada: Person;
@@ -21,21 +41,46 @@ let ada: Person;
 // Each look() runs axe and takes a screenshot at two widths: a journey through many screens takes minutes.
 test.describe.configure({ mode: 'serial', timeout: 300_000 });
 
+async function creditedDeposit(who: Person, amount: number) {
+  const admin = await tokenFor(app, ADMIN);
+  const d = await app.api<{ deposit: { _id: string } }>('POST', '/user/process-deposit', {
+    token: await tokenFor(app, who),
+    body: { txHash: randomTxHash(), amount, fromAddress: FROM },
+  });
+  const ok = await app.api('POST', '/admin/process-deposit', { token: admin, body: { depositId: d.data.deposit._id } });
+  expect(ok.status).toBe(200);
+}
+
 test.beforeAll(async () => {
+  expect(NAME).toHaveLength(60);
   app = await startApp();
   await app.setClock(MONDAY_9);
   const admin = await tokenFor(app, ADMIN);
-  ada = await signUpInvestor(app, { firstName: 'Ada', lastName: 'Lovelace', inviterToken: admin });
-  const d = await app.api<{ deposit: { _id: string } }>('POST', '/user/process-deposit', {
-    token: ada.token,
-    body: { txHash: randomTxHash(), amount: 250, fromAddress: FROM },
-  });
-  await app.api('POST', '/admin/process-deposit', { token: admin, body: { depositId: d.data.deposit._id } });
+  ada = await signUpInvestor(app, { firstName: FIRST, lastName: LAST, inviterToken: admin });
+  // A seven-figure balance after investing in a tier.
+  await creditedDeposit(ada, 2_500_000.5);
   await app.api('POST', '/user/invest', { token: ada.token, body: { amount: 100 } });
 });
 test.afterAll(async () => app?.stop());
 
-test('signup: every field inside the card and readable at both widths; inline errors and the toast', async ({
+/** At 375 px every tab of the bar shows its whole label, inside the bar (no label cut at the edge). */
+async function expectWholeTabs(page: Page) {
+  await page.setViewportSize(WIDTHS.phone);
+  const bar = await page.getByRole('tablist', { name: 'Dashboard sections' }).boundingBox();
+  if (!bar) throw new Error('no tab bar');
+  const tabs = page.getByRole('tab');
+  for (let i = 0; i < (await tabs.count()); i++) {
+    const tab = tabs.nth(i);
+    const box = await tab.boundingBox();
+    if (!box) throw new Error(`tab ${i} has no box`);
+    expect(await tab.evaluate((el) => el.scrollWidth <= el.clientWidth), await tab.innerText()).toBe(true);
+    expect(box.x).toBeGreaterThanOrEqual(bar.x);
+    expect(box.x + box.width).toBeLessThanOrEqual(bar.x + bar.width + 0.5);
+  }
+  await page.setViewportSize(WIDTHS.desktop);
+}
+
+test('signup: every field inside the card and readable at both widths; one summary and each field marked', async ({
   page,
 }) => {
   const code = (await app.api<{ code: string }>('POST', '/user/generate-invitation', { token: ada.token })).data.code;
@@ -70,15 +115,25 @@ test('signup: every field inside the card and readable at both widths; inline er
   await page.getByLabel('Phone Number').fill('');
   await page.getByRole('button', { name: 'Create Account' }).click();
   await expect(toast(page, 'All fields are required, including verification code')).toBeVisible();
-  // Each empty field says so where it is.
-  for (const label of ['First Name', 'Last Name', 'Email', 'Verification Code', 'Phone Number'])
-    await expect(page.getByLabel(label, { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  // Said once in the form (item 19), each empty field marked and pointing at that one sentence.
+  const form = page.locator('form');
+  await expect(form.getByText('All fields are required, including verification code')).toHaveCount(1);
+  for (const label of ['First Name', 'Last Name', 'Email', 'Verification Code', 'Phone Number', 'Password']) {
+    const field = page.getByLabel(label, { exact: true });
+    await expect(field).toHaveAttribute('aria-invalid', 'true');
+    await expect(field).toHaveAccessibleDescription(/All fields are required, including verification code/);
+  }
   await look(page, 'signup-errors', { toast: 'All fields are required, including verification code' });
 });
 
-test('login, its errors, and an expired session that returns to the same screen', async ({ page }) => {
+test('login: the heading takes focus without a ring; errors; an expired session returns to the same screen', async ({
+  page,
+}) => {
   await page.goto(`${app.baseURL}/login`);
-  await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeFocused();
+  const heading = page.getByRole('heading', { name: 'Welcome Back' });
+  await expect(heading).toBeFocused();
+  // Focus for screen readers, no ring where nobody navigated by key (item 10).
+  await expect(heading).toHaveCSS('outline-style', 'none');
   await look(page, 'login');
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
@@ -87,6 +142,7 @@ test('login, its errors, and an expired session that returns to the same screen'
   await look(page, 'login-errors', { toast: 'Email and password are required' });
 
   await signIn(page, app, ada);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toHaveCSS('outline-style', 'none');
   await openTab(page, 'Investments');
   await expect(page).toHaveURL(/tab=investments/);
   // The session ends elsewhere (logout on another device): the next poll is a 401.
@@ -101,16 +157,70 @@ test('login, its errors, and an expired session that returns to the same screen'
   await expect(page).toHaveURL(/\/dashboard\?tab=investments$/);
 });
 
+test('two-factor sign-in: the code step is a normal step, not an error', async ({ page }) => {
+  await app.setClock(MONDAY_9);
+  const dee = await signUpInvestor(app, { firstName: 'Dee', lastName: 'Twofactor' });
+  const setup = await app.api<{ secret: string }>('POST', '/user/2fa/setup', {
+    token: dee.token,
+    body: { password: dee.password },
+  });
+  const on = await app.api('POST', '/user/2fa/enable', {
+    token: dee.token,
+    body: { password: dee.password, code: totpAt(setup.data.secret, stepOf(new Date(MONDAY_9))) },
+  });
+  expect(on.status).toBe(200);
+
+  await page.goto(`${app.baseURL}/login`);
+  await page.getByLabel('Email').fill(dee.email);
+  await page.getByLabel('Password', { exact: true }).fill(dee.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  const code = page.getByLabel('Authentication code', { exact: true });
+  await expect(code).toBeFocused();
+  await expect(page.getByRole('status').filter({ hasText: 'Two-factor authentication is on' })).toBeVisible();
+  // No red: the field is not invalid, no error text, no toast.
+  await expect(code).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText('Enter the 6-digit code from your authenticator app')).toHaveCount(0);
+  await page.waitForTimeout(500);
+  await expect(page.locator('.Toastify__toast')).toHaveCount(0);
+  await look(page, 'login-two-factor');
+});
+
+test('an unknown address: a small not-found page with a way home', async ({ page }) => {
+  await page.goto(`${app.baseURL}/no/such/page`);
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Go to sign in' })).toBeVisible();
+  await look(page, 'not-found');
+});
+
 test('investor screens, dialogs and their errors', async ({ page }) => {
   await signIn(page, app, ada);
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   await expect(page.getByRole('note', { name: 'Demo mode' })).toBeVisible();
+  await expect(stat(page, 'USDC Balance')).toHaveText('2,499,900.5000\u00a0USDC');
   await look(page, 'investor-dashboard');
+  await expectWholeTabs(page);
+  for (const size of Object.values(WIDTHS)) {
+    await page.setViewportSize(size);
+    await expectOneLine(stat(page, 'USDC Balance'), `balance at ${size.width} px`);
+  }
+  await page.setViewportSize(WIDTHS.desktop);
 
   await openTab(page, 'Deposit');
   await expect(page.getByText('Current Balance')).toBeVisible();
   await expect(page.getByRole('list', { name: 'Recent deposits' })).toBeVisible();
+  // The balance card is as tall as its figure, not stretched beside the deposit card (item 6).
+  const balanceCard = await page.getByText('Current Balance', { exact: true }).locator('..').boundingBox();
+  expect(balanceCard?.height).toBeLessThan(160);
   await look(page, 'investor-deposit');
+
+  // A number too large says so, with the limit (item 12).
+  const depositForm = page.getByRole('form', { name: 'Submit deposit' });
+  await depositForm.getByLabel('Transaction Hash').fill(randomTxHash());
+  await depositForm.getByLabel('Amount (USDC)').fill('99999999999999999999');
+  await depositForm.getByLabel('From Address').fill(FROM);
+  await depositForm.getByRole('button', { name: 'Submit Deposit' }).click();
+  await expect(depositForm.getByText('Amount must be at most 1,000,000,000 USDC')).toBeVisible();
+  await look(page, 'investor-deposit-too-large', { toast: 'Amount must be at most 1,000,000,000 USDC' });
 
   await openTab(page, 'Tiers');
   await expect(page.getByRole('button', { name: /Invest Now in/ }).first()).toBeEnabled();
@@ -118,6 +228,7 @@ test('investor screens, dialogs and their errors', async ({ page }) => {
   await page.getByRole('button', { name: 'Invest Now in Starter' }).click();
   const invest = page.getByRole('dialog', { name: 'Confirm investment' });
   await expect(invest.getByText('Earning per completed 8-hour cycle')).toBeVisible();
+  await expect(invest.getByRole('button', { name: 'Confirm Investment' })).toBeEnabled();
   await look(page, 'investor-invest-dialog');
   await invest.getByRole('button', { name: 'Cancel' }).click();
 
@@ -139,8 +250,19 @@ test('investor screens, dialogs and their errors', async ({ page }) => {
   await openTab(page, 'Referrals');
   await look(page, 'investor-referrals');
 
+  // The profile menu with a 60-character name: at most 20 rem wide, inside the phone's window (item 4).
+  await page.setViewportSize(WIDTHS.phone);
   await page.getByRole('button', { name: 'Profile menu' }).click();
-  await expect(page.getByRole('menu')).toBeVisible();
+  const menu = page.getByRole('menu');
+  await expect(menu).toBeVisible();
+  await expect(menu.getByText(NAME)).toBeVisible();
+  const box = await menu.boundingBox();
+  if (!box) throw new Error('no menu box');
+  expect(box.width).toBeLessThanOrEqual(320);
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(WIDTHS.phone.width);
+  await page.setViewportSize(WIDTHS.desktop);
+  expect((await menu.boundingBox())?.width).toBeLessThanOrEqual(320);
   await look(page, 'investor-profile-menu');
   await page.getByRole('menuitem', { name: 'Edit Profile' }).click();
   const profile = page.getByRole('dialog', { name: 'Profile' });
@@ -181,23 +303,37 @@ test('investor screens, dialogs and their errors', async ({ page }) => {
   await page.keyboard.press('Escape');
 });
 
-test('first run: an empty dashboard invites the first deposit', async ({ page }) => {
+test('first run: an empty dashboard invites the first deposit; too little balance to invest says it once', async ({
+  page,
+}) => {
   const bea = await signUpInvestor(app, { firstName: 'Bea', lastName: 'Newcomer' });
   await signIn(page, app, bea);
   await expect(page.getByRole('heading', { name: 'Welcome to Harvest Farm' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Make your first deposit' })).toBeVisible();
   await look(page, 'investor-first-run');
+
+  // Item 14: the warning once, and Confirm off (not pressable into the same error twice more).
+  await openTab(page, 'Tiers');
+  await page.getByRole('button', { name: 'Invest Now in Starter' }).click();
+  const invest = page.getByRole('dialog', { name: 'Confirm investment' });
+  const warning = "Your balance is lower than this tier's amount. Please deposit USDC first.";
+  await expect(invest.getByText(warning)).toHaveCount(1);
+  const confirm = invest.getByRole('button', { name: 'Confirm Investment' });
+  await expect(confirm).toBeDisabled();
+  await expect(confirm).toHaveAccessibleDescription(warning);
+  await look(page, 'investor-invest-short');
+  await invest.getByRole('button', { name: 'Cancel' }).click();
+
+  await openTab(page, 'Dashboard');
   await page.getByRole('link', { name: 'Make your first deposit' }).click();
   await expect(page).toHaveURL(/tab=deposit/);
   await expect(page.getByRole('tab', { name: 'Deposit', exact: true })).toHaveAttribute('aria-selected', 'true');
 });
 
 test('weekend: complete, start and invest are off with the reason before anyone clicks', async ({ page }) => {
-  const admin = await tokenFor(app, ADMIN);
   const inv = await app.api<{ activeInvestments: { _id: string }[] }>('GET', '/user/dashboard', {
     token: await tokenFor(app, ada),
   });
-  void admin;
   await app.api('POST', '/user/start-earning', {
     token: await tokenFor(app, ada),
     body: { investmentId: inv.data.activeInvestments[0]?._id },
@@ -211,9 +347,22 @@ test('weekend: complete, start and invest are off with the reason before anyone 
   await look(page, 'weekend-investments');
   await openTab(page, 'Tiers');
   await expect(page.getByRole('button', { name: /Invest Now in/ }).first()).toBeDisabled();
-  await expect(
-    page.getByText('Investments are only available Monday through Friday. Please try again on a weekday.'),
-  ).toBeVisible();
+  // Item 9: one clear line, above the greyed buttons, and no second sentence saying it again.
+  const reason = page.getByRole('note').filter({
+    hasText: 'Investments are only available Monday through Friday. Please try again on a weekday.',
+  });
+  await expect(reason).toBeVisible();
+  await expect(page.getByText(/Monday through Friday/)).toHaveCount(1);
+  await page.setViewportSize(WIDTHS.phone);
+  const first = await page
+    .getByRole('button', { name: /Invest Now in/ })
+    .first()
+    .boundingBox();
+  expect((await reason.boundingBox())?.y ?? Infinity).toBeLessThan(first?.y ?? 0);
+  await expect(page.getByRole('button', { name: /Invest Now in/ }).first()).toHaveAccessibleDescription(
+    /only available Monday through Friday/,
+  );
+  await page.setViewportSize(WIDTHS.desktop);
   await look(page, 'weekend-tiers');
   await app.setClock(MONDAY_9);
 });
@@ -269,56 +418,84 @@ test('cycle running and the 48-hour wait: countdowns beside their end time, each
 });
 
 test('admin screens and their confirmations', async ({ page }) => {
-  // Something to process: Cy asks for a withdrawal.
-  const admin = await tokenFor(app, ADMIN);
-  const cy = await signUpInvestor(app, { firstName: 'Cy', lastName: 'Withdrawer' });
-  const d = await app.api<{ deposit: { _id: string } }>('POST', '/user/process-deposit', {
-    token: cy.token,
-    body: { txHash: randomTxHash(), amount: 40, fromAddress: FROM },
+  // Something to process: Cy, invited by Ada, asks for a seven-figure withdrawal.
+  const cy = await signUpInvestor(app, {
+    firstName: 'Cy',
+    lastName: 'Withdrawer',
+    inviterToken: await tokenFor(app, ada),
   });
-  await app.api('POST', '/admin/process-deposit', { token: admin, body: { depositId: d.data.deposit._id } });
+  await creditedDeposit(cy, 1_234_567.891234);
   const w = await app.api('POST', '/withdrawal/request-all', {
     token: cy.token,
     body: { walletAddress: FROM, withdrawalPassword: cy.withdrawalPassword },
   });
   expect(w.status).toBe(200);
+  // Ada gets a balance to look at again (the 48-hour test withdrew it).
+  await creditedDeposit(ada, 1_000_000);
 
   await signIn(page, app, ADMIN);
   await expect(page.getByRole('heading', { level: 1, name: /Back office/ })).toBeVisible();
   await look(page, 'admin-overview');
+  await expectWholeTabs(page);
   for (const [tab, name] of [
     ['Analytics', 'admin-analytics'],
     ['Deposits', 'admin-deposits'],
     ['Withdrawals', 'admin-withdrawals'],
     ['Referrals', 'admin-referrals'],
     ['Tiers', 'admin-tiers'],
-    ['Audit Log', 'admin-audit'],
   ] as const) {
     await openTab(page, tab);
     await page.waitForLoadState('networkidle');
+    if (tab === 'Analytics') await expect(page.getByText('USDC per day')).toHaveCount(2);
     await look(page, name);
   }
 
-  // Withdrawals: the process panel, and the rejection's confirmation.
+  // Withdrawals on a phone: a tap brings the process panel into view (item 7).
   await openTab(page, 'Withdrawals');
+  await page.setViewportSize(WIDTHS.phone);
   await page.getByRole('button', { name: /Cy Withdrawer/ }).click();
+  const panelHeading = page.getByRole('heading', { name: 'Process Withdrawal' });
+  await expect(panelHeading).toBeInViewport();
+  await expect(panelHeading).toBeFocused();
   await expect(page.getByLabel('Transaction Hash')).toBeVisible();
+  await page.setViewportSize(WIDTHS.desktop);
   await look(page, 'admin-withdrawal-process');
   await page.getByRole('button', { name: 'Reject', exact: true }).click();
   await expect(page.getByRole('alertdialog', { name: 'Reject this withdrawal?' })).toBeVisible();
   await look(page, 'admin-withdrawal-reject-confirm');
   await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click();
 
-  // Referrals: look up a user's network.
+  // The CSV says what it exports and offers all (item 17).
+  await page.getByRole('button', { name: 'Download CSV' }).click();
+  await expect(page.getByRole('menuitem', { name: 'Pending withdrawals' })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: 'All withdrawals (pending and processed)' })).toBeVisible();
+  await look(page, 'admin-withdrawals-csv-menu');
+  const download = page.waitForEvent('download');
+  await page.getByRole('menuitem', { name: 'All withdrawals (pending and processed)' }).click();
+  expect((await download).suggestedFilename()).toMatch(/^withdrawals-.*\.csv$/);
+  await expect(toast(page, /^Downloaded withdrawals-.*\.csv: \d+ rows? \(withdrawals\)\.$/)).toBeVisible();
+  // Once Cy's is rejected nothing is pending: an export of the pending ones says so instead of a header-only file.
+  await page.getByRole('button', { name: /Cy Withdrawer/ }).click();
+  await page.getByRole('button', { name: 'Reject', exact: true }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Reject' }).click();
+  await expect(toast(page, 'Withdrawal rejected')).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Pending (0)' })).toBeVisible();
+  await page.getByRole('button', { name: 'Download CSV' }).click();
+  await page.getByRole('menuitem', { name: 'Pending withdrawals' }).click();
+  await look(page, 'admin-withdrawals-csv-empty', { toast: 'Nothing to export: there are no pending withdrawals.' });
+
+  // Referrals: look up a user's network; both networks on one page name their regions apart (item 20).
   await openTab(page, 'Referrals');
-  await page.getByRole('searchbox', { name: 'Search users by name or e-mail' }).fill('Ada');
+  await page.getByRole('searchbox', { name: 'Search users by name or e-mail' }).fill(FIRST);
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   await page
     .getByRole('list', { name: 'Matching users' })
     .getByRole('button', { name: 'Show network' })
     .first()
     .click();
-  await expect(page.getByRole('heading', { name: /Referral Network of Ada Lovelace/ })).toBeVisible();
+  await expect(page.getByRole('heading', { name: `Referral Network of ${NAME}` })).toBeVisible();
+  await expect(page.getByRole('region', { name: `Level 1 (10%) of ${NAME}` })).toContainText('Cy Withdrawer');
+  await expect(page.getByRole('region', { name: 'Level 1 (10%)', exact: true })).toContainText(NAME);
   await look(page, 'admin-referral-lookup');
 
   // Tiers: the form, its inline errors.
@@ -335,26 +512,57 @@ test('admin screens and their confirmations', async ({ page }) => {
   await openTab(page, 'Users');
   const card = page.locator('section').filter({ hasText: ada.email });
   await expect(card).toBeVisible();
+  await expect(card.getByText('1,000,000.0000\u00a0USDC')).toBeVisible();
+  // Amounts never break from their unit, at either width (item 5).
+  for (const size of Object.values(WIDTHS)) {
+    await page.setViewportSize(size);
+    await expectOneLine(card.locator('dd'), `${NAME}'s figures at ${size.width} px`);
+  }
+  await page.setViewportSize(WIDTHS.desktop);
   await look(page, 'admin-users');
   await card.getByRole('button', { name: 'View Deposits' }).click();
-  await expect(card.getByText('· Demo')).toBeVisible();
+  await expect(card.getByText('· Demo').first()).toBeVisible();
   await look(page, 'admin-user-deposits');
   await card.getByRole('button', { name: 'Hide Deposits' }).click();
+
+  // Block asks, then says it is done; Unblock asks too, and says so (item 17).
   await card.getByRole('button', { name: 'Block' }).click();
-  await expect(page.getByRole('alertdialog', { name: 'Block Ada Lovelace?' })).toBeVisible();
+  await expect(page.getByRole('alertdialog', { name: `Block ${NAME}?` })).toBeVisible();
   await look(page, 'admin-block-confirm');
-  await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Block' }).click();
+  await expect(card.getByText('BLOCKED')).toBeVisible();
+  await look(page, 'admin-block-done', { toast: `User blocked: ${NAME}` });
+  await card.getByRole('button', { name: 'Unblock' }).click();
+  const unblock = page.getByRole('alertdialog', { name: `Unblock ${NAME}?` });
+  await expect(unblock).toContainText('can sign in and use the account again');
+  await look(page, 'admin-unblock-confirm');
+  await unblock.getByRole('button', { name: 'Unblock' }).click();
+  await expect(toast(page, `User unblocked: ${NAME}`)).toBeVisible();
   await expect(card.getByText('BLOCKED')).toHaveCount(0);
 
   await card.getByRole('button', { name: 'Update Balance' }).click();
   // Open, the toggle reads "Close Update Balance": the submit is the form's button.
   const balanceForm = card.getByRole('form', { name: /Update balance/ });
-  await balanceForm.getByLabel('New Balance (USDC)').fill('200');
+  // Too large says so, with the limit (item 12).
+  await balanceForm.getByLabel('New Balance (USDC)').fill('1000000000000');
+  await balanceForm.getByRole('button', { name: 'Update Balance' }).click();
+  await expect(balanceForm.getByText('Amount must be at most 1,000,000,000 USDC')).toBeVisible();
+  await look(page, 'admin-balance-too-large', { toast: 'Amount must be at most 1,000,000,000 USDC' });
+  await balanceForm.getByLabel('New Balance (USDC)').fill('1234567.89');
   await balanceForm.getByRole('button', { name: 'Update Balance' }).click();
   const confirm = page.getByRole('alertdialog', { name: 'Update balance?' });
   await expect(confirm.getByText('Difference')).toBeVisible();
   await look(page, 'admin-balance-confirm');
   await confirm.getByRole('button', { name: 'Cancel' }).click();
+
+  // The audit log in names and words, not "user_block" and ids (item 18).
+  await openTab(page, 'Audit Log');
+  const blocked = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'User blocked' }) });
+  await expect(blocked.first()).toContainText(`User ${NAME} (${ada.email})`);
+  await expect(page.getByRole('heading', { name: 'Deposit approved' }).first()).toBeVisible();
+  await expect(page.getByText('user_block')).toHaveCount(0);
+  await expect(page.getByRole('option', { name: 'User unblocked' })).toBeAttached();
+  await look(page, 'admin-audit');
 });
 
 test('blocked screen, and Logout works from it', async ({ page }) => {

@@ -29,5 +29,25 @@ export const EMAIL_CODE_MAX_LIVE = 3;
 export const LAZY_CHUNK_TIMEOUT_MS = 120_000;
 /** Largest amount the API accepts (1 billion USDC) keeps micro-USDC well inside 2^53. */
 export const MAX_AMOUNT_MICRO = 1_000_000_000n * MICRO_PER_USDC;
+/**
+ * The longest text each input takes: the server's schemas refuse more (with a "must be at most" text) and
+ * the forms set these as the inputs' maxLength, so the two never disagree.
+ */
+export const MAX_LENGTH = {
+  name: 100,
+  email: 254,
+  invitationCode: 64,
+  /** The phone as sent: dial code, a space and the number. */
+  phone: 30,
+  /** The number typed beside the country code (PHONE in schemas/auth.ts: 4 to 20 characters). */
+  phoneNumber: 20,
+  password: 200,
+  verificationCode: 12,
+  /** An authenticator or recovery code at sign-in and in the two-factor settings. */
+  authCode: 32,
+  search: 200,
+  withdrawalNotes: 1000,
+  tierName: 100,
+} as const;
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;

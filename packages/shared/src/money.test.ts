@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { depositAmountError, updateUserBalanceBody } from './schemas/deposits.ts';
+import { TEXT } from './texts.ts';
 import {
+  exceedsMaxAmount,
   microToDisplay,
   cycleEarning,
   formatUsdc,
@@ -103,5 +107,30 @@ describe('microToDisplay', () => {
     expect(microToDisplay(1_275_000n)).toBe('1.275');
     expect(microToDisplay(1n)).toBe('0.000001');
     expect(microToDisplay(0n)).toBe('0.00');
+  });
+});
+
+describe('amounts above the maximum', () => {
+  it('are told apart from malformed ones', () => {
+    for (const v of [
+      '99999999999999999999',
+      '1000000000000',
+      '1000000000.000001',
+      1e12,
+      ' 2000000000 ',
+      '1000000000.0000001',
+    ])
+      expect(exceedsMaxAmount(v), String(v)).toBe(true);
+    for (const v of ['1000000000', '1000000000.000000', 1e9, '12.5', '1e12', '-5', 'abc', '', null, Infinity])
+      expect(exceedsMaxAmount(v), String(v)).toBe(false);
+  });
+
+  it("say 'too large, with the limit' in the deposit and balance forms", () => {
+    expect(depositAmountError('99999999999999999999')).toBe(TEXT.amountTooLarge);
+    expect(depositAmountError('12.1234567')).toBe(TEXT.invalidDepositAmount);
+    const balance = (newBalance: string) => z.safeParse(updateUserBalanceBody, { userId: 'u', newBalance });
+    expect(balance('1000000000000').error?.issues[0]?.message).toBe(TEXT.amountTooLarge);
+    expect(balance('-1').error?.issues[0]?.message).toBe(TEXT.validAmount);
+    expect(balance('1000000000').success).toBe(true);
   });
 });

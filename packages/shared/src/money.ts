@@ -28,6 +28,19 @@ export function parseUsdc(value: unknown): bigint | null {
   return micro;
 }
 
+/**
+ * Whether `value` is a well-formed amount (any number of decimals) above the largest the API accepts
+ * (MAX_AMOUNT_MICRO), so a form can say "too large" rather than "invalid" (parseUsdc refuses both).
+ */
+export function exceedsMaxAmount(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value) && value > Number(MAX_AMOUNT_MICRO / MICRO_PER_USDC);
+  if (typeof value !== 'string') return false;
+  const m = /^(\d+)(?:\.(\d*))?$/.exec(value.trim());
+  if (!m) return false;
+  const whole = BigInt(m[1] ?? '0') * MICRO_PER_USDC;
+  return whole > MAX_AMOUNT_MICRO || (whole === MAX_AMOUNT_MICRO && /[1-9]/.test(m[2] ?? ''));
+}
+
 /** Exact decimal text of a micro-USDC amount, without trailing zeros ("12.5", "-3"). */
 export function microToText(micro: bigint): string {
   const neg = micro < 0n;

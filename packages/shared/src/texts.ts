@@ -62,6 +62,7 @@ export const TEXT = {
   blocked: 'Your account has been blocked. Please contact support.',
   unauthorized: 'Please sign in to continue',
   sessionExpired: 'Your session has expired. Please sign in again.',
+  signedOutElsewhere: 'You signed out in another tab. Please sign in again.',
   firstNameRequired: 'First name is required',
   lastNameRequired: 'Last name is required',
   invalidPhone: 'Invalid phone number',
@@ -77,6 +78,7 @@ export const TEXT = {
 
   // ---------------------------------------------------------------- deposits
   invalidDepositAmount: 'Invalid amount: enter a number of USDC with at most 6 decimals',
+  amountTooLarge: 'Amount must be at most 1,000,000,000 USDC',
   balanceNoteDefault: 'Admin balance update',
   noteTooLong: 'Note must be at most 500 characters',
 
@@ -104,3 +106,6 @@ export const TEXT = {
   auditFailed: 'Failed to load audit log',
   exportFailed: 'Failed to download the export',
 } as const;
+
+/** A text over its field's limit (MAX_LENGTH): "First name must be at most 100 characters". */
+export const tooLongText = (field: string, max: number) => `${field} must be at most ${max} characters`;

@@ -16,6 +16,7 @@ const page = (load: () => Promise<{ Component: ComponentType }>) =>
 const Login = page(() => import('./routes/login.tsx'));
 const Signup = page(() => import('./routes/signup.tsx'));
 const Dashboard = page(() => import('./routes/dashboard/dashboard.tsx'));
+const NotFound = page(() => import('./routes/not-found.tsx'));
 
 /**
  * Each screen is its own chunk: the login page does not download the dashboard. The declarative router
@@ -31,7 +32,7 @@ export function AppRouter() {
             <Route path="/login" element={<Login />} />
             <Route path="/signup" element={<Signup />} />
             <Route path="/dashboard" element={<Dashboard />} />
-            <Route path="*" element={<RootRedirect />} />
+            <Route path="*" element={<NotFound />} />
           </Route>
         </Routes>
       </ErrorBoundary>

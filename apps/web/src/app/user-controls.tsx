@@ -36,10 +36,12 @@ export default function UserControls() {
         <Menu.Content
           align="end"
           sideOffset={8}
-          className="z-30 min-w-[200px] rounded-xl bg-white p-2 shadow-xl ring-1 ring-black/5"
+          collisionPadding={8}
+          // At least the spec's 200 px, at most 20 rem and never wider than the window: a long name wraps.
+          className="z-30 w-max max-w-[min(20rem,calc(100vw-1rem))] min-w-[200px] rounded-xl bg-white p-2 shadow-xl ring-1 ring-black/5"
         >
           <div className="border-b border-slate-100 px-3 py-2">
-            <p className="font-semibold text-slate-900">
+            <p className="font-semibold [overflow-wrap:anywhere] text-slate-900">
               {user.firstName} {user.lastName}
             </p>
             <p className="text-sm text-slate-700">

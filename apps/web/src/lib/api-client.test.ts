@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
-import { api, ApiError, setBlockedHandler } from './api-client.ts';
+import { TEXT } from '@harvest/shared/texts';
+import { api, ApiError, errorText, setBlockedHandler, setSessionEndedHandler, tokenStore } from './api-client.ts';
 
 const reply = (status: number, body: unknown) =>
   vi.fn(async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
@@ -8,6 +9,7 @@ const reply = (status: number, body: unknown) =>
 afterEach(() => {
   vi.unstubAllGlobals();
   setBlockedHandler(() => undefined);
+  setSessionEndedHandler(() => undefined);
 });
 
 describe('api client errors', () => {
@@ -39,5 +41,53 @@ describe('api client errors', () => {
       }),
     );
     await expect(api('/user/me', z.object({}))).rejects.toMatchObject({ status: 0, code: null });
+  });
+
+  it("shows the server's text whenever it sent one, with or without a code", async () => {
+    vi.stubGlobal('fetch', reply(500, { error: 'Custom server text' }));
+    const err = await api('/login', z.object({})).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 500, serverMessage: 'Custom server text', code: null });
+    expect(errorText(err, TEXT.loginFailed)).toBe('Custom server text');
+    vi.stubGlobal('fetch', reply(400, { error: 'Odd', code: 'not_one_of_ours' }));
+    expect(await api('/login', z.object({})).catch((e: unknown) => e)).toMatchObject({
+      serverMessage: 'Odd',
+      code: null,
+    });
+  });
+
+  it("reads any duplicate-key text about the e-mail as the spec's 'Email already exists...'", async () => {
+    vi.stubGlobal(
+      'fetch',
+      reply(500, { error: 'E11000 duplicate key error collection: users index: email_1 dup key' }),
+    );
+    const err = await api('/register', z.object({})).catch((e: unknown) => e);
+    expect(errorText(err, TEXT.registrationFailed)).toBe(TEXT.emailExists);
+    const coded = new ApiError(409, 'duplicate key value violates unique constraint "users_email_unique"', 'conflict');
+    expect(errorText(coded, TEXT.profileFailed)).toBe(TEXT.emailExists);
+    expect(errorText(new ApiError(409, 'duplicate key on the phone', 'conflict'), 'x')).toBe(
+      'duplicate key on the phone',
+    );
+  });
+});
+
+describe('an ended session', () => {
+  it('any 401 of a call that needs the session ends it, even when another tab already took the token', async () => {
+    const ended = vi.fn();
+    setSessionEndedHandler(ended);
+    tokenStore.clear();
+    vi.stubGlobal('fetch', reply(401, { error: 'Please sign in to continue', code: 'unauthorized' }));
+    await api('/user/dashboard', z.object({})).catch(() => undefined);
+    expect(ended).toHaveBeenCalledTimes(1);
+  });
+
+  it('a wrong password, or a failed sign-in, is a 401 that ends nothing', async () => {
+    const ended = vi.fn();
+    setSessionEndedHandler(ended);
+    tokenStore.set('tok');
+    vi.stubGlobal('fetch', reply(401, { error: 'Withdrawal password is incorrect', code: 'wrong_password' }));
+    await api('/withdrawal/request-all', z.object({})).catch(() => undefined);
+    vi.stubGlobal('fetch', reply(401, { error: 'Invalid email or password', code: 'unauthorized' }));
+    await api('/login', z.object({})).catch(() => undefined);
+    expect(ended).not.toHaveBeenCalled();
   });
 });

@@ -1,10 +1,11 @@
 import * as z from 'zod/mini';
-import type { ErrorCode } from '@harvest/shared/errors';
-import { errorResponse } from '@harvest/shared/schemas/common';
+import { ERROR_CODES, type ErrorCode } from '@harvest/shared/errors';
+import { TEXT } from '@harvest/shared/texts';
 
 const TOKEN_KEY = 'token';
 
 export const tokenStore = {
+  key: TOKEN_KEY,
   get: (): string | null => localStorage.getItem(TOKEN_KEY),
   set: (t: string) => localStorage.setItem(TOKEN_KEY, t),
   clear: () => localStorage.removeItem(TOKEN_KEY),
@@ -24,10 +25,20 @@ export class ApiError extends Error {
   }
 }
 
-/** The error a failed response carries, read against the shared contract. */
+/**
+ * What a failed response says: the text whenever there is one (spec section 8: "the server's error text is
+ * shown when present"), and the contract's code when it is one of ours. A proxy or an older server may send
+ * `{ "error": "..." }` without a code; that text is still what people read.
+ */
+const errorBody = z.object({ error: z.string(), code: z.optional(z.string()) });
+const isCode = (c: string | undefined): c is ErrorCode => (ERROR_CODES as readonly string[]).includes(c ?? '');
+
+/** The error a failed response carries. */
 export function apiErrorOf(status: number, data: unknown): ApiError {
-  const parsed = z.safeParse(errorResponse, data);
-  return parsed.success ? new ApiError(status, parsed.data.error, parsed.data.code) : new ApiError(status, null);
+  const parsed = z.safeParse(errorBody, data);
+  if (!parsed.success) return new ApiError(status, null);
+  const text = parsed.data.error.trim() || null;
+  return new ApiError(status, text, isCode(parsed.data.code) ? parsed.data.code : null);
 }
 
 /** The call failed with this stable code. */
@@ -35,9 +46,16 @@ export function hasCode(err: unknown, code: ErrorCode): boolean {
   return err instanceof ApiError && err.code === code;
 }
 
-/** The server's text when present, otherwise the spec's fallback for this action. */
+/** A database's duplicate-key report (MongoDB's E11000, SQL's "duplicate key") about an e-mail address. */
+const DUPLICATE_EMAIL = (text: string) => /duplicate|E11000/i.test(text) && /email/i.test(text);
+
+/**
+ * The server's text when present, otherwise the spec's fallback for this action. Whatever the call, a
+ * duplicate-key text about the e-mail reads as the spec's 'Email already exists...' (spec section 8).
+ */
 export function errorText(err: unknown, fallback: string): string {
-  return err instanceof ApiError && err.serverMessage ? err.serverMessage : fallback;
+  const text = err instanceof ApiError && err.serverMessage ? err.serverMessage : fallback;
+  return DUPLICATE_EMAIL(text) ? TEXT.emailExists : text;
 }
 
 let onBlocked: () => void = () => undefined;
@@ -48,8 +66,9 @@ export function setBlockedHandler(fn: () => void) {
 
 let onSessionEnded: () => void = () => undefined;
 /**
- * Called when a call made with the session's token answers 401 (expired, logged out elsewhere, password
- * changed): the session is over, whatever screen asked. A network error is not a 401 and ends nothing.
+ * Called when a call that needs the session answers 401 (expired, logged out here or in another tab, password
+ * changed): the session is over, whatever screen asked, polls included. A network error is not a 401 and ends
+ * nothing; neither does a wrong password on a form (its own code).
  */
 export function setSessionEndedHandler(fn: () => void) {
   onSessionEnded = fn;
@@ -67,8 +86,8 @@ export async function api<S extends z.ZodMiniType>(
   const token = tokenStore.get();
   const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
   if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
-  const withToken = Boolean(token) && !['/login', '/register', '/send-code'].includes(path);
-  if (withToken) headers.authorization = `Bearer ${token}`;
+  const needsSession = !['/login', '/register', '/send-code'].includes(path);
+  if (token && needsSession) headers.authorization = `Bearer ${token}`;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {
@@ -90,8 +109,9 @@ export async function api<S extends z.ZodMiniType>(
   if (!res.ok) {
     const err = apiErrorOf(res.status, data);
     if (err.code === 'blocked') onBlocked();
-    // Only a session that was sent and refused ends here: a wrong password on a form is a 401 too.
-    else if (withToken && res.status === 401 && (err.code === 'unauthorized' || err.code === 'session_expired'))
+    // A session refused, or gone (another tab signed out and took the token): a wrong password on a form is a
+    // 401 too, with its own code, and ends nothing.
+    else if (needsSession && res.status === 401 && (err.code === 'unauthorized' || err.code === 'session_expired'))
       onSessionEnded();
     throw err;
   }

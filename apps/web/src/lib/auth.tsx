@@ -5,6 +5,7 @@ import {
   useContext,
   useEffect,
   useMemo,
+  useRef,
   useState,
   type ReactNode,
 } from 'react';
@@ -32,6 +33,17 @@ interface AuthState {
 const AuthContext = createContext<AuthState | null>(null);
 const RETURN_KEY = 'returnTo';
 
+/**
+ * One session per browser: the token is shared by every tab (localStorage), so what ends it in one tab is told
+ * to the others at once (with why), and none stays on a live screen with a dead token. A sign-in is heard through
+ * the storage event instead: it fires once the new token can be read in that tab, which a message may outrun.
+ */
+const CHANNEL = 'harvest-farm-session';
+type SessionNews = { kind: 'ended'; notice: string | null } | { kind: 'blocked' };
+
+/** Keeps the screen the session ended on, to come back to after signing in again. */
+const rememberWhere = () => sessionStorage.setItem(RETURN_KEY, `${window.location.pathname}${window.location.search}`);
+
 /** The sign-in and sign-up pages: never a way back (a session that ended on /login would return to /login). */
 const AUTH_PAGE = /^\/(login|signup)(?:[?#]|$)/;
 
@@ -48,6 +60,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [user, setUserState] = useState<User | null>(null);
   const [platform, setPlatform] = useState<PlatformInfo | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  // Read by the handlers the API client and the other tabs call: whether this tab shows a session now.
+  const signedIn = useRef(false);
+  useEffect(() => {
+    signedIn.current = status !== 'anonymous' && status !== 'loading';
+  }, [status]);
+  const channel = useRef<BroadcastChannel | null>(null);
+  const tell = useCallback((news: SessionNews) => channel.current?.postMessage(news), []);
 
   const endSession = useCallback(
     (message: string | null) => {
@@ -90,13 +109,44 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [endSession]);
 
   useEffect(() => {
-    setBlockedHandler(() => setStatus('blocked'));
+    setBlockedHandler(() => {
+      setStatus('blocked');
+      tell({ kind: 'blocked' });
+    });
     setSessionEndedHandler(() => {
-      if (!tokenStore.get()) return;
-      sessionStorage.setItem(RETURN_KEY, `${window.location.pathname}${window.location.search}`);
+      if (!signedIn.current) return;
+      signedIn.current = false;
+      rememberWhere();
       endSession(TEXT.sessionExpired);
+      tell({ kind: 'ended', notice: TEXT.sessionExpired });
     });
     void refresh();
+  }, [refresh, endSession, tell]);
+
+  // What the other tabs of this browser say about the session.
+  useEffect(() => {
+    const ch = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(CHANNEL);
+    channel.current = ch;
+    if (ch)
+      ch.onmessage = (e: MessageEvent<SessionNews>) => {
+        const news = e.data;
+        if (!signedIn.current) return;
+        if (news.kind === 'blocked') setStatus('blocked');
+        else {
+          signedIn.current = false;
+          if (news.notice) rememberWhere();
+          endSession(news.notice ?? TEXT.signedOutElsewhere);
+        }
+      };
+    const onStorage = (e: StorageEvent) => {
+      if (e.key === tokenStore.key && e.newValue && !signedIn.current) void refresh();
+    };
+    window.addEventListener('storage', onStorage);
+    return () => {
+      ch?.close();
+      channel.current = null;
+      window.removeEventListener('storage', onStorage);
+    };
   }, [refresh, endSession]);
 
   const value = useMemo<AuthState>(
@@ -126,9 +176,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         // Ends the token on the server too; the local sign-out happens whatever the answer.
         await api('/user/logout', messageResponse, { method: 'POST' }).catch(() => undefined);
         endSession(null);
+        tell({ kind: 'ended', notice: null });
       },
     }),
-    [status, user, platform, notice, refresh, endSession],
+    [status, user, platform, notice, refresh, endSession, tell],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

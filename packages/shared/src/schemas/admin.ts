@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ANALYTICS_PERIODS } from '../constants.ts';
+import { ANALYTICS_PERIODS, MAX_LENGTH } from '../constants.ts';
 import { TEXT } from '../texts.ts';
 import { rateToScaled } from '../money.ts';
 import { convert, idSchema, isoDate, pageInfo, pageQuery, searchText, usdc, usdcAmount } from './common.ts';
@@ -124,7 +124,7 @@ export const adminTiersResponse = z.object({ tiers: z.array(adminTierSchema) });
 
 const tierName = z
   .string({ error: TEXT.tierNameRequired })
-  .check(z.trim(), z.minLength(1, TEXT.tierNameRequired), z.maxLength(100, TEXT.tierNameTooLong));
+  .check(z.trim(), z.minLength(1, TEXT.tierNameRequired), z.maxLength(MAX_LENGTH.tierName, TEXT.tierNameTooLong));
 const tierAmount = usdcAmount(TEXT.tierAmountInvalid).check(z.refine((m) => m > 0n, TEXT.tierAmountInvalid));
 /** Daily rate in percent: 0 < rate <= 100 with at most 4 decimals, stored as percent x 10^4. */
 const tierRate = convert(
@@ -175,6 +175,10 @@ export const auditEntrySchema = z.object({
   ip: z.nullable(z.string()),
   createdAt: isoDate,
   admin: userRefSchema,
+  /** Who the action concerns: the user, or the owner of the deposit or withdrawal (null for tiers and exports). */
+  subject: z.nullable(userRefSchema),
+  /** The tier's current name, for tier actions. */
+  tierName: z.nullable(z.string()),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 export const auditResponse = z.extend(pageInfo, { entries: z.array(auditEntrySchema), actions: z.array(z.string()) });

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { MIN_PASSWORD_LENGTH } from '../constants.ts';
-import { TEXT } from '../texts.ts';
+import { MAX_LENGTH, MIN_PASSWORD_LENGTH } from '../constants.ts';
+import { TEXT, tooLongText } from '../texts.ts';
 import { emailLookalikeError, hasInvisible } from '../lookalikes.ts';
 import { requiredText } from './common.ts';
 import { EMAIL, newEmail, userSchema } from './user.ts';
@@ -11,27 +11,31 @@ const PHONE = /^\+(\d{1,4})\s*([0-9][0-9 ()-]{3,19})$/;
 export const sendCodeBody = z.strictObject({ email: newEmail(TEXT.emailFirst) });
 
 const password = (required: string, tooLong: string) =>
-  z.string({ error: required }).check(z.minLength(1, required), z.maxLength(200, tooLong));
+  z.string({ error: required }).check(z.minLength(1, required), z.maxLength(MAX_LENGTH.password, tooLong));
 
 export const loginBody = z.strictObject({
-  email: requiredText(TEXT.loginRequired, 254).check(z.toLowerCase()),
+  email: requiredText(TEXT.loginRequired, MAX_LENGTH.email, tooLongText('Email', MAX_LENGTH.email)).check(
+    z.toLowerCase(),
+  ),
   password: password(TEXT.loginRequired, TEXT.invalidCredentials),
   /** Authenticator code (or a recovery code) once two-factor sign-in is on. */
-  totpCode: z.optional(z.string().check(z.trim(), z.maxLength(32))),
+  totpCode: z.optional(z.string().check(z.trim(), z.maxLength(MAX_LENGTH.authCode))),
 });
 
 const req = TEXT.signupAllRequired;
-/** The registration form's fields, each only required (the rules come after, in registerBody). */
+/** Required, and at most the field's limit (a text that says which field and the limit). */
+const field = (name: string, max: number) => requiredText(req, max, tooLongText(name, max));
+/** The registration form's fields, each only required and within its limit (the rules come after, in registerBody). */
 export const registerFields = z.strictObject({
-  invitationCode: requiredText(req, 64),
-  firstName: requiredText(req, 100),
-  lastName: requiredText(req, 100),
-  email: requiredText(req, 254),
-  phone: requiredText(req, 30),
-  password: password(req, req),
-  confirmPassword: password(req, req),
-  withdrawalPassword: password(req, req),
-  verificationCode: requiredText(req, 12),
+  invitationCode: field('Invitation code', MAX_LENGTH.invitationCode),
+  firstName: field('First name', MAX_LENGTH.name),
+  lastName: field('Last name', MAX_LENGTH.name),
+  email: field('Email', MAX_LENGTH.email),
+  phone: field('Phone number', MAX_LENGTH.phone),
+  password: password(req, tooLongText('Password', MAX_LENGTH.password)),
+  confirmPassword: password(req, tooLongText('Password', MAX_LENGTH.password)),
+  withdrawalPassword: password(req, tooLongText('Withdrawal password', MAX_LENGTH.password)),
+  verificationCode: field('Verification code', MAX_LENGTH.verificationCode),
 });
 
 /**

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../constants.ts';
+import { DEFAULT_PAGE_SIZE, MAX_LENGTH, MAX_PAGE_SIZE } from '../constants.ts';
 import { ERROR_CODES } from '../errors.ts';
 import { TEXT } from '../texts.ts';
-import { parseUsdc } from '../money.ts';
+import { exceedsMaxAmount, parseUsdc } from '../money.ts';
 
 /*
  * Schemas are written with `zod/mini` (functional forms: `z.optional(x)`, checks in `.check(...)`), so
@@ -15,19 +15,26 @@ export const errorResponse = z.object({ error: z.string(), code: z.enum(ERROR_CO
 export type ErrorResponse = z.infer<typeof errorResponse>;
 export const messageResponse = z.object({ message: z.string() });
 
-/** A required text field: missing, not a string or blank all give the same spec message. */
-export function requiredText(message: string, max = 200) {
-  return z.string({ error: message }).check(z.trim(), z.minLength(1, message), z.maxLength(max, message));
+/**
+ * A required text field: missing, not a string or blank all give the same spec message; longer than `max`
+ * gives `tooLong` (say which field and its limit, not "required").
+ */
+export function requiredText(message: string, max = 200, tooLong = message) {
+  return z.string({ error: message }).check(z.trim(), z.minLength(1, message), z.maxLength(max, tooLong));
 }
 
-/** Converts a checked value, or reports `message` when `fn` answers null. */
-export function convert<I extends z.core.$ZodType, O>(input: I, fn: (v: z.output<I>) => O | null, message: string) {
+/** Converts a checked value, or reports `message` (or the message it gives for the value) when `fn` answers null. */
+export function convert<I extends z.core.$ZodType, O>(
+  input: I,
+  fn: (v: z.output<I>) => O | null,
+  message: string | ((v: z.output<I>) => string),
+) {
   return z.pipe(
     input,
     z.transform((v: z.output<I>, ctx) => {
       const out = fn(v);
       if (out === null) {
-        ctx.issues.push({ code: 'custom', message, input: v });
+        ctx.issues.push({ code: 'custom', message: typeof message === 'string' ? message : message(v), input: v });
         return z.NEVER;
       }
       return out;
@@ -43,15 +50,18 @@ export const addressSchema = z.string().check(z.regex(EVM_ADDRESS, TEXT.invalidW
 /** An id path/body parameter: a UUID. Anything else is simply not found. */
 export const idSchema = z.uuid(TEXT.notFound);
 
+/** The message for an amount parseUsdc refused: too large (with the limit), else `invalid`. */
+export const amountMessage = (invalid: string) => (v: unknown) => (exceedsMaxAmount(v) ? TEXT.amountTooLarge : invalid);
+
 /**
  * A USDC amount (JSON number or decimal text, at most 6 decimals) parsed into micro-USDC.
- * `invalid` is the message for anything that is not such an amount.
+ * `invalid` is the message for anything that is not such an amount; one above the maximum is too large.
  */
 export function usdcAmount(invalid: string) {
   return convert(
     z.union([z.number({ error: invalid }), z.string({ error: invalid })], { error: invalid }),
     (v) => parseUsdc(v),
-    invalid,
+    amountMessage(invalid),
   );
 }
 
@@ -84,7 +94,7 @@ export const pageQuery = z.strictObject({
   pageSize: pageSizeQuery(DEFAULT_PAGE_SIZE),
   ...cursorParams,
 });
-export const searchText = z.optional(z.string().check(z.trim(), z.maxLength(200)));
+export const searchText = z.optional(z.string().check(z.trim(), z.maxLength(MAX_LENGTH.search)));
 
 export const pageInfo = z.object({ page: z.number(), pageSize: z.number(), total: z.number(), ...cursorInfo });
 

@@ -1,8 +1,18 @@
 import * as z from 'zod/mini';
 import { MIN_DEPOSIT_MICRO } from '../constants.ts';
 import { TEXT } from '../texts.ts';
-import { parseUsdc } from '../money.ts';
-import { EVM_ADDRESS, TX_HASH, convert, cursorInfo, isoDate, pageQuery, pageSizeQuery, usdc } from './common.ts';
+import { exceedsMaxAmount, parseUsdc } from '../money.ts';
+import {
+  EVM_ADDRESS,
+  TX_HASH,
+  amountMessage,
+  convert,
+  cursorInfo,
+  isoDate,
+  pageQuery,
+  pageSizeQuery,
+  usdc,
+} from './common.ts';
 import { userRefSchema } from './user.ts';
 
 export const DEPOSIT_STATUSES = ['pending', 'confirmed', 'failed'] as const;
@@ -69,6 +79,7 @@ export function depositAmountError(value: number | string): string | null {
   const micro = parseUsdc(typeof value === 'string' ? value.trim() : value);
   if (micro === null) {
     const n = Number(value);
+    if (exceedsMaxAmount(value)) return TEXT.amountTooLarge;
     return Number.isFinite(n) && n < 0.5 ? TEXT.minDeposit : TEXT.invalidDepositAmount;
   }
   return micro < MIN_DEPOSIT_MICRO ? TEXT.minDeposit : null;
@@ -207,7 +218,7 @@ export const updateUserBalanceBody = z.strictObject({
   newBalance: convert(
     z.union([z.number(), z.string()], { error: TEXT.validAmount }),
     (v) => parseUsdc(typeof v === 'string' ? v.trim() : v),
-    TEXT.validAmount,
+    amountMessage(TEXT.validAmount),
   ),
   note: z.pipe(
     z.optional(z.string().check(z.maxLength(500, TEXT.noteTooLong))),

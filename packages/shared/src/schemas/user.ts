@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { MIN_PASSWORD_LENGTH } from '../constants.ts';
-import { TEXT } from '../texts.ts';
+import { MAX_LENGTH, MIN_PASSWORD_LENGTH } from '../constants.ts';
+import { TEXT, tooLongText } from '../texts.ts';
 import { emailLookalikeError, hasInvisible } from '../lookalikes.ts';
 import { idSchema, isoDate, requiredText } from './common.ts';
 
@@ -9,7 +9,7 @@ export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** An e-mail address for a new account or an address change: the format, then no look-alike tricks. */
 export const newEmail = (required: string) =>
   z.pipe(
-    requiredText(required, 254),
+    requiredText(required, MAX_LENGTH.email, tooLongText('Email', MAX_LENGTH.email)),
     z.string().check(
       z.regex(EMAIL, TEXT.invalidEmail),
       z.refine((e) => emailLookalikeError(e) === null, {
@@ -19,8 +19,10 @@ export const newEmail = (required: string) =>
     ),
   );
 /** A first or last name: required, and nothing invisible that makes it look like another name. */
-export const personName = (required: string) =>
-  requiredText(required, 100).check(z.refine((n) => !hasInvisible(n), TEXT.nameInvisible));
+export const personName = (required: string, label: string) =>
+  requiredText(required, MAX_LENGTH.name, tooLongText(label, MAX_LENGTH.name)).check(
+    z.refine((n) => !hasInvisible(n), TEXT.nameInvisible),
+  );
 
 export const userSchema = z.object({
   _id: z.string(),
@@ -57,11 +59,13 @@ export type Me = z.infer<typeof meResponse>;
 export const profileResponse = z.object({ user: userSchema, token: z.optional(z.string()) });
 export const updateEmailResponse = z.object({ message: z.string(), user: userSchema });
 
-const optionalPassword = z.optional(z.string().check(z.maxLength(200)));
+const optionalPassword = z.optional(
+  z.string().check(z.maxLength(MAX_LENGTH.password, tooLongText('Password', MAX_LENGTH.password))),
+);
 export const profileBody = z
   .strictObject({
-    firstName: personName(TEXT.firstNameRequired),
-    lastName: personName(TEXT.lastNameRequired),
+    firstName: personName(TEXT.firstNameRequired, 'First name'),
+    lastName: personName(TEXT.lastNameRequired, 'Last name'),
     currentPassword: optionalPassword,
     newPassword: optionalPassword,
     confirmPassword: optionalPassword,

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { MAX_LENGTH } from '../constants.ts';
 import { TEXT } from '../texts.ts';
 import { checksumMatches } from '../address.ts';
 import {
@@ -38,7 +39,7 @@ export const requestAllBody = z.strictObject({
 export type RequestAllInput = z.input<typeof requestAllBody>;
 
 const notes = z.pipe(
-  z.nullish(z.string().check(z.trim(), z.maxLength(1000, TEXT.notesTooLong))),
+  z.nullish(z.string().check(z.trim(), z.maxLength(MAX_LENGTH.withdrawalNotes, TEXT.notesTooLong))),
   z.transform((s) => (s ? s : null)),
 );
 

@@ -560,6 +560,11 @@ export async function auditPage(db: Db, f: AuditFilter, page: PageRequest) {
     first_name: string;
     last_name: string;
     email: string;
+    subject_id: string | null;
+    subject_first_name: string | null;
+    subject_last_name: string | null;
+    subject_email: string | null;
+    tier_name: string | null;
     k: string[];
   }>(
     db,
@@ -570,9 +575,20 @@ export async function auditPage(db: Db, f: AuditFilter, page: PageRequest) {
         { expr: sql`a.created_at`, type: 'timestamptz' },
         { expr: sql`a.id`, type: 'bigint' },
       ],
+      // Who the action concerns (the user, or the owner of the deposit or withdrawal) and the tier's name, so the
+      // log reads in names rather than ids. Each CASE casts only ids of its own kind (an export's target is a word).
       rows: sql`SELECT a.id, a.action, a.target_type, a.target_id, a.before, a.after, a.note, a.ip, a.created_at,
-                       u.id AS admin_id, u.first_name, u.last_name, u.email, pk.k
-                FROM page_keys pk JOIN audit_log a ON a.id = pk.k1 JOIN users u ON u.id = a.admin_id ORDER BY pk.ord`,
+                       u.id AS admin_id, u.first_name, u.last_name, u.email, pk.k,
+                       s.id AS subject_id, s.first_name AS subject_first_name, s.last_name AS subject_last_name,
+                       s.email AS subject_email, t.name AS tier_name
+                FROM page_keys pk JOIN audit_log a ON a.id = pk.k1 JOIN users u ON u.id = a.admin_id
+                LEFT JOIN users s ON s.id = CASE a.target_type
+                  WHEN 'user' THEN a.target_id::uuid
+                  WHEN 'deposit' THEN (SELECT d.user_id FROM deposits d WHERE d.id = a.target_id::uuid)
+                  WHEN 'withdrawal' THEN (SELECT w.user_id FROM withdrawals w WHERE w.id = a.target_id::uuid)
+                END
+                LEFT JOIN tiers t ON t.id = CASE WHEN a.target_type = 'tier' THEN a.target_id::uuid END
+                ORDER BY pk.ord`,
     },
     page,
     total,
@@ -592,6 +608,16 @@ export async function auditPage(db: Db, f: AuditFilter, page: PageRequest) {
       ip: r.ip,
       createdAt: iso(r.created_at),
       admin: { id: r.admin_id, firstName: r.first_name, lastName: r.last_name, email: r.email },
+      subject:
+        r.subject_id === null
+          ? null
+          : {
+              id: r.subject_id,
+              firstName: r.subject_first_name ?? '',
+              lastName: r.subject_last_name ?? '',
+              email: r.subject_email ?? '',
+            },
+      tierName: r.tier_name,
     })),
   };
 }

@@ -152,6 +152,8 @@ export async function audit(
       ip: r.ip,
       createdAt: r.createdAt,
       admin: toUserRef(r.admin),
+      subject: r.subject ? toUserRef(r.subject) : null,
+      tierName: r.tierName,
     })),
     actions,
     page: opts.page,

@@ -339,6 +339,32 @@ describe('audit log', () => {
     expect((await asAdmin('/api/admin/audit?adminId=nope')).statusCode).toBe(400);
   });
 
+  it('names whom each entry concerns: the user, the owner of a deposit or withdrawal, the tier', async () => {
+    const grace = await makeUser(t, { firstName: 'Grace', lastName: 'Hopper' });
+    await seedDeposit(t, grace.user.id, { amount: M(5) });
+    const deposit = await seedDeposit(t, grace.user.id, { amount: M(7), status: 'pending' });
+    const withdrawal = await seedWithdrawal(t, grace.user.id, { amount: M(2) });
+    const tier = await seedTier(t, { name: 'Harvest Moon', amount: M(70), rateScaled: 10000 });
+    const ok = (r: { statusCode: number; body: string }) => expect(r.statusCode, r.body).toBe(200);
+    ok(await call(t, 'POST', '/api/admin/process-deposit', { token: admin.token, body: { depositId: deposit } }));
+    ok(
+      await call(t, 'POST', '/api/withdrawal/admin/reject', { token: admin.token, body: { withdrawalId: withdrawal } }),
+    );
+    ok(await call(t, 'PUT', `/api/admin/tiers/${tier.id}`, { token: admin.token, body: { active: false } }));
+    ok(await call(t, 'POST', `/api/user/admin/toggle-block/${grace.user.id}`, { token: admin.token }));
+
+    const ref = { _id: grace.user.id, firstName: 'Grace', lastName: 'Hopper', email: grace.user.email };
+    const entries: { action: string; targetId: string; subject: unknown; tierName: string | null }[] = (
+      await asAdmin('/api/admin/audit?pageSize=10')
+    ).data.entries;
+    const of = (action: string, targetId: string) =>
+      entries.find((e) => e.action === action && e.targetId === targetId);
+    expect(of('deposit_approve', deposit)).toMatchObject({ subject: ref, tierName: null });
+    expect(of('withdrawal_reject', withdrawal)).toMatchObject({ subject: ref, tierName: null });
+    expect(of('tier_update', tier.id)).toMatchObject({ subject: null, tierName: 'Harvest Moon' });
+    expect(of('user_block', grace.user.id)).toMatchObject({ subject: ref, tierName: null });
+  });
+
   it('rows cannot be changed or removed, not even by SQL', async () => {
     await expect(t.ctx.db.execute(sql`UPDATE audit_log SET note = 'x'`)).rejects.toThrow();
     await expect(t.ctx.db.execute(sql`DELETE FROM audit_log`)).rejects.toThrow();

@@ -28,10 +28,12 @@ export function StatCard({
   label,
   value,
   tone = 'purple',
+  className = '',
 }: {
   label: string;
   value: ReactNode;
   tone?: 'purple' | 'emerald' | 'amber' | 'sky' | 'rose';
+  className?: string;
 }) {
   // One accent colour: the card's figure is the one emphasis; red is for money going out and errors only.
   const tones = {
@@ -41,10 +43,18 @@ export function StatCard({
     sky: 'text-slate-900',
     rose: 'text-red-700',
   };
+  // A figure is one unbreakable line ("2,499,900.5000 USDC": an amount never breaks from its unit). A long one
+  // is set smaller to fit its card: about 0.65 em a character, so at most 150 / length % of the card's width.
+  const fit =
+    typeof value === 'string'
+      ? { fontSize: `min(1.5rem, ${(150 / Math.max(value.length, 1)).toFixed(2)}cqi)` }
+      : undefined;
   return (
-    <div className="min-w-0 rounded-2xl bg-white/95 p-4 shadow-lg">
+    <div className={`@container min-w-0 rounded-2xl bg-white/95 p-4 shadow-lg ${className}`}>
       <p className="text-sm font-medium text-slate-700">{label}</p>
-      <div className={`mt-1 text-2xl font-bold [overflow-wrap:anywhere] ${tones[tone]}`}>{value}</div>
+      <div className={`mt-1 text-2xl font-bold ${fit ? 'whitespace-nowrap' : ''} ${tones[tone]}`} style={fit}>
+        {value}
+      </div>
     </div>
   );
 }

@@ -5,29 +5,33 @@ const INPUT =
 
 /**
  * A labelled control with its hint and its error: the error sits under the field, in the spec's words,
- * and the control points at it (aria-invalid, aria-describedby), so a screen reader hears it too.
+ * and the control points at it (aria-invalid, aria-describedby), so a screen reader hears it too. A field
+ * `flaggedBy` a message shown once for the whole form (a summary) is marked invalid and points at that.
  */
 export function Field({
   label,
   hint,
   error,
+  flaggedBy,
   children,
 }: {
   label: string;
   hint?: string;
   error?: string | null;
+  /** The id of the form's summary this field is one of the reasons for. */
+  flaggedBy?: string;
   children: (id: string, describedBy: string | undefined, invalid: boolean) => ReactNode;
 }) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : '';
   const errorId = error ? `${id}-error` : '';
-  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
+  const describedBy = [flaggedBy, hintId, errorId].filter(Boolean).join(' ') || undefined;
   return (
     <div className="min-w-0 space-y-1">
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
         {label}
       </label>
-      {children(id, describedBy, Boolean(error))}
+      {children(id, describedBy, Boolean(error || flaggedBy))}
       {hint && (
         <p id={hintId} className="text-xs text-slate-600">
           {hint}
@@ -38,18 +42,29 @@ export function Field({
           {error}
         </p>
       )}
+      {/* A mark that does not rely on the red outline alone; a screen reader hears the summary instead. */}
+      {flaggedBy && !error && (
+        <p aria-hidden="true" className="text-xs font-medium text-red-700">
+          Required
+        </p>
+      )}
     </div>
   );
 }
 
-type InputProps = InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string; error?: string | null };
+type InputProps = InputHTMLAttributes<HTMLInputElement> & {
+  label: string;
+  hint?: string;
+  error?: string | null;
+  flaggedBy?: string;
+};
 
 export const TextInput = forwardRef<HTMLInputElement, InputProps>(function TextInput(
-  { label, hint, error, className = '', ...props },
+  { label, hint, error, flaggedBy, className = '', ...props },
   ref,
 ) {
   return (
-    <Field label={label} hint={hint} error={error}>
+    <Field label={label} hint={hint} error={error} flaggedBy={flaggedBy}>
       {(id, describedBy, invalid) => (
         <input
           ref={ref}
@@ -66,12 +81,12 @@ export const TextInput = forwardRef<HTMLInputElement, InputProps>(function TextI
 
 /** A password field with the spec's Show/Hide toggle. */
 export const PasswordInput = forwardRef<HTMLInputElement, InputProps>(function PasswordInput(
-  { label, hint, error, ...props },
+  { label, hint, error, flaggedBy, ...props },
   ref,
 ) {
   const [shown, setShown] = useState(false);
   return (
-    <Field label={label} hint={hint} error={error}>
+    <Field label={label} hint={hint} error={error} flaggedBy={flaggedBy}>
       {(id, describedBy, invalid) => (
         <div className="relative">
           <input

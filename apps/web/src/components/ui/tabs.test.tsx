@@ -11,10 +11,20 @@ const TABS = [
 ] as const;
 type Id = (typeof TABS)[number]['id'];
 
-function Harness({ start }: { start: Id }) {
+function Harness({ start, onChange }: { start: Id; onChange?: (id: Id) => void }) {
   const [value, setValue] = useState<Id>(start);
   return (
-    <Tabs label="Sections" tabs={TABS} value={value} onChange={setValue} listClassName="" tabClassName="">
+    <Tabs
+      label="Sections"
+      tabs={TABS}
+      value={value}
+      onChange={(id) => {
+        onChange?.(id);
+        setValue(id);
+      }}
+      listClassName=""
+      tabClassName=""
+    >
       <p>Content of {value}</p>
     </Tabs>
   );
@@ -52,5 +62,15 @@ describe('Tabs', () => {
     // The panel itself is the next stop of the Tab key.
     await user.tab();
     expect(document.activeElement).toBe(screen.getByRole('tabpanel', { name: 'Gamma' }));
+  });
+
+  it('reports each change once (a tab kept in the URL is one history entry per press)', async () => {
+    const user = userEvent.setup();
+    const changes: string[] = [];
+    render(<Harness start="alpha" onChange={(id) => changes.push(id)} />);
+    await user.click(screen.getByRole('tab', { name: 'Beta' }));
+    await user.click(screen.getByRole('tab', { name: 'Beta' }));
+    await user.keyboard('{ArrowRight}');
+    expect(changes).toEqual(['beta', 'gamma']);
   });
 });

@@ -21,7 +21,6 @@ export function Tabs<T extends string>({
   listClassName,
   tabClassName,
   listWrapperClassName,
-  listDecoration,
 }: {
   label: string;
   tabs: readonly { id: T; label: ReactNode }[];
@@ -31,43 +30,30 @@ export function Tabs<T extends string>({
   listClassName: string;
   /** Styles a tab; `data-[state=active]:` selects the chosen one. */
   tabClassName: string;
-  /** The list sits in a div with this class, beside `listDecoration` (e.g. a fade that says it scrolls). */
+  /** The list sits in a div with this class. */
   listWrapperClassName?: string;
-  listDecoration?: ReactNode;
 }) {
-  const list = useRef<HTMLDivElement>(null);
   const base = useId();
+  // Radix reports a pressed tab twice (on pointer down, then on the focus it gives it) before the new value is
+  // rendered: a change is reported once, so a tab in the URL is one history entry.
+  const reported = useRef(value);
+  useEffect(() => {
+    reported.current = value;
+  }, [value]);
   const tabId = (id: T) => `${base}-tab-${id}`;
   const panelId = (id: T) => `${base}-panel-${id}`;
-  // On a phone the bar scrolls sideways: keep the selected tab in view (after a reload on the last tab, or
-  // when the window narrows). Read in the next frame, after the first paint has laid the page out: reading
-  // layout during the commit forced a synchronous layout inside the dashboard's longest task.
-  useEffect(() => {
-    const reveal = () => {
-      const bar = list.current;
-      const active = bar?.querySelector<HTMLElement>('[data-state="active"]');
-      if (!bar || !active) return;
-      const left = active.offsetLeft - bar.offsetLeft;
-      if (left < bar.scrollLeft || left + active.offsetWidth > bar.scrollLeft + bar.clientWidth)
-        bar.scrollLeft = left - (bar.clientWidth - active.offsetWidth) / 2;
-    };
-    const frame = requestAnimationFrame(reveal);
-    window.addEventListener('resize', reveal);
-    return () => {
-      cancelAnimationFrame(frame);
-      window.removeEventListener('resize', reveal);
-    };
-  }, [value]);
   return (
     <RadixTabs.Root
       value={value}
       onValueChange={(v) => {
         const tab = tabs.find((t) => t.id === v);
-        if (tab) onChange(tab.id);
+        if (!tab || tab.id === reported.current) return;
+        reported.current = tab.id;
+        onChange(tab.id);
       }}
     >
       <div className={listWrapperClassName}>
-        <RadixTabs.List ref={list} aria-label={label} className={listClassName}>
+        <RadixTabs.List aria-label={label} className={listClassName}>
           {tabs.map((t) => (
             <RadixTabs.Trigger
               key={t.id}
@@ -80,7 +66,6 @@ export function Tabs<T extends string>({
             </RadixTabs.Trigger>
           ))}
         </RadixTabs.List>
-        {listDecoration}
       </div>
       <div
         role="tabpanel"

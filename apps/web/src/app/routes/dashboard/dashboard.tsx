@@ -8,7 +8,8 @@ import { ADMIN_TABS, INVESTOR_TABS, type TabDef } from './tabs.tsx';
 
 /**
  * Protected: investors and admins each get their tab bar (arrow keys, Home and End move between tabs);
- * the chosen tab lives in the URL. On a phone the bar scrolls sideways and fades at the edge to say so.
+ * the chosen tab lives in the URL, one history entry per tab, so Back returns to the previous tab. On a phone
+ * the tabs sit in rows of three: every label whole, nothing hidden off the edge.
  */
 export function Component() {
   const { status, user, platform } = useAuth();
@@ -28,16 +29,10 @@ export function Component() {
         label="Dashboard sections"
         tabs={tabs.map((t) => ({ id: t.id, label: t.label }))}
         value={current.id}
-        onChange={(id) => setParams({ tab: id }, { replace: true })}
-        listWrapperClassName="relative mb-6"
-        listClassName="flex gap-1 overflow-x-auto rounded-xl bg-purple-950/50 p-1 [scrollbar-width:thin]"
-        tabClassName="shrink-0 rounded-lg px-4 py-2 text-sm font-semibold whitespace-nowrap text-white transition hover:bg-white/20 data-[state=active]:bg-white data-[state=active]:text-purple-900 data-[state=active]:shadow"
-        listDecoration={
-          <div
-            aria-hidden="true"
-            className="pointer-events-none absolute inset-y-0 right-0 w-10 rounded-r-xl bg-gradient-to-l from-purple-950/80 to-transparent md:hidden"
-          />
-        }
+        onChange={(id) => setParams({ tab: id })}
+        listWrapperClassName="mb-6"
+        listClassName="grid grid-cols-3 gap-1 rounded-xl bg-purple-950/50 p-1 sm:flex sm:flex-wrap"
+        tabClassName="rounded-lg px-2 py-2 text-sm font-semibold whitespace-nowrap text-white transition hover:bg-white/20 sm:px-4 data-[state=active]:bg-white data-[state=active]:text-purple-900 data-[state=active]:shadow"
       >
         <Suspense fallback={<LoadingScreen />}>
           <Tab />

@@ -22,11 +22,14 @@ interface Point {
 
 function DayChart({
   title,
+  unit,
   data,
   format,
   integer = false,
 }: {
   title: string;
+  /** What the bars count, shown above the axis ("USDC per day"). */
+  unit: string;
   data: Point[];
   format: (v: number) => string;
   integer?: boolean;
@@ -36,8 +39,13 @@ function DayChart({
     .slice(-7)
     .reverse();
   const ticks = roundTicks(Math.max(0, ...data.map((p) => p.value)), integer);
+  const tickText = integer ? count : usdcTick;
+  // Room for the longest tick label (about 7 px a character at 11 px), so "1,000,000" is never cut or crowded.
+  const axisWidth = Math.max(32, 12 + 7 * Math.max(...ticks.map((t) => tickText(t).length)));
   return (
     <Card title={title}>
+      {/* The unit above the axis, in the page's flow: inside the chart it collided with the top tick. */}
+      <p className="-mt-1 mb-1 text-xs text-slate-600">{unit}</p>
       <div className="h-56 w-full" role="img" aria-label={`${title} per day, bar chart`}>
         <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 320, height: 224 }}>
           <BarChart data={data} margin={{ top: 16, right: 8, left: 0, bottom: 0 }}>
@@ -45,16 +53,11 @@ function DayChart({
             <XAxis dataKey="day" tickFormatter={dayLabel} fontSize={11} minTickGap={12} />
             <YAxis
               fontSize={11}
-              width={64}
+              width={axisWidth}
               ticks={ticks}
               domain={[0, ticks[ticks.length - 1] ?? 1]}
               interval={0}
-              tickFormatter={integer ? count : usdcTick}
-              label={
-                integer
-                  ? undefined
-                  : { value: 'USDC', position: 'insideTopLeft', offset: 0, dy: -8, fontSize: 11, fill: '#475569' }
-              }
+              tickFormatter={tickText}
             />
             <Tooltip labelFormatter={(l) => dayLabel(String(l))} formatter={(v) => [format(Number(v)), title]} />
             <Bar dataKey="value" fill={BAR} isAnimationActive={false} />
@@ -120,22 +123,26 @@ export function AnalyticsPanel() {
           <div className="grid grid-cols-1 gap-6 lg:grid-cols-2" aria-busy={q.isFetching}>
             <DayChart
               title="New Registrations"
+              unit="People per day"
               integer
               format={count}
               data={q.data.userGrowth.map((d) => ({ day: d._id, value: d.count, count: d.count }))}
             />
             <DayChart
               title="Investment Amount"
+              unit="USDC per day"
               format={usdc}
               data={q.data.investmentTrends.map((d) => ({ day: d._id, value: d.totalAmount, count: d.count }))}
             />
             <DayChart
               title="Deposits Received"
+              unit="USDC per day"
               format={usdc}
               data={q.data.depositTrends.map((d) => ({ day: d._id, value: d.totalAmount, count: d.count }))}
             />
             <DayChart
               title="Number of Investments"
+              unit="Investments per day"
               integer
               format={count}
               data={q.data.investmentTrends.map((d) => ({ day: d._id, value: d.count, count: d.count }))}

@@ -9,7 +9,7 @@ import { inputClass } from '../../../components/ui/field.tsx';
 import { useZodForm } from '../../../lib/form.ts';
 import { useQuery } from '@tanstack/react-query';
 import { auditQuery } from '../../../lib/admin-queries.ts';
-import { count, dateTime, usdc } from '../../../lib/format.ts';
+import { count, dateTime, fullName, usdc } from '../../../lib/format.ts';
 import { FIRST_PAGE, type PageAt } from '../../../lib/paging.ts';
 import { microToUsdc } from '@harvest/shared/money';
 import { Email } from '../../../components/ui/email.tsx';
@@ -27,12 +27,59 @@ const MICRO_FIELDS: Record<string, readonly string[]> = {
 };
 const USDC_FIELDS = new Set(['amount', 'balance', 'netAmount', 'chainValue']);
 
+/** Each action in words (the log stores a machine name such as "tier_update"). */
+const ACTION_WORDS: Record<string, string> = {
+  user_block: 'User blocked',
+  user_unblock: 'User unblocked',
+  email_change: 'E-mail changed',
+  password_change: 'Password changed',
+  two_factor_enable: 'Two-factor authentication turned on',
+  two_factor_disable: 'Two-factor authentication turned off',
+  deposit_approve: 'Deposit approved',
+  deposit_reject: 'Deposit rejected',
+  balance_update: 'Balance set',
+  withdrawal_approve: 'Withdrawal approved',
+  withdrawal_reject: 'Withdrawal rejected',
+  tier_create: 'Tier created',
+  tier_update: 'Tier updated',
+  csv_export: 'CSV exported',
+};
+/** A snapshot's field names in words. */
+const FIELD_WORDS: Record<string, string> = {
+  isBlocked: 'Blocked',
+  email: 'E-mail',
+  txHash: 'Transaction hash',
+  netAmount: 'Net amount',
+  chainValue: 'Amount on chain',
+  returnedTo: 'Returned to',
+  depositId: 'Credit deposit id',
+  dailyRate: 'Daily rate (%)',
+  sortOrder: 'Sort order',
+};
+/** "some_action" / "someField" as "Some action" / "Some field": a name the lists above do not know yet. */
+const words = (name: string) => {
+  const spaced = name
+    .replace(/_/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase();
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+};
+export const actionText = (action: string) => ACTION_WORDS[action] ?? words(action);
+/** The owner is named on the entry: their id again in the snapshot says nothing more. */
+const HIDDEN_FIELDS = new Set(['userId']);
+
 function fieldText(action: string, key: string, v: unknown): string {
   if (v === null || v === undefined) return '—';
+  if (typeof v === 'boolean') return v ? 'Yes' : 'No';
   if (USDC_FIELDS.has(key) && (typeof v === 'string' || typeof v === 'number')) {
     const micro = MICRO_FIELDS[action]?.includes(key) && typeof v === 'string' && /^-?\d+$/.test(v);
     const n = micro ? microToUsdc(BigInt(v)) : Number(v);
     if (Number.isFinite(n)) return usdc(n, key === 'balance' ? 'balance' : 'amount');
+  }
+  // A nested record (an export's filter) as "Status: pending"; an empty one as "None".
+  if (typeof v === 'object' && !Array.isArray(v)) {
+    const parts = Object.entries(v).map(([k, x]) => `${FIELD_WORDS[k] ?? words(k)}: ${fieldText(action, k, x)}`);
+    return parts.length ? parts.join(', ') : 'None';
   }
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
@@ -40,7 +87,10 @@ function fieldText(action: string, key: string, v: unknown): string {
 
 /** A snapshot as "field: value" lines; amounts in USDC. */
 function Snapshot({ action, label, value }: { action: string; label: string; value: unknown }) {
-  const entries = value && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value) : null;
+  const entries =
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.entries(value).filter(([k]) => !HIDDEN_FIELDS.has(k))
+      : null;
   return (
     <div className="min-w-0 rounded bg-slate-50 p-2">
       <p className="text-xs font-semibold text-slate-600">{label}</p>
@@ -50,7 +100,7 @@ function Snapshot({ action, label, value }: { action: string; label: string; val
         <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 text-xs">
           {entries.map(([k, v]) => (
             <div key={k} className="contents">
-              <dt className="text-slate-600">{k}</dt>
+              <dt className="text-slate-600">{FIELD_WORDS[k] ?? words(k)}</dt>
               <dd className="font-mono break-all text-slate-900">{fieldText(action, k, v)}</dd>
             </div>
           ))}
@@ -94,7 +144,7 @@ export function AuditLog() {
               <option value="">All actions</option>
               {(q.data?.actions ?? []).map((a) => (
                 <option key={a} value={a}>
-                  {a}
+                  {actionText(a)}
                 </option>
               ))}
             </select>
@@ -147,19 +197,40 @@ export function AuditLog() {
   );
 }
 
+/** What the entry is about, by name: "Deposit of Grace Hopper (grace@...)", "Tier: Gold", "Export: deposits". */
+function Target({ entry: e }: { entry: AuditEntry }) {
+  const kind = { user: 'User', deposit: 'Deposit of', withdrawal: 'Withdrawal of', tier: 'Tier:', export: 'Export:' }[
+    e.targetType
+  ];
+  if (e.subject)
+    return (
+      <>
+        {kind ?? words(e.targetType)} {fullName(e.subject)} (<Email address={e.subject.email} />)
+      </>
+    );
+  if (e.tierName) return <>Tier: {e.tierName}</>;
+  if (e.targetType === 'export') return <>Export: {e.targetId}</>;
+  return <>{words(e.targetType)} (no longer on record)</>;
+}
+
 function Entry({ entry: e }: { entry: AuditEntry }) {
+  // The self-service actions (the administrator's own e-mail, password, second factor) concern the admin.
+  const own = e.subject?._id === e.admin._id;
   return (
     <Card>
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <p className="font-mono text-sm font-bold text-purple-800">{e.action}</p>
-        <p className="text-xs text-slate-500">{dateTime(e.createdAt)}</p>
+        <h3 className="text-base font-bold text-purple-900">{actionText(e.action)}</h3>
+        <p className="text-xs text-slate-600">{dateTime(e.createdAt)}</p>
       </div>
-      <p className="mt-1 text-sm text-slate-700">
-        By {e.admin.firstName} {e.admin.lastName} (<Email address={e.admin.email} />){e.ip ? ` from ${e.ip}` : ''}
+      {!own && (
+        <p className="mt-1 text-sm [overflow-wrap:anywhere] text-slate-900">
+          <Target entry={e} />
+        </p>
+      )}
+      <p className="mt-1 text-sm [overflow-wrap:anywhere] text-slate-700">
+        By {fullName(e.admin)} (<Email address={e.admin.email} />){e.ip ? ` from ${e.ip}` : ''}
       </p>
-      <p className="text-xs break-all text-slate-500">
-        {e.targetType} {e.targetId}
-      </p>
+      {e.targetType !== 'export' && <p className="text-xs break-all text-slate-600">Reference: {e.targetId}</p>}
       {e.note && <p className="mt-1 text-sm text-slate-700">Note: {e.note}</p>}
       <div className="mt-2 grid grid-cols-1 gap-2 sm:grid-cols-2">
         <Snapshot action={e.action} label="Before" value={e.before} />

@@ -147,6 +147,7 @@ function ExportsCard() {
           <CsvDownloadButton
             path={`/admin/export/deposits.csv?status=${dep}`}
             fileName="deposits.csv"
+            what={dep === 'all' ? 'deposits' : `${dep} deposits`}
             label="Deposits CSV"
           />
         </div>
@@ -168,6 +169,7 @@ function ExportsCard() {
           <CsvDownloadButton
             path={`/admin/export/withdrawals.csv?status=${wd}`}
             fileName="withdrawals.csv"
+            what={wd === 'all' ? 'withdrawals' : `${wd} withdrawals`}
             label="Withdrawals CSV"
           />
         </div>

@@ -1,34 +1,85 @@
 import { useState } from 'react';
+import * as Menu from '@radix-ui/react-dropdown-menu';
 import { toast } from '../../../lib/toast.ts';
 import { TEXT } from '@harvest/shared/texts';
 import { Button } from '../../../components/ui/button.tsx';
 import { errorText } from '../../../lib/api-client.ts';
+import { count } from '../../../lib/format.ts';
 import { downloadCsv } from '../api/download-csv.ts';
 
-/** A button that downloads one CSV export (the path carries the current filter). */
-export function CsvDownloadButton({
-  path,
-  fileName,
-  label = 'Download CSV',
-}: {
+/** One CSV export: where it comes from, the name to save it under, and what its rows are ("pending withdrawals"). */
+export interface CsvExport {
   path: string;
   fileName: string;
-  label?: string;
-}) {
+  what: string;
+}
+
+/** Downloads an export and says what came of it: the file and its rows, or that there was nothing to export. */
+function useCsvDownload() {
   const [busy, setBusy] = useState(false);
-  async function onClick() {
+  async function download(e: CsvExport) {
     setBusy(true);
     try {
-      await downloadCsv(path, fileName);
+      const { name, rows } = await downloadCsv(e.path, e.fileName);
+      if (rows === 0) toast.info(`Nothing to export: there are no ${e.what}.`);
+      else toast.success(`Downloaded ${name}: ${count(rows)} ${rows === 1 ? 'row' : 'rows'} (${e.what}).`);
     } catch (err) {
       toast.error(errorText(err, TEXT.exportFailed));
     } finally {
       setBusy(false);
     }
   }
+  return { busy, download };
+}
+
+/** A button that downloads one CSV export (the path carries the current filter). */
+export function CsvDownloadButton({ label = 'Download CSV', ...e }: CsvExport & { label?: string }) {
+  const { busy, download } = useCsvDownload();
   return (
-    <Button variant="secondary" onClick={onClick} disabled={busy}>
+    <Button variant="secondary" onClick={() => void download(e)} disabled={busy}>
       {busy ? 'Preparing...' : label}
     </Button>
+  );
+}
+
+/**
+ * A Download CSV menu offering several exports, each named by what it holds (e.g. the pending withdrawals, or
+ * all of them). Radix menu, not modal and not portalled, like the profile menu (app/user-controls.tsx).
+ */
+export function CsvDownloadMenu({
+  label = 'Download CSV',
+  choices,
+}: {
+  label?: string;
+  choices: (CsvExport & { label: string })[];
+}) {
+  const { busy, download } = useCsvDownload();
+  return (
+    <Menu.Root modal={false}>
+      <Menu.Trigger asChild disabled={busy}>
+        <Button variant="secondary">
+          {busy ? 'Preparing...' : label}
+          <svg aria-hidden="true" viewBox="0 0 12 12" width="12" height="12" fill="none" stroke="currentColor">
+            <path d="M3 4.5l3 3 3-3" strokeWidth="1.5" />
+          </svg>
+        </Button>
+      </Menu.Trigger>
+      <Menu.Content
+        align="end"
+        sideOffset={6}
+        collisionPadding={8}
+        className="z-30 max-w-[calc(100vw-1rem)] min-w-[200px] rounded-xl bg-white p-2 shadow-xl ring-1 ring-black/5"
+      >
+        {choices.map((c) => (
+          <Menu.Item
+            key={c.path}
+            className="block w-full cursor-pointer rounded-lg px-3 py-2 text-left text-sm text-slate-900 outline-none data-[highlighted]:bg-purple-50"
+            onSelect={() => void download(c)}
+          >
+            {c.label}
+          </Menu.Item>
+        ))}
+      </Menu.Content>
+    </Menu.Root>
   );
 }

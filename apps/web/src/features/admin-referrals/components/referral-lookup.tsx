@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { TEXT } from '@harvest/shared/texts';
+import { MAX_LENGTH } from '@harvest/shared/constants';
 import { userSearchForm, type AdminReferralLookup } from '@harvest/shared/schemas/admin';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -44,7 +45,7 @@ export function ReferralLookup({
             type="search"
             className={`${inputClass} min-w-0 flex-1`}
             placeholder="Name or e-mail"
-            maxLength={200}
+            maxLength={MAX_LENGTH.search}
             {...form.register('search')}
           />
           <Button type="submit">Search</Button>
@@ -59,7 +60,7 @@ export function ReferralLookup({
             {candidates.data.users.map((u) => (
               <li key={u._id} className="flex flex-wrap items-center justify-between gap-2 py-2">
                 <div className="min-w-0">
-                  <p className="font-medium break-all text-slate-900">
+                  <p className="font-medium [overflow-wrap:anywhere] text-slate-900">
                     {u.firstName} {u.lastName}
                   </p>
                   <p className="text-xs text-slate-500">
@@ -131,7 +132,7 @@ function RewardsCard({ data }: { data: AdminReferralLookup }) {
           <ul className="mt-1 divide-y divide-slate-100 text-sm">
             {rewards.recent.map((r) => (
               <li key={r._id} className="flex flex-wrap justify-between gap-2 py-1">
-                <span className="break-all text-slate-700">
+                <span className="[overflow-wrap:anywhere] text-slate-700">
                   L{r.level} · {r.fromUser.firstName} {r.fromUser.lastName} invested {usdc(r.investmentAmount)}
                 </span>
                 <span className="font-medium text-slate-900">

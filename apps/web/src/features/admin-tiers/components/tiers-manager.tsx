@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { TEXT } from '@harvest/shared/texts';
+import { MAX_LENGTH } from '@harvest/shared/constants';
 import { createTierBody, type AdminTier } from '@harvest/shared/schemas/admin';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -55,7 +56,7 @@ export function TiersManager() {
             <li key={t._id}>
               <Card className={t.active ? '' : 'opacity-75'}>
                 <div className="flex items-start justify-between gap-2">
-                  <h3 className="text-base font-bold break-all text-slate-900">{t.name}</h3>
+                  <h3 className="text-base font-bold [overflow-wrap:anywhere] text-slate-900">{t.name}</h3>
                   <span
                     className={`rounded-full px-2 py-0.5 text-xs font-bold ${t.active ? 'bg-emerald-100 text-emerald-800' : 'bg-slate-200 text-slate-700'}`}
                   >
@@ -142,7 +143,13 @@ function TierForm({ tier, onClose }: { tier: AdminTier | null; onClose: () => vo
         className="grid grid-cols-1 gap-3 sm:grid-cols-2"
         aria-label={tier ? 'Edit tier' : 'New tier'}
       >
-        <TextInput label="Name" maxLength={100} required error={errors.name?.message} {...form.register('name')} />
+        <TextInput
+          label="Name"
+          maxLength={MAX_LENGTH.tierName}
+          required
+          error={errors.name?.message}
+          {...form.register('name')}
+        />
         <TextInput
           label="Amount (USDC)"
           type="number"

@@ -58,7 +58,7 @@ describe('UsersPanel', () => {
       if (path === '/user/admin/toggle-block/u1') {
         if (failNext) return [500, { error: 'boom', code: 'internal' }];
         blocked = !blocked;
-        return { message: 'ok', user: userDto({ ...ada, isBlocked: blocked }) };
+        return { message: blocked ? 'User blocked' : 'User unblocked', user: userDto({ ...ada, isBlocked: blocked }) };
       }
       if (path.startsWith('/admin/users/u1/deposits')) {
         return {
@@ -103,13 +103,19 @@ describe('UsersPanel', () => {
     expect(api.to('POST /user/admin/toggle-block')).toHaveLength(0);
     await user.click(within(dialog).getByRole('button', { name: 'Block' }));
     expect(await within(adaCard).findByText('BLOCKED')).toBeTruthy();
+    // Said once it is done, with the name.
+    expect(await screen.findByText('User blocked: Ada Lovelace')).toBeTruthy();
     expect(within(adaCard).getByRole('button', { name: 'Unblock' })).toBeTruthy();
 
-    // A failed toggle is silent and the screen keeps the server's state (refetched).
+    // Unblocking asks too; a failed toggle is silent and the screen keeps the server's state (refetched).
     failNext = true;
     await user.click(within(adaCard).getByRole('button', { name: 'Unblock' }));
+    const unblock = await screen.findByRole('alertdialog', { name: 'Unblock Ada Lovelace?' });
+    expect(api.to('POST /user/admin/toggle-block')).toHaveLength(1);
+    await user.click(within(unblock).getByRole('button', { name: 'Unblock' }));
     await waitFor(() => expect(api.to('GET /admin/users?').length).toBeGreaterThanOrEqual(3));
     expect(within(adaCard).getByText('BLOCKED')).toBeTruthy();
+    expect(screen.queryByText(/User unblocked/)).toBeNull();
 
     // View Deposits loads on demand.
     expect(api.calls.some((c) => c.path.includes('/deposits'))).toBe(false);

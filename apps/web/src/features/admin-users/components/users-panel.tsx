@@ -1,5 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
+import { toast } from '../../../lib/toast.ts';
 import { TEXT } from '@harvest/shared/texts';
+import { MAX_LENGTH } from '@harvest/shared/constants';
 import { userSearchForm, type AdminUser } from '@harvest/shared/schemas/admin';
 import { Pager } from '../../../components/ui/pager.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -55,7 +57,7 @@ export function UsersPanel({ toolbar, balanceForm }: UsersPanelSlots) {
             className={`${inputClass} min-w-0 flex-1`}
             type="search"
             placeholder="Search by name or e-mail"
-            maxLength={200}
+            maxLength={MAX_LENGTH.search}
             {...form.register('search')}
           />
           <Button type="submit">Search</Button>
@@ -116,18 +118,24 @@ function UserCard({
 }) {
   const [showDeposits, setShowDeposits] = useState(false);
   const [showBalance, setShowBalance] = useState(false);
-  const [confirmBlock, setConfirmBlock] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const toggle = useToggleBlock();
-  // Failures are silent (spec); the list is refetched either way, so the badge is the server's state.
-  const doToggle = () => toggle.mutate(user._id, { onError: () => undefined, onSettled: () => setConfirmBlock(false) });
   const name = `${user.firstName} ${user.lastName}`.trim();
+  // Both ways are confirmed first and said after ("User blocked: Ada Lovelace"). Failures are silent (spec); the
+  // list is refetched either way, so the badge is the server's state.
+  const doToggle = () =>
+    toggle.mutate(user._id, {
+      onSuccess: (res) => toast.success(`${res.message}: ${name}`),
+      onError: () => undefined,
+      onSettled: () => setConfirming(false),
+    });
 
   return (
     <Card>
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <h3 className="flex flex-wrap items-center gap-2 text-base font-bold text-slate-900">
-            <span className="break-all">{name}</span>
+            <span className="[overflow-wrap:anywhere]">{name}</span>
             {user.isAdmin && (
               <span className="rounded-full bg-purple-100 px-2 py-0.5 text-xs font-bold text-purple-800">ADMIN</span>
             )}
@@ -146,26 +154,28 @@ function UserCard({
           <Button
             variant={user.isBlocked ? 'secondary' : 'danger'}
             disabled={toggle.isPending}
-            onClick={() => (user.isBlocked ? doToggle() : setConfirmBlock(true))}
+            onClick={() => setConfirming(true)}
           >
             {user.isBlocked ? 'Unblock' : 'Block'}
           </Button>
         )}
         <ConfirmDialog
-          open={confirmBlock}
-          title={`Block ${name}?`}
-          confirmLabel="Block"
-          destructive
+          open={confirming}
+          title={`${user.isBlocked ? 'Unblock' : 'Block'} ${name}?`}
+          confirmLabel={user.isBlocked ? 'Unblock' : 'Block'}
+          destructive={!user.isBlocked}
           busy={toggle.isPending}
-          onCancel={() => setConfirmBlock(false)}
+          onCancel={() => setConfirming(false)}
           onConfirm={doToggle}
         >
-          <p>
-            {name} ({user.email}) is signed out at once and sees only the Blocked screen until you unblock the account.
+          <p className="[overflow-wrap:anywhere]">
+            {user.isBlocked
+              ? `${name} (${user.email}) can sign in and use the account again.`
+              : `${name} (${user.email}) is signed out at once and sees only the Blocked screen until you unblock the account.`}
           </p>
         </ConfirmDialog>
       </div>
-      <dl className="mt-3 grid grid-cols-2 gap-3 text-sm sm:grid-cols-3 lg:grid-cols-5">
+      <dl className="mt-3 grid grid-cols-1 gap-2 text-sm md:grid-cols-3 md:gap-3 xl:grid-cols-6">
         <Figure label="Balance" value={usdc(user.balance, 'balance')} />
         <Figure label="Total Investment" value={usdc(user.totalInvestment, 'balance')} />
         <Figure label="Total Earnings" value={usdc(user.totalEarnings)} />
@@ -199,11 +209,12 @@ function UserCard({
   );
 }
 
+/** One figure: label and amount side by side on a phone, stacked in a column wider up; the amount on one line. */
 function Figure({ label, value }: { label: string; value: string }) {
   return (
-    <div className="rounded-lg bg-slate-50 p-2">
-      <dt className="text-xs text-slate-500">{label}</dt>
-      <dd className="font-semibold break-all text-slate-900">{value}</dd>
+    <div className="flex items-baseline justify-between gap-3 rounded-lg bg-slate-50 p-2 md:block">
+      <dt className="text-xs text-slate-600">{label}</dt>
+      <dd className="font-semibold whitespace-nowrap text-slate-900">{value}</dd>
     </div>
   );
 }

@@ -1,7 +1,8 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import * as z from 'zod/mini';
 import { TEXT } from '@harvest/shared/texts';
+import { MAX_LENGTH } from '@harvest/shared/constants';
 import { approveBody, type AdminWithdrawal } from '@harvest/shared/schemas/withdrawals';
 import { Pager } from '../../../components/ui/pager.tsx';
 import { Tabs } from '../../../components/ui/tabs.tsx';
@@ -29,8 +30,8 @@ const STATUS = {
 const SOURCE = { earning: 'Cycle earning', rewards: 'Referral rewards', balance: 'Balance' } as const;
 
 /** Admin withdrawals: Pending and History sub-tabs with counts, refresh, and the Process Withdrawal panel. */
-/** `toolbar` (composed by the app layer, e.g. a CSV download) receives the current sub-tab. */
-export function AdminWithdrawals({ toolbar }: { toolbar?: (view: WithdrawalView) => ReactNode } = {}) {
+/** `toolbar` is composed by the app layer (e.g. the CSV downloads). */
+export function AdminWithdrawals({ toolbar }: { toolbar?: ReactNode } = {}) {
   const [view, setView] = useState<WithdrawalView>('pending');
   const [at, setAt] = useState<PageAt>(FIRST_PAGE);
   const [selectedId, setSelectedId] = useState<string | null>(null);
@@ -41,6 +42,22 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: (view: WithdrawalView)
   const total = query.data?.pagination.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const selected = rows.find((w) => w._id === selectedId) ?? null;
+  const panel = useRef<HTMLDivElement>(null);
+  const revealPanel = useRef(false);
+
+  // On a phone the panel sits below the list: a tap brings it into view and moves focus to it, so the tap
+  // visibly does something. Beside the list (wide screens) it is already in view and focus stays in the list.
+  useEffect(() => {
+    const el = panel.current;
+    if (!revealPanel.current || !selectedId || !el) return;
+    revealPanel.current = false;
+    const { top } = el.getBoundingClientRect();
+    if (top >= 0 && top < window.innerHeight * 0.75) return;
+    el.scrollIntoView({ block: 'start' });
+    const heading = el.querySelector<HTMLElement>('h2');
+    heading?.setAttribute('tabindex', '-1');
+    heading?.focus({ preventScroll: true });
+  }, [selectedId]);
 
   useEffect(() => {
     if (query.isError)
@@ -64,7 +81,7 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: (view: WithdrawalView)
         title="Withdrawals"
         actions={
           <div className="flex flex-wrap gap-2">
-            {toolbar?.(view)}
+            {toolbar}
             <Button variant="secondary" onClick={() => void query.refetch()} disabled={query.isFetching}>
               {query.isFetching ? 'Refreshing...' : 'Refresh'}
             </Button>
@@ -99,7 +116,14 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: (view: WithdrawalView)
             <ul className="space-y-2">
               {rows.map((w) => (
                 <li key={w._id}>
-                  <WithdrawalRow w={w} selected={w._id === selectedId} onSelect={() => setSelectedId(w._id)} />
+                  <WithdrawalRow
+                    w={w}
+                    selected={w._id === selectedId}
+                    onSelect={() => {
+                      revealPanel.current = true;
+                      setSelectedId(w._id);
+                    }}
+                  />
                 </li>
               ))}
             </ul>
@@ -117,7 +141,9 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: (view: WithdrawalView)
         </Tabs>
       </Card>
 
-      <ProcessPanel key={selected?._id ?? 'none'} withdrawal={selected} onDone={() => setSelectedId(null)} />
+      <div ref={panel} className="h-fit lg:sticky lg:top-20">
+        <ProcessPanel key={selected?._id ?? 'none'} withdrawal={selected} onDone={() => setSelectedId(null)} />
+      </div>
     </div>
   );
 }
@@ -215,7 +241,7 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
   }
 
   return (
-    <Card title="Process Withdrawal" className="h-fit lg:sticky lg:top-20">
+    <Card title="Process Withdrawal">
       {!withdrawal ? (
         <p className="text-sm text-slate-500">Select a withdrawal from the list to process it.</p>
       ) : withdrawal.status !== 'pending' ? (
@@ -231,9 +257,9 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
           className="space-y-4"
           noValidate
         >
-          <dl className="grid grid-cols-2 gap-x-3 gap-y-1 rounded-xl bg-purple-50 p-3 text-sm">
+          <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 rounded-xl bg-purple-50 p-3 text-sm">
             <dt className="text-slate-600">User</dt>
-            <dd className="text-right break-all text-slate-900">
+            <dd className="text-right [overflow-wrap:anywhere] text-slate-900">
               {withdrawal.userId ? `${withdrawal.userId.firstName} ${withdrawal.userId.lastName}` : '—'}
             </dd>
             <dt className="text-slate-600">Gross</dt>
@@ -261,7 +287,7 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
                 aria-describedby={describedBy}
                 aria-invalid={invalid || undefined}
                 className={`${inputClass} min-h-20`}
-                maxLength={1000}
+                maxLength={MAX_LENGTH.withdrawalNotes}
                 {...form.register('notes')}
               />
             )}

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { TEXT } from '@harvest/shared/texts';
@@ -58,16 +58,36 @@ describe('SignupForm', () => {
     expect(select.nextElementSibling?.textContent).toBe('US +1');
   });
 
-  it("gives 'Please enter email first' for Send Otp without an e-mail, and marks every empty field", async () => {
+  it("gives 'Please enter email first' for Send Otp without an e-mail; an empty submit says it once and marks each field", async () => {
     const api = stubApi(() => undefined);
     renderApp(<SignupForm />, { path: '/signup' });
     await userEvent.click(screen.getByRole('button', { name: 'Send Otp' }));
     await waitFor(() => expect(fieldError('Email')).toBe(TEXT.emailFirst));
     await userEvent.click(screen.getByRole('button', { name: 'Create Account' }));
-    await waitFor(() => expect(fieldError('Phone Number')).toBe(TEXT.signupAllRequired));
-    for (const label of ['Invitation Code', 'First Name', 'Last Name', 'Verification Code', 'Password'])
-      expect(fieldError(label)).toBe(TEXT.signupAllRequired);
+    const form = screen.getByRole('button', { name: 'Create Account' }).closest('form') as HTMLElement;
+    // One summary in the form (the toast aside), not the same sentence under eight fields.
+    await waitFor(() => expect(within(form).getAllByText(new RegExp(TEXT.signupAllRequired))).toHaveLength(1));
+    const labels = ['Invitation Code', 'First Name', 'Last Name', 'Verification Code', 'Phone Number', 'Password'];
+    for (const label of labels) {
+      expect(screen.getByLabelText(label, { exact: true }).getAttribute('aria-invalid')).toBe('true');
+      expect(fieldError(label)).toContain(TEXT.signupAllRequired);
+    }
     expect(api.calls.filter((c) => c.path === '/register')).toHaveLength(0);
+  });
+
+  it('says which field is too long and its limit; the inputs carry the limits', async () => {
+    stubApi(() => undefined);
+    renderApp(<SignupForm />, { path: '/signup?code=ABCDE12345' });
+    const first = screen.getByLabelText<HTMLInputElement>('First Name', { exact: true });
+    expect(first.maxLength).toBe(100);
+    expect(screen.getByLabelText<HTMLInputElement>('Email', { exact: true }).maxLength).toBe(254);
+    // A value set by script or autofill is not held to maxlength: the form still says what is wrong.
+    await userEvent.click(first);
+    await userEvent.paste('x'.repeat(300));
+    expect(first.value).toHaveLength(100);
+    fireEvent.input(first, { target: { value: 'x'.repeat(300) } });
+    await userEvent.click(screen.getByRole('button', { name: 'Create Account' }));
+    await waitFor(() => expect(fieldError('First Name')).toBe('First name must be at most 100 characters'));
   });
 
   it('reports a rule at its field: mismatched passwords at Confirm Password', async () => {

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { toast } from '../../../lib/toast.ts';
 import { TEXT } from '@harvest/shared/texts';
 import { loginBody } from '@harvest/shared/schemas/auth';
+import { MAX_LENGTH } from '@harvest/shared/constants';
 import { Button } from '../../../components/ui/button.tsx';
 import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
 import { errorText, hasCode } from '../../../lib/api-client.ts';
@@ -33,7 +34,11 @@ export function LoginForm() {
       // The sign-in page leaves for the dashboard (or the screen the session ended on) once signed in.
       auth.signIn(res.token, res.user);
     } catch (err) {
-      if (hasCode(err, 'two_factor_required')) setNeedsCode(true);
+      // The first answer of a two-factor account is the next step, not a failure: no error, no toast.
+      if (hasCode(err, 'two_factor_required') && !needsCode) {
+        setNeedsCode(true);
+        return;
+      }
       const text = errorText(err, TEXT.loginFailed);
       if (hasCode(err, 'two_factor_invalid') || hasCode(err, 'two_factor_required'))
         form.setError('totpCode', { message: text });
@@ -58,25 +63,34 @@ export function LoginForm() {
           label="Email"
           type="email"
           autoComplete="email"
+          maxLength={MAX_LENGTH.email}
           error={errors.email?.message}
           {...form.register('email')}
         />
         <PasswordInput
           label="Password"
           autoComplete="current-password"
+          maxLength={MAX_LENGTH.password}
           error={errors.password?.message}
           {...form.register('password')}
         />
         {needsCode && (
-          <TextInput
-            label="Authentication code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            hint="The 6-digit code from your authenticator app, or a recovery code."
-            error={errors.totpCode?.message}
-            autoFocus
-            {...form.register('totpCode')}
-          />
+          <>
+            <p role="status" className="rounded-lg bg-purple-50 p-3 text-sm text-purple-950">
+              Two-factor authentication is on for this account: enter the code from your authenticator app to finish
+              signing in.
+            </p>
+            <TextInput
+              label="Authentication code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={MAX_LENGTH.authCode}
+              hint="The 6-digit code from your authenticator app, or a recovery code."
+              error={errors.totpCode?.message}
+              autoFocus
+              {...form.register('totpCode')}
+            />
+          </>
         )}
         {errors.root?.message && (
           <p role="alert" className="text-sm font-medium text-red-700">

@@ -2,6 +2,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from '../../../lib/toast.ts';
 import { TEXT } from '@harvest/shared/texts';
 import { registerBody } from '@harvest/shared/schemas/auth';
+import { MAX_LENGTH } from '@harvest/shared/constants';
 import { Button } from '../../../components/ui/button.tsx';
 import { Field, PasswordInput, TextInput, inputClass } from '../../../components/ui/field.tsx';
 import { ApiError, errorText } from '../../../lib/api-client.ts';
@@ -11,6 +12,8 @@ import { register, sendCode } from '../api/auth.ts';
 import { AuthCard } from './auth-card.tsx';
 import { CountrySelect, dialOf } from './country-select.tsx';
 import { useState } from 'react';
+
+const SUMMARY_ID = 'signup-missing';
 
 interface Values {
   invitationCode: string;
@@ -38,12 +41,6 @@ const toBody = (v: Values) => ({
   verificationCode: v.verificationCode.trim(),
 });
 
-/** Registration fallback of spec section 8, with the duplicate-e-mail rewrite. */
-function registrationError(err: unknown): string {
-  const text = errorText(err, TEXT.registrationFailed);
-  return /duplicate|E11000/i.test(text) && /email/i.test(text) ? TEXT.emailExists : text;
-}
-
 export function SignupForm() {
   const auth = useAuth();
   const navigate = useNavigate();
@@ -68,7 +65,12 @@ export function SignupForm() {
     { toInput: toBody, fieldOf: { phone: 'phoneNumber' } },
   );
   const { errors, isSubmitting } = form.formState;
-  const err = (k: keyof Values) => errors[k]?.message;
+  // "All fields are required..." is said once, above the form; each empty field is marked and points at it.
+  // Any other problem is said under its own field.
+  const missing = Object.values(errors).some((e) => e?.message === TEXT.signupAllRequired);
+  const err = (k: keyof Values) => (errors[k]?.message === TEXT.signupAllRequired ? undefined : errors[k]?.message);
+  const flag = (k: keyof Values) => (errors[k]?.message === TEXT.signupAllRequired ? SUMMARY_ID : undefined);
+  const check = (k: keyof Values) => ({ error: err(k), flaggedBy: flag(k) });
 
   async function onSendCode() {
     const email = form.getValues('email').trim();
@@ -97,7 +99,7 @@ export function SignupForm() {
       auth.signIn(res.token, res.user);
       navigate('/dashboard', { replace: true });
     } catch (e) {
-      toast.error(registrationError(e));
+      toast.error(errorText(e, TEXT.registrationFailed));
     }
   };
   // The spec's toast beside the inline texts: the first problem, in the spec's order.
@@ -109,33 +111,42 @@ export function SignupForm() {
       intro="Harvest Farm is an investment platform for USDC on Polygon. You need an invitation code from an existing member to join."
     >
       <form onSubmit={form.handleSubmit(onValid, onInvalid)} className="space-y-4" noValidate>
+        {missing && (
+          <p id={SUMMARY_ID} className="rounded-lg bg-red-50 p-3 text-sm font-medium text-red-800">
+            {TEXT.signupAllRequired}. Fill in the fields marked Required.
+          </p>
+        )}
         <TextInput
           label="Invitation Code"
           autoComplete="off"
-          error={err('invitationCode')}
+          maxLength={MAX_LENGTH.invitationCode}
+          {...check('invitationCode')}
           {...form.register('invitationCode')}
         />
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
           <TextInput
             label="First Name"
             autoComplete="given-name"
-            error={err('firstName')}
+            maxLength={MAX_LENGTH.name}
+            {...check('firstName')}
             {...form.register('firstName')}
           />
           <TextInput
             label="Last Name"
             autoComplete="family-name"
-            error={err('lastName')}
+            maxLength={MAX_LENGTH.name}
+            {...check('lastName')}
             {...form.register('lastName')}
           />
         </div>
-        <Field label="Email" error={err('email')}>
+        <Field label="Email" {...check('email')}>
           {(id, describedBy, invalid) => (
             <div className="flex min-w-0 gap-2">
               <input
                 id={id}
                 type="email"
                 autoComplete="email"
+                maxLength={MAX_LENGTH.email}
                 aria-describedby={describedBy}
                 aria-invalid={invalid || undefined}
                 className={inputClass}
@@ -151,10 +162,11 @@ export function SignupForm() {
           label="Verification Code"
           inputMode="numeric"
           autoComplete="one-time-code"
-          error={err('verificationCode')}
+          maxLength={MAX_LENGTH.verificationCode}
+          {...check('verificationCode')}
           {...form.register('verificationCode')}
         />
-        <Field label="Phone Number" error={err('phoneNumber')}>
+        <Field label="Phone Number" {...check('phoneNumber')}>
           {(id, describedBy, invalid) => (
             // The selector and the number share the row inside the card: the code narrow, the number the rest.
             <div className="grid min-w-0 grid-cols-[7.5rem_minmax(0,1fr)] gap-2">
@@ -163,6 +175,7 @@ export function SignupForm() {
                 id={id}
                 type="tel"
                 autoComplete="tel-national"
+                maxLength={MAX_LENGTH.phoneNumber}
                 aria-describedby={describedBy}
                 aria-invalid={invalid || undefined}
                 className={inputClass}
@@ -174,20 +187,23 @@ export function SignupForm() {
         <PasswordInput
           label="Password"
           autoComplete="new-password"
-          error={err('password')}
+          maxLength={MAX_LENGTH.password}
+          {...check('password')}
           {...form.register('password')}
         />
         <PasswordInput
           label="Confirm Password"
           autoComplete="new-password"
-          error={err('confirmPassword')}
+          maxLength={MAX_LENGTH.password}
+          {...check('confirmPassword')}
           {...form.register('confirmPassword')}
         />
         <PasswordInput
           label="Withdrawal Password"
           autoComplete="new-password"
           hint="Use a password different from your login password: it is more secure and is asked for every withdrawal."
-          error={err('withdrawalPassword')}
+          maxLength={MAX_LENGTH.password}
+          {...check('withdrawalPassword')}
           {...form.register('withdrawalPassword')}
         />
         <Button type="submit" className="w-full" disabled={isSubmitting}>

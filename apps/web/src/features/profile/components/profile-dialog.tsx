@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { profileBody } from '@harvest/shared/schemas/user';
 import { TEXT } from '@harvest/shared/texts';
+import { MAX_LENGTH } from '@harvest/shared/constants';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
@@ -145,11 +146,22 @@ function ProfileBody({
       className="space-y-3"
       noValidate
     >
-      <TextInput label="First Name" error={errors.firstName?.message} {...form.register('firstName')} />
-      <TextInput label="Last Name" error={errors.lastName?.message} {...form.register('lastName')} />
+      <TextInput
+        label="First Name"
+        maxLength={MAX_LENGTH.name}
+        error={errors.firstName?.message}
+        {...form.register('firstName')}
+      />
+      <TextInput
+        label="Last Name"
+        maxLength={MAX_LENGTH.name}
+        error={errors.lastName?.message}
+        {...form.register('lastName')}
+      />
       <TextInput
         label="Email"
         type="email"
+        maxLength={MAX_LENGTH.email}
         error={errors.email?.message}
         {...form.register('email')}
         disabled={!user.isAdmin}
@@ -159,6 +171,7 @@ function ProfileBody({
         <PasswordInput
           label="Password to confirm the new email"
           autoComplete="current-password"
+          maxLength={MAX_LENGTH.password}
           error={errors.emailPassword?.message}
           {...form.register('emailPassword')}
         />
@@ -168,18 +181,21 @@ function ProfileBody({
         <PasswordInput
           label="Current Password"
           autoComplete="current-password"
+          maxLength={MAX_LENGTH.password}
           error={errors.currentPassword?.message}
           {...form.register('currentPassword')}
         />
         <PasswordInput
           label="New Password"
           autoComplete="new-password"
+          maxLength={MAX_LENGTH.password}
           error={errors.newPassword?.message}
           {...form.register('newPassword')}
         />
         <PasswordInput
           label="Confirm New Password"
           autoComplete="new-password"
+          maxLength={MAX_LENGTH.password}
           error={errors.confirmPassword?.message}
           {...form.register('confirmPassword')}
         />

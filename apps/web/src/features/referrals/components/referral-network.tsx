@@ -18,12 +18,15 @@ export function ReferralNetwork({
   refreshing = false,
   emptyAction,
   title = 'Referral Network',
+  owner,
 }: {
   tree: ReferralTree;
   onRefresh?: () => void;
   refreshing?: boolean;
   emptyAction?: ReactNode;
   title?: ReactNode;
+  /** Whose network this is, when it is not the signed-in person's: names its levels apart from theirs on one page. */
+  owner?: string;
 }) {
   const levels: { label: string; entries: Entry[]; count: number }[] = [
     { label: 'Level 1 (10%)', entries: tree.level1, count: tree.level1Count ?? tree.level1.length },
@@ -56,7 +59,13 @@ export function ReferralNetwork({
       ) : (
         <div className="grid gap-4 lg:grid-cols-3">
           {levels.map((l) => (
-            <ReferralLevel key={l.label} label={l.label} entries={l.entries} count={l.count} />
+            <ReferralLevel
+              key={l.label}
+              label={l.label}
+              name={owner ? `${l.label} of ${owner}` : l.label}
+              entries={l.entries}
+              count={l.count}
+            />
           ))}
         </div>
       )}
@@ -64,9 +73,20 @@ export function ReferralNetwork({
   );
 }
 
-export function ReferralLevel({ label, entries, count }: { label: string; entries: Entry[]; count: number }) {
+export function ReferralLevel({
+  label,
+  name = label,
+  entries,
+  count,
+}: {
+  label: string;
+  /** The region's accessible name: unique on the page (landmark-unique), the label plus whose network. */
+  name?: string;
+  entries: Entry[];
+  count: number;
+}) {
   return (
-    <section aria-label={label} className="rounded-xl border border-slate-200 p-3">
+    <section aria-label={name} className="rounded-xl border border-slate-200 p-3">
       <h3 className="mb-2 flex items-center justify-between font-semibold text-slate-900">
         {label}
         <span className="rounded-full bg-purple-100 px-2 py-0.5 text-xs text-purple-800">{count}</span>

@@ -43,6 +43,16 @@ export function TierList({ balance, weekday }: { balance?: number; weekday?: boo
 
   return (
     <Card title="Investment Tiers">
+      {/* On a weekend the one reason comes first, before the buttons it turns off. */}
+      {weekend && (
+        <p
+          id="tiers-weekend"
+          role="note"
+          className="mb-4 rounded-lg bg-amber-50 p-3 text-sm font-medium text-amber-900"
+        >
+          {TEXT.weekdayInvest}
+        </p>
+      )}
       {tiers.data.tiers.length === 0 ? (
         <p className="text-slate-600">No investment tiers are available right now.</p>
       ) : (
@@ -62,6 +72,7 @@ export function TierList({ balance, weekday }: { balance?: number; weekday?: boo
                 onClick={() => setChosen(t)}
                 disabled={weekend}
                 aria-label={`Invest Now in ${t.name}`}
+                aria-describedby={weekend ? 'tiers-weekend' : undefined}
               >
                 Invest Now
               </Button>
@@ -69,10 +80,9 @@ export function TierList({ balance, weekday }: { balance?: number; weekday?: boo
           ))}
         </ul>
       )}
-      {weekend && <p className="mt-4 text-sm font-medium text-amber-900">{TEXT.weekdayInvest}</p>}
       <p className="mt-4 text-xs text-slate-600">
-        Investments are available Monday through Friday. Daily rates are set by the platform operator and are not
-        guaranteed.
+        {weekend ? '' : 'Investments are available Monday through Friday. '}Daily rates are set by the platform operator
+        and are not guaranteed.
       </p>
       <ConfirmInvest tier={chosen} balance={balance} onClose={() => setChosen(null)} />
     </Card>
@@ -132,7 +142,7 @@ function ConfirmInvest({ tier, balance, onClose }: { tier: Tier | null; balance?
             The invested amount stays invested; you earn by running 8-hour cycles on weekdays.
           </p>
           {short && (
-            <p className="text-sm text-red-700">
+            <p id="invest-short" className="text-sm text-red-700">
               Your balance is lower than this tier's amount. Please deposit USDC first.
             </p>
           )}
@@ -145,7 +155,11 @@ function ConfirmInvest({ tier, balance, onClose }: { tier: Tier | null; balance?
             <Button variant="secondary" onClick={onClose}>
               Cancel
             </Button>
-            <Button onClick={() => void confirm()} disabled={investMutation.isPending}>
+            <Button
+              onClick={() => void confirm()}
+              disabled={investMutation.isPending || short}
+              aria-describedby={short ? 'invest-short' : undefined}
+            >
               {investMutation.isPending ? 'Investing...' : 'Confirm Investment'}
             </Button>
           </div>

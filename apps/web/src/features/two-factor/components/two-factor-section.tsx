@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { twoFactorDisableBody, twoFactorEnableBody, twoFactorSetupBody } from '@harvest/shared/schemas/two-factor';
+import { MAX_LENGTH } from '@harvest/shared/constants';
 import { Button } from '../../../components/ui/button.tsx';
 import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
 import { errorText, hasCode, tokenStore } from '../../../lib/api-client.ts';
@@ -119,6 +120,7 @@ export function TwoFactorSection() {
             label="Password"
             error={passwordForm.formState.errors.password?.message}
             autoComplete="current-password"
+            maxLength={MAX_LENGTH.password}
             {...passwordForm.register('password')}
           />
           <div className="flex gap-2">
@@ -152,6 +154,7 @@ export function TwoFactorSection() {
             label="Authentication code"
             inputMode="numeric"
             autoComplete="one-time-code"
+            maxLength={MAX_LENGTH.authCode}
             error={codeForm.formState.errors.code?.message}
             {...codeForm.register('code')}
           />
@@ -184,12 +187,14 @@ export function TwoFactorSection() {
             label="Password"
             error={disableForm.formState.errors.password?.message}
             autoComplete="current-password"
+            maxLength={MAX_LENGTH.password}
             {...disableForm.register('password')}
           />
           <TextInput
             label="Authentication or recovery code"
             error={disableForm.formState.errors.code?.message}
             autoComplete="one-time-code"
+            maxLength={MAX_LENGTH.authCode}
             {...disableForm.register('code')}
           />
           <div className="flex gap-2">

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { requestAllBody, type RequestAllInput } from '@harvest/shared/schemas/withdrawals';
 import { TEXT } from '@harvest/shared/texts';
+import { MAX_LENGTH } from '@harvest/shared/constants';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
@@ -14,7 +15,7 @@ import { usdc } from '../../../lib/format.ts';
 function BreakdownList({ b }: { b: Breakdown }) {
   return (
     <dl
-      className="grid grid-cols-2 gap-x-4 gap-y-1.5 rounded-xl bg-purple-50 p-3 text-sm"
+      className="grid grid-cols-[minmax(0,1fr)_auto] gap-x-4 gap-y-1.5 rounded-xl bg-purple-50 p-3 text-sm"
       aria-label="Withdrawal breakdown"
     >
       <dt className="text-slate-600">Cycle earnings ({b.earningsCount})</dt>
@@ -156,6 +157,7 @@ function WithdrawAllBody({
         error={errors.withdrawalPassword?.message}
         {...form.register('withdrawalPassword')}
         autoComplete="current-password"
+        maxLength={MAX_LENGTH.password}
       />
       {errors.root?.message && (
         <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">

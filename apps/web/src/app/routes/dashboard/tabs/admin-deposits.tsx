@@ -5,7 +5,11 @@ export default function Tab() {
   return (
     <AdminDepositsPanel
       toolbar={(filter) => (
-        <CsvDownloadButton path={`/admin/export/deposits.csv?status=${filter}`} fileName={`deposits-${filter}.csv`} />
+        <CsvDownloadButton
+          path={`/admin/export/deposits.csv?status=${filter}`}
+          fileName={`deposits-${filter}.csv`}
+          what={filter === 'all' ? 'deposits' : `${filter} deposits`}
+        />
       )}
     />
   );

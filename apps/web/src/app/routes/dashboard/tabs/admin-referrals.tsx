@@ -13,6 +13,7 @@ export default function Tab() {
             tree={data.tree}
             onRefresh={onRefresh}
             refreshing={refreshing}
+            owner={`${data.user.firstName} ${data.user.lastName}`}
             title={
               <>
                 Referral Network of {data.user.firstName} {data.user.lastName} (<Email address={data.user.email} />)

@@ -9,7 +9,7 @@ export default function Tab() {
         <CsvDownloadButton
           path={`/admin/export/users.csv${search ? `?search=${encodeURIComponent(search)}` : ''}`}
           fileName="users.csv"
-          label="Download CSV"
+          what={search ? `users matching “${search}”` : 'users'}
         />
       )}
       balanceForm={(user, onDone) => <UpdateBalanceForm user={user} onDone={onDone} />}

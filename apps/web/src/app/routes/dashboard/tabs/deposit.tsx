@@ -33,8 +33,10 @@ export default function Tab() {
             </div>
           )}
         </Card>
+        {/* Its own height beside the taller deposit card, not a stretched empty box. */}
         <StatCard
           label="Current Balance"
+          className="lg:self-start"
           value={
             balance !== undefined ? (
               usdc(balance, 'balance')
