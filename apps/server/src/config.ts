@@ -164,6 +164,8 @@ export const envSchema = z
       .optional()
       .or(z.literal('').transform(() => undefined)),
     PAYOUT_ADDRESS: address.optional().or(z.literal('').transform(() => undefined)),
+    /** Where swept deposit funds go (the operator's cold wallet or multisig): counted as an asset; the sweep's target. */
+    TREASURY_ADDRESS: address.optional().or(z.literal('').transform(() => undefined)),
     DEPOSIT_CONFIRMATIONS: z.coerce.number().int().min(0).max(10_000).default(30),
     /**
      * With DEPOSIT_XPUB: the first block the watcher reads on a new platform (the block you launch at), so an
@@ -260,7 +262,8 @@ export const envSchema = z
     rateLimits: env.RATE_LIMITS === 'on',
     checkResponses: env.CHECK_RESPONSES ? env.CHECK_RESPONSES === 'on' : env.NODE_ENV !== 'production',
     maxConnectionsPerIp: env.MAX_CONNECTIONS_PER_IP ?? (env.TRUST_PROXY === '' ? 100 : 0),
-    depositStartBlock: env.DEPOSIT_START_BLOCK ?? 0n,
+    /** Null: the watcher starts at the chain's deep end on its first start (production without per-investor addresses). */
+    depositStartBlock: env.DEPOSIT_START_BLOCK ?? (env.NODE_ENV === 'production' ? null : 0n),
   }));
 
 export type Config = z.infer<typeof envSchema>;

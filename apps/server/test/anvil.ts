@@ -149,18 +149,17 @@ export async function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
 
 // ---------------------------------------------------------------- test ERC-20
 
-const TOKEN_SOURCE = readFileSync(path.join(here, 'fixtures/TestUSDC.sol'), 'utf8');
+const TOKEN_SOURCE_FILE = path.join(here, 'fixtures/TestUSDC.sol');
+/** fixtures/TestUSDC.sol compiled (abi and bytecode), kept beside it: solc-js takes seconds per process. */
+export const TOKEN_ARTIFACT_FILE = path.join(here, 'fixtures/TestUSDC.json');
 
-let compiled: { abi: Abi; bytecode: Hex } | null = null;
-
-/** Compiles fixtures/TestUSDC.sol with solc-js (once per process). */
-export function compileToken(): { abi: Abi; bytecode: Hex } {
-  if (compiled) return compiled;
+/** Compiles fixtures/TestUSDC.sol with solc-js (`npm run fixtures:token` writes the artifact; a system test checks it). */
+export function compileTokenSource(): { abi: Abi; bytecode: Hex } {
   const require = createRequire(import.meta.url);
   const solc: { compile(input: string): string } = require('solc');
   const input = {
     language: 'Solidity',
-    sources: { 'TestUSDC.sol': { content: TOKEN_SOURCE } },
+    sources: { 'TestUSDC.sol': { content: readFileSync(TOKEN_SOURCE_FILE, 'utf8') } },
     settings: {
       optimizer: { enabled: true, runs: 200 },
       evmVersion: 'paris',
@@ -175,7 +174,14 @@ export function compileToken(): { abi: Abi; bytecode: Hex } {
   if (errors.length) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
   const c = out.contracts['TestUSDC.sol']?.TestUSDC;
   if (!c) throw new Error('TestUSDC not in solc output');
-  compiled = { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
+  return { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
+}
+
+let compiled: { abi: Abi; bytecode: Hex } | null = null;
+
+/** The test token's abi and bytecode, from the kept artifact. */
+export function compileToken(): { abi: Abi; bytecode: Hex } {
+  compiled ??= JSON.parse(readFileSync(TOKEN_ARTIFACT_FILE, 'utf8')) as { abi: Abi; bytecode: Hex };
   return compiled;
 }
 

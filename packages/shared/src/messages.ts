@@ -63,6 +63,7 @@ export const MSG = {
   depositAlreadyProcessed: 'This deposit has already been processed',
   depositNotPending: 'Only pending deposits can be approved',
   depositNotFailed: 'Only failed deposits can be corrected',
+  payoutOneWallet: 'One payout pays withdrawals to one wallet: choose withdrawals to the same wallet.',
   solvencyNoChain: 'No blockchain node is configured (CHAIN_RPC_URL): there is nothing to read.',
   solvencyRefreshTooSoon: (seconds: number) =>
     `The balances were read a moment ago. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,

@@ -92,7 +92,36 @@ export interface Chain {
    * JSON-RPC batches of balanceOf calls (not one HTTP request per address).
    */
   usdcBalances(addresses: string[]): Promise<ChainRead<Map<string, bigint>>>;
+  /** One token's balance of each address (micro-units), in JSON-RPC batches (the sweep plan, per token). */
+  tokenBalances(token: string, addresses: string[]): Promise<ChainRead<Map<string, bigint>>>;
+  /**
+   * What signing an EIP-3009 authorization for a token needs: its EIP-712 domain name and version, and whether it
+   * has `transferWithAuthorization` at all (native USDC does; bridged USDC.e does not).
+   */
+  tokenInfo(token: string): Promise<ChainRead<TokenInfo>>;
 }
+
+export interface TokenInfo {
+  address: string;
+  name: string;
+  version: string | null;
+  decimals: number;
+  eip3009: boolean;
+}
+
+const EIP3009_ABI = [
+  {
+    type: 'function',
+    name: 'authorizationState',
+    stateMutability: 'view',
+    inputs: [
+      { name: 'authorizer', type: 'address' },
+      { name: 'nonce', type: 'bytes32' },
+    ],
+    outputs: [{ name: '', type: 'bool' }],
+  },
+  { type: 'function', name: 'version', stateMutability: 'view', inputs: [], outputs: [{ name: '', type: 'string' }] },
+] as const;
 
 /** balanceOf calls per JSON-RPC batch request. */
 export const BALANCE_BATCH_SIZE = 500;
@@ -281,6 +310,51 @@ export function createChain(s: ChainSettings): Chain {
           ],
         });
         return logs.flatMap((l) => decodeRawTransfer(l, usdc));
+      }),
+    tokenBalances: (token, addresses) =>
+      read(async (_c, { erc20Abi }, batchClient) => {
+        const out = new Map<string, bigint>();
+        for (let i = 0; i < addresses.length; i += BALANCE_BATCH_SIZE) {
+          const chunk = addresses.slice(i, i + BALANCE_BATCH_SIZE);
+          const values = await Promise.all(
+            chunk.map((a) =>
+              batchClient.readContract({
+                address: token as Hex,
+                abi: erc20Abi,
+                functionName: 'balanceOf',
+                args: [a as Hex],
+              }),
+            ),
+          );
+          chunk.forEach((a, j) => out.set(lower(a), values[j] ?? 0n));
+        }
+        return out;
+      }),
+    tokenInfo: (token) =>
+      read(async (c, { erc20Abi }) => {
+        const address = token as Hex;
+        const [name, decimals] = await Promise.all([
+          c.readContract({ address, abi: erc20Abi, functionName: 'name' }),
+          c.readContract({ address, abi: erc20Abi, functionName: 'decimals' }),
+        ]);
+        // A token without the function reverts (or answers nothing): not an EIP-3009 token.
+        const probe = async <T>(fn: () => Promise<T>): Promise<T | null> => {
+          try {
+            return await fn();
+          } catch {
+            return null;
+          }
+        };
+        const state = await probe(() =>
+          c.readContract({
+            address,
+            abi: EIP3009_ABI,
+            functionName: 'authorizationState',
+            args: ['0x0000000000000000000000000000000000000000', `0x${'00'.repeat(32)}`],
+          }),
+        );
+        const version = await probe(() => c.readContract({ address, abi: EIP3009_ABI, functionName: 'version' }));
+        return { address: lower(token), name, version, decimals, eip3009: state !== null };
       }),
     usdcBalances: (addresses) =>
       read(async (_c, { erc20Abi }, batchClient) => {

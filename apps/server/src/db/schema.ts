@@ -481,6 +481,8 @@ export const withdrawals = pgTable(
     processedBy: uuid('processed_by'),
     txHash: text('tx_hash'),
     notes: text('notes'),
+    /** The payout batch it was exported in ("in payment" while the batch is open and it is pending). */
+    batchId: uuid('batch_id'),
     /**
      * The owner of a rewards or balance withdrawal (null for an earning's): the users foreign key sits here,
      * so an earning withdrawal pays one foreign-key check (withdrawals_earning_fk, which also proves its
@@ -516,6 +518,13 @@ export const withdrawals = pgTable(
       sql`coalesce(${t.cycleNumber}, 2147483647)`,
       t.id,
     ),
+    /** The pending withdrawals a payout transfer found on chain could pay (the watcher looks them up by wallet). */
+    index('withdrawals_pending_wallet_idx')
+      .on(t.walletAddress)
+      .where(sql`${t.status} = 'pending'`),
+    index('withdrawals_batch_idx')
+      .on(t.batchId)
+      .where(sql`${t.batchId} IS NOT NULL`),
     /** Approvals sharing a payout hash; only decided withdrawals have one (a new row adds no entry). */
     index('withdrawals_tx_hash_idx')
       .on(t.txHash)
@@ -642,14 +651,85 @@ export const userTotals = pgTable('user_totals', {
 });
 
 /** An on-chain payout transaction hash, bound to the one request and wallet it paid. */
-export const payoutTransactions = pgTable('payout_transactions', {
-  txHash: text('tx_hash').primaryKey(),
-  requestId: uuid('request_id').notNull(),
-  walletAddress: text('wallet_address').notNull(),
-  /** Value the chain showed (micro-USDC), null when no chain is configured. */
-  chainValue: money('chain_value'),
+/**
+ * What one payout transaction paid one wallet (decisions 0008, 0071): the row is the lock approvals with that hash
+ * take, and with a chain `chain_value` is the budget their net amounts may not exceed. A Safe batch pays many
+ * wallets in one transaction: one row per wallet.
+ */
+export const payoutTransactions = pgTable(
+  'payout_transactions',
+  {
+    txHash: text('tx_hash').notNull(),
+    /** The first request paid with it (without a chain, the only one it may pay). */
+    requestId: uuid('request_id').notNull(),
+    walletAddress: text('wallet_address').notNull(),
+    /** Value the chain showed (micro-USDC), null when no chain is configured. */
+    chainValue: money('chain_value'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.txHash, t.walletAddress] })],
+);
+
+/** A payout batch exported for a multisig (Safe Transaction Builder file and CSV): its withdrawals are "in payment". */
+export const payoutBatches = pgTable('payout_batches', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  /** open, cancelled, completed (every withdrawal in it decided). */
+  status: text('status').notNull().default('open'),
+  /** One transfer per request (its withdrawals added up) rather than one per withdrawal. */
+  grouped: boolean('grouped').notNull(),
+  /** The USDC contract the transfers call. */
+  token: text('token').notNull(),
+  createdBy: uuid('created_by').notNull(),
   createdAt: createdAt(),
+  closedAt: ts('closed_at'),
+  closedBy: uuid('closed_by'),
 });
+
+/**
+ * A USDC transfer out of PAYOUT_ADDRESS the watcher read in a deep block, and the withdrawals it paid: matched by
+ * itself when exactly one pending withdrawal (or one request's, or one batch call's) adds up to it, else left for
+ * an administrator (ambiguous: several would; unmatched: none does).
+ */
+export const payoutTransfers = pgTable(
+  'payout_transfers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    txHash: text('tx_hash').notNull(),
+    logIndex: integer('log_index').notNull(),
+    toAddress: text('to_address').notNull(),
+    amount: money('amount').notNull(),
+    blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
+    blockHash: text('block_hash').notNull(),
+    /** pending (not looked at yet), matched, ambiguous, unmatched, dismissed. */
+    status: text('status').notNull().default('pending'),
+    /** The withdrawals it paid (matched). */
+    withdrawalIds: uuid('withdrawal_ids').array(),
+    createdAt: createdAt(),
+    resolvedAt: ts('resolved_at'),
+    resolvedBy: uuid('resolved_by'),
+  },
+  (t) => [
+    uniqueIndex('payout_transfers_log_key').on(t.txHash, t.logIndex),
+    index('payout_transfers_open_idx')
+      .on(t.status)
+      .where(sql`${t.status} <> 'matched'`),
+  ],
+);
+
+/** USDC moved out of an investor's deposit address to TREASURY_ADDRESS (a sweep), as the watcher read it. */
+export const depositSweeps = pgTable(
+  'deposit_sweeps',
+  {
+    txHash: text('tx_hash').notNull(),
+    logIndex: integer('log_index').notNull(),
+    fromAddress: text('from_address').notNull(),
+    toAddress: text('to_address').notNull(),
+    amount: money('amount').notNull(),
+    blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.txHash, t.logIndex] }), index('deposit_sweeps_block_idx').on(t.blockNumber)],
+);
 
 // ---------------------------------------------------------------- operations
 

@@ -258,9 +258,9 @@ export class DepositWatcher {
     }
   }
 
-  /** First start: read from DEPOSIT_START_BLOCK (or from the target, if that is lower). */
+  /** First start: read from DEPOSIT_START_BLOCK (or from the target, if that is lower or there is none). */
   private async createCursor(target: bigint): Promise<void> {
-    const start = this.ctx.config.depositStartBlock;
+    const start = this.ctx.config.depositStartBlock ?? target + 1n;
     const before = start > 0n ? start - 1n : 0n;
     const at = target < before ? (target < 0n ? 0n : target) : before;
     const block = present(must(await this.ctx.chain!.block(at)), at);
@@ -274,7 +274,7 @@ export class DepositWatcher {
   private async startUnstarted(cursor: Cursor): Promise<Cursor | null> {
     const { db } = this.ctx;
     if ((await q.countUnstartedAddresses(db)) === 0) return cursor;
-    const start = this.ctx.config.depositStartBlock;
+    const start = this.ctx.config.depositStartBlock ?? 0n;
     const to = start > 0n ? start - 1n : 0n;
     const back = to < cursor.blockNumber ? present(must(await this.ctx.chain!.block(to)), to) : null;
     return inTransaction(db, async (tx) => {
@@ -451,7 +451,7 @@ export class DepositWatcher {
     if (owners.length === 0) return [];
     const byAddress = new Map(owners.map((o) => [o.address, o]));
     const now = this.ctx.clock.now();
-    const start = this.ctx.config.depositStartBlock;
+    const start = this.ctx.config.depositStartBlock ?? 0n;
     return logs.flatMap((l) => {
       const o = byAddress.get(l.to);
       if (!o || l.blockNumber < (o.fromBlock ?? start)) return [];

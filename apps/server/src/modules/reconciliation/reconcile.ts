@@ -79,7 +79,7 @@ export async function reconcile(deps: { db: Db; chain: Chain; config: Config }):
   // Per-investor addresses: one read of every transfer to them, compared both ways.
   const addresses = await q.handedOutAddresses(db);
   const rows = await q.watchedDeposits(db);
-  const start = config.depositStartBlock;
+  const start = config.depositStartBlock ?? 0n;
   const fromOf = new Map(addresses.map((a) => [a.address, a.fromBlock ?? start]));
   const onChain = new Map<string, TransferLog>();
   for (let i = 0; i < addresses.length && through >= 0n; i += ADDRESSES_PER_READ) {

@@ -1,9 +1,9 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { oncePerDb, rawRows } from '../../db/raw.ts';
 import { keysetPage, type PageRequest } from '../../db/keyset.ts';
 import { counters } from '../admin/rollups.queries.ts';
-import { investments, payoutTransactions, users, withdrawals } from '../../db/schema.ts';
+import { investments, payoutBatches, payoutTransactions, users, withdrawals } from '../../db/schema.ts';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 
@@ -104,7 +104,7 @@ export async function decidePending(
   values: {
     status: 'approved' | 'rejected';
     processedAt: Date;
-    processedBy: string;
+    processedBy: string | null;
     txHash?: string | null;
     notes: string | null;
   },
@@ -126,30 +126,54 @@ export async function startCooldown(tx: Db, investmentId: string, approvedAt: Da
 
 export type PayoutTxRow = typeof payoutTransactions.$inferSelect;
 
-/** Claims a payout hash for a request and wallet (first use) and locks its row. */
+/** Claims a payout hash for a wallet (first use: with the request it paid) and locks the row. */
 export async function claimPayoutTx(
   tx: Db,
   v: { txHash: string; requestId: string; walletAddress: string; chainValue: bigint | null },
 ): Promise<PayoutTxRow> {
   await tx.insert(payoutTransactions).values(v).onConflictDoNothing();
-  const [row] = await tx.select().from(payoutTransactions).where(eq(payoutTransactions.txHash, v.txHash)).for('update');
+  const key = and(eq(payoutTransactions.txHash, v.txHash), eq(payoutTransactions.walletAddress, v.walletAddress));
+  const [row] = await tx.select().from(payoutTransactions).where(key).for('update');
   if (!row) throw new Error('payout transaction row missing');
-  if (v.chainValue !== null && row.chainValue !== v.chainValue) {
-    await tx
-      .update(payoutTransactions)
-      .set({ chainValue: v.chainValue })
-      .where(eq(payoutTransactions.txHash, v.txHash));
-  }
+  if (v.chainValue !== null && row.chainValue !== v.chainValue)
+    await tx.update(payoutTransactions).set({ chainValue: v.chainValue }).where(key);
   return row;
 }
 
-/** Net amount of the approved withdrawals paid by this hash. */
-export async function approvedNetForHash(tx: Db, txHash: string): Promise<bigint> {
+/** Net amount of the approved withdrawals to this wallet paid by this hash. */
+export async function approvedNetFor(tx: Db, txHash: string, wallet: string): Promise<bigint> {
   const [r] = await rawRows<{ total: bigint | string | null }>(
     tx,
-    sql`SELECT COALESCE(SUM(net_amount), 0) AS total FROM withdrawals WHERE tx_hash = ${txHash} AND status = 'approved'`,
+    sql`SELECT COALESCE(SUM(net_amount), 0) AS total FROM withdrawals
+        WHERE tx_hash = ${txHash} AND wallet_address = ${wallet} AND status = 'approved'`,
   );
   return BigInt(r?.total ?? 0);
+}
+
+/** Whether another wallet was paid with this hash already (without a chain, a hash pays one wallet). */
+export async function hashUsedForOtherWallet(tx: Db, txHash: string, wallet: string): Promise<boolean> {
+  const rows = await tx
+    .select({ w: payoutTransactions.walletAddress })
+    .from(payoutTransactions)
+    .where(and(eq(payoutTransactions.txHash, txHash), ne(payoutTransactions.walletAddress, wallet)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** Batches whose every withdrawal is decided are completed (in the transaction that decided the last). */
+export async function completeBatchesOf(tx: Db, decided: WithdrawalRow[], now: Date): Promise<void> {
+  const ids = [...new Set(decided.flatMap((w) => (w.batchId ? [w.batchId] : [])))];
+  if (ids.length === 0) return;
+  await tx
+    .update(payoutBatches)
+    .set({ status: 'completed', closedAt: now })
+    .where(
+      and(
+        inArray(payoutBatches.id, ids),
+        eq(payoutBatches.status, 'open'),
+        sql`NOT EXISTS (SELECT 1 FROM withdrawals w WHERE w.batch_id = ${payoutBatches.id} AND w.status = 'pending')`,
+      ),
+    );
 }
 
 // ---------------------------------------------------------------- reads
@@ -199,6 +223,7 @@ interface RawAdminWithdrawal {
   processed_by: string | null;
   tx_hash: string | null;
   notes: string | null;
+  batch_id: string | null;
   non_earning_user_id: string | null;
   inv_id: string | null;
   inv_tier: string | null;
@@ -231,6 +256,7 @@ function toAdminRow(r: RawAdminWithdrawal) {
       processedBy: r.processed_by,
       txHash: r.tx_hash,
       notes: r.notes,
+      batchId: r.batch_id,
       nonEarningUserId: r.non_earning_user_id,
     } satisfies WithdrawalRow,
     invId: r.inv_id,

@@ -213,11 +213,8 @@ async function provePayout(ctx: AppContext, chain: Chain, txHash: string, wallet
 }
 
 /**
- * Approves a pending withdrawal with the payout's transaction hash. With a chain configured
- * the hash must prove a successful USDC transfer from the payout address to the withdrawal's
- * wallet; one transfer may pay several withdrawals of the same request and wallet while their
- * net amounts add up to no more than it carried (payout_transactions binds hash, request and
- * wallet, and its row lock serialises approvals sharing a hash).
+ * Approves a pending withdrawal with the payout's transaction hash (an administrator's call; the watcher and
+ * an administrator's choice of a found payout go through `approvePaidBy`).
  */
 export async function approve(
   ctx: AppContext,
@@ -225,77 +222,108 @@ export async function approve(
   input: { withdrawalId: string; txHash: string; notes: string | null },
   ip: string,
 ): Promise<AdminWithdrawal> {
-  const current = await loadPending(ctx.db, input.withdrawalId);
+  await approvePaidBy(
+    ctx,
+    { admin, ip },
+    { withdrawalIds: [input.withdrawalId], txHash: input.txHash, notes: input.notes },
+  );
+  return adminView(ctx.db, input.withdrawalId);
+}
+
+/**
+ * Approves pending withdrawals of one wallet paid by one transaction, in one database transaction, with every check
+ * an approval makes (decisions 0008, 0071). With a chain the hash must prove USDC transfers from the payout address
+ * to that wallet, and the net amounts of everything approved with this hash for this wallet may not exceed what
+ * they carried (the payout_transactions row of the hash and wallet is the lock). Without a chain a hash pays one
+ * request only. `by.admin` null: the watcher found the payout (no audit row; the payout transfer records it).
+ */
+export async function approvePaidBy(
+  ctx: AppContext,
+  by: { admin: AuthUser | null; ip: string | null },
+  input: { withdrawalIds: string[]; txHash: string; notes: string | null },
+): Promise<q.WithdrawalRow[]> {
+  const current = await Promise.all(input.withdrawalIds.map((id) => loadPending(ctx.db, id)));
+  const wallet = current[0]?.walletAddress;
+  if (!wallet || current.some((w) => w.walletAddress !== wallet)) throw badRequest(MSG.payoutOneWallet);
   // With a chain configured every approval is proven on chain; without one the hash is recorded as given.
-  const proof = ctx.chain ? await provePayout(ctx, ctx.chain, input.txHash, current.walletAddress) : null;
-  if (proof && proof.value < current.netAmount) throw badRequest(MSG.payoutShort, 'chain_mismatch');
+  const proof = ctx.chain ? await provePayout(ctx, ctx.chain, input.txHash, wallet) : null;
+  const net = current.reduce((n, w) => n + w.netAmount, 0n);
+  if (proof && proof.value < net) throw badRequest(MSG.payoutShort, 'chain_mismatch');
 
-  await inTransaction(ctx.db, async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const now = ctx.clock.now();
-    const w = await q.decidePending(tx, input.withdrawalId, {
-      status: 'approved',
-      processedAt: now,
-      processedBy: admin.id,
-      txHash: input.txHash,
-      notes: input.notes,
-    });
-    if (!w) throw conflict(MSG.withdrawalNotPending);
-
+    const decided: q.WithdrawalRow[] = [];
+    for (const id of input.withdrawalIds) {
+      const w = await q.decidePending(tx, id, {
+        status: 'approved',
+        processedAt: now,
+        processedBy: by.admin?.id ?? null,
+        txHash: input.txHash,
+        notes: input.notes,
+      });
+      if (!w) throw conflict(MSG.withdrawalNotPending);
+      decided.push(w);
+    }
     const bound = await q.claimPayoutTx(tx, {
       txHash: input.txHash,
-      requestId: w.requestId,
-      walletAddress: w.walletAddress,
+      requestId: decided[0]!.requestId,
+      walletAddress: wallet,
       chainValue: proof?.value ?? null,
     });
-    if (bound.requestId !== w.requestId) throw conflict(MSG.hashUsedElsewhere);
-    if (bound.walletAddress !== w.walletAddress) throw conflict(MSG.hashOtherWallet);
+    if (!proof) {
+      if (decided.some((w) => w.requestId !== bound.requestId)) throw conflict(MSG.hashUsedElsewhere);
+      if (await q.hashUsedForOtherWallet(tx, input.txHash, wallet)) throw conflict(MSG.hashOtherWallet);
+    }
     if (proof) {
-      // This withdrawal is already marked approved with the hash, so the sum includes it.
-      const paid = await q.approvedNetForHash(tx, input.txHash);
+      // These withdrawals are already marked approved with the hash, so the sum includes them.
+      const paid = await q.approvedNetFor(tx, input.txHash, wallet);
       if (paid > proof.value) throw badRequest(MSG.payoutShort, 'chain_mismatch');
     }
-
-    await post(tx, {
-      kind: 'withdrawal_payout',
-      refId: w.id,
-      createdBy: admin.id,
-      createdAt: now,
-      memo: input.txHash,
-      legs: [
-        { account: { userId: w.userId, kind: 'pending_withdrawal' }, amount: -w.amount },
-        { account: { platform: 'platform_payouts' }, amount: w.netAmount },
-        ...(w.feeAmount > 0n ? [{ account: { platform: 'platform_fees' as const }, amount: w.feeAmount }] : []),
-      ],
-    });
-    if (w.source === 'earning' && w.investmentId)
-      await q.startCooldown(tx, w.investmentId, now, new Date(now.getTime() + WITHDRAWAL_COOLDOWN_MS));
-    await queueMail(tx, ctx, w.userId, {
-      kind: 'withdrawal_approved',
-      amount: w.amount,
-      fee: w.feeAmount,
-      net: w.netAmount,
-      wallet: w.walletAddress,
-      txHash: input.txHash,
-      notes: input.notes,
-      at: now,
-    });
-    await writeAudit(tx, {
-      adminId: admin.id,
-      action: 'withdrawal_approve',
-      targetType: 'withdrawal',
-      targetId: w.id,
-      before: { status: 'pending' },
-      after: {
-        status: 'approved',
+    for (const w of decided) {
+      await post(tx, {
+        kind: 'withdrawal_payout',
+        refId: w.id,
+        createdBy: by.admin?.id ?? null,
+        createdAt: now,
+        memo: input.txHash,
+        legs: [
+          { account: { userId: w.userId, kind: 'pending_withdrawal' }, amount: -w.amount },
+          { account: { platform: 'platform_payouts' }, amount: w.netAmount },
+          ...(w.feeAmount > 0n ? [{ account: { platform: 'platform_fees' as const }, amount: w.feeAmount }] : []),
+        ],
+      });
+      if (w.source === 'earning' && w.investmentId)
+        await q.startCooldown(tx, w.investmentId, now, new Date(now.getTime() + WITHDRAWAL_COOLDOWN_MS));
+      await queueMail(tx, ctx, w.userId, {
+        kind: 'withdrawal_approved',
+        amount: w.amount,
+        fee: w.feeAmount,
+        net: w.netAmount,
+        wallet: w.walletAddress,
         txHash: input.txHash,
-        netAmount: microToText(w.netAmount),
-        chainValue: proof ? microToText(proof.value) : null,
-      },
-      note: input.notes,
-      ip,
-    });
+        notes: input.notes,
+        at: now,
+      });
+      if (by.admin)
+        await writeAudit(tx, {
+          adminId: by.admin.id,
+          action: 'withdrawal_approve',
+          targetType: 'withdrawal',
+          targetId: w.id,
+          before: { status: 'pending' },
+          after: {
+            status: 'approved',
+            txHash: input.txHash,
+            netAmount: microToText(w.netAmount),
+            chainValue: proof ? microToText(proof.value) : null,
+          },
+          note: input.notes,
+          ip: by.ip,
+        });
+    }
+    await q.completeBatchesOf(tx, decided, now);
+    return decided;
   });
-  return adminView(ctx.db, input.withdrawalId);
 }
 
 /** Rejects a pending withdrawal: the held money goes back where it came from, exactly once. */
