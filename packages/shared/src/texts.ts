@@ -56,6 +56,9 @@ export const TEXT = {
   dismissDepositFailed: 'Failed to dismiss deposit',
   invalidWallet: 'Invalid wallet address: expected 0x followed by 40 hex characters',
   walletChecksum: 'This address has a typo: its checksum does not match',
+  batchEmpty: 'Select at least one pending withdrawal',
+  batchTooLarge: (n: number) => `A batch holds at most ${n} withdrawals`,
+  batchGroupedRequired: 'Choose one transfer per withdrawal or per request',
 
   // ---------------------------------------------------------------- accounts, sessions, second factor
   invalidCredentials: 'Invalid email or password',

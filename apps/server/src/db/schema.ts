@@ -704,6 +704,8 @@ export const payoutTransfers = pgTable(
     status: text('status').notNull().default('pending'),
     /** The withdrawals it paid (matched). */
     withdrawalIds: uuid('withdrawal_ids').array(),
+    /** Why it was not matched by itself, in words an administrator can act on. */
+    detail: text('detail'),
     createdAt: createdAt(),
     resolvedAt: ts('resolved_at'),
     resolvedBy: uuid('resolved_by'),

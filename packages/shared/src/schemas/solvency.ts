@@ -59,17 +59,19 @@ export type ChainAlarm = z.infer<typeof chainAlarmSchema>;
  * GET /api/admin/solvency: what the platform owes its investors (from the ledger) against the USDC its
  * addresses hold on chain (as last read), in USDC. `coverage` is assets / liabilities: null until the
  * balances have been read once, and when nothing is owed; `asOf` is when the oldest balance was read.
- * `watcher` is the deposit watcher's last good pass (null without per-investor addresses), `reconciliation`
+ * `watcher` is the chain watcher's last good pass (null when it does not run), `reconciliation`
  * the last run against the chain, `alarms` what the chain checks left for an operator.
  */
 export const solvencyResponse = z.object({
   liabilities: z.number(),
-  assets: z.object({ depositAddresses: z.number(), payoutAddress: z.number() }),
+  assets: z.object({ depositAddresses: z.number(), payoutAddress: z.number(), treasury: z.number() }),
   coverage: z.nullable(z.number()),
   asOf: z.nullable(z.string()),
   watcher: z.nullable(
     z.object({ checkedAt: z.nullable(z.string()), headBlock: z.nullable(z.number()), cursorBlock: z.number() }),
   ),
+  /** The newest sweep the watcher read: out of investors' addresses to TREASURY_ADDRESS, in one block. */
+  lastSweep: z.nullable(z.object({ blockNumber: z.number(), addresses: z.number(), total: z.number(), at: z.string() })),
   reconciliation: z.nullable(reconciliationSchema),
   alarms: z.array(chainAlarmSchema),
 });

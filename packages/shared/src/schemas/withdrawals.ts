@@ -75,8 +75,11 @@ export const withdrawalSchema = z.object({
 });
 export type Withdrawal = z.infer<typeof withdrawalSchema>;
 
-/** Every admin view of a withdrawal: the requester populated (spec: userId with firstName, lastName, email). */
-export const adminWithdrawalSchema = z.extend(withdrawalSchema, { userId: userRefSchema });
+/**
+ * Every admin view of a withdrawal: the requester populated (spec: userId with firstName, lastName, email), and the
+ * payout batch it was exported in (pending with a batch: "in payment"; the investor still sees pending).
+ */
+export const adminWithdrawalSchema = z.extend(withdrawalSchema, { userId: userRefSchema, batchId: z.nullable(z.string()) });
 export type AdminWithdrawal = z.infer<typeof adminWithdrawalSchema>;
 
 export const myWithdrawalsResponse = z.object({ withdrawals: z.array(withdrawalSchema) });
@@ -98,3 +101,62 @@ export const adminWithdrawalsResponse = z.object({
 export type AdminWithdrawalsResponse = z.infer<typeof adminWithdrawalsResponse>;
 
 export const withdrawalActionResponse = z.object({ message: z.string(), withdrawal: adminWithdrawalSchema });
+
+// ---------------------------------------------------------------- payouts found on chain, payout batches
+
+/** Most withdrawals one batch or one found payout takes. */
+export const MAX_BATCH_WITHDRAWALS = 500;
+const withdrawalIds = z
+  .array(idSchema)
+  .check(z.minLength(1, TEXT.batchEmpty), z.maxLength(MAX_BATCH_WITHDRAWALS, TEXT.batchTooLarge(MAX_BATCH_WITHDRAWALS)));
+
+/** A pending withdrawal a found payout could pay, as the administrator chooses among them. */
+export const payableWithdrawalSchema = z.object({
+  _id: z.string(),
+  requestId: z.string(),
+  netAmount: usdc,
+  source: z.enum(WITHDRAWAL_SOURCES),
+  cycleNumber: z.nullable(z.number()),
+  requestedAt: isoDate,
+});
+
+/**
+ * A USDC transfer out of the payout address the watcher read in a deep block that it could not settle by itself:
+ * `ambiguous` (several sets of pending withdrawals to that wallet add up to it: `candidates`) or `unmatched` (none).
+ */
+export const foundPayoutSchema = z.object({
+  _id: z.string(),
+  txHash: z.string(),
+  logIndex: z.number(),
+  walletAddress: z.string(),
+  amount: usdc,
+  blockNumber: z.number(),
+  status: z.enum(['ambiguous', 'unmatched']),
+  detail: z.nullable(z.string()),
+  candidates: z.array(z.array(z.string())),
+  pendingToWallet: z.array(payableWithdrawalSchema),
+});
+export type FoundPayout = z.infer<typeof foundPayoutSchema>;
+export const foundPayoutsResponse = z.object({ payouts: z.array(foundPayoutSchema) });
+export const assignPayoutBody = z.strictObject({ withdrawalIds });
+
+export const BATCH_STATUSES = ['open', 'cancelled', 'completed'] as const;
+export const payoutBatchSchema = z.object({
+  _id: z.string(),
+  status: z.enum(BATCH_STATUSES),
+  /** One transfer per request rather than one per withdrawal. */
+  grouped: z.boolean(),
+  token: z.string(),
+  createdAt: isoDate,
+  closedAt: z.nullable(isoDate),
+  withdrawals: z.number(),
+  /** Still pending (in payment); the others were completed (or rejected). */
+  pending: z.number(),
+  transfers: z.number(),
+  total: usdc,
+});
+export type PayoutBatch = z.infer<typeof payoutBatchSchema>;
+export const createBatchBody = z.strictObject({ withdrawalIds, grouped: z.boolean({ error: TEXT.batchGroupedRequired }) });
+export type CreateBatchInput = z.input<typeof createBatchBody>;
+export const payoutBatchResponse = z.object({ message: z.string(), batch: payoutBatchSchema });
+export const payoutBatchesResponse = z.object({ batches: z.array(payoutBatchSchema) });

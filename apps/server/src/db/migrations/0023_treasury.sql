@@ -30,6 +30,7 @@ CREATE TABLE "payout_transfers" (
 	"block_hash" text NOT NULL,
 	"status" text DEFAULT 'pending' NOT NULL,
 	"withdrawal_ids" uuid[],
+	"detail" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"resolved_at" timestamp with time zone,
 	"resolved_by" uuid

@@ -29,7 +29,7 @@ import { DepositWatcher, depositWatcher } from './deposit-watcher.ts';
 import { findCursor } from './watcher.queries.ts';
 import { openAlarms } from '../solvency/solvency.queries.ts';
 import { refreshOnchainBalances } from '../solvency/solvency.service.ts';
-import { sweepPlan, sweepPlanLines } from '../solvency/sweep-plan.ts';
+import { readSweepPlan, sweepPlanLines } from '../solvency/sweep-plan.ts';
 import { fund } from '../../../test/helpers.ts';
 
 /**
@@ -427,11 +427,14 @@ describe.runIf(avail.ok)('deposit watcher (anvil, per-investor addresses)', () =
     const after = (await call(t, 'GET', '/api/admin/solvency', { token: admin.token })).data;
     expect(after.coverage).toBeLessThan(1);
 
-    const plan = await sweepPlan(t.ctx.db, t.ctx.chain!);
+    const plan = await readSweepPlan(t.ctx.db, t.ctx.chain!, t.ctx.config);
     if ('error' in plan) throw new Error(plan.error);
-    expect(plan.total).toBe(held);
-    const lines = sweepPlanLines(plan, 137);
-    expect(lines.at(-1)).toBe(`Total: ${Number(held) / 1e6} USDC in 3 of 4 deposit addresses`);
-    expect(lines).toContain(`0\t.../0\t${aliceAddr}\t${Number(await onChain(aliceAddr)) / 1e6}`);
+    const tk = token.address.toLowerCase();
+    expect(plan.totals[tk]).toBe(held.toString());
+    expect(plan.tokens).toEqual([{ address: tk, name: 'USD Coin', version: '2', decimals: 6, eip3009: true }]);
+    const lines = sweepPlanLines(plan);
+    expect(lines.at(-1)).toBe('3 of 4 deposit addresses hold USDC');
+    expect(lines).toContain(`Total USD Coin ${tk}: ${Number(held) / 1e6} USDC`);
+    expect(lines).toContain(`0\t.../0\t${aliceAddr}\t${tk}\t${Number(await onChain(aliceAddr)) / 1e6}`);
   });
 });

@@ -17,6 +17,8 @@ import { refreshBalancesOf, refreshOnchainBalances } from '../solvency/solvency.
 import { confirmAndCreditMany } from './deposits.credit.ts';
 import * as dq from './deposits.queries.ts';
 import * as q from './watcher.queries.ts';
+import * as pq from '../withdrawals/payouts.queries.ts';
+import { settlePayouts } from '../withdrawals/payouts.service.ts';
 
 /**
  * The chain watcher (DEPOSIT_XPUB mode, docs/decisions/0031, 0032 and 0068): follows the chain from a persisted
@@ -111,6 +113,8 @@ export interface PassResult {
   recorded: number;
   credited: number;
   dropped: number;
+  /** Payout transfers that completed withdrawals by themselves. */
+  payouts: number;
   rewound: boolean;
 }
 
@@ -126,6 +130,9 @@ type RangeRead =
       parentHash: string;
       toHash: string;
       rows: q.WatchedInsert[];
+      /** Transfers out of PAYOUT_ADDRESS, and out of investors' addresses to TREASURY_ADDRESS (sweeps). */
+      payouts: pq.PayoutInsert[];
+      sweeps: pq.SweepInsert[];
       /** Logs the node answered, and the USDC transfers among them. */
       logs: number;
       transfers: number;
@@ -152,8 +159,9 @@ export class DepositWatcher {
     this.scanBlocks = Math.min(SCAN_BLOCKS_START, this.maxScanBlocks);
   }
 
+  /** Deposits to investors' own addresses (DEPOSIT_XPUB), payouts out of PAYOUT_ADDRESS: either needs the chain read. */
   get enabled(): boolean {
-    return Boolean(this.ctx.chain && this.ctx.config.DEPOSIT_XPUB);
+    return Boolean(this.ctx.chain && (this.ctx.config.DEPOSIT_XPUB || this.ctx.config.PAYOUT_ADDRESS));
   }
 
   status(): WatcherStatus {
@@ -179,7 +187,7 @@ export class DepositWatcher {
       this.ctx.log.warn({ err: this.lastError, kind: r.fault, retryInMs: wait }, 'deposit watcher: pass stopped');
       return 'failed';
     }
-    if (r.recorded || r.credited || r.dropped || r.rewound) this.ctx.log.info(r, 'deposit watcher pass');
+    if (r.recorded || r.credited || r.dropped || r.payouts || r.rewound) this.ctx.log.info(r, 'deposit watcher pass');
     return undefined;
   }
 
@@ -204,10 +212,11 @@ export class DepositWatcher {
       recorded: 0,
       credited: 0,
       dropped: 0,
+      payouts: 0,
       rewound: false,
     };
     const chain = this.ctx.chain;
-    if (!chain || !this.ctx.config.DEPOSIT_XPUB) return { ...out, stopped: 'off' };
+    if (!chain || !this.enabled) return { ...out, stopped: 'off' };
     const { db } = this.ctx;
     try {
       const head = must(await chain.headBlock());
@@ -237,7 +246,10 @@ export class DepositWatcher {
       cursor = await this.scan(cursor, target, head, out);
       if (!cursor) return { ...out, stopped: 'lease' };
       await this.preview(cursor, head, out);
-      await this.settle(cursor.blockNumber < target ? cursor.blockNumber : target, head, out);
+      const settled = cursor.blockNumber < target ? cursor.blockNumber : target;
+      await this.settle(settled, head, out);
+      const payouts = await settlePayouts(this.ctx, settled);
+      out.payouts += payouts.matched;
       const now = this.ctx.clock.now();
       await q.markChecked(db, DEPOSIT_WATCHER, this.owner, head, now);
       this.ctx.metrics.watcherLagBlocks.set(Number(head - cursor.blockNumber));
@@ -391,6 +403,7 @@ export class DepositWatcher {
         throw new WatcherFault('changed', `the logs of blocks ${from}-${to} come from another chain than their blocks`);
       const transfers = logs.filter((l) => l.usdc && l.value > 0n);
       const rows = await this.depositsIn(transfers, head);
+      const { payouts, sweeps } = await this.outgoingIn(transfers);
       return {
         ok: true,
         from,
@@ -398,6 +411,8 @@ export class DepositWatcher {
         parentHash: first.parentHash,
         toHash: end.hash,
         rows,
+        payouts,
+        sweeps,
         logs: logs.length,
         transfers: transfers.length,
       };
@@ -422,6 +437,8 @@ export class DepositWatcher {
       );
       if (!ok) return null;
       await q.recordTransfers(tx, read.rows);
+      await pq.recordPayoutTransfers(tx, read.payouts);
+      await pq.recordSweeps(tx, read.sweeps);
       await q.addCheckpoint(tx, DEPOSIT_WATCHER, read.to, read.toHash, read.to - CHECKPOINT_WINDOW);
       return next;
     });
@@ -443,6 +460,44 @@ export class DepositWatcher {
     );
     await inTransaction(this.ctx.db, (tx) => q.recordTransfers(tx, rows));
     out.recorded += rows.length;
+  }
+
+  /**
+   * The transfers out that the books follow: from PAYOUT_ADDRESS (payouts the watcher matches with withdrawals), and
+   * from an investor's deposit address to TREASURY_ADDRESS (sweeps).
+   */
+  private async outgoingIn(logs: TransferLog[]): Promise<{ payouts: pq.PayoutInsert[]; sweeps: pq.SweepInsert[] }> {
+    const payout = this.ctx.config.PAYOUT_ADDRESS?.toLowerCase();
+    const treasury = this.ctx.config.TREASURY_ADDRESS?.toLowerCase();
+    const now = this.ctx.clock.now();
+    const payouts = payout
+      ? logs
+          .filter((l) => l.from === payout)
+          .map((l) => ({
+            txHash: l.txHash,
+            logIndex: l.logIndex,
+            toAddress: l.to,
+            amount: l.value,
+            blockNumber: l.blockNumber,
+            blockHash: l.blockHash,
+            createdAt: now,
+          }))
+      : [];
+    const toTreasury = treasury ? logs.filter((l) => l.to === treasury) : [];
+    const owners =
+      toTreasury.length > 0 ? new Set((await ownersOf(this.ctx.db, toTreasury.map((l) => l.from))).map((o) => o.address)) : null;
+    const sweeps = toTreasury
+      .filter((l) => owners?.has(l.from))
+      .map((l) => ({
+        txHash: l.txHash,
+        logIndex: l.logIndex,
+        fromAddress: l.from,
+        toAddress: l.to,
+        amount: l.value,
+        blockNumber: l.blockNumber,
+        createdAt: now,
+      }));
+    return { payouts, sweeps };
   }
 
   /** The logs that are deposits: to an investor's address, from the block it was handed out on. */
@@ -574,6 +629,31 @@ export class DepositWatcher {
   }
 
   /**
+   * After a deep re-organisation: payouts and sweeps read above the fork and not acted on are read again; a payout
+   * that completed withdrawals is found again in its new block, or is an alarm (they were paid by a transfer the
+   * chain no longer has).
+   */
+  private async recheckPayouts(fork: bigint, now: Date): Promise<void> {
+    const { db } = this.ctx;
+    await pq.dropUnsettledAbove(db, fork);
+    for (const p of await pq.matchedAbove(db, fork)) {
+      const r = must(await this.ctx.chain!.receipt(p.txHash));
+      const again =
+        r.found && r.status === 'success'
+          ? r.transfers.find((t) => t.usdc && t.to === p.toAddress && t.value === p.amount && t.from === this.ctx.config.PAYOUT_ADDRESS?.toLowerCase())
+          : undefined;
+      if (again) await pq.moveMatched(db, p.id, { blockNumber: again.blockNumber, blockHash: again.blockHash, logIndex: again.logIndex });
+      else
+        await q.raiseAlarm(db, {
+          kind: 'payout_gone',
+          detail: `a payout of ${formatUsdc(microToUsdc(p.amount), 2, 6)} USDC to ${p.toAddress} (transaction ${p.txHash}) that completed withdrawals is no longer on the chain`,
+          blockNumber: p.blockNumber,
+          at: now,
+        });
+    }
+  }
+
+  /**
    * The cursor's block left the chain: a re-organisation deeper than the confirmations. An alarm; then back to the
    * newest checkpoint still on the chain (binary search: a checkpoint on the chain has every older one on it too),
    * every deposit read above it matched with its transaction again, and the cursor moved there. No checkpoint on
@@ -615,6 +695,7 @@ export class DepositWatcher {
       'chain re-organisation deeper than the confirmations',
     );
     for (const txHash of await q.watchedTxsAbove(db, fork.blockNumber)) await this.recheckTx(txHash, out);
+    await this.recheckPayouts(fork.blockNumber, now);
     const ok = await inTransaction(db, async (tx) => {
       const moved = await q.advanceCursor(tx, DEPOSIT_WATCHER, this.owner, cursor, fork, now, this.leaseUntil());
       if (moved) await q.dropCheckpointsAbove(tx, DEPOSIT_WATCHER, fork.blockNumber);

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
 import { chainAlarms, ledgerAccounts, onchainBalances } from '../../db/schema.ts';
 
-export type BalanceKind = 'deposit' | 'shared' | 'payout';
+export type BalanceKind = 'deposit' | 'shared' | 'payout' | 'treasury';
 
 /** Everything investors' accounts hold (balance, rewards, earnings, invested, pending withdrawals). */
 export async function userLiabilities(db: Db): Promise<bigint> {

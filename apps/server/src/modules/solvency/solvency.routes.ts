@@ -19,6 +19,14 @@ export function solvencyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { onRequest: requireAdmin, schema: { response: { 200: solvencyResponse } } },
       async (req) => service.adminRefresh(ctx, currentUser(req), req.ip),
     );
+    app.get('/admin/solvency/sweep-plan', { onRequest: requireAdmin }, async (req, reply) => {
+      const plan = await service.adminSweepPlan(ctx, currentUser(req), req.ip);
+      return reply
+        .header('content-type', 'application/json; charset=utf-8')
+        .header('content-disposition', `attachment; filename="sweep-plan-${plan.createdAt.slice(0, 10)}.json"`)
+        .header('cache-control', 'no-store')
+        .send(`${JSON.stringify(plan, null, 2)}\n`);
+    });
     app.post(
       '/admin/solvency/reconcile',
       { onRequest: requireAdmin, schema: { response: { 202: reconciliationResponse } } },

@@ -12,13 +12,15 @@ import { allAddresses } from '../deposit-addresses/deposit-addresses.queries.ts'
 import { DEPOSIT_WATCHER } from '../deposit-addresses/deposit-addresses.service.ts';
 import { findCursor } from '../deposits/watcher.queries.ts';
 import { lastRun } from '../reconciliation/reconciliation.queries.ts';
+import { lastSweep } from '../withdrawals/payouts.queries.ts';
+import { readSweepPlan, type SweepPlan } from './sweep-plan.ts';
 import { completeRun, runningRun, startRun, toReconciliationDto } from '../reconciliation/reconciliation.service.ts';
 import * as q from './solvency.queries.ts';
 
 /** An administrator's "Refresh now" reads every platform address: at most once in this many ms. */
 export const REFRESH_EVERY_MS = 10_000;
 
-/** The platform's addresses whose USDC counts as assets: investors' deposit addresses, DEPOSIT_ADDRESS (unless the demo one), PAYOUT_ADDRESS. */
+/** The platform's addresses whose USDC counts as assets: investors' deposit addresses, DEPOSIT_ADDRESS (unless the demo one), PAYOUT_ADDRESS, TREASURY_ADDRESS. */
 export async function platformAddresses(ctx: AppContext): Promise<{ address: string; kind: q.BalanceKind }[]> {
   const out: { address: string; kind: q.BalanceKind }[] = (await allAddresses(ctx.db)).map((a) => ({
     address: a.address,
@@ -27,6 +29,7 @@ export async function platformAddresses(ctx: AppContext): Promise<{ address: str
   const shared = ctx.config.DEPOSIT_ADDRESS.toLowerCase();
   if (shared !== DEMO_DEPOSIT_ADDRESS.toLowerCase()) out.push({ address: shared, kind: 'shared' });
   if (ctx.config.PAYOUT_ADDRESS) out.push({ address: ctx.config.PAYOUT_ADDRESS.toLowerCase(), kind: 'payout' });
+  if (ctx.config.TREASURY_ADDRESS) out.push({ address: ctx.config.TREASURY_ADDRESS.toLowerCase(), kind: 'treasury' });
   return out;
 }
 
@@ -70,22 +73,33 @@ export async function refreshBalancesOf(
 }
 
 export async function solvency(ctx: AppContext): Promise<Solvency> {
-  const [liabilities, totals, cursor, run, alarms] = await Promise.all([
+  const [liabilities, totals, cursor, run, alarms, sweep] = await Promise.all([
     q.userLiabilities(ctx.db),
     q.onchainTotals(ctx.db),
-    ctx.config.DEPOSIT_XPUB ? findCursor(ctx.db, DEPOSIT_WATCHER) : Promise.resolve(undefined),
+    findCursor(ctx.db, DEPOSIT_WATCHER),
     lastRun(ctx.db),
     q.openAlarms(ctx.db),
+    lastSweep(ctx.db),
   ]);
   const total = (...kinds: string[]) => totals.filter((t) => kinds.includes(t.kind)).reduce((n, t) => n + t.total, 0n);
   const deposit = total('deposit', 'shared');
   const payout = total('payout');
+  const treasury = total('treasury');
   const oldest = totals.reduce<Date | null>((o, t) => (o === null || t.oldest < o ? t.oldest : o), null);
   return {
     liabilities: microToUsdc(liabilities),
-    assets: { depositAddresses: microToUsdc(deposit), payoutAddress: microToUsdc(payout) },
+    assets: { depositAddresses: microToUsdc(deposit), payoutAddress: microToUsdc(payout), treasury: microToUsdc(treasury) },
     // Integer arithmetic to 4 decimals (1.2345 = 123.45 %), then a number; none before a reading.
-    coverage: oldest && liabilities > 0n ? Number(((deposit + payout) * 10_000n) / liabilities) / 10_000 : null,
+    coverage:
+      oldest && liabilities > 0n ? Number(((deposit + payout + treasury) * 10_000n) / liabilities) / 10_000 : null,
+    lastSweep: sweep
+      ? {
+          blockNumber: Number(sweep.blockNumber),
+          addresses: sweep.addresses,
+          total: microToUsdc(BigInt(sweep.total)),
+          at: new Date(sweep.at).toISOString(),
+        }
+      : null,
     asOf: oldest ? oldest.toISOString() : null,
     watcher: cursor
       ? {
@@ -170,4 +184,21 @@ export async function acknowledgeAlarm(ctx: AppContext, admin: AuthUser, id: str
       ip,
     });
   });
+}
+
+/** The sweep plan an administrator downloads for the offline signer (the same as `npm run deposits:sweep-plan -- --json`), audited. */
+export async function adminSweepPlan(ctx: AppContext, admin: AuthUser, ip: string): Promise<SweepPlan> {
+  const chain = ctx.chain;
+  if (!chain) throw conflict(MSG.solvencyNoChain);
+  const plan = await readSweepPlan(ctx.db, chain, ctx.config, { now: ctx.clock.now() });
+  if ('error' in plan) throw new AppError('upstream_error', plan.error);
+  await writeAudit(ctx.db, {
+    adminId: admin.id,
+    action: 'sweep_plan_download',
+    targetType: 'platform',
+    targetId: 'sweep-plan',
+    after: { addresses: plan.addresses.length, totals: plan.totals },
+    ip,
+  });
+  return plan;
 }

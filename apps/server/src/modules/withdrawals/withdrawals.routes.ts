@@ -4,6 +4,11 @@ import {
   adminWithdrawalsQuery,
   adminWithdrawalsResponse,
   approveBody,
+  assignPayoutBody,
+  createBatchBody,
+  foundPayoutsResponse,
+  payoutBatchResponse,
+  payoutBatchesResponse,
   myWithdrawalsResponse,
   rejectBody,
   requestAllBody,
@@ -14,7 +19,13 @@ import type { AppContext } from '../../context.ts';
 import { authHooks, currentUser } from '../../plugins/auth.ts';
 import { perIp } from '../../plugins/rate-limit.ts';
 import { pageOf } from '../../db/keyset.ts';
+import { idParams } from '@harvest/shared/schemas/user';
+import * as z from 'zod/mini';
+import * as batches from './batches.service.ts';
+import * as payouts from './payouts.service.ts';
 import * as service from './withdrawals.service.ts';
+
+const batchFileQuery = z.strictObject({ format: z._default(z.enum(['safe', 'csv']), 'safe') });
 
 export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { requireUser, requireAdmin } = authHooks(ctx);
@@ -83,6 +94,77 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         message: MSG.withdrawalRejected,
         withdrawal: await service.reject(ctx, currentUser(req), req.body, req.ip),
       }),
+    );
+
+    // ------------------------------------------------------------ payout batches (a multisig pays them)
+    app.get(
+      '/withdrawal/admin/batches',
+      { onRequest: requireAdmin, schema: { response: { 200: payoutBatchesResponse } } },
+      async () => ({ batches: await batches.listBatches(ctx) }),
+    );
+
+    app.post(
+      '/withdrawal/admin/batches',
+      {
+        onRequest: requireAdmin,
+        schema: { body: createBatchBody, response: { 201: payoutBatchResponse } },
+        config: { idempotent: true },
+      },
+      async (req, reply) => {
+        const batch = await batches.createBatch(ctx, currentUser(req), req.body, req.ip);
+        return reply.status(201).send({ message: MSG.batchCreated(batch.withdrawals), batch });
+      },
+    );
+
+    app.get(
+      '/withdrawal/admin/batches/:id/file',
+      { onRequest: requireAdmin, schema: { params: idParams, querystring: batchFileQuery } },
+      async (req, reply) => {
+        const file = await batches.batchFile(ctx, currentUser(req), req.params.id, req.query.format, req.ip);
+        return reply
+          .header('content-type', file.type)
+          .header('content-disposition', `attachment; filename="${file.name}"`)
+          .header('cache-control', 'no-store')
+          .send(file.body);
+      },
+    );
+
+    app.post(
+      '/withdrawal/admin/batches/:id/cancel',
+      { onRequest: requireAdmin, schema: { params: idParams, response: { 200: payoutBatchResponse } } },
+      async (req) => ({
+        message: MSG.batchCancelled,
+        batch: await batches.cancelBatch(ctx, currentUser(req), req.params.id, req.ip),
+      }),
+    );
+
+    // ------------------------------------------------------------ payouts the watcher could not settle
+    app.get(
+      '/withdrawal/admin/payouts',
+      { onRequest: requireAdmin, schema: { response: { 200: foundPayoutsResponse } } },
+      async () => ({ payouts: await payouts.foundPayouts(ctx) }),
+    );
+
+    app.post(
+      '/withdrawal/admin/payouts/:id/assign',
+      {
+        onRequest: requireAdmin,
+        schema: { params: idParams, body: assignPayoutBody, response: { 200: messageResponse } },
+        config: { idempotent: true },
+      },
+      async (req) => {
+        await payouts.assignPayout(ctx, currentUser(req), { payoutId: req.params.id, ...req.body }, req.ip);
+        return { message: MSG.payoutAssigned };
+      },
+    );
+
+    app.post(
+      '/withdrawal/admin/payouts/:id/dismiss',
+      { onRequest: requireAdmin, schema: { params: idParams, response: { 200: messageResponse } } },
+      async (req) => {
+        await payouts.dismissPayout(ctx, currentUser(req), req.params.id, req.ip);
+        return { message: MSG.payoutDismissed };
+      },
     );
   };
 }

@@ -48,7 +48,7 @@ export function toWithdrawalDto(r: PopulatedRow): Withdrawal {
 }
 
 export function toAdminDto(r: AdminRow): AdminWithdrawal {
-  return { ...toWithdrawalDto(r), userId: toUserRef(r.user) };
+  return { ...toWithdrawalDto(r), userId: toUserRef(r.user), batchId: r.w.batchId };
 }
 
 // ---------------------------------------------------------------- Withdraw All
@@ -241,6 +241,8 @@ export async function approvePaidBy(
   ctx: AppContext,
   by: { admin: AuthUser | null; ip: string | null },
   input: { withdrawalIds: string[]; txHash: string; notes: string | null },
+  /** Written in the same transaction (the found payout transfer's state). */
+  alsoWrite?: (tx: Db) => Promise<void>,
 ): Promise<q.WithdrawalRow[]> {
   const current = await Promise.all(input.withdrawalIds.map((id) => loadPending(ctx.db, id)));
   const wallet = current[0]?.walletAddress;
@@ -322,6 +324,7 @@ export async function approvePaidBy(
         });
     }
     await q.completeBatchesOf(tx, decided, now);
+    await alsoWrite?.(tx);
     return decided;
   });
 }

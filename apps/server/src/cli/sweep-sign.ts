@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { HDKey } from '@scure/bip32';
+import { mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english';
+import { bytesToHex, parseSignature, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import type { SweepPlan } from '../modules/solvency/sweep-plan.ts';
+import { AUTHORIZATION_TYPES, type SignedSweep } from '../modules/solvency/sweep-file.ts';
+import { readSecret } from '../lib/secret-input.ts';
+
+/**
+ * `npm run sweep:sign -- --plan plan.json --out signed.json [--path "m/44'/60'/0'/0"] [--hours 6]`, on the operator's
+ * offline machine (decision 0072). Standard input holds the extended private key (xprv...) of the DEPOSIT_XPUB node,
+ * or a BIP39 mnemonic (the node at --path). The secret is never read from the environment, never printed, never
+ * written: what is written is one EIP-3009 authorization per address and token, moving the whole balance to the
+ * plan's treasury, with a random nonce, valid for --hours. A secret whose public node is not the plan's DEPOSIT_XPUB
+ * is refused.
+ */
+const args = process.argv.slice(2);
+const arg = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const fail = (message: string): never => {
+  console.error(`sweep:sign: ${message}`);
+  process.exit(2);
+};
+
+const planFile = arg('--plan') ?? fail('--plan FILE is required (npm run deposits:sweep-plan -- --json --out FILE)');
+const outFile = arg('--out') ?? fail('--out FILE is required');
+const path = arg('--path') ?? "m/44'/60'/0'/0";
+const hours = Number(arg('--hours') ?? 6);
+if (!Number.isFinite(hours) || hours <= 0 || hours > 72) fail('--hours must be between 0 and 72');
+
+let plan: SweepPlan;
+try {
+  plan = JSON.parse(readFileSync(planFile, 'utf8')) as SweepPlan;
+} catch {
+  fail(`${planFile} is not a readable sweep plan`);
+}
+if (plan!.kind !== 'harvest-farm-sweep-plan' || plan!.version !== 1) fail(`${planFile} is not a sweep plan (version 1)`);
+if (!plan!.treasury) fail('the plan has no treasury address (TREASURY_ADDRESS was not set when it was made)');
+
+const secret = (await readSecret('Extended private key (xprv...) or mnemonic of the DEPOSIT_XPUB node (input hidden): ')).trim();
+if (!secret) fail('no secret on standard input (it is never read from the environment)');
+let node: HDKey | undefined;
+try {
+  if (/^[xt]prv/.test(secret)) node = HDKey.fromExtendedKey(secret);
+  else if (validateMnemonic(secret.replace(/\s+/g, ' '), wordlist))
+    node = HDKey.fromMasterSeed(mnemonicToSeedSync(secret.replace(/\s+/g, ' '))).derive(path);
+} catch {
+  node = undefined;
+}
+if (!node?.privateKey) fail('the secret is neither an extended private key nor a BIP39 mnemonic');
+if (node!.publicExtendedKey !== plan!.xpub)
+  fail(`this key is not the one behind the plan's DEPOSIT_XPUB (${plan!.xpub.slice(0, 16)}...): check --path and the key`);
+
+const now = Math.floor(Date.now() / 1000);
+const validBefore = BigInt(now + Math.round(hours * 3600));
+const signed: SignedSweep = {
+  kind: 'harvest-farm-sweep-authorizations',
+  version: 1,
+  chainId: plan!.chainId,
+  treasury: plan!.treasury!,
+  createdAt: new Date().toISOString(),
+  authorizations: [],
+  manual: [],
+};
+for (const a of plan!.addresses) {
+  const child = node!.deriveChild(a.childIndex);
+  if (!child.privateKey) fail(`child ${a.childIndex} has no private key`);
+  const account = privateKeyToAccount(bytesToHex(child.privateKey!));
+  if (account.address.toLowerCase() !== a.address.toLowerCase())
+    fail(`child ${a.childIndex} is ${account.address}, not the plan's ${a.address}: the plan does not belong to this key`);
+  for (const token of plan!.tokens) {
+    const value = BigInt(a.balances[token.address] ?? 0);
+    if (value === 0n) continue;
+    if (!token.eip3009 || !token.version) {
+      signed.manual.push({ childIndex: a.childIndex, address: a.address, token: token.address, value: value.toString() });
+      continue;
+    }
+    const message = {
+      from: account.address,
+      to: plan!.treasury as Hex,
+      value,
+      validAfter: 0n,
+      validBefore,
+      nonce: bytesToHex(randomBytes(32)),
+    };
+    const signature = await account.signTypedData({
+      domain: { name: token.name, version: token.version, chainId: plan!.chainId, verifyingContract: token.address as Hex },
+      types: AUTHORIZATION_TYPES,
+      primaryType: 'TransferWithAuthorization',
+      message,
+    });
+    const { r, s, yParity } = parseSignature(signature);
+    signed.authorizations.push({
+      token: token.address,
+      from: account.address.toLowerCase(),
+      to: plan!.treasury!,
+      value: value.toString(),
+      validAfter: '0',
+      validBefore: validBefore.toString(),
+      nonce: message.nonce,
+      v: 27 + yParity,
+      r,
+      s,
+      signature,
+    });
+  }
+}
+writeFileSync(outFile, `${JSON.stringify(signed, null, 2)}\n`, { mode: 0o600 });
+const total = signed.authorizations.reduce((n, x) => n + BigInt(x.value), 0n);
+console.log(
+  `Signed ${signed.authorizations.length} authorization(s) moving ${total} micro-USDC to ${plan!.treasury}, valid until ${new Date(Number(validBefore) * 1000).toISOString()}: ${outFile}`,
+);
+for (const m of signed.manual)
+  console.log(`Manual procedure (token ${m.token} takes no authorization): child ${m.childIndex} ${m.address} holds ${m.value}`);

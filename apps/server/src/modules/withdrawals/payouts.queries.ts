@@ -1,0 +1,115 @@
+import { and, asc, desc, eq, gt, inArray, lte, ne, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { depositSweeps, payoutBatches, payoutTransfers, withdrawals } from '../../db/schema.ts';
+
+export type PayoutTransferRow = typeof payoutTransfers.$inferSelect;
+export type PayoutInsert = Pick<
+  typeof payoutTransfers.$inferInsert,
+  'txHash' | 'logIndex' | 'toAddress' | 'amount' | 'blockNumber' | 'blockHash' | 'createdAt'
+>;
+export type SweepInsert = typeof depositSweeps.$inferInsert;
+
+/** Records transfers out of the payout address (once per log; read again: nothing changes). */
+export async function recordPayoutTransfers(db: Db, rows: PayoutInsert[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insert(payoutTransfers).values(rows).onConflictDoNothing();
+}
+
+export async function recordSweeps(db: Db, rows: SweepInsert[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insert(depositSweeps).values(rows).onConflictDoNothing();
+}
+
+/** Payout transfers not looked at yet, in blocks up to `maxBlock`, oldest first. */
+export async function pendingPayoutTransfers(db: Db, maxBlock: bigint, limit: number): Promise<PayoutTransferRow[]> {
+  return db
+    .select()
+    .from(payoutTransfers)
+    .where(and(eq(payoutTransfers.status, 'pending'), lte(payoutTransfers.blockNumber, maxBlock)))
+    .orderBy(asc(payoutTransfers.blockNumber), asc(payoutTransfers.logIndex))
+    .limit(limit);
+}
+
+/** Payout transfers an administrator has to look at (ambiguous or unmatched), newest first. */
+export async function openPayoutTransfers(db: Db): Promise<PayoutTransferRow[]> {
+  return db
+    .select()
+    .from(payoutTransfers)
+    .where(inArray(payoutTransfers.status, ['ambiguous', 'unmatched']))
+    .orderBy(desc(payoutTransfers.blockNumber), desc(payoutTransfers.logIndex))
+    .limit(200);
+}
+
+export async function findPayoutTransfer(db: Db, id: string): Promise<PayoutTransferRow | undefined> {
+  const [row] = await db.select().from(payoutTransfers).where(eq(payoutTransfers.id, id)).limit(1);
+  return row;
+}
+
+/** Settles a payout transfer's state from `from` (compare-and-set: two instances or an admin never both). */
+export async function settlePayoutTransfer(
+  db: Db,
+  id: string,
+  from: string[],
+  values: { status: string; withdrawalIds?: string[] | null; detail?: string | null; resolvedAt?: Date; resolvedBy?: string | null },
+): Promise<boolean> {
+  const rows = await db
+    .update(payoutTransfers)
+    .set(values)
+    .where(and(eq(payoutTransfers.id, id), inArray(payoutTransfers.status, from)))
+    .returning({ id: payoutTransfers.id });
+  return rows.length > 0;
+}
+
+/** Pending withdrawals to a wallet, with the open batch each is in (null: none), oldest first. */
+export async function pendingToWallet(db: Db, wallet: string) {
+  return db
+    .select({ w: withdrawals, batchGrouped: payoutBatches.grouped, batchStatus: payoutBatches.status })
+    .from(withdrawals)
+    .leftJoin(payoutBatches, eq(payoutBatches.id, withdrawals.batchId))
+    .where(and(eq(withdrawals.walletAddress, wallet), eq(withdrawals.status, 'pending')))
+    .orderBy(asc(withdrawals.requestedAt), asc(withdrawals.id));
+}
+
+/** Withdrawals to this wallet already approved with this hash (by hand, before the watcher read the transfer). */
+export async function approvedWith(db: Db, txHash: string, wallet: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: withdrawals.id })
+    .from(withdrawals)
+    .where(and(eq(withdrawals.txHash, txHash), eq(withdrawals.walletAddress, wallet), eq(withdrawals.status, 'approved')));
+  return rows.map((r) => r.id);
+}
+
+/** After a re-organisation: what was read above the fork point and not acted on is read again. */
+export async function dropUnsettledAbove(db: Db, blockNumber: bigint): Promise<void> {
+  await db
+    .delete(payoutTransfers)
+    .where(and(gt(payoutTransfers.blockNumber, blockNumber), ne(payoutTransfers.status, 'matched')));
+  await db.delete(depositSweeps).where(gt(depositSweeps.blockNumber, blockNumber));
+}
+
+/** Matched payout transfers read above a block (a re-organisation may have taken them away). */
+export async function matchedAbove(db: Db, blockNumber: bigint): Promise<PayoutTransferRow[]> {
+  return db
+    .select()
+    .from(payoutTransfers)
+    .where(and(gt(payoutTransfers.blockNumber, blockNumber), eq(payoutTransfers.status, 'matched')));
+}
+
+export async function moveMatched(db: Db, id: string, to: { blockNumber: bigint; blockHash: string; logIndex: number }) {
+  await db.update(payoutTransfers).set(to).where(eq(payoutTransfers.id, id));
+}
+
+/** The newest sweep: its block, how many addresses, how much, when it was read. */
+export async function lastSweep(db: Db) {
+  const [row] = await db
+    .select({
+      blockNumber: depositSweeps.blockNumber,
+      addresses: sql<number>`count(DISTINCT ${depositSweeps.fromAddress})::int`,
+      total: sql<string>`sum(${depositSweeps.amount})::text`,
+      at: sql<Date>`max(${depositSweeps.createdAt})`,
+    })
+    .from(depositSweeps)
+    .where(sql`${depositSweeps.blockNumber} = (SELECT max(block_number) FROM deposit_sweeps)`)
+    .groupBy(depositSweeps.blockNumber);
+  return row;
+}
