@@ -16,7 +16,11 @@ if (!config.CHAIN_RPC_URL) {
   console.error('CHAIN_RPC_URL is not set: there is no chain to read balances from.');
   process.exit(2);
 }
-const chain = createChain({ rpcUrl: config.CHAIN_RPC_URL, chainId: config.CHAIN_ID, usdcContracts: config.USDC_CONTRACTS });
+const chain = createChain({
+  rpcUrl: config.CHAIN_RPC_URL,
+  chainId: config.CHAIN_ID,
+  usdcContracts: config.USDC_CONTRACTS,
+});
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 2 });
 try {
   await database.migrate();
@@ -25,7 +29,9 @@ try {
     console.error(plan.error);
     process.exitCode = 1;
   } else {
-    const text = args.includes('--json') ? `${JSON.stringify(plan, null, 2)}\n` : `${sweepPlanLines(plan).join('\n')}\n`;
+    const text = args.includes('--json')
+      ? `${JSON.stringify(plan, null, 2)}\n`
+      : `${sweepPlanLines(plan).join('\n')}\n`;
     if (out) {
       writeFileSync(out, text);
       console.log(`Sweep plan written to ${out}: ${plan.addresses.length} addresses.`);

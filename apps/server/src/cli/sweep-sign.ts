@@ -36,10 +36,13 @@ try {
 } catch {
   fail(`${planFile} is not a readable sweep plan`);
 }
-if (plan!.kind !== 'harvest-farm-sweep-plan' || plan!.version !== 1) fail(`${planFile} is not a sweep plan (version 1)`);
+if (plan!.kind !== 'harvest-farm-sweep-plan' || plan!.version !== 1)
+  fail(`${planFile} is not a sweep plan (version 1)`);
 if (!plan!.treasury) fail('the plan has no treasury address (TREASURY_ADDRESS was not set when it was made)');
 
-const secret = (await readSecret('Extended private key (xprv...) or mnemonic of the DEPOSIT_XPUB node (input hidden): ')).trim();
+const secret = (
+  await readSecret('Extended private key (xprv...) or mnemonic of the DEPOSIT_XPUB node (input hidden): ')
+).trim();
 if (!secret) fail('no secret on standard input (it is never read from the environment)');
 let node: HDKey | undefined;
 try {
@@ -51,7 +54,9 @@ try {
 }
 if (!node?.privateKey) fail('the secret is neither an extended private key nor a BIP39 mnemonic');
 if (node!.publicExtendedKey !== plan!.xpub)
-  fail(`this key is not the one behind the plan's DEPOSIT_XPUB (${plan!.xpub.slice(0, 16)}...): check --path and the key`);
+  fail(
+    `this key is not the one behind the plan's DEPOSIT_XPUB (${plan!.xpub.slice(0, 16)}...): check --path and the key`,
+  );
 
 const now = Math.floor(Date.now() / 1000);
 const validBefore = BigInt(now + Math.round(hours * 3600));
@@ -69,12 +74,19 @@ for (const a of plan!.addresses) {
   if (!child.privateKey) fail(`child ${a.childIndex} has no private key`);
   const account = privateKeyToAccount(bytesToHex(child.privateKey!));
   if (account.address.toLowerCase() !== a.address.toLowerCase())
-    fail(`child ${a.childIndex} is ${account.address}, not the plan's ${a.address}: the plan does not belong to this key`);
+    fail(
+      `child ${a.childIndex} is ${account.address}, not the plan's ${a.address}: the plan does not belong to this key`,
+    );
   for (const token of plan!.tokens) {
     const value = BigInt(a.balances[token.address] ?? 0);
     if (value === 0n) continue;
     if (!token.eip3009 || !token.version) {
-      signed.manual.push({ childIndex: a.childIndex, address: a.address, token: token.address, value: value.toString() });
+      signed.manual.push({
+        childIndex: a.childIndex,
+        address: a.address,
+        token: token.address,
+        value: value.toString(),
+      });
       continue;
     }
     const message = {
@@ -86,7 +98,12 @@ for (const a of plan!.addresses) {
       nonce: bytesToHex(randomBytes(32)),
     };
     const signature = await account.signTypedData({
-      domain: { name: token.name, version: token.version, chainId: plan!.chainId, verifyingContract: token.address as Hex },
+      domain: {
+        name: token.name,
+        version: token.version,
+        chainId: plan!.chainId,
+        verifyingContract: token.address as Hex,
+      },
       types: AUTHORIZATION_TYPES,
       primaryType: 'TransferWithAuthorization',
       message,
@@ -113,4 +130,6 @@ console.log(
   `Signed ${signed.authorizations.length} authorization(s) moving ${total} micro-USDC to ${plan!.treasury}, valid until ${new Date(Number(validBefore) * 1000).toISOString()}: ${outFile}`,
 );
 for (const m of signed.manual)
-  console.log(`Manual procedure (token ${m.token} takes no authorization): child ${m.childIndex} ${m.address} holds ${m.value}`);
+  console.log(
+    `Manual procedure (token ${m.token} takes no authorization): child ${m.childIndex} ${m.address} holds ${m.value}`,
+  );

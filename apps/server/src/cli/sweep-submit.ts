@@ -44,7 +44,7 @@ const fail = (message: string): never => {
   process.exit(2);
 };
 const file = process.argv[2] ?? fail('the signed file is required: npm run sweep:submit -- signed.json');
-const key = process.env.SWEEP_RELAYER_KEY ?? fail('SWEEP_RELAYER_KEY (the gas wallet\'s private key) is not set');
+const key = process.env.SWEEP_RELAYER_KEY ?? fail("SWEEP_RELAYER_KEY (the gas wallet's private key) is not set");
 if (!/^0x[0-9a-fA-F]{64}$/.test(key)) fail('SWEEP_RELAYER_KEY must be a 0x-prefixed 32-byte hex private key');
 const rpcUrl = process.env.CHAIN_RPC_URL ?? fail('CHAIN_RPC_URL is not set');
 const chainId = Number(process.env.CHAIN_ID ?? 137);
@@ -117,6 +117,9 @@ for (const a of signed.authorizations) {
     failed++;
   }
 }
-console.log(`Sweep: ${sent} swept, ${failed} failed or expired, of ${signed.authorizations.length} (relayer ${relayer.address}).`);
-for (const m of signed.manual) console.log(`Manual procedure still needed: child ${m.childIndex} ${m.address} holds ${m.value} of ${m.token}`);
+console.log(
+  `Sweep: ${sent} swept, ${failed} failed or expired, of ${signed.authorizations.length} (relayer ${relayer.address}).`,
+);
+for (const m of signed.manual)
+  console.log(`Manual procedure still needed: child ${m.childIndex} ${m.address} holds ${m.value} of ${m.token}`);
 if (failed > 0) process.exitCode = 1;

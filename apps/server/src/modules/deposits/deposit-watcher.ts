@@ -485,7 +485,16 @@ export class DepositWatcher {
       : [];
     const toTreasury = treasury ? logs.filter((l) => l.to === treasury) : [];
     const owners =
-      toTreasury.length > 0 ? new Set((await ownersOf(this.ctx.db, toTreasury.map((l) => l.from))).map((o) => o.address)) : null;
+      toTreasury.length > 0
+        ? new Set(
+            (
+              await ownersOf(
+                this.ctx.db,
+                toTreasury.map((l) => l.from),
+              )
+            ).map((o) => o.address),
+          )
+        : null;
     const sweeps = toTreasury
       .filter((l) => owners?.has(l.from))
       .map((l) => ({
@@ -640,9 +649,20 @@ export class DepositWatcher {
       const r = must(await this.ctx.chain!.receipt(p.txHash));
       const again =
         r.found && r.status === 'success'
-          ? r.transfers.find((t) => t.usdc && t.to === p.toAddress && t.value === p.amount && t.from === this.ctx.config.PAYOUT_ADDRESS?.toLowerCase())
+          ? r.transfers.find(
+              (t) =>
+                t.usdc &&
+                t.to === p.toAddress &&
+                t.value === p.amount &&
+                t.from === this.ctx.config.PAYOUT_ADDRESS?.toLowerCase(),
+            )
           : undefined;
-      if (again) await pq.moveMatched(db, p.id, { blockNumber: again.blockNumber, blockHash: again.blockHash, logIndex: again.logIndex });
+      if (again)
+        await pq.moveMatched(db, p.id, {
+          blockNumber: again.blockNumber,
+          blockHash: again.blockHash,
+          logIndex: again.logIndex,
+        });
       else
         await q.raiseAlarm(db, {
           kind: 'payout_gone',

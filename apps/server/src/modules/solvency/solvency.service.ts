@@ -88,7 +88,11 @@ export async function solvency(ctx: AppContext): Promise<Solvency> {
   const oldest = totals.reduce<Date | null>((o, t) => (o === null || t.oldest < o ? t.oldest : o), null);
   return {
     liabilities: microToUsdc(liabilities),
-    assets: { depositAddresses: microToUsdc(deposit), payoutAddress: microToUsdc(payout), treasury: microToUsdc(treasury) },
+    assets: {
+      depositAddresses: microToUsdc(deposit),
+      payoutAddress: microToUsdc(payout),
+      treasury: microToUsdc(treasury),
+    },
     // Integer arithmetic to 4 decimals (1.2345 = 123.45 %), then a number; none before a reading.
     coverage:
       oldest && liabilities > 0n ? Number(((deposit + payout + treasury) * 10_000n) / liabilities) / 10_000 : null,
@@ -97,7 +101,7 @@ export async function solvency(ctx: AppContext): Promise<Solvency> {
           blockNumber: Number(sweep.blockNumber),
           addresses: sweep.addresses,
           total: microToUsdc(BigInt(sweep.total)),
-          at: new Date(sweep.at).toISOString(),
+          at: sweep.at.toISOString(),
         }
       : null,
     asOf: oldest ? oldest.toISOString() : null,

@@ -37,7 +37,8 @@ export async function readSweepPlan(
   config: Config,
   opts: { all?: boolean; now?: Date } = {},
 ): Promise<SweepPlan | { error: string }> {
-  if (!config.DEPOSIT_XPUB) return { error: 'DEPOSIT_XPUB is not set: there are no deposit addresses of their own to sweep.' };
+  if (!config.DEPOSIT_XPUB)
+    return { error: 'DEPOSIT_XPUB is not set: there are no deposit addresses of their own to sweep.' };
   try {
     const addresses = await allAddresses(db);
     const head = await chain.headBlock();
@@ -45,7 +46,15 @@ export async function readSweepPlan(
     const balances = new Map<string, Map<string, bigint>>();
     for (const token of config.USDC_CONTRACTS) {
       tokens.push(must(await chain.tokenInfo(token)));
-      balances.set(token.toLowerCase(), must(await chain.tokenBalances(token, addresses.map((a) => a.address))));
+      balances.set(
+        token.toLowerCase(),
+        must(
+          await chain.tokenBalances(
+            token,
+            addresses.map((a) => a.address),
+          ),
+        ),
+      );
     }
     const totals: Record<string, string> = {};
     const rows = addresses.flatMap((a) => {
@@ -89,7 +98,9 @@ export function sweepPlanLines(plan: SweepPlan): string[] {
         `${a.childIndex}\t.../${a.childIndex}\t${a.address}\t${t?.address ?? '-'}\t${t ? microToUsdc(BigInt(a.balances[t.address] ?? 0)) : 0}`;
       return held.length > 0 ? held.map(line) : [line(undefined)];
     }),
-    ...plan.tokens.map((t) => `Total ${symbol(t)} ${t.address}: ${microToUsdc(BigInt(plan.totals[t.address] ?? 0))} USDC`),
+    ...plan.tokens.map(
+      (t) => `Total ${symbol(t)} ${t.address}: ${microToUsdc(BigInt(plan.totals[t.address] ?? 0))} USDC`,
+    ),
     `${holding.length} of ${plan.addressCount} deposit addresses hold USDC`,
   ];
 }

@@ -33,7 +33,10 @@ export function batchTransfers(rows: WithdrawalRow[], grouped: boolean): BatchTr
   return [...byRequest.values()];
 }
 
-function toDto(b: bq.BatchRow, f: { withdrawals: number; pending: number; requests: number; total: string } | undefined): PayoutBatch {
+function toDto(
+  b: bq.BatchRow,
+  f: { withdrawals: number; pending: number; requests: number; total: string } | undefined,
+): PayoutBatch {
   const withdrawals = f?.withdrawals ?? 0;
   return {
     _id: b.id,
@@ -108,7 +111,13 @@ export async function cancelBatch(ctx: AppContext, admin: AuthUser, id: string, 
       if (!(await bq.findBatch(tx, id))) throw notFound();
       throw conflict(MSG.batchNotOpen);
     }
-    await writeAudit(tx, { adminId: admin.id, action: 'payout_batch_cancel', targetType: 'payout_batch', targetId: id, ip });
+    await writeAudit(tx, {
+      adminId: admin.id,
+      action: 'payout_batch_cancel',
+      targetType: 'payout_batch',
+      targetId: id,
+      ip,
+    });
   });
   return batchView(ctx, id);
 }

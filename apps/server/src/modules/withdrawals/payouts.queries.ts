@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, lte, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { rawRows } from '../../db/raw.ts';
 import { depositSweeps, payoutBatches, payoutTransfers, withdrawals } from '../../db/schema.ts';
 
 export type PayoutTransferRow = typeof payoutTransfers.$inferSelect;
@@ -50,7 +51,13 @@ export async function settlePayoutTransfer(
   db: Db,
   id: string,
   from: string[],
-  values: { status: string; withdrawalIds?: string[] | null; detail?: string | null; resolvedAt?: Date; resolvedBy?: string | null },
+  values: {
+    status: string;
+    withdrawalIds?: string[] | null;
+    detail?: string | null;
+    resolvedAt?: Date;
+    resolvedBy?: string | null;
+  },
 ): Promise<boolean> {
   const rows = await db
     .update(payoutTransfers)
@@ -75,7 +82,9 @@ export async function approvedWith(db: Db, txHash: string, wallet: string): Prom
   const rows = await db
     .select({ id: withdrawals.id })
     .from(withdrawals)
-    .where(and(eq(withdrawals.txHash, txHash), eq(withdrawals.walletAddress, wallet), eq(withdrawals.status, 'approved')));
+    .where(
+      and(eq(withdrawals.txHash, txHash), eq(withdrawals.walletAddress, wallet), eq(withdrawals.status, 'approved')),
+    );
   return rows.map((r) => r.id);
 }
 
@@ -95,21 +104,35 @@ export async function matchedAbove(db: Db, blockNumber: bigint): Promise<PayoutT
     .where(and(gt(payoutTransfers.blockNumber, blockNumber), eq(payoutTransfers.status, 'matched')));
 }
 
-export async function moveMatched(db: Db, id: string, to: { blockNumber: bigint; blockHash: string; logIndex: number }) {
+export async function moveMatched(
+  db: Db,
+  id: string,
+  to: { blockNumber: bigint; blockHash: string; logIndex: number },
+) {
   await db.update(payoutTransfers).set(to).where(eq(payoutTransfers.id, id));
 }
 
-/** The newest sweep: its block, how many addresses, how much, when it was read. */
+/**
+ * The newest sweep: the sweep transfers read within the hour before the newest one (a sweep's authorizations are
+ * sent one after another, into several blocks): how many addresses, how much, up to which block, when.
+ */
 export async function lastSweep(db: Db) {
-  const [row] = await db
-    .select({
-      blockNumber: depositSweeps.blockNumber,
-      addresses: sql<number>`count(DISTINCT ${depositSweeps.fromAddress})::int`,
-      total: sql<string>`sum(${depositSweeps.amount})::text`,
-      at: sql<Date>`max(${depositSweeps.createdAt})`,
-    })
-    .from(depositSweeps)
-    .where(sql`${depositSweeps.blockNumber} = (SELECT max(block_number) FROM deposit_sweeps)`)
-    .groupBy(depositSweeps.blockNumber);
-  return row;
+  const [row] = await rawRows<{
+    block_number: string | null;
+    addresses: number;
+    total: string | null;
+    at: Date | string | null;
+  }>(
+    db,
+    sql`SELECT max(block_number)::text AS block_number, count(DISTINCT from_address)::int AS addresses,
+               sum(amount)::text AS total, max(created_at) AS at
+        FROM deposit_sweeps WHERE created_at >= (SELECT max(created_at) FROM deposit_sweeps) - interval '1 hour'`,
+  );
+  if (!row?.block_number || row.at === null) return undefined;
+  return {
+    blockNumber: BigInt(row.block_number),
+    addresses: row.addresses,
+    total: row.total ?? '0',
+    at: new Date(row.at),
+  };
 }

@@ -56,21 +56,39 @@ export async function settlePayouts(ctx: AppContext, upTo: bigint): Promise<{ ma
     if (sets.length !== 1) {
       const byHand = sets.length === 0 ? await pq.approvedWith(ctx.db, t.txHash, t.toAddress) : [];
       if (byHand.length > 0) {
-        await pq.settlePayoutTransfer(ctx.db, t.id, ['pending'], { status: 'matched', withdrawalIds: byHand, detail: MSG.payoutMatchedByHand });
+        await pq.settlePayoutTransfer(ctx.db, t.id, ['pending'], {
+          status: 'matched',
+          withdrawalIds: byHand,
+          detail: MSG.payoutMatchedByHand,
+        });
         out.matched++;
         continue;
       }
       const detail = sets.length === 0 ? MSG.payoutNoMatch : MSG.payoutSeveralMatches(sets.length);
-      await pq.settlePayoutTransfer(ctx.db, t.id, ['pending'], { status: sets.length === 0 ? 'unmatched' : 'ambiguous', detail });
+      await pq.settlePayoutTransfer(ctx.db, t.id, ['pending'], {
+        status: sets.length === 0 ? 'unmatched' : 'ambiguous',
+        detail,
+      });
       out.open++;
       continue;
     }
     const ids = sets[0]!.map((w) => w.id);
     try {
-      await approvePaidBy(ctx, { admin: null, ip: null }, { withdrawalIds: ids, txHash: t.txHash, notes: null }, async (tx) => {
-        if (!(await pq.settlePayoutTransfer(tx, t.id, ['pending'], { status: 'matched', withdrawalIds: ids, resolvedAt: ctx.clock.now() })))
-          throw conflict(MSG.payoutAlreadySettled);
-      });
+      await approvePaidBy(
+        ctx,
+        { admin: null, ip: null },
+        { withdrawalIds: ids, txHash: t.txHash, notes: null },
+        async (tx) => {
+          if (
+            !(await pq.settlePayoutTransfer(tx, t.id, ['pending'], {
+              status: 'matched',
+              withdrawalIds: ids,
+              resolvedAt: ctx.clock.now(),
+            }))
+          )
+            throw conflict(MSG.payoutAlreadySettled);
+        },
+      );
       out.matched++;
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
@@ -121,15 +139,20 @@ export async function assignPayout(
   const t = await pq.findPayoutTransfer(ctx.db, input.payoutId);
   if (!t) throw notFound();
   if (t.status !== 'ambiguous' && t.status !== 'unmatched') throw conflict(MSG.payoutAlreadySettled);
-  await approvePaidBy(ctx, { admin, ip }, { withdrawalIds: input.withdrawalIds, txHash: t.txHash, notes: null }, async (tx) => {
-    const settled = await pq.settlePayoutTransfer(tx, t.id, ['ambiguous', 'unmatched'], {
-      status: 'matched',
-      withdrawalIds: input.withdrawalIds,
-      resolvedAt: ctx.clock.now(),
-      resolvedBy: admin.id,
-    });
-    if (!settled) throw conflict(MSG.payoutAlreadySettled);
-  });
+  await approvePaidBy(
+    ctx,
+    { admin, ip },
+    { withdrawalIds: input.withdrawalIds, txHash: t.txHash, notes: null },
+    async (tx) => {
+      const settled = await pq.settlePayoutTransfer(tx, t.id, ['ambiguous', 'unmatched'], {
+        status: 'matched',
+        withdrawalIds: input.withdrawalIds,
+        resolvedAt: ctx.clock.now(),
+        resolvedBy: admin.id,
+      });
+      if (!settled) throw conflict(MSG.payoutAlreadySettled);
+    },
+  );
 }
 
 /** An administrator says a found payout pays no withdrawal (the operator moved funds): it leaves the list, audited. */
