@@ -65,9 +65,11 @@ export const MSG = {
   depositNotFailed: 'Only failed deposits can be corrected',
   payoutMatchedByHand: 'Approved by hand with this transaction before it was read from the chain',
   payoutNoMatch: 'No pending withdrawal to this wallet adds up to this amount',
-  payoutSeveralMatches: (n: number) => `${n} sets of pending withdrawals to this wallet add up to this amount: choose the one it paid`,
+  payoutSeveralMatches: (n: number) =>
+    `${n} sets of pending withdrawals to this wallet add up to this amount: choose the one it paid`,
   payoutAlreadySettled: 'This payout was already settled',
-  batchUnavailable: 'Some of these withdrawals are no longer pending or are already in a payout batch. Refresh and select again.',
+  batchUnavailable:
+    'Some of these withdrawals are no longer pending or are already in a payout batch. Refresh and select again.',
   batchCreated: (n: number) => `Payout batch of ${n} withdrawal${n === 1 ? '' : 's'} created`,
   batchNotOpen: 'This payout batch is no longer open',
   batchCancelled: 'Payout batch cancelled: its pending withdrawals can be exported again',

@@ -71,7 +71,9 @@ export const solvencyResponse = z.object({
     z.object({ checkedAt: z.nullable(z.string()), headBlock: z.nullable(z.number()), cursorBlock: z.number() }),
   ),
   /** The newest sweep the watcher read: out of investors' addresses to TREASURY_ADDRESS, in one block. */
-  lastSweep: z.nullable(z.object({ blockNumber: z.number(), addresses: z.number(), total: z.number(), at: z.string() })),
+  lastSweep: z.nullable(
+    z.object({ blockNumber: z.number(), addresses: z.number(), total: z.number(), at: z.string() }),
+  ),
   reconciliation: z.nullable(reconciliationSchema),
   alarms: z.array(chainAlarmSchema),
 });

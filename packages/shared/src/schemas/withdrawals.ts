@@ -79,7 +79,10 @@ export type Withdrawal = z.infer<typeof withdrawalSchema>;
  * Every admin view of a withdrawal: the requester populated (spec: userId with firstName, lastName, email), and the
  * payout batch it was exported in (pending with a batch: "in payment"; the investor still sees pending).
  */
-export const adminWithdrawalSchema = z.extend(withdrawalSchema, { userId: userRefSchema, batchId: z.nullable(z.string()) });
+export const adminWithdrawalSchema = z.extend(withdrawalSchema, {
+  userId: userRefSchema,
+  batchId: z.nullable(z.string()),
+});
 export type AdminWithdrawal = z.infer<typeof adminWithdrawalSchema>;
 
 export const myWithdrawalsResponse = z.object({ withdrawals: z.array(withdrawalSchema) });
@@ -108,7 +111,10 @@ export const withdrawalActionResponse = z.object({ message: z.string(), withdraw
 export const MAX_BATCH_WITHDRAWALS = 500;
 const withdrawalIds = z
   .array(idSchema)
-  .check(z.minLength(1, TEXT.batchEmpty), z.maxLength(MAX_BATCH_WITHDRAWALS, TEXT.batchTooLarge(MAX_BATCH_WITHDRAWALS)));
+  .check(
+    z.minLength(1, TEXT.batchEmpty),
+    z.maxLength(MAX_BATCH_WITHDRAWALS, TEXT.batchTooLarge(MAX_BATCH_WITHDRAWALS)),
+  );
 
 /** A pending withdrawal a found payout could pay, as the administrator chooses among them. */
 export const payableWithdrawalSchema = z.object({
@@ -156,7 +162,10 @@ export const payoutBatchSchema = z.object({
   total: usdc,
 });
 export type PayoutBatch = z.infer<typeof payoutBatchSchema>;
-export const createBatchBody = z.strictObject({ withdrawalIds, grouped: z.boolean({ error: TEXT.batchGroupedRequired }) });
+export const createBatchBody = z.strictObject({
+  withdrawalIds,
+  grouped: z.boolean({ error: TEXT.batchGroupedRequired }),
+});
 export type CreateBatchInput = z.input<typeof createBatchBody>;
 export const payoutBatchResponse = z.object({ message: z.string(), batch: payoutBatchSchema });
 export const payoutBatchesResponse = z.object({ batches: z.array(payoutBatchSchema) });
