@@ -31,6 +31,8 @@ export const queryKeys = {
     },
     deposits: (status: AdminDepositFilter, at: PageAt) => ['admin', 'deposits', status, at] as const,
     withdrawals: (view: 'pending' | 'history', at: PageAt) => ['admin', 'withdrawals', view, at] as const,
+    batches: ['admin', 'payout-batches'] as const,
+    payouts: ['admin', 'found-payouts'] as const,
     referrals: {
       candidates: (search: string) => ['admin', 'referrals', 'candidates', search] as const,
       network: (userId: string | null) => ['admin', 'referrals', 'network', userId] as const,

@@ -10,6 +10,8 @@ export const DIFFERENCE_KINDS = [
   'too_shallow',
   /** A transfer to a handed-out deposit address neither credited nor shown to its investor. */
   'missed',
+  /** Withdrawals approved with a payout transaction that does not carry their net amounts to their wallet. */
+  'unpaid',
 ] as const;
 export type DifferenceKind = (typeof DIFFERENCE_KINDS)[number];
 

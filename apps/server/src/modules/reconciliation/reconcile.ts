@@ -1,5 +1,12 @@
 import { MSG } from '@harvest/shared/messages';
-import { completeTransfers, unavailableText, type Chain, type ChainRead, type TransferLog } from '../../chain/chain.ts';
+import {
+  completeTransfers,
+  unavailableText,
+  type Chain,
+  type ChainRead,
+  type Receipt,
+  type TransferLog,
+} from '../../chain/chain.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { DEPOSIT_WATCHER } from '../deposit-addresses/deposit-addresses.service.ts';
@@ -14,7 +21,7 @@ const RANGE_HALVINGS = 24;
 const RECEIPTS_AT_ONCE = 8;
 
 export interface ChainDifference {
-  kind: 'unbacked' | 'differs' | 'too_shallow' | 'missed';
+  kind: 'unbacked' | 'differs' | 'too_shallow' | 'missed' | 'unpaid';
   depositId: string | null;
   userId: string | null;
   address: string | null;
@@ -200,6 +207,36 @@ export async function reconcile(deps: { db: Db; chain: Chain; config: Config }):
       }
     });
   }
+  // Money out: every approval the chain proved is still carried by its payout transaction (a deep re-organisation
+  // may take one away); sweeps out of deposit addresses are the operator's own moves and change nothing here.
+  const payout = config.PAYOUT_ADDRESS?.toLowerCase();
+  const proven = await q.provenPayouts(db);
+  for (let i = 0; i < proven.length; i += RECEIPTS_AT_ONCE) {
+    const batch = proven.slice(i, i + RECEIPTS_AT_ONCE);
+    const receipts = await Promise.all(batch.map((p) => chain.receipt(p.tx_hash)));
+    batch.forEach((p, j) => {
+      const receipt = must(receipts[j] as ChainRead<Receipt>);
+      const paid =
+        receipt.found && receipt.status === 'success'
+          ? receipt.transfers
+              .filter((t) => t.usdc && t.from === payout && t.to === p.wallet_address)
+              .reduce((n, t) => n + t.value, 0n)
+          : 0n;
+      if (paid < BigInt(p.approved))
+        differences.push({
+          kind: 'unpaid',
+          depositId: null,
+          userId: null,
+          address: p.wallet_address,
+          txHash: p.tx_hash,
+          logIndex: null,
+          chainAmount: paid,
+          creditedAmount: BigInt(p.approved),
+          detail: 'withdrawals approved with this payout, which does not carry their net amounts to the wallet',
+        });
+    });
+  }
+
   return {
     head,
     through,

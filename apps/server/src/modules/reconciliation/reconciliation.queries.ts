@@ -1,5 +1,6 @@
 import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { rawRows } from '../../db/raw.ts';
 import { chainReconciliations, depositAddresses, deposits } from '../../db/schema.ts';
 
 export type RunRow = typeof chainReconciliations.$inferSelect;
@@ -101,4 +102,16 @@ export async function runningSince(db: Db, since: Date): Promise<RunRow | undefi
     )
     .limit(1);
   return row;
+}
+
+/** Per payout transaction and wallet the chain proved at approval: the net amounts approved with it. */
+export async function provenPayouts(db: Db) {
+  return rawRows<{ tx_hash: string; wallet_address: string; approved: string }>(
+    db,
+    sql`SELECT p.tx_hash, p.wallet_address, COALESCE(sum(w.net_amount), 0)::text AS approved
+        FROM payout_transactions p
+        JOIN withdrawals w ON w.tx_hash = p.tx_hash AND w.wallet_address = p.wallet_address AND w.status = 'approved'
+        WHERE p.chain_value IS NOT NULL
+        GROUP BY p.tx_hash, p.wallet_address`,
+  );
 }

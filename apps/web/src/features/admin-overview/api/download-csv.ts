@@ -1,4 +1,4 @@
-import { ApiError, apiErrorOf, tokenStore } from '../../../lib/api-client.ts';
+import { fetchFile, save } from '../../../lib/download.ts';
 
 /** Data rows of a CSV document (RFC 4180: a line break inside quotes is part of a cell), without the header. */
 export function csvRowCount(text: string): number {
@@ -13,40 +13,12 @@ export function csvRowCount(text: string): number {
 }
 
 /**
- * Downloads a CSV export. The API needs the bearer token, which a plain link cannot send, so
- * the file is fetched, turned into a blob and saved through a temporary object URL. An export with
- * no rows is not saved (a header-only file says nothing): the caller says so instead.
+ * Downloads a CSV export. An export with no rows is not saved (a header-only file says nothing): the caller says so
+ * instead.
  */
 export async function downloadCsv(path: string, fallbackName: string): Promise<{ name: string; rows: number }> {
-  const token = tokenStore.get();
-  let res: Response;
-  try {
-    res = await fetch(`/api${path}`, {
-      headers: { accept: 'text/csv', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    });
-  } catch {
-    throw new ApiError(0, null);
-  }
-  if (!res.ok) {
-    let data: unknown = null;
-    try {
-      data = await res.json();
-    } catch {
-      data = null;
-    }
-    throw apiErrorOf(res.status, data);
-  }
-  const blob = await res.blob();
-  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
-  const rows = csvRowCount(await blob.text());
-  if (rows === 0) return { name, rows };
-  const href = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = href;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(href), 10_000);
-  return { name, rows };
+  const file = await fetchFile(path, fallbackName, 'text/csv');
+  const rows = csvRowCount(await file.blob.text());
+  if (rows > 0) save(file);
+  return { name: file.name, rows };
 }

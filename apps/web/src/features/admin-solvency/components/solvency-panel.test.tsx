@@ -9,7 +9,8 @@ afterEach(() => vi.unstubAllGlobals());
 
 const base: Solvency = {
   liabilities: 1000,
-  assets: { depositAddresses: 900, payoutAddress: 200 },
+  assets: { depositAddresses: 900, payoutAddress: 200, treasury: 0 },
+  lastSweep: null,
   coverage: 1.1,
   asOf: '2026-11-23T10:00:00.000Z',
   watcher: null,
@@ -46,7 +47,7 @@ describe('SolvencyPanel', () => {
   });
 
   it('is red below 100 %', async () => {
-    show({ ...base, assets: { depositAddresses: 500, payoutAddress: 100 }, coverage: 0.6 });
+    show({ ...base, assets: { depositAddresses: 500, payoutAddress: 100, treasury: 0 }, coverage: 0.6 });
     const coverage = await screen.findByTestId('solvency-coverage');
     expect(coverage.textContent).toBe('60.0 % covered');
     expect(coverage.dataset.covered).toBe('no');
@@ -55,7 +56,7 @@ describe('SolvencyPanel', () => {
   });
 
   it('before the balances were ever read: no alarm, no zeros, it says they are not read yet', async () => {
-    show({ ...base, assets: { depositAddresses: 0, payoutAddress: 0 }, coverage: null, asOf: null });
+    show({ ...base, assets: { depositAddresses: 0, payoutAddress: 0, treasury: 0 }, coverage: null, asOf: null });
     const coverage = await screen.findByTestId('solvency-coverage');
     expect(coverage.textContent).toBe('Coverage not known yet');
     expect(coverage.className).not.toMatch(/rose|red/);

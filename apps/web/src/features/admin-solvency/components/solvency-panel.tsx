@@ -1,8 +1,10 @@
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Difference, Reconciliation, Solvency } from '@harvest/shared/schemas/solvency';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { errorText } from '../../../lib/api-client.ts';
+import { fetchFile, save } from '../../../lib/download.ts';
 import { count, dateTime, shortHash, usdc } from '../../../lib/format.ts';
 import { toast } from '../../../lib/toast.ts';
 import { solvencyQuery, useAcknowledgeAlarm, useReconcile, useRefreshSolvency } from '../api/solvency.ts';
@@ -43,6 +45,7 @@ export function SolvencyPanel() {
         <div className="space-y-4 text-sm" data-testid="solvency">
           <Coverage s={s} />
           {s.watcher && <WatcherLine watcher={s.watcher} />}
+          <SweepLine s={s} />
           <ReconciliationSection run={s.reconciliation} />
           {s.alarms.length > 0 && <Alarms alarms={s.alarms} />}
         </div>
@@ -74,6 +77,8 @@ function Coverage({ s }: { s: Solvency }) {
         <dd className="text-right font-medium whitespace-nowrap">{s.asOf ? usdc(s.assets.depositAddresses) : '—'}</dd>
         <dt>On the payout address</dt>
         <dd className="text-right font-medium whitespace-nowrap">{s.asOf ? usdc(s.assets.payoutAddress) : '—'}</dd>
+        <dt>In the treasury</dt>
+        <dd className="text-right font-medium whitespace-nowrap">{s.asOf ? usdc(s.assets.treasury) : '—'}</dd>
       </dl>
       <p className="text-xs text-slate-600">
         {s.asOf
@@ -95,11 +100,41 @@ function WatcherLine({ watcher }: { watcher: NonNullable<Solvency['watcher']> })
   );
 }
 
+/** The last sweep of the deposit addresses into the treasury, and the plan the offline signer takes (decision 0072). */
+function SweepLine({ s }: { s: Solvency }) {
+  const [busy, setBusy] = useState(false);
+  async function onDownload() {
+    setBusy(true);
+    try {
+      const file = await fetchFile('/admin/solvency/sweep-plan', 'sweep-plan.json', 'application/json');
+      save(file);
+      toast.success(`Downloaded ${file.name}: sign it offline with npm run sweep:sign`);
+    } catch (err) {
+      toast.error(errorText(err, 'The sweep plan could not be read'));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-200 pt-3">
+      <p className="text-slate-700" data-testid="solvency-sweep">
+        {s.lastSweep
+          ? `Last sweep: ${count(s.lastSweep.addresses)} deposit address${s.lastSweep.addresses === 1 ? '' : 'es'}, ${usdc(s.lastSweep.total)} to the treasury (read ${dateTime(s.lastSweep.at)}).`
+          : 'No sweep of the deposit addresses yet.'}
+      </p>
+      <Button variant="secondary" onClick={onDownload} disabled={busy}>
+        {busy ? 'Reading...' : 'Download sweep plan'}
+      </Button>
+    </div>
+  );
+}
+
 const KIND_LABEL: Record<Difference['kind'], string> = {
   unbacked: 'Credited without a transfer',
   differs: 'Differs from the chain',
   too_shallow: 'Credited too early',
   missed: 'Transfer not credited',
+  unpaid: 'Payout not on the chain',
 };
 
 function ReconciliationSection({ run }: { run: Reconciliation | null }) {

@@ -24,6 +24,7 @@ const pending: AdminWithdrawal = {
   txHash: null,
   notes: null,
   userId: { _id: 'u1', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' },
+  batchId: null,
 };
 const list = {
   withdrawals: [pending],

@@ -15,6 +15,7 @@ import { errorText } from '../../../lib/api-client.ts';
 import { firstError, useZodForm } from '../../../lib/form.ts';
 import { useApproveWithdrawal } from '../api/approve-withdrawal.ts';
 import { useRejectWithdrawal } from '../api/reject-withdrawal.ts';
+import { ExportBatchDialog } from './payout-batches.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { adminWithdrawalsQuery, type WithdrawalView } from '../../../lib/admin-queries.ts';
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
@@ -35,6 +36,9 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: ReactNode } = {}) {
   const [view, setView] = useState<WithdrawalView>('pending');
   const [at, setAt] = useState<PageAt>(FIRST_PAGE);
   const [selectedId, setSelectedId] = useState<string | null>(null);
+  /** Pending withdrawals ticked for a payout batch (by id, across pages). */
+  const [forBatch, setForBatch] = useState<ReadonlySet<string>>(new Set());
+  const [exporting, setExporting] = useState(false);
   const query = useQuery(adminWithdrawalsQuery(view, at, PAGE_SIZE));
   const all = query.data?.withdrawals ?? [];
   const rows = view === 'history' ? all.filter((w) => w.status !== 'pending') : all;
@@ -81,6 +85,9 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: ReactNode } = {}) {
         title="Withdrawals"
         actions={
           <div className="flex flex-wrap gap-2">
+            {view === 'pending' && forBatch.size > 0 && (
+              <Button onClick={() => setExporting(true)}>Export payout batch ({forBatch.size})</Button>
+            )}
             {toolbar}
             <Button variant="secondary" onClick={() => void query.refetch()} disabled={query.isFetching}>
               {query.isFetching ? 'Refreshing...' : 'Refresh'}
@@ -115,7 +122,22 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: ReactNode } = {}) {
           ) : (
             <ul className="space-y-2">
               {rows.map((w) => (
-                <li key={w._id}>
+                <li key={w._id} className="flex items-start gap-2">
+                  {view === 'pending' && (
+                    <input
+                      type="checkbox"
+                      className="mt-4 size-5 shrink-0 accent-purple-700 disabled:opacity-40"
+                      aria-label={`Add to a payout batch: ${usdc(w.netAmount)} to ${w.userId ? `${w.userId.firstName} ${w.userId.lastName}` : w.walletAddress}`}
+                      checked={forBatch.has(w._id)}
+                      disabled={w.batchId !== null}
+                      onChange={(e) => {
+                        const next = new Set(forBatch);
+                        if (e.target.checked) next.add(w._id);
+                        else next.delete(w._id);
+                        setForBatch(next);
+                      }}
+                    />
+                  )}
                   <WithdrawalRow
                     w={w}
                     selected={w._id === selectedId}
@@ -144,6 +166,15 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: ReactNode } = {}) {
       <div ref={panel} className="h-fit lg:sticky lg:top-20">
         <ProcessPanel key={selected?._id ?? 'none'} withdrawal={selected} onDone={() => setSelectedId(null)} />
       </div>
+      <ExportBatchDialog
+        open={exporting}
+        ids={[...forBatch]}
+        onClose={() => setExporting(false)}
+        onDone={() => {
+          setExporting(false);
+          setForBatch(new Set());
+        }}
+      />
     </div>
   );
 }
@@ -155,13 +186,18 @@ function WithdrawalRow({ w, selected, onSelect }: { w: AdminWithdrawal; selected
       type="button"
       onClick={onSelect}
       aria-pressed={selected}
-      className={`w-full rounded-xl border p-3 text-left text-sm transition focus:outline-none focus-visible:ring-2 focus-visible:ring-purple-400 ${selected ? 'border-purple-500 bg-purple-50' : 'border-slate-200 bg-white hover:border-purple-300'}`}
+      className={`w-full min-w-0 rounded-xl border p-3 text-left text-sm transition focus:outline-none focus-visible:ring-2 focus-visible:ring-purple-400 ${selected ? 'border-purple-500 bg-purple-50' : 'border-slate-200 bg-white hover:border-purple-300'}`}
     >
       <div className="flex flex-wrap items-center justify-between gap-2">
         <span className="font-semibold text-slate-900">
           {w.userId ? `${w.userId.firstName} ${w.userId.lastName}` : 'Unknown user'}
         </span>
-        <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${st.cls}`}>{st.label}</span>
+        <span className="flex flex-wrap gap-1">
+          {w.status === 'pending' && w.batchId && (
+            <span className="rounded-full bg-sky-100 px-2.5 py-0.5 text-xs font-semibold text-sky-800">In payment</span>
+          )}
+          <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${st.cls}`}>{st.label}</span>
+        </span>
       </div>
       {/* slate-600: slate-500 falls under 4.5:1 on the selected row's purple-50. */}
       {w.userId && (

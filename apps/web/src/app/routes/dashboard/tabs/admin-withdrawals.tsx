@@ -1,28 +1,37 @@
 import { AdminWithdrawals } from '../../../../features/admin-withdrawals/components/admin-withdrawals.tsx';
+import { FoundPayouts } from '../../../../features/admin-withdrawals/components/found-payouts.tsx';
+import { PayoutBatches } from '../../../../features/admin-withdrawals/components/payout-batches.tsx';
 import { CsvDownloadMenu } from '../../../../features/admin-overview/components/csv-download-button.tsx';
 
-/** The CSV offers both lists whatever sub-tab is shown, each named by what it holds. */
+/**
+ * Payouts found on chain that need a decision, the lists with the Process Withdrawal panel (the CSV offers both
+ * lists whatever sub-tab is shown), and the payout batches.
+ */
 export default function Tab() {
   return (
-    <AdminWithdrawals
-      toolbar={
-        <CsvDownloadMenu
-          choices={[
-            {
-              label: 'Pending withdrawals',
-              what: 'pending withdrawals',
-              path: '/admin/export/withdrawals.csv?status=pending',
-              fileName: 'withdrawals-pending.csv',
-            },
-            {
-              label: 'All withdrawals (pending and processed)',
-              what: 'withdrawals',
-              path: '/admin/export/withdrawals.csv?status=all',
-              fileName: 'withdrawals-all.csv',
-            },
-          ]}
-        />
-      }
-    />
+    <div className="space-y-4">
+      <FoundPayouts />
+      <AdminWithdrawals
+        toolbar={
+          <CsvDownloadMenu
+            choices={[
+              {
+                label: 'Pending withdrawals',
+                what: 'pending withdrawals',
+                path: '/admin/export/withdrawals.csv?status=pending',
+                fileName: 'withdrawals-pending.csv',
+              },
+              {
+                label: 'All withdrawals (pending and processed)',
+                what: 'withdrawals',
+                path: '/admin/export/withdrawals.csv?status=all',
+                fileName: 'withdrawals-all.csv',
+              },
+            ]}
+          />
+        }
+      />
+      <PayoutBatches />
+    </div>
   );
 }

@@ -1,0 +1,115 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { FoundPayout } from '@harvest/shared/schemas/withdrawals';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { errorText } from '../../../lib/api-client.ts';
+import { count, dateTime, shortHash, usdc } from '../../../lib/format.ts';
+import { toast } from '../../../lib/toast.ts';
+import { foundPayoutsQuery, useAssignPayout, useDismissPayout } from '../api/payouts.ts';
+
+const SOURCE = { earning: 'Cycle earning', rewards: 'Referral rewards', balance: 'Balance' } as const;
+
+/**
+ * Payouts read on chain that the watcher could not settle by itself (decision 0071): several sets of pending
+ * withdrawals add up to one (the administrator picks, nothing is guessed), or none does. Shown only when there are.
+ */
+export function FoundPayouts() {
+  const q = useQuery(foundPayoutsQuery());
+  const payouts = q.data?.payouts ?? [];
+  if (payouts.length === 0) return null;
+  return (
+    <Card title="Payouts found on chain">
+      <p className="mb-3 text-sm text-slate-700">
+        These USDC transfers left the payout address and could not be matched with pending withdrawals by themselves.
+        Say which withdrawals each one paid, or that it paid none.
+      </p>
+      <ul className="space-y-3">
+        {payouts.map((p) => (
+          <PayoutItem key={p._id} p={p} />
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+function PayoutItem({ p }: { p: FoundPayout }) {
+  const byId = new Map(p.pendingToWallet.map((w) => [w._id, w]));
+  // A candidate set (several fit) or any pending withdrawals to that wallet (none fits by itself).
+  const choices = p.candidates.length > 0 ? p.candidates : p.pendingToWallet.map((w) => [w._id]);
+  const [choice, setChoice] = useState<number | null>(null);
+  const assign = useAssignPayout();
+  const dismiss = useDismissPayout();
+  const name = `payout-${p._id}`;
+
+  async function onAssign() {
+    if (choice === null) return;
+    try {
+      toast.success((await assign.mutateAsync({ id: p._id, withdrawalIds: choices[choice] ?? [] })).message);
+    } catch (err) {
+      toast.error(errorText(err, 'The withdrawals could not be approved with this payout'));
+    }
+  }
+  async function onDismiss() {
+    try {
+      toast.success((await dismiss.mutateAsync(p._id)).message);
+    } catch (err) {
+      toast.error(errorText(err, 'The payout could not be removed'));
+    }
+  }
+
+  return (
+    <li className="rounded-xl border border-amber-200 bg-amber-50 p-3 text-sm">
+      <p className="font-semibold text-slate-900">
+        <span className="whitespace-nowrap">{usdc(p.amount)}</span> to{' '}
+        <span className="font-mono text-xs [overflow-wrap:anywhere]">{p.walletAddress}</span>
+      </p>
+      <p className="text-xs text-slate-700">
+        Transaction{' '}
+        <span className="font-mono" title={p.txHash}>
+          {shortHash(p.txHash)}
+        </span>{' '}
+        · block {count(p.blockNumber)}
+      </p>
+      {p.detail && <p className="mt-1 text-amber-900">{p.detail}</p>}
+      {choices.length > 0 ? (
+        <fieldset className="mt-2 space-y-1">
+          <legend className="font-medium text-slate-900">It paid</legend>
+          {choices.map((set, i) => (
+            <label key={set.join(',')} className="flex items-start gap-2">
+              <input
+                type="radio"
+                name={name}
+                className="mt-1 accent-purple-700"
+                checked={choice === i}
+                onChange={() => setChoice(i)}
+              />
+              <span>
+                {set
+                  .map((id) => byId.get(id))
+                  .map((w) =>
+                    w
+                      ? `${w.cycleNumber !== null ? `Cycle #${w.cycleNumber}` : SOURCE[w.source]} ${usdc(w.netAmount)} (requested ${dateTime(w.requestedAt)})`
+                      : '',
+                  )
+                  .join(' + ')}
+              </span>
+            </label>
+          ))}
+        </fieldset>
+      ) : (
+        <p className="mt-2 text-slate-700">No pending withdrawal to this wallet.</p>
+      )}
+      <div className="mt-2 flex flex-wrap justify-end gap-2">
+        <Button variant="secondary" onClick={() => void onDismiss()} disabled={dismiss.isPending}>
+          Paid no withdrawal
+        </Button>
+        {choices.length > 0 && (
+          <Button variant="success" onClick={() => void onAssign()} disabled={choice === null || assign.isPending}>
+            {assign.isPending ? 'Approving...' : 'Approve with this payout'}
+          </Button>
+        )}
+      </div>
+    </li>
+  );
+}

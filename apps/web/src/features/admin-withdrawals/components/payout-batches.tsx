@@ -1,0 +1,190 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { PayoutBatch } from '@harvest/shared/schemas/withdrawals';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
+import { Dialog } from '../../../components/ui/dialog.tsx';
+import { errorText } from '../../../lib/api-client.ts';
+import { count, dateTime, usdc } from '../../../lib/format.ts';
+import { toast } from '../../../lib/toast.ts';
+import { batchesQuery, downloadBatchFile, useCancelBatch, useCreateBatch } from '../api/payouts.ts';
+
+const BATCH_STATUS = {
+  open: { label: 'In payment', cls: 'bg-sky-100 text-sky-800' },
+  completed: { label: 'Completed', cls: 'bg-emerald-100 text-emerald-800' },
+  cancelled: { label: 'Cancelled', cls: 'bg-slate-100 text-slate-700' },
+} as const;
+
+async function download(id: string, format: 'safe' | 'csv') {
+  try {
+    toast.success(`Downloaded ${await downloadBatchFile(id, format)}`);
+  } catch (err) {
+    toast.error(errorText(err, 'The batch file could not be downloaded'));
+  }
+}
+
+/**
+ * Exports the ticked pending withdrawals as one payout batch (decision 0071): one USDC transfer per request (its
+ * withdrawals added up) or one per withdrawal, for a multisig (Safe Transaction Builder file) or another wallet (CSV).
+ */
+export function ExportBatchDialog({
+  open,
+  ids,
+  onClose,
+  onDone,
+}: {
+  open: boolean;
+  ids: string[];
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const [grouped, setGrouped] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const create = useCreateBatch();
+
+  async function onCreate() {
+    setError(null);
+    try {
+      const { message, batch } = await create.mutateAsync({ withdrawalIds: ids, grouped });
+      toast.success(message);
+      onDone();
+      await download(batch._id, 'safe');
+    } catch (err) {
+      setError(errorText(err, 'The payout batch could not be created'));
+    }
+  }
+
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title="Export payout batch"
+      description={`${count(ids.length)} pending withdrawal${ids.length === 1 ? '' : 's'} become "in payment" until the payout is read on chain, which completes them; they cannot be exported twice.`}
+    >
+      <fieldset className="space-y-2 text-sm text-slate-800">
+        <legend className="mb-1 font-semibold text-slate-900">Transfers</legend>
+        <label className="flex items-start gap-2">
+          <input
+            type="radio"
+            name="grouped"
+            className="mt-1 accent-purple-700"
+            checked={grouped}
+            onChange={() => setGrouped(true)}
+          />
+          <span>One per request: a request&apos;s withdrawals added up (fewer transfers)</span>
+        </label>
+        <label className="flex items-start gap-2">
+          <input
+            type="radio"
+            name="grouped"
+            className="mt-1 accent-purple-700"
+            checked={!grouped}
+            onChange={() => setGrouped(false)}
+          />
+          <span>One per withdrawal</span>
+        </label>
+      </fieldset>
+      {error && (
+        <p role="alert" className="mt-3 text-sm text-red-700">
+          {error}
+        </p>
+      )}
+      <div className="mt-5 flex flex-wrap justify-end gap-2">
+        <Button variant="secondary" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button onClick={() => void onCreate()} disabled={create.isPending || ids.length === 0}>
+          {create.isPending ? 'Creating...' : 'Create batch and download'}
+        </Button>
+      </div>
+    </Dialog>
+  );
+}
+
+/** Payout batches: the open ones' files (Safe or CSV) and cancellation, and the recently closed ones. */
+export function PayoutBatches() {
+  const q = useQuery(batchesQuery());
+  const batches = q.data?.batches ?? [];
+  return (
+    <Card title="Payout batches">
+      <p className="mb-3 text-sm text-slate-700">
+        Tick pending withdrawals and export them for the payout wallet: a Safe{'{'}Wallet{'}'} Transaction Builder file,
+        or a CSV of address and amount. Each withdrawal completes by itself once its transfer is read on chain.
+      </p>
+      {q.isPending ? (
+        <p className="text-sm text-slate-600">Loading...</p>
+      ) : batches.length === 0 ? (
+        <p className="text-sm text-slate-600">No payout batches yet.</p>
+      ) : (
+        <ul className="space-y-2">
+          {batches.map((b) => (
+            <BatchItem key={b._id} b={b} />
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+function BatchItem({ b }: { b: PayoutBatch }) {
+  const cancel = useCancelBatch();
+  const [confirm, setConfirm] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const st = BATCH_STATUS[b.status];
+  async function onCancel() {
+    try {
+      toast.success((await cancel.mutateAsync(b._id)).message);
+      setConfirm(false);
+    } catch (err) {
+      setError(errorText(err, 'The batch could not be cancelled'));
+    }
+  }
+  return (
+    <li className="rounded-xl border border-slate-200 bg-white p-3 text-sm">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <span className="font-semibold text-slate-900">Batch of {dateTime(b.createdAt)}</span>
+        <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${st.cls}`}>{st.label}</span>
+      </div>
+      <p className="mt-1 text-slate-700">
+        {count(b.withdrawals)} withdrawal{b.withdrawals === 1 ? '' : 's'} in {count(b.transfers)} transfer
+        {b.transfers === 1 ? '' : 's'}, <span className="whitespace-nowrap">{usdc(b.total)}</span>
+        {b.status === 'open' ? ` · ${count(b.pending)} still to pay` : ''}
+      </p>
+      {b.status === 'open' && (
+        <div className="mt-2 flex flex-wrap justify-end gap-2">
+          <Button variant="secondary" onClick={() => void download(b._id, 'safe')}>
+            Safe file
+          </Button>
+          <Button variant="secondary" onClick={() => void download(b._id, 'csv')}>
+            CSV
+          </Button>
+          <Button
+            variant="danger"
+            onClick={() => {
+              setError(null);
+              setConfirm(true);
+            }}
+          >
+            Cancel batch
+          </Button>
+        </div>
+      )}
+      <ConfirmDialog
+        open={confirm}
+        title="Cancel this payout batch?"
+        confirmLabel="Cancel batch"
+        destructive
+        busy={cancel.isPending}
+        error={error}
+        onCancel={() => setConfirm(false)}
+        onConfirm={() => void onCancel()}
+      >
+        <p>
+          Its {count(b.pending)} withdrawal{b.pending === 1 ? '' : 's'} still to pay leave it and can be exported again.
+          Cancel only if the batch was not executed: a payout read on chain still completes them.
+        </p>
+      </ConfirmDialog>
+    </li>
+  );
+}
