@@ -256,7 +256,7 @@ export const depositAddresses = pgTable(
     childIndex: bigint('child_index', { mode: 'number' }).notNull(),
     /** Lowercase 0x address. */
     address: text('address').notNull(),
-    /** Transfers count from this block on (the watcher's next block when handed out); null: from the watcher's start. */
+    /** Transfers count from this block on: the watcher's next block when handed out, or DEPOSIT_START_BLOCK before its first pass (null: handed out by an older version; the watcher gives it DEPOSIT_START_BLOCK). */
     fromBlock: bigint('from_block', { mode: 'bigint' }),
     createdAt: createdAt(),
   },

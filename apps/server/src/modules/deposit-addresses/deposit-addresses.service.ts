@@ -17,7 +17,7 @@ export const perInvestorAddresses = (ctx: AppContext) => Boolean(ctx.config.DEPO
 
 /**
  * The user's own deposit address, handed out on first use: the next investor number from the
- * sequence, the address of that child of DEPOSIT_XPUB, and the block from which it counts.
+ * sequence, the address of that child of DEPOSIT_XPUB, and the block from which it counts (decision 0068).
  * Null without DEPOSIT_XPUB.
  */
 export async function ensureDepositAddress(ctx: AppContext, userId: string): Promise<string | null> {
@@ -30,7 +30,8 @@ export async function ensureDepositAddress(ctx: AppContext, userId: string): Pro
     userId,
     childIndex,
     address: deriver(xpub).address(childIndex),
-    fromBlock: await q.watcherNextBlock(ctx.db, DEPOSIT_WATCHER),
+    // The watcher's next block (it has read every block before it), or where it will start on a new platform.
+    fromBlock: (await q.watcherNextBlock(ctx.db, DEPOSIT_WATCHER)) ?? ctx.config.depositStartBlock,
     createdAt: ctx.clock.now(),
   });
   if (inserted) return inserted.address;
