@@ -1,7 +1,5 @@
 import { microToUsdc } from '@harvest/shared/money';
-import { createChain } from '../chain/chain.ts';
-import { loadConfig } from '../config.ts';
-import { openDatabase } from '../db/client.ts';
+import { openChainCli } from '../lib/chain-cli.ts';
 import { completeRun, differenceLine, runningRun, startRun } from '../modules/reconciliation/reconciliation.service.ts';
 
 /**
@@ -10,19 +8,8 @@ import { completeRun, differenceLine, runningRun, startRun } from '../modules/re
  * address must be a deposit (credited, pending, or failed with why). Prints each difference; exits 1 on any,
  * 2 when the chain cannot be read. The run is recorded: the admin Solvency panel shows it.
  */
-const config = loadConfig();
-if (!config.CHAIN_RPC_URL) {
-  console.error('CHAIN_RPC_URL is not set: there is no chain to reconcile against.');
-  process.exit(2);
-}
-const chain = createChain({
-  rpcUrl: config.CHAIN_RPC_URL,
-  chainId: config.CHAIN_ID,
-  usdcContracts: config.USDC_CONTRACTS,
-});
-const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 2 });
+const { config, chain, database } = await openChainCli('there is no chain to reconcile against.');
 try {
-  await database.migrate();
   const deps = { db: database.db, chain, config, now: () => new Date() };
   if (await runningRun(deps)) console.log('Note: another reconciliation is running; this one runs as well.');
   const { run, result } = await completeRun(deps, await startRun(deps, 'cli', null));

@@ -1,7 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { createChain } from '../chain/chain.ts';
-import { loadConfig } from '../config.ts';
-import { openDatabase } from '../db/client.ts';
+import { openChainCli } from '../lib/chain-cli.ts';
 import { readSweepPlan, sweepPlanLines } from '../modules/solvency/sweep-plan.ts';
 
 /**
@@ -11,19 +9,8 @@ import { readSweepPlan, sweepPlanLines } from '../modules/solvency/sweep-plan.ts
  */
 const args = process.argv.slice(2);
 const out = args.includes('--out') ? args[args.indexOf('--out') + 1] : undefined;
-const config = loadConfig();
-if (!config.CHAIN_RPC_URL) {
-  console.error('CHAIN_RPC_URL is not set: there is no chain to read balances from.');
-  process.exit(2);
-}
-const chain = createChain({
-  rpcUrl: config.CHAIN_RPC_URL,
-  chainId: config.CHAIN_ID,
-  usdcContracts: config.USDC_CONTRACTS,
-});
-const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 2 });
+const { config, chain, database } = await openChainCli('there is no chain to read balances from.');
 try {
-  await database.migrate();
   const plan = await readSweepPlan(database.db, chain, config, { all: args.includes('--all') });
   if ('error' in plan) {
     console.error(plan.error);
