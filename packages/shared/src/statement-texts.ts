@@ -51,6 +51,28 @@ export interface StatementTexts {
   amount: (usdc: number, decimals: number) => string;
   /** The file name of a statement, without its extension. */
   fileName: (from: string, to: string) => string;
+  /** The statement's screens: the investor's Statement tab and the administrator's download. */
+  screen: {
+    periodLegend: string;
+    month: string;
+    custom: string;
+    monthLabel: string;
+    fromLabel: string;
+    toLabel: string;
+    show: string;
+    downloadCsv: string;
+    downloadPdf: string;
+    preparing: string;
+    downloaded: (name: string) => string;
+    loading: string;
+    movements: (n: number) => string;
+    adminOpen: string;
+    adminClose: string;
+    format: string;
+    formatCsv: string;
+    formatPdf: string;
+    download: string;
+  };
 }
 
 const cycleOf = (cycle: number | null, tier: string | null) =>
@@ -93,6 +115,27 @@ const en: StatementTexts = {
   },
   amount: (usdc, decimals) => formatUsdc(usdc, decimals, 6),
   fileName: (from, to) => `harvest-farm-statement-${from}-to-${to}`,
+  screen: {
+    periodLegend: 'Period',
+    month: 'A month',
+    custom: 'Custom dates',
+    monthLabel: 'Month',
+    fromLabel: 'From',
+    toLabel: 'To',
+    show: 'Show statement',
+    downloadCsv: 'Download CSV',
+    downloadPdf: 'Download PDF',
+    preparing: 'Preparing...',
+    downloaded: (name) => `Downloaded ${name}`,
+    loading: 'Loading your statement',
+    movements: (n) => `${n.toLocaleString('en-US')} ${n === 1 ? 'movement' : 'movements'}`,
+    adminOpen: 'Download Statement',
+    adminClose: 'Close Statement',
+    format: 'Format',
+    formatCsv: 'CSV (spreadsheet)',
+    formatPdf: 'PDF (document)',
+    download: 'Download',
+  },
 };
 
 const TABLES: Record<StatementLocale, StatementTexts> = { en };

@@ -47,15 +47,23 @@ export function monthOf(day: string): { from: string; to: string } {
 
 const day = z.string({ error: TEXT.statementDate }).check(z.refine((v) => dayNumber(v) !== null, TEXT.statementDate));
 
-/** GET /api/user/statement and GET /api/admin/users/:id/statement. */
+/**
+ * GET /api/user/statement and GET /api/admin/users/:id/statement: `from` and `to` (platform days), or neither for
+ * the current month of the platform's calendar.
+ */
 export const statementQuery = z
   .strictObject({
-    from: day,
-    to: day,
+    from: z.optional(day),
+    to: z.optional(day),
     format: z._default(z.enum(STATEMENT_FORMATS, { error: TEXT.statementFormat }), 'json'),
   })
   .check(
     z.superRefine((v, ctx) => {
+      if (v.from === undefined || v.to === undefined) {
+        if (v.from !== v.to)
+          ctx.addIssue({ code: 'custom', message: TEXT.statementDate, path: [v.from ? 'to' : 'from'], input: v });
+        return;
+      }
       const span = (dayNumber(v.to) ?? 0) - (dayNumber(v.from) ?? 0);
       if (span < 0) ctx.addIssue({ code: 'custom', message: TEXT.statementOrder, path: ['to'], input: v });
       else if (span + 1 > STATEMENT_MAX_DAYS)

@@ -57,7 +57,7 @@ export interface StatementFigures {
 /**
  * The figures of one statement in one statement (one snapshot): the opening and closing sums of the covered
  * accounts' entries, and every counter-entry of the period's transactions that moved the covered total, with
- * the business row it came from (ledger ref_id; the CASE keeps the uuid cast to the kind whose ref is that
+ * the business row it came from (a payout's fee after what it sent; ledger ref_id; the CASE keeps the uuid cast to the kind whose ref is that
  * table's id). The period is [from 00:00, to + 1 day 00:00) in the platform time zone.
  */
 export async function statementFigures(
@@ -93,6 +93,7 @@ export async function statementFigures(
           SELECT t.id AS tx_id, t.kind, t.ref_id, t.created_at,
                  to_char(t.created_at AT TIME ZONE ${tz}, 'YYYY-MM-DD HH24:MI') AS local_at,
                  ca.kind AS counter_kind, ce.amount AS counter_amount, ce.id AS entry_id,
+                 (ca.kind = 'platform_fees') AS fee_last,
                  d.tx_hash AS deposit_tx_hash,
                  coalesce(i.tier_name, ci.tier_name) AS tier_name, c.cycle_number,
                  r.level AS reward_level, trim(ru.first_name || ' ' || ru.last_name) AS reward_from,
@@ -111,7 +112,7 @@ export async function statementFigures(
           LEFT JOIN investments wi ON wi.id = w.investment_id
           WHERE t.created_at >= (SELECT lo FROM bounds) AND t.delta <> 0
         ) l ON true
-        ORDER BY l.created_at, l.tx_id, l.entry_id`,
+        ORDER BY l.created_at, l.tx_id, l.fee_last, l.entry_id`,
   );
   const first = rows[0];
   return {

@@ -1,5 +1,5 @@
 import { microToUsdc } from '@harvest/shared/money';
-import type { Statement } from '@harvest/shared/schemas/statements';
+import { monthOf, type Statement } from '@harvest/shared/schemas/statements';
 import {
   describeMovement,
   statementTexts,
@@ -9,6 +9,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { notFound } from '../../lib/errors.ts';
+import { platformDay } from '../../lib/time.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
 import * as q from './statements.queries.ts';
 
@@ -73,16 +74,18 @@ const referenceOf = (r: q.StatementRow) =>
 
 /**
  * The statement of `owner` for the platform days from..to (validated by the route: from <= to, at most
- * STATEMENT_MAX_DAYS). Built from the ledger: the lines are the counter-entries of every transaction that changed
+ * STATEMENT_MAX_DAYS), or for the current month of the platform's calendar when neither is given. Built from the ledger: the lines are the counter-entries of every transaction that changed
  * the covered accounts' total, so opening + lines = closing holds by double entry; it is checked against the
  * ledger's own sum all the same, and a difference is an error rather than a wrong statement.
  */
 export async function statementOf(
   ctx: AppContext,
   owner: q.StatementOwner,
-  period: { from: string; to: string },
+  asked: { from?: string; to?: string },
 ): Promise<StatementData> {
   const timeZone = ctx.config.PLATFORM_TIMEZONE;
+  const period =
+    asked.from && asked.to ? { from: asked.from, to: asked.to } : monthOf(platformDay(ctx.clock.now(), timeZone));
   const figures = await q.statementFigures(ctx.db, owner.id, { ...period, timeZone });
   let balance = figures.opening;
   let moneyIn = 0n;
@@ -126,7 +129,7 @@ export async function userStatement(
   ctx: AppContext,
   admin: AuthUser,
   userId: string,
-  query: { from: string; to: string; format: string },
+  query: { from?: string; to?: string; format: string },
   ip: string,
 ): Promise<StatementData> {
   const owner = await q.statementOwner(ctx.db, userId);
@@ -137,7 +140,7 @@ export async function userStatement(
     action: 'statement_download',
     targetType: 'user',
     targetId: userId,
-    after: { from: query.from, to: query.to, format: query.format, movements: data.lines.length },
+    after: { from: data.from, to: data.to, format: query.format, movements: data.lines.length },
     ip,
   });
   return data;

@@ -331,8 +331,9 @@ describe('who may read whose statement', () => {
 
 describe('bad input: a clear 400 and nothing else', () => {
   const cases: [string, string][] = [
-    ['', MSG.statementDate],
     ['from=2026-11-01', MSG.statementDate],
+    ['to=2026-11-30', MSG.statementDate],
+    ['from=&to=', MSG.statementDate],
     ['from=2026-11-01&to=2026-11-31', MSG.statementDate],
     ['from=2026-02-29&to=2026-03-01', MSG.statementDate],
     ['from=01/11/2026&to=2026-11-30', MSG.statementDate],
@@ -348,6 +349,15 @@ describe('bad input: a clear 400 and nothing else', () => {
     const adm = await as(admin, 'GET', `/api/admin/users/${ada.user.id}/statement?${q}`);
     expect(adm.data).toEqual({ error: message, code: 'validation' });
     expect(await auditRows()).toHaveLength(before.length);
+  });
+  it('no dates at all: the current month of the platform calendar (Tokyo: 2026-12-02 09:00 there)', async () => {
+    const res = await statement(ada, '');
+    expect(res.statusCode).toBe(200);
+    expect(res.data).toMatchObject({
+      from: '2026-12-01',
+      to: '2026-12-31',
+      closingBalance: res.data.openingBalance + 77,
+    });
   });
   it('366 days are one statement (a leap year, or a year and a day)', async () => {
     expect((await statement(ada, 'from=2028-01-01&to=2028-12-31')).statusCode).toBe(200);
