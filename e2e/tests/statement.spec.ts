@@ -202,5 +202,7 @@ test("the administrator downloads a user's statement from the user's card, and t
   expect(file.suggestedFilename()).toBe('harvest-farm-statement-2026-11-01-to-2026-11-30.csv');
   expect(readFileSync((await file.path()) ?? '', 'utf8')).toContain('Closing balance,,,4745000.75');
   await openTab(page, 'Audit Log');
-  await expect(page.getByText('Statement downloaded').first()).toBeVisible();
+  const entry = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Statement downloaded' }) });
+  await expect(entry).toHaveCount(1);
+  await expect(entry).toContainText(`${FIRST} ${LAST}`);
 });
