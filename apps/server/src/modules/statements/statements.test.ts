@@ -283,6 +283,16 @@ describe('GET /api/user/statement: a month with every kind of movement', () => {
   });
 });
 
+describe('names the standard PDF font cannot draw', () => {
+  it('JSON and CSV keep a Cyrillic name; the PDF shows "?" for each letter rather than unrelated Latin ones', async () => {
+    const ivan = await makeUser(t, { firstName: 'Иван', lastName: 'Петров-Müller' });
+    expect((await statement(ivan, `from=${NOV.from}&to=${NOV.to}`)).data.investor.name).toBe('Иван Петров-Müller');
+    const pdf = await statement(ivan, `from=${NOV.from}&to=${NOV.to}&format=pdf`);
+    const text = (await pdfText(pdf.rawPayload)).join('\n');
+    expect(text).toContain('???? ??????-Müller');
+  });
+});
+
 describe('who may read whose statement', () => {
   it('an investor reads only their own: the route names no user, and a user id is refused', async () => {
     const mine = await statement(ben, `from=${NOV.from}&to=${NOV.to}`);
