@@ -161,7 +161,9 @@ export async function statementPdf(s: StatementData, locale: StatementLocale = '
     { date: s.from, description: t.openingBalance, reference: '', amount: '', balance: money(s.opening, 4) },
     { bold: true },
   );
-  for (const l of s.lines)
+  for (const [i, l] of s.lines.entries()) {
+    // pdfkit lays out synchronously: a year of movements takes seconds, so other requests get their turn between rows.
+    if (i > 0 && i % 200 === 0) await new Promise((resolve) => setImmediate(resolve));
     drawRow({
       date: l.localAt,
       description: describeMovement(t, l.detail),
@@ -169,6 +171,7 @@ export async function statementPdf(s: StatementData, locale: StatementLocale = '
       amount: money(l.amount, 2),
       balance: money(l.balance, 4),
     });
+  }
   if (s.lines.length === 0) drawRow({ date: '', description: t.noMovements, reference: '', amount: '', balance: '' });
   drawRow(
     { date: s.to, description: t.closingBalance, reference: '', amount: '', balance: money(s.closing, 4) },

@@ -5,9 +5,13 @@ import { statementTexts } from '@harvest/shared/statement-texts';
 import { idParams } from '@harvest/shared/schemas/user';
 import type { AppContext } from '../../context.ts';
 import { authHooks, currentUser } from '../../plugins/auth.ts';
+import { perIp } from '../../plugins/rate-limit.ts';
 import { statementCsv } from './statement-csv.ts';
 import { statementPdf } from './statement-pdf.ts';
 import * as service from './statements.service.ts';
+
+/** A statement reads a year of one person's ledger and may lay out a PDF of it: plenty for people, not for a loop. */
+const STATEMENT_LIMIT = perIp(60, 10);
 
 const TYPES = { csv: 'text/csv; charset=utf-8', pdf: 'application/pdf' } as const;
 
@@ -31,7 +35,11 @@ export function statementRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/user/statement',
-      { onRequest: requireUser, schema: { querystring: statementQuery, response: { 200: statementResponse } } },
+      {
+        onRequest: requireUser,
+        schema: { querystring: statementQuery, response: { 200: statementResponse } },
+        config: STATEMENT_LIMIT,
+      },
       async (req, reply) => send(reply, await service.statementOf(ctx, currentUser(req), req.query), req.query.format),
     );
     app.get(
@@ -39,6 +47,7 @@ export function statementRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         onRequest: requireAdmin,
         schema: { params: idParams, querystring: statementQuery, response: { 200: statementResponse } },
+        config: STATEMENT_LIMIT,
       },
       async (req, reply) =>
         send(

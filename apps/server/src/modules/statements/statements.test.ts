@@ -375,6 +375,23 @@ describe('bad input: a clear 400 and nothing else', () => {
   });
 });
 
+describe('a limit per client address', () => {
+  it('60 statements in 10 minutes, then 429 with Retry-After', async () => {
+    const limited = await createTestApp({ RATE_LIMITS: 'on' });
+    try {
+      const u = await makeUser(limited);
+      const get = () => call(limited, 'GET', `/api/user/statement?from=${NOV.from}&to=${NOV.to}`, { token: u.token });
+      for (let i = 0; i < 60; i++) expect((await get()).statusCode).toBe(200);
+      const refused = await get();
+      expect(refused.statusCode).toBe(429);
+      expect(refused.data.code).toBe('rate_limited');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('a month of 1,000 movements', () => {
   it('comes back in under a second (JSON), with 3,000 movements in the months before', async () => {
     const u = await makeUser(t, { firstName: 'Busy', lastName: 'Investor' });
