@@ -12,6 +12,7 @@ import { referralRoutes } from './modules/referrals/referrals.routes.ts';
 import { withdrawalRoutes } from './modules/withdrawals/withdrawals.routes.ts';
 import { depositRoutes } from './modules/deposits/deposits.routes.ts';
 import { solvencyRoutes } from './modules/solvency/solvency.routes.ts';
+import { statementRoutes } from './modules/statements/statements.routes.ts';
 
 /** Every API module, mounted under /api. Each module owns its routes, service and queries. */
 export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -28,5 +29,6 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     await app.register(withdrawalRoutes(ctx));
     await app.register(depositRoutes(ctx));
     await app.register(solvencyRoutes(ctx));
+    await app.register(statementRoutes(ctx));
   };
 }

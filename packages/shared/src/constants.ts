@@ -50,4 +50,6 @@ export const MAX_LENGTH = {
   tierName: 100,
 } as const;
 export const DEFAULT_PAGE_SIZE = 25;
+/** The longest period one statement of account covers, in calendar days (both ends included). */
+export const STATEMENT_MAX_DAYS = 366;
 export const MAX_PAGE_SIZE = 100;

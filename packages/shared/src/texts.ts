@@ -108,6 +108,14 @@ export const TEXT = {
   tierSaveFailed: 'Failed to save tier',
   auditFailed: 'Failed to load audit log',
   exportFailed: 'Failed to download the export',
+
+  // ---------------------------------------------------------------- statements
+  statementDate: 'Dates must be real calendar days written as YYYY-MM-DD',
+  statementOrder: 'The start date must be on or before the end date',
+  statementTooLong: 'A statement covers at most 366 days',
+  statementFormat: 'Format must be json, csv or pdf',
+  statementFailed: 'Failed to load the statement',
+  statementDownloadFailed: 'Failed to download the statement',
 } as const;
 
 /** A text over its field's limit (MAX_LENGTH): "First name must be at most 100 characters". */

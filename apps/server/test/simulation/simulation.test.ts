@@ -1,5 +1,5 @@
 import { CYCLE_MS } from '@harvest/shared/constants';
-import { cycleEarning, microToDisplay, microToText, microToUsdc } from '@harvest/shared/money';
+import { cycleEarning, microToDisplay, microToText, microToUsdc, parseUsdc } from '@harvest/shared/money';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRows } from '../../src/db/raw.ts';
@@ -28,6 +28,12 @@ const DAY_MS = 24 * 3600_000;
 const COOLDOWN_MS = 48 * 3600_000;
 /** Clock moves never land this close to a cycle end, a cooldown end or midnight. */
 const BOUNDARY_MS = 10 * 60_000;
+
+const usdcMicroOf = (v: number): bigint => {
+  const m = parseUsdc(v);
+  if (m === null) throw new Error(`not an amount: ${v}`);
+  return m;
+};
 
 interface Inv {
   id: string;
@@ -710,6 +716,67 @@ async function simulate(t: TestApp): Promise<void> {
     if (stats.batches % 25 === 0) await compare(`batch ${stats.batches}`);
   }
   await compare('the end');
+  const statementLines = await compareStatements();
+
+  /**
+   * Statements of random investors over random periods (issue 41) against the ledger and the model: the opening and
+   * closing balances are the covered accounts' entries before the period's first and after its last day, the lines
+   * add up from one to the other, there is one line per counter-entry of every transaction that moved the covered
+   * total, and a statement that ends today closes at what the model holds for that investor (all but invested).
+   */
+  async function compareStatements() {
+    const covered = sql`('balance', 'rewards', 'earnings', 'pending_withdrawal')`;
+    const sumBefore = async (userId: string, day: string) => {
+      const [row] = await rawRows<{ s: string | null }>(
+        t.ctx.db,
+        sql`SELECT sum(e.amount)::text AS s FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
+            JOIN ledger_transactions x ON x.id = e.transaction_id
+            WHERE a.user_id = ${userId}::uuid AND a.kind IN ${covered} AND x.created_at < (${day}::timestamp AT TIME ZONE 'UTC')`,
+      );
+      return BigInt(row?.s ?? 0);
+    };
+    const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const lastDay = platformDay(now(), 'UTC');
+    const firstMs = START.getTime() - DAY_MS;
+    let compared = 0;
+    for (let i = 0; i < 8; i++) {
+      const u = rng.pick(investors);
+      // Every other one covers the whole run up to today; none more than a year (STATEMENT_MAX_DAYS).
+      const whole = i % 2 === 0;
+      const fromMs = whole ? Math.max(firstMs, now().getTime() - 300 * DAY_MS) : rng.int(firstMs, now().getTime());
+      const from = dayOf(fromMs);
+      const to = whole ? lastDay : dayOf(rng.int(fromMs, Math.min(now().getTime(), fromMs + 300 * DAY_MS)));
+      const res = await req('GET', `/api/user/statement?from=${from}&to=${to}`, { token: tok(u) });
+      if (res.statusCode !== 200) throw fail(`statement ${from}..${to}`, [res]);
+      const s = res.data;
+      const next = dayOf(Date.parse(`${to}T00:00:00Z`) + DAY_MS);
+      const opening = await sumBefore(u.user.id, from);
+      const closing = await sumBefore(u.user.id, next);
+      const micro = (v: number) => (v < 0 ? -usdcMicroOf(-v) : usdcMicroOf(v));
+      const lines: bigint[] = s.movements.map((m: { amount: number }) => micro(m.amount));
+      expect(micro(s.openingBalance), `opening ${from}`).toBe(opening);
+      expect(micro(s.closingBalance), `closing ${to}`).toBe(closing);
+      expect(opening + lines.reduce((a, b) => a + b, 0n)).toBe(closing);
+      const [counted] = await rawRows<{ n: number }>(
+        t.ctx.db,
+        sql`WITH mine AS (SELECT e.transaction_id, sum(e.amount) AS d FROM ledger_entries e
+              JOIN ledger_accounts a ON a.id = e.account_id
+              WHERE a.user_id = ${u.user.id}::uuid AND a.kind IN ${covered} GROUP BY 1)
+            SELECT count(*)::int AS n FROM mine m JOIN ledger_transactions x ON x.id = m.transaction_id
+            JOIN ledger_entries ce ON ce.transaction_id = x.id JOIN ledger_accounts ca ON ca.id = ce.account_id
+            WHERE m.d <> 0 AND x.created_at >= (${from}::timestamp AT TIME ZONE 'UTC')
+              AND x.created_at < (${next}::timestamp AT TIME ZONE 'UTC')
+              AND NOT (ca.user_id IS NOT DISTINCT FROM ${u.user.id}::uuid AND ca.kind IN ${covered})`,
+      );
+      expect(lines.length).toBe(Number(counted?.n ?? -1));
+      compared += lines.length;
+      if (to === lastDay) {
+        const a = model.get(u.user.id).acc;
+        expect(closing).toBe(a.balance + a.rewards + a.earnings + a.pending_withdrawal);
+      }
+    }
+    return compared;
+  }
 
   async function compare(when: string) {
     const diff = await model.diff(t.ctx.db);
@@ -736,6 +803,7 @@ async function simulate(t: TestApp): Promise<void> {
   );
   console.log(
     `[simulation] seed=${SEED} done in ${((Date.now() - started) / 1000).toFixed(1)} s (ledger checks ${(checkMs / 1000).toFixed(1)} s): ${stats.ops} operations in ${stats.batches} batches, ${stats.requests} requests (${stats.replays} idempotent replays)\n` +
+      `  8 statements of random investors and periods agree with the ledger and the model (${statementLines} lines)\n` +
       `  operations: ${JSON.stringify(stats.byOp)}\n  statuses: ${JSON.stringify(stats.byStatus)}\n  rows: ${JSON.stringify(counts)}\n` +
       `  users hold ${microToText(totals.users)} USDC (model ${microToText(modelUsers)}), platform accounts ${microToText(totals.platform)}: created or lost 0 micro-USDC`,
   );

@@ -20,6 +20,8 @@ export const queryKeys = {
   withdrawals: { mine: ['withdrawals', 'mine'] as const },
   tiers: ['tiers'] as const,
   referrals: { tree: ['referrals', 'tree'] as const, rewards: ['referrals', 'rewards'] as const },
+  /** A statement of account: the investor's own (`/user/statement`) or a user's for the administrator. */
+  statement: (path: string, from: string, to: string) => ['statement', path, from, to] as const,
   admin: {
     all: ['admin'] as const,
     dashboard: ['admin', 'dashboard'] as const,

@@ -9,13 +9,14 @@ export interface TabDef {
 
 const tab = (load: () => Promise<{ default: ComponentType }>) => lazy(loadChunk(load));
 
-/** Investor tabs (spec section 2): dashboard is the default. */
+/** Investor tabs (spec section 2, and the statement of issue 41): dashboard is the default. */
 export const INVESTOR_TABS: TabDef[] = [
   { id: 'dashboard', label: 'Dashboard', component: tab(() => import('./tabs/investor-dashboard.tsx')) },
   { id: 'deposit', label: 'Deposit', component: tab(() => import('./tabs/deposit.tsx')) },
   { id: 'tiers', label: 'Tiers', component: tab(() => import('./tabs/tiers.tsx')) },
   { id: 'investments', label: 'Investments', component: tab(() => import('./tabs/investments.tsx')) },
   { id: 'referrals', label: 'Referrals', component: tab(() => import('./tabs/referrals.tsx')) },
+  { id: 'statement', label: 'Statement', component: tab(() => import('./tabs/statement.tsx')) },
 ];
 
 /** Admin tabs (spec section 2): admin overview is the default. */

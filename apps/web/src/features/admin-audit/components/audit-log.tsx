@@ -43,6 +43,7 @@ const ACTION_WORDS: Record<string, string> = {
   tier_create: 'Tier created',
   tier_update: 'Tier updated',
   csv_export: 'CSV exported',
+  statement_download: 'Statement downloaded',
 };
 /** A snapshot's field names in words. */
 const FIELD_WORDS: Record<string, string> = {

@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { TEXT } from '@harvest/shared/texts';
+import { statementTexts } from '@harvest/shared/statement-texts';
 import { MAX_LENGTH } from '@harvest/shared/constants';
 import { userSearchForm, type AdminUser } from '@harvest/shared/schemas/admin';
 import { Pager } from '../../../components/ui/pager.tsx';
@@ -30,10 +31,12 @@ export interface UsersPanelSlots {
   toolbar?: (search: string) => ReactNode;
   /** The Update Balance form for one user (it shows the current balance); call onDone after a change. */
   balanceForm?: (user: AdminUser, onDone: () => void) => ReactNode;
+  /** The Download Statement form for one user (a period and a format). */
+  statementForm?: (user: AdminUser) => ReactNode;
 }
 
 /** Admin users (spec): paged, searchable list with badges, account summary, deposits, balance and blocking. */
-export function UsersPanel({ toolbar, balanceForm }: UsersPanelSlots) {
+export function UsersPanel({ toolbar, balanceForm, statementForm }: UsersPanelSlots) {
   const form = useZodForm<{ search: string }>(userSearchForm, { defaultValues: { search: '' } });
   const [search, setSearch] = useState('');
   const [at, setAt] = useState<PageAt>(FIRST_PAGE);
@@ -97,7 +100,12 @@ export function UsersPanel({ toolbar, balanceForm }: UsersPanelSlots) {
         <ul className="space-y-4" aria-busy={q.isFetching}>
           {q.data.users.map((u) => (
             <li key={u._id}>
-              <UserCard user={u} balanceForm={balanceForm} onChanged={() => void q.refetch()} />
+              <UserCard
+                user={u}
+                balanceForm={balanceForm}
+                statementForm={statementForm}
+                onChanged={() => void q.refetch()}
+              />
             </li>
           ))}
         </ul>
@@ -110,14 +118,17 @@ export function UsersPanel({ toolbar, balanceForm }: UsersPanelSlots) {
 function UserCard({
   user,
   balanceForm,
+  statementForm,
   onChanged,
 }: {
   user: AdminUser;
   balanceForm?: UsersPanelSlots['balanceForm'];
+  statementForm?: UsersPanelSlots['statementForm'];
   onChanged: () => void;
 }) {
   const [showDeposits, setShowDeposits] = useState(false);
   const [showBalance, setShowBalance] = useState(false);
+  const [showStatement, setShowStatement] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const toggle = useToggleBlock();
   const name = `${user.firstName} ${user.lastName}`.trim();
@@ -195,8 +206,14 @@ function UserCard({
             {showBalance ? 'Close Update Balance' : 'Update Balance'}
           </Button>
         )}
+        {statementForm && (
+          <Button variant="secondary" aria-expanded={showStatement} onClick={() => setShowStatement((s) => !s)}>
+            {showStatement ? statementTexts().screen.adminClose : statementTexts().screen.adminOpen}
+          </Button>
+        )}
       </div>
       {showDeposits && <UserDeposits userId={user._id} />}
+      {showStatement && statementForm && <div className="mt-3 rounded-xl bg-slate-50 p-4">{statementForm(user)}</div>}
       {showBalance && balanceForm && (
         <div className="mt-3 rounded-xl bg-slate-50 p-4">
           {balanceForm(user, () => {

@@ -1,6 +1,7 @@
 import { UpdateBalanceForm } from '../../../../features/admin-balance/components/update-balance-form.tsx';
 import { CsvDownloadButton } from '../../../../features/admin-overview/components/csv-download-button.tsx';
 import { UsersPanel } from '../../../../features/admin-users/components/users-panel.tsx';
+import { StatementDownload } from '../../../../features/statements/components/statement-download.tsx';
 
 export default function Tab() {
   return (
@@ -13,6 +14,7 @@ export default function Tab() {
         />
       )}
       balanceForm={(user, onDone) => <UpdateBalanceForm user={user} onDone={onDone} />}
+      statementForm={(user) => <StatementDownload userId={user._id} />}
     />
   );
 }

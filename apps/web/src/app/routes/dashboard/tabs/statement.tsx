@@ -1,0 +1,5 @@
+import { StatementPanel } from '../../../../features/statements/components/statement-panel.tsx';
+
+export default function Tab() {
+  return <StatementPanel />;
+}
