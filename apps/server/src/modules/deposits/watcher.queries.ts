@@ -2,9 +2,10 @@ import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } 
 import type { Db } from '../../db/client.ts';
 import { chainAlarms, chainCheckpoints, chainCursors, depositAddresses, deposits } from '../../db/schema.ts';
 import { MSG } from '@harvest/shared/messages';
-import type { DepositRow } from './deposits.queries.ts';
 
 export type CursorRow = typeof chainCursors.$inferSelect;
+/** deposits.queries.ts's DepositRow, spelled here: that module imports this one's WatchedInsert. */
+type DepositRow = typeof deposits.$inferSelect;
 
 export async function findCursor(db: Db, name: string): Promise<CursorRow | undefined> {
   const [row] = await db.select().from(chainCursors).where(eq(chainCursors.name, name)).limit(1);
