@@ -5,7 +5,7 @@
 import http from 'node:http';
 
 export const SOCKETS = 32;
-/** A request not answered by then counts as an error. */
+/** A request not answered this long after it was sent (waiting for a free connection included) is an error. */
 const TIMEOUT_MS = 10_000;
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: SOCKETS });
@@ -24,12 +24,15 @@ export function call(
 ): Promise<Answer> {
   return new Promise((resolve) => {
     const payload = o.body === undefined ? undefined : JSON.stringify(o.body);
+    const done = (a: Answer) => {
+      clearTimeout(timer);
+      resolve(a);
+    };
     const req = http.request(
       `${base}${path}`,
       {
         method,
         agent,
-        timeout: TIMEOUT_MS,
         headers: {
           ...(o.token ? { authorization: `Bearer ${o.token}` } : {}),
           ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
@@ -40,12 +43,12 @@ export function call(
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (c: string) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        res.on('error', () => resolve({ status: 0, body }));
+        res.on('end', () => done({ status: res.statusCode ?? 0, body }));
+        res.on('error', () => done({ status: 0, body }));
       },
     );
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', (err) => resolve({ status: 0, body: err.message }));
+    const timer = setTimeout(() => req.destroy(new Error(`no answer within ${TIMEOUT_MS} ms`)), TIMEOUT_MS);
+    req.on('error', (err) => done({ status: 0, body: err.message }));
     req.end(payload);
   });
 }

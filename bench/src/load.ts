@@ -33,7 +33,7 @@ const DEPOSIT_SHARE = 0.25;
 /** A session (open the app, sit on one tab) lasts 30-90 s; then the slot opens the app as the next investor. */
 const SESSION_MS = [30_000, 90_000] as const;
 /** An administrator looks at each page this long before the next click. */
-const THINK_MS = 2_000;
+const THINK_MS = 1_000;
 /** Page sizes of the back-office panels (apps/web/src/features/admin-*). */
 const USERS_PAGE = 20;
 const DEPOSITS_PAGE = 50;

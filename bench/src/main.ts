@@ -164,10 +164,15 @@ async function main() {
         const n = search.next;
         if (n === null) continue;
         const pool = pools.get(s) as Pool;
-        const want = Math.min(2 * n, seeded);
+        // As many signed-in investors as slots: a slot's next session takes the next one, so over a step some
+        // investors have two sessions at once (two devices).
+        const want = Math.min(n, seeded);
         if (pool.tokens.length < want) {
-          console.log(`  signing in ${int(want - pool.tokens.length)} more investors ...`);
+          const t0 = performance.now();
           await signIn(s.url, pool.tokens, want - pool.tokens.length, seeded);
+          console.log(
+            `  signed in ${int(want - pool.tokens.length)} more investors in ${ms((performance.now() - t0) / 1000)} s`,
+          );
         }
         const r = await step(s.url, pool, adminTokens[servers.indexOf(s)] ?? '', {
           investors: n,
