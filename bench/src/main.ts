@@ -114,6 +114,17 @@ async function main() {
   const dirs = [ROOT, ...(opt.compare ? [path.resolve(opt.compare)] : [])];
   const servers: Server[] = [];
   let copy: string | null = null;
+  let cleaned = false;
+  const cleanup = async () => {
+    if (cleaned) return;
+    cleaned = true;
+    for (const s of servers) await s.stop().catch(() => undefined);
+    if (copy && !pgs.owned) await sql(pgs.admin, `DROP DATABASE IF EXISTS hf_bench_newer`).catch(() => undefined);
+    pgs.stop();
+  };
+  // Interrupted (Ctrl-C): the servers and the throwaway cluster go too.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => void cleanup().finally(() => process.exit(130)));
   try {
     // Seeding: with two checkouts whose migrations differ, the older seeds (its schema is where the newer's
     // migrations start), and the newer serves a copy it migrates forward at its start.
@@ -169,10 +180,9 @@ async function main() {
         const want = Math.min(n, seeded);
         if (pool.tokens.length < want) {
           const t0 = performance.now();
-          await signIn(s.url, pool.tokens, want - pool.tokens.length, seeded);
-          console.log(
-            `  signed in ${int(want - pool.tokens.length)} more investors in ${ms((performance.now() - t0) / 1000)} s`,
-          );
+          const more = want - pool.tokens.length;
+          await signIn(s.url, pool.tokens, more, seeded);
+          console.log(`  signed in ${int(more)} more investors in ${ms((performance.now() - t0) / 1000)} s`);
         }
         const r = await step(s.url, pool, adminTokens[servers.indexOf(s)] ?? '', {
           investors: n,
@@ -270,9 +280,7 @@ async function main() {
     console.log(`\n${text}\n`);
     if (opt.out) writeFileSync(opt.out, `${text}\n`);
   } finally {
-    for (const s of servers) await s.stop().catch(() => undefined);
-    if (copy && !pgs.owned) await sql(pgs.admin, `DROP DATABASE IF EXISTS hf_bench_newer`).catch(() => undefined);
-    pgs.stop();
+    await cleanup();
   }
 }
 
