@@ -114,14 +114,13 @@ async function main() {
   const dirs = [ROOT, ...(opt.compare ? [path.resolve(opt.compare)] : [])];
   const servers: Server[] = [];
   let copy: string | null = null;
-  let cleaned = false;
-  const cleanup = async () => {
-    if (cleaned) return;
-    cleaned = true;
-    for (const s of servers) await s.stop().catch(() => undefined);
-    if (copy && !pgs.owned) await sql(pgs.admin, `DROP DATABASE IF EXISTS hf_bench_newer`).catch(() => undefined);
-    pgs.stop();
-  };
+  let cleaning: Promise<void> | null = null;
+  const cleanup = () =>
+    (cleaning ??= (async () => {
+      for (const s of servers) await s.stop().catch(() => undefined);
+      if (copy && !pgs.owned) await sql(pgs.admin, `DROP DATABASE IF EXISTS hf_bench_newer`).catch(() => undefined);
+      pgs.stop();
+    })());
   // Interrupted (Ctrl-C): the servers and the throwaway cluster go too.
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.once(signal, () => void cleanup().finally(() => process.exit(130)));
