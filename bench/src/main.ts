@@ -247,7 +247,7 @@ async function main() {
       ),
       `|---|${servers.map(() => '---:|').join('')}${servers.length > 1 ? '---:|' : ''}`,
       row(
-        '**Active investors served (p99 < 100 ms, no errors)**',
+        `**Active investors served (p99 < ${P99_MS} ms, no errors)**`,
         col((i) => `**${int(best[i]?.investors ?? 0)}**`),
         ratio((i) => best[i]?.investors ?? NaN),
       ),
