@@ -4,8 +4,7 @@
  * Playwright with a debugging port and a persistent profile (Lighthouse opens its tab in the default
  * browser context, which a plain `launch()` page does not share), an investor's token is put in its
  * storage, and Lighthouse runs against that same browser; each run is a cold load (HTTP cache cleared). LH_RUNS=n runs each page n times (default 1) and prints every run;
- * LH_OUT=<dir> keeps each run's JSON report and its trace there. LH_JSON=<file> writes every run's figures there
- * (`npm run bench` reads them for its Lighthouse row).
+ * LH_OUT=<dir> keeps each run's JSON report and its trace there.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,7 +15,6 @@ import lighthouse from 'lighthouse';
 import { signUpInvestor } from './support/people.ts';
 import { startApp } from './support/server.ts';
 import { freePort } from '../apps/server/test/net.ts';
-import type { LighthouseReport, LighthouseRun } from './support/lighthouse-run.ts';
 
 const lhVersion = JSON.parse(
   readFileSync(createRequire(import.meta.url).resolve('lighthouse/package.json'), 'utf8'),
@@ -24,7 +22,6 @@ const lhVersion = JSON.parse(
 const PORT = await freePort();
 const RUNS = Math.max(1, Number(process.env.LH_RUNS ?? 1));
 const OUT = process.env.LH_OUT;
-const JSON_OUT = process.env.LH_JSON;
 if (OUT) mkdirSync(OUT, { recursive: true });
 const TARGET = 98;
 const app = await startApp({ LOG_LEVEL: 'warn' });
@@ -49,8 +46,14 @@ try {
   const cdp = await browser.newCDPSession(page);
   const { product } = await cdp.send('Browser.getVersion');
   await page.goto(`${app.baseURL}/login`);
-  /** One run: what the table prints (Lighthouse's display values) and what LH_JSON keeps (its numbers). */
-  const rows: (LighthouseRun & { shown: { fcp: string; lcp: string; tbt: string; cls: string } })[] = [];
+  /** One run as the table prints it (Lighthouse's display values). */
+  const rows: {
+    page: string;
+    run: number;
+    score: number;
+    shown: { fcp: string; lcp: string; tbt: string; cls: string };
+    benchmarkIndex: number;
+  }[] = [];
   for (const [name, path, signedIn] of [
     ['/login', '/login', false],
     ['/dashboard', '/dashboard', true],
@@ -83,7 +86,6 @@ try {
         if (trace) writeFileSync(`${file}.trace.json`, JSON.stringify(trace));
       }
       const audit = (id: string) => lhr.audits[id]?.displayValue ?? '?';
-      const value = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
       rows.push({
         page: name,
         run,
@@ -94,24 +96,11 @@ try {
           tbt: audit('total-blocking-time'),
           cls: audit('cumulative-layout-shift'),
         },
-        fcpMs: value('first-contentful-paint'),
-        lcpMs: value('largest-contentful-paint'),
-        tbtMs: value('total-blocking-time'),
-        cls: value('cumulative-layout-shift'),
         // Lighthouse's own measure of this host's CPU speed (higher is faster): scores from two machines compare
         // only with it (simulated throttling slows the observed work down by a fixed factor).
         benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
       });
     }
-  if (JSON_OUT) {
-    const report: LighthouseReport = {
-      version: lhVersion,
-      browser: product,
-      target: TARGET,
-      runs: rows.map(({ shown: _, ...figures }) => figures),
-    };
-    writeFileSync(JSON_OUT, JSON.stringify(report));
-  }
   console.log(`\nLighthouse ${lhVersion} (mobile preset, simulated throttling), ${product}\n`);
   console.log('| page | performance | target | met | FCP | LCP | TBT | CLS | benchmarkIndex |');
   console.log('|---|---:|---:|---|---|---|---|---|---:|');

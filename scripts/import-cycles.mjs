@@ -17,6 +17,7 @@ const ROOTS = [
   'apps/server/scripts',
   'apps/web/src',
   'e2e',
+  'bench/src',
 ];
 const SHARED = path.join(root, 'packages/shared/src');
 

@@ -56,7 +56,6 @@ const pages = {
     keyOf('src/app/routes/dashboard/tabs/investor-dashboard.tsx'),
   ],
 };
-const results = [];
 let over = false;
 console.log(`\nFirst-load JavaScript (gzip), budget ${BUDGET_KB} KB\n`);
 for (const [page, keys] of Object.entries(pages)) {
@@ -74,12 +73,10 @@ for (const [page, keys] of Object.entries(pages)) {
   }
   const kb = gz / 1024;
   if (kb > BUDGET_KB) over = true;
-  results.push({ page, kb, raw: raw / 1024, files: files.length });
   console.log(
     `${page.padEnd(11)} ${kb.toFixed(1).padStart(6)} KB gzip (${(raw / 1024).toFixed(0)} KB raw, ${files.length} files) ${kb <= BUDGET_KB ? 'within budget' : 'OVER BUDGET'}`,
   );
   console.log(`            ${parts.join(', ')}`);
 }
 console.log('');
-if (process.env.WEB_BUDGET_JSON) console.log(JSON.stringify({ budgetKb: BUDGET_KB, pages: results }));
 process.exitCode = over ? 1 : 0;

@@ -3,11 +3,12 @@
  * with set-based SQL (INSERT ... SELECT generate_series), never one call per row:
  * N users in a referral forest, 2N deposits, 3N investments with cycle earnings, referral rewards on three
  * levels, N/2 earning withdrawals (approved, pending, rejected) and every ledger transaction they imply,
- * bulk-loaded one statement per kind (ledger.ts bulkLoadSet), with secondary indexes and foreign keys
- * built after the load.
+ * bulk-loaded one statement per kind, with secondary indexes and foreign keys built after the load
+ * (seed-offline.ts: for an empty database only).
  * The ledger invariants hold afterwards (`npm run ledger:check`).
  * Defaults: 100k users on PostgreSQL (DATABASE_URL), 5k on the embedded PGlite.
- * Every seeded user signs in with the password `seed-password` (e-mail seedN@seed.harvest).
+ * Every seeded user signs in with the password `seed-password` (e-mail seedN@seed.harvest, N from 1);
+ * their withdrawal password is `seed-withdrawal`.
  */
 import { parseArgs } from 'node:util';
 import { hash } from '@node-rs/argon2';
@@ -16,25 +17,31 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase, type Db } from '../src/db/client.ts';
 import { rawRows } from '../src/db/raw.ts';
 import { checkLedger } from '../src/ledger/check.ts';
-import { bulkLoadSet, lastTransactionId, rowTransfers, settleBulkLoad, type PostSet } from '../src/ledger/ledger.ts';
+import { rowTransfers, type PostSet } from '../src/ledger/ledger.ts';
 import { seedTiers } from '../src/modules/tiers/tiers.seed.ts';
-import { rebuildRollups, setRollupTriggers } from '../src/modules/admin/rollups.queries.ts';
+import { rebuildRollups } from '../src/modules/admin/rollups.queries.ts';
+import {
+  lastTransactionId,
+  offlineBulkLoad,
+  offlineDropSecondaryIndexes,
+  offlineRollupTriggers,
+  offlineSettleBalances,
+} from './seed-offline.ts';
 
-export const SEED_PASSWORD = 'seed-password';
 /** A deterministic id shaped as an RFC 4122 version-4 UUID (the API's uuid validators refuse other shapes). */
 const v4 = (hex: SQL) => sql`overlay(overlay(${hex} placing '4' from 13) placing '8' from 17)::uuid`;
 const uid = (expr: SQL) => v4(sql`md5('hf-user-' || (${expr}))`);
 /** One earning in four (of the first cycle) has a withdrawal. */
 const withdrawn = (id: SQL) => sql`abs(hashtext(${id}::text || 'w')) % 4 = 0`;
 
-export async function seedLarge(db: Db, n: number, log: (s: string) => void = console.log): Promise<void> {
+async function seedLarge(db: Db, n: number, log: (s: string) => void = console.log): Promise<void> {
   const [{ count } = { count: 0 }] = await rawRows<{ count: number }>(
     db,
     sql`SELECT count(*)::int AS count FROM users WHERE email LIKE '%@seed.harvest'`,
   );
   if (count > 0) throw new Error(`The database already holds ${count} seeded users: seed an empty database.`);
   await seedTiers(db);
-  const pw = await hash(SEED_PASSWORD);
+  const pw = await hash('seed-password');
   const wpw = await hash('seed-withdrawal');
   const span = 90 * 86400;
 
@@ -179,13 +186,13 @@ export async function seedLarge(db: Db, n: number, log: (s: string) => void = co
   // indexes and foreign keys of the loaded tables are dropped for the load and built once after it
   // (a foreign key re-added is validated by one query over the whole table).
   const since = await lastTransactionId(db);
-  await setRollupTriggers(db, false);
+  await offlineRollupTriggers(db, false);
   try {
-    const deferred = await dropSecondaryIndexes(db, BULK_TABLES);
+    const deferred = await offlineDropSecondaryIndexes(db, BULK_TABLES);
     try {
       for (const [name, step] of steps)
-        await timed(name, () => (is(step, SQL) ? db.execute(step) : bulkLoadSet(db, step)));
-      await timed('ledger: cached balances', () => settleBulkLoad(db, since));
+        await timed(name, () => (is(step, SQL) ? db.execute(step) : offlineBulkLoad(db, step)));
+      await timed('ledger: cached balances', () => offlineSettleBalances(db, since));
     } finally {
       await timed(`indexes and keys (${deferred.length})`, async () => {
         for (const statement of deferred) await db.execute(sql.raw(statement));
@@ -194,7 +201,7 @@ export async function seedLarge(db: Db, n: number, log: (s: string) => void = co
     await timed('vacuum analyze', () => db.execute(sql`VACUUM ANALYZE`));
     await timed('analytics rollups', () => rebuildRollups(db));
   } finally {
-    await setRollupTriggers(db, true);
+    await offlineRollupTriggers(db, true);
   }
 }
 
@@ -210,38 +217,6 @@ const BULK_TABLES = [
   'ledger_transactions',
   'ledger_entries',
 ];
-
-/**
- * Drops the foreign keys, unique constraints (but primary keys) and other indexes of `tables`, and returns
- * the statements that create them again, in an order that works (indexes, unique constraints, then keys).
- */
-async function dropSecondaryIndexes(db: Db, tables: string[]): Promise<string[]> {
-  const list = sql.join(
-    tables.map((t) => sql`${t}::regclass`),
-    sql`, `,
-  );
-  const constraints = await rawRows<{ tbl: string; name: string; type: string; def: string }>(
-    db,
-    sql`SELECT conrelid::regclass::text AS tbl, conname AS name, contype::text AS type, pg_get_constraintdef(oid) AS def
-        FROM pg_constraint WHERE conrelid IN (${list}) AND contype IN ('f', 'u', 'x') ORDER BY contype = 'f' DESC, conname`,
-  );
-  const indexes = await rawRows<{ name: string; def: string }>(
-    db,
-    sql`SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS def FROM pg_index i
-        WHERE i.indrelid IN (${list}) AND NOT i.indisprimary
-          AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid AND c.conrelid = i.indrelid)
-        ORDER BY 1`,
-  );
-  for (const c of constraints) await db.execute(sql.raw(`ALTER TABLE ${c.tbl} DROP CONSTRAINT ${c.name}`));
-  for (const i of indexes) await db.execute(sql.raw(`DROP INDEX ${i.name}`));
-  const add = (c: { tbl: string; name: string; def: string }) =>
-    `ALTER TABLE ${c.tbl} ADD CONSTRAINT ${c.name} ${c.def}`;
-  return [
-    ...indexes.map((i) => i.def),
-    ...constraints.filter((c) => c.type !== 'f').map(add),
-    ...constraints.filter((c) => c.type === 'f').map(add),
-  ];
-}
 
 async function main() {
   const { values } = parseArgs({ options: { users: { type: 'string' } } });
@@ -275,4 +250,4 @@ async function main() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await main();
+await main();

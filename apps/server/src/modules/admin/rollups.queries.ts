@@ -71,21 +71,3 @@ export const ROLLUP_VERSION_CHECK = sql`SELECT 'rows: ' || count(*) AS detail FR
 
 /** Users whose `user_totals` row (migration 0019) differs from the sums of their raw rows, as readable lines. */
 export const USER_TOTALS_CHECK = sql`SELECT d AS detail FROM hf_user_totals_diff() AS d`;
-
-const ROLLUP_TABLES = ['users', 'deposits', 'investments', 'balance_adjustments', 'withdrawals', 'audit_log'];
-/** The tables whose rows add to each user's totals (migrations 0019 and 0020: triggers `<table>_totals_<op>`). */
-const USER_TOTALS_TABLES = ['investments', 'referral_rewards', 'deposits', 'balance_adjustments'];
-
-/**
- * Turns the rollup and user-totals triggers off (or back on) for a bulk load of millions of rows,
- * which then rebuilds both once (`rebuildRollups`). Only for a database nothing else writes to.
- */
-export async function setRollupTriggers(db: Db, enabled: boolean): Promise<void> {
-  const triggers = [
-    ...ROLLUP_TABLES.map((table) => [table, `${table}_rollup`]),
-    ...USER_TOTALS_TABLES.map((table) => [table, `${table}_totals`]),
-  ];
-  for (const [table, prefix] of triggers)
-    for (const op of ['ins', 'upd', 'del'])
-      await db.execute(sql.raw(`ALTER TABLE ${table} ${enabled ? 'ENABLE' : 'DISABLE'} TRIGGER ${prefix}_${op}`));
-}

@@ -1,5 +1,5 @@
 /**
- * The chain watcher's pace (`npm run bench` prints it as a row; `npm run bench:watcher` alone):
+ * `npm run bench:watcher`: the chain watcher's pace, in-process (the one bench that is not over HTTP):
  * blocks and USDC Transfer logs per second the deposit watcher reads from anvil and matches
  * against BENCH_WATCHER_ADDRESSES (100,000) investor deposit addresses in PostgreSQL, as a multiple
  * of Polygon's pace (a block about every 2 s, a few hundred USDC transfers per block).
@@ -11,30 +11,35 @@
  * and credits them through the ledger.
  */
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { Address } from 'viem';
-import { buildApp } from '../src/app.ts';
-import { unavailableText } from '../src/chain/chain.ts';
-import { loadConfig } from '../src/config.ts';
-import { openPostgres } from '../src/db/client.ts';
-import { rawRows } from '../src/db/raw.ts';
-import { checkLedger } from '../src/ledger/check.ts';
-import { USER_ACCOUNT_KINDS } from '../src/db/schema.ts';
-import { DepositWatcher, LOGS_PER_READ, READ_AHEAD, SCAN_BLOCKS_MAX } from '../src/modules/deposits/deposit-watcher.ts';
-import { createCursor } from '../src/modules/deposits/watcher.queries.ts';
-import { deployToken, sendToken, startAnvil } from '../test/anvil.ts';
-import { devXpub } from '../test/support/dev-wallet.ts';
-import { ensurePostgres, envNumber, fmt } from './bench-lib.ts';
-import { withDatabase } from '../test/global-setup.ts';
+import { buildApp } from '../../apps/server/src/app.ts';
+import { unavailableText } from '../../apps/server/src/chain/chain.ts';
+import { loadConfig } from '../../apps/server/src/config.ts';
+import { openPostgres } from '../../apps/server/src/db/client.ts';
+import { rawRows } from '../../apps/server/src/db/raw.ts';
+import { checkLedger } from '../../apps/server/src/ledger/check.ts';
+import { USER_ACCOUNT_KINDS } from '../../apps/server/src/db/schema.ts';
+import {
+  DepositWatcher,
+  LOGS_PER_READ,
+  READ_AHEAD,
+  SCAN_BLOCKS_MAX,
+} from '../../apps/server/src/modules/deposits/deposit-watcher.ts';
+import { createCursor } from '../../apps/server/src/modules/deposits/watcher.queries.ts';
+import { deployToken, sendToken, startAnvil } from '../../apps/server/test/anvil.ts';
+import { devXpub } from '../../apps/server/test/support/dev-wallet.ts';
+import { startPostgres, withDatabase } from './cluster.ts';
+
+const envNumber = (name: string, fallback: number) => Number(process.env[name] || fallback);
+const fmt = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 
 /** Polygon PoS: a block about every 2 s, a few hundred USDC transfers in it. */
 const POLYGON_BLOCKS_PER_S = 0.5;
 const POLYGON_TRANSFERS_PER_BLOCK = 300;
 
-export interface WatcherBenchRow {
+interface WatcherBenchRow {
   scanBlocks: number;
   blocks: number;
   transfers: number;
@@ -52,7 +57,7 @@ export interface WatcherBenchRow {
 
 const randomAddress = () => `0x${randomBytes(20).toString('hex')}` as Address;
 
-export async function watcherBench(pgUrl: string): Promise<{ rows: WatcherBenchRow[]; lines: string[] }> {
+async function watcherBench(pgUrl: string): Promise<{ rows: WatcherBenchRow[]; lines: string[] }> {
   const ADDRESSES = envNumber('BENCH_WATCHER_ADDRESSES', 100_000);
   const BLOCKS = envNumber('BENCH_WATCHER_BLOCKS', 300);
   const PER_BLOCK = envNumber('BENCH_WATCHER_PER_BLOCK', 300);
@@ -219,13 +224,10 @@ export async function watcherBench(pgUrl: string): Promise<{ rows: WatcherBenchR
   }
 }
 
-// Run alone: `npm run bench:watcher`.
-if (process.argv[1] && path.basename(fileURLToPath(import.meta.url)) === path.basename(process.argv[1])) {
-  const handle = await ensurePostgres();
-  try {
-    const { lines } = await watcherBench(handle.url);
-    console.log(`\n${lines.join('\n')}\n`);
-  } finally {
-    await handle.stop();
-  }
+const pgs = await startPostgres();
+try {
+  const { lines } = await watcherBench(pgs.admin);
+  console.log(`\n${lines.join('\n')}\n`);
+} finally {
+  pgs.stop();
 }

@@ -1,0 +1,292 @@
+/**
+ * `npm run bench [-- --users N] [--compare DIR]`: the largest number of concurrently active investors a server
+ * serves with p99 under 100 ms and no errors, its endpoints at that load, and Withdraw All and analytics alone.
+ * Method and options: bench/README.md.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { earnThousand, login, seedEmail, signIn, timedGet, withdrawAll } from './accounts.ts';
+import { migrations, seed, startServer, type Server } from './checkout.ts';
+import { copyDatabase, seededUsers, seedingMode, sql, startPostgres } from './cluster.ts';
+import { percentile, passes, step, type Pool, type StepResult } from './load.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+const { values: opt } = parseArgs({
+  options: {
+    users: { type: 'string', default: '100000' },
+    compare: { type: 'string' },
+    step: { type: 'string', default: '20' },
+    warmup: { type: 'string', default: '5' },
+    start: { type: 'string', default: '100' },
+    bisect: { type: 'string', default: '3' },
+    admins: { type: 'string', default: '2' },
+    p99: { type: 'string', default: '100' },
+    max: { type: 'string', default: '20000' },
+    alone: { type: 'string', default: '30' },
+    'withdraw-all': { type: 'string', default: '5' },
+    out: { type: 'string' },
+  },
+});
+const num = (name: keyof typeof opt) => {
+  const n = Number(opt[name]);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} must be a number`);
+  return n;
+};
+const USERS = num('users');
+const STEP_S = num('step');
+const WARMUP_S = num('warmup');
+const P99_MS = num('p99');
+const MAX = num('max');
+const ADMINS = num('admins');
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a');
+const ms = (n: number) => (Number.isFinite(n) ? (n < 10 ? n.toFixed(1) : n.toFixed(0)) : 'n/a');
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' / ');
+const commit = (dir: string) => {
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', dir, ...args], { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
+  try {
+    const head = git('rev-parse', '--short', 'HEAD');
+    const dirty = git('status', '--porcelain', '--untracked-files=no');
+    return dirty ? `${head}+changes` : head;
+  } catch {
+    return 'not a git checkout';
+  }
+};
+
+/**
+ * Doubling from --start while steps pass, halving while they fail, then --bisect steps between the two. A failed
+ * step is run once more before it counts: on a shared machine a neighbour's burst fails a step, and never passes one.
+ */
+class Search {
+  lo: StepResult | null = null;
+  hi: number | null = null;
+  bisected = 0;
+  next: number | null;
+  log: string[] = [];
+  private failedOnce: number | null = null;
+  constructor(start: number) {
+    this.next = start;
+  }
+  record(r: StepResult) {
+    const n = r.investors;
+    const ok = passes(r, P99_MS);
+    this.log.push(`${int(n)} ${ok ? 'pass' : `fail (${r.errors ? `${r.errors} errors` : `p99 ${ms(r.p99)} ms`})`}`);
+    if (!ok && this.failedOnce !== n) {
+      this.failedOnce = n;
+      return;
+    }
+    this.failedOnce = null;
+    if (ok) this.lo = r;
+    else this.hi = n;
+    const lo = this.lo?.investors ?? 0;
+    if (this.hi === null) this.next = lo >= MAX ? null : Math.min(MAX, lo * 2);
+    else if (this.lo === null) this.next = this.hi <= 1 ? null : Math.floor(this.hi / 2);
+    else if (this.bisected < num('bisect') && this.hi - lo > Math.max(1, lo * 0.05)) {
+      this.next = Math.round((lo + this.hi) / 2);
+      this.bisected++;
+    } else this.next = null;
+  }
+}
+
+async function main() {
+  const started = new Date();
+  const loadBefore = loadAverage();
+  const pgs = await startPostgres();
+  const dirs = [ROOT, ...(opt.compare ? [path.resolve(opt.compare)] : [])];
+  const servers: Server[] = [];
+  let copy: string | null = null;
+  let cleaning: Promise<void> | null = null;
+  const cleanup = () =>
+    (cleaning ??= (async () => {
+      for (const s of servers) await s.stop().catch(() => undefined);
+      if (copy && !pgs.owned) await sql(pgs.admin, `DROP DATABASE IF EXISTS hf_bench_newer`).catch(() => undefined);
+      pgs.stop();
+    })());
+  // Interrupted (Ctrl-C): the servers and the throwaway cluster go too.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => void cleanup().finally(() => process.exit(130)));
+  try {
+    // Seeding: with two checkouts whose migrations differ, the older seeds (its schema is where the newer's
+    // migrations start), and the newer serves a copy it migrates forward at its start.
+    const journals = dirs.map(migrations);
+    const [a = [], b = a] = journals;
+    const prefix = (x: string[], y: string[]) => x.every((tag, i) => y[i] === tag);
+    const same = a.length === b.length && prefix(a, b);
+    if (!same && !prefix(a, b) && !prefix(b, a))
+      throw new Error('The two checkouts have diverging migrations: compare checkouts on one line of history.');
+    const older = same || prefix(a, b) ? 0 : 1;
+    let seeded = await seededUsers(pgs.url);
+    if (seeded === 0) {
+      console.log(`Seeding ${int(USERS)} users with the seed of ${dirs[older]} ...`);
+      await seedingMode(pgs, true);
+      await seed(dirs[older] ?? ROOT, pgs.url, USERS);
+      await seedingMode(pgs, false);
+      seeded = await seededUsers(pgs.url);
+    } else console.log(`The database holds ${int(seeded)} seeded users: not seeded again.`);
+    const urls = dirs.map(() => pgs.url);
+    if (!same) urls[1 - older] = copy = await copyDatabase(pgs, 'hf_bench_newer');
+
+    const secret = randomBytes(32).toString('hex');
+    const admin = { email: 'bench-admin@bench.harvest', password: randomBytes(12).toString('hex') };
+    for (const [i, dir] of dirs.entries()) {
+      const label = i === 0 ? `this checkout (${commit(dir)})` : `${dir} (${commit(dir)})`;
+      const s = await startServer(label, dir, { databaseUrl: urls[i] ?? pgs.url, secret, admin });
+      console.log(`${label}: ${s.compiled ? 'compiled build, as npm start' : 'TypeScript sources through tsx'}`);
+      servers.push(s);
+    }
+    const [pgVersion] = await sql<{ v: string }>(pgs.admin, `SELECT current_setting('server_version') AS v`);
+    const adminTokens = await Promise.all(servers.map((s) => login(s.url, admin.email, admin.password)));
+
+    // Signed-in investors: one pool, shared by the servers when a token of one is good on the other.
+    const first = servers[0] as Server;
+    const pools = new Map<Server, Pool>([[first, { tokens: [], next: 0 }]]);
+    await signIn(first.url, pools.get(first)?.tokens ?? [], 1, seeded);
+    for (const s of servers.slice(1)) {
+      const probe = await fetch(`${s.url}/api/user/me`, {
+        headers: { authorization: `Bearer ${pools.get(first)?.tokens[0]}` },
+      });
+      pools.set(s, probe.ok ? (pools.get(first) as Pool) : { tokens: [], next: 0 });
+    }
+
+    // The search, the servers taking turns step by step.
+    const searches = new Map(servers.map((s) => [s, new Search(num('start'))]));
+    for (let round = 0; [...searches.values()].some((x) => x.next !== null); round++) {
+      for (const [s, search] of searches) {
+        const n = search.next;
+        if (n === null) continue;
+        const pool = pools.get(s) as Pool;
+        // As many signed-in investors as slots: a slot's next session takes the next one, so over a step some
+        // investors have two sessions at once (two devices).
+        const want = Math.min(n, seeded);
+        if (pool.tokens.length < want) {
+          const t0 = performance.now();
+          const more = want - pool.tokens.length;
+          await signIn(s.url, pool.tokens, more, seeded);
+          console.log(`  signed in ${int(more)} more investors in ${ms((performance.now() - t0) / 1000)} s`);
+        }
+        const r = await step(s.url, pool, adminTokens[servers.indexOf(s)] ?? '', {
+          investors: n,
+          admins: ADMINS,
+          seconds: STEP_S,
+          warmupS: WARMUP_S,
+          seed: n,
+        });
+        search.record(r);
+        console.log(
+          `  ${s.label}: ${int(n)} investors, ${int(r.rps)} req/s, p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms, ` +
+            `${r.errors} errors, sent late by ${ms(r.lateP99)} ms (p99)${r.firstError ? ` (${r.firstError})` : ''}: ${passes(r, P99_MS) ? 'pass' : 'fail'}`,
+        );
+        await sleep(1000);
+      }
+    }
+
+    // Alone: analytics 90 days (before the test clock moves), then Withdraw All of 1,000 earnings.
+    const analytics = servers.map(() => [] as number[]);
+    for (let k = 0; k < num('alone') + 3; k++)
+      for (const [i, s] of servers.entries()) {
+        const t = await timedGet(s.url, adminTokens[i] ?? '', '/api/user/admin/analytics?period=90');
+        if (k >= 3) analytics[i]?.push(t);
+      }
+    const runs = num('withdraw-all');
+    console.log(`Giving ${runs + 1} investors per server 1,000 earnings each ...`);
+    const heavy: string[][] = [];
+    for (const [i, s] of servers.entries()) {
+      // Different investors for each server when they share a database; the newest seeded ones.
+      const candidates = Array.from({ length: 4 * (runs + 1) }, (_, j) => seedEmail(seeded - i * 4 * (runs + 1) - j));
+      heavy.push(await earnThousand(s.url, candidates, runs + 1));
+    }
+    await sql(pgs.admin, 'CHECKPOINT');
+    const wa = servers.map(() => [] as number[]);
+    for (let k = 0; k <= runs; k++)
+      for (const [i, s] of servers.entries()) {
+        const t = await withdrawAll(s.url, heavy[i]?.[k] ?? '');
+        if (k > 0) wa[i]?.push(t);
+      }
+
+    // The table.
+    const best = [...searches.values()].map((x) => x.lo);
+    const col = (f: (i: number) => string) => servers.map((_, i) => f(i));
+    const ratio = (f: (i: number) => number) => {
+      if (servers.length < 2) return [];
+      const r = f(0) / f(1);
+      return [Number.isFinite(r) ? r.toFixed(2) : 'n/a'];
+    };
+    const row = (name: string, cells: string[], r: string[] = []) => `| ${[name, ...cells, ...r].join(' | ')} |`;
+    const names = new Set(best.flatMap((b) => b?.endpoints.map((e) => e.name) ?? []));
+    const endpoint = (i: number, name: string) => best[i]?.endpoints.find((e) => e.name === name);
+    const lines = [
+      `Harvest Farm bench, ${started.toISOString().slice(0, 16)} UTC: ${int(seeded)} seeded users, PostgreSQL ${pgVersion?.v};`,
+      `${os.availableParallelism()} cores (${os.cpus()[0]?.model.trim()}), ${(os.totalmem() / 1024 ** 3).toFixed(0)} GB, Node ${process.version};` +
+        ` load average ${loadBefore} before, ${loadAverage()} after (1/5/15 min; the machine is shared).`,
+      `Steps of ${STEP_S} s after ${WARMUP_S} s of warm-up, ${ADMINS} administrators throughout; a step passes with p99 < ${P99_MS} ms over all its requests and no error.`,
+      `Steps: ${servers.map((s) => `${s.label}: ${searches.get(s)?.log.join(', ')}`).join('; ')}.`,
+      '',
+      row(
+        '',
+        servers.map((s) => s.label),
+        servers.length > 1 ? ['ratio'] : [],
+      ),
+      `|---|${servers.map(() => '---:|').join('')}${servers.length > 1 ? '---:|' : ''}`,
+      row(
+        `**Active investors served (p99 < ${P99_MS} ms, no errors)**`,
+        col((i) => `**${int(best[i]?.investors ?? 0)}**`),
+        ratio((i) => best[i]?.investors ?? NaN),
+      ),
+      row(
+        'Requests/s at that load; p50 / p99 ms',
+        col((i) => `${int(best[i]?.rps ?? NaN)}; ${ms(best[i]?.p50 ?? NaN)} / ${ms(best[i]?.p99 ?? NaN)}`),
+      ),
+      ...[...names].map((name) =>
+        row(
+          `${name}: p50 / p99 ms (requests)`,
+          col((i) => {
+            const e = endpoint(i, name);
+            return e ? `${ms(e.p50)} / ${ms(e.p99)} (${int(e.count)})` : '-';
+          }),
+        ),
+      ),
+      row(
+        `Withdraw All of 1,000 earnings, alone: median (max) of ${runs}, ms`,
+        col((i) => `${ms(median(wa[i] ?? []))} (${ms(Math.max(...(wa[i] ?? [])))})`),
+        ratio((i) => median(wa[i] ?? [])),
+      ),
+      row(
+        `Analytics 90 days, alone: median (max) of ${num('alone')}, ms`,
+        col((i) => `${ms(median(analytics[i] ?? []))} (${ms(Math.max(...(analytics[i] ?? [])))})`),
+        ratio((i) => median(analytics[i] ?? [])),
+      ),
+    ];
+    const text = lines.join('\n');
+    console.log(`\n${text}\n`);
+    if (opt.out) writeFileSync(opt.out, `${text}\n`);
+  } finally {
+    await cleanup();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
