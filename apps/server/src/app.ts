@@ -12,9 +12,7 @@ import { DEFAULT_WEB_DIST } from './lib/paths.ts';
 import { spaHtml } from './lib/spa-html.ts';
 import { Metrics } from './lib/metrics.ts';
 import { TokenService } from './lib/tokens.ts';
-import { SessionCache } from './lib/session-cache.ts';
 import { responseSerializerCompiler } from './lib/response-serializer.ts';
-import type { AuthUser } from './plugins/auth.ts';
 import { createCounterStore, RedisCounterStore } from './lib/counter-store.ts';
 import { createThrottles } from './lib/throttle.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
@@ -111,13 +109,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   metrics.attach({ poolStats: () => opts.database.poolStats(), pendingCounts: () => pendingCounts(opts.database.db) });
   registerObservability(app, metrics);
   const counters = await createCounterStore(config.REDIS_URL, opts.database.db, () => clock.now().getTime());
-  const sessions = new SessionCache<AuthUser>();
-  sessions.start(opts.database);
-  app.addHook('onClose', async () => sessions.close());
-  metrics.attachSessions(() => sessions.stats());
   const ctx: AppContext = {
     config,
-    sessions,
     db: opts.database.db,
     clock,
     tokens: new TokenService(opts.secret, config.JWT_TTL_SECONDS, clock, opts.previousSecret, opts.nextSecret),

@@ -27,32 +27,6 @@ export function wrapPglite(client: PGlite): Database {
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR }),
     // One connection in the process; queries queue inside PGlite, not in a pool.
     poolStats: () => ({ total: 1, idle: 1, waiting: 0, max: 1 }),
-    listen(channel, handler) {
-      // In the process: PGlite delivers a notification before the committing query returns.
-      let live = false;
-      const unlisten = client.listen(channel, (payload) => {
-        if (live) handler.message(payload);
-      });
-      unlisten.then(
-        () => {
-          live = true;
-          handler.up();
-        },
-        () => undefined,
-      );
-      return {
-        deliveredAtCommit: true,
-        async send(payload) {
-          if (!live) throw new Error('not listening');
-          await client.query('SELECT pg_notify($1, $2)', [channel, payload]);
-        },
-        async close() {
-          if (live) handler.down();
-          live = false;
-          await unlisten.then((stop) => stop()).catch(() => undefined);
-        },
-      };
-    },
     close: () => client.close(),
   };
 }

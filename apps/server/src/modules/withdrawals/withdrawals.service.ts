@@ -97,8 +97,6 @@ export async function requestAll(
     throw err;
   }
   await attempt.succeeded();
-  // The wallet is kept on the user's row (shown by /api/user/me on every instance from now on).
-  if (user.withdrawalWallet !== input.walletAddress) await ctx.sessions.settle();
   return result;
 }
 
