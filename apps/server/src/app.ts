@@ -38,7 +38,7 @@ export interface BuildOptions {
   previousSecret?: string;
   /** The secret that comes next (JWT_SECRET_NEXT): verify-only, for the first step of a rolling rotation. */
   nextSecret?: string;
-  /** Default: one without process metrics (main.ts passes one with them). */
+  /** Default: one without process metrics (server.ts passes one with them). */
   metrics?: Metrics;
   clock?: Clock;
   mailer?: Mailer;
