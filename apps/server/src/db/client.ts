@@ -5,6 +5,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import type { PoolStats } from '../lib/metrics.ts';
 import { MIGRATIONS_DIR } from '../lib/paths.ts';
+import { applyFunctions } from './functions.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -43,6 +44,10 @@ export function openPostgres(url: string, poolSize = 10): Database {
       try {
         await client.query('SELECT pg_advisory_lock(7261001)');
         await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS_DIR });
+        await applyFunctions({
+          script: async (text) => void (await client.query(text)),
+          value: async (text) => (await client.query<{ value: string }>(text)).rows[0]?.value,
+        });
       } finally {
         await client.query('SELECT pg_advisory_unlock(7261001)').catch(() => undefined);
         await client.end();

@@ -6,6 +6,8 @@ import { counters } from '../admin/rollups.queries.ts';
 import { balanceAdjustments, deposits, users } from '../../db/schema.ts';
 import type { AdminDepositFilter, DepositCounts, DepositFailureKind } from '@harvest/shared/schemas/deposits';
 
+// Trigger-derived figures: rollups and user_totals follow the deposits and balance_adjustments rows written here (db/functions.sql).
+
 export type DepositRow = typeof deposits.$inferSelect;
 export type DepositUser = Pick<typeof users.$inferSelect, 'id' | 'firstName' | 'lastName' | 'email'>;
 
