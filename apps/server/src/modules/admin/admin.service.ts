@@ -11,7 +11,7 @@ import type { AppContext } from '../../context.ts';
 import type { PageRequest } from '../../db/keyset.ts';
 import { notFound } from '../../lib/errors.ts';
 import { platformDay } from '../../lib/time.ts';
-import { adminDepositPage, recentDeposits } from '../deposits/deposits.service.ts';
+import { adminDepositPage, recentDeposits } from '../deposits/deposits.admin.ts';
 import * as referrals from '../referrals/referrals.service.ts';
 import { toUserRef } from '../users/users.dto.ts';
 import { recentForAdmin } from '../withdrawals/withdrawals.service.ts';

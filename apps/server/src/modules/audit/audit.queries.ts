@@ -27,3 +27,30 @@ export async function writeAudit(tx: Db, e: AuditEntry): Promise<void> {
     ip: e.ip ?? null,
   });
 }
+
+/** An administrator's decision on a pending deposit or withdrawal (approve, reject): pending -> `status`. */
+export async function writeDecision(
+  tx: Db,
+  d: {
+    adminId: string;
+    action: string;
+    targetType: 'deposit' | 'withdrawal';
+    targetId: string;
+    status: string;
+    /** What the decision recorded besides the status (amounts, hashes, where money went). */
+    facts: Record<string, unknown>;
+    note?: string | null;
+    ip: string;
+  },
+): Promise<void> {
+  await writeAudit(tx, {
+    adminId: d.adminId,
+    action: d.action,
+    targetType: d.targetType,
+    targetId: d.targetId,
+    before: { status: 'pending' },
+    after: { status: d.status, ...d.facts },
+    note: d.note,
+    ip: d.ip,
+  });
+}

@@ -13,7 +13,7 @@ import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { toUserRef } from '../users/users.dto.ts';
-import { writeAudit } from '../audit/audit.queries.ts';
+import { writeDecision } from '../audit/audit.queries.ts';
 import { queueMail } from '../../mail/outbox.ts';
 import { checkPayout } from './payout-check.ts';
 import { requestHold } from './withdrawals.ledger.ts';
@@ -277,14 +277,13 @@ export async function approve(
       notes: input.notes,
       at: now,
     });
-    await writeAudit(tx, {
+    await writeDecision(tx, {
       adminId: admin.id,
       action: 'withdrawal_approve',
       targetType: 'withdrawal',
       targetId: w.id,
-      before: { status: 'pending' },
-      after: {
-        status: 'approved',
+      status: 'approved',
+      facts: {
         txHash: input.txHash,
         netAmount: microToText(w.netAmount),
         chainValue: proof ? microToText(proof.value) : null,
@@ -332,13 +331,13 @@ export async function reject(
       notes: input.notes,
       at: now,
     });
-    await writeAudit(tx, {
+    await writeDecision(tx, {
       adminId: admin.id,
       action: 'withdrawal_reject',
       targetType: 'withdrawal',
       targetId: w.id,
-      before: { status: 'pending' },
-      after: { status: 'rejected', returnedTo: back, amount: microToText(w.amount) },
+      status: 'rejected',
+      facts: { returnedTo: back, amount: microToText(w.amount) },
       note: input.notes,
       ip,
     });
