@@ -32,9 +32,9 @@ export default defineConfig({
     setupFiles: ['./test/setup-console.ts', './test/setup-cheap-hashes.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Two cores: PGlite files run in parallel workers, each on its own copy of the template. A worker keeps
-    // the modules it loaded from one file to the next (the app's graph is loaded twice, not once per file).
+    // Two cores: PGlite files run in parallel workers, each on its own copy of the template. In the fast set a
+    // worker keeps the modules it loaded from one file to the next (the app's graph is loaded twice, not per file).
     maxWorkers: 2,
-    isolate: false,
+    isolate: set !== 'fast',
   },
 });
