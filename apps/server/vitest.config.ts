@@ -30,7 +30,8 @@ export default defineConfig({
     exclude: set === 'fast' ? [...SYSTEM, ...CRASH, '**/node_modules/**'] : ['**/node_modules/**'],
     globalSetup: ['./test/global-setup.ts'],
     setupFiles: ['./test/setup-console.ts', './test/setup-cheap-hashes.ts'],
-    testTimeout: 30_000,
+    // System tests start processes (servers, CLIs, anvil, clusters) on a shared two-core machine.
+    testTimeout: set === 'fast' ? 30_000 : 120_000,
     hookTimeout: 60_000,
     // Two cores: PGlite files run in parallel workers, each on its own copy of the template. In the fast set a
     // worker keeps the modules it loaded from one file to the next (the app's graph is loaded twice, not per file).
