@@ -48,9 +48,8 @@ export interface BuildOptions {
 }
 
 /**
- * Development logs for people: one coloured line per entry (production and tests: JSON lines). A
- * stream in this process, not a pino transport: a transport runs in a worker thread, a second
- * JavaScript heap of about 15 MB (docs/BENCHMARKS.md, idle RSS).
+ * Development logs for people: one coloured line per entry (production and tests: JSON lines). A stream in
+ * this process, not a pino transport (a transport runs a worker thread of its own).
  */
 async function prettyStream(): Promise<{ write(line: string): void }> {
   const { default: pretty } = await import('pino-pretty');
