@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { openPostgres } from '../src/db/client.ts';
 import { PGLITE_EXTENSIONS, wrapPglite } from '../src/db/pglite.ts';
+import { buildServer } from './support/build.ts';
 
 /**
  * Migrates one template database for the whole run. PGlite: a migrated data dir dumped (uncompressed: it
@@ -14,6 +15,9 @@ import { PGLITE_EXTENSIONS, wrapPglite } from '../src/db/pglite.ts';
  * HF_TEST_PG_TEMPLATE (default hf_test_template), so two runs sharing a server keep theirs apart.
  */
 export default async function setup() {
+  // The system and crash tests run the production build (servers, CLIs): built once here, before any file
+  // starts a process from it, so no file rebuilds dist/ under another file's running server.
+  if (process.env.SYSTEM_TESTS === '1' || process.env.CRASH_TESTS === '1') buildServer();
   const url = process.env.DATABASE_URL;
   if (url) {
     const template = process.env.HF_TEST_PG_TEMPLATE ?? 'hf_test_template';

@@ -16,7 +16,7 @@ export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelati
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
-  /** Runs the committed migrations; safe when several instances start at once. */
+  /** Runs the committed migrations, then db/functions.sql if it changed; safe when several instances start at once. */
   migrate(): Promise<void>;
   /** Connections in use and waiting, for the metrics. */
   poolStats(): PoolStats;

@@ -1,12 +1,4 @@
-import {
-  forwardRef,
-  useId,
-  useState,
-  type InputHTMLAttributes,
-  type ReactNode,
-  type SelectHTMLAttributes,
-  type TextareaHTMLAttributes,
-} from 'react';
+import { forwardRef, useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 
 const INPUT =
   'w-full min-w-0 rounded-lg border border-slate-400 bg-white px-3 py-2 text-sm text-slate-900 placeholder:text-slate-500 focus:border-purple-600 focus:outline-none focus:ring-2 focus:ring-purple-200 disabled:bg-slate-100 disabled:text-slate-600 aria-[invalid=true]:border-red-600';
@@ -82,59 +74,6 @@ export const TextInput = forwardRef<HTMLInputElement, InputProps>(function TextI
           className={`${INPUT} ${className}`}
           {...props}
         />
-      )}
-    </Field>
-  );
-});
-
-type TextAreaProps = TextareaHTMLAttributes<HTMLTextAreaElement> & {
-  label: string;
-  hint?: string;
-  error?: string | null;
-};
-
-/** A labelled multi-line field (a reason, notes) with its hint and error. */
-export const TextArea = forwardRef<HTMLTextAreaElement, TextAreaProps>(function TextArea(
-  { label, hint, error, className = '', ...props },
-  ref,
-) {
-  return (
-    <Field label={label} hint={hint} error={error}>
-      {(id, describedBy, invalid) => (
-        <textarea
-          ref={ref}
-          id={id}
-          aria-describedby={describedBy}
-          aria-invalid={invalid || undefined}
-          className={`${INPUT} min-h-20 ${className}`}
-          {...props}
-        />
-      )}
-    </Field>
-  );
-});
-
-type SelectProps = SelectHTMLAttributes<HTMLSelectElement> & {
-  label: string;
-  /** The choices, in order: the value sent and the text shown. */
-  options: readonly { value: string; label: string }[];
-};
-
-/** A labelled drop-down of fixed choices (a filter, an export's status). */
-export const SelectField = forwardRef<HTMLSelectElement, SelectProps>(function SelectField(
-  { label, options, className = '', ...props },
-  ref,
-) {
-  return (
-    <Field label={label}>
-      {(id, describedBy) => (
-        <select ref={ref} id={id} aria-describedby={describedBy} className={`${INPUT} ${className}`} {...props}>
-          {options.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </select>
       )}
     </Field>
   );

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Button } from './button.tsx';
 import { Dialog } from './dialog.tsx';
-import { TextArea } from './field.tsx';
+import { TextArea } from './text-area.tsx';
 
 /**
  * Asks for the reason of a decision someone else will read (e.g. an investor reads why their deposit was

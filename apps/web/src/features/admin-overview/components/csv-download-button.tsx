@@ -3,7 +3,7 @@ import * as Menu from '@radix-ui/react-dropdown-menu';
 import { toast } from '../../../lib/toast.ts';
 import { TEXT } from '@harvest/shared/texts';
 import { Button } from '../../../components/ui/button.tsx';
-import { SelectField } from '../../../components/ui/field.tsx';
+import { SelectField } from '../../../components/ui/select-field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { count } from '../../../lib/format.ts';
 import { downloadCsv } from '../api/download-csv.ts';
