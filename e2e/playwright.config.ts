@@ -5,7 +5,8 @@ export default defineConfig({
   testDir: './tests',
   timeout: 90_000,
   expect: { timeout: 10_000 },
-  workers: 1,
+  // Each file starts its own server on its own data directory: in CI two files run at once.
+  workers: process.env.CI ? 2 : 1,
   retries: process.env.CI ? 1 : 0,
   reporter: [['list']],
   use: {

@@ -1,17 +1,41 @@
 import { defineConfig } from 'vitest/config';
 
-/** `npm test` runs the fast suites; `npm run test:system` (SYSTEM_TESTS=1) the ones that start real processes for long. */
-const system = process.env.SYSTEM_TESTS === '1';
+/**
+ * Three sets of tests, chosen by the environment:
+ * - `npm test`: the fast suites (under 3 minutes on two cores);
+ * - `npm run test:system` (SYSTEM_TESTS=1): the long ones that start real processes (anvil, nginx, Redis, whole
+ *   server processes), the seeded simulation and the fuzz over every route. CI runs them on PGlite and PostgreSQL;
+ * - `npm run test:crash` (CRASH_TESTS=1): the crash tests, on a throwaway cluster of their own.
+ */
+const SYSTEM = [
+  'test/system/**/*.test.ts',
+  'test/simulation/**/*.test.ts',
+  '**/*.anvil.test.ts',
+  '**/*.redis.test.ts',
+  'src/modules/deposits/deposits.chain.test.ts',
+  'test/ops/deployment.test.ts',
+  'test/ops/backup.test.ts',
+  'test/ops/backup-trust.test.ts',
+  'test/ops/logs.test.ts',
+  'test/ops/shutdown.test.ts',
+  'test/security/first-start.test.ts',
+  'test/security/fuzz.test.ts',
+];
+const CRASH = ['test/crash/**/*.test.ts'];
+const set = process.env.CRASH_TESTS === '1' ? 'crash' : process.env.SYSTEM_TESTS === '1' ? 'system' : 'fast';
 
 export default defineConfig({
   test: {
-    include: system ? ['test/system/**/*.test.ts'] : ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: system ? [] : ['test/system/**', '**/node_modules/**'],
+    include: set === 'crash' ? CRASH : set === 'system' ? SYSTEM : ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    exclude: set === 'fast' ? [...SYSTEM, ...CRASH, '**/node_modules/**'] : ['**/node_modules/**'],
     globalSetup: ['./test/global-setup.ts'],
-    setupFiles: ['./test/setup-console.ts'],
-    testTimeout: 30_000,
+    setupFiles: ['./test/setup-console.ts', './test/setup-cheap-hashes.ts'],
+    // System tests start processes (servers, CLIs, anvil, clusters) on a shared two-core machine.
+    testTimeout: set === 'fast' ? 30_000 : 120_000,
     hookTimeout: 60_000,
-    // Two cores: PGlite files run in parallel workers, each on its own copy of the template.
+    // Two cores: PGlite files run in parallel workers, each on its own copy of the template. In the fast set a
+    // worker keeps the modules it loaded from one file to the next (the app's graph is loaded twice, not per file).
     maxWorkers: 2,
+    isolate: set !== 'fast',
   },
 });

@@ -130,20 +130,19 @@ test.describe('demo deposits, investments, withdrawals', () => {
     page,
     browser,
   }) => {
-    await signIn(page, app, ada);
-
-    // Saturday: Invest Now is off, with the spec's words shown before anyone clicks; nothing moves.
+    // Saturday: Invest Now is off, with the spec's words shown before anyone clicks; nothing moves. (Signed in on
+    // that day: a token is valid from its issue time for 12 hours, so the clock only moves forward from here.)
     await app.setClock(SATURDAY);
-    await page.reload();
+    await signIn(page, app, ada);
     await openTab(page, 'Tiers');
     await expect(page.getByRole('button', { name: 'Invest Now in Bronze' })).toBeDisabled();
     await expect(
       page.getByText('Investments are only available Monday through Friday. Please try again on a weekday.'),
     ).toBeVisible();
 
-    // Monday: bought, after a confirmation with the amount, the balance and the earning per cycle.
+    // Monday (a new session): bought, after a confirmation with the amount, the balance and the earning per cycle.
     await app.setClock(MONDAY_9);
-    await page.reload();
+    await signIn(page, app, ada);
     await openTab(page, 'Tiers');
     await page.getByRole('button', { name: 'Invest Now in Bronze' }).click();
     const confirm = page.getByRole('dialog', { name: 'Confirm investment' });

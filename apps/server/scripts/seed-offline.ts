@@ -54,8 +54,8 @@ export async function offlineSettleBalances(db: Db, sinceTxId: number): Promise<
 }
 
 const ROLLUP_TABLES = ['users', 'deposits', 'investments', 'balance_adjustments', 'withdrawals', 'audit_log'];
-/** The tables whose rows add to each user's totals (migrations 0019 and 0020: triggers `<table>_totals_<op>`). */
-const USER_TOTALS_TABLES = ['investments', 'referral_rewards', 'deposits', 'balance_adjustments'];
+/** The tables whose rows add to each user's totals (triggers `<table>_totals_<op>`, db/functions.sql). */
+const USER_TOTALS_TABLES = ['cycle_earnings', 'referral_rewards', 'deposits', 'balance_adjustments'];
 
 /** Turns the rollup and user-totals triggers off (or back on); the seed then rebuilds both once (`rebuildRollups`). */
 export async function offlineRollupTriggers(db: Db, enabled: boolean): Promise<void> {

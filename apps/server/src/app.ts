@@ -12,9 +12,7 @@ import { DEFAULT_WEB_DIST } from './lib/paths.ts';
 import { spaHtml } from './lib/spa-html.ts';
 import { Metrics } from './lib/metrics.ts';
 import { TokenService } from './lib/tokens.ts';
-import { SessionCache } from './lib/session-cache.ts';
 import { responseSerializerCompiler } from './lib/response-serializer.ts';
-import type { AuthUser } from './plugins/auth.ts';
 import { createCounterStore, RedisCounterStore } from './lib/counter-store.ts';
 import { createThrottles } from './lib/throttle.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
@@ -40,7 +38,7 @@ export interface BuildOptions {
   previousSecret?: string;
   /** The secret that comes next (JWT_SECRET_NEXT): verify-only, for the first step of a rolling rotation. */
   nextSecret?: string;
-  /** Default: one without process metrics (main.ts passes one with them). */
+  /** Default: one without process metrics (server.ts passes one with them). */
   metrics?: Metrics;
   clock?: Clock;
   mailer?: Mailer;
@@ -50,9 +48,8 @@ export interface BuildOptions {
 }
 
 /**
- * Development logs for people: one coloured line per entry (production and tests: JSON lines). A
- * stream in this process, not a pino transport: a transport runs in a worker thread, a second
- * JavaScript heap of about 15 MB (docs/BENCHMARKS.md, idle RSS).
+ * Development logs for people: one coloured line per entry (production and tests: JSON lines). A stream in
+ * this process, not a pino transport (a transport runs a worker thread of its own).
  */
 async function prettyStream(): Promise<{ write(line: string): void }> {
   const { default: pretty } = await import('pino-pretty');
@@ -111,13 +108,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   metrics.attach({ poolStats: () => opts.database.poolStats(), pendingCounts: () => pendingCounts(opts.database.db) });
   registerObservability(app, metrics);
   const counters = await createCounterStore(config.REDIS_URL, opts.database.db, () => clock.now().getTime());
-  const sessions = new SessionCache<AuthUser>();
-  sessions.start(opts.database);
-  app.addHook('onClose', async () => sessions.close());
-  metrics.attachSessions(() => sessions.stats());
   const ctx: AppContext = {
     config,
-    sessions,
     db: opts.database.db,
     clock,
     tokens: new TokenService(opts.secret, config.JWT_TTL_SECONDS, clock, opts.previousSecret, opts.nextSecret),

@@ -8,8 +8,6 @@ import type { Metrics } from './lib/metrics.ts';
 import type { Throttles } from './lib/throttle.ts';
 import type { TokenService } from './lib/tokens.ts';
 import type { Mailer } from './mail/mailer.ts';
-import type { SessionCache } from './lib/session-cache.ts';
-import type { users } from './db/schema.ts';
 
 /**
  * One condition of GET /readyz: null when it holds, else what is wrong (a short text). Modules push
@@ -27,11 +25,6 @@ export interface AppContext {
   clock: Clock;
   mailer: Mailer;
   tokens: TokenService;
-  /**
-   * Users rows of signed-in sessions, kept across instances' writes (lib/session-cache.ts). A service
-   * that changes a users row awaits `sessions.settle()` before it answers.
-   */
-  sessions: SessionCache<typeof users.$inferSelect>;
   log: FastifyBaseLogger;
   /** Throttle counters shared by all instances: in the database, or in Redis (REDIS_URL). */
   counters: CounterStore;

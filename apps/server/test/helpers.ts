@@ -31,6 +31,14 @@ export const PRODUCTION_ENV = {
   PAYOUT_ADDRESS: '0x3333333333333333333333333333333333333333',
 };
 
+let template: Blob | undefined;
+/** The migrated PGlite data dir of the run (global setup), read once per worker. */
+function pgliteTemplate(): Blob {
+  const file = process.env.HF_PGLITE_TEMPLATE;
+  if (!file) throw new Error('global setup did not prepare a PGlite template');
+  return (template ??= new Blob([readFileSync(file)]));
+}
+
 /**
  * A fresh database for one test file: a copy of the migrated template. On PostgreSQL `url` names it,
  * so a test can open a second instance on the same database.
@@ -56,9 +64,7 @@ export async function freshDatabase(): Promise<Database & { url?: string }> {
       },
     };
   }
-  const file = process.env.HF_PGLITE_TEMPLATE;
-  if (!file) throw new Error('global setup did not prepare a PGlite template');
-  const client = await PGlite.create({ loadDataDir: new Blob([readFileSync(file)]), extensions: PGLITE_EXTENSIONS });
+  const client = await PGlite.create({ loadDataDir: pgliteTemplate(), extensions: PGLITE_EXTENSIONS });
   return wrapPglite(client);
 }
 

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { MSG } from '@harvest/shared/messages';
 import { badRequest } from '../lib/errors.ts';
 import type { Db } from './client.ts';
-import { preparedRows, rawRows } from './raw.ts';
+import { rawRows } from './raw.ts';
 
 /**
  * Keyset paging for the back-office lists (docs/decisions/0036-keyset-paging.md). A list is
@@ -12,8 +12,6 @@ import { preparedRows, rawRows } from './raw.ts';
  * - a page number alone: from whichever end of the list is nearer, so the last page is as fast as
  *   the first; the offset walks only the narrow key index (a middle page of a large list costs most).
  * The page's keys are found first (the `page_keys` CTE); the caller's query joins the full rows to them.
- * A list may give an `anchor` (docs/decisions/0049-page-number-anchors.md): counts of rows per range of its
- * first key part, so a page number starts its walk at the range holding it instead of at the end.
  */
 
 export type KeyPart = 'timestamptz' | 'uuid' | 'int' | 'bigint';
@@ -29,20 +27,6 @@ export interface Keyset {
    * key as text, to select as `k`; `ord`, to order by) to the full rows.
    */
   rows: SQL;
-  /**
-   * For page numbers: where the walk to a row `offset` rows from one end may start. `cte` is the body
-   * of a CTE named `page_anchor`; `cond` narrows the list to the rows from the anchor on (in the
-   * walk's direction) and `skip` is what is left to walk from there (both read `page_anchor`).
-   */
-  anchor?: (ascending: boolean, offset: number) => Anchor;
-  /** Send the page's statement as a named (prepared) statement (`preparedRows`). */
-  prepared?: boolean;
-}
-
-export interface Anchor {
-  cte: SQL;
-  cond: SQL;
-  skip: SQL;
 }
 
 export interface PageRequest {
@@ -138,7 +122,6 @@ export async function keysetPage<R extends { k: string[] }>(
   let ascending = false;
   let offset = 0;
   let limit = size;
-  let anchor: Anchor | undefined;
   // An empty cursor is no cursor (a form may send `after=`).
   const after = req.after || undefined;
   const before = after === undefined ? req.before || undefined : undefined;
@@ -157,18 +140,16 @@ export async function keysetPage<R extends { k: string[] }>(
       offset = Math.max(0, total - req.page * size);
       limit = Math.min(size, total - fromTop);
     } else offset = fromTop;
-    anchor = list.anchor?.(ascending, offset);
-    if (anchor) cond = anchor.cond;
   }
   const dir = sql.raw(ascending ? 'ASC' : 'DESC');
-  const rows = await (list.prepared ? preparedRows<R> : rawRows<R>)(
+  const rows = await rawRows<R>(
     db,
-    sql`WITH ${anchor ? sql`page_anchor AS (${anchor.cte}), ` : sql``}page_keys AS (
+    sql`WITH page_keys AS (
           SELECT ${cols((i) => sql`s.${k(i)}`)}, ARRAY[${cols((i) => sql`s.${k(i)}::text`)}] AS k,
                  row_number() OVER (ORDER BY ${cols((i) => sql`s.${k(i)} DESC`)}) AS ord
           FROM (SELECT ${cols((i) => sql`${exprs[i]} AS ${k(i)}`)} FROM ${list.from}
                 WHERE (${list.where}) AND ${cond} ORDER BY ${cols((i) => sql`${exprs[i]} ${dir}`)}
-                OFFSET ${anchor ? anchor.skip : offset} LIMIT ${limit}) s)
+                OFFSET ${offset} LIMIT ${limit}) s)
         ${list.rows}`,
   );
   let page = rows;

@@ -457,7 +457,7 @@ export const withdrawals = pgTable(
   'withdrawals',
   {
     /**
-     * Time-ordered (hf_uuid7, migration 0016): the rows of one request land on the primary key's last
+     * Time-ordered (hf_uuid7, db/functions.sql): the rows of one request land on the primary key's last
      * pages, not on one random page each (decision 0056).
      */
     id: uuid('id')
@@ -580,9 +580,9 @@ export const balanceAdjustments = pgTable(
 /**
  * Per platform day (PLATFORM_TIMEZONE, kept in settings as `rollup_timezone`) and slot (a hash of
  * the user, so parallel writers rarely share a row), the sum of one metric's deltas: registrations,
- * confirmed deposits by kind (dated by confirmation), adjustments, investments, withdrawals; and
+ * deposits that count by kind (dated by confirmation), adjustments, investments, withdrawals; and
  * row counters (`deposits.pending`, `audit`, ...) on the fixed day 1970-01-01. Kept by statement
- * triggers in the same transaction as the business rows (migration 0008); `ledger:check` compares
+ * triggers in the same transaction as the business rows (db/functions.sql); `ledger:check` compares
  * them with the raw rows (docs/decisions/0035-rollups-by-trigger.md).
  */
 export const rollups = pgTable(
@@ -597,40 +597,10 @@ export const rollups = pgTable(
 );
 
 /**
- * One row: a number raised at the writer's COMMIT (migration 0020, through `rollup_version_pending`) whenever
- * the deltas the rollup triggers apply change a day that readers may cache as closed, and that
- * `hf_rebuild_rollups()` raises too.
- * The analytics cache keeps closed days' figures only while it reads the same number
- * (migration 0012, docs/decisions/0048-analytics-closed-days-cache.md). Not in `rollups` (the rebuild
- * empties it) and not a sequence (`nextval` is not transactional).
- */
-export const rollupVersion = pgTable(
-  'rollup_version',
-  {
-    one: boolean('one').primaryKey().default(true),
-    v: bigint('v', { mode: 'bigint' }).notNull(),
-  },
-  (t) => [check('rollup_version_one_row', sql`${t.one}`)],
-);
-
-/**
- * A transaction whose deltas changed a closed day, waiting for its COMMIT to raise `rollup_version`
- * (migration 0020): the row is inserted at the write, without touching the version row, and a deferred
- * constraint trigger raises the version and deletes the row at COMMIT. So the one version row is held only
- * from a writer's COMMIT to its end, after every other lock the writer takes, and writers of closed days
- * no longer deadlock on it with the ledger's locks. Empty outside a transaction (`ledger:check`).
- */
-export const rollupVersionPending = pgTable('rollup_version_pending', {
-  tx: bigint('tx', { mode: 'bigint' }).primaryKey(),
-});
-
-/**
- * Per user, the lifetime sums the admin users list and export show next to each user: earnings (the user's
- * investments' total_earned), referral rewards, confirmed demo and real deposits, and balance adjustments. Kept by
- * deferred constraint triggers on those four tables, at the writer's COMMIT (migrations 0019 and 0020): a page of users
- * reads one row per user instead of four sums over rows that grow with each user's history. A user with nothing
- * yet has no row (read as zeros). `ledger:check` compares them with the raw rows
- * (docs/decisions/0063-user-totals.md).
+ * Per user, the lifetime sums the dashboard and the admin users list show: earnings (every cycle earning's gross),
+ * referral rewards, deposits that count, and balance adjustments. Kept at the writer's COMMIT by triggers on those
+ * four tables (db/functions.sql); a user with nothing yet has no row (read as zeros). `ledger:check` compares them
+ * with the raw rows (docs/decisions/0063-user-totals.md).
  */
 export const userTotals = pgTable('user_totals', {
   userId: uuid('user_id')

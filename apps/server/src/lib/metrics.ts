@@ -9,14 +9,6 @@ export interface PoolStats {
   max: number;
 }
 
-/** What the session cache gauges read (lib/session-cache.ts counts them). */
-export interface SessionCacheStats {
-  hits: number;
-  misses: number;
-  rows: number;
-  healthy: boolean;
-}
-
 /** Figures that need a query: read at most once per `PENDING_CACHE_MS`, whatever the scrape rate. */
 export interface PendingCounts {
   deposits: number;
@@ -51,7 +43,6 @@ export class Metrics {
   /** Passes that could not read the chain, by why (rpc, lagging, truncated, changed, deep_reorg, fork_not_found). */
   readonly watcherErrors: Counter<'kind'>;
   private poolStats: () => PoolStats = () => ({ total: 0, idle: 0, waiting: 0, max: 0 });
-  private sessionStats: () => SessionCacheStats = () => ({ hits: 0, misses: 0, rows: 0, healthy: false });
   private pendingCounts: (() => Promise<PendingCounts>) | null = null;
   private pendingCache: { at: number; value: Promise<PendingCounts> } | null = null;
 
@@ -109,27 +100,6 @@ export class Metrics {
         this.set({ state: 'max' }, s.max);
       },
     });
-    // Counted by the session cache itself (plain numbers, nothing on the request path); read at scrape.
-    const sessions = () => this.sessionStats();
-    new Gauge({
-      name: 'session_cache_lookups',
-      help: 'Session cache lookups of this instance since start, by result (hit, miss)',
-      labelNames: ['result'],
-      registers,
-      collect() {
-        const s = sessions();
-        this.set({ result: 'hit' }, s.hits);
-        this.set({ result: 'miss' }, s.misses);
-      },
-    });
-    new Gauge({
-      name: 'session_cache_healthy',
-      help: '1 while the session cache may answer (its LISTEN connection is up and its heartbeat recent), else 0',
-      registers,
-      collect() {
-        this.set(sessions().healthy ? 1 : 0);
-      },
-    });
     const pending = () => this.pending();
     new Gauge({
       name: 'deposits_pending',
@@ -181,10 +151,6 @@ export class Metrics {
   attach(sources: { poolStats: () => PoolStats; pendingCounts: () => Promise<PendingCounts> }): void {
     this.poolStats = sources.poolStats;
     this.pendingCounts = sources.pendingCounts;
-  }
-
-  attachSessions(stats: () => SessionCacheStats): void {
-    this.sessionStats = stats;
   }
 
   private async pending(): Promise<PendingCounts | null> {

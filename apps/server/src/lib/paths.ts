@@ -20,6 +20,8 @@ function serverDir(): string {
 export const SERVER_DIR = serverDir();
 /** Committed migrations, applied at start (src/db/migrations). */
 export const MIGRATIONS_DIR = path.join(SERVER_DIR, 'src/db/migrations');
+/** Every SQL function, view and trigger as it is now, applied after the migrations (db/functions.ts). */
+export const FUNCTIONS_FILE = path.join(SERVER_DIR, 'src/db/functions.sql');
 /** The tier seed an operator may edit before the first start. */
 export const TIERS_SEED_FILE = path.join(SERVER_DIR, 'src/modules/tiers/tiers.seed.json');
 /** The web app's production build (npm run build). */

@@ -1,7 +1,8 @@
-const partsCache = new Map<string, Intl.DateTimeFormat>();
+const formatters = new Map<string, Intl.DateTimeFormat>();
 
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = partsCache.get(timeZone);
+/** The date parts of an instant in a time zone (one formatter per zone: building one is the slow part). */
+function parts(at: Date, timeZone: string): Record<string, string> {
+  let f = formatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
       timeZone,
@@ -10,21 +11,10 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
       day: '2-digit',
       weekday: 'short',
     });
-    partsCache.set(timeZone, f);
+    formatters.set(timeZone, f);
   }
-  return f;
-}
-
-/** The last minute's parts per zone: a date's parts change only at a minute boundary, and Intl is slow. */
-const lastParts = new Map<string, { minute: number; parts: Record<string, string> }>();
-
-function parts(at: Date, timeZone: string) {
-  const minute = Math.floor(at.getTime() / 60_000);
-  const last = lastParts.get(timeZone);
-  if (last?.minute === minute) return last.parts;
   const out: Record<string, string> = {};
-  for (const p of formatter(timeZone).formatToParts(at)) out[p.type] = p.value;
-  lastParts.set(timeZone, { minute, parts: out });
+  for (const p of f.formatToParts(at)) out[p.type] = p.value;
   return out;
 }
 

@@ -6,7 +6,7 @@ const SECRET = 'token-test-secret-token-test-secret-0123456789';
 const SUB = '0b7c6a8e-2f1d-4c3b-9a8e-7d6c5b4a3f21';
 
 describe('TokenService', () => {
-  it('a token verified once is still checked for expiry on every later use', async () => {
+  it('a token is checked against the clock on every use: valid until its expiry, then expired', async () => {
     const clock = new SettableClock();
     clock.set(new Date('2026-11-23T10:00:00Z'));
     const tokens = new TokenService(SECRET, 60, clock);
@@ -20,7 +20,7 @@ describe('TokenService', () => {
     expect(await tokens.verify(token)).toBe('expired');
   });
 
-  it('a token changed after a successful verification is checked in full (and refused)', async () => {
+  it('a token changed after it was verified, or signed with another secret, is refused', async () => {
     const clock = new SettableClock();
     const tokens = new TokenService(SECRET, 3600, clock);
     const token = await tokens.sign({ sub: SUB, tv: 0 });

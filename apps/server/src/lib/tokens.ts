@@ -5,7 +5,7 @@ import type { Clock } from './clock.ts';
 const claims = z.object({ sub: z.string().uuid(), tv: z.number().int(), mfa: z.boolean().optional() });
 export type TokenClaims = z.infer<typeof claims>;
 
-/** An HMAC key imported once (WebCrypto): jose would otherwise import raw key bytes on every call. */
+/** The secret as a WebCrypto HMAC key, imported once per TokenService. */
 const hmacKey = (secret: string) =>
   crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
     'sign',
@@ -22,15 +22,6 @@ export class TokenService {
   private readonly key: Promise<CryptoKey>;
   /** The other keys that may have signed a token we accept: JWT_SECRET_NEXT, then JWT_SECRET_PREVIOUS. */
   private readonly otherKeys: Promise<CryptoKey>[];
-  /**
-   * Tokens whose signature and claims were verified, with their expiry: a signed-in client sends the
-   * same token on every call, and the HMAC check (WebCrypto, asynchronous) was a tenth of the CPU of
-   * GET /api/user/me (docs/BENCHMARKS.md). Only verified tokens are kept (a forged one is checked in
-   * full every time), the expiry is checked against the clock on every use, and revocation never
-   * depended on this check: the user row (block, token version) is read on every request.
-   */
-  private readonly verified = new Map<string, { claims: TokenClaims; exp: number }>();
-  private static readonly VERIFIED_MAX = 20_000;
   /** How far an instance's clock may run ahead of this one's for its tokens' `iat`. */
   private static readonly CLOCK_SKEW_SECONDS = 5;
 
@@ -55,43 +46,18 @@ export class TokenService {
       .sign(await this.key);
   }
 
-  /**
-   * The claims of a token verified before, or 'expired' (checked against the clock now); undefined when
-   * this token has not been verified yet (`verify` checks it). Synchronous: the hot path takes no turn.
-   */
-  known(token: string): TokenClaims | 'expired' | undefined {
-    const known = this.verified.get(token);
-    if (!known) return undefined;
-    if (Math.floor(this.clock.now().getTime() / 1000) >= known.exp) {
-      this.verified.delete(token);
-      return 'expired';
-    }
-    return known.claims;
-  }
-
   /** The claims of a valid token, or 'expired' / 'invalid'. */
   async verify(token: string): Promise<TokenClaims | 'expired' | 'invalid'> {
-    const known = this.known(token);
-    if (known !== undefined) return known;
     let result = await this.verifyWith(await this.key, token);
     for (const other of this.otherKeys)
       if (result === 'bad_signature') result = await this.verifyWith(await other, token);
-    if (result === 'bad_signature') return 'invalid';
-    if (typeof result === 'object') {
-      if (this.verified.size >= TokenService.VERIFIED_MAX) {
-        const oldest = this.verified.keys().next().value;
-        if (oldest !== undefined) this.verified.delete(oldest);
-      }
-      this.verified.set(token, result);
-      return result.claims;
-    }
-    return result;
+    return result === 'bad_signature' ? 'invalid' : result;
   }
 
   private async verifyWith(
     key: CryptoKey,
     token: string,
-  ): Promise<{ claims: TokenClaims; exp: number } | 'expired' | 'invalid' | 'bad_signature'> {
+  ): Promise<TokenClaims | 'expired' | 'invalid' | 'bad_signature'> {
     try {
       const { payload } = await jwtVerify(token, key, {
         algorithms: ['HS256'],
@@ -107,7 +73,7 @@ export class TokenService {
       // guessed key is often neither; an old secret's tokens of a longer TTL end when the TTL is lowered.
       const now = Math.floor(this.clock.now().getTime() / 1000);
       if (iat > now + TokenService.CLOCK_SKEW_SECONDS || exp - iat > this.ttlSeconds) return 'invalid';
-      return { claims: parsed.data, exp };
+      return parsed.data;
     } catch (err) {
       if (err instanceof errors.JWSSignatureVerificationFailed) return 'bad_signature';
       return err instanceof errors.JWTExpired ? 'expired' : 'invalid';

@@ -19,7 +19,8 @@ import { createAdmin } from '../../src/bootstrap.ts';
 import { PGlite } from '@electric-sql/pglite';
 import { openPglite, PGLITE_EXTENSIONS, wrapPglite } from '../../src/db/pglite.ts';
 import { freePort } from '../net.ts';
-import { buildServer, Cluster, runCli as runSourceCli, scratchPostgres } from '../support/processes.ts';
+import { Cluster, runCli as runSourceCli, scratchPostgres } from '../support/processes.ts';
+import { buildServer } from '../support/build.ts';
 
 /**
  * Issue 36, items 5 and 6, through the CLIs. A backup is owner-only from its first byte (pg_dump wrote

@@ -11,7 +11,8 @@ import { post, userTransfer } from '../../src/ledger/ledger.ts';
 import { insertUserWithAccounts, newInvitationCode } from '../../src/modules/users/users.service.ts';
 import { isPostgres, TEST_SECRET } from '../helpers.ts';
 import { freePort } from '../net.ts';
-import { buildServer, postJson, runCli, scratchPostgres, ServerProcess } from '../support/processes.ts';
+import { postJson, runCli, scratchPostgres, ServerProcess } from '../support/processes.ts';
+import { buildServer } from '../support/build.ts';
 
 /**
  * Backup and the restore drill (docs/OPERATIONS.md), on the database this suite runs on: the

@@ -9,7 +9,8 @@ import { randomSecretProblem } from '../../src/lib/secret-strength.ts';
 import { startAnvil, type Anvil } from '../anvil.ts';
 import { redisAvailable, startRedis } from '../redis.ts';
 import { startSmtp } from '../smtp.ts';
-import { buildServer, postJson, ROOT, scratchPostgres, ServerProcess } from '../support/processes.ts';
+import { postJson, ROOT, scratchPostgres, ServerProcess } from '../support/processes.ts';
+import { buildServer } from '../support/build.ts';
 
 /**
  * docs/OPERATIONS.md, run: its named blocks are read from the document and executed here. Two

@@ -116,24 +116,3 @@ describe('metrics listener', () => {
     expect(sample(await scrape(), 'job_runs_total{job="probe",result="failed"}')).toBe(1);
   });
 });
-
-// Last: it makes requests the request-count test above would otherwise see.
-describe('session cache metrics', () => {
-  it('shows whether the session cache may answer and how often it did', async () => {
-    const u = await makeUser(t);
-    const deadline = Date.now() + 10_000;
-    while (sample(await scrape(), 'session_cache_healthy') !== 1 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 50));
-    const before = await scrape();
-    expect(sample(before, 'session_cache_healthy')).toBe(1);
-    for (let i = 0; i < 3; i++) expect((await call(t, 'GET', '/api/user/me', { token: u.token })).statusCode).toBe(200);
-    const after = await scrape();
-    // The first request read the row, the next two were answered from memory.
-    expect(sample(after, 'session_cache_lookups{result="hit"}')).toBe(
-      (sample(before, 'session_cache_lookups{result="hit"}') ?? 0) + 2,
-    );
-    expect(sample(after, 'session_cache_lookups{result="miss"}')).toBe(
-      (sample(before, 'session_cache_lookups{result="miss"}') ?? 0) + 1,
-    );
-  });
-});

@@ -8,7 +8,8 @@ import { post, userBalances, userTransfer } from '../../src/ledger/ledger.ts';
 import { insertUserWithAccounts, newInvitationCode } from '../../src/modules/users/users.service.ts';
 import { PRODUCTION_ENV } from '../helpers.ts';
 import { freePort } from '../net.ts';
-import { buildServer, postJson, scratchPostgres, ServerProcess } from '../support/processes.ts';
+import { postJson, scratchPostgres, ServerProcess } from '../support/processes.ts';
+import { buildServer } from '../support/build.ts';
 
 /**
  * Graceful shutdown of the production build on PostgreSQL: SIGTERM arrives while a money request is

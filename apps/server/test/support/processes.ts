@@ -242,15 +242,6 @@ export class ServerProcess {
   }
 }
 
-/** The production build the ops tests run (`npm run build:server`, only when a source changed). */
-export function buildServer(): void {
-  const r = spawnSync(process.execPath, ['apps/server/scripts/build.mjs', '--if-stale', '--quiet'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  if (r.status !== 0) throw new Error(`server build failed:\n${r.stdout}${r.stderr}`);
-}
-
 /** POSTs JSON to a running server and answers the status and the parsed body. */
 export async function postJson(
   base: string,

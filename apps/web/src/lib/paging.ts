@@ -2,7 +2,8 @@
  * Where a back-office list is (docs/decisions/0036-keyset-paging.md): the page number shown, and the
  * cursor that reaches it. Next sends `after` the shown page's `nextCursor`, Previous `before` its
  * `prevCursor` (an index range on the server, as fast as page 1 wherever the list is); First and Last
- * send only the page number, which the server reads from the nearer end of the list.
+ * send only the page number, which the server reads from the nearer end of the list. A page in the
+ * middle is never asked by number: Next and Previous wait for the page they start from.
  */
 export interface PageAt {
   page: number;

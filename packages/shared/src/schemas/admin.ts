@@ -77,8 +77,10 @@ export const adminUserSchema = z.extend(
   {
     balance: usdc,
     totalInvestment: usdc,
+    /** Lifetime cycle earnings (gross): the dashboard's Total Earnings. */
     totalEarnings: usdc,
     referralRewards: usdc,
+    /** Confirmed demo and on-chain deposits (admin credits are adjustments). */
     totalDeposits: usdc,
     /** Admin balance adjustments, net of reductions. */
     totalAdjustments: usdc,

@@ -172,8 +172,10 @@ describe('rollups', () => {
     expect(await totals(cy)).toEqual({ e: '0', r: '1000000', d: '0', a: '0' }); // level 1 of 10 USDC
     // Rows changed behind the services' back (the ledger is not the point here: the totals' triggers are).
     const steps = [
-      sql`UPDATE investments SET total_earned = total_earned + 250000 WHERE id = ${inv}::uuid`,
-      sql`UPDATE investments SET user_id = ${cy.user.id}::uuid WHERE id = ${inv}::uuid`,
+      sql`INSERT INTO cycle_earnings (investment_id, user_id, cycle_number, gross_amount)
+          VALUES (${inv}::uuid, ${bo.user.id}::uuid, 1, 200000)`,
+      sql`UPDATE cycle_earnings SET gross_amount = 250000 WHERE investment_id = ${inv}::uuid`,
+      sql`UPDATE cycle_earnings SET user_id = ${cy.user.id}::uuid WHERE investment_id = ${inv}::uuid`,
       sql`UPDATE referral_rewards SET amount = amount + 5 WHERE investment_id = ${inv}::uuid`,
       sql`UPDATE referral_rewards SET user_id = ${bo.user.id}::uuid WHERE investment_id = ${inv}::uuid`,
       sql`UPDATE deposits SET status = 'pending' WHERE user_id = ${bo.user.id}::uuid`,
@@ -189,13 +191,14 @@ describe('rollups', () => {
     expect(await totals(bo)).toEqual({ e: '0', r: '1000005', d: '0', a: '0' });
     expect(await totals(cy)).toEqual({ e: '250000', r: '0', d: '3000000', a: '900000' });
     await inTransaction(t.ctx.db, async (tx) => {
+      await tx.execute(sql`DELETE FROM cycle_earnings WHERE investment_id = ${inv}::uuid`);
       await tx.execute(sql`DELETE FROM balance_adjustments WHERE user_id = ${cy.user.id}::uuid`);
       await tx.execute(sql`DELETE FROM referral_rewards WHERE investment_id = ${inv}::uuid`);
       await tx.execute(sql`DELETE FROM deposits WHERE user_id = ${cy.user.id}::uuid`);
     });
     expect(await raw()).toEqual([]);
     expect(await totals(bo)).toEqual({ e: '0', r: '0', d: '0', a: '0' });
-    expect(await totals(cy)).toEqual({ e: '250000', r: '0', d: '0', a: '0' });
+    expect(await totals(cy)).toEqual({ e: '0', r: '0', d: '0', a: '0' });
   });
 
   it('a new platform time zone re-dates the rollups (rebuilt once, then left alone)', async () => {

@@ -21,6 +21,7 @@ import { idParams } from '@harvest/shared/schemas/user';
 import type { AppContext } from '../../context.ts';
 import { authHooks, currentUser } from '../../plugins/auth.ts';
 import * as service from './admin.service.ts';
+import * as csvExports from './exports.service.ts';
 
 /**
  * Back-office reads across areas (docs/ARCHITECTURE.md, "The admin module"). Every route sits
@@ -82,21 +83,21 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/admin/export/deposits.csv',
       { onRequest: requireAdmin, schema: { querystring: depositStatusFilter, response: { 200: csvResponse } } },
       async (req, reply) =>
-        sendCsv(reply, 'deposits', await service.depositsCsv(ctx, currentUser(req), req.query.status, req.ip)),
+        sendCsv(reply, 'deposits', await csvExports.depositsCsv(ctx, currentUser(req), req.query.status, req.ip)),
     );
 
     app.get(
       '/admin/export/withdrawals.csv',
       { onRequest: requireAdmin, schema: { querystring: withdrawalStatusFilter, response: { 200: csvResponse } } },
       async (req, reply) =>
-        sendCsv(reply, 'withdrawals', await service.withdrawalsCsv(ctx, currentUser(req), req.query.status, req.ip)),
+        sendCsv(reply, 'withdrawals', await csvExports.withdrawalsCsv(ctx, currentUser(req), req.query.status, req.ip)),
     );
 
     app.get(
       '/admin/export/users.csv',
       { onRequest: requireAdmin, schema: { querystring: usersExportQuery, response: { 200: csvResponse } } },
       async (req, reply) =>
-        sendCsv(reply, 'users', await service.usersCsv(ctx, currentUser(req), req.query.search, req.ip)),
+        sendCsv(reply, 'users', await csvExports.usersCsv(ctx, currentUser(req), req.query.search, req.ip)),
     );
   };
 }

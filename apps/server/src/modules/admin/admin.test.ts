@@ -11,7 +11,7 @@ import {
 } from '../../../test/helpers.ts';
 import { rawRows } from '../../db/raw.ts';
 import { csvCell, csvStream } from './csv.ts';
-import * as q from './admin.queries.ts';
+import { depositBatch } from './exports.queries.ts';
 import {
   seedCycleEarning,
   seedDeposit,
@@ -271,10 +271,9 @@ describe('CSV export', () => {
   it('walks the table in keyset batches: every row exactly once, in order, whatever the batch size', async () => {
     const read = async (batchSize: number) => {
       const stream = csvStream({
-        header: ['id'],
+        columns: [['id', (d) => d.id]],
         batchSize,
-        fetch: (after, limit) => q.depositBatch(t.ctx.db, null, after, limit),
-        row: (d) => [d.id],
+        fetch: (after, limit) => depositBatch(t.ctx.db, null, after, limit),
       });
       let text = '';
       for await (const chunk of stream) text += String(chunk);

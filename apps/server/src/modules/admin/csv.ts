@@ -21,23 +21,26 @@ export function csvLine(values: CsvValue[]): string {
   return `${values.map(csvCell).join(',')}\r\n`;
 }
 
+/** One column of an export: its header and how a row gives its cell. */
+export type CsvColumn<R> = readonly [header: string, cell: (r: R) => CsvValue];
+
 /**
  * A CSV document as a stream: the header row, then the rows of each keyset batch, fetched
  * only when the reader wants more (backpressure), so a large table never sits in memory.
  */
 export function csvStream<R extends { id: string; cursor: string }>(opts: {
-  header: string[];
+  columns: readonly CsvColumn<R>[];
   batchSize: number;
   fetch: (after: { cursor: string; id: string } | null, limit: number) => Promise<R[]>;
-  row: (r: R) => CsvValue[];
 }): Readable {
+  const line = (r: R) => csvLine(opts.columns.map(([, cell]) => cell(r)));
   async function* lines(): AsyncGenerator<string> {
-    yield csvLine(opts.header);
+    yield csvLine(opts.columns.map(([header]) => header));
     let after: { cursor: string; id: string } | null = null;
     for (;;) {
       const batch = await opts.fetch(after, opts.batchSize);
       if (batch.length === 0) return;
-      yield batch.map((r) => csvLine(opts.row(r))).join('');
+      yield batch.map(line).join('');
       const last = batch[batch.length - 1];
       if (!last || batch.length < opts.batchSize) return;
       after = { cursor: last.cursor, id: last.id };

@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { preparedRows, rawRows } from '../../db/raw.ts';
+import { rawRows } from '../../db/raw.ts';
 import { inTransaction } from '../../db/tx.ts';
 
 /**
  * The rollups (table `rollups`, kept by statement triggers in the same transaction as the business
- * rows: migration 0008, docs/decisions/0035-rollups-by-trigger.md). Days are platform days in the
+ * rows: db/functions.sql, docs/decisions/0035-rollups-by-trigger.md). Days are platform days in the
  * time zone recorded in settings (`rollup_timezone`); counters sit on the fixed day 1970-01-01.
  */
 
@@ -51,23 +51,13 @@ export function counterSql(names: string[]) {
 }
 
 export async function counters(db: Db, names: string[]): Promise<Record<string, bigint>> {
-  const [row] = await preparedRows<{ c: Record<string, string> | string }>(db, sql`SELECT ${counterSql(names)} AS c`);
+  const [row] = await rawRows<{ c: Record<string, string> | string }>(db, sql`SELECT ${counterSql(names)} AS c`);
   const c = typeof row?.c === 'string' ? (JSON.parse(row.c) as Record<string, string>) : (row?.c ?? {});
   return Object.fromEntries(names.map((n) => [n, BigInt(c[n] ?? 0)]));
 }
 
-/**
- * Rollups that differ from what the raw rows imply (ledger:check), as readable lines. In a function
- * (migration 0010) so the raw rows are read by one inlined plan, not row by row.
- */
+/** Rollups that differ from what the raw rows imply (ledger:check), as readable lines. */
 export const ROLLUP_CHECK = sql`SELECT d AS detail FROM hf_rollup_diff() AS d`;
 
-/**
- * The analytics cache's rollup version (migration 0012) must be exactly one row: none breaks every read. A pending
- * raise (migration 0020) lives only inside its writer's transaction: a committed one means a raise was lost.
- */
-export const ROLLUP_VERSION_CHECK = sql`SELECT 'rows: ' || count(*) AS detail FROM rollup_version HAVING count(*) <> 1
-  UNION ALL SELECT 'a raise left pending by transaction ' || tx FROM rollup_version_pending`;
-
-/** Users whose `user_totals` row (migration 0019) differs from the sums of their raw rows, as readable lines. */
+/** Users whose `user_totals` row differs from the sums of their raw rows, as readable lines. */
 export const USER_TOTALS_CHECK = sql`SELECT d AS detail FROM hf_user_totals_diff() AS d`;

@@ -1,6 +1,8 @@
 import type { Db } from '../../db/client.ts';
 import { auditLog } from '../../db/schema.ts';
 
+// Trigger-derived figures: the audit counters in rollups follow every audit row (db/functions.sql).
+
 export interface AuditEntry {
   adminId: string;
   action: string;
@@ -23,5 +25,32 @@ export async function writeAudit(tx: Db, e: AuditEntry): Promise<void> {
     after: e.after ?? null,
     note: e.note ?? null,
     ip: e.ip ?? null,
+  });
+}
+
+/** An administrator's decision on a pending deposit or withdrawal (approve, reject): pending -> `status`. */
+export async function writeDecision(
+  tx: Db,
+  d: {
+    adminId: string;
+    action: string;
+    targetType: 'deposit' | 'withdrawal';
+    targetId: string;
+    status: string;
+    /** What the decision recorded besides the status (amounts, hashes, where money went). */
+    facts: Record<string, unknown>;
+    note?: string | null;
+    ip: string;
+  },
+): Promise<void> {
+  await writeAudit(tx, {
+    adminId: d.adminId,
+    action: d.action,
+    targetType: d.targetType,
+    targetId: d.targetId,
+    before: { status: 'pending' },
+    after: { status: d.status, ...d.facts },
+    note: d.note,
+    ip: d.ip,
   });
 }

@@ -3,10 +3,11 @@ import type { AccountSummary, DashboardResponse } from '@harvest/shared/schemas/
 import type { AppContext } from '../../context.ts';
 import { isWeekday, platformDay } from '../../lib/time.ts';
 import { toInvestmentDto } from '../investments/investments.dto.ts';
-import type { DashboardData, SummaryFigures } from './dashboard.queries.ts';
+import { investmentsWithEarnings } from '../investments/investments.queries.ts';
+import { summaryFigures, type SummaryFigures } from './dashboard.queries.ts';
 
 /** The account summary as packages/shared/src/schemas/dashboard.ts defines each figure. */
-export function accountSummary(f: SummaryFigures): AccountSummary {
+function accountSummary(f: SummaryFigures): AccountSummary {
   return {
     balance: microToUsdc(f.balance),
     totalInvestment: microToUsdc(f.invested),
@@ -19,12 +20,15 @@ export function accountSummary(f: SummaryFigures): AccountSummary {
   };
 }
 
-/** The dashboard from its data (read with the session's user row in one statement: dashboard.routes.ts). */
-export function dashboard(ctx: AppContext, data: DashboardData): DashboardResponse {
+export async function dashboard(ctx: AppContext, userId: string): Promise<DashboardResponse> {
   const now = ctx.clock.now();
+  const [figures, investments] = await Promise.all([
+    summaryFigures(ctx.db, userId),
+    investmentsWithEarnings(ctx.db, userId),
+  ]);
   return {
-    accountSummary: accountSummary(data.figures),
-    activeInvestments: data.investments.map(({ investment, earnings }) => toInvestmentDto(investment, earnings)),
+    accountSummary: accountSummary(figures),
+    activeInvestments: investments.map(({ investment, earnings }) => toInvestmentDto(investment, earnings)),
     serverTime: now.toISOString(),
     platformDay: platformDay(now, ctx.config.PLATFORM_TIMEZONE),
     platformWeekday: isWeekday(now, ctx.config.PLATFORM_TIMEZONE),

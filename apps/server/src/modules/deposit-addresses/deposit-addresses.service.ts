@@ -41,22 +41,7 @@ export async function ensureDepositAddress(ctx: AppContext, userId: string): Pro
   return winner.address;
 }
 
-/**
- * Addresses already handed out, by user (an address never changes once handed out): GET /api/user/me
- * carries it, and a signed-in request is otherwise answered without the database (session cache).
- */
-const handedOut = new Map<string, string>();
-const HANDED_OUT_MAX = 50_000;
-
 /** The address this user sends USDC to: their own (DEPOSIT_XPUB) or the shared DEPOSIT_ADDRESS. */
 export async function depositAddressFor(ctx: AppContext, userId: string): Promise<string> {
-  const xpub = ctx.config.DEPOSIT_XPUB;
-  if (!xpub) return ctx.config.DEPOSIT_ADDRESS;
-  const key = `${xpub}:${userId}`;
-  const known = handedOut.get(key);
-  if (known) return known;
-  const address = (await ensureDepositAddress(ctx, userId)) ?? ctx.config.DEPOSIT_ADDRESS;
-  if (handedOut.size >= HANDED_OUT_MAX) handedOut.clear();
-  handedOut.set(key, address);
-  return address;
+  return (await ensureDepositAddress(ctx, userId)) ?? ctx.config.DEPOSIT_ADDRESS;
 }

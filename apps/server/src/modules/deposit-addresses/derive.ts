@@ -40,7 +40,7 @@ export function createDeriver(xpub: string): AddressDeriver {
       if (!child.publicKey) throw new Error('derived node has no public key');
       const uncompressed = secp256k1.ProjectivePoint.fromHex(child.publicKey).toRawBytes(false);
       // The Ethereum address: the last 20 bytes of keccak-256 over the point without its 0x04 prefix
-      // (lowercase, as every address is kept; viem is not loaded for this, docs/BENCHMARKS.md).
+      // (lowercase, as every address is kept; viem is not needed for this).
       return `0x${bytesToHex(keccak_256(uncompressed.subarray(1))).slice(-40)}`;
     },
   };

@@ -20,7 +20,7 @@ import {
   type TestUser,
 } from '../../../test/helpers.ts';
 import { userBalances } from '../../ledger/ledger.ts';
-import { NOT_FOUND_ATTEMPTS, NOT_FOUND_RETRY_MS, recheckPendingDeposits } from './deposits.service.ts';
+import { NOT_FOUND_ATTEMPTS, NOT_FOUND_RETRY_MS, recheckPendingDeposits } from './deposits.verify.ts';
 import { MSG } from '@harvest/shared/messages';
 
 /**

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { Job } from '../../job.ts';
 import { depositWatcher } from './deposit-watcher.ts';
-import { recheckPendingDeposits } from './deposits.service.ts';
+import { recheckPendingDeposits } from './deposits.verify.ts';
 
 /** Background job: confirms (or fails) pending real deposits as the chain moves on, every DEPOSIT_CHECK_INTERVAL_MS. */
 export const depositCheckJob: Job = {

@@ -1,12 +1,24 @@
 import { and, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
+import { constraintName, sqlState } from '../../db/tx.ts';
 import { keysetPage, type PageRequest } from '../../db/keyset.ts';
 import { counters } from '../admin/rollups.queries.ts';
 import { balanceAdjustments, deposits, users } from '../../db/schema.ts';
 import type { AdminDepositFilter, DepositCounts, DepositFailureKind } from '@harvest/shared/schemas/deposits';
 
+// Trigger-derived figures: rollups and user_totals follow the deposits and balance_adjustments rows written here (db/functions.sql).
+
 export type DepositRow = typeof deposits.$inferSelect;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A deposit id to look up (anything else is not found, without asking the database). */
+export const isUuid = (id: string) => UUID.test(id);
+
+const LIVE_HASH_CONSTRAINTS = new Set(['deposits_live_tx_hash_key', 'deposits_tx_log_key']);
+/** The insert or update failed because another live deposit holds the same transfer. */
+export const isHashTaken = (err: unknown) =>
+  sqlState(err) === '23505' && LIVE_HASH_CONSTRAINTS.has(constraintName(err) ?? '');
 export type DepositUser = Pick<typeof users.$inferSelect, 'id' | 'firstName' | 'lastName' | 'email'>;
 
 export async function insertDeposit(db: Db, values: typeof deposits.$inferInsert): Promise<DepositRow> {

@@ -17,6 +17,7 @@ import { depositSettingsResponse } from '@harvest/shared/schemas/deposit-setting
 import type { AppContext } from '../../context.ts';
 import { authHooks, currentUser } from '../../plugins/auth.ts';
 import { watcherReadiness } from './deposit-watcher.ts';
+import * as admin from './deposits.admin.ts';
 import * as service from './deposits.service.ts';
 
 export function depositRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -87,7 +88,7 @@ export function depositRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         onRequest: requireAdmin,
         schema: { querystring: adminDepositsQuery, response: { 200: adminDepositsResponse } },
       },
-      async (req) => service.adminDeposits(ctx, req.query),
+      async (req) => admin.adminDeposits(ctx, req.query),
     );
 
     app.post(
@@ -97,7 +98,7 @@ export function depositRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { body: adminProcessDepositBody, response: { 200: adminProcessDepositResponse } },
         config: { idempotent: true },
       },
-      async (req) => service.approveDeposit(ctx, currentUser(req), req.body.depositId, req.ip),
+      async (req) => admin.approveDeposit(ctx, currentUser(req), req.body.depositId, req.ip),
     );
 
     app.post(
@@ -107,7 +108,7 @@ export function depositRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { body: adminRejectDepositBody, response: { 200: adminProcessDepositResponse } },
         config: { idempotent: true },
       },
-      async (req) => service.rejectDeposit(ctx, currentUser(req), req.body, req.ip),
+      async (req) => admin.rejectDeposit(ctx, currentUser(req), req.body, req.ip),
     );
 
     app.post(
@@ -117,7 +118,7 @@ export function depositRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { body: updateUserBalanceBody, response: { 200: messageResponse } },
         config: { idempotent: true },
       },
-      async (req) => service.updateUserBalance(ctx, currentUser(req), req.body, req.ip),
+      async (req) => admin.updateUserBalance(ctx, currentUser(req), req.body, req.ip),
     );
   };
 }

@@ -2,6 +2,8 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { cycleEarnings, investments, referralRewards } from '../../db/schema.ts';
 
+// Trigger-derived figures: rollups follow investments, user_totals follow cycle_earnings and referral_rewards (db/functions.sql).
+
 export type InvestmentRow = typeof investments.$inferSelect;
 export type CycleEarningRow = typeof cycleEarnings.$inferSelect;
 
@@ -94,7 +96,7 @@ export async function markCycleCompleted(
 }
 
 /**
- * One cycle's earning. Its id begins with its owner's (hf_owner_uuid, migration 0018): a user's earnings share
+ * One cycle's earning. Its id begins with its owner's (hf_owner_uuid, db/functions.sql): a user's earnings share
  * a few pages of the primary key, which Withdraw All updates once per earning (decision 0058).
  */
 export async function insertCycleEarning(db: Db, values: typeof cycleEarnings.$inferInsert): Promise<CycleEarningRow> {

@@ -88,9 +88,7 @@ describe.runIf(isPostgres)('investment races on PostgreSQL', () => {
   });
 
   it("each user's lifetime totals stay right while a referrer completes a cycle, its referrals invest, and an administrator adjusts and approves at once", async () => {
-    // On a live day, as in production: the first Wednesday at least a week ahead. (Writes dated before the
-    // database's today also change closed days' rollups, rows of their own that this test is not about; the version
-    // they raise at COMMIT is tested in analytics-cache.test.ts.)
+    // On a weekday ahead of the database's today, as in production: the first Wednesday at least a week ahead.
     const ahead = new Date(Date.now() + 7 * 86_400_000);
     ahead.setUTCDate(ahead.getUTCDate() + ((3 - ahead.getUTCDay() + 7) % 7));
     const day = ahead.toISOString().slice(0, 10);

@@ -27,7 +27,6 @@ export async function setup(ctx: AppContext, user: AuthUser, password: string, i
   await confirmPassword(ctx, user, password, ip);
   const secret = newTotpSecret();
   await q.updateUser(ctx.db, user.id, { totpSecret: sealSecret(ctx.secret, secret), totpLastStep: null });
-  await ctx.sessions.settle();
   return { secret, otpauthUrl: otpauthUrl(secret, user.email) };
 }
 
@@ -105,7 +104,6 @@ export async function enable(ctx: AppContext, user: AuthUser, input: { password:
     return q.bumpTokenVersion(tx, user.id);
   });
   if (!updated) throw unauthorized(MSG.unauthorized);
-  await ctx.sessions.settle();
   const token = await ctx.tokens.sign({ sub: user.id, tv: updated.tokenVersion, mfa: true });
   return { message: MSG.twoFactorOn, token, recoveryCodes: codes };
 }
@@ -122,7 +120,6 @@ export async function disable(ctx: AppContext, user: AuthUser, input: { password
     return q.bumpTokenVersion(tx, user.id);
   });
   if (!updated) throw unauthorized(MSG.unauthorized);
-  await ctx.sessions.settle();
   return {
     message: MSG.twoFactorOff,
     token: await ctx.tokens.sign({ sub: user.id, tv: updated.tokenVersion }),

@@ -1,52 +1,12 @@
-import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { oncePerDb } from '../../db/raw.ts';
 import { users } from '../../db/schema.ts';
 
-/**
- * The session's user read on every authenticated request: built once per database handle and
- * prepared (a named statement on PostgreSQL), so no query is assembled per request.
- */
-const byIdStatement = oncePerDb((db) =>
-  db
-    .select()
-    .from(users)
-    .where(eq(users.id, sql.placeholder('id')))
-    .limit(1)
-    .prepare('hf_user_by_id'),
-);
+// Trigger-derived figures: rollups (registrations, users) follow every users row written here (db/functions.sql).
 
 export async function findUserById(db: Db, id: string) {
-  const [u] = await byIdStatement(db).execute({ id });
+  const [u] = await db.select().from(users).where(eq(users.id, id)).limit(1);
   return u;
-}
-
-const sessionUser = alias(users, 'u');
-
-const prepareWith = (db: Db, extra: SQL, name: string) =>
-  db
-    .select({ user: sessionUser, extra: sql<unknown>`${extra}` })
-    .from(sessionUser)
-    .where(eq(sessionUser.id, sql.placeholder('id')))
-    .limit(1)
-    .prepare(name);
-const withStatements = oncePerDb(() => new Map<SQL, ReturnType<typeof prepareWith>>());
-
-/**
- * The user row and, in the same statement, `extra`: SQL over that row (aliased `u`), e.g. a
- * screen's data. One round trip for an authenticated read (plugins/auth.ts, requireUserReading),
- * prepared once per database handle and screen.
- */
-export async function findUserWith(db: Db, id: string, extra: SQL, name: string) {
-  const byExtra = withStatements(db);
-  let statement = byExtra.get(extra);
-  if (!statement) {
-    statement = prepareWith(db, extra, name);
-    byExtra.set(extra, statement);
-  }
-  const [r] = await statement.execute({ id });
-  return r;
 }
 
 export async function findUserByEmail(db: Db, email: string) {

@@ -6,14 +6,12 @@ import {
   invitationResponse,
   meResponse,
   profileBody,
-  type Me,
   profileResponse,
   toggleBlockResponse,
   updateEmailBody,
   updateEmailResponse,
 } from '@harvest/shared/schemas/user';
 import type { AppContext } from '../../context.ts';
-import { jsonText, partSerializer } from '../../lib/response-serializer.ts';
 import { authHooks, currentUser } from '../../plugins/auth.ts';
 import { depositAddressFor } from '../deposit-addresses/deposit-addresses.service.ts';
 import { toUserDto } from './users.dto.ts';
@@ -24,24 +22,13 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   type Row = Parameters<typeof toUserDto>[0];
   /** The public shape of a users row. */
   const dto = async (u: Row) => toUserDto(u, await depositAddressFor(ctx, u.id));
-  // GET /api/user/me's whole answer, its JSON written once (docs/decisions/0059), kept per row object: a row from
-  // the session cache is the same object request after request, and a changed row is a new object.
-  const answers = new WeakMap<Row, Me>();
-  let serializeMe: ((me: Me) => string) | null = null;
-  const meAnswer = (u: Row, me: Me): Me => {
-    serializeMe ??= partSerializer(meResponse);
-    const answer = jsonText(serializeMe(me), () => me);
-    answers.set(u, answer);
-    return answer;
-  };
 
   return async (app) => {
     const platform = { timeZone: ctx.config.PLATFORM_TIMEZONE, demoDeposits: !ctx.chain };
-    // Synchronous when the row's public shape is known (no asynchronous turn on the hot path).
-    app.get('/user/me', { onRequest: requireUser, schema: { response: { 200: meResponse } } }, (req) => {
-      const u = currentUser(req);
-      return answers.get(u) ?? dto(u).then((user) => meAnswer(u, { user, platform }));
-    });
+    app.get('/user/me', { onRequest: requireUser, schema: { response: { 200: meResponse } } }, async (req) => ({
+      user: await dto(currentUser(req)),
+      platform,
+    }));
 
     app.put(
       '/user/profile',

@@ -101,7 +101,6 @@ export async function updateProfile(
   if (!input.newPassword) {
     const updated = await q.updateUser(ctx.db, user.id, { firstName: input.firstName, lastName: input.lastName });
     if (!updated) throw notFound();
-    await ctx.sessions.settle();
     return { user: updated };
   }
   assertNotCommon(input.newPassword);
@@ -120,7 +119,6 @@ export async function updateProfile(
     return q.bumpTokenVersion(tx, user.id);
   });
   if (!updated) throw notFound();
-  await ctx.sessions.settle();
   return {
     user: updated,
     token: await ctx.tokens.sign({ sub: updated.id, tv: updated.tokenVersion, ...(sessionMfa ? { mfa: true } : {}) }),
@@ -137,7 +135,7 @@ export async function updateEmail(
   await confirmPassword(ctx, admin, input.password, ip);
   const { newEmail } = input;
   try {
-    const changed = await inTransaction(ctx.db, async (tx) => {
+    return await inTransaction(ctx.db, async (tx) => {
       const updated = await q.updateUser(tx, admin.id, { email: newEmail, mailbox: mailboxOf(newEmail) });
       if (!updated) throw notFound();
       await writeAudit(tx, {
@@ -157,8 +155,6 @@ export async function updateEmail(
       });
       return updated;
     });
-    await ctx.sessions.settle();
-    return changed;
   } catch (err) {
     throw addressTaken(err) ?? err;
   }
@@ -170,10 +166,7 @@ export async function invitationCode(ctx: AppContext, user: AuthUser): Promise<s
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
       const updated = await q.setInvitationCodeIfMissing(ctx.db, user.id, newInvitationCode());
-      if (updated?.invitationCode) {
-        await ctx.sessions.settle();
-        return updated.invitationCode;
-      }
+      if (updated?.invitationCode) return updated.invitationCode;
       const current = await q.findUserById(ctx.db, user.id);
       if (current?.invitationCode) return current.invitationCode;
     } catch (err) {
@@ -184,7 +177,7 @@ export async function invitationCode(ctx: AppContext, user: AuthUser): Promise<s
 }
 
 export async function toggleBlock(ctx: AppContext, admin: AuthUser, targetId: string, ip: string): Promise<AuthUser> {
-  const updated = await inTransaction(ctx.db, async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const target = await q.lockUser(tx, targetId);
     if (!target) throw notFound();
     if (target.isAdmin) throw badRequest(MSG.cannotBlockAdmin);
@@ -206,12 +199,8 @@ export async function toggleBlock(ctx: AppContext, admin: AuthUser, targetId: st
     });
     return updated;
   });
-  // The block is answered only once no instance can still admit the user's tokens from memory.
-  await ctx.sessions.settle();
-  return updated;
 }
 
 export async function logout(ctx: AppContext, user: AuthUser): Promise<void> {
   await q.bumpTokenVersion(ctx.db, user.id);
-  await ctx.sessions.settle();
 }

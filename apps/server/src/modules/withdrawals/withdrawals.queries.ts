@@ -5,6 +5,8 @@ import { keysetPage, type PageRequest } from '../../db/keyset.ts';
 import { counters } from '../admin/rollups.queries.ts';
 import { investments, payoutBatches, payoutTransactions, users, withdrawals } from '../../db/schema.ts';
 
+// Trigger-derived figures: rollups follow the withdrawals and users rows written here (db/functions.sql).
+
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 
 /** Whether Withdraw All would find anything: an unrequested earning, rewards or balance (no lock). */

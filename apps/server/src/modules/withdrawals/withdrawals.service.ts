@@ -13,7 +13,7 @@ import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { toUserRef } from '../users/users.dto.ts';
-import { writeAudit } from '../audit/audit.queries.ts';
+import { writeDecision } from '../audit/audit.queries.ts';
 import { queueMail } from '../../mail/outbox.ts';
 import { checkPayout } from './payout-check.ts';
 import { requestHold } from './withdrawals.ledger.ts';
@@ -97,8 +97,6 @@ export async function requestAll(
     throw err;
   }
   await attempt.succeeded();
-  // The wallet is kept on the user's row (shown by /api/user/me on every instance from now on).
-  if (user.withdrawalWallet !== input.walletAddress) await ctx.sessions.settle();
   return result;
 }
 
@@ -307,20 +305,19 @@ export async function approvePaidBy(
         at: now,
       });
       if (by.admin)
-        await writeAudit(tx, {
+        await writeDecision(tx, {
           adminId: by.admin.id,
           action: 'withdrawal_approve',
           targetType: 'withdrawal',
           targetId: w.id,
-          before: { status: 'pending' },
-          after: {
-            status: 'approved',
+          status: 'approved',
+          facts: {
             txHash: input.txHash,
             netAmount: microToText(w.netAmount),
             chainValue: proof ? microToText(proof.value) : null,
           },
           note: input.notes,
-          ip: by.ip,
+          ip: by.ip ?? '',
         });
     }
     await q.completeBatchesOf(tx, decided, now);
@@ -365,13 +362,13 @@ export async function reject(
       notes: input.notes,
       at: now,
     });
-    await writeAudit(tx, {
+    await writeDecision(tx, {
       adminId: admin.id,
       action: 'withdrawal_reject',
       targetType: 'withdrawal',
       targetId: w.id,
-      before: { status: 'pending' },
-      after: { status: 'rejected', returnedTo: back, amount: microToText(w.amount) },
+      status: 'rejected',
+      facts: { returnedTo: back, amount: microToText(w.amount) },
       note: input.notes,
       ip,
     });

@@ -3,7 +3,8 @@ import { Button } from './button.tsx';
 
 /**
  * First / Previous / "Page n of N" / Next / Last for a paged back-office list; hidden when there is one
- * page. Previous and Next pass the shown page's cursors (lib/paging.ts), First and Last the page number.
+ * page. Previous and Next pass the shown page's cursors (lib/paging.ts), so they wait for the page asked
+ * for to arrive; First and Last send the page number (read from the nearer end of the list).
  * `onLight` for lists inside a white card, otherwise the text sits on the purple backdrop.
  */
 export function Pager({
@@ -20,7 +21,7 @@ export function Pager({
   pages: number;
   /** The shown page's answer (its nextCursor / prevCursor). */
   cursors: PageCursors | undefined;
-  /** The page asked for has not arrived yet (the rows shown are the previous page's): its cursors are not used. */
+  /** The page asked for has not arrived yet (the rows shown are the previous page's): Previous and Next wait. */
   busy?: boolean;
   onGo: (at: PageAt) => void;
   onLight?: boolean;
@@ -29,7 +30,6 @@ export function Pager({
   const page = Math.min(at.page, pages);
   const atFirst = page <= 1;
   const atLast = page >= pages;
-  const shown = busy ? undefined : cursors;
   return (
     <nav
       aria-label={label}
@@ -40,7 +40,7 @@ export function Pager({
         <Button variant="secondary" disabled={atFirst} onClick={() => onGo(FIRST_PAGE)}>
           First
         </Button>
-        <Button variant="secondary" disabled={atFirst} onClick={() => onGo(prevPage(at, shown))}>
+        <Button variant="secondary" disabled={atFirst || busy} onClick={() => onGo(prevPage(at, cursors))}>
           Previous
         </Button>
       </div>
@@ -48,7 +48,7 @@ export function Pager({
         Page {page} of {pages}
       </span>
       <div className="flex gap-2">
-        <Button variant="secondary" disabled={atLast} onClick={() => onGo(nextPage(at, shown))}>
+        <Button variant="secondary" disabled={atLast || busy} onClick={() => onGo(nextPage(at, cursors))}>
           Next
         </Button>
         <Button variant="secondary" disabled={atLast} onClick={() => onGo({ page: pages })}>

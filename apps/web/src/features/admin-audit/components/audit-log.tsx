@@ -5,7 +5,8 @@ import { Pager } from '../../../components/ui/pager.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { LoadError } from '../../../components/ui/query-state.tsx';
-import { inputClass } from '../../../components/ui/field.tsx';
+import { TextInput } from '../../../components/ui/field.tsx';
+import { SelectField } from '../../../components/ui/select-field.tsx';
 import { useZodForm } from '../../../lib/form.ts';
 import { useQuery } from '@tanstack/react-query';
 import { auditQuery } from '../../../lib/admin-queries.ts';
@@ -130,35 +131,26 @@ export function AuditLog() {
     <div className="space-y-4">
       <Card title="Audit Log">
         <form onSubmit={onSubmit} className="grid grid-cols-1 gap-2 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
-          <label className="text-sm font-medium text-slate-700">
-            Action
-            {/* A new action filters at once; the target id when the form is sent. */}
-            <select
-              className={`${inputClass} mt-1`}
-              {...form.register('action', {
-                onChange: (e: { target: { value: string } }) => {
-                  setFilter((f) => ({ ...f, action: e.target.value }));
-                  setAt(FIRST_PAGE);
-                },
-              })}
-            >
-              <option value="">All actions</option>
-              {(q.data?.actions ?? []).map((a) => (
-                <option key={a} value={a}>
-                  {actionText(a)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="text-sm font-medium text-slate-700">
-            Target id
-            <input
-              className={`${inputClass} mt-1`}
-              maxLength={100}
-              placeholder="User, deposit, withdrawal or tier id"
-              {...form.register('targetId')}
-            />
-          </label>
+          {/* A new action filters at once; the target id when the form is sent. */}
+          <SelectField
+            label="Action"
+            options={[
+              { value: '', label: 'All actions' },
+              ...(q.data?.actions ?? []).map((a) => ({ value: a, label: actionText(a) })),
+            ]}
+            {...form.register('action', {
+              onChange: (e: { target: { value: string } }) => {
+                setFilter((f) => ({ ...f, action: e.target.value }));
+                setAt(FIRST_PAGE);
+              },
+            })}
+          />
+          <TextInput
+            label="Target id"
+            maxLength={100}
+            placeholder="User, deposit, withdrawal or tier id"
+            {...form.register('targetId')}
+          />
           <Button type="submit">Filter</Button>
         </form>
         {q.data && (

@@ -1,21 +1,19 @@
 import { useState, type ReactNode } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { TEXT } from '@harvest/shared/texts';
+import * as z from 'zod/mini';
 import {
   ADMIN_DEPOSIT_FILTERS,
   adminRejectDepositBody,
   type AdminDeposit,
   type AdminDepositFilter,
-  type AdminRejectDepositInput,
 } from '@harvest/shared/schemas/deposits';
 import { Pager } from '../../../components/ui/pager.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { LoadError } from '../../../components/ui/query-state.tsx';
-import { Dialog } from '../../../components/ui/dialog.tsx';
-import { Field, inputClass } from '../../../components/ui/field.tsx';
+import { ReasonDialog } from '../../../components/ui/reason-dialog.tsx';
 import { errorText } from '../../../lib/api-client.ts';
-import { firstError, useZodForm } from '../../../lib/form.ts';
 import { useApproveDeposit } from '../api/approve-deposit.ts';
 import { useRejectDeposit } from '../api/reject-deposit.ts';
 import { useQuery } from '@tanstack/react-query';
@@ -167,55 +165,32 @@ function RejectDepositDialog({
   open: boolean;
   onClose: () => void;
 }) {
-  const form = useZodForm<AdminRejectDepositInput>(adminRejectDepositBody, {
-    defaultValues: { depositId: d._id, reason: '' },
-  });
-  const errors = form.formState.errors;
   const reject = useRejectDeposit();
   // Errors show in the dialog, at the reason (and in a toast).
-  async function onValid(body: AdminRejectDepositInput) {
-    try {
-      const res = await reject.mutateAsync(body);
-      toast.success(res.message);
-      onClose();
-    } catch (err) {
-      const text = errorText(err, TEXT.rejectDepositFailed);
-      form.setError('reason', { message: text });
-      toast.error(text);
-    }
+  async function onConfirm(reason: string): Promise<string | null> {
+    const body = z.safeParse(adminRejectDepositBody, { depositId: d._id, reason });
+    const text = body.success
+      ? await reject.mutateAsync(body.data).then(
+          (res) => (toast.success(res.message), null),
+          (err: unknown) => errorText(err, TEXT.rejectDepositFailed),
+        )
+      : (body.error.issues[0]?.message ?? TEXT.rejectDepositFailed);
+    if (text !== null) toast.error(text);
+    return text;
   }
   return (
-    <Dialog open={open} onClose={onClose} title="Reject deposit">
-      <form
-        onSubmit={form.handleSubmit(onValid, (errs) => toast.error(firstError(errs) ?? TEXT.rejectDepositFailed))}
-        noValidate
-        className="space-y-4"
-      >
-        <p className="text-sm text-slate-700">
-          Reject the deposit of <strong>{usdc(d.amount)}</strong> by {d.userId.firstName} {d.userId.lastName}? It
-          becomes failed with your reason, which the investor reads and can act on.
-        </p>
-        <Field label="Reason" error={errors.reason?.message}>
-          {(id, describedBy, invalid) => (
-            <textarea
-              id={id}
-              aria-describedby={describedBy}
-              aria-invalid={invalid || undefined}
-              className={`${inputClass} min-h-20`}
-              maxLength={500}
-              {...form.register('reason')}
-            />
-          )}
-        </Field>
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="danger" disabled={reject.isPending}>
-            {reject.isPending ? 'Rejecting...' : 'Reject deposit'}
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+    <ReasonDialog
+      open={open}
+      title="Reject deposit"
+      maxLength={500}
+      confirmLabel="Reject deposit"
+      busyLabel="Rejecting..."
+      busy={reject.isPending}
+      onConfirm={onConfirm}
+      onClose={onClose}
+    >
+      Reject the deposit of <strong>{usdc(d.amount)}</strong> by {d.userId.firstName} {d.userId.lastName}? It becomes
+      failed with your reason, which the investor reads and can act on.
+    </ReasonDialog>
   );
 }

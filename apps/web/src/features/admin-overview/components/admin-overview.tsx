@@ -1,12 +1,10 @@
-import { useState } from 'react';
 import { TEXT } from '@harvest/shared/texts';
 import type { AdminDeposit } from '@harvest/shared/schemas/deposits';
 import type { AdminWithdrawal } from '@harvest/shared/schemas/withdrawals';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, StatCard } from '../../../components/ui/card.tsx';
-import { inputClass } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
-import { CsvDownloadButton } from './csv-download-button.tsx';
+import { ExportPicker } from './csv-download-button.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { adminDashboardQuery } from '../../../lib/admin-queries.ts';
 import { count, dateTime, fullName, usdc } from '../../../lib/format.ts';
@@ -119,60 +117,25 @@ export function AdminOverview() {
   );
 }
 
-const DEPOSIT_FILTERS = ['all', 'pending', 'confirmed', 'failed'] as const;
-const WITHDRAWAL_FILTERS = ['all', 'pending', 'approved', 'rejected'] as const;
-
 /** CSV exports of deposits and withdrawals, each for the chosen status. */
 function ExportsCard() {
-  const [dep, setDep] = useState<(typeof DEPOSIT_FILTERS)[number]>('all');
-  const [wd, setWd] = useState<(typeof WITHDRAWAL_FILTERS)[number]>('all');
   return (
     <Card title="Exports">
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-        <div className="flex flex-wrap items-end gap-2">
-          <label className="min-w-40 flex-1 text-sm font-medium text-slate-700">
-            Deposits status
-            <select
-              className={`${inputClass} mt-1`}
-              value={dep}
-              onChange={(e) => setDep(DEPOSIT_FILTERS.find((f) => f === e.target.value) ?? 'all')}
-            >
-              {DEPOSIT_FILTERS.map((f) => (
-                <option key={f} value={f}>
-                  {f}
-                </option>
-              ))}
-            </select>
-          </label>
-          <CsvDownloadButton
-            path={`/admin/export/deposits.csv?status=${dep}`}
-            fileName="deposits.csv"
-            what={dep === 'all' ? 'deposits' : `${dep} deposits`}
-            label="Deposits CSV"
-          />
-        </div>
-        <div className="flex flex-wrap items-end gap-2">
-          <label className="min-w-40 flex-1 text-sm font-medium text-slate-700">
-            Withdrawals status
-            <select
-              className={`${inputClass} mt-1`}
-              value={wd}
-              onChange={(e) => setWd(WITHDRAWAL_FILTERS.find((f) => f === e.target.value) ?? 'all')}
-            >
-              {WITHDRAWAL_FILTERS.map((f) => (
-                <option key={f} value={f}>
-                  {f}
-                </option>
-              ))}
-            </select>
-          </label>
-          <CsvDownloadButton
-            path={`/admin/export/withdrawals.csv?status=${wd}`}
-            fileName="withdrawals.csv"
-            what={wd === 'all' ? 'withdrawals' : `${wd} withdrawals`}
-            label="Withdrawals CSV"
-          />
-        </div>
+        <ExportPicker
+          label="Deposits status"
+          statuses={['all', 'pending', 'confirmed', 'failed']}
+          what="deposits"
+          path="/admin/export/deposits.csv"
+          buttonLabel="Deposits CSV"
+        />
+        <ExportPicker
+          label="Withdrawals status"
+          statuses={['all', 'pending', 'approved', 'rejected']}
+          what="withdrawals"
+          path="/admin/export/withdrawals.csv"
+          buttonLabel="Withdrawals CSV"
+        />
       </div>
     </Card>
   );

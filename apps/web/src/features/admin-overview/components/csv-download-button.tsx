@@ -3,6 +3,7 @@ import * as Menu from '@radix-ui/react-dropdown-menu';
 import { toast } from '../../../lib/toast.ts';
 import { TEXT } from '@harvest/shared/texts';
 import { Button } from '../../../components/ui/button.tsx';
+import { SelectField } from '../../../components/ui/select-field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { count } from '../../../lib/format.ts';
 import { downloadCsv } from '../api/download-csv.ts';
@@ -81,5 +82,46 @@ export function CsvDownloadMenu({
         ))}
       </Menu.Content>
     </Menu.Root>
+  );
+}
+
+/**
+ * One export with a choice of status: the status drop-down and its Download button side by side. The file
+ * holds the rows of the status chosen ("all" for every row).
+ */
+export function ExportPicker({
+  label,
+  statuses,
+  what,
+  path,
+  buttonLabel,
+}: {
+  /** The drop-down's label ("Deposits status"). */
+  label: string;
+  statuses: readonly string[];
+  /** What the rows are, in the plural ("deposits"). */
+  what: string;
+  /** The export's path without its query ("/admin/export/deposits.csv"). */
+  path: string;
+  buttonLabel: string;
+}) {
+  const [status, setStatus] = useState(statuses[0] ?? 'all');
+  return (
+    <div className="flex flex-wrap items-end gap-2">
+      <div className="min-w-40 flex-1">
+        <SelectField
+          label={label}
+          options={statuses.map((s) => ({ value: s, label: s }))}
+          value={status}
+          onChange={(e) => setStatus(e.target.value)}
+        />
+      </div>
+      <CsvDownloadButton
+        path={`${path}?status=${status}`}
+        fileName={`${what}.csv`}
+        what={status === 'all' ? what : `${status} ${what}`}
+        label={buttonLabel}
+      />
+    </div>
   );
 }

@@ -4,7 +4,7 @@ import { MAX_LENGTH } from '@harvest/shared/constants';
 import { userSearchForm, type AdminReferralLookup } from '@harvest/shared/schemas/admin';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
-import { inputClass } from '../../../components/ui/field.tsx';
+import { SearchForm } from '../../../components/ui/search-form.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useZodForm } from '../../../lib/form.ts';
 import { useQuery } from '@tanstack/react-query';
@@ -32,24 +32,11 @@ export function ReferralLookup({
   return (
     <div className="space-y-4">
       <Card title="Look Up a User's Network">
-        <form
+        <SearchForm
+          label="Search users by name or e-mail"
           onSubmit={form.handleSubmit((v) => setSearch(v.search.trim()))}
-          role="search"
-          className="flex flex-wrap gap-2"
-        >
-          <label htmlFor="referral-lookup-search" className="sr-only">
-            Search users by name or e-mail
-          </label>
-          <input
-            id="referral-lookup-search"
-            type="search"
-            className={`${inputClass} min-w-0 flex-1`}
-            placeholder="Name or e-mail"
-            maxLength={MAX_LENGTH.search}
-            {...form.register('search')}
-          />
-          <Button type="submit">Search</Button>
-        </form>
+          input={{ placeholder: 'Name or e-mail', maxLength: MAX_LENGTH.search, ...form.register('search') }}
+        />
         {candidates.isFetching && <p className="mt-2 text-sm text-slate-500">Searching...</p>}
         {candidates.isError && (
           <p className="mt-2 text-sm text-rose-700">{errorText(candidates.error, TEXT.usersFailed)}</p>

@@ -9,7 +9,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { LoadError } from '../../../components/ui/query-state.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
-import { inputClass } from '../../../components/ui/field.tsx';
+import { SearchForm } from '../../../components/ui/search-form.tsx';
 import { useZodForm } from '../../../lib/form.ts';
 import { useToggleBlock } from '../api/toggle-block.ts';
 import { useQuery } from '@tanstack/react-query';
@@ -51,19 +51,11 @@ export function UsersPanel({ toolbar, balanceForm, statementForm }: UsersPanelSl
   return (
     <div className="space-y-4">
       <Card title="Users" actions={toolbar?.(search)}>
-        <form onSubmit={onSearch} role="search" className="flex flex-wrap gap-2">
-          <label htmlFor="admin-user-search" className="sr-only">
-            Search users by name or e-mail
-          </label>
-          <input
-            id="admin-user-search"
-            className={`${inputClass} min-w-0 flex-1`}
-            type="search"
-            placeholder="Search by name or e-mail"
-            maxLength={MAX_LENGTH.search}
-            {...form.register('search')}
-          />
-          <Button type="submit">Search</Button>
+        <SearchForm
+          label="Search users by name or e-mail"
+          onSubmit={onSearch}
+          input={{ placeholder: 'Search by name or e-mail', maxLength: MAX_LENGTH.search, ...form.register('search') }}
+        >
           {search && (
             <Button
               variant="ghost"
@@ -76,7 +68,7 @@ export function UsersPanel({ toolbar, balanceForm, statementForm }: UsersPanelSl
               Clear
             </Button>
           )}
-        </form>
+        </SearchForm>
         {q.data && (
           <p className="mt-2 text-sm text-slate-500" aria-live="polite">
             {count(q.data.total)} user{q.data.total === 1 ? '' : 's'}
@@ -271,13 +263,21 @@ function UserDeposits({ userId }: { userId: string }) {
       </ul>
       {pages > 1 && (
         <div className="mt-2 flex items-center gap-2 text-sm">
-          <Button variant="ghost" disabled={at.page <= 1} onClick={() => setAt(prevPage(at, q.data))}>
+          <Button
+            variant="ghost"
+            disabled={at.page <= 1 || q.isPlaceholderData}
+            onClick={() => setAt(prevPage(at, q.data))}
+          >
             Newer
           </Button>
           <span>
             {at.page} / {pages}
           </span>
-          <Button variant="ghost" disabled={at.page >= pages} onClick={() => setAt(nextPage(at, q.data))}>
+          <Button
+            variant="ghost"
+            disabled={at.page >= pages || q.isPlaceholderData}
+            onClick={() => setAt(nextPage(at, q.data))}
+          >
             Older
           </Button>
         </div>

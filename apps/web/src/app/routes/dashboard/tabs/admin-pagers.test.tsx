@@ -144,4 +144,27 @@ describe('back-office pagers', () => {
     await go('Next', 2);
     expect(last()).toMatchObject({ page: '2', after: 'next-of-1', ...c.filtered });
   });
+
+  it.each(cases)('$name: while the next page loads, Previous and Next wait (no middle page by number)', async (c) => {
+    const user = userEvent.setup();
+    let release: () => void = () => undefined;
+    const api = stubApi(async (call) => {
+      if (!`${call.method} ${call.path}`.startsWith(c.list)) return undefined;
+      if (page(call) === 2) await new Promise<void>((r) => (release = r));
+      return c.answer(call);
+    });
+    renderApp(c.ui, { auth: false });
+    const nav = await screen.findByRole('navigation', { name: c.pager });
+    await user.click(within(nav).getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(nav.getAttribute('aria-busy')).toBe('true'));
+    const button = (name: string) => within(nav).getByRole('button', { name }) as HTMLButtonElement;
+    expect(button('Next').disabled).toBe(true);
+    expect(button('Previous').disabled).toBe(true);
+    const asked = api.to(c.list).length;
+    await user.click(button('Next'));
+    expect(api.to(c.list)).toHaveLength(asked);
+    release();
+    await waitFor(() => expect(nav.getAttribute('aria-busy')).toBe('false'));
+    expect(button('Next').disabled).toBe(false);
+  });
 });

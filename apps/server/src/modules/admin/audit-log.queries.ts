@@ -1,0 +1,123 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { rawRows } from '../../db/raw.ts';
+import { keysetPage, type PageRequest } from '../../db/keyset.ts';
+import { counters } from './rollups.queries.ts';
+import { iso, type Ts } from './row-values.ts';
+
+export interface AuditFilter {
+  action?: string;
+  adminId?: string;
+  targetId?: string;
+}
+
+function auditWhere(f: AuditFilter): SQL {
+  const parts: SQL[] = [sql`TRUE`];
+  if (f.action) parts.push(sql`a.action = ${f.action}`);
+  if (f.adminId) parts.push(sql`a.admin_id = ${f.adminId}::uuid`);
+  if (f.targetId) parts.push(sql`a.target_id = ${f.targetId}`);
+  return sql.join(parts, sql` AND `);
+}
+
+/**
+ * Newest entries first, one keyset page. The total is a counter (`audit`, `audit.<action>`) unless
+ * an administrator or a target narrows the list (then those rows are counted).
+ */
+export async function auditPage(db: Db, f: AuditFilter, page: PageRequest) {
+  const where = auditWhere(f);
+  let total: number;
+  if (f.adminId || f.targetId) {
+    const [c] = await rawRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM audit_log a WHERE ${where}`);
+    total = Number(c?.n ?? 0);
+  } else {
+    const name = f.action ? `audit.${f.action}` : 'audit';
+    total = Number((await counters(db, [name]))[name] ?? 0n);
+  }
+  const res = await keysetPage<{
+    id: number | string;
+    action: string;
+    target_type: string;
+    target_id: string;
+    before: unknown;
+    after: unknown;
+    note: string | null;
+    ip: string | null;
+    created_at: Ts;
+    admin_id: string;
+    first_name: string;
+    last_name: string;
+    email: string;
+    subject_id: string | null;
+    subject_first_name: string | null;
+    subject_last_name: string | null;
+    subject_email: string | null;
+    tier_name: string | null;
+    k: string[];
+  }>(
+    db,
+    {
+      from: sql`audit_log a`,
+      where,
+      key: [
+        { expr: sql`a.created_at`, type: 'timestamptz' },
+        { expr: sql`a.id`, type: 'bigint' },
+      ],
+      // Who the action concerns (the user, or the owner of the deposit or withdrawal) and the tier's name, so the
+      // log reads in names rather than ids. Each CASE casts only ids of its own kind (an export's target is a word).
+      rows: sql`SELECT a.id, a.action, a.target_type, a.target_id, a.before, a.after, a.note, a.ip, a.created_at,
+                       u.id AS admin_id, u.first_name, u.last_name, u.email, pk.k,
+                       s.id AS subject_id, s.first_name AS subject_first_name, s.last_name AS subject_last_name,
+                       s.email AS subject_email, t.name AS tier_name
+                FROM page_keys pk JOIN audit_log a ON a.id = pk.k1 JOIN users u ON u.id = a.admin_id
+                LEFT JOIN users s ON s.id = CASE a.target_type
+                  WHEN 'user' THEN a.target_id::uuid
+                  WHEN 'deposit' THEN (SELECT d.user_id FROM deposits d WHERE d.id = a.target_id::uuid)
+                  WHEN 'withdrawal' THEN (SELECT w.user_id FROM withdrawals w WHERE w.id = a.target_id::uuid)
+                END
+                LEFT JOIN tiers t ON t.id = CASE WHEN a.target_type = 'tier' THEN a.target_id::uuid END
+                ORDER BY pk.ord`,
+    },
+    page,
+    total,
+  );
+  return {
+    total,
+    nextCursor: res.nextCursor,
+    prevCursor: res.prevCursor,
+    rows: res.rows.map((r) => ({
+      id: String(r.id),
+      action: r.action,
+      targetType: r.target_type,
+      targetId: r.target_id,
+      before: r.before,
+      after: r.after,
+      note: r.note,
+      ip: r.ip,
+      createdAt: iso(r.created_at),
+      admin: { id: r.admin_id, firstName: r.first_name, lastName: r.last_name, email: r.email },
+      subject:
+        r.subject_id === null
+          ? null
+          : {
+              id: r.subject_id,
+              firstName: r.subject_first_name ?? '',
+              lastName: r.subject_last_name ?? '',
+              email: r.subject_email ?? '',
+            },
+      tierName: r.tier_name,
+    })),
+  };
+}
+
+/** Distinct audit actions by a loose index scan on audit_log_action_idx (one probe per action, not per row). */
+export async function auditActions(db: Db): Promise<string[]> {
+  const rows = await rawRows<{ action: string }>(
+    db,
+    sql`WITH RECURSIVE t AS (
+          SELECT min(action) AS action FROM audit_log
+          UNION ALL
+          SELECT (SELECT min(a.action) FROM audit_log a WHERE a.action > t.action) FROM t WHERE t.action IS NOT NULL
+        ) SELECT action FROM t WHERE action IS NOT NULL`,
+  );
+  return rows.map((r) => r.action);
+}
