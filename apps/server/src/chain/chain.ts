@@ -109,7 +109,25 @@ export interface TokenInfo {
   eip3009: boolean;
 }
 
-const EIP3009_ABI = [
+/** EIP-3009 (native USDC): the reads the server makes, and the call `npm run sweep:submit` sends. */
+export const EIP3009_ABI = [
+  {
+    type: 'function',
+    name: 'transferWithAuthorization',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'from', type: 'address' },
+      { name: 'to', type: 'address' },
+      { name: 'value', type: 'uint256' },
+      { name: 'validAfter', type: 'uint256' },
+      { name: 'validBefore', type: 'uint256' },
+      { name: 'nonce', type: 'bytes32' },
+      { name: 'v', type: 'uint8' },
+      { name: 'r', type: 'bytes32' },
+      { name: 's', type: 'bytes32' },
+    ],
+    outputs: [],
+  },
   {
     type: 'function',
     name: 'authorizationState',

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createPublicClient, createWalletClient, defineChain, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { EIP3009_ABI } from '../chain/chain.ts';
 import type { SignedSweep } from '../modules/solvency/sweep-file.ts';
 
 /**
@@ -9,35 +10,6 @@ import type { SignedSweep } from '../modules/solvency/sweep-file.ts';
  * else) and reports each result. An expired, already used or failing one is reported and skipped, never retried.
  * Needs CHAIN_RPC_URL and CHAIN_ID; no database.
  */
-const WITH_AUTHORIZATION_ABI = [
-  {
-    type: 'function',
-    name: 'transferWithAuthorization',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'from', type: 'address' },
-      { name: 'to', type: 'address' },
-      { name: 'value', type: 'uint256' },
-      { name: 'validAfter', type: 'uint256' },
-      { name: 'validBefore', type: 'uint256' },
-      { name: 'nonce', type: 'bytes32' },
-      { name: 'v', type: 'uint8' },
-      { name: 'r', type: 'bytes32' },
-      { name: 's', type: 'bytes32' },
-    ],
-    outputs: [],
-  },
-  {
-    type: 'function',
-    name: 'authorizationState',
-    stateMutability: 'view',
-    inputs: [
-      { name: 'authorizer', type: 'address' },
-      { name: 'nonce', type: 'bytes32' },
-    ],
-    outputs: [{ name: '', type: 'bool' }],
-  },
-] as const;
 
 const fail = (message: string): never => {
   console.error(`sweep:submit: ${message}`);
@@ -75,7 +47,7 @@ for (const a of signed.authorizations) {
   }
   const used = await publicClient.readContract({
     address: a.token as Hex,
-    abi: WITH_AUTHORIZATION_ABI,
+    abi: EIP3009_ABI,
     functionName: 'authorizationState',
     args: [a.from as Hex, a.nonce],
   });
@@ -85,7 +57,7 @@ for (const a of signed.authorizations) {
   }
   const call = {
     address: a.token as Hex,
-    abi: WITH_AUTHORIZATION_ABI,
+    abi: EIP3009_ABI,
     functionName: 'transferWithAuthorization',
     args: [
       a.from as Hex,
