@@ -1,6 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { rawRows } from '../../db/raw.ts';
+import { oncePerDb } from '../../db/raw.ts';
+import { users } from '../../db/schema.ts';
+import type { CycleEarningRow, InvestmentRow } from '../investments/investments.queries.ts';
 
 export interface SummaryFigures {
   balance: bigint;
@@ -14,48 +16,111 @@ export interface SummaryFigures {
   withdrawalWallet: string | null;
 }
 
-type Big = bigint | string | null;
+export type DashboardInvestment = Pick<
+  InvestmentRow,
+  | 'id'
+  | 'tierName'
+  | 'amount'
+  | 'dailyRateScaled'
+  | 'totalEarned'
+  | 'earningStarted'
+  | 'earningCompleted'
+  | 'cycleEndTime'
+  | 'withdrawalApprovedAt'
+  | 'nextCycleAvailableAt'
+  | 'lastCycleDay'
+  | 'createdAt'
+>;
+export type DashboardEarning = Pick<
+  CycleEarningRow,
+  'id' | 'cycleNumber' | 'grossAmount' | 'withdrawalRequested' | 'createdAt'
+>;
+
+export interface DashboardData {
+  figures: SummaryFigures;
+  investments: { investment: DashboardInvestment; earnings: DashboardEarning[] }[];
+}
 
 /**
- * Every figure of the account summary in one query: the user's ledger accounts (cached balances), the
- * lifetime sums kept in `user_totals` (the same row the admin users list reads: db/functions.sql), and the
- * net of approved withdrawals.
+ * The whole dashboard in one statement, prepared (the Investments tab polls it every 2 s): the user's ledger
+ * accounts (cached balances), the lifetime sums kept in `user_totals` (the row the admin users list reads:
+ * db/functions.sql), the net of approved withdrawals, and the investments with their cycle earnings. Amounts
+ * travel as exact text; `users` in the SQL is the row the statement reads.
  */
-export async function summaryFigures(db: Db, userId: string): Promise<SummaryFigures> {
-  const [row] = await rawRows<{
-    balance: Big;
-    invested: Big;
-    rewards: Big;
-    earnings: Big;
-    pending_withdrawal: Big;
-    lifetime_rewards: Big;
-    lifetime_earnings: Big;
-    approved_net: Big;
-    withdrawal_wallet: string | null;
-  }>(
-    db,
-    sql`SELECT
-          (SELECT balance FROM ledger_accounts WHERE user_id = u.id AND kind = 'balance') AS balance,
-          (SELECT balance FROM ledger_accounts WHERE user_id = u.id AND kind = 'invested') AS invested,
-          (SELECT balance FROM ledger_accounts WHERE user_id = u.id AND kind = 'rewards') AS rewards,
-          (SELECT balance FROM ledger_accounts WHERE user_id = u.id AND kind = 'earnings') AS earnings,
-          (SELECT balance FROM ledger_accounts WHERE user_id = u.id AND kind = 'pending_withdrawal') AS pending_withdrawal,
-          ut.referral_rewards AS lifetime_rewards,
-          ut.earnings AS lifetime_earnings,
-          (SELECT COALESCE(SUM(net_amount), 0)::bigint FROM withdrawals WHERE user_id = u.id AND status = 'approved') AS approved_net,
-          u.withdrawal_wallet
-        FROM users u LEFT JOIN user_totals ut ON ut.user_id = u.id WHERE u.id = ${userId}::uuid`,
-  );
-  const b = (v: Big | undefined) => BigInt(v ?? 0);
+const dashboardStatement = oncePerDb((db) =>
+  db
+    .select({
+      d: sql<unknown>`json_build_object(
+  'balance', (SELECT balance::text FROM ledger_accounts WHERE user_id = users.id AND kind = 'balance'),
+  'invested', (SELECT balance::text FROM ledger_accounts WHERE user_id = users.id AND kind = 'invested'),
+  'rewards', (SELECT balance::text FROM ledger_accounts WHERE user_id = users.id AND kind = 'rewards'),
+  'earnings', (SELECT balance::text FROM ledger_accounts WHERE user_id = users.id AND kind = 'earnings'),
+  'pending_withdrawal', (SELECT balance::text FROM ledger_accounts WHERE user_id = users.id AND kind = 'pending_withdrawal'),
+  'lifetime_rewards', (SELECT referral_rewards::text FROM user_totals WHERE user_id = users.id),
+  'lifetime_earnings', (SELECT earnings::text FROM user_totals WHERE user_id = users.id),
+  'approved_net', (SELECT COALESCE(SUM(net_amount), 0)::text FROM withdrawals WHERE user_id = users.id AND status = 'approved'),
+  'withdrawal_wallet', users.withdrawal_wallet,
+  'investments', (SELECT COALESCE(json_agg(json_build_object(
+      'id', i.id, 'tier_name', i.tier_name, 'amount', i.amount::text, 'daily_rate_scaled', i.daily_rate_scaled,
+      'total_earned', i.total_earned::text, 'earning_started', i.earning_started, 'earning_completed', i.earning_completed,
+      'cycle_end_time', i.cycle_end_time, 'withdrawal_approved_at', i.withdrawal_approved_at,
+      'next_cycle_available_at', i.next_cycle_available_at, 'last_cycle_day', i.last_cycle_day, 'created_at', i.created_at,
+      'earnings', (SELECT COALESCE(json_agg(json_build_object(
+          'id', c.id, 'cycle_number', c.cycle_number, 'gross_amount', c.gross_amount::text,
+          'withdrawal_requested', c.withdrawal_requested, 'created_at', c.created_at) ORDER BY c.cycle_number), '[]'::json)
+        FROM cycle_earnings c WHERE c.investment_id = i.id))
+    ORDER BY i.created_at, i.id), '[]'::json) FROM investments i WHERE i.user_id = users.id))`,
+    })
+    .from(users)
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare('hf_dashboard'),
+);
+
+type Json = Record<string, unknown>;
+const text = (v: unknown) => (typeof v === 'string' ? v : String(v ?? ''));
+const big = (v: unknown) => BigInt(v === null || v === undefined ? 0 : text(v));
+const date = (v: unknown) => new Date(text(v));
+const dateOrNull = (v: unknown) => (v === null || v === undefined ? null : date(v));
+
+/** The dashboard's figures and investments of a user (zeros and none for an unknown id). */
+export async function dashboardData(db: Db, userId: string): Promise<DashboardData> {
+  const [row] = await dashboardStatement(db).execute({ userId });
+  // The driver may hand JSON over as text.
+  const d = (typeof row?.d === 'string' ? JSON.parse(row.d) : (row?.d ?? {})) as Json;
   return {
-    balance: b(row?.balance),
-    invested: b(row?.invested),
-    rewards: b(row?.rewards),
-    earnings: b(row?.earnings),
-    pendingWithdrawal: b(row?.pending_withdrawal),
-    lifetimeRewards: b(row?.lifetime_rewards),
-    lifetimeEarnings: b(row?.lifetime_earnings),
-    approvedNet: b(row?.approved_net),
-    withdrawalWallet: row?.withdrawal_wallet ?? null,
+    figures: {
+      balance: big(d.balance),
+      invested: big(d.invested),
+      rewards: big(d.rewards),
+      earnings: big(d.earnings),
+      pendingWithdrawal: big(d.pending_withdrawal),
+      lifetimeRewards: big(d.lifetime_rewards),
+      lifetimeEarnings: big(d.lifetime_earnings),
+      approvedNet: big(d.approved_net),
+      withdrawalWallet: (d.withdrawal_wallet as string | null | undefined) ?? null,
+    },
+    investments: ((d.investments as Json[] | undefined) ?? []).map((i) => ({
+      investment: {
+        id: text(i.id),
+        tierName: text(i.tier_name),
+        amount: big(i.amount),
+        dailyRateScaled: Number(i.daily_rate_scaled),
+        totalEarned: big(i.total_earned),
+        earningStarted: Boolean(i.earning_started),
+        earningCompleted: Boolean(i.earning_completed),
+        cycleEndTime: dateOrNull(i.cycle_end_time),
+        withdrawalApprovedAt: dateOrNull(i.withdrawal_approved_at),
+        nextCycleAvailableAt: dateOrNull(i.next_cycle_available_at),
+        lastCycleDay: (i.last_cycle_day as string | null) ?? null,
+        createdAt: date(i.created_at),
+      },
+      earnings: ((i.earnings as Json[] | null) ?? []).map((c) => ({
+        id: text(c.id),
+        cycleNumber: Number(c.cycle_number),
+        grossAmount: big(c.gross_amount),
+        withdrawalRequested: Boolean(c.withdrawal_requested),
+        createdAt: date(c.created_at),
+      })),
+    })),
   };
 }

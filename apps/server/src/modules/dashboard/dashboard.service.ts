@@ -3,8 +3,7 @@ import type { AccountSummary, DashboardResponse } from '@harvest/shared/schemas/
 import type { AppContext } from '../../context.ts';
 import { isWeekday, platformDay } from '../../lib/time.ts';
 import { toInvestmentDto } from '../investments/investments.dto.ts';
-import { investmentsWithEarnings } from '../investments/investments.queries.ts';
-import { summaryFigures, type SummaryFigures } from './dashboard.queries.ts';
+import { dashboardData, type SummaryFigures } from './dashboard.queries.ts';
 
 /** The account summary as packages/shared/src/schemas/dashboard.ts defines each figure. */
 function accountSummary(f: SummaryFigures): AccountSummary {
@@ -22,10 +21,7 @@ function accountSummary(f: SummaryFigures): AccountSummary {
 
 export async function dashboard(ctx: AppContext, userId: string): Promise<DashboardResponse> {
   const now = ctx.clock.now();
-  const [figures, investments] = await Promise.all([
-    summaryFigures(ctx.db, userId),
-    investmentsWithEarnings(ctx.db, userId),
-  ]);
+  const { figures, investments } = await dashboardData(ctx.db, userId);
   return {
     accountSummary: accountSummary(figures),
     activeInvestments: investments.map(({ investment, earnings }) => toInvestmentDto(investment, earnings)),

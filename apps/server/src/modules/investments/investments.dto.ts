@@ -1,11 +1,11 @@
 import { microToUsdc, scaledToRate } from '@harvest/shared/money';
 import type { Investment } from '@harvest/shared/schemas/dashboard';
-import type { CycleEarningRow, InvestmentRow } from './investments.queries.ts';
+import type { DashboardEarning, DashboardInvestment } from '../dashboard/dashboard.queries.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** The spec's Investment entity, from the row and its cycle earnings. */
-export function toInvestmentDto(i: InvestmentRow, earnings: CycleEarningRow[]): Investment {
+export function toInvestmentDto(i: DashboardInvestment, earnings: DashboardEarning[]): Investment {
   return {
     _id: i.id,
     tier: i.tierName,

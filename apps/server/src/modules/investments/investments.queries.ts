@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { cycleEarnings, investments, referralRewards } from '../../db/schema.ts';
 
@@ -106,26 +106,4 @@ export async function insertCycleEarning(db: Db, values: typeof cycleEarnings.$i
     .returning();
   if (!row) throw new Error('cycle earning not inserted');
   return row;
-}
-
-/** A user's investments (oldest first) and all their cycle earnings: two queries, no N+1. */
-export async function investmentsWithEarnings(
-  db: Db,
-  userId: string,
-): Promise<{ investment: InvestmentRow; earnings: CycleEarningRow[] }[]> {
-  const [rows, earnings] = await Promise.all([
-    db
-      .select()
-      .from(investments)
-      .where(eq(investments.userId, userId))
-      .orderBy(asc(investments.createdAt), asc(investments.id)),
-    db.select().from(cycleEarnings).where(eq(cycleEarnings.userId, userId)).orderBy(asc(cycleEarnings.cycleNumber)),
-  ]);
-  const byInvestment = new Map<string, CycleEarningRow[]>();
-  for (const e of earnings) {
-    const list = byInvestment.get(e.investmentId);
-    if (list) list.push(e);
-    else byInvestment.set(e.investmentId, [e]);
-  }
-  return rows.map((investment) => ({ investment, earnings: byInvestment.get(investment.id) ?? [] }));
 }
