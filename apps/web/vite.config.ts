@@ -7,7 +7,6 @@ import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import { compileMessage } from '@lingui/message-utils/compileMessage';
-import { findMessages } from '../../scripts/i18n/messages.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -73,9 +72,8 @@ function precompress(): Plugin {
 }
 
 /**
- * Compiles messages at build time with Lingui's compiler (docs/decisions/0075), so the browser gets none: each
- * `t('English {placeholder}')` call gains its compiled form as a third argument (a plain text needs none), and a
- * language's catalogue (@harvest/shared/locales/<locale>.json) is imported already compiled.
+ * A language's catalogue (@harvest/shared/locales/<locale>.json) is imported already compiled by Lingui's compiler
+ * (docs/decisions/0075), so the browser gets no compiler.
  */
 function i18nMessages(): Plugin {
   const CATALOGUE = /^@harvest\/shared\/locales\/([\w-]+)\.json$/;
@@ -95,17 +93,6 @@ function i18nMessages(): Plugin {
       const messages = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
       const compiled = Object.fromEntries(Object.entries(messages).map(([k, v]) => [k, compileMessage(v)]));
       return `export default ${JSON.stringify(compiled)};`;
-    },
-    transform(code, id) {
-      if (!/\/apps\/web\/src\/.*\.tsx?$/.test(id) || !code.includes('t(')) return null;
-      let out = code;
-      for (const m of findMessages(code, id).sort((a, b) => b.end - a.end)) {
-        const compiled = compileMessage(m.text);
-        if (m.args > 2 || (compiled.length === 1 && compiled[0] === m.text)) continue;
-        const arg = `${m.args === 1 ? ', undefined' : ''}, ${JSON.stringify(compiled)}`;
-        out = out.slice(0, m.end) + arg + out.slice(m.end);
-      }
-      return out === code ? null : { code: out, map: null };
     },
   };
 }

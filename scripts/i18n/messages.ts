@@ -18,7 +18,11 @@ export function findMessages(code: string, fileName: string): FoundMessage[] {
   const source = ts.createSourceFile(fileName, code, ts.ScriptTarget.Latest, false, kind);
   const found: FoundMessage[] = [];
   const visit = (node: ts.Node) => {
-    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 't') {
+    if (
+      ts.isCallExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      (node.expression.text === 't' || node.expression.text === 'msg')
+    ) {
       const [first] = node.arguments;
       const last = node.arguments[node.arguments.length - 1];
       if (first && last && (ts.isStringLiteral(first) || ts.isNoSubstitutionTemplateLiteral(first)))

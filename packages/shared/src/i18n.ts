@@ -67,7 +67,17 @@ export function acceptLanguageTags(header: string | undefined): string[] {
     .map((x) => x.tag);
 }
 
+/**
+ * Marks a text kept for later (a table of labels), said with t() where it is shown: the extractor collects it
+ * like a t('...') text (scripts/i18n/messages.ts).
+ */
+export const msg = (text: string): string => text;
+
 /** Values a message's {placeholders} take. */
 export type MessageValues = Record<string, string | number>;
 /** Says a text in the current (or a given) language: the English text is the key and the fallback. */
 export type Translate = (english: string, values?: MessageValues) => string;
+
+/** English as the code writes it, its {placeholders} filled: the translator of the default language. */
+export const english: Translate = (text, values) =>
+  values ? text.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m)) : text;

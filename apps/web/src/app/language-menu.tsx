@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { LOCALES, LOCALE_NAMES, isLocale } from '@harvest/shared/i18n';
 import { useAuth, saveLocale } from '../lib/auth.tsx';
 import { currentLocale, markLocaleUnsaved, setLocale, t } from '../lib/i18n.tsx';
@@ -9,9 +9,10 @@ import { toast } from '../lib/toast.ts';
  * Signed in, the choice is saved on the account (its e-mails follow it); signed out, it is saved at the next
  * sign-in (docs/decisions/0075).
  */
+// One on the page (the header): a fixed id, so the static page shell in index.html (shell.test.tsx) has it too.
 export function LanguageMenu() {
   const { status, setUser } = useAuth();
-  const id = useId();
+  const queryClient = useQueryClient();
   const choose = async (value: string) => {
     if (!isLocale(value)) return;
     await setLocale(value);
@@ -21,17 +22,19 @@ export function LanguageMenu() {
     }
     try {
       setUser((await saveLocale(value)).user);
+      // What the server writes in the person's language (a statement's lines) is read again in the new one.
+      void queryClient.invalidateQueries();
     } catch {
       toast.error(t('Failed to save your language'));
     }
   };
   return (
     <div className="shrink-0">
-      <label htmlFor={id} className="sr-only">
+      <label htmlFor="language-menu" className="sr-only">
         {t('Language')}
       </label>
       <select
-        id={id}
+        id="language-menu"
         value={currentLocale()}
         onChange={(e) => void choose(e.target.value)}
         className="h-10 max-w-[9rem] rounded-lg border border-white/30 bg-purple-900 px-2 text-sm text-white focus:ring-2 focus:ring-amber-300 focus:outline-none"

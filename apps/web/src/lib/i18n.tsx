@@ -1,8 +1,10 @@
 import { Fragment, useEffect, useState, type ReactNode } from 'react';
 import { i18n, type Messages } from '@lingui/core';
+import { DirectionProvider } from '@radix-ui/react-direction';
 import type { ErrorCode } from '@harvest/shared/errors';
 import {
   DEFAULT_LOCALE,
+  english,
   directionOf,
   intlLocale,
   isLocale,
@@ -14,12 +16,9 @@ import {
 /*
  * The screens' language (docs/decisions/0075): Lingui's runtime with compiled catalogues. English is written
  * where it is shown, `t('Welcome Back')`, and is the key of every other language's catalogue
- * (packages/shared/src/locales/<locale>.json, loaded on demand). A message with {placeholders} gets its compiled
- * English form from the build (the i18n plugin in vite.config.ts), so no message compiler reaches the browser.
+ * (packages/shared/src/locales/<locale>.json, loaded on demand, compiled by the build: the i18n plugin in
+ * vite.config.ts), so no message compiler reaches the browser.
  */
-
-/** A compiled message (Lingui's form), as the build passes it for English messages with placeholders. */
-type Compiled = unknown[];
 
 const STORE_KEY = 'locale';
 const CATALOGUES: Record<Exclude<Locale, 'en'>, () => Promise<{ default: Messages }>> = {
@@ -36,12 +35,11 @@ i18n.loadAndActivate({ locale: DEFAULT_LOCALE, messages: {} });
 export const currentLocale = (): Locale => (isLocale(i18n.locale) ? i18n.locale : DEFAULT_LOCALE);
 
 /**
- * `english` in the current language, its {placeholders} filled from `values`. A text the catalogue lacks (a test
- * keeps them complete) shows in English rather than not at all.
+ * `text` (English, as the spec writes it) in the current language, its {placeholders} filled from `values`. A
+ * text the catalogue lacks (a test keeps them complete) shows in English rather than not at all.
  */
-export function t(english: string, values?: MessageValues, compiled?: Compiled): string {
-  if (english in i18n.messages) return i18n._(english, values);
-  return compiled ? i18n._({ id: english, message: compiled as never, values }) : english;
+export function t(text: string, values?: MessageValues): string {
+  return text in i18n.messages ? i18n._(text, values) : english(text, values);
 }
 
 /**
@@ -176,7 +174,12 @@ export function setLocale(locale: Locale, { remember = true } = {}): Promise<voi
 export function I18n({ children }: { children: ReactNode }) {
   const [locale, setShown] = useState(currentLocale);
   useEffect(() => i18n.on('change', () => setShown(currentLocale())), []);
-  return <Fragment key={locale}>{children}</Fragment>;
+  // Radix's menus, tabs and dialogs follow the page's direction (arrow keys, alignment) in Arabic.
+  return (
+    <DirectionProvider dir={directionOf(locale)}>
+      <Fragment key={locale}>{children}</Fragment>
+    </DirectionProvider>
+  );
 }
 
 /** Whole numbers in the current language's digits and grouping ("1,234", "1.234", "1 234"). */

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { getCountries, getCountryCallingCode, isSupportedCountry } from 'libphonenumber-js/min';
 import { inputClass } from '../../../components/ui/field.tsx';
+import { t } from '../../../lib/i18n.tsx';
 
 export interface Country {
   iso: string;
@@ -38,7 +39,7 @@ export function CountrySelect({
     <div className="relative min-w-0">
       <select
         id={id}
-        aria-label="Country code"
+        aria-label={t('Country code')}
         value={value}
         onChange={(e) => onChange(e.target.value)}
         className="peer absolute inset-0 z-10 h-full w-full cursor-pointer opacity-0"
