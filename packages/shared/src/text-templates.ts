@@ -46,3 +46,10 @@ export const FIELD_NAMES = [
   'Phone number',
   'Verification code',
 ] as const;
+
+/** A template's English as a pattern that reads its values back out of a text ("... {left} left." -> left). */
+export const templatePattern = (id: string): RegExp =>
+  new RegExp(
+    `^${id.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, name: string) => `(?<${name}>.+?)`)}$`,
+    's',
+  );

@@ -80,14 +80,6 @@ let patterns: Pattern[] = [];
 let partPatterns: Pattern[] = [];
 let codeTexts: Partial<Record<ErrorCode, string>> = {};
 
-const patternOf = (id: string): Pattern => ({
-  id,
-  re: new RegExp(
-    `^${id.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, name: string) => `(?<${name}>.+?)`)}$`,
-    's',
-  ),
-});
-
 /**
  * What a failed call says, in the current language (docs/decisions/0075): English shows the server's text (the
  * spec: the server's text when present); another language shows that text's translation when the catalogue has
@@ -150,6 +142,7 @@ export function setLocale(locale: Locale, { remember = true } = {}): Promise<voi
         import('@harvest/shared/text-templates'),
         import('@harvest/shared/error-texts'),
       ]);
+      const patternOf = (id: string): Pattern => ({ id, re: templates.templatePattern(id) });
       patterns = templates.TEXT_TEMPLATES.map(patternOf);
       partPatterns = templates.PART_TEMPLATES.map(patternOf);
       codeTexts = errors.CODE_TEXT;

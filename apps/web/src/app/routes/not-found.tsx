@@ -1,6 +1,6 @@
 import { Link, useLocation } from 'react-router';
 import { useAuth } from '../../lib/auth.tsx';
-import { t } from '../../lib/i18n.tsx';
+import { rich, t } from '../../lib/i18n.tsx';
 
 /** An address the app does not have: say so, and offer the way home (instead of silently landing elsewhere). */
 export function Component() {
@@ -15,8 +15,13 @@ export function Component() {
       <div className="w-full max-w-md min-w-0 rounded-2xl bg-white p-6 text-center shadow-2xl sm:p-8">
         <h1 className="text-2xl font-bold text-slate-900">{t('Page not found')}</h1>
         <p className="mt-3 text-slate-700">
-          {t('There is no page at')} <span className="font-mono [overflow-wrap:anywhere]">{pathname}</span>
-          {t('. The link may be mistyped or out of date.')}
+          {rich(t('There is no page at <0>{path}</0>. The link may be mistyped or out of date.', { path: pathname }), [
+            (text) => (
+              <span className="font-mono [overflow-wrap:anywhere]" dir="ltr">
+                {text}
+              </span>
+            ),
+          ])}
         </p>
         <Link
           to={home.to}
