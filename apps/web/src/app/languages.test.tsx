@@ -127,7 +127,9 @@ describe('Arabic', () => {
     await setLocale('ar');
     expect(document.documentElement.dir).toBe('rtl');
     expect(document.documentElement.lang).toBe('ar');
-    expect(usdc(1234.5)).toBe('1,234.50\u00a0USDC');
+    // Isolated left to right (LRI ... PDI): the sign and the unit stay where they are read.
+    expect(usdc(1234.5)).toBe('\u20661,234.50\u00a0USDC\u2069');
+    expect(usdc(-1234.5)).toMatch(/^\u2066\u200e?-1,234\.50\u00a0USDC\u2069$/);
     expect(t('Withdraw All')).toBe('سحب الكل');
   });
 });

@@ -19,7 +19,7 @@ export function TopBar() {
             <WheatIcon />
             Harvest Farm
           </p>
-          <p className="text-xs text-purple-50">{t('Investment Platform')}</p>
+          <p className="truncate text-xs text-purple-50">{t('Investment Platform')}</p>
         </div>
         <div className="flex items-center gap-2">
           <LanguageMenu />

@@ -20,8 +20,23 @@ export default function UserControls() {
   const initials = `${user.firstName[0] ?? ''}${user.lastName[0] ?? ''}`.toUpperCase();
   return (
     <div className="flex items-center gap-2">
-      <Button variant="secondary" onClick={() => setInviteOpen(true)}>
-        {t('Invite')}
+      {/* On a phone an icon (the header also holds the language menu); the word stays the button's name. */}
+      <Button variant="secondary" className="px-3 sm:px-4" onClick={() => setInviteOpen(true)}>
+        <svg
+          aria-hidden="true"
+          className="sm:hidden"
+          viewBox="0 0 24 24"
+          width="18"
+          height="18"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          strokeLinecap="round"
+        >
+          <circle cx="9" cy="8" r="4" />
+          <path d="M2 21c0-4 3-7 7-7s7 3 7 7M19 8v6M16 11h6" />
+        </svg>
+        <span className="sr-only sm:not-sr-only">{t('Invite')}</span>
       </Button>
       {/* Radix menu: arrow keys move between items, Escape closes, focus returns to the button. Not modal and
           not portalled: a modal menu hid the page (aria-hidden over focusable links) and a portalled one sat

@@ -1,6 +1,6 @@
 import { HASH_SHOWN_CHARS, HASH_SHOWN_CHARS_ADMIN_DEPOSITS } from '@harvest/shared/constants';
 import { formatUsdc } from '@harvest/shared/money';
-import { intlLocale } from '@harvest/shared/i18n';
+import { directionOf, intlLocale } from '@harvest/shared/i18n';
 import { currentLocale } from './i18n.tsx';
 import { platformTimeZone } from './time-zone.ts';
 
@@ -15,6 +15,13 @@ import { platformTimeZone } from './time-zone.ts';
 /** The Intl tag of the language on screen (Arabic with Western digits). */
 const locale = () => intlLocale(currentLocale());
 
+/**
+ * A figure that reads left to right whatever the page's direction (an amount with its unit, a hash, an ISO date):
+ * in a right-to-left page it is isolated (Unicode LRI ... PDI), so "-5,000.00 USDC" keeps its sign and unit in
+ * place instead of being reordered around the Arabic text.
+ */
+export const ltr = (text: string) => (directionOf(currentLocale()) === 'rtl' ? `\u2066${text}\u2069` : text);
+
 /** A number with at least `min` and at most `max` decimals, in the language on screen. */
 function decimal(v: number, min: number, max: number): string {
   if (currentLocale() === 'en') return formatUsdc(v, min, max);
@@ -27,10 +34,10 @@ export const DECIMALS = { amount: 2, balance: 4 } as const;
 export type AmountKind = keyof typeof DECIMALS;
 
 /** "1,234.5678" without the unit. */
-export const usdcNumber = (v: number, kind: AmountKind = 'amount') => decimal(v, DECIMALS[kind], 6);
+export const usdcNumber = (v: number, kind: AmountKind = 'amount') => ltr(decimal(v, DECIMALS[kind], 6));
 
 /** "1,234.50 USDC": the unit is joined by a no-break space so it never wraps alone. */
-export const usdc = (v: number, kind: AmountKind = 'amount') => `${usdcNumber(v, kind)}\u00a0USDC`;
+export const usdc = (v: number, kind: AmountKind = 'amount') => ltr(`${decimal(v, DECIMALS[kind], 6)}\u00a0USDC`);
 
 /** A chart axis tick in USDC: the same formatter as every amount, without padding ("1,000", "2.5", never "-0"). */
 export const usdcTick = (v: number) => decimal(v, 0, 6);
@@ -42,7 +49,7 @@ export const HASH_CHARS = { default: HASH_SHOWN_CHARS, adminDeposits: HASH_SHOWN
 export const shortHash = (hash: string | null, where: keyof typeof HASH_CHARS = 'default') => {
   if (!hash) return '—';
   const n = HASH_CHARS[where];
-  return hash.length > n ? `${hash.slice(0, n)}...` : hash;
+  return ltr(hash.length > n ? `${hash.slice(0, n)}...` : hash);
 };
 
 export const fullName = (u: { firstName: string; lastName: string }) => `${u.firstName} ${u.lastName}`.trim();

@@ -2,8 +2,8 @@ import type { Statement, StatementMovement } from '@harvest/shared/schemas/state
 import { statementTexts } from '@harvest/shared/statement-texts';
 import type { ReactNode } from 'react';
 import { Card } from '../../../components/ui/card.tsx';
-import { dateTime, shortHash, usdcNumber } from '../../../lib/format.ts';
-import { t } from '../../../lib/i18n.tsx';
+import { dateTime, ltr, shortHash, usdcNumber } from '../../../lib/format.ts';
+import { rich, t } from '../../../lib/i18n.tsx';
 
 /** A movement's amount with its sign: money in is "+", money out "-" (the formatter's). */
 const signed = (v: number) => `${v > 0 ? '+' : ''}${usdcNumber(v)}`;
@@ -23,9 +23,15 @@ export function StatementView({ statement: s, actions }: { statement: Statement;
     [st.moneyOut, usdcNumber(s.moneyOut)],
     [st.closingBalance, usdcNumber(s.closingBalance, 'balance')],
   ];
-  const range = st.periodRange(s.from, s.to);
+  const range = st.periodRange(ltr(s.from), ltr(s.to));
+  // Each day stays whole on its line and reads left to right, in a right-to-left page too.
+  const day = (text: string) => (
+    <span dir="ltr" className="whitespace-nowrap">
+      {text}
+    </span>
+  );
   return (
-    <Card title={range} actions={actions}>
+    <Card title={rich(st.periodRange(`<0>${s.from}</0>`, `<1>${s.to}</1>`), [day, day])} actions={actions}>
       <p className="-mt-2 mb-3 text-sm text-slate-600">
         {s.investor.name} · <span className="[overflow-wrap:anywhere]">{s.investor.email}</span> · {st.timeZone}:{' '}
         {s.timeZone}
@@ -106,7 +112,7 @@ export function StatementView({ statement: s, actions }: { statement: Statement;
 function BalanceRow({ date, label, value }: { date: string; label: string; value: number }) {
   return (
     <tr className="border-b border-slate-200 bg-slate-50 font-semibold text-slate-900">
-      <td className="py-2 pe-3 ps-1 whitespace-nowrap">{date}</td>
+      <td className="py-2 pe-3 ps-1 whitespace-nowrap">{ltr(date)}</td>
       <th scope="row" colSpan={3} className="py-2 pe-3 text-start">
         {label}
       </th>
@@ -119,7 +125,7 @@ function BalanceItem({ date, label, value }: { date: string; label: string; valu
   return (
     <li className="flex items-baseline justify-between gap-3 bg-slate-50 px-2 py-2 text-sm font-semibold text-slate-900">
       <span>
-        {label} <span className="font-normal text-slate-600">· {date}</span>
+        {label} <span className="font-normal text-slate-600">· {ltr(date)}</span>
       </span>
       <span className="whitespace-nowrap">{usdcNumber(value, 'balance')}</span>
     </li>

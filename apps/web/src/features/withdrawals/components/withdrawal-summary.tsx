@@ -21,7 +21,7 @@ export function WithdrawalSummary({
       <dl className="grid grid-cols-1 gap-2 sm:grid-cols-4 sm:gap-3">
         <div className="min-w-0 rounded-xl bg-purple-50 p-3">
           <dt className="text-sm font-medium text-slate-700">{t('Available')}</dt>
-          <dd className="text-2xl font-bold text-purple-800">{usdc(available)}</dd>
+          <dd className="text-xl font-bold [overflow-wrap:anywhere] text-purple-800 sm:text-2xl">{usdc(available)}</dd>
         </div>
         <Figure label={t('Pending')} value={usdc(pending)} />
         <Figure label={t('Completed')} value={usdc(completed)} />
