@@ -41,6 +41,15 @@ function instance(locale: Locale): I18n {
   return i18n;
 }
 
+/**
+ * A text made elsewhere (a deposit's failure reason: the server's own words, or what an administrator typed) in
+ * `locale` when the catalogue has it, else as it is: typed text is never read as a message.
+ */
+export function knownText(locale: string | null | undefined, text: string): string {
+  const i18n = instance(isLocale(locale) ? locale : DEFAULT_LOCALE);
+  return text in i18n.messages ? i18n._(text) : text;
+}
+
 /** `t` for one person: their language, English for an unknown one. */
 export function translator(locale: string | null | undefined): Translate {
   const i18n = instance(isLocale(locale) ? locale : DEFAULT_LOCALE);

@@ -1,6 +1,6 @@
 import { intlLocale, type Translate } from '@harvest/shared/i18n';
 import { formatUsdc, microToText, microToUsdc } from '@harvest/shared/money';
-import { translator } from '../lib/i18n.ts';
+import { knownText, translator } from '../lib/i18n.ts';
 
 /**
  * Every e-mail the platform sends about an account's money and security, as plain text plus simple
@@ -126,7 +126,7 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings, t: Translate): B
         rows: [
           [t('Amount'), usdcText(e.amount)],
           [t('Transaction hash'), e.txHash ?? '—'],
-          [t('Reason'), e.reason],
+          [t('Reason'), knownText(locale, e.reason)],
           [t('Date'), when],
         ],
         closing: [

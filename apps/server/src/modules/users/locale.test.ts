@@ -150,6 +150,29 @@ describe("e-mails in the recipient's language", () => {
     expect(mail.html).toContain('<html lang="ar" dir="rtl">');
   });
 
+  it('a failure reason the catalogue knows is translated; one an administrator typed stays as written', async () => {
+    const u = await makeUser(t, { firstName: 'Олег' });
+    await prefer(u, { locale: 'ru' });
+    const token = await tokenNow(t, u);
+    for (const reason of ['Below the minimum deposit', 'Sender {unknown}: <b>check</b> it']) {
+      const dep = await call(t, 'POST', '/api/user/process-deposit', {
+        token,
+        body: { txHash: hashOf(reason.length + 7200), amount: '3', fromAddress: WALLET },
+      });
+      const res = await call(t, 'POST', '/api/admin/reject-deposit', {
+        token: await tokenNow(t, admin),
+        body: { depositId: dep.data.deposit._id, reason },
+      });
+      expect(res.statusCode).toBe(200);
+    }
+    await deliverOutbox(t.ctx);
+    const [known, typed] = t.smtp.mailsTo(u.user.email);
+    expect(known?.subject).toBe('Депозит не прошёл: 3,00 USDC');
+    expect(known?.text).toMatch(/Причина:\s+Ниже минимального депозита/);
+    expect(typed?.text).toContain('Sender {unknown}: <b>check</b> it');
+    expect(typed?.html).toContain('Sender {unknown}: &lt;b&gt;check&lt;/b&gt; it');
+  });
+
   it('English stays the spec’s words', async () => {
     const u = await makeUser(t, { firstName: 'Ada' });
     const dep = await call(t, 'POST', '/api/user/process-deposit', {

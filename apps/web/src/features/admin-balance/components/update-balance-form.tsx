@@ -76,6 +76,7 @@ export function UpdateBalanceForm({ user, onDone }: { user: AdminUser; onDone?: 
         label={t('New Balance (USDC)')}
         type="text"
         inputMode="decimal"
+        dir="ltr"
         autoComplete="off"
         placeholder="0.00"
         error={errors.newBalance?.message}

@@ -161,6 +161,7 @@ function TierForm({ tier, onClose }: { tier: AdminTier | null; onClose: () => vo
           label={t('Amount (USDC)')}
           type="number"
           inputMode="decimal"
+          dir="ltr"
           min="0"
           step="any"
           required
@@ -171,6 +172,7 @@ function TierForm({ tier, onClose }: { tier: AdminTier | null; onClose: () => vo
           label={t('Daily rate (%)')}
           type="number"
           inputMode="decimal"
+          dir="ltr"
           min="0"
           max="100"
           step="any"

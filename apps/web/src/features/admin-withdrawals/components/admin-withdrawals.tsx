@@ -330,6 +330,7 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
             placeholder="0x..."
             autoComplete="off"
             spellCheck={false}
+            dir="ltr"
             className="font-mono"
           />
           <Field label={t('Notes (optional)')} error={errors.notes?.message}>

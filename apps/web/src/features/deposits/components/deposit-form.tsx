@@ -47,6 +47,7 @@ export function DepositForm() {
         placeholder="0x..."
         autoComplete="off"
         spellCheck={false}
+        dir="ltr"
         error={errors.txHash?.message}
         {...form.register('txHash')}
       />
@@ -54,6 +55,7 @@ export function DepositForm() {
         label={t('Amount (USDC)')}
         type="number"
         inputMode="decimal"
+        dir="ltr"
         min="0.5"
         step="any"
         placeholder="0.5"
@@ -65,6 +67,7 @@ export function DepositForm() {
         placeholder={t('0x... (the wallet you sent from)')}
         autoComplete="off"
         spellCheck={false}
+        dir="ltr"
         error={errors.fromAddress?.message}
         {...form.register('fromAddress')}
       />

@@ -146,6 +146,7 @@ function FailedDepositItem({ deposit }: { deposit: Deposit }) {
           label={t('Transaction Hash')}
           autoComplete="off"
           spellCheck={false}
+          dir="ltr"
           error={errors.txHash?.message}
           {...form.register('txHash')}
         />
@@ -153,6 +154,7 @@ function FailedDepositItem({ deposit }: { deposit: Deposit }) {
           label={t('Amount (USDC)')}
           type="number"
           inputMode="decimal"
+          dir="ltr"
           step="any"
           error={errors.amount?.message}
           {...form.register('amount')}
@@ -162,6 +164,7 @@ function FailedDepositItem({ deposit }: { deposit: Deposit }) {
             label={t('From Address')}
             autoComplete="off"
             spellCheck={false}
+            dir="ltr"
             error={errors.fromAddress?.message}
             {...form.register('fromAddress')}
           />

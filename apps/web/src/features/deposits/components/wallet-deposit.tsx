@@ -102,6 +102,7 @@ export function WalletDeposit({ settings, address }: { settings: DepositSettings
             label={t('Amount to send (USDC)')}
             type="text"
             inputMode="decimal"
+            dir="ltr"
             autoComplete="off"
             placeholder="0.5"
             error={errors.amount?.message}

@@ -153,6 +153,7 @@ function WithdrawAllBody({
         placeholder="0x..."
         autoComplete="off"
         spellCheck={false}
+        dir="ltr"
         className="font-mono"
       />
       <PasswordInput
