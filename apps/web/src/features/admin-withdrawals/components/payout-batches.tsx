@@ -156,9 +156,9 @@ function BatchItem({ b }: { b: PayoutBatch }) {
         <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${st.cls}`}>{t(st.label)}</span>
       </div>
       <p className="mt-1 text-slate-700">
-        {t('{withdrawals} withdrawals in {transfers} transfers, {total}', {
-          withdrawals: count(b.withdrawals),
-          transfers: count(b.transfers),
+        {t('{withdrawals} in {transfers}, {total}', {
+          withdrawals: b.withdrawals === 1 ? t('1 withdrawal') : t('{n} withdrawals', { n: count(b.withdrawals) }),
+          transfers: b.transfers === 1 ? t('1 transfer') : t('{n} transfers', { n: count(b.transfers) }),
           total: usdc(b.total),
         })}
         {b.status === 'open' && <> · {t('{n} still to pay', { n: count(b.pending) })}</>}
@@ -193,10 +193,14 @@ function BatchItem({ b }: { b: PayoutBatch }) {
         onConfirm={() => void onCancel()}
       >
         <p>
-          {t(
-            'Its {n} withdrawals still to pay leave it and can be exported again. Cancel only if the batch was not executed: a payout read on chain still completes them.',
-            { n: count(b.pending) },
-          )}
+          {b.pending === 1
+            ? t(
+                'Its 1 withdrawal still to pay leaves it and can be exported again. Cancel only if the batch was not executed: a payout read on chain still completes it.',
+              )
+            : t(
+                'Its {n} withdrawals still to pay leave it and can be exported again. Cancel only if the batch was not executed: a payout read on chain still completes them.',
+                { n: count(b.pending) },
+              )}
         </p>
       </ConfirmDialog>
     </li>
