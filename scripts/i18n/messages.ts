@@ -1,22 +1,14 @@
 import ts from 'typescript';
 
-/** A message written where it is used: `t('English text', values?)`, with where its compiled form would go. */
-export interface FoundMessage {
-  text: string;
-  /** Just after the call's last argument. */
-  end: number;
-  /** How many arguments the call has. */
-  args: number;
-}
-
 /**
- * Every `t('...')` call of a source file whose first argument is a literal text (docs/decisions/0075): the
- * English catalogue is made of them (extract.ts), and the web build adds each one's compiled form (vite.config.ts).
+ * Every text of a source file written to be said in the person's language: the literal first argument of each
+ * `t('...')` call, and of each `msg('...')` (a text kept in a table and said with t() where it is shown). The
+ * English catalogue is made of them (extract.ts; docs/decisions/0075).
  */
-export function findMessages(code: string, fileName: string): FoundMessage[] {
+export function findMessages(code: string, fileName: string): { text: string }[] {
   const kind = fileName.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
   const source = ts.createSourceFile(fileName, code, ts.ScriptTarget.Latest, false, kind);
-  const found: FoundMessage[] = [];
+  const found: { text: string }[] = [];
   const visit = (node: ts.Node) => {
     if (
       ts.isCallExpression(node) &&
@@ -24,9 +16,8 @@ export function findMessages(code: string, fileName: string): FoundMessage[] {
       (node.expression.text === 't' || node.expression.text === 'msg')
     ) {
       const [first] = node.arguments;
-      const last = node.arguments[node.arguments.length - 1];
-      if (first && last && (ts.isStringLiteral(first) || ts.isNoSubstitutionTemplateLiteral(first)))
-        found.push({ text: first.text, end: last.end, args: node.arguments.length });
+      if (first && (ts.isStringLiteral(first) || ts.isNoSubstitutionTemplateLiteral(first)))
+        found.push({ text: first.text });
     }
     ts.forEachChild(node, visit);
   };

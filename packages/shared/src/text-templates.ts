@@ -2,7 +2,7 @@
  * The English patterns of the texts the server and the shared schemas make with values in them (the functions in
  * messages.ts and texts.ts): the web recognises such a text by its pattern and says it in the person's language
  * with the same values (lib/i18n.tsx#tx), since server errors keep their English text (docs/decisions/0075).
- * Each pattern is a catalogue key; text-templates.test.ts checks that every function's text matches one.
+ * Each pattern is a catalogue key; locales.test.ts checks that every function's text matches one.
  * Loaded only with a language other than English.
  */
 export const TEXT_TEMPLATES = [
