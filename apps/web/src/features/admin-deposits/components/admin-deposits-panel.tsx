@@ -36,6 +36,12 @@ const STATUS_STYLE: Record<AdminDeposit['status'], string> = {
   confirmed: 'bg-emerald-100 text-emerald-800',
   failed: 'bg-rose-100 text-rose-800',
 };
+/** The status as the list writes it (lower case, capitalised by CSS). */
+const STATUS_WORD: Record<AdminDeposit['status'], string> = {
+  pending: msg('pending'),
+  confirmed: msg('confirmed'),
+  failed: msg('failed'),
+};
 const TYPE_LABEL: Record<AdminDeposit['type'], string> = {
   demo: msg('Demo'),
   real: msg('On-chain'),
@@ -116,8 +122,8 @@ function AdminDepositRow({ deposit: d }: { deposit: AdminDeposit }) {
         </p>
         <p className="flex flex-wrap items-center gap-2 text-sm">
           <span className="font-semibold text-slate-900">{usdc(d.amount)}</span>
-          <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[d.status]}`}>
-            {t(FILTER_LABEL[d.status])}
+          <span className={`rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${STATUS_STYLE[d.status]}`}>
+            {t(STATUS_WORD[d.status])}
           </span>
           <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-700">{t(TYPE_LABEL[d.type])}</span>
           {d.type === 'real' && d.status === 'pending' && (

@@ -22,10 +22,11 @@ const WITHDRAWAL_STYLE: Record<AdminWithdrawal['status'], string> = {
   approved: 'bg-emerald-100 text-emerald-800',
   rejected: 'bg-rose-100 text-rose-800',
 };
+/** The status as the list writes it (lower case, capitalised by CSS). */
 const DEPOSIT_LABEL: Record<AdminDeposit['status'], string> = {
-  pending: msg('Pending'),
-  confirmed: msg('Confirmed'),
-  failed: msg('Failed'),
+  pending: msg('pending'),
+  confirmed: msg('confirmed'),
+  failed: msg('failed'),
 };
 const WITHDRAWAL_LABEL: Record<AdminWithdrawal['status'], string> = {
   pending: msg('Pending'),

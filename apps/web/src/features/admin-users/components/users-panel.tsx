@@ -275,8 +275,8 @@ function UserDeposits({ userId }: { userId: string }) {
                 <span className="whitespace-nowrap">{dateTime(d.createdAt)}</span>
               </p>
             </div>
-            <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${DEPOSIT_STYLE[d.status]}`}>
-              {d.status === 'pending' ? t('Pending') : d.status === 'confirmed' ? t('Confirmed') : t('Failed')}
+            <span className={`rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${DEPOSIT_STYLE[d.status]}`}>
+              {d.status === 'pending' ? t('pending') : d.status === 'confirmed' ? t('confirmed') : t('failed')}
             </span>
           </li>
         ))}
