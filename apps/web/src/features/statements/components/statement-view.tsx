@@ -125,7 +125,7 @@ function BalanceItem({ date, label, value }: { date: string; label: string; valu
   return (
     <li className="flex items-baseline justify-between gap-3 bg-slate-50 px-2 py-2 text-sm font-semibold text-slate-900">
       <span>
-        {label} <span className="font-normal text-slate-600">· {ltr(date)}</span>
+        {label} <span className="font-normal whitespace-nowrap text-slate-600">· {ltr(date)}</span>
       </span>
       <span className="whitespace-nowrap">{usdcNumber(value, 'balance')}</span>
     </li>
