@@ -36,7 +36,8 @@ async function accountLocale(user: User): Promise<User> {
     return user;
   }
   markLocaleUnsaved(false);
-  if (user.locale !== shown) await setLocale(user.locale);
+  // A catalogue that cannot be loaded leaves the screen as it is: the session goes on.
+  if (user.locale !== shown) await setLocale(user.locale).catch(() => undefined);
   return user;
 }
 
