@@ -3,6 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 import importPlugin from 'eslint-plugin-import';
+import react from 'eslint-plugin-react';
 import reactHooks from 'eslint-plugin-react-hooks';
 import { readdirSync } from 'node:fs';
 
@@ -14,6 +15,12 @@ const WEB = 'apps/web/src';
 const features = readdirSync(new URL(`./${WEB}/features`, import.meta.url), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
+/** Props that hold a text a person reads (a label, a title, a hint, ...), and literal texts with words in them. */
+const TEXT_PROPS =
+  '/^(label|title|aria-label|placeholder|hint|alt|what|unit|done|confirmLabel|buttonLabel|fallback|description)$/';
+const LETTERS = '[value=/[A-Za-z]{2}/]';
+const WORDS = `:matches(Literal${LETTERS}, TemplateLiteral:has(TemplateElement[value.raw=/[A-Za-z]{2}/]))`;
+
 const webBoundaries = [
   ...features.map((f) => ({
     target: `./${WEB}/features/${f}`,
@@ -75,6 +82,52 @@ export default tseslint.config(
             },
           ],
         },
+      ],
+    },
+  },
+  {
+    // Every text a person reads goes through t() (docs/decisions/0075): a literal rendered by a component, or
+    // written into a text prop, would stay English in every language.
+    files: [`${WEB}/**/*.tsx`],
+    ignores: [`${WEB}/**/*.test.tsx`, `${WEB}/test/**`],
+    plugins: { react },
+    rules: {
+      'react/jsx-no-literals': [
+        'error',
+        {
+          noStrings: true,
+          ignoreProps: true,
+          // Names, units and marks that read the same in every language.
+          allowedStrings: [
+            'Harvest Farm',
+            'USDC',
+            'Polygon',
+            '—',
+            '...',
+            '·',
+            '/',
+            '%',
+            '+',
+            '-',
+            '×',
+            ':',
+            '(',
+            ')',
+            '*',
+            '#',
+            '@',
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          `JSXAttribute[name.name=${TEXT_PROPS}] > Literal${LETTERS}`,
+          `JSXAttribute[name.name=${TEXT_PROPS}] > JSXExpressionContainer > ${WORDS}`,
+          `JSXAttribute[name.name=${TEXT_PROPS}] > JSXExpressionContainer > :matches(ConditionalExpression, LogicalExpression) > ${WORDS}`,
+          `:matches(JSXElement, JSXFragment) > JSXExpressionContainer > ${WORDS}`,
+          `:matches(JSXElement, JSXFragment) > JSXExpressionContainer > :matches(ConditionalExpression, LogicalExpression) > ${WORDS}`,
+        ].map((selector) => ({ selector, message: 'A text a person reads is said with t() (docs/decisions/0075).' })),
       ],
     },
   },

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
+import { compileMessage } from '@lingui/message-utils/compileMessage';
 
 const require = createRequire(import.meta.url);
 
@@ -70,8 +71,34 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * A language's catalogue (@harvest/shared/locales/<locale>.json) is imported already compiled by Lingui's compiler
+ * (docs/decisions/0075), so the browser gets no compiler.
+ */
+function i18nMessages(): Plugin {
+  const CATALOGUE = /^@harvest\/shared\/locales\/([\w-]+)\.json$/;
+  const PREFIX = '\0harvest-locale:';
+  const locales = path.resolve(import.meta.dirname, '../../packages/shared/src/locales');
+  return {
+    name: 'harvest-i18n',
+    enforce: 'pre',
+    resolveId(source) {
+      const m = CATALOGUE.exec(source);
+      return m ? `${PREFIX}${m[1]}` : null;
+    },
+    load(id) {
+      if (!id.startsWith(PREFIX)) return null;
+      const file = path.join(locales, `${id.slice(PREFIX.length)}.json`);
+      this.addWatchFile(file);
+      const messages = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+      const compiled = Object.fromEntries(Object.entries(messages).map(([k, v]) => [k, compileMessage(v)]));
+      return `export default ${JSON.stringify(compiled)};`;
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress(), routePreloads()],
+  plugins: [i18nMessages(), react(), tailwindcss(), precompress(), routePreloads()],
   // react-router's package exports point every bundler at its development build (extra checks and
   // warnings); its production build is the same API without them (docs/decisions/0040).
   resolve: {

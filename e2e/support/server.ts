@@ -28,7 +28,8 @@ export interface RunningApp {
  * database, with a real SMTP server in this process and the test clock enabled.
  */
 export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
-  const smtp = await startSmtp();
+  // On a shared machine (TEST_PORTS) the SMTP server keeps to the given ports too.
+  const smtp = await startSmtp(process.env.TEST_PORTS ? { port: await freePort() } : {});
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hf-e2e-'));
   let output = '';

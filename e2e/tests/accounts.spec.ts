@@ -155,10 +155,13 @@ test('works at phone width', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Create Account' })).toBeVisible();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
   expect(overflow).toBe(false);
-  // Focus starts on the page heading; the first Tab reaches the first field. The skip link comes before it.
+  // Focus starts on the page heading; the first Tab reaches the first field. Before it come the header's language
+  // menu and, first of all, the skip link.
   await expect(page.getByRole('heading', { name: 'Create Account' })).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(page.getByLabel('Invitation Code')).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(page.getByLabel('Language')).toBeFocused();
   await page.keyboard.press('Shift+Tab');
   await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
 });

@@ -31,6 +31,22 @@ function decodePart(body: string, encoding: string): string {
   return body;
 }
 
+/** A header's RFC 2047 encoded words (a subject in Russian: =?UTF-8?B?...?=) as text. */
+function decodeWords(value: string): string {
+  return value
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?UTF-8\?([BQ])\?([^?]*)\?=/gi, (_, kind: string, body: string) =>
+      kind.toUpperCase() === 'B'
+        ? Buffer.from(body, 'base64').toString('utf8')
+        : Buffer.from(
+            body
+              .replace(/_/g, ' ')
+              .replace(/=([0-9A-F]{2})/gi, (__, h: string) => String.fromCharCode(parseInt(h, 16))),
+            'latin1',
+          ).toString('utf8'),
+    );
+}
+
 /** The text/plain and text/html parts of a raw message, decoded, with its subject and Message-ID. */
 export function readMail(m: CapturedMail): ReadMail {
   const head = m.raw.split(/\r?\n\r?\n/)[0] ?? '';
@@ -44,11 +60,13 @@ export function readMail(m: CapturedMail): ReadMail {
     const partHead = chunk.slice(0, split);
     const bodyStart = chunk.slice(split).replace(/^\r?\n\r?\n/, '');
     const end = bodyStart.search(/\r?\n--/);
-    return decodePart(end < 0 ? bodyStart : bodyStart.slice(0, end), header('Content-Transfer-Encoding', partHead));
+    // A one-part message carries its encoding in the message's own header.
+    const encoding = header('Content-Transfer-Encoding', partHead) || header('Content-Transfer-Encoding');
+    return decodePart(end < 0 ? bodyStart : bodyStart.slice(0, end), encoding);
   };
   return {
     to: m.to,
-    subject: header('Subject'),
+    subject: decodeWords(header('Subject')),
     messageId: header('Message-ID'),
     text: part('text/plain').replace(/\r\n/g, '\n'),
     html: part('text/html').replace(/\r\n/g, '\n'),

@@ -1,14 +1,12 @@
 import { WITHDRAWAL_FEE_PERCENT } from './constants.ts';
 import { formatUsdc } from './money.ts';
 import type { StatementMovementKind } from './schemas/statements.ts';
+import { english, type Translate } from './i18n.ts';
 
 /**
- * Every text a statement of account shows (on screen, in the CSV and in the PDF), keyed, one table per
- * locale: only English today, its wording final. A new language adds a table here and nothing else.
+ * Every text a statement of account shows (on screen, in the CSV and in the PDF), said with `t` in the reader's
+ * language (docs/decisions/0075): the English here is the catalogue's key and the spec-like wording.
  */
-export const STATEMENT_LOCALES = ['en'] as const;
-export type StatementLocale = (typeof STATEMENT_LOCALES)[number];
-
 /** What the description of one movement is made from. */
 export type MovementDetail =
   | { kind: 'deposit' }
@@ -75,73 +73,79 @@ export interface StatementTexts {
   };
 }
 
-const cycleOf = (cycle: number | null, tier: string | null) =>
-  `cycle ${cycle ?? '?'} earnings${tier ? ` (${tier})` : ''}`;
-
-const en: StatementTexts = {
-  platform: 'Harvest Farm',
-  title: 'Statement of account',
-  investor: 'Investor',
-  email: 'E-mail',
-  period: 'Period',
-  periodRange: (from, to) => `${from} to ${to}`,
-  timeZone: 'Time zone',
-  generated: 'Generated',
-  openingBalance: 'Opening balance',
-  moneyIn: 'Money in',
-  moneyOut: 'Money out',
-  closingBalance: 'Closing balance',
-  scope:
-    'The balance is the money you hold with Harvest Farm outside your invested principal: your USDC balance, referral rewards, cycle earnings not yet withdrawn, and withdrawals requested but not yet paid out.',
-  noMovements: 'No money moved in this period.',
-  page: (n, of) => `Page ${n} of ${of}`,
-  columns: {
-    date: 'Date',
-    description: 'Description',
-    reference: 'Reference',
-    amount: 'Amount (USDC)',
-    balance: 'Balance (USDC)',
-  },
-  movement: {
-    deposit: () => 'Deposit',
-    investment: (d) => `Investment in ${d.tier}`,
-    cycle_earning: (d) => `Earnings of cycle ${d.cycle} (${d.tier})`,
-    referral_reward: (d) => `Level ${d.level} referral reward from ${d.from}`,
-    withdrawal: (d) =>
-      `Withdrawal of ${d.source === 'earning' ? cycleOf(d.cycle, d.tier) : d.source === 'rewards' ? 'referral rewards' : 'balance'} to ${d.wallet}`,
-    withdrawal_fee: (d) => `Withdrawal fee (${WITHDRAWAL_FEE_PERCENT}%) on ${cycleOf(d.cycle, d.tier)}`,
-    adjustment: () => 'Balance adjustment by an administrator',
-    other: () => 'Other movement',
-  },
-  amount: (usdc, decimals) => formatUsdc(usdc, decimals, 6),
-  fileName: (from, to) => `harvest-farm-statement-${from}-to-${to}`,
-  screen: {
-    periodLegend: 'Period',
-    month: 'A month',
-    custom: 'Custom dates',
-    monthLabel: 'Month',
-    fromLabel: 'From',
-    toLabel: 'To',
-    show: 'Show statement',
-    downloadCsv: 'Download CSV',
-    downloadPdf: 'Download PDF',
-    preparing: 'Preparing...',
-    downloaded: (name) => `Downloaded ${name}`,
-    loading: 'Loading your statement',
-    movements: (n) => `${n.toLocaleString('en-US')} ${n === 1 ? 'movement' : 'movements'}`,
-    adminOpen: 'Download Statement',
-    adminClose: 'Close Statement',
-    format: 'Format',
-    formatCsv: 'CSV (spreadsheet)',
-    formatPdf: 'PDF (document)',
-    download: 'Download',
-  },
-};
-
-const TABLES: Record<StatementLocale, StatementTexts> = { en };
-
-export function statementTexts(locale: StatementLocale = 'en'): StatementTexts {
-  return TABLES[locale];
+export function statementTexts(t: Translate = english): StatementTexts {
+  const cycleOf = (cycle: number | null, tier: string | null) =>
+    tier
+      ? t('cycle {cycle} earnings ({tier})', { cycle: cycle ?? '?', tier })
+      : t('cycle {cycle} earnings', { cycle: cycle ?? '?' });
+  return {
+    platform: 'Harvest Farm',
+    title: t('Statement of account'),
+    investor: t('Investor'),
+    email: t('E-mail'),
+    period: t('Period'),
+    periodRange: (from, to) => t('{from} to {to}', { from, to }),
+    timeZone: t('Time zone'),
+    generated: t('Generated'),
+    openingBalance: t('Opening balance'),
+    moneyIn: t('Money in'),
+    moneyOut: t('Money out'),
+    closingBalance: t('Closing balance'),
+    scope: t(
+      'The balance is the money you hold with Harvest Farm outside your invested principal: your USDC balance, referral rewards, cycle earnings not yet withdrawn, and withdrawals requested but not yet paid out.',
+    ),
+    noMovements: t('No money moved in this period.'),
+    page: (n, of) => t('Page {n} of {of}', { n, of }),
+    columns: {
+      date: t('Date'),
+      description: t('Description'),
+      reference: t('Reference'),
+      amount: t('Amount (USDC)'),
+      balance: t('Balance (USDC)'),
+    },
+    movement: {
+      deposit: () => t('Deposit'),
+      investment: (d) => t('Investment in {tier}', { tier: d.tier }),
+      cycle_earning: (d) => t('Earnings of cycle {cycle} ({tier})', { cycle: d.cycle, tier: d.tier }),
+      referral_reward: (d) => t('Level {level} referral reward from {from}', { level: d.level, from: d.from }),
+      withdrawal: (d) =>
+        d.source === 'earning'
+          ? t('Withdrawal of {what} to {wallet}', { what: cycleOf(d.cycle, d.tier), wallet: d.wallet })
+          : d.source === 'rewards'
+            ? t('Withdrawal of referral rewards to {wallet}', { wallet: d.wallet })
+            : t('Withdrawal of balance to {wallet}', { wallet: d.wallet }),
+      withdrawal_fee: (d) =>
+        t('Withdrawal fee ({percent}%) on {what}', {
+          percent: String(WITHDRAWAL_FEE_PERCENT),
+          what: cycleOf(d.cycle, d.tier),
+        }),
+      adjustment: () => t('Balance adjustment by an administrator'),
+      other: () => t('Other movement'),
+    },
+    amount: (usdc, decimals) => formatUsdc(usdc, decimals, 6),
+    fileName: (from, to) => `harvest-farm-statement-${from}-to-${to}`,
+    screen: {
+      periodLegend: t('Period'),
+      month: t('A month'),
+      custom: t('Custom dates'),
+      monthLabel: t('Month'),
+      fromLabel: t('From'),
+      toLabel: t('To'),
+      show: t('Show statement'),
+      downloadCsv: t('Download CSV'),
+      downloadPdf: t('Download PDF'),
+      preparing: t('Preparing...'),
+      downloaded: (name) => t('Downloaded {name}', { name }),
+      loading: t('Loading your statement'),
+      movements: (n) => (n === 1 ? t('1 movement') : t('{n} movements', { n })),
+      adminOpen: t('Download Statement'),
+      adminClose: t('Close Statement'),
+      format: t('Format'),
+      formatCsv: t('CSV (spreadsheet)'),
+      formatPdf: t('PDF (document)'),
+      download: t('Download'),
+    },
+  };
 }
 
 /** The description of one movement in the table's words. */

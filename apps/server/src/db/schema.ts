@@ -48,6 +48,8 @@ export const users = pgTable(
     totpEnabled: boolean('totp_enabled').notNull().default(false),
     /** Last accepted TOTP time step: a code is accepted once (no replay within its window). */
     totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    /** The language the person reads the app, their e-mails and statements in (packages/shared/src/i18n.ts). */
+    locale: text('locale').notNull().default('en'),
     createdAt: createdAt(),
   },
   (t) => [

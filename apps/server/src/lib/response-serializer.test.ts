@@ -17,6 +17,7 @@ const me = {
     withdrawalWallet: null,
     invitationCode: 'ABCDEFGH',
     twoFactorEnabled: false,
+    locale: 'en' as const,
     createdAt: '2026-11-24T10:00:00.000Z',
   },
   platform: { timeZone: 'UTC', demoDeposits: true },

@@ -14,14 +14,22 @@ export async function insertMails(db: Db, rows: NewOutboxMail[]): Promise<void> 
 export async function recipients(
   db: Db,
   userIds: string[],
-): Promise<Map<string, { email: string; firstName: string; balance: bigint }>> {
+): Promise<Map<string, { email: string; firstName: string; locale: string; balance: bigint }>> {
   if (userIds.length === 0) return new Map();
   const rows = await db
-    .select({ id: users.id, email: users.email, firstName: users.firstName, balance: ledgerAccounts.balance })
+    .select({
+      id: users.id,
+      email: users.email,
+      firstName: users.firstName,
+      locale: users.locale,
+      balance: ledgerAccounts.balance,
+    })
     .from(users)
     .leftJoin(ledgerAccounts, and(eq(ledgerAccounts.userId, users.id), eq(ledgerAccounts.kind, 'balance')))
     .where(inArray(users.id, userIds));
-  return new Map(rows.map((r) => [r.id, { email: r.email, firstName: r.firstName, balance: r.balance ?? 0n }]));
+  return new Map(
+    rows.map((r) => [r.id, { email: r.email, firstName: r.firstName, locale: r.locale, balance: r.balance ?? 0n }]),
+  );
 }
 
 export interface ClaimedMail {

@@ -1,10 +1,13 @@
+import { intlLocale, type Translate } from '@harvest/shared/i18n';
 import { formatUsdc, microToText, microToUsdc } from '@harvest/shared/money';
+import { knownText, translator } from '../lib/i18n.ts';
 
 /**
  * Every e-mail the platform sends about an account's money and security, as plain text plus simple
  * HTML from one description (a greeting, a lead sentence, a table of figures, closing lines and an
  * optional link). Amounts are formatted as on screen (shared formatUsdc, 2 to 6 decimals, " USDC");
  * times in the platform time zone (investors keep no time zone of their own), named in the mail.
+ * Written in the recipient's language (their account's locale, docs/decisions/0075).
  */
 export type MailEvent =
   | { kind: 'deposit_confirmed'; amount: bigint; txHash: string | null; at: Date }
@@ -61,14 +64,19 @@ interface Body {
   link?: { text: string; href: string };
 }
 
-/** An amount as the screens show it: grouped, at least 2 and at most 6 decimals (all it has). */
-export function usdcText(micro: bigint): string {
-  const decimals = (microToText(micro < 0n ? -micro : micro).split('.')[1] ?? '').length;
-  return `${formatUsdc(microToUsdc(micro), Math.max(2, decimals))} USDC`;
+/** An amount as the screens show it (in the locale's digits and separators): grouped, at least 2 and at most 6 decimals (all it has). */
+export function usdcTextIn(micro: bigint, locale = 'en'): string {
+  const decimals = Math.max(2, (microToText(micro < 0n ? -micro : micro).split('.')[1] ?? '').length);
+  const n = microToUsdc(micro);
+  const text =
+    locale === 'en'
+      ? formatUsdc(n, decimals)
+      : n.toLocaleString(intlLocale(locale), { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+  return `${text} USDC`;
 }
 
-export function timeText(at: Date, timeZone: string): string {
-  const text = new Intl.DateTimeFormat('en-US', {
+export function timeText(at: Date, timeZone: string, locale = 'en'): string {
+  const text = new Intl.DateTimeFormat(intlLocale(locale), {
     timeZone,
     year: 'numeric',
     month: 'short',
@@ -80,114 +88,134 @@ export function timeText(at: Date, timeZone: string): string {
   return `${text} (${timeZone})`;
 }
 
-const RETURNED_TO = { earnings: 'your earnings', rewards: 'your referral rewards', balance: 'your balance' } as const;
+const returnedTo = (t: Translate, to: 'earnings' | 'rewards' | 'balance') =>
+  to === 'earnings' ? t('your earnings') : to === 'rewards' ? t('your referral rewards') : t('your balance');
 
 /** The person a mail is for, read in the event's transaction: `balance` is the balance after the event. */
 export interface MailRecipient {
   firstName: string;
   balance: bigint;
+  /** Their language (users.locale); English when unknown. */
+  locale?: string;
 }
 
-function body(e: MailEvent, to: MailRecipient, s: MailSettings): Body {
-  const when = timeText(e.at, s.timeZone);
-  const notYou = `If this was not you, contact ${s.supportEmail} at once.`;
+function body(e: MailEvent, to: MailRecipient, s: MailSettings, t: Translate): Body {
+  const locale = to.locale ?? 'en';
+  const when = timeText(e.at, s.timeZone, locale);
+  const usdcText = (micro: bigint) => usdcTextIn(micro, locale);
+  const notYou = t('If this was not you, contact {support} at once.', { support: s.supportEmail });
   switch (e.kind) {
     case 'deposit_confirmed':
       return {
-        subject: `Deposit confirmed: ${usdcText(e.amount)}`,
-        lead: `Your deposit of ${usdcText(e.amount)} has been confirmed and credited to your balance.`,
+        subject: t('Deposit confirmed: {amount}', { amount: usdcText(e.amount) }),
+        lead: t('Your deposit of {amount} has been confirmed and credited to your balance.', {
+          amount: usdcText(e.amount),
+        }),
         rows: [
-          ['Amount', usdcText(e.amount)],
-          ['Transaction hash', e.txHash ?? '—'],
-          ['New balance', usdcText(to.balance)],
-          ['Confirmed', when],
+          [t('Amount'), usdcText(e.amount)],
+          [t('Transaction hash'), e.txHash ?? '—'],
+          [t('New balance'), usdcText(to.balance)],
+          [t('Confirmed'), when],
         ],
         closing: [],
       };
     case 'deposit_failed':
       return {
-        subject: `Deposit failed: ${usdcText(e.amount)}`,
-        lead: `Your deposit of ${usdcText(e.amount)} could not be credited.`,
+        subject: t('Deposit failed: {amount}', { amount: usdcText(e.amount) }),
+        lead: t('Your deposit of {amount} could not be credited.', { amount: usdcText(e.amount) }),
         rows: [
-          ['Amount', usdcText(e.amount)],
-          ['Transaction hash', e.txHash ?? '—'],
-          ['Reason', e.reason],
-          ['Date', when],
+          [t('Amount'), usdcText(e.amount)],
+          [t('Transaction hash'), e.txHash ?? '—'],
+          [t('Reason'), knownText(locale, e.reason)],
+          [t('Date'), when],
         ],
         closing: [
-          'What to do: open the Deposit tab and find this deposit under Failed Deposits. Correct the transaction hash and amount (and the from-address, if that was wrong) and choose Update & Retry to have it checked again, or dismiss it if you no longer want it.',
+          t(
+            'What to do: open the Deposit tab and find this deposit under Failed Deposits. Correct the transaction hash and amount (and the from-address, if that was wrong) and choose Update & Retry to have it checked again, or dismiss it if you no longer want it.',
+          ),
         ],
       };
     case 'withdrawal_requested':
       return {
-        subject: `Withdrawal requested: ${usdcText(e.net)}`,
-        lead: `We received your withdrawal request for ${e.count === 1 ? '1 item' : `${e.count} items`}.`,
+        subject: t('Withdrawal requested: {amount}', { amount: usdcText(e.net) }),
+        lead:
+          e.count === 1
+            ? t('We received your withdrawal request for 1 item.')
+            : t('We received your withdrawal request for {n} items.', { n: e.count }),
         rows: [
-          ['Gross', usdcText(e.gross)],
-          ['Fee', usdcText(e.fee)],
-          ['Net to be paid', usdcText(e.net)],
-          ['Wallet', e.wallet],
-          ['Requested', when],
+          [t('Gross'), usdcText(e.gross)],
+          [t('Fee'), usdcText(e.fee)],
+          [t('Net to be paid'), usdcText(e.net)],
+          [t('Wallet'), e.wallet],
+          [t('Requested'), when],
         ],
-        closing: ['Withdrawals may take up to 48 hours to process.', notYou],
+        closing: [t('Withdrawals may take up to 48 hours to process.'), notYou],
       };
     case 'withdrawal_approved':
       return {
-        subject: `Withdrawal paid: ${usdcText(e.net)}`,
-        lead: `Your withdrawal has been approved and ${usdcText(e.net)} was sent to your wallet.`,
+        subject: t('Withdrawal paid: {amount}', { amount: usdcText(e.net) }),
+        lead: t('Your withdrawal has been approved and {amount} was sent to your wallet.', { amount: usdcText(e.net) }),
         rows: [
-          ['Amount', usdcText(e.amount)],
-          ['Fee', usdcText(e.fee)],
-          ['Net paid', usdcText(e.net)],
-          ['Wallet', e.wallet],
-          ['Transaction hash', e.txHash],
-          ...(e.notes ? ([['Notes', e.notes]] as [string, string][]) : []),
-          ['Approved', when],
+          [t('Amount'), usdcText(e.amount)],
+          [t('Fee'), usdcText(e.fee)],
+          [t('Net paid'), usdcText(e.net)],
+          [t('Wallet'), e.wallet],
+          [t('Transaction hash'), e.txHash],
+          ...(e.notes ? ([[t('Notes'), e.notes]] as [string, string][]) : []),
+          [t('Approved'), when],
         ],
         closing: [],
-        link: { text: 'View the transaction on the Polygon explorer', href: `${s.explorerUrl}/tx/${e.txHash}` },
+        link: { text: t('View the transaction on the Polygon explorer'), href: `${s.explorerUrl}/tx/${e.txHash}` },
       };
     case 'withdrawal_rejected':
       return {
-        subject: `Withdrawal rejected: ${usdcText(e.amount)}`,
-        lead: `Your withdrawal of ${usdcText(e.amount)} was rejected; the amount is back in ${RETURNED_TO[e.returnedTo]}.`,
+        subject: t('Withdrawal rejected: {amount}', { amount: usdcText(e.amount) }),
+        lead: t('Your withdrawal of {amount} was rejected; the amount is back in {where}.', {
+          amount: usdcText(e.amount),
+          where: returnedTo(t, e.returnedTo),
+        }),
         rows: [
-          ['Amount', usdcText(e.amount)],
-          ['Returned to', RETURNED_TO[e.returnedTo]],
-          ['Notes', e.notes ?? '—'],
-          ['Date', when],
+          [t('Amount'), usdcText(e.amount)],
+          [t('Returned to'), returnedTo(t, e.returnedTo)],
+          [t('Notes'), e.notes ?? '—'],
+          [t('Date'), when],
         ],
         closing: [],
       };
     case 'two_factor_enabled':
       return {
-        subject: 'Two-factor authentication turned on',
-        lead: 'Two-factor authentication was turned on for your account: signing in now asks for a code from your authenticator app.',
-        rows: [['Date', when]],
+        subject: t('Two-factor authentication turned on'),
+        lead: t(
+          'Two-factor authentication was turned on for your account: signing in now asks for a code from your authenticator app.',
+        ),
+        rows: [[t('Date'), when]],
         closing: [notYou],
       };
     case 'two_factor_disabled':
       return {
-        subject: 'Two-factor authentication turned off',
-        lead: 'Two-factor authentication was turned off for your account.',
-        rows: [['Date', when]],
+        subject: t('Two-factor authentication turned off'),
+        lead: t('Two-factor authentication was turned off for your account.'),
+        rows: [[t('Date'), when]],
         closing: [notYou],
       };
     case 'password_changed':
       return {
-        subject: 'Your password was changed',
-        lead: 'The login password of your account was changed; other sessions were signed out.',
-        rows: [['Date', when]],
+        subject: t('Your password was changed'),
+        lead: t('The login password of your account was changed; other sessions were signed out.'),
+        rows: [[t('Date'), when]],
         closing: [notYou],
       };
     case 'email_changed':
       return {
-        subject: 'Your e-mail address was changed',
-        lead: `The e-mail address of your account was changed from ${e.oldEmail} to ${e.newEmail}.`,
+        subject: t('Your e-mail address was changed'),
+        lead: t('The e-mail address of your account was changed from {old} to {new}.', {
+          old: e.oldEmail,
+          new: e.newEmail,
+        }),
         rows: [
-          ['Old address', e.oldEmail],
-          ['New address', e.newEmail],
-          ['Date', when],
+          [t('Old address'), e.oldEmail],
+          [t('New address'), e.newEmail],
+          [t('Date'), when],
         ],
         closing: [notYou],
       };
@@ -198,8 +226,10 @@ const escapeHtml = (v: string) =>
   v.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 export function renderMail(e: MailEvent, to: MailRecipient, s: MailSettings): RenderedMail {
-  const b = body(e, to, s);
-  const greeting = `Hello ${to.firstName},`;
+  const t = translator(to.locale);
+  const b = body(e, to, s, t);
+  const greeting = t('Hello {name},', { name: to.firstName });
+  const rtl = to.locale === 'ar';
   const width = Math.max(...b.rows.map(([label]) => label.length)) + 2;
   const text = [
     greeting,
@@ -214,13 +244,13 @@ export function renderMail(e: MailEvent, to: MailRecipient, s: MailSettings): Re
     '',
   ].join('\n');
   const html = [
-    '<!doctype html><html><body style="font-family:Arial,sans-serif;color:#0f172a">',
+    `<!doctype html><html lang="${to.locale ?? 'en'}"${rtl ? ' dir="rtl"' : ''}><body style="font-family:Arial,sans-serif;color:#0f172a">`,
     `<p>${escapeHtml(greeting)}</p>`,
     `<p>${escapeHtml(b.lead)}</p>`,
     '<table style="border-collapse:collapse">',
     ...b.rows.map(
       ([label, value]) =>
-        `<tr><th style="text-align:left;padding:4px 12px 4px 0">${escapeHtml(label)}</th><td style="padding:4px 0">${escapeHtml(value)}</td></tr>`,
+        `<tr><th style="text-align:start;padding-block:4px;padding-inline:0 12px">${escapeHtml(label)}</th><td style="padding:4px 0">${escapeHtml(value)}</td></tr>`,
     ),
     '</table>',
     ...(b.link ? [`<p><a href="${escapeHtml(b.link.href)}">${escapeHtml(b.link.text)}</a></p>`] : []),
@@ -230,3 +260,6 @@ export function renderMail(e: MailEvent, to: MailRecipient, s: MailSettings): Re
   ].join('\n');
   return { subject: b.subject, text, html };
 }
+
+/** An amount in English, as the spec writes it. */
+export const usdcText = (micro: bigint) => usdcTextIn(micro);

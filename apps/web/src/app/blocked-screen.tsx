@@ -2,6 +2,7 @@ import { useNavigate } from 'react-router';
 import { Button } from '../components/ui/button.tsx';
 import { useAuth } from '../lib/auth.tsx';
 import { supportEmail } from '../lib/support.ts';
+import { rich, t } from '../lib/i18n.tsx';
 
 export function BlockedScreen() {
   const { logout } = useAuth();
@@ -24,13 +25,15 @@ export function BlockedScreen() {
           <circle cx="12" cy="12" r="9" />
           <path d="M5.6 5.6l12.8 12.8" />
         </svg>
-        <h1 className="text-2xl font-bold text-red-700">Account Blocked</h1>
+        <h1 className="text-2xl font-bold text-red-700">{t('Account Blocked')}</h1>
         <p className="mt-3 text-slate-700">
-          Your account has been blocked. Please contact support at{' '}
-          <a className="font-semibold text-purple-700 underline" href={`mailto:${email}`}>
-            {email}
-          </a>
-          .
+          {rich(t('Your account has been blocked. Please contact support at <0>{email}</0>.', { email }), [
+            (text) => (
+              <a className="font-semibold text-purple-700 underline" href={`mailto:${email}`} dir="ltr">
+                {text}
+              </a>
+            ),
+          ])}
         </p>
         <Button
           variant="danger"
@@ -40,7 +43,7 @@ export function BlockedScreen() {
             navigate('/login', { replace: true });
           }}
         >
-          Logout
+          {t('Logout')}
         </Button>
       </div>
     </div>

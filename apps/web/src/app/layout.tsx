@@ -5,6 +5,7 @@ import { LoadingScreen } from '../components/ui/loading-screen.tsx';
 import { Toasts } from '../components/ui/toasts.tsx';
 import { useAuth } from '../lib/auth.tsx';
 import { TopBar } from './top-bar.tsx';
+import { t } from '../lib/i18n.tsx';
 
 // Only a blocked account sees it: not part of everyone's first load.
 const BlockedScreen = lazy(() => import('./blocked-screen.tsx').then((m) => ({ default: m.BlockedScreen })));
@@ -23,9 +24,9 @@ export function Layout() {
     <div className="min-h-screen">
       <a
         href="#main"
-        className="sr-only z-50 rounded-lg bg-white px-4 py-2 font-semibold text-purple-900 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+        className="sr-only z-50 rounded-lg bg-white px-4 py-2 font-semibold text-purple-900 focus:not-sr-only focus:fixed focus:top-2 focus:start-2"
       >
-        Skip to content
+        {t('Skip to content')}
       </a>
       <TopBar />
       <main id="main" tabIndex={-1} className="outline-none">
@@ -38,12 +39,12 @@ export function Layout() {
         ) : status === 'unreachable' ? (
           <div className="mx-auto max-w-md px-4 py-16">
             <div className="rounded-2xl bg-white p-6 text-center shadow-2xl">
-              <h1 className="text-xl font-bold text-slate-900">Cannot reach Harvest Farm</h1>
+              <h1 className="text-xl font-bold text-slate-900">{t('Cannot reach Harvest Farm')}</h1>
               <p className="mt-2 text-slate-700">
-                The server did not answer. You are still signed in: try again in a moment.
+                {t('The server did not answer. You are still signed in: try again in a moment.')}
               </p>
               <Button className="mt-4" onClick={() => void refresh()}>
-                Retry
+                {t('Retry')}
               </Button>
             </div>
           </div>

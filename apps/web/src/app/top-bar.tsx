@@ -1,6 +1,8 @@
 import { lazy, Suspense } from 'react';
 import { useAuth } from '../lib/auth.tsx';
 import { usePageSettled } from '../lib/lazy.ts';
+import { t } from '../lib/i18n.tsx';
+import { LanguageMenu } from './language-menu.tsx';
 
 // The menu, its dialogs and their libraries load once the page has settled: they are not needed to show it.
 const UserControls = lazy(() => import('./user-controls.tsx'));
@@ -17,17 +19,20 @@ export function TopBar() {
             <WheatIcon />
             Harvest Farm
           </p>
-          <p className="text-xs text-purple-50">Investment Platform</p>
+          <p className="truncate text-xs text-purple-50">{t('Investment Platform')}</p>
         </div>
-        {status === 'authenticated' &&
-          user &&
-          (settled ? (
-            <Suspense fallback={placeholder}>
-              <UserControls />
-            </Suspense>
-          ) : (
-            placeholder
-          ))}
+        <div className="flex items-center gap-2">
+          <LanguageMenu />
+          {status === 'authenticated' &&
+            user &&
+            (settled ? (
+              <Suspense fallback={placeholder}>
+                <UserControls />
+              </Suspense>
+            ) : (
+              placeholder
+            ))}
+        </div>
       </div>
     </header>
   );

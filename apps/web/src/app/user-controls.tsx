@@ -7,6 +7,7 @@ import { InviteDialog } from '../features/invitation/components/invite-dialog.ts
 import { ProfileDialog } from '../features/profile/components/profile-dialog.tsx';
 import { TwoFactorSection } from '../features/two-factor/components/two-factor-section.tsx';
 import { Email } from '../components/ui/email.tsx';
+import { t } from '../lib/i18n.tsx';
 
 /** Invite, and the profile menu (Radix: arrow keys, Escape, focus returned) with Edit Profile and Logout. */
 export default function UserControls() {
@@ -19,8 +20,23 @@ export default function UserControls() {
   const initials = `${user.firstName[0] ?? ''}${user.lastName[0] ?? ''}`.toUpperCase();
   return (
     <div className="flex items-center gap-2">
-      <Button variant="secondary" onClick={() => setInviteOpen(true)}>
-        Invite
+      {/* On a phone an icon (the header also holds the language menu); the word stays the button's name. */}
+      <Button variant="secondary" className="px-3 sm:px-4" onClick={() => setInviteOpen(true)}>
+        <svg
+          aria-hidden="true"
+          className="sm:hidden"
+          viewBox="0 0 24 24"
+          width="18"
+          height="18"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          strokeLinecap="round"
+        >
+          <circle cx="9" cy="8" r="4" />
+          <path d="M2 21c0-4 3-7 7-7s7 3 7 7M19 8v6M16 11h6" />
+        </svg>
+        <span className="sr-only sm:not-sr-only">{t('Invite')}</span>
       </Button>
       {/* Radix menu: arrow keys move between items, Escape closes, focus returns to the button. Not modal and
           not portalled: a modal menu hid the page (aria-hidden over focusable links) and a portalled one sat
@@ -28,7 +44,7 @@ export default function UserControls() {
       <Menu.Root modal={false}>
         <Menu.Trigger
           // The name holds the initials the button shows (WCAG 2.5.3, label in name): "click AH" works by voice too.
-          aria-label={`Profile menu, ${initials}`}
+          aria-label={t('Profile menu, {initials}', { initials })}
           className="flex h-10 w-10 items-center justify-center rounded-full bg-amber-300 font-bold text-purple-950 hover:bg-amber-200"
         >
           {initials}
@@ -49,19 +65,19 @@ export default function UserControls() {
             </p>
           </div>
           <Menu.Item
-            className="block w-full cursor-pointer rounded-lg px-3 py-2 text-left text-sm text-slate-900 outline-none data-[highlighted]:bg-purple-50"
+            className="block w-full cursor-pointer rounded-lg px-3 py-2 text-start text-sm text-slate-900 outline-none data-[highlighted]:bg-purple-50"
             onSelect={() => setProfileOpen(true)}
           >
-            Edit Profile
+            {t('Edit Profile')}
           </Menu.Item>
           <Menu.Item
-            className="block w-full cursor-pointer rounded-lg px-3 py-2 text-left text-sm text-red-700 outline-none data-[highlighted]:bg-red-50"
+            className="block w-full cursor-pointer rounded-lg px-3 py-2 text-start text-sm text-red-700 outline-none data-[highlighted]:bg-red-50"
             onSelect={async () => {
               await logout();
               navigate('/login', { replace: true });
             }}
           >
-            Logout
+            {t('Logout')}
           </Menu.Item>
         </Menu.Content>
       </Menu.Root>

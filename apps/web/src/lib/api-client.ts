@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { ERROR_CODES, type ErrorCode } from '@harvest/shared/errors';
 import { TEXT } from '@harvest/shared/texts';
+import { serverText, tx } from './i18n.tsx';
 
 const TOKEN_KEY = 'token';
 
@@ -54,8 +55,10 @@ const DUPLICATE_EMAIL = (text: string) => /duplicate|E11000/i.test(text) && /ema
  * duplicate-key text about the e-mail reads as the spec's 'Email already exists...' (spec section 8).
  */
 export function errorText(err: unknown, fallback: string): string {
-  const text = err instanceof ApiError && err.serverMessage ? err.serverMessage : fallback;
-  return DUPLICATE_EMAIL(text) ? TEXT.emailExists : text;
+  const server = err instanceof ApiError && err.serverMessage ? err.serverMessage : null;
+  if (DUPLICATE_EMAIL(server ?? fallback)) return tx(TEXT.emailExists);
+  // In the person's language: the server's English text, or its code's sentence (docs/decisions/0075).
+  return server ? serverText(server, err instanceof ApiError ? err.code : null) : tx(fallback);
 }
 
 let onBlocked: () => void = () => undefined;

@@ -10,11 +10,36 @@ import {
   type ReactNode,
 } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { meResponse, type PlatformInfo, type User } from '@harvest/shared/schemas/user';
+import { meResponse, preferencesResponse, type PlatformInfo, type User } from '@harvest/shared/schemas/user';
 import { messageResponse } from '@harvest/shared/schemas/common';
 import { TEXT } from '@harvest/shared/texts';
 import { ApiError, api, hasCode, setBlockedHandler, setSessionEndedHandler, tokenStore } from './api-client.ts';
+import { currentLocale, localeUnsaved, markLocaleUnsaved, setLocale } from './i18n.tsx';
 import { setPlatformTimeZone } from './time-zone.ts';
+
+/** Saves the person's language on their account (PUT /api/user/preferences): their e-mails follow it. */
+export const saveLocale = (locale: User['locale']) =>
+  api('/user/preferences', preferencesResponse, { method: 'PUT', body: { locale } });
+
+/**
+ * The account's language once signed in: the account's own, unless a language was just chosen on the sign-in or
+ * signup page (the person's latest word), which is then saved on the account.
+ */
+async function accountLocale(user: User): Promise<User> {
+  const shown = currentLocale();
+  if (localeUnsaved() && shown !== user.locale) {
+    const saved = await saveLocale(shown).catch(() => null);
+    if (saved) {
+      markLocaleUnsaved(false);
+      return saved.user;
+    }
+    return user;
+  }
+  markLocaleUnsaved(false);
+  // A catalogue that cannot be loaded leaves the screen as it is: the session goes on.
+  if (user.locale !== shown) await setLocale(user.locale).catch(() => undefined);
+  return user;
+}
 
 /** 'unreachable': a token is stored but the server could not be asked; the person stays signed in. */
 type Status = 'loading' | 'anonymous' | 'authenticated' | 'blocked' | 'unreachable';
@@ -89,10 +114,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     try {
       const res = await api('/user/me', meResponse);
       setPlatformTimeZone(res.platform?.timeZone);
+      const account = await accountLocale(res.user);
       // The signed-in screen is built in slices that give way to input and paint (a transition), not in
       // one long task: on a slow phone that task is most of the page's blocking time.
       startTransition(() => {
-        setUserState(res.user);
+        setUserState(account);
         setPlatform(res.platform ?? null);
         setStatus('authenticated');
       });
@@ -163,6 +189,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         setUserState(u);
         setNotice(null);
         setStatus('authenticated');
+        void accountLocale(u).then(setUserState);
         // The platform settings come with the session read.
         void api('/user/me', meResponse)
           .then((res) => {

@@ -3,12 +3,13 @@ import { MAX_LENGTH, MIN_PASSWORD_LENGTH } from '../constants.ts';
 import { TEXT, tooLongText } from '../texts.ts';
 import { emailLookalikeError, hasInvisible } from '../lookalikes.ts';
 import { requiredText } from './common.ts';
-import { EMAIL, newEmail, userSchema } from './user.ts';
+import { EMAIL, localeSchema, newEmail, userSchema } from './user.ts';
 
 export { EMAIL };
 const PHONE = /^\+(\d{1,4})\s*([0-9][0-9 ()-]{3,19})$/;
 
-export const sendCodeBody = z.strictObject({ email: newEmail(TEXT.emailFirst) });
+/** `locale`: the language of the verification e-mail (the one the signup page shows). */
+export const sendCodeBody = z.strictObject({ email: newEmail(TEXT.emailFirst), locale: z.optional(localeSchema) });
 
 const password = (required: string, tooLong: string) =>
   z.string({ error: required }).check(z.minLength(1, required), z.maxLength(MAX_LENGTH.password, tooLong));
@@ -36,6 +37,8 @@ export const registerFields = z.strictObject({
   confirmPassword: password(req, tooLongText('Password', MAX_LENGTH.password)),
   withdrawalPassword: password(req, tooLongText('Withdrawal password', MAX_LENGTH.password)),
   verificationCode: field('Verification code', MAX_LENGTH.verificationCode),
+  /** The language the signup page showed: the new account's (its e-mails and statements). */
+  locale: z.optional(localeSchema),
 });
 
 /**

@@ -3,6 +3,10 @@ import { MAX_LENGTH, MIN_PASSWORD_LENGTH } from '../constants.ts';
 import { TEXT, tooLongText } from '../texts.ts';
 import { emailLookalikeError, hasInvisible } from '../lookalikes.ts';
 import { idSchema, isoDate, requiredText } from './common.ts';
+import { LOCALES } from '../i18n.ts';
+
+/** One of the platform's languages (packages/shared/src/i18n.ts). */
+export const localeSchema = z.enum(LOCALES);
 
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -37,6 +41,8 @@ export const userSchema = z.object({
   withdrawalWallet: z.nullable(z.string()),
   invitationCode: z.nullable(z.string()),
   twoFactorEnabled: z.boolean(),
+  /** The language the person reads the app, their e-mails and statements in. */
+  locale: localeSchema,
   createdAt: isoDate,
 });
 export type User = z.infer<typeof userSchema>;
@@ -92,6 +98,11 @@ export const updateEmailBody = z.strictObject({
 export type UpdateEmailInput = z.input<typeof updateEmailBody>;
 
 export const invitationResponse = z.object({ code: z.string() });
+
+/** PUT /api/user/preferences: the person's language, kept on the account. */
+export const preferencesBody = z.strictObject({ locale: localeSchema });
+export type PreferencesInput = z.infer<typeof preferencesBody>;
+export const preferencesResponse = z.object({ user: userSchema });
 
 export const idParams = z.strictObject({ id: idSchema });
 export const toggleBlockResponse = z.object({ message: z.string(), user: userSchema });

@@ -15,7 +15,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/send-code',
       { schema: { body: sendCodeBody, response: { 200: messageResponse } }, config: perIp(10, 10) },
       async (req) => ({
-        message: await service.sendCode(ctx, req.body.email),
+        message: await service.sendCode(ctx, req.body.email, req.body.locale),
       }),
     );
 

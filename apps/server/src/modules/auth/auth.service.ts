@@ -6,9 +6,11 @@ import {
   EMAIL_CODE_RESEND_MS,
   EMAIL_CODE_TTL_MS,
 } from '@harvest/shared/constants';
+import type { Locale } from '@harvest/shared/i18n';
 import { MSG } from '@harvest/shared/messages';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/tx.ts';
+import { translator } from '../../lib/i18n.ts';
 import { AppError, badRequest, forbidden, unauthorized } from '../../lib/errors.ts';
 import { assertNotCommon, verifyPassword } from '../../lib/passwords.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
@@ -30,7 +32,7 @@ const retryAfter = (ms: number) => ({ 'retry-after': String(Math.max(1, Math.cei
  * stranger's resend cannot cancel the code already on its way; at most one per minute, and
  * none while the address is locked after too many wrong codes.
  */
-export async function sendCode(ctx: AppContext, email: string): Promise<string> {
+export async function sendCode(ctx: AppContext, email: string, locale?: Locale): Promise<string> {
   const now = ctx.clock.now();
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const sent = await inTransaction(ctx.db, async (tx) => {
@@ -52,11 +54,13 @@ export async function sendCode(ctx: AppContext, email: string): Promise<string> 
       : EMAIL_CODE_RESEND_MS;
     throw new AppError('rate_limited', MSG.codeResendWait, retryAfter(wait));
   }
+  // In the language of the signup page that asked for it (no account yet to keep one).
+  const t = translator(locale);
   await ctx.mailer.send(
     {
       to: email,
-      subject: 'Your Harvest Farm verification code',
-      text: `Your Harvest Farm verification code is ${code}.\n\nIt is valid for 10 minutes. If you did not ask for it, ignore this e-mail.`,
+      subject: t('Your Harvest Farm verification code'),
+      text: `${t('Your Harvest Farm verification code is {code}.', { code })}\n\n${t('It is valid for 10 minutes. If you did not ask for it, ignore this e-mail.')}`,
     },
     `verification code for ${email}: ${code}`,
   );
@@ -96,6 +100,7 @@ export interface RegisterInput {
   password: string;
   withdrawalPassword: string;
   verificationCode: string;
+  locale?: Locale | undefined;
 }
 
 export async function register(ctx: AppContext, input: RegisterInput): Promise<{ token: string; user: AuthUser }> {
@@ -114,6 +119,7 @@ export async function register(ctx: AppContext, input: RegisterInput): Promise<{
       password: input.password,
       withdrawalPassword: input.withdrawalPassword,
       referrerId: referrer.id,
+      ...(input.locale ? { locale: input.locale } : {}),
       createdAt: ctx.clock.now(),
     });
   });

@@ -1,11 +1,7 @@
 import { microToText } from '@harvest/shared/money';
-import {
-  describeMovement,
-  statementTexts,
-  type StatementLocale,
-  type StatementTexts,
-} from '@harvest/shared/statement-texts';
+import { describeMovement, statementTexts, type StatementTexts } from '@harvest/shared/statement-texts';
 import { csvLine, type CsvValue } from '../admin/csv.ts';
+import { translator } from '../../lib/i18n.ts';
 import type { StatementData } from './statements.service.ts';
 
 /** A row of the CSV: a movement, or the opening or closing line. */
@@ -30,8 +26,8 @@ const COLUMNS: { header: (t: StatementTexts) => string; value: (r: Row) => CsvVa
  * The statement as one CSV table (RFC 4180, the exports' injection-safe cells): the opening line, every
  * movement, the closing line. Dates are the platform time zone's.
  */
-export function statementCsv(s: StatementData, locale: StatementLocale = 'en'): string {
-  const t = statementTexts(locale);
+export function statementCsv(s: StatementData): string {
+  const t = statementTexts(translator(s.locale));
   const rows: Row[] = [
     { date: s.from, description: t.openingBalance, reference: '', amount: null, balance: s.opening },
     ...s.lines.map((l) => ({

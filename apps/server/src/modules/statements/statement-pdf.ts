@@ -1,5 +1,6 @@
 import { microToUsdc } from '@harvest/shared/money';
-import { describeMovement, statementTexts, type StatementLocale } from '@harvest/shared/statement-texts';
+import { describeMovement, statementTexts } from '@harvest/shared/statement-texts';
+import { translator } from '../../lib/i18n.ts';
 import type { StatementData } from './statements.service.ts';
 
 type Doc = PDFKit.PDFDocument;
@@ -30,6 +31,7 @@ type Cells = Record<(typeof COLUMNS)[number]['key'], string>;
  */
 const NOT_WIN_ANSI = /[^\x20-\x7e\xa0-\xff€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ]/gu;
 const drawable = (text: string) => text.replace(NOT_WIN_ANSI, '?');
+const PDF_LOCALES = new Set(['en', 'es', 'pt-BR']);
 
 /**
  * The statement as a PDF a person would file (pdfkit, on the server; docs/decisions/0073): the platform's name,
@@ -37,9 +39,11 @@ const drawable = (text: string) => text.replace(NOT_WIN_ANSI, '?');
  * and out, the movements (their header repeated on each page), and "Page n of N" on every page. Amounts show
  * every micro-USDC, balances at least the spec's 4 decimals. pdfkit is loaded on the first statement only.
  */
-export async function statementPdf(s: StatementData, locale: StatementLocale = 'en'): Promise<Buffer> {
+export async function statementPdf(s: StatementData): Promise<Buffer> {
   const { default: PDFDocument } = await import('pdfkit');
-  const t = statementTexts(locale);
+  // The standard fonts draw Spanish and Portuguese; another language's letters would be "?": English instead.
+  const locale = PDF_LOCALES.has(s.locale) ? s.locale : 'en';
+  const t = statementTexts(translator(locale));
   const money = (micro: bigint, decimals: number) => t.amount(microToUsdc(micro), decimals);
   const doc: Doc = new PDFDocument({
     size: 'A4',

@@ -21,6 +21,8 @@ export interface StatementOwner {
   firstName: string;
   lastName: string;
   email: string;
+  /** The language the statement is written in (users.locale); AuthUser rows carry it too. */
+  locale: string;
 }
 
 /** One counter-entry of a ledger transaction that moved money in or out of the covered accounts. */
@@ -124,9 +126,11 @@ export async function statementFigures(
 
 /** The owner of a statement (the administrator names a user by id): null when there is no such user. */
 export async function statementOwner(db: Db, userId: string): Promise<StatementOwner | null> {
-  const [row] = await rawRows<{ id: string; first_name: string; last_name: string; email: string }>(
+  const [row] = await rawRows<{ id: string; first_name: string; last_name: string; email: string; locale: string }>(
     db,
-    sql`SELECT id::text AS id, first_name, last_name, email FROM users WHERE id = ${userId}::uuid`,
+    sql`SELECT id::text AS id, first_name, last_name, email, locale FROM users WHERE id = ${userId}::uuid`,
   );
-  return row ? { id: row.id, firstName: row.first_name, lastName: row.last_name, email: row.email } : null;
+  return row
+    ? { id: row.id, firstName: row.first_name, lastName: row.last_name, email: row.email, locale: row.locale }
+    : null;
 }

@@ -1,11 +1,7 @@
 import { microToUsdc } from '@harvest/shared/money';
 import { monthOf, type Statement } from '@harvest/shared/schemas/statements';
-import {
-  describeMovement,
-  statementTexts,
-  type MovementDetail,
-  type StatementLocale,
-} from '@harvest/shared/statement-texts';
+import { describeMovement, statementTexts, type MovementDetail } from '@harvest/shared/statement-texts';
+import { translator } from '../../lib/i18n.ts';
 import type { AppContext } from '../../context.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { notFound } from '../../lib/errors.ts';
@@ -31,6 +27,8 @@ export interface StatementData {
   timeZone: string;
   generatedAt: Date;
   investor: { name: string; email: string };
+  /** The investor's language: the statement is written in it (docs/decisions/0075). */
+  locale: string;
   opening: bigint;
   moneyIn: bigint;
   moneyOut: bigint;
@@ -113,6 +111,7 @@ export async function statementOf(
     timeZone,
     generatedAt: ctx.clock.now(),
     investor: { name: `${owner.firstName} ${owner.lastName}`.trim(), email: owner.email },
+    locale: owner.locale,
     opening: figures.opening,
     moneyIn,
     moneyOut,
@@ -147,8 +146,8 @@ export async function userStatement(
 }
 
 /** The on-screen (JSON) form. */
-export function statementJson(s: StatementData, locale: StatementLocale = 'en'): Statement {
-  const t = statementTexts(locale);
+export function statementJson(s: StatementData): Statement {
+  const t = statementTexts(translator(s.locale));
   return {
     from: s.from,
     to: s.to,

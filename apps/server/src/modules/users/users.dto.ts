@@ -1,3 +1,4 @@
+import { DEFAULT_LOCALE, isLocale } from '@harvest/shared/i18n';
 import type { User, UserRef } from '@harvest/shared/schemas/user';
 import type { AuthUser } from '../../plugins/auth.ts';
 
@@ -16,6 +17,7 @@ export function toUserDto(u: AuthUser, depositAddress: string): User {
     withdrawalWallet: u.withdrawalWallet,
     invitationCode: u.invitationCode,
     twoFactorEnabled: u.totpEnabled,
+    locale: isLocale(u.locale) ? u.locale : DEFAULT_LOCALE,
     createdAt: u.createdAt.toISOString(),
   };
 }

@@ -5,6 +5,8 @@ import {
   idParams,
   invitationResponse,
   meResponse,
+  preferencesBody,
+  preferencesResponse,
   profileBody,
   profileResponse,
   toggleBlockResponse,
@@ -40,6 +42,12 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { user, token } = await service.updateProfile(ctx, currentUser(req), req.body, req.ip, req.sessionMfa);
         return { user: await dto(user), ...(token ? { token } : {}) };
       },
+    );
+
+    app.put(
+      '/user/preferences',
+      { onRequest: requireUser, schema: { body: preferencesBody, response: { 200: preferencesResponse } } },
+      async (req) => ({ user: await dto(await service.updatePreferences(ctx, currentUser(req), req.body)) }),
     );
 
     app.put(

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import type { Locale } from '@harvest/shared/i18n';
 import { MSG } from '@harvest/shared/messages';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
@@ -33,6 +34,8 @@ export interface NewUser {
   isAdmin?: boolean;
   referrerId?: string | null;
   invitationCode?: string | null;
+  /** The language the signup page showed (English otherwise). */
+  locale?: Locale;
   /** When the person signed up, on the injected clock (the database's now() otherwise). */
   createdAt?: Date;
 }
@@ -81,6 +84,7 @@ export async function insertUserWithAccounts(tx: Tx, u: NewUser): Promise<AuthUs
       isAdmin: u.isAdmin ?? false,
       referrerId: u.referrerId ?? null,
       invitationCode: u.invitationCode ?? null,
+      ...(u.locale ? { locale: u.locale } : {}),
       ...(u.createdAt ? { createdAt: u.createdAt } : {}),
     });
     await openUserAccounts(tx, user.id);
@@ -123,6 +127,13 @@ export async function updateProfile(
     user: updated,
     token: await ctx.tokens.sign({ sub: updated.id, tv: updated.tokenVersion, ...(sessionMfa ? { mfa: true } : {}) }),
   };
+}
+
+/** The person's language, kept on the account: the app, their e-mails and statements (docs/decisions/0075). */
+export async function updatePreferences(ctx: AppContext, user: AuthUser, input: { locale: Locale }): Promise<AuthUser> {
+  const updated = await q.updateUser(ctx.db, user.id, { locale: input.locale });
+  if (!updated) throw notFound();
+  return updated;
 }
 
 export async function updateEmail(

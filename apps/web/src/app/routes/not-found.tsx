@@ -1,5 +1,6 @@
 import { Link, useLocation } from 'react-router';
 import { useAuth } from '../../lib/auth.tsx';
+import { rich, t } from '../../lib/i18n.tsx';
 
 /** An address the app does not have: say so, and offer the way home (instead of silently landing elsewhere). */
 export function Component() {
@@ -7,15 +8,20 @@ export function Component() {
   const { pathname } = useLocation();
   const home =
     status === 'authenticated'
-      ? { to: '/dashboard', label: 'Go to your dashboard' }
-      : { to: '/login', label: 'Go to sign in' };
+      ? { to: '/dashboard', label: t('Go to your dashboard') }
+      : { to: '/login', label: t('Go to sign in') };
   return (
     <div className="flex min-h-[calc(100vh-4rem)] items-start justify-center px-4 py-10 sm:items-center">
       <div className="w-full max-w-md min-w-0 rounded-2xl bg-white p-6 text-center shadow-2xl sm:p-8">
-        <h1 className="text-2xl font-bold text-slate-900">Page not found</h1>
+        <h1 className="text-2xl font-bold text-slate-900">{t('Page not found')}</h1>
         <p className="mt-3 text-slate-700">
-          There is no page at <span className="font-mono [overflow-wrap:anywhere]">{pathname}</span>. The link may be
-          mistyped or out of date.
+          {rich(t('There is no page at <0>{path}</0>. The link may be mistyped or out of date.', { path: pathname }), [
+            (text) => (
+              <span className="font-mono [overflow-wrap:anywhere]" dir="ltr">
+                {text}
+              </span>
+            ),
+          ])}
         </p>
         <Link
           to={home.to}

@@ -1,6 +1,7 @@
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
 import type { ReactNode } from 'react';
 import { Button } from './button.tsx';
+import { t, tx } from '../../lib/i18n.tsx';
 
 /**
  * Asks before an action with consequences (Block, Reject withdrawal, Update Balance): a Radix alert
@@ -39,12 +40,12 @@ export function ConfirmDialog({
           </AlertDialog.Description>
           {error && (
             <p role="alert" className="mt-3 rounded-lg bg-red-50 p-3 text-sm text-red-800">
-              {error}
+              {tx(error)}
             </p>
           )}
           <div className="mt-5 flex justify-end gap-2">
             <AlertDialog.Cancel asChild>
-              <Button variant="secondary">Cancel</Button>
+              <Button variant="secondary">{t('Cancel')}</Button>
             </AlertDialog.Cancel>
             <Button
               variant={destructive ? 'danger' : 'primary'}
@@ -54,7 +55,7 @@ export function ConfirmDialog({
                 onConfirm();
               }}
             >
-              {busy ? 'Working...' : confirmLabel}
+              {busy ? t('Working...') : confirmLabel}
             </Button>
           </div>
         </AlertDialog.Content>

@@ -1,5 +1,6 @@
 import { toast } from '../../lib/toast.ts';
 import { Button } from './button.tsx';
+import { t } from '../../lib/i18n.tsx';
 
 export async function copyText(text: string): Promise<boolean> {
   try {
@@ -10,12 +11,14 @@ export async function copyText(text: string): Promise<boolean> {
   }
 }
 
-export function CopyButton({ text, label, done = 'Copied!' }: { text: string; label: string; done?: string }) {
+export function CopyButton({ text, label, done }: { text: string; label: string; done?: string }) {
   return (
     <Button
       variant="secondary"
       onClick={async () =>
-        (await copyText(text)) ? toast.success(done) : toast.error('Could not copy. Please copy it by hand.')
+        (await copyText(text))
+          ? toast.success(done ?? t('Copied!'))
+          : toast.error(t('Could not copy. Please copy it by hand.'))
       }
     >
       {label}

@@ -1,5 +1,6 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
+import { t } from '../../lib/i18n.tsx';
 
 /**
  * A modal (Radix dialog): focus moves in and is trapped, Escape closes, focus returns to the opener.
@@ -27,7 +28,7 @@ export function Dialog({
           <div className="mb-4 flex items-center justify-between gap-2">
             <RadixDialog.Title className="text-lg font-bold text-slate-900">{title}</RadixDialog.Title>
             <RadixDialog.Close
-              aria-label="Close"
+              aria-label={t('Close')}
               className="rounded p-1 text-2xl leading-none text-slate-600 hover:text-slate-900"
             >
               ×

@@ -1,4 +1,5 @@
 import { forwardRef, useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { t, tx } from '../../lib/i18n.tsx';
 
 const INPUT =
   'w-full min-w-0 rounded-lg border border-slate-400 bg-white px-3 py-2 text-sm text-slate-900 placeholder:text-slate-500 focus:border-purple-600 focus:outline-none focus:ring-2 focus:ring-purple-200 disabled:bg-slate-100 disabled:text-slate-600 aria-[invalid=true]:border-red-600';
@@ -39,13 +40,13 @@ export function Field({
       )}
       {error && (
         <p id={errorId} className="text-sm font-medium text-red-700">
-          {error}
+          {tx(error)}
         </p>
       )}
       {/* A mark that does not rely on the red outline alone; a screen reader hears the summary instead. */}
       {flaggedBy && !error && (
         <p aria-hidden="true" className="text-xs font-medium text-red-700">
-          Required
+          {t('Required')}
         </p>
       )}
     </div>
@@ -95,16 +96,20 @@ export const PasswordInput = forwardRef<HTMLInputElement, InputProps>(function P
             type={shown ? 'text' : 'password'}
             aria-describedby={describedBy}
             aria-invalid={invalid || undefined}
-            className={`${INPUT} pr-16`}
+            className={`${INPUT} pe-16`}
             {...props}
           />
           <button
             type="button"
             onClick={() => setShown((s) => !s)}
-            aria-label={`${shown ? 'Hide' : 'Show'} ${label.toLowerCase()}`}
-            className="absolute inset-y-0 right-0 px-3 text-xs font-semibold text-purple-800 hover:text-purple-950"
+            aria-label={
+              shown
+                ? t('Hide {field}', { field: label.toLowerCase() })
+                : t('Show {field}', { field: label.toLowerCase() })
+            }
+            className="absolute inset-y-0 end-0 px-3 text-xs font-semibold text-purple-800 hover:text-purple-950"
           >
-            {shown ? 'Hide' : 'Show'}
+            {shown ? t('Hide') : t('Show')}
           </button>
         </div>
       )}

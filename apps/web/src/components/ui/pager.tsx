@@ -1,5 +1,6 @@
 import { FIRST_PAGE, nextPage, prevPage, type PageAt, type PageCursors } from '../../lib/paging.ts';
 import { Button } from './button.tsx';
+import { t } from '../../lib/i18n.tsx';
 
 /**
  * First / Previous / "Page n of N" / Next / Last for a paged back-office list; hidden when there is one
@@ -38,21 +39,19 @@ export function Pager({
     >
       <div className="flex gap-2">
         <Button variant="secondary" disabled={atFirst} onClick={() => onGo(FIRST_PAGE)}>
-          First
+          {t('First')}
         </Button>
         <Button variant="secondary" disabled={atFirst || busy} onClick={() => onGo(prevPage(at, cursors))}>
-          Previous
+          {t('Previous')}
         </Button>
       </div>
-      <span>
-        Page {page} of {pages}
-      </span>
+      <span>{t('Page {page} of {pages}', { page, pages })}</span>
       <div className="flex gap-2">
         <Button variant="secondary" disabled={atLast || busy} onClick={() => onGo(nextPage(at, cursors))}>
-          Next
+          {t('Next')}
         </Button>
         <Button variant="secondary" disabled={atLast} onClick={() => onGo({ page: pages })}>
-          Last
+          {t('Last')}
         </Button>
       </div>
     </nav>

@@ -2,11 +2,12 @@ import type { ReactNode } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { errorText } from '../../lib/api-client.ts';
 import { Button } from './button.tsx';
+import { t } from '../../lib/i18n.tsx';
 
 /** Grey bars where content will be: loading never looks like "empty" or "zero". */
-export function Skeleton({ lines = 3, label = 'Loading' }: { lines?: number; label?: string }) {
+export function Skeleton({ lines = 3, label }: { lines?: number; label?: string }) {
   return (
-    <div role="status" aria-label={label} className="animate-pulse space-y-2">
+    <div role="status" aria-label={label ?? t('Loading')} className="animate-pulse space-y-2">
       {Array.from({ length: lines }, (_, i) => (
         <div key={i} className="h-4 rounded bg-slate-200" style={{ width: `${90 - i * 15}%` }} />
       ))}
@@ -31,9 +32,9 @@ export function LoadError({
 }) {
   return (
     <div role="alert" className="flex flex-wrap items-center justify-between gap-2 rounded-lg bg-red-50 p-3">
-      <p className="text-sm text-red-800">{errorText(error, fallback ?? `Could not load ${what}.`)}</p>
+      <p className="text-sm text-red-800">{errorText(error, fallback ?? t('Could not load {what}.', { what }))}</p>
       <Button variant="secondary" onClick={onRetry}>
-        Retry
+        {t('Retry')}
       </Button>
     </div>
   );
@@ -57,5 +58,5 @@ export function QueryState<T>({
 }) {
   if (query.data !== undefined) return <>{children(query.data)}</>;
   if (query.isError) return <LoadError error={query.error} what={what} onRetry={() => void query.refetch()} />;
-  return <Skeleton lines={lines} label={`Loading ${what}`} />;
+  return <Skeleton lines={lines} label={t('Loading {what}', { what })} />;
 }

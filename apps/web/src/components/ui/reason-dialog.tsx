@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Button } from './button.tsx';
 import { Dialog } from './dialog.tsx';
 import { TextArea } from './text-area.tsx';
+import { t } from '../../lib/i18n.tsx';
 
 /**
  * Asks for the reason of a decision someone else will read (e.g. an investor reads why their deposit was
@@ -58,7 +59,7 @@ export function ReasonDialog({
         />
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={close}>
-            Cancel
+            {t('Cancel')}
           </Button>
           <Button type="submit" variant="danger" disabled={busy}>
             {busy ? busyLabel : confirmLabel}

@@ -1,6 +1,7 @@
 import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
 import { Button } from './button.tsx';
 import { inputClass } from './field.tsx';
+import { t } from '../../lib/i18n.tsx';
 
 /**
  * A search box and its Search button (role="search"): the label is for screen readers, the placeholder says
@@ -25,7 +26,7 @@ export function SearchForm({
         {label}
       </label>
       <input id={id} type="search" className={`${inputClass} min-w-0 flex-1`} {...input} />
-      <Button type="submit">Search</Button>
+      <Button type="submit">{t('Search')}</Button>
       {children}
     </form>
   );

@@ -5,6 +5,7 @@ import { LoadingScreen } from '../../../components/ui/loading-screen.tsx';
 import { useAuth } from '../../../lib/auth.tsx';
 import { DemoBanner } from './parts/demo-banner.tsx';
 import { ADMIN_TABS, INVESTOR_TABS, type TabDef } from './tabs.tsx';
+import { t } from '../../../lib/i18n.tsx';
 
 /**
  * Protected: investors and admins each get their tab bar (arrow keys, Home and End move between tabs);
@@ -16,18 +17,18 @@ export function Component() {
   const [params, setParams] = useSearchParams();
   if (status !== 'authenticated' || !user) return <Navigate to="/login" replace />;
   const tabs: TabDef[] = user.isAdmin ? ADMIN_TABS : INVESTOR_TABS;
-  const current = tabs.find((t) => t.id === params.get('tab')) ?? tabs[0];
+  const current = tabs.find((tab) => tab.id === params.get('tab')) ?? tabs[0];
   if (!current) return null;
   const Tab = current.component;
   return (
     <div className="mx-auto max-w-7xl px-4 py-6">
       <h1 className="mb-4 text-2xl font-bold text-white">
-        {user.isAdmin ? `Back office: ${current.label}` : current.label}
+        {user.isAdmin ? t('Back office: {section}', { section: current.label() }) : current.label()}
       </h1>
       {platform?.demoDeposits && <DemoBanner admin={user.isAdmin} />}
       <Tabs
-        label="Dashboard sections"
-        tabs={tabs.map((t) => ({ id: t.id, label: t.label }))}
+        label={t('Dashboard sections')}
+        tabs={tabs.map((tab) => ({ id: tab.id, label: tab.label() }))}
         value={current.id}
         onChange={(id) => setParams({ tab: id })}
         listWrapperClassName="mb-6"

@@ -9,6 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import { analyticsQuery } from '../../../lib/admin-queries.ts';
 import { count, dayLabel, usdc, usdcTick } from '../../../lib/format.ts';
 import { roundTicks } from '../lib/ticks.ts';
+import { t } from '../../../lib/i18n.tsx';
 
 /** One accent colour for every chart (the app's purple). */
 const BAR = '#7e22ce';
@@ -46,7 +47,7 @@ function DayChart({
     <Card title={title}>
       {/* The unit above the axis, in the page's flow: inside the chart it collided with the top tick. */}
       <p className="-mt-1 mb-1 text-xs text-slate-600">{unit}</p>
-      <div className="h-56 w-full" role="img" aria-label={`${title} per day, bar chart`}>
+      <div className="h-56 w-full" role="img" aria-label={t('{title} per day, bar chart', { title })}>
         <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 320, height: 224 }}>
           <BarChart data={data} margin={{ top: 16, right: 8, left: 0, bottom: 0 }}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
@@ -64,7 +65,7 @@ function DayChart({
           </BarChart>
         </ResponsiveContainer>
       </div>
-      <h3 className="mt-3 text-sm font-semibold text-slate-700">Last 7 entries</h3>
+      <h3 className="mt-3 text-sm font-semibold text-slate-700">{t('Last 7 entries')}</h3>
       <ul className="mt-1 divide-y divide-slate-100 text-sm">
         {last7.map((p) => (
           <li key={p.day} className="flex justify-between py-1">
@@ -84,8 +85,8 @@ export function AnalyticsPanel() {
 
   return (
     <div className="space-y-6">
-      <Card title="Analytics">
-        <div role="group" aria-label="Period" className="flex flex-wrap gap-2">
+      <Card title={t('Analytics')}>
+        <div role="group" aria-label={t('Period')} className="flex flex-wrap gap-2">
           {ANALYTICS_PERIODS.map((p) => (
             <Button
               key={p}
@@ -93,21 +94,25 @@ export function AnalyticsPanel() {
               aria-pressed={period === p}
               onClick={() => setPeriod(p)}
             >
-              {p} days
+              {t('{n} days', { n: p })}
             </Button>
           ))}
         </div>
-        {q.data && <p className="mt-2 text-xs text-slate-500">Days in the platform time zone ({q.data.timeZone}).</p>}
+        {q.data && (
+          <p className="mt-2 text-xs text-slate-500">
+            {t('Days in the platform time zone ({zone}).', { zone: q.data.timeZone })}
+          </p>
+        )}
       </Card>
       {q.isPending ? (
         <p role="status" className="text-white">
-          Loading analytics...
+          {t('Loading analytics...')}
         </p>
       ) : q.isError ? (
         <Card>
           <LoadError
             error={q.error}
-            what="analytics"
+            what={t('analytics')}
             fallback={TEXT.analyticsFailed}
             onRetry={() => void q.refetch()}
           />
@@ -115,34 +120,34 @@ export function AnalyticsPanel() {
       ) : (
         <>
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
-            <StatCard label="Total Users" value={count(q.data.summary.totalUsers)} />
-            <StatCard label="Total Investments" value={usdc(q.data.summary.totalInvestments)} tone="sky" />
-            <StatCard label="Total Deposits" value={usdc(q.data.summary.totalDeposits)} tone="emerald" />
-            <StatCard label="Admin Adjustments (net)" value={usdc(q.data.summary.totalAdjustments)} tone="sky" />
+            <StatCard label={t('Total Users')} value={count(q.data.summary.totalUsers)} />
+            <StatCard label={t('Total Investments')} value={usdc(q.data.summary.totalInvestments)} tone="sky" />
+            <StatCard label={t('Total Deposits')} value={usdc(q.data.summary.totalDeposits)} tone="emerald" />
+            <StatCard label={t('Admin Adjustments (net)')} value={usdc(q.data.summary.totalAdjustments)} tone="sky" />
           </div>
           <div className="grid grid-cols-1 gap-6 lg:grid-cols-2" aria-busy={q.isFetching}>
             <DayChart
-              title="New Registrations"
-              unit="People per day"
+              title={t('New Registrations')}
+              unit={t('People per day')}
               integer
               format={count}
               data={q.data.userGrowth.map((d) => ({ day: d._id, value: d.count, count: d.count }))}
             />
             <DayChart
-              title="Investment Amount"
-              unit="USDC per day"
+              title={t('Investment Amount')}
+              unit={t('USDC per day')}
               format={usdc}
               data={q.data.investmentTrends.map((d) => ({ day: d._id, value: d.totalAmount, count: d.count }))}
             />
             <DayChart
-              title="Deposits Received"
-              unit="USDC per day"
+              title={t('Deposits Received')}
+              unit={t('USDC per day')}
               format={usdc}
               data={q.data.depositTrends.map((d) => ({ day: d._id, value: d.totalAmount, count: d.count }))}
             />
             <DayChart
-              title="Number of Investments"
-              unit="Investments per day"
+              title={t('Number of Investments')}
+              unit={t('Investments per day')}
               integer
               format={count}
               data={q.data.investmentTrends.map((d) => ({ day: d._id, value: d.count, count: d.count }))}

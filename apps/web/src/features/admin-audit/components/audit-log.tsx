@@ -1,3 +1,4 @@
+import { msg } from '@harvest/shared/i18n';
 import { useState } from 'react';
 import { TEXT } from '@harvest/shared/texts';
 import { auditFilterForm, type AuditEntry } from '@harvest/shared/schemas/admin';
@@ -14,6 +15,7 @@ import { count, dateTime, fullName, usdc } from '../../../lib/format.ts';
 import { FIRST_PAGE, type PageAt } from '../../../lib/paging.ts';
 import { microToUsdc } from '@harvest/shared/money';
 import { Email } from '../../../components/ui/email.tsx';
+import { rich, t } from '../../../lib/i18n.tsx';
 
 const PAGE_SIZE = 25;
 
@@ -30,33 +32,33 @@ const USDC_FIELDS = new Set(['amount', 'balance', 'netAmount', 'chainValue']);
 
 /** Each action in words (the log stores a machine name such as "tier_update"). */
 const ACTION_WORDS: Record<string, string> = {
-  user_block: 'User blocked',
-  user_unblock: 'User unblocked',
-  email_change: 'E-mail changed',
-  password_change: 'Password changed',
-  two_factor_enable: 'Two-factor authentication turned on',
-  two_factor_disable: 'Two-factor authentication turned off',
-  deposit_approve: 'Deposit approved',
-  deposit_reject: 'Deposit rejected',
-  balance_update: 'Balance set',
-  withdrawal_approve: 'Withdrawal approved',
-  withdrawal_reject: 'Withdrawal rejected',
-  tier_create: 'Tier created',
-  tier_update: 'Tier updated',
-  csv_export: 'CSV exported',
-  statement_download: 'Statement downloaded',
+  user_block: msg('User blocked'),
+  user_unblock: msg('User unblocked'),
+  email_change: msg('E-mail changed'),
+  password_change: msg('Password changed'),
+  two_factor_enable: msg('Two-factor authentication turned on'),
+  two_factor_disable: msg('Two-factor authentication turned off'),
+  deposit_approve: msg('Deposit approved'),
+  deposit_reject: msg('Deposit rejected'),
+  balance_update: msg('Balance set'),
+  withdrawal_approve: msg('Withdrawal approved'),
+  withdrawal_reject: msg('Withdrawal rejected'),
+  tier_create: msg('Tier created'),
+  tier_update: msg('Tier updated'),
+  csv_export: msg('CSV exported'),
+  statement_download: msg('Statement downloaded'),
 };
 /** A snapshot's field names in words. */
 const FIELD_WORDS: Record<string, string> = {
-  isBlocked: 'Blocked',
-  email: 'E-mail',
-  txHash: 'Transaction hash',
-  netAmount: 'Net amount',
-  chainValue: 'Amount on chain',
-  returnedTo: 'Returned to',
-  depositId: 'Credit deposit id',
-  dailyRate: 'Daily rate (%)',
-  sortOrder: 'Sort order',
+  isBlocked: msg('Blocked'),
+  email: msg('E-mail'),
+  txHash: msg('Transaction hash'),
+  netAmount: msg('Net amount'),
+  chainValue: msg('Amount on chain'),
+  returnedTo: msg('Returned to'),
+  depositId: msg('Credit deposit id'),
+  dailyRate: msg('Daily rate (%)'),
+  sortOrder: msg('Sort order'),
 };
 /** "some_action" / "someField" as "Some action" / "Some field": a name the lists above do not know yet. */
 const words = (name: string) => {
@@ -66,13 +68,20 @@ const words = (name: string) => {
     .toLowerCase();
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);
 };
-export const actionText = (action: string) => ACTION_WORDS[action] ?? words(action);
+export const actionText = (action: string) => {
+  const said = ACTION_WORDS[action];
+  return said ? t(said) : words(action);
+};
+const fieldWord = (key: string) => {
+  const said = FIELD_WORDS[key];
+  return said ? t(said) : words(key);
+};
 /** The owner is named on the entry: their id again in the snapshot says nothing more. */
 const HIDDEN_FIELDS = new Set(['userId']);
 
 function fieldText(action: string, key: string, v: unknown): string {
   if (v === null || v === undefined) return '—';
-  if (typeof v === 'boolean') return v ? 'Yes' : 'No';
+  if (typeof v === 'boolean') return v ? t('Yes') : t('No');
   if (USDC_FIELDS.has(key) && (typeof v === 'string' || typeof v === 'number')) {
     const micro = MICRO_FIELDS[action]?.includes(key) && typeof v === 'string' && /^-?\d+$/.test(v);
     const n = micro ? microToUsdc(BigInt(v)) : Number(v);
@@ -80,8 +89,8 @@ function fieldText(action: string, key: string, v: unknown): string {
   }
   // A nested record (an export's filter) as "Status: pending"; an empty one as "None".
   if (typeof v === 'object' && !Array.isArray(v)) {
-    const parts = Object.entries(v).map(([k, x]) => `${FIELD_WORDS[k] ?? words(k)}: ${fieldText(action, k, x)}`);
-    return parts.length ? parts.join(', ') : 'None';
+    const parts = Object.entries(v).map(([k, x]) => `${fieldWord(k)}: ${fieldText(action, k, x)}`);
+    return parts.length ? parts.join(', ') : t('None');
   }
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
@@ -102,7 +111,7 @@ function Snapshot({ action, label, value }: { action: string; label: string; val
         <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 text-xs">
           {entries.map(([k, v]) => (
             <div key={k} className="contents">
-              <dt className="text-slate-600">{FIELD_WORDS[k] ?? words(k)}</dt>
+              <dt className="text-slate-600">{fieldWord(k)}</dt>
               <dd className="font-mono break-all text-slate-900">{fieldText(action, k, v)}</dd>
             </div>
           ))}
@@ -129,13 +138,13 @@ export function AuditLog() {
 
   return (
     <div className="space-y-4">
-      <Card title="Audit Log">
+      <Card title={t('Audit Log')}>
         <form onSubmit={onSubmit} className="grid grid-cols-1 gap-2 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
           {/* A new action filters at once; the target id when the form is sent. */}
           <SelectField
-            label="Action"
+            label={t('Action')}
             options={[
-              { value: '', label: 'All actions' },
+              { value: '', label: t('All actions') },
               ...(q.data?.actions ?? []).map((a) => ({ value: a, label: actionText(a) })),
             ]}
             {...form.register('action', {
@@ -146,35 +155,35 @@ export function AuditLog() {
             })}
           />
           <TextInput
-            label="Target id"
+            label={t('Target id')}
             maxLength={100}
-            placeholder="User, deposit, withdrawal or tier id"
+            placeholder={t('User, deposit, withdrawal or tier id')}
             {...form.register('targetId')}
           />
-          <Button type="submit">Filter</Button>
+          <Button type="submit">{t('Filter')}</Button>
         </form>
         {q.data && (
           <p className="mt-2 text-sm text-slate-500">
-            {count(q.data.total)} {q.data.total === 1 ? 'entry' : 'entries'}
+            {q.data.total === 1 ? t('1 entry') : t('{n} entries', { n: count(q.data.total) })}
           </p>
         )}
       </Card>
       {q.isPending ? (
         <p role="status" className="text-white">
-          Loading audit log...
+          {t('Loading audit log...')}
         </p>
       ) : q.isError ? (
         <Card>
           <LoadError
             error={q.error}
-            what="the audit log"
+            what={t('the audit log')}
             fallback={TEXT.auditFailed}
             onRetry={() => void q.refetch()}
           />
         </Card>
       ) : q.data.entries.length === 0 ? (
         <Card>
-          <p className="text-slate-500">No entries.</p>
+          <p className="text-slate-500">{t('No entries.')}</p>
         </Card>
       ) : (
         <ul className="space-y-3" aria-busy={q.isFetching}>
@@ -185,25 +194,35 @@ export function AuditLog() {
           ))}
         </ul>
       )}
-      <Pager label="Audit log pages" at={at} pages={pages} cursors={q.data} busy={q.isPlaceholderData} onGo={setAt} />
+      <Pager
+        label={t('Audit log pages')}
+        at={at}
+        pages={pages}
+        cursors={q.data}
+        busy={q.isPlaceholderData}
+        onGo={setAt}
+      />
     </div>
   );
 }
 
 /** What the entry is about, by name: "Deposit of Grace Hopper (grace@...)", "Tier: Gold", "Export: deposits". */
 function Target({ entry: e }: { entry: AuditEntry }) {
-  const kind = { user: 'User', deposit: 'Deposit of', withdrawal: 'Withdrawal of', tier: 'Tier:', export: 'Export:' }[
-    e.targetType
-  ];
-  if (e.subject)
-    return (
-      <>
-        {kind ?? words(e.targetType)} {fullName(e.subject)} (<Email address={e.subject.email} />)
-      </>
-    );
-  if (e.tierName) return <>Tier: {e.tierName}</>;
-  if (e.targetType === 'export') return <>Export: {e.targetId}</>;
-  return <>{words(e.targetType)} (no longer on record)</>;
+  if (e.subject) {
+    const values = { name: fullName(e.subject), email: e.subject.email };
+    const said =
+      e.targetType === 'user'
+        ? t('User {name} (<0>{email}</0>)', values)
+        : e.targetType === 'deposit'
+          ? t('Deposit of {name} (<0>{email}</0>)', values)
+          : e.targetType === 'withdrawal'
+            ? t('Withdrawal of {name} (<0>{email}</0>)', values)
+            : t('{kind} {name} (<0>{email}</0>)', { ...values, kind: words(e.targetType) });
+    return <>{rich(said, [() => <Email address={e.subject?.email ?? ''} />])}</>;
+  }
+  if (e.tierName) return <>{t('Tier: {name}', { name: e.tierName })}</>;
+  if (e.targetType === 'export') return <>{t('Export: {what}', { what: e.targetId })}</>;
+  return <>{t('{kind} (no longer on record)', { kind: words(e.targetType) })}</>;
 }
 
 function Entry({ entry: e }: { entry: AuditEntry }) {
@@ -221,13 +240,20 @@ function Entry({ entry: e }: { entry: AuditEntry }) {
         </p>
       )}
       <p className="mt-1 text-sm [overflow-wrap:anywhere] text-slate-700">
-        By {fullName(e.admin)} (<Email address={e.admin.email} />){e.ip ? ` from ${e.ip}` : ''}
+        {rich(
+          e.ip
+            ? t('By {name} (<0>{email}</0>) from {ip}', { name: fullName(e.admin), email: e.admin.email, ip: e.ip })
+            : t('By {name} (<0>{email}</0>)', { name: fullName(e.admin), email: e.admin.email }),
+          [() => <Email address={e.admin.email} />],
+        )}
       </p>
-      {e.targetType !== 'export' && <p className="text-xs break-all text-slate-600">Reference: {e.targetId}</p>}
-      {e.note && <p className="mt-1 text-sm text-slate-700">Note: {e.note}</p>}
+      {e.targetType !== 'export' && (
+        <p className="text-xs break-all text-slate-600">{t('Reference: {ref}', { ref: e.targetId })}</p>
+      )}
+      {e.note && <p className="mt-1 text-sm text-slate-700">{t('Note: {note}', { note: e.note })}</p>}
       <div className="mt-2 grid grid-cols-1 gap-2 sm:grid-cols-2">
-        <Snapshot action={e.action} label="Before" value={e.before} />
-        <Snapshot action={e.action} label="After" value={e.after} />
+        <Snapshot action={e.action} label={t('Before')} value={e.before} />
+        <Snapshot action={e.action} label={t('After')} value={e.after} />
       </div>
     </Card>
   );

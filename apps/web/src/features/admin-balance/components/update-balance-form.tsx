@@ -11,6 +11,7 @@ import { errorText } from '../../../lib/api-client.ts';
 import { firstError, useZodForm } from '../../../lib/form.ts';
 import { fullName, usdc } from '../../../lib/format.ts';
 import { useUpdateUserBalance } from '../api/update-user-balance.ts';
+import { rich, t } from '../../../lib/i18n.tsx';
 
 interface Values {
   userId: string;
@@ -64,32 +65,35 @@ export function UpdateBalanceForm({ user, onDone }: { user: AdminUser; onDone?: 
       onSubmit={form.handleSubmit(onValid, onInvalid)}
       noValidate
       className="space-y-3"
-      aria-label={`Update balance of ${fullName(user)}`}
+      aria-label={t('Update balance of {name}', { name: fullName(user) })}
     >
       <p className="text-sm text-slate-700">
-        Current balance: <strong>{usdc(user.balance, 'balance')}</strong>
+        {rich(t('Current balance: <0>{amount}</0>', { amount: usdc(user.balance, 'balance') }), [
+          (text) => <strong>{text}</strong>,
+        ])}
       </p>
       <TextInput
-        label="New Balance (USDC)"
+        label={t('New Balance (USDC)')}
         type="text"
         inputMode="decimal"
+        dir="ltr"
         autoComplete="off"
         placeholder="0.00"
         error={errors.newBalance?.message}
         {...form.register('newBalance')}
       />
       <TextInput
-        label="Note (optional)"
+        label={t('Note (optional)')}
         maxLength={500}
-        placeholder={TEXT.balanceNoteDefault}
+        placeholder={t(TEXT.balanceNoteDefault)}
         error={errors.note?.message}
         {...form.register('note')}
       />
-      <Button type="submit">Update Balance</Button>
+      <Button type="submit">{t('Update Balance')}</Button>
       <ConfirmDialog
         open={pending !== null}
-        title="Update balance?"
-        confirmLabel="Update Balance"
+        title={t('Update balance?')}
+        confirmLabel={t('Update Balance')}
         busy={update.isPending}
         error={error}
         onCancel={() => setPending(null)}
@@ -99,12 +103,12 @@ export function UpdateBalanceForm({ user, onDone }: { user: AdminUser; onDone?: 
           {fullName(user)} ({user.email})
         </p>
         <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
-          <dt>Current</dt>
-          <dd className="text-right">{usdc(user.balance, 'balance')}</dd>
-          <dt>New</dt>
-          <dd className="text-right font-semibold">{usdc(microToUsdc(next), 'balance')}</dd>
-          <dt>Difference</dt>
-          <dd className="text-right">
+          <dt>{t('Current')}</dt>
+          <dd className="text-end">{usdc(user.balance, 'balance')}</dd>
+          <dt>{t('New')}</dt>
+          <dd className="text-end font-semibold">{usdc(microToUsdc(next), 'balance')}</dd>
+          <dt>{t('Difference')}</dt>
+          <dd className="text-end">
             {diff > 0n ? '+' : diff < 0n ? '−' : ''}
             {usdc(microToUsdc(diff < 0n ? -diff : diff), 'balance')}
           </dd>

@@ -1,3 +1,4 @@
+import { msg } from '@harvest/shared/i18n';
 import { useState, type ReactNode } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { TEXT } from '@harvest/shared/texts';
@@ -18,26 +19,33 @@ import { useApproveDeposit } from '../api/approve-deposit.ts';
 import { useRejectDeposit } from '../api/reject-deposit.ts';
 import { useQuery } from '@tanstack/react-query';
 import { adminDepositsQuery } from '../../../lib/admin-queries.ts';
-import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
+import { dateTime, fullName, shortHash, usdc } from '../../../lib/format.ts';
 import { Email } from '../../../components/ui/email.tsx';
 import { FIRST_PAGE, type PageAt } from '../../../lib/paging.ts';
+import { rich, t } from '../../../lib/i18n.tsx';
 
 const PAGE_SIZE = 50;
 const FILTER_LABEL: Record<AdminDepositFilter, string> = {
-  all: 'All',
-  pending: 'Pending',
-  confirmed: 'Confirmed',
-  failed: 'Failed',
+  all: msg('All'),
+  pending: msg('Pending'),
+  confirmed: msg('Confirmed'),
+  failed: msg('Failed'),
 };
 const STATUS_STYLE: Record<AdminDeposit['status'], string> = {
   pending: 'bg-amber-100 text-amber-800',
   confirmed: 'bg-emerald-100 text-emerald-800',
   failed: 'bg-rose-100 text-rose-800',
 };
+/** The status as the list writes it (lower case, capitalised by CSS). */
+const STATUS_WORD: Record<AdminDeposit['status'], string> = {
+  pending: msg('pending'),
+  confirmed: msg('confirmed'),
+  failed: msg('failed'),
+};
 const TYPE_LABEL: Record<AdminDeposit['type'], string> = {
-  demo: 'Demo',
-  real: 'On-chain',
-  admin_credit: 'Admin credit',
+  demo: msg('Demo'),
+  real: msg('On-chain'),
+  admin_credit: msg('Admin credit'),
 };
 
 /** Admin deposits: filter all / pending / confirmed / failed with counts, Approve or Reject on pending ones. */
@@ -50,8 +58,8 @@ export function AdminDepositsPanel({ toolbar }: { toolbar?: (filter: AdminDeposi
   const pages = Math.max(1, Math.ceil((q.data?.total ?? 0) / PAGE_SIZE));
 
   return (
-    <Card title="Deposits" actions={toolbar?.(filter)}>
-      <div role="group" aria-label="Filter deposits by status" className="mb-4 flex flex-wrap gap-2">
+    <Card title={t('Deposits')} actions={toolbar?.(filter)}>
+      <div role="group" aria-label={t('Filter deposits by status')} className="mb-4 flex flex-wrap gap-2">
         {ADMIN_DEPOSIT_FILTERS.map((f) => (
           <Button
             key={f}
@@ -62,16 +70,16 @@ export function AdminDepositsPanel({ toolbar }: { toolbar?: (filter: AdminDeposi
               setAt(FIRST_PAGE);
             }}
           >
-            {FILTER_LABEL[f]} ({counts ? counts[f] : '…'})
+            {t('{filter} ({n})', { filter: t(FILTER_LABEL[f]), n: counts ? counts[f] : '…' })}
           </Button>
         ))}
       </div>
       {q.isPending ? (
-        <p className="text-sm text-slate-500">Loading deposits...</p>
+        <p className="text-sm text-slate-500">{t('Loading deposits...')}</p>
       ) : q.isError ? (
-        <LoadError error={q.error} what="deposits" onRetry={() => void q.refetch()} />
+        <LoadError error={q.error} what={t('deposits')} onRetry={() => void q.refetch()} />
       ) : q.data.deposits.length === 0 ? (
-        <p className="text-sm text-slate-500">No deposits.</p>
+        <p className="text-sm text-slate-500">{t('No deposits.')}</p>
       ) : (
         <ul className="divide-y divide-slate-200">
           {q.data.deposits.map((d) => (
@@ -80,7 +88,7 @@ export function AdminDepositsPanel({ toolbar }: { toolbar?: (filter: AdminDeposi
         </ul>
       )}
       <Pager
-        label="Deposit pages"
+        label={t('Deposit pages')}
         at={at}
         pages={pages}
         cursors={q.data}
@@ -115,19 +123,26 @@ function AdminDepositRow({ deposit: d }: { deposit: AdminDeposit }) {
         <p className="flex flex-wrap items-center gap-2 text-sm">
           <span className="font-semibold text-slate-900">{usdc(d.amount)}</span>
           <span className={`rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${STATUS_STYLE[d.status]}`}>
-            {d.status}
+            {t(STATUS_WORD[d.status])}
           </span>
-          <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-700">{TYPE_LABEL[d.type]}</span>
+          <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-700">{t(TYPE_LABEL[d.type])}</span>
           {d.type === 'real' && d.status === 'pending' && (
             <span className="text-xs text-slate-500">
-              {Math.min(d.confirmations, d.requiredConfirmations)} of {d.requiredConfirmations} confirmations
+              {t('{n} of {required} confirmations', {
+                n: Math.min(d.confirmations, d.requiredConfirmations),
+                required: d.requiredConfirmations,
+              })}
             </span>
           )}
         </p>
         <p className="font-mono text-xs break-all text-slate-500" title={d.txHash ?? undefined}>
           {shortHash(d.txHash, 'adminDeposits')}
         </p>
-        {d.fromAddress && <p className="font-mono text-xs break-all text-slate-400">from {d.fromAddress}</p>}
+        {d.fromAddress && (
+          <p className="font-mono text-xs break-all text-slate-400">
+            {t('from {address}', { address: d.fromAddress })}
+          </p>
+        )}
         <p className="text-xs text-slate-400">{dateTime(d.createdAt)}</p>
         {d.failureReason && <p className="text-xs text-rose-700">{d.failureReason}</p>}
       </div>
@@ -136,17 +151,20 @@ function AdminDepositRow({ deposit: d }: { deposit: AdminDeposit }) {
           <Button
             variant="danger"
             onClick={() => setRejecting(true)}
-            aria-label={`Reject deposit of ${usdc(d.amount)} by ${d.userId.firstName} ${d.userId.lastName}`}
+            aria-label={t('Reject deposit of {amount} by {name}', { amount: usdc(d.amount), name: fullName(d.userId) })}
           >
-            Reject
+            {t('Reject')}
           </Button>
           <Button
             variant="success"
             onClick={onApprove}
             disabled={approve.isPending}
-            aria-label={`Approve deposit of ${usdc(d.amount)} by ${d.userId.firstName} ${d.userId.lastName}`}
+            aria-label={t('Approve deposit of {amount} by {name}', {
+              amount: usdc(d.amount),
+              name: fullName(d.userId),
+            })}
           >
-            {approve.isPending ? 'Approving...' : 'Approve'}
+            {approve.isPending ? t('Approving...') : t('Approve')}
           </Button>
         </div>
       )}
@@ -181,16 +199,21 @@ function RejectDepositDialog({
   return (
     <ReasonDialog
       open={open}
-      title="Reject deposit"
+      title={t('Reject deposit')}
       maxLength={500}
-      confirmLabel="Reject deposit"
-      busyLabel="Rejecting..."
+      confirmLabel={t('Reject deposit')}
+      busyLabel={t('Rejecting...')}
       busy={reject.isPending}
       onConfirm={onConfirm}
       onClose={onClose}
     >
-      Reject the deposit of <strong>{usdc(d.amount)}</strong> by {d.userId.firstName} {d.userId.lastName}? It becomes
-      failed with your reason, which the investor reads and can act on.
+      {rich(
+        t(
+          'Reject the deposit of <0>{amount}</0> by {name}? It becomes failed with your reason, which the investor reads and can act on.',
+          { amount: usdc(d.amount), name: fullName(d.userId) },
+        ),
+        [(text) => <strong>{text}</strong>],
+      )}
     </ReasonDialog>
   );
 }

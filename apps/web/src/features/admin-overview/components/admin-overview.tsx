@@ -1,3 +1,4 @@
+import { msg } from '@harvest/shared/i18n';
 import { TEXT } from '@harvest/shared/texts';
 import type { AdminDeposit } from '@harvest/shared/schemas/deposits';
 import type { AdminWithdrawal } from '@harvest/shared/schemas/withdrawals';
@@ -9,6 +10,7 @@ import { useQuery } from '@tanstack/react-query';
 import { adminDashboardQuery } from '../../../lib/admin-queries.ts';
 import { count, dateTime, fullName, usdc } from '../../../lib/format.ts';
 import { Email } from '../../../components/ui/email.tsx';
+import { t } from '../../../lib/i18n.tsx';
 
 const DEPOSIT_STYLE: Record<AdminDeposit['status'], string> = {
   pending: 'bg-amber-100 text-amber-800',
@@ -20,10 +22,16 @@ const WITHDRAWAL_STYLE: Record<AdminWithdrawal['status'], string> = {
   approved: 'bg-emerald-100 text-emerald-800',
   rejected: 'bg-rose-100 text-rose-800',
 };
+/** The status as the list writes it (lower case, capitalised by CSS). */
+const DEPOSIT_LABEL: Record<AdminDeposit['status'], string> = {
+  pending: msg('pending'),
+  confirmed: msg('confirmed'),
+  failed: msg('failed'),
+};
 const WITHDRAWAL_LABEL: Record<AdminWithdrawal['status'], string> = {
-  pending: 'Pending',
-  approved: 'Completed',
-  rejected: 'Rejected',
+  pending: msg('Pending'),
+  approved: msg('Completed'),
+  rejected: msg('Rejected'),
 };
 
 function Badge({ className, children }: { className: string; children: string }) {
@@ -36,16 +44,16 @@ export function AdminOverview() {
   if (q.isPending)
     return (
       <p role="status" className="text-white">
-        Loading admin dashboard...
+        {t('Loading admin dashboard...')}
       </p>
     );
   if (q.isError)
     return (
       <Card
-        title="Admin Overview"
+        title={t('Admin Overview')}
         actions={
           <Button variant="secondary" onClick={() => void q.refetch()}>
-            Retry
+            {t('Retry')}
           </Button>
         }
       >
@@ -56,18 +64,18 @@ export function AdminOverview() {
   return (
     <div className="space-y-6">
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
-        <StatCard label="Total Users" value={count(metrics.totalUsers)} />
-        <StatCard label="Total Deposits" value={usdc(metrics.totalDeposits)} tone="emerald" />
-        <StatCard label="Admin Adjustments (net)" value={usdc(metrics.totalAdjustments)} tone="sky" />
-        <StatCard label="Total Investments" value={usdc(metrics.totalInvestments)} tone="sky" />
-        <StatCard label="Pending Deposits" value={count(metrics.pendingDeposits)} tone="amber" />
+        <StatCard label={t('Total Users')} value={count(metrics.totalUsers)} />
+        <StatCard label={t('Total Deposits')} value={usdc(metrics.totalDeposits)} tone="emerald" />
+        <StatCard label={t('Admin Adjustments (net)')} value={usdc(metrics.totalAdjustments)} tone="sky" />
+        <StatCard label={t('Total Investments')} value={usdc(metrics.totalInvestments)} tone="sky" />
+        <StatCard label={t('Pending Deposits')} value={count(metrics.pendingDeposits)} tone="amber" />
         {/* A count to work through, not money going out: no red. */}
-        <StatCard label="Pending Withdrawals" value={count(metrics.pendingWithdrawals)} tone="amber" />
+        <StatCard label={t('Pending Withdrawals')} value={count(metrics.pendingWithdrawals)} tone="amber" />
       </div>
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
-        <Card title="Recent Deposits">
+        <Card title={t('Recent Deposits')}>
           {recentActivity.deposits.length === 0 ? (
-            <p className="text-sm text-slate-500">No deposits yet.</p>
+            <p className="text-sm text-slate-500">{t('No deposits yet.')}</p>
           ) : (
             <ul className="divide-y divide-slate-200">
               {recentActivity.deposits.map((d) => (
@@ -81,16 +89,16 @@ export function AdminOverview() {
                   </div>
                   <div className="flex items-center gap-2">
                     <span className="font-semibold text-slate-900">{usdc(d.amount)}</span>
-                    <Badge className={DEPOSIT_STYLE[d.status]}>{d.status}</Badge>
+                    <Badge className={DEPOSIT_STYLE[d.status]}>{t(DEPOSIT_LABEL[d.status])}</Badge>
                   </div>
                 </li>
               ))}
             </ul>
           )}
         </Card>
-        <Card title="Recent Withdrawals">
+        <Card title={t('Recent Withdrawals')}>
           {recentActivity.withdrawals.length === 0 ? (
-            <p className="text-sm text-slate-500">No withdrawals yet.</p>
+            <p className="text-sm text-slate-500">{t('No withdrawals yet.')}</p>
           ) : (
             <ul className="divide-y divide-slate-200">
               {recentActivity.withdrawals.map((w) => (
@@ -104,7 +112,7 @@ export function AdminOverview() {
                   </div>
                   <div className="flex items-center gap-2">
                     <span className="font-semibold text-slate-900">{usdc(w.amount)}</span>
-                    <Badge className={WITHDRAWAL_STYLE[w.status]}>{WITHDRAWAL_LABEL[w.status]}</Badge>
+                    <Badge className={WITHDRAWAL_STYLE[w.status]}>{t(WITHDRAWAL_LABEL[w.status])}</Badge>
                   </div>
                 </li>
               ))}
@@ -120,21 +128,23 @@ export function AdminOverview() {
 /** CSV exports of deposits and withdrawals, each for the chosen status. */
 function ExportsCard() {
   return (
-    <Card title="Exports">
+    <Card title={t('Exports')}>
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <ExportPicker
-          label="Deposits status"
+          label={t('Deposits status')}
           statuses={['all', 'pending', 'confirmed', 'failed']}
-          what="deposits"
+          what={t('deposits')}
+          file="deposits"
           path="/admin/export/deposits.csv"
-          buttonLabel="Deposits CSV"
+          buttonLabel={t('Deposits CSV')}
         />
         <ExportPicker
-          label="Withdrawals status"
+          label={t('Withdrawals status')}
           statuses={['all', 'pending', 'approved', 'rejected']}
-          what="withdrawals"
+          what={t('withdrawals')}
+          file="withdrawals"
           path="/admin/export/withdrawals.csv"
-          buttonLabel="Withdrawals CSV"
+          buttonLabel={t('Withdrawals CSV')}
         />
       </div>
     </Card>

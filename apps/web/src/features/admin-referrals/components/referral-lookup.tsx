@@ -11,6 +11,7 @@ import { useQuery } from '@tanstack/react-query';
 import { userCandidatesQuery, userNetworkQuery } from '../../../lib/admin-queries.ts';
 import { date, usdc } from '../../../lib/format.ts';
 import { Email } from '../../../components/ui/email.tsx';
+import { t } from '../../../lib/i18n.tsx';
 
 const LEVEL_RATE = ['10%', '3%', '1%'];
 
@@ -31,19 +32,21 @@ export function ReferralLookup({
 
   return (
     <div className="space-y-4">
-      <Card title="Look Up a User's Network">
+      <Card title={t("Look Up a User's Network")}>
         <SearchForm
-          label="Search users by name or e-mail"
+          label={t('Search users by name or e-mail')}
           onSubmit={form.handleSubmit((v) => setSearch(v.search.trim()))}
-          input={{ placeholder: 'Name or e-mail', maxLength: MAX_LENGTH.search, ...form.register('search') }}
+          input={{ placeholder: t('Name or e-mail'), maxLength: MAX_LENGTH.search, ...form.register('search') }}
         />
-        {candidates.isFetching && <p className="mt-2 text-sm text-slate-500">Searching...</p>}
+        {candidates.isFetching && <p className="mt-2 text-sm text-slate-500">{t('Searching...')}</p>}
         {candidates.isError && (
           <p className="mt-2 text-sm text-rose-700">{errorText(candidates.error, TEXT.usersFailed)}</p>
         )}
         {candidates.data && (
-          <ul className="mt-3 divide-y divide-slate-200" aria-label="Matching users">
-            {candidates.data.users.length === 0 && <li className="py-2 text-sm text-slate-500">No users found.</li>}
+          <ul className="mt-3 divide-y divide-slate-200" aria-label={t('Matching users')}>
+            {candidates.data.users.length === 0 && (
+              <li className="py-2 text-sm text-slate-500">{t('No users found.')}</li>
+            )}
             {candidates.data.users.map((u) => (
               <li key={u._id} className="flex flex-wrap items-center justify-between gap-2 py-2">
                 <div className="min-w-0">
@@ -59,7 +62,7 @@ export function ReferralLookup({
                   aria-pressed={userId === u._id}
                   onClick={() => setUserId(u._id)}
                 >
-                  {userId === u._id ? 'Showing' : 'Show network'}
+                  {userId === u._id ? t('Showing') : t('Show network')}
                 </Button>
               </li>
             ))}
@@ -69,7 +72,7 @@ export function ReferralLookup({
       {userId &&
         (network.isPending ? (
           <p role="status" className="text-white">
-            Loading referral network...
+            {t('Loading referral network...')}
           </p>
         ) : network.isError ? (
           <Card>
@@ -83,7 +86,7 @@ export function ReferralLookup({
                 network.data.counts.level2 > network.data.listLimit ||
                 network.data.counts.level3 > network.data.listLimit) && (
                 <p className="text-sm text-white">
-                  Each level lists its newest {network.data.listLimit} members; the counts are exact.
+                  {t('Each level lists its newest {n} members; the counts are exact.', { n: network.data.listLimit })}
                 </p>
               )}
             <RewardsCard data={network.data} />
@@ -96,18 +99,18 @@ export function ReferralLookup({
 function RewardsCard({ data }: { data: AdminReferralLookup }) {
   const { rewards, user } = data;
   return (
-    <Card title={`Rewards earned by ${user.firstName} ${user.lastName}`}>
+    <Card title={t('Rewards earned by {name}', { name: `${user.firstName} ${user.lastName}` })}>
       <p className="text-2xl font-bold text-emerald-700">{usdc(rewards.total)}</p>
       <dl className="mt-3 grid grid-cols-1 gap-3 sm:grid-cols-3">
         {rewards.byLevel.map((l) => (
           <div key={l.level} className="rounded-lg bg-slate-50 p-3">
             <dt className="text-xs text-slate-500">
-              Level {l.level} ({LEVEL_RATE[l.level - 1]})
+              {t('Level {n} ({rate})', { n: l.level, rate: LEVEL_RATE[l.level - 1] ?? '' })}
             </dt>
             <dd className="font-semibold text-slate-900">
               {usdc(l.amount)}{' '}
               <span className="text-xs font-normal text-slate-500">
-                from {l.count} investment{l.count === 1 ? '' : 's'}
+                {l.count === 1 ? t('from 1 investment') : t('from {n} investments', { n: l.count })}
               </span>
             </dd>
           </div>
@@ -115,12 +118,16 @@ function RewardsCard({ data }: { data: AdminReferralLookup }) {
       </dl>
       {rewards.recent.length > 0 && (
         <>
-          <h3 className="mt-4 text-sm font-semibold text-slate-700">Latest rewards</h3>
+          <h3 className="mt-4 text-sm font-semibold text-slate-700">{t('Latest rewards')}</h3>
           <ul className="mt-1 divide-y divide-slate-100 text-sm">
             {rewards.recent.map((r) => (
               <li key={r._id} className="flex flex-wrap justify-between gap-2 py-1">
                 <span className="[overflow-wrap:anywhere] text-slate-700">
-                  L{r.level} · {r.fromUser.firstName} {r.fromUser.lastName} invested {usdc(r.investmentAmount)}
+                  {t('L{level} · {name} invested {amount}', {
+                    level: r.level,
+                    name: `${r.fromUser.firstName} ${r.fromUser.lastName}`,
+                    amount: usdc(r.investmentAmount),
+                  })}
                 </span>
                 <span className="font-medium text-slate-900">
                   {usdc(r.amount)} <span className="text-xs font-normal text-slate-500">{date(r.createdAt)}</span>

@@ -1,3 +1,4 @@
+import { msg } from '@harvest/shared/i18n';
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Difference, Reconciliation, Solvency } from '@harvest/shared/schemas/solvency';
@@ -8,6 +9,7 @@ import { fetchFile, save } from '../../../lib/download.ts';
 import { count, dateTime, shortHash, usdc } from '../../../lib/format.ts';
 import { toast } from '../../../lib/toast.ts';
 import { solvencyQuery, useAcknowledgeAlarm, useReconcile, useRefreshSolvency } from '../api/solvency.ts';
+import { rich, t } from '../../../lib/i18n.tsx';
 
 /** A watcher that has not read the chain for this long has stopped finding deposits: say so. */
 const WATCHER_STALE_MS = 10 * 60_000;
@@ -24,23 +26,23 @@ export function SolvencyPanel() {
   async function onRefresh() {
     try {
       await refresh.mutateAsync();
-      toast.success('Balances read from the chain');
+      toast.success(t('Balances read from the chain'));
     } catch (err) {
-      toast.error(errorText(err, 'The balances could not be read'));
+      toast.error(errorText(err, t('The balances could not be read')));
     }
   }
 
   return (
     <Card
-      title="Solvency"
+      title={t('Solvency')}
       actions={
         <Button variant="secondary" onClick={onRefresh} disabled={refresh.isPending}>
-          {refresh.isPending ? 'Reading...' : 'Refresh now'}
+          {refresh.isPending ? t('Reading...') : t('Refresh now')}
         </Button>
       }
     >
       {!s ? (
-        <p className="text-sm text-slate-600">{q.isError ? 'Solvency could not be loaded.' : 'Loading...'}</p>
+        <p className="text-sm text-slate-600">{q.isError ? t('Solvency could not be loaded.') : t('Loading...')}</p>
       ) : (
         <div className="space-y-4 text-sm" data-testid="solvency">
           <Coverage s={s} />
@@ -65,25 +67,25 @@ function Coverage({ s }: { s: Solvency }) {
         data-covered={covered ? 'yes' : 'no'}
       >
         {!s.asOf
-          ? 'Coverage not known yet'
+          ? t('Coverage not known yet')
           : s.coverage === null
-            ? 'Nothing owed'
-            : `${(s.coverage * 100).toFixed(1)} % covered`}
+            ? t('Nothing owed')
+            : t('{percent} % covered', { percent: (s.coverage * 100).toFixed(1) })}
       </p>
       <dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 text-slate-700">
-        <dt>Owed to investors</dt>
-        <dd className="text-right font-medium whitespace-nowrap">{usdc(s.liabilities)}</dd>
-        <dt>On deposit addresses</dt>
-        <dd className="text-right font-medium whitespace-nowrap">{s.asOf ? usdc(s.assets.depositAddresses) : '—'}</dd>
-        <dt>On the payout address</dt>
-        <dd className="text-right font-medium whitespace-nowrap">{s.asOf ? usdc(s.assets.payoutAddress) : '—'}</dd>
-        <dt>In the treasury</dt>
-        <dd className="text-right font-medium whitespace-nowrap">{s.asOf ? usdc(s.assets.treasury) : '—'}</dd>
+        <dt>{t('Owed to investors')}</dt>
+        <dd className="text-end font-medium whitespace-nowrap">{usdc(s.liabilities)}</dd>
+        <dt>{t('On deposit addresses')}</dt>
+        <dd className="text-end font-medium whitespace-nowrap">{s.asOf ? usdc(s.assets.depositAddresses) : '—'}</dd>
+        <dt>{t('On the payout address')}</dt>
+        <dd className="text-end font-medium whitespace-nowrap">{s.asOf ? usdc(s.assets.payoutAddress) : '—'}</dd>
+        <dt>{t('In the treasury')}</dt>
+        <dd className="text-end font-medium whitespace-nowrap">{s.asOf ? usdc(s.assets.treasury) : '—'}</dd>
       </dl>
       <p className="text-xs text-slate-600">
         {s.asOf
-          ? `On-chain balances read ${dateTime(s.asOf)}`
-          : 'On-chain balances not read yet: the blockchain node has not answered since the server started.'}
+          ? t('On-chain balances read {date}', { date: dateTime(s.asOf) })
+          : t('On-chain balances not read yet: the blockchain node has not answered since the server started.')}
       </p>
     </div>
   );
@@ -94,8 +96,17 @@ function WatcherLine({ watcher }: { watcher: NonNullable<Solvency['watcher']> })
   return (
     <p className={stale ? 'font-medium text-rose-700' : 'text-slate-700'} data-testid="solvency-watcher">
       {watcher.checkedAt
-        ? `${stale ? 'Deposits are not being found: the watcher last read the chain' : 'Deposit watcher read the chain'} ${dateTime(watcher.checkedAt)} (head ${count(watcher.headBlock ?? 0)}, credited through block ${count(watcher.cursorBlock)}).`
-        : 'Deposits are not being found: the watcher has not read the chain yet.'}
+        ? t(
+            stale
+              ? 'Deposits are not being found: the watcher last read the chain {date} (head {head}, credited through block {block}).'
+              : 'Deposit watcher read the chain {date} (head {head}, credited through block {block}).',
+            {
+              date: dateTime(watcher.checkedAt),
+              head: count(watcher.headBlock ?? 0),
+              block: count(watcher.cursorBlock),
+            },
+          )
+        : t('Deposits are not being found: the watcher has not read the chain yet.')}
     </p>
   );
 }
@@ -108,9 +119,9 @@ function SweepLine({ s }: { s: Solvency }) {
     try {
       const file = await fetchFile('/admin/solvency/sweep-plan', 'sweep-plan.json', 'application/json');
       save(file);
-      toast.success(`Downloaded ${file.name}: sign it offline with npm run sweep:sign`);
+      toast.success(t('Downloaded {name}: sign it offline with npm run sweep:sign', { name: file.name }));
     } catch (err) {
-      toast.error(errorText(err, 'The sweep plan could not be read'));
+      toast.error(errorText(err, t('The sweep plan could not be read')));
     } finally {
       setBusy(false);
     }
@@ -119,22 +130,27 @@ function SweepLine({ s }: { s: Solvency }) {
     <div className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-200 pt-3">
       <p className="text-slate-700" data-testid="solvency-sweep">
         {s.lastSweep
-          ? `Last sweep: ${count(s.lastSweep.addresses)} deposit address${s.lastSweep.addresses === 1 ? '' : 'es'}, ${usdc(s.lastSweep.total)} to the treasury (read ${dateTime(s.lastSweep.at)}).`
-          : 'No sweep of the deposit addresses yet.'}
+          ? t(
+              s.lastSweep.addresses === 1
+                ? 'Last sweep: 1 deposit address, {total} to the treasury (read {date}).'
+                : 'Last sweep: {n} deposit addresses, {total} to the treasury (read {date}).',
+              { n: count(s.lastSweep.addresses), total: usdc(s.lastSweep.total), date: dateTime(s.lastSweep.at) },
+            )
+          : t('No sweep of the deposit addresses yet.')}
       </p>
       <Button variant="secondary" onClick={onDownload} disabled={busy}>
-        {busy ? 'Reading...' : 'Download sweep plan'}
+        {busy ? t('Reading...') : t('Download sweep plan')}
       </Button>
     </div>
   );
 }
 
 const KIND_LABEL: Record<Difference['kind'], string> = {
-  unbacked: 'Credited without a transfer',
-  differs: 'Differs from the chain',
-  too_shallow: 'Credited too early',
-  missed: 'Transfer not credited',
-  unpaid: 'Payout not on the chain',
+  unbacked: msg('Credited without a transfer'),
+  differs: msg('Differs from the chain'),
+  too_shallow: msg('Credited too early'),
+  missed: msg('Transfer not credited'),
+  unpaid: msg('Payout not on the chain'),
 };
 
 function ReconciliationSection({ run }: { run: Reconciliation | null }) {
@@ -143,7 +159,7 @@ function ReconciliationSection({ run }: { run: Reconciliation | null }) {
     try {
       toast.success((await reconcile.mutateAsync()).message);
     } catch (err) {
-      toast.error(errorText(err, 'The reconciliation could not start'));
+      toast.error(errorText(err, t('The reconciliation could not start')));
     }
   }
   const running = run?.status === 'running';
@@ -151,10 +167,10 @@ function ReconciliationSection({ run }: { run: Reconciliation | null }) {
     <section aria-labelledby="reconciliation-title" className="space-y-2 border-t border-slate-200 pt-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 id="reconciliation-title" className="font-semibold text-slate-900">
-          Reconciliation against the chain
+          {t('Reconciliation against the chain')}
         </h3>
         <Button variant="secondary" onClick={onReconcile} disabled={reconcile.isPending || running}>
-          {running ? 'Reconciling...' : 'Reconcile now'}
+          {running ? t('Reconciling...') : t('Reconcile now')}
         </Button>
       </div>
       <p
@@ -169,30 +185,43 @@ function ReconciliationSection({ run }: { run: Reconciliation | null }) {
         <ul className="space-y-2">
           {run.differences.map((d, i) => (
             <li key={`${d.txHash}-${d.logIndex}-${i}`} className="rounded-lg bg-rose-50 p-2 text-rose-900">
-              <p className="font-medium">{KIND_LABEL[d.kind]}</p>
+              <p className="font-medium">{t(KIND_LABEL[d.kind])}</p>
               {(d.creditedAmount !== null || d.chainAmount !== null) && (
                 <p>
                   {d.creditedAmount !== null && (
-                    <span className="whitespace-nowrap">Credited {usdc(d.creditedAmount)}</span>
+                    <span className="whitespace-nowrap">
+                      {t('Credited {amount}', { amount: usdc(d.creditedAmount) })}
+                    </span>
                   )}
                   {d.creditedAmount !== null && d.chainAmount !== null && ' · '}
-                  {d.chainAmount !== null && <span className="whitespace-nowrap">On chain {usdc(d.chainAmount)}</span>}
+                  {d.chainAmount !== null && (
+                    <span className="whitespace-nowrap">{t('On chain {amount}', { amount: usdc(d.chainAmount) })}</span>
+                  )}
                 </p>
               )}
               <p className="[overflow-wrap:anywhere]">{d.detail}</p>
               <p className="text-xs [overflow-wrap:anywhere]">
                 {d.address && (
                   <>
-                    Address <span className="font-mono">{d.address}</span>
+                    {rich(t('Address <0>{address}</0>', { address: d.address }), [
+                      (text) => (
+                        <span className="font-mono" dir="ltr">
+                          {text}
+                        </span>
+                      ),
+                    ])}
                   </>
                 )}
                 {d.txHash && (
                   <>
-                    {' '}
-                    · Transaction{' '}
-                    <span className="font-mono" title={d.txHash}>
-                      {shortHash(d.txHash)}
-                    </span>
+                    {' · '}
+                    {rich(t('Transaction <0>{hash}</0>', { hash: shortHash(d.txHash) }), [
+                      (text) => (
+                        <span className="font-mono" title={d.txHash ?? undefined}>
+                          {text}
+                        </span>
+                      ),
+                    ])}
                   </>
                 )}
               </p>
@@ -205,15 +234,27 @@ function ReconciliationSection({ run }: { run: Reconciliation | null }) {
 }
 
 function reconciliationText(run: Reconciliation | null): string {
-  if (!run) return 'Not run yet: it runs once a day, or now with Reconcile now.';
-  if (run.status === 'running') return `Running since ${dateTime(run.startedAt)}...`;
+  if (!run) return t('Not run yet: it runs once a day, or now with Reconcile now.');
+  if (run.status === 'running') return t('Running since {date}...', { date: dateTime(run.startedAt) });
   const when = dateTime(run.finishedAt ?? run.startedAt);
-  if (run.status === 'failed') return `Could not read the chain (${when}): ${run.error ?? 'unknown error'}`;
-  const plural = (n: number, one: string) => `${count(n)} ${one}${n === 1 ? '' : 's'}`;
-  const scope = `${plural(run.checked.deposits, 'credited deposit')} and ${plural(run.checked.transfers, 'transfer')} through block ${count(run.throughBlock ?? 0)}`;
+  if (run.status === 'failed')
+    return t('Could not read the chain ({when}): {error}', { when, error: run.error ?? t('unknown error') });
+  const deposits = run.checked.deposits;
+  const transfers = run.checked.transfers;
+  const scope = t('{deposits} and {transfers} through block {block}', {
+    deposits: deposits === 1 ? t('1 credited deposit') : t('{n} credited deposits', { n: count(deposits) }),
+    transfers: transfers === 1 ? t('1 transfer') : t('{n} transfers', { n: count(transfers) }),
+    block: count(run.throughBlock ?? 0),
+  });
   return run.status === 'clean'
-    ? `Clean: every credit matches the chain (${scope}, ${when}).`
-    : `${count(run.differenceCount)} difference${run.differenceCount === 1 ? '' : 's'} with the chain (${scope}, ${when}). npm run chain:reconcile prints them all.`;
+    ? t('Clean: every credit matches the chain ({scope}, {when}).', { scope, when })
+    : run.differenceCount === 1
+      ? t('1 difference with the chain ({scope}, {when}). npm run chain:reconcile prints them all.', { scope, when })
+      : t('{n} differences with the chain ({scope}, {when}). npm run chain:reconcile prints them all.', {
+          n: count(run.differenceCount),
+          scope,
+          when,
+        });
 }
 
 function Alarms({ alarms }: { alarms: Solvency['alarms'] }) {
@@ -222,13 +263,13 @@ function Alarms({ alarms }: { alarms: Solvency['alarms'] }) {
     try {
       toast.success((await ack.mutateAsync(id)).message);
     } catch (err) {
-      toast.error(errorText(err, 'The alarm could not be acknowledged'));
+      toast.error(errorText(err, t('The alarm could not be acknowledged')));
     }
   }
   return (
     <section aria-labelledby="chain-alarms-title" className="space-y-2 border-t border-slate-200 pt-3">
       <h3 id="chain-alarms-title" className="font-semibold text-rose-800">
-        Chain alarms
+        {t('Chain alarms')}
       </h3>
       <ul className="space-y-2">
         {alarms.map((a) => (
@@ -244,9 +285,9 @@ function Alarms({ alarms }: { alarms: Solvency['alarms'] }) {
               className="self-end sm:self-start"
               onClick={() => onAck(a._id)}
               disabled={ack.isPending}
-              aria-label={`Acknowledge alarm: ${a.detail}`}
+              aria-label={t('Acknowledge alarm: {detail}', { detail: a.detail })}
             >
-              Acknowledge
+              {t('Acknowledge')}
             </Button>
           </li>
         ))}

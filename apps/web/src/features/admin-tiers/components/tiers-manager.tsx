@@ -13,6 +13,7 @@ import { useSaveTier } from '../api/save-tier.ts';
 import { useQuery } from '@tanstack/react-query';
 import { adminTiersQuery } from '../../../lib/admin-queries.ts';
 import { dateTime, usdc } from '../../../lib/format.ts';
+import { t, tx } from '../../../lib/i18n.tsx';
 
 /** Tier management: create, edit, activate and deactivate. Bought investments keep their terms. */
 export function TiersManager() {
@@ -20,10 +21,10 @@ export function TiersManager() {
   const [editing, setEditing] = useState<AdminTier | 'new' | null>(null);
   const save = useSaveTier();
 
-  async function setActive(t: AdminTier, active: boolean) {
+  async function setActive(tier: AdminTier, active: boolean) {
     try {
-      await save.mutateAsync({ id: t._id, body: { active } });
-      toast.success(active ? `${t.name} activated` : `${t.name} deactivated`);
+      await save.mutateAsync({ id: tier._id, body: { active } });
+      toast.success(active ? t('{tier} activated', { tier: tier.name }) : t('{tier} deactivated', { tier: tier.name }));
     } catch (err) {
       toast.error(errorText(err, TEXT.tierSaveFailed));
     }
@@ -31,53 +32,59 @@ export function TiersManager() {
 
   return (
     <div className="space-y-4">
-      <Card title="Investment Tiers" actions={<Button onClick={() => setEditing('new')}>New Tier</Button>}>
+      <Card title={t('Investment Tiers')} actions={<Button onClick={() => setEditing('new')}>{t('New Tier')}</Button>}>
         <p className="text-sm text-slate-600">
-          Changes apply to new investments only: an investment keeps the name, amount and daily rate it was bought with.
-          Inactive tiers are hidden from investors.
+          {t(
+            'Changes apply to new investments only: an investment keeps the name, amount and daily rate it was bought with. Inactive tiers are hidden from investors.',
+          )}
         </p>
       </Card>
       {editing && <TierForm tier={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
       {q.isPending ? (
         <p role="status" className="text-white">
-          Loading tiers...
+          {t('Loading tiers...')}
         </p>
       ) : q.isError ? (
         <Card>
-          <LoadError error={q.error} what="tiers" fallback="Failed to load tiers" onRetry={() => void q.refetch()} />
+          <LoadError
+            error={q.error}
+            what={t('tiers')}
+            fallback={t('Failed to load tiers')}
+            onRetry={() => void q.refetch()}
+          />
         </Card>
       ) : q.data.tiers.length === 0 ? (
         <Card>
-          <p className="text-slate-500">No tiers yet.</p>
+          <p className="text-slate-500">{t('No tiers yet.')}</p>
         </Card>
       ) : (
         <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          {q.data.tiers.map((t) => (
-            <li key={t._id}>
-              <Card className={t.active ? '' : 'opacity-75'}>
+          {q.data.tiers.map((tier) => (
+            <li key={tier._id}>
+              <Card className={tier.active ? '' : 'opacity-75'}>
                 <div className="flex items-start justify-between gap-2">
-                  <h3 className="text-base font-bold [overflow-wrap:anywhere] text-slate-900">{t.name}</h3>
+                  <h3 className="text-base font-bold [overflow-wrap:anywhere] text-slate-900">{tier.name}</h3>
                   <span
-                    className={`rounded-full px-2 py-0.5 text-xs font-bold ${t.active ? 'bg-emerald-100 text-emerald-800' : 'bg-slate-200 text-slate-700'}`}
+                    className={`rounded-full px-2 py-0.5 text-xs font-bold ${tier.active ? 'bg-emerald-100 text-emerald-800' : 'bg-slate-200 text-slate-700'}`}
                   >
-                    {t.active ? 'ACTIVE' : 'INACTIVE'}
+                    {tier.active ? t('ACTIVE') : t('INACTIVE')}
                   </span>
                 </div>
-                <p className="mt-2 text-xl font-bold text-purple-700">{usdc(t.amount)}</p>
+                <p className="mt-2 text-xl font-bold text-purple-700">{usdc(tier.amount)}</p>
                 <p className="text-sm text-slate-600">
-                  {t.dailyRate}% daily · order {t.sortOrder}
+                  {t('{rate}% daily · order {order}', { rate: tier.dailyRate, order: tier.sortOrder })}
                 </p>
-                <p className="text-xs text-slate-500">Updated {dateTime(t.updatedAt)}</p>
+                <p className="text-xs text-slate-500">{t('Updated {date}', { date: dateTime(tier.updatedAt) })}</p>
                 <div className="mt-3 flex flex-wrap gap-2">
-                  <Button variant="secondary" onClick={() => setEditing(t)}>
-                    Edit
+                  <Button variant="secondary" onClick={() => setEditing(tier)}>
+                    {t('Edit')}
                   </Button>
                   <Button
-                    variant={t.active ? 'danger' : 'success'}
+                    variant={tier.active ? 'danger' : 'success'}
                     disabled={save.isPending}
-                    onClick={() => void setActive(t, !t.active)}
+                    onClick={() => void setActive(tier, !tier.active)}
                   >
-                    {t.active ? 'Deactivate' : 'Activate'}
+                    {tier.active ? t('Deactivate') : t('Activate')}
                   </Button>
                 </div>
               </Card>
@@ -128,7 +135,7 @@ function TierForm({ tier, onClose }: { tier: AdminTier | null; onClose: () => vo
     setError(null);
     try {
       await save.mutateAsync({ id: tier?._id, body: tierBody(values) });
-      toast.success(tier ? 'Tier updated' : 'Tier created');
+      toast.success(tier ? t('Tier updated') : t('Tier created'));
       onClose();
     } catch (err) {
       setError(errorText(err, TEXT.tierSaveFailed));
@@ -136,24 +143,25 @@ function TierForm({ tier, onClose }: { tier: AdminTier | null; onClose: () => vo
   }
 
   return (
-    <Card title={tier ? `Edit ${tier.name}` : 'New Tier'}>
+    <Card title={tier ? t('Edit {tier}', { tier: tier.name }) : t('New Tier')}>
       <form
         onSubmit={form.handleSubmit(onValid)}
         noValidate
         className="grid grid-cols-1 gap-3 sm:grid-cols-2"
-        aria-label={tier ? 'Edit tier' : 'New tier'}
+        aria-label={tier ? t('Edit tier') : t('New tier')}
       >
         <TextInput
-          label="Name"
+          label={t('Name')}
           maxLength={MAX_LENGTH.tierName}
           required
           error={errors.name?.message}
           {...form.register('name')}
         />
         <TextInput
-          label="Amount (USDC)"
+          label={t('Amount (USDC)')}
           type="number"
           inputMode="decimal"
+          dir="ltr"
           min="0"
           step="any"
           required
@@ -161,9 +169,10 @@ function TierForm({ tier, onClose }: { tier: AdminTier | null; onClose: () => vo
           {...form.register('amount')}
         />
         <TextInput
-          label="Daily rate (%)"
+          label={t('Daily rate (%)')}
           type="number"
           inputMode="decimal"
+          dir="ltr"
           min="0"
           max="100"
           step="any"
@@ -172,7 +181,7 @@ function TierForm({ tier, onClose }: { tier: AdminTier | null; onClose: () => vo
           {...form.register('dailyRate')}
         />
         <TextInput
-          label="Display order"
+          label={t('Display order')}
           type="number"
           step="1"
           error={errors.sortOrder?.message}
@@ -180,19 +189,19 @@ function TierForm({ tier, onClose }: { tier: AdminTier | null; onClose: () => vo
         />
         <label className="flex items-center gap-2 text-sm font-medium text-slate-700 sm:col-span-2">
           <input type="checkbox" className="h-4 w-4" {...form.register('active')} />
-          Active (investors can buy it)
+          {t('Active (investors can buy it)')}
         </label>
         {error && (
           <p role="alert" className="text-sm text-rose-700 sm:col-span-2">
-            {error}
+            {tx(error)}
           </p>
         )}
         <div className="flex gap-2 sm:col-span-2">
           <Button type="submit" disabled={save.isPending}>
-            {save.isPending ? 'Saving...' : 'Save Tier'}
+            {save.isPending ? t('Saving...') : t('Save Tier')}
           </Button>
           <Button variant="secondary" onClick={onClose}>
-            Cancel
+            {t('Cancel')}
           </Button>
         </div>
       </form>

@@ -41,6 +41,7 @@ const userDto = (u: AdminUser) => ({
   depositAddress: '0x1',
   invitationCode: null,
   twoFactorEnabled: false,
+  locale: 'en' as const,
 });
 
 function renderPanel(slots: Parameters<typeof UsersPanel>[0] = {}) {

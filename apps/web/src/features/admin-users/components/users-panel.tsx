@@ -1,3 +1,4 @@
+import { msg } from '@harvest/shared/i18n';
 import { useEffect, useState, type ReactNode } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { TEXT } from '@harvest/shared/texts';
@@ -17,6 +18,7 @@ import { adminUsersQuery, userDepositsQuery } from '../../../lib/admin-queries.t
 import { count, date, dateTime, shortHash, usdc } from '../../../lib/format.ts';
 import { Email } from '../../../components/ui/email.tsx';
 import { FIRST_PAGE, nextPage, prevPage, type PageAt } from '../../../lib/paging.ts';
+import { t, tx } from '../../../lib/i18n.tsx';
 
 const PAGE_SIZE = 20;
 const DEPOSIT_STYLE = {
@@ -24,7 +26,7 @@ const DEPOSIT_STYLE = {
   confirmed: 'bg-emerald-100 text-emerald-800',
   failed: 'bg-rose-100 text-rose-800',
 } as const;
-const TYPE_LABEL = { demo: 'Demo', real: 'On-chain', admin_credit: 'Admin credit' } as const;
+const TYPE_LABEL = { demo: msg('Demo'), real: msg('On-chain'), admin_credit: msg('Admin credit') } as const;
 
 export interface UsersPanelSlots {
   /** Toolbar items for the current search (e.g. the CSV download). */
@@ -50,11 +52,15 @@ export function UsersPanel({ toolbar, balanceForm, statementForm }: UsersPanelSl
 
   return (
     <div className="space-y-4">
-      <Card title="Users" actions={toolbar?.(search)}>
+      <Card title={t('Users')} actions={toolbar?.(search)}>
         <SearchForm
-          label="Search users by name or e-mail"
+          label={t('Search users by name or e-mail')}
           onSubmit={onSearch}
-          input={{ placeholder: 'Search by name or e-mail', maxLength: MAX_LENGTH.search, ...form.register('search') }}
+          input={{
+            placeholder: t('Search by name or e-mail'),
+            maxLength: MAX_LENGTH.search,
+            ...form.register('search'),
+          }}
         >
           {search && (
             <Button
@@ -65,28 +71,33 @@ export function UsersPanel({ toolbar, balanceForm, statementForm }: UsersPanelSl
                 setAt(FIRST_PAGE);
               }}
             >
-              Clear
+              {t('Clear')}
             </Button>
           )}
         </SearchForm>
         {q.data && (
           <p className="mt-2 text-sm text-slate-500" aria-live="polite">
-            {count(q.data.total)} user{q.data.total === 1 ? '' : 's'}
-            {search ? ` matching “${search}”` : ''}
+            {search
+              ? q.data.total === 1
+                ? t('1 user matching “{search}”', { search })
+                : t('{n} users matching “{search}”', { n: count(q.data.total), search })
+              : q.data.total === 1
+                ? t('1 user')
+                : t('{n} users', { n: count(q.data.total) })}
           </p>
         )}
       </Card>
       {q.isPending ? (
         <p role="status" className="text-white">
-          Loading users...
+          {t('Loading users...')}
         </p>
       ) : q.isError ? (
         <Card>
-          <LoadError error={q.error} what="users" fallback={TEXT.usersFailed} onRetry={() => void q.refetch()} />
+          <LoadError error={q.error} what={t('users')} fallback={TEXT.usersFailed} onRetry={() => void q.refetch()} />
         </Card>
       ) : q.data.users.length === 0 ? (
         <Card>
-          <p className="text-slate-500">No users found.</p>
+          <p className="text-slate-500">{t('No users found.')}</p>
         </Card>
       ) : (
         <ul className="space-y-4" aria-busy={q.isFetching}>
@@ -102,7 +113,7 @@ export function UsersPanel({ toolbar, balanceForm, statementForm }: UsersPanelSl
           ))}
         </ul>
       )}
-      <Pager label="Users pages" at={at} pages={pages} cursors={q.data} busy={q.isPlaceholderData} onGo={setAt} />
+      <Pager label={t('Users pages')} at={at} pages={pages} cursors={q.data} busy={q.isPlaceholderData} onGo={setAt} />
     </div>
   );
 }
@@ -128,7 +139,7 @@ function UserCard({
   // list is refetched either way, so the badge is the server's state.
   const doToggle = () =>
     toggle.mutate(user._id, {
-      onSuccess: (res) => toast.success(`${res.message}: ${name}`),
+      onSuccess: (res) => toast.success(t('{message}: {name}', { message: tx(res.message), name })),
       onError: () => undefined,
       onSettled: () => setConfirming(false),
     });
@@ -140,17 +151,21 @@ function UserCard({
           <h3 className="flex flex-wrap items-center gap-2 text-base font-bold text-slate-900">
             <span className="[overflow-wrap:anywhere]">{name}</span>
             {user.isAdmin && (
-              <span className="rounded-full bg-purple-100 px-2 py-0.5 text-xs font-bold text-purple-800">ADMIN</span>
+              <span className="rounded-full bg-purple-100 px-2 py-0.5 text-xs font-bold text-purple-800">
+                {t('ADMIN')}
+              </span>
             )}
             {user.isBlocked && (
-              <span className="rounded-full bg-rose-100 px-2 py-0.5 text-xs font-bold text-rose-800">BLOCKED</span>
+              <span className="rounded-full bg-rose-100 px-2 py-0.5 text-xs font-bold text-rose-800">
+                {t('BLOCKED')}
+              </span>
             )}
           </h3>
           <p className="text-sm text-slate-600">
             <Email address={user.email} />
           </p>
           <p className="text-xs text-slate-500">
-            {user.phone ?? 'Phone not provided'} · Joined {date(user.createdAt)}
+            {user.phone ?? t('Phone not provided')} · {t('Joined {date}', { date: date(user.createdAt) })}
           </p>
         </div>
         {!user.isAdmin && (
@@ -159,13 +174,13 @@ function UserCard({
             disabled={toggle.isPending}
             onClick={() => setConfirming(true)}
           >
-            {user.isBlocked ? 'Unblock' : 'Block'}
+            {user.isBlocked ? t('Unblock') : t('Block')}
           </Button>
         )}
         <ConfirmDialog
           open={confirming}
-          title={`${user.isBlocked ? 'Unblock' : 'Block'} ${name}?`}
-          confirmLabel={user.isBlocked ? 'Unblock' : 'Block'}
+          title={user.isBlocked ? t('Unblock {name}?', { name }) : t('Block {name}?', { name })}
+          confirmLabel={user.isBlocked ? t('Unblock') : t('Block')}
           destructive={!user.isBlocked}
           busy={toggle.isPending}
           onCancel={() => setConfirming(false)}
@@ -173,34 +188,39 @@ function UserCard({
         >
           <p className="[overflow-wrap:anywhere]">
             {user.isBlocked
-              ? `${name} (${user.email}) can sign in and use the account again.`
-              : `${name} (${user.email}) is signed out at once and sees only the Blocked screen until you unblock the account.`}
+              ? t('{name} ({email}) can sign in and use the account again.', { name, email: user.email })
+              : t(
+                  '{name} ({email}) is signed out at once and sees only the Blocked screen until you unblock the account.',
+                  { name, email: user.email },
+                )}
           </p>
         </ConfirmDialog>
       </div>
       <dl className="mt-3 grid grid-cols-1 gap-2 text-sm md:grid-cols-3 md:gap-3 xl:grid-cols-6">
-        <Figure label="Balance" value={usdc(user.balance, 'balance')} />
-        <Figure label="Total Investment" value={usdc(user.totalInvestment, 'balance')} />
-        <Figure label="Total Earnings" value={usdc(user.totalEarnings)} />
-        <Figure label="Referral Rewards" value={usdc(user.referralRewards)} />
-        <Figure label="Total Deposits" value={usdc(user.totalDeposits)} />
-        <Figure label="Admin Adjustments (net)" value={usdc(user.totalAdjustments)} />
+        <Figure label={t('Balance')} value={usdc(user.balance, 'balance')} />
+        <Figure label={t('Total Investment')} value={usdc(user.totalInvestment, 'balance')} />
+        <Figure label={t('Total Earnings')} value={usdc(user.totalEarnings)} />
+        <Figure label={t('Referral Rewards')} value={usdc(user.referralRewards)} />
+        <Figure label={t('Total Deposits')} value={usdc(user.totalDeposits)} />
+        <Figure label={t('Admin Adjustments (net)')} value={usdc(user.totalAdjustments)} />
       </dl>
       {user.withdrawalWallet && (
-        <p className="mt-2 break-all text-xs text-slate-500">Withdrawal wallet: {user.withdrawalWallet}</p>
+        <p className="mt-2 break-all text-xs text-slate-500">
+          {t('Withdrawal wallet: {wallet}', { wallet: user.withdrawalWallet })}
+        </p>
       )}
       <div className="mt-3 flex flex-wrap gap-2">
         <Button variant="secondary" aria-expanded={showDeposits} onClick={() => setShowDeposits((s) => !s)}>
-          {showDeposits ? 'Hide Deposits' : 'View Deposits'}
+          {showDeposits ? t('Hide Deposits') : t('View Deposits')}
         </Button>
         {balanceForm && (
           <Button variant="secondary" aria-expanded={showBalance} onClick={() => setShowBalance((s) => !s)}>
-            {showBalance ? 'Close Update Balance' : 'Update Balance'}
+            {showBalance ? t('Close Update Balance') : t('Update Balance')}
           </Button>
         )}
         {statementForm && (
           <Button variant="secondary" aria-expanded={showStatement} onClick={() => setShowStatement((s) => !s)}>
-            {showStatement ? statementTexts().screen.adminClose : statementTexts().screen.adminOpen}
+            {showStatement ? statementTexts(t).screen.adminClose : statementTexts(t).screen.adminOpen}
           </Button>
         )}
       </div>
@@ -232,14 +252,14 @@ function UserDeposits({ userId }: { userId: string }) {
   const [at, setAt] = useState<PageAt>(FIRST_PAGE);
   const q = useQuery(userDepositsQuery(userId, at));
   useEffect(() => setAt(FIRST_PAGE), [userId]);
-  if (q.isPending) return <p className="mt-3 text-sm text-slate-500">Loading deposits...</p>;
+  if (q.isPending) return <p className="mt-3 text-sm text-slate-500">{t('Loading deposits...')}</p>;
   if (q.isError)
     return (
       <div className="mt-3">
-        <LoadError error={q.error} what="deposits" onRetry={() => void q.refetch()} />
+        <LoadError error={q.error} what={t('deposits')} onRetry={() => void q.refetch()} />
       </div>
     );
-  if (q.data.deposits.length === 0) return <p className="mt-3 text-sm text-slate-500">No deposits.</p>;
+  if (q.data.deposits.length === 0) return <p className="mt-3 text-sm text-slate-500">{t('No deposits.')}</p>;
   const pages = Math.max(1, Math.ceil(q.data.total / q.data.pageSize));
   return (
     <div className="mt-3">
@@ -248,15 +268,15 @@ function UserDeposits({ userId }: { userId: string }) {
           <li key={d._id} className="flex flex-wrap items-center justify-between gap-2 py-2">
             <div className="min-w-0">
               <p className="font-medium text-slate-900">
-                {usdc(d.amount)} <span className="text-xs text-slate-500">· {TYPE_LABEL[d.type]}</span>
+                {usdc(d.amount)} <span className="text-xs text-slate-500">· {t(TYPE_LABEL[d.type])}</span>
               </p>
               <p className="break-all text-xs text-slate-500">
-                {d.txHash ? shortHash(d.txHash, 'adminDeposits') : 'No transaction hash'} ·{' '}
+                {d.txHash ? shortHash(d.txHash, 'adminDeposits') : t('No transaction hash')} ·{' '}
                 <span className="whitespace-nowrap">{dateTime(d.createdAt)}</span>
               </p>
             </div>
             <span className={`rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${DEPOSIT_STYLE[d.status]}`}>
-              {d.status}
+              {d.status === 'pending' ? t('pending') : d.status === 'confirmed' ? t('confirmed') : t('failed')}
             </span>
           </li>
         ))}
@@ -268,7 +288,7 @@ function UserDeposits({ userId }: { userId: string }) {
             disabled={at.page <= 1 || q.isPlaceholderData}
             onClick={() => setAt(prevPage(at, q.data))}
           >
-            Newer
+            {t('Newer')}
           </Button>
           <span>
             {at.page} / {pages}
@@ -278,7 +298,7 @@ function UserDeposits({ userId }: { userId: string }) {
             disabled={at.page >= pages || q.isPlaceholderData}
             onClick={() => setAt(nextPage(at, q.data))}
           >
-            Older
+            {t('Older')}
           </Button>
         </div>
       )}

@@ -1,3 +1,4 @@
+import { msg } from '@harvest/shared/i18n';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import * as z from 'zod/mini';
@@ -21,14 +22,15 @@ import { adminWithdrawalsQuery, type WithdrawalView } from '../../../lib/admin-q
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
 import { Email } from '../../../components/ui/email.tsx';
 import { FIRST_PAGE, type PageAt } from '../../../lib/paging.ts';
+import { rich, t } from '../../../lib/i18n.tsx';
 
 const PAGE_SIZE = 25;
 const STATUS = {
-  pending: { label: 'Pending', cls: 'bg-amber-100 text-amber-800' },
-  approved: { label: 'Completed', cls: 'bg-emerald-100 text-emerald-800' },
-  rejected: { label: 'Rejected', cls: 'bg-rose-100 text-rose-800' },
+  pending: { label: msg('Pending'), cls: 'bg-amber-100 text-amber-800' },
+  approved: { label: msg('Completed'), cls: 'bg-emerald-100 text-emerald-800' },
+  rejected: { label: msg('Rejected'), cls: 'bg-rose-100 text-rose-800' },
 } as const;
-const SOURCE = { earning: 'Cycle earning', rewards: 'Referral rewards', balance: 'Balance' } as const;
+const SOURCE = { earning: msg('Cycle earning'), rewards: msg('Referral rewards'), balance: msg('Balance') } as const;
 
 /** Admin withdrawals: Pending and History sub-tabs with counts, refresh, and the Process Withdrawal panel. */
 /** `toolbar` is composed by the app layer (e.g. the CSV downloads). */
@@ -74,30 +76,33 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: ReactNode } = {}) {
   }, [at.page, pages]);
 
   const tabs: { id: WithdrawalView; label: string; count: number | undefined }[] = [
-    { id: 'pending', label: 'Pending', count: counts?.pending },
+    { id: 'pending', label: t('Pending'), count: counts?.pending },
     // History is what was decided: approved and rejected, not the pending ones.
-    { id: 'history', label: 'History', count: counts ? counts.total - counts.pending : undefined },
+    { id: 'history', label: t('History'), count: counts ? counts.total - counts.pending : undefined },
   ];
 
   return (
     <div className="grid grid-cols-1 gap-4 lg:grid-cols-[1fr_22rem]">
       <Card
-        title="Withdrawals"
+        title={t('Withdrawals')}
         actions={
           <div className="flex flex-wrap gap-2">
             {view === 'pending' && forBatch.size > 0 && (
-              <Button onClick={() => setExporting(true)}>Export payout batch ({forBatch.size})</Button>
+              <Button onClick={() => setExporting(true)}>{t('Export payout batch ({n})', { n: forBatch.size })}</Button>
             )}
             {toolbar}
             <Button variant="secondary" onClick={() => void query.refetch()} disabled={query.isFetching}>
-              {query.isFetching ? 'Refreshing...' : 'Refresh'}
+              {query.isFetching ? t('Refreshing...') : t('Refresh')}
             </Button>
           </div>
         }
       >
         <Tabs
-          label="Withdrawal lists"
-          tabs={tabs.map((t) => ({ id: t.id, label: `${t.label} (${t.count ?? '…'})` }))}
+          label={t('Withdrawal lists')}
+          tabs={tabs.map((tab) => ({
+            id: tab.id,
+            label: t('{label} ({n})', { label: tab.label, n: tab.count ?? '…' }),
+          }))}
           value={view}
           onChange={(id) => {
             setView(id);
@@ -107,17 +112,17 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: ReactNode } = {}) {
           tabClassName="flex-1 rounded-lg px-3 py-2 text-sm font-semibold text-purple-700 transition hover:bg-white/60 data-[state=active]:bg-white data-[state=active]:text-purple-800 data-[state=active]:shadow"
         >
           {query.isPending ? (
-            <p className="text-sm text-slate-500">Loading withdrawals...</p>
+            <p className="text-sm text-slate-500">{t('Loading withdrawals...')}</p>
           ) : query.isError && rows.length === 0 ? (
             <LoadError
               error={query.error}
-              what="withdrawals"
+              what={t('withdrawals')}
               fallback={TEXT.fetchWithdrawalsFailed}
               onRetry={() => void query.refetch()}
             />
           ) : rows.length === 0 ? (
             <p className="text-sm text-slate-500">
-              {view === 'pending' ? 'No pending withdrawals.' : 'No withdrawals yet.'}
+              {view === 'pending' ? t('No pending withdrawals.') : t('No withdrawals yet.')}
             </p>
           ) : (
             <ul className="space-y-2">
@@ -127,7 +132,10 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: ReactNode } = {}) {
                     <input
                       type="checkbox"
                       className="mt-4 size-5 shrink-0 accent-purple-700 disabled:opacity-40"
-                      aria-label={`Add to a payout batch: ${usdc(w.netAmount)} to ${w.userId ? `${w.userId.firstName} ${w.userId.lastName}` : w.walletAddress}`}
+                      aria-label={t('Add to a payout batch: {amount} to {whom}', {
+                        amount: usdc(w.netAmount),
+                        whom: w.userId ? `${w.userId.firstName} ${w.userId.lastName}` : w.walletAddress,
+                      })}
                       checked={forBatch.has(w._id)}
                       disabled={w.batchId !== null}
                       onChange={(e) => {
@@ -152,7 +160,7 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: ReactNode } = {}) {
           )}
 
           <Pager
-            label="Pages"
+            label={t('Pages')}
             at={at}
             pages={pages}
             cursors={query.data}
@@ -186,17 +194,19 @@ function WithdrawalRow({ w, selected, onSelect }: { w: AdminWithdrawal; selected
       type="button"
       onClick={onSelect}
       aria-pressed={selected}
-      className={`w-full min-w-0 rounded-xl border p-3 text-left text-sm transition focus:outline-none focus-visible:ring-2 focus-visible:ring-purple-400 ${selected ? 'border-purple-500 bg-purple-50' : 'border-slate-200 bg-white hover:border-purple-300'}`}
+      className={`w-full min-w-0 rounded-xl border p-3 text-start text-sm transition focus:outline-none focus-visible:ring-2 focus-visible:ring-purple-400 ${selected ? 'border-purple-500 bg-purple-50' : 'border-slate-200 bg-white hover:border-purple-300'}`}
     >
       <div className="flex flex-wrap items-center justify-between gap-2">
         <span className="font-semibold text-slate-900">
-          {w.userId ? `${w.userId.firstName} ${w.userId.lastName}` : 'Unknown user'}
+          {w.userId ? `${w.userId.firstName} ${w.userId.lastName}` : t('Unknown user')}
         </span>
         <span className="flex flex-wrap gap-1">
           {w.status === 'pending' && w.batchId && (
-            <span className="rounded-full bg-sky-100 px-2.5 py-0.5 text-xs font-semibold text-sky-800">In payment</span>
+            <span className="rounded-full bg-sky-100 px-2.5 py-0.5 text-xs font-semibold text-sky-800">
+              {t('In payment')}
+            </span>
           )}
-          <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${st.cls}`}>{st.label}</span>
+          <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${st.cls}`}>{t(st.label)}</span>
         </span>
       </div>
       {/* slate-600: slate-500 falls under 4.5:1 on the selected row's purple-50. */}
@@ -207,23 +217,25 @@ function WithdrawalRow({ w, selected, onSelect }: { w: AdminWithdrawal; selected
       )}
       <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-slate-700">
         <span>
-          {w.cycleNumber !== null ? `Cycle #${w.cycleNumber}` : SOURCE[w.source]}
-          {w.investmentId ? ` · ${w.investmentId.tier}` : ''}
+          {w.cycleNumber !== null ? t('Cycle #{n}', { n: w.cycleNumber }) : t(SOURCE[w.source])}
+          {w.investmentId && <> · {w.investmentId.tier}</>}
         </span>
-        <span>Amount {usdc(w.amount)}</span>
-        <span>Fee {usdc(w.feeAmount)}</span>
+        <span>{t('Amount {amount}', { amount: usdc(w.amount) })}</span>
+        <span>{t('Fee {amount}', { amount: usdc(w.feeAmount) })}</span>
         {/* Never green on a rejected amount. */}
         <span className={`font-semibold ${w.status === 'rejected' ? 'text-slate-700' : 'text-emerald-700'}`}>
-          Net {usdc(w.netAmount)}
+          {t('Net {amount}', { amount: usdc(w.netAmount) })}
         </span>
       </div>
-      <p className="mt-1 font-mono text-xs break-all text-slate-600">{w.walletAddress}</p>
-      <p className="mt-1 text-xs text-slate-600">
-        Requested {dateTime(w.requestedAt)}
-        {w.processedAt ? ` · Processed ${dateTime(w.processedAt)}` : ''}
-        {w.txHash ? ` · Tx ${shortHash(w.txHash)}` : ''}
+      <p className="mt-1 font-mono text-xs break-all text-slate-600" dir="ltr">
+        {w.walletAddress}
       </p>
-      {w.notes && <p className="mt-1 text-xs text-slate-600">Notes: {w.notes}</p>}
+      <p className="mt-1 text-xs text-slate-600">
+        {t('Requested {date}', { date: dateTime(w.requestedAt) })}
+        {w.processedAt && <> · {t('Processed {date}', { date: dateTime(w.processedAt) })}</>}
+        {w.txHash && <> · {t('Tx {hash}', { hash: shortHash(w.txHash) })}</>}
+      </p>
+      {w.notes && <p className="mt-1 text-xs text-slate-600">{t('Notes: {notes}', { notes: w.notes })}</p>}
     </button>
   );
 }
@@ -253,7 +265,7 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
         txHash: v.txHash.trim(),
         notes: v.notes.trim() || null,
       });
-      toast.success('Withdrawal approved');
+      toast.success(t('Withdrawal approved'));
       onDone();
     } catch (err) {
       const text = errorText(err, TEXT.approveWithdrawalFailed);
@@ -266,7 +278,7 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
     if (!withdrawal) return;
     try {
       await reject.mutateAsync({ withdrawalId: withdrawal._id, notes: form.getValues('notes').trim() || null });
-      toast.success('Withdrawal rejected');
+      toast.success(t('Withdrawal rejected'));
       setConfirmReject(false);
       onDone();
     } catch (err) {
@@ -277,15 +289,19 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
   }
 
   return (
-    <Card title="Process Withdrawal">
+    <Card title={t('Process Withdrawal')}>
       {!withdrawal ? (
-        <p className="text-sm text-slate-500">Select a withdrawal from the list to process it.</p>
+        <p className="text-sm text-slate-500">{t('Select a withdrawal from the list to process it.')}</p>
       ) : withdrawal.status !== 'pending' ? (
         <div className="space-y-2 text-sm text-slate-700">
           <p>
-            This withdrawal is <strong>{STATUS[withdrawal.status].label}</strong>.
+            {rich(t('This withdrawal is <0>{status}</0>.', { status: t(STATUS[withdrawal.status].label) }), [
+              (text) => <strong>{text}</strong>,
+            ])}
           </p>
-          {withdrawal.txHash && <p className="font-mono text-xs break-all">Tx: {withdrawal.txHash}</p>}
+          {withdrawal.txHash && (
+            <p className="font-mono text-xs break-all">{t('Tx: {hash}', { hash: withdrawal.txHash })}</p>
+          )}
         </div>
       ) : (
         <form
@@ -294,29 +310,30 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
           noValidate
         >
           <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 rounded-xl bg-purple-50 p-3 text-sm">
-            <dt className="text-slate-600">User</dt>
-            <dd className="text-right [overflow-wrap:anywhere] text-slate-900">
+            <dt className="text-slate-600">{t('User')}</dt>
+            <dd className="text-end [overflow-wrap:anywhere] text-slate-900">
               {withdrawal.userId ? `${withdrawal.userId.firstName} ${withdrawal.userId.lastName}` : '—'}
             </dd>
-            <dt className="text-slate-600">Gross</dt>
-            <dd className="text-right text-slate-900">{usdc(withdrawal.amount)}</dd>
-            <dt className="text-slate-600">Fee</dt>
-            <dd className="text-right text-slate-900">{usdc(withdrawal.feeAmount)}</dd>
-            <dt className="font-semibold text-slate-900">Pay (net)</dt>
-            <dd className="text-right font-bold text-emerald-700">{usdc(withdrawal.netAmount)}</dd>
-            <dt className="col-span-2 text-slate-600">To wallet</dt>
+            <dt className="text-slate-600">{t('Gross')}</dt>
+            <dd className="text-end text-slate-900">{usdc(withdrawal.amount)}</dd>
+            <dt className="text-slate-600">{t('Fee')}</dt>
+            <dd className="text-end text-slate-900">{usdc(withdrawal.feeAmount)}</dd>
+            <dt className="font-semibold text-slate-900">{t('Pay (net)')}</dt>
+            <dd className="text-end font-bold text-emerald-700">{usdc(withdrawal.netAmount)}</dd>
+            <dt className="col-span-2 text-slate-600">{t('To wallet')}</dt>
             <dd className="col-span-2 font-mono text-xs break-all text-slate-900">{withdrawal.walletAddress}</dd>
           </dl>
           <TextInput
-            label="Transaction Hash"
+            label={t('Transaction Hash')}
             error={errors.txHash?.message}
             {...form.register('txHash')}
             placeholder="0x..."
             autoComplete="off"
             spellCheck={false}
+            dir="ltr"
             className="font-mono"
           />
-          <Field label="Notes (optional)" error={errors.notes?.message}>
+          <Field label={t('Notes (optional)')} error={errors.notes?.message}>
             {(id, describedBy, invalid) => (
               <textarea
                 id={id}
@@ -337,16 +354,16 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
               }}
               disabled={busy}
             >
-              Reject
+              {t('Reject')}
             </Button>
             <Button type="submit" variant="success" disabled={busy}>
-              {approve.isPending ? 'Approving...' : 'Approve'}
+              {approve.isPending ? t('Approving...') : t('Approve')}
             </Button>
           </div>
           <ConfirmDialog
             open={confirmReject}
-            title="Reject this withdrawal?"
-            confirmLabel="Reject"
+            title={t('Reject this withdrawal?')}
+            confirmLabel={t('Reject')}
             destructive
             busy={reject.isPending}
             error={rejectError}
@@ -354,9 +371,13 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
             onConfirm={() => void onReject()}
           >
             <p>
-              {usdc(withdrawal.amount)} goes back to{' '}
-              {withdrawal.userId ? `${withdrawal.userId.firstName} ${withdrawal.userId.lastName}` : 'the user'}
-              &apos;s account; nothing is paid. {notes.trim() ? 'Your notes are saved with it.' : ''}
+              {withdrawal.userId
+                ? t("{amount} goes back to {name}'s account; nothing is paid.", {
+                    amount: usdc(withdrawal.amount),
+                    name: `${withdrawal.userId.firstName} ${withdrawal.userId.lastName}`,
+                  })
+                : t("{amount} goes back to the user's account; nothing is paid.", { amount: usdc(withdrawal.amount) })}
+              {notes.trim() ? ` ${t('Your notes are saved with it.')}` : ''}
             </p>
           </ConfirmDialog>
         </form>

@@ -1,3 +1,4 @@
+import { msg } from '@harvest/shared/i18n';
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { FoundPayout } from '@harvest/shared/schemas/withdrawals';
@@ -7,8 +8,9 @@ import { errorText } from '../../../lib/api-client.ts';
 import { count, dateTime, shortHash, usdc } from '../../../lib/format.ts';
 import { toast } from '../../../lib/toast.ts';
 import { foundPayoutsQuery, useAssignPayout, useDismissPayout } from '../api/payouts.ts';
+import { rich, t } from '../../../lib/i18n.tsx';
 
-const SOURCE = { earning: 'Cycle earning', rewards: 'Referral rewards', balance: 'Balance' } as const;
+const SOURCE = { earning: msg('Cycle earning'), rewards: msg('Referral rewards'), balance: msg('Balance') } as const;
 
 /**
  * Payouts read on chain that the watcher could not settle by itself (decision 0071): several sets of pending
@@ -19,10 +21,11 @@ export function FoundPayouts() {
   const payouts = q.data?.payouts ?? [];
   if (payouts.length === 0) return null;
   return (
-    <Card title="Payouts found on chain">
+    <Card title={t('Payouts found on chain')}>
       <p className="mb-3 text-sm text-slate-700">
-        These USDC transfers left the payout address and could not be matched with pending withdrawals by themselves.
-        Say which withdrawals each one paid, or that it paid none.
+        {t(
+          'These USDC transfers left the payout address and could not be matched with pending withdrawals by themselves. Say which withdrawals each one paid, or that it paid none.',
+        )}
       </p>
       <ul className="space-y-3">
         {payouts.map((p) => (
@@ -47,34 +50,45 @@ function PayoutItem({ p }: { p: FoundPayout }) {
     try {
       toast.success((await assign.mutateAsync({ id: p._id, withdrawalIds: choices[choice] ?? [] })).message);
     } catch (err) {
-      toast.error(errorText(err, 'The withdrawals could not be approved with this payout'));
+      toast.error(errorText(err, t('The withdrawals could not be approved with this payout')));
     }
   }
   async function onDismiss() {
     try {
       toast.success((await dismiss.mutateAsync(p._id)).message);
     } catch (err) {
-      toast.error(errorText(err, 'The payout could not be removed'));
+      toast.error(errorText(err, t('The payout could not be removed')));
     }
   }
 
   return (
     <li className="rounded-xl border border-amber-200 bg-amber-50 p-3 text-sm">
       <p className="font-semibold text-slate-900">
-        <span className="whitespace-nowrap">{usdc(p.amount)}</span> to{' '}
-        <span className="font-mono text-xs [overflow-wrap:anywhere]">{p.walletAddress}</span>
+        {rich(t('<0>{amount}</0> to <1>{wallet}</1>', { amount: usdc(p.amount), wallet: p.walletAddress }), [
+          (text) => <span className="whitespace-nowrap">{text}</span>,
+          (text) => (
+            <span className="font-mono text-xs [overflow-wrap:anywhere]" dir="ltr">
+              {text}
+            </span>
+          ),
+        ])}
       </p>
       <p className="text-xs text-slate-700">
-        Transaction{' '}
-        <span className="font-mono" title={p.txHash}>
-          {shortHash(p.txHash)}
-        </span>{' '}
-        · block {count(p.blockNumber)}
+        {rich(
+          t('Transaction <0>{hash}</0> · block {block}', { hash: shortHash(p.txHash), block: count(p.blockNumber) }),
+          [
+            (text) => (
+              <span className="font-mono" title={p.txHash}>
+                {text}
+              </span>
+            ),
+          ],
+        )}
       </p>
       {p.detail && <p className="mt-1 text-amber-900">{p.detail}</p>}
       {choices.length > 0 ? (
         <fieldset className="mt-2 space-y-1">
-          <legend className="font-medium text-slate-900">It paid</legend>
+          <legend className="font-medium text-slate-900">{t('It paid')}</legend>
           {choices.map((set, i) => (
             <label key={set.join(',')} className="flex items-start gap-2">
               <input
@@ -89,7 +103,11 @@ function PayoutItem({ p }: { p: FoundPayout }) {
                   .map((id) => byId.get(id))
                   .map((w) =>
                     w
-                      ? `${w.cycleNumber !== null ? `Cycle #${w.cycleNumber}` : SOURCE[w.source]} ${usdc(w.netAmount)} (requested ${dateTime(w.requestedAt)})`
+                      ? t('{what} {amount} (requested {date})', {
+                          what: w.cycleNumber !== null ? t('Cycle #{n}', { n: w.cycleNumber }) : t(SOURCE[w.source]),
+                          amount: usdc(w.netAmount),
+                          date: dateTime(w.requestedAt),
+                        })
                       : '',
                   )
                   .join(' + ')}
@@ -98,15 +116,15 @@ function PayoutItem({ p }: { p: FoundPayout }) {
           ))}
         </fieldset>
       ) : (
-        <p className="mt-2 text-slate-700">No pending withdrawal to this wallet.</p>
+        <p className="mt-2 text-slate-700">{t('No pending withdrawal to this wallet.')}</p>
       )}
       <div className="mt-2 flex flex-wrap justify-end gap-2">
         <Button variant="secondary" onClick={() => void onDismiss()} disabled={dismiss.isPending}>
-          Paid no withdrawal
+          {t('Paid no withdrawal')}
         </Button>
         {choices.length > 0 && (
           <Button variant="success" onClick={() => void onAssign()} disabled={choice === null || assign.isPending}>
-            {assign.isPending ? 'Approving...' : 'Approve with this payout'}
+            {assign.isPending ? t('Approving...') : t('Approve with this payout')}
           </Button>
         )}
       </div>

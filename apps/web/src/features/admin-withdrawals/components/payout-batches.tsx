@@ -1,3 +1,4 @@
+import { msg } from '@harvest/shared/i18n';
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { PayoutBatch } from '@harvest/shared/schemas/withdrawals';
@@ -9,18 +10,19 @@ import { errorText } from '../../../lib/api-client.ts';
 import { count, dateTime, usdc } from '../../../lib/format.ts';
 import { toast } from '../../../lib/toast.ts';
 import { batchesQuery, downloadBatchFile, useCancelBatch, useCreateBatch } from '../api/payouts.ts';
+import { t, tx } from '../../../lib/i18n.tsx';
 
 const BATCH_STATUS = {
-  open: { label: 'In payment', cls: 'bg-sky-100 text-sky-800' },
-  completed: { label: 'Completed', cls: 'bg-emerald-100 text-emerald-800' },
-  cancelled: { label: 'Cancelled', cls: 'bg-slate-100 text-slate-700' },
+  open: { label: msg('In payment'), cls: 'bg-sky-100 text-sky-800' },
+  completed: { label: msg('Completed'), cls: 'bg-emerald-100 text-emerald-800' },
+  cancelled: { label: msg('Cancelled'), cls: 'bg-slate-100 text-slate-700' },
 } as const;
 
 async function download(id: string, format: 'safe' | 'csv') {
   try {
-    toast.success(`Downloaded ${await downloadBatchFile(id, format)}`);
+    toast.success(t('Downloaded {name}', { name: await downloadBatchFile(id, format) }));
   } catch (err) {
-    toast.error(errorText(err, 'The batch file could not be downloaded'));
+    toast.error(errorText(err, t('The batch file could not be downloaded')));
   }
 }
 
@@ -51,7 +53,7 @@ export function ExportBatchDialog({
       onDone();
       await download(batch._id, 'safe');
     } catch (err) {
-      setError(errorText(err, 'The payout batch could not be created'));
+      setError(errorText(err, t('The payout batch could not be created')));
     }
   }
 
@@ -59,11 +61,16 @@ export function ExportBatchDialog({
     <Dialog
       open={open}
       onClose={onClose}
-      title="Export payout batch"
-      description={`${count(ids.length)} pending withdrawal${ids.length === 1 ? '' : 's'} become "in payment" until the payout is read on chain, which completes them; they cannot be exported twice.`}
+      title={t('Export payout batch')}
+      description={t(
+        ids.length === 1
+          ? '1 pending withdrawal becomes "in payment" until the payout is read on chain, which completes it; it cannot be exported twice.'
+          : '{n} pending withdrawals become "in payment" until the payout is read on chain, which completes them; they cannot be exported twice.',
+        { n: count(ids.length) },
+      )}
     >
       <fieldset className="space-y-2 text-sm text-slate-800">
-        <legend className="mb-1 font-semibold text-slate-900">Transfers</legend>
+        <legend className="mb-1 font-semibold text-slate-900">{t('Transfers')}</legend>
         <label className="flex items-start gap-2">
           <input
             type="radio"
@@ -72,7 +79,7 @@ export function ExportBatchDialog({
             checked={grouped}
             onChange={() => setGrouped(true)}
           />
-          <span>One per request: a request&apos;s withdrawals added up (fewer transfers)</span>
+          <span>{t("One per request: a request's withdrawals added up (fewer transfers)")}</span>
         </label>
         <label className="flex items-start gap-2">
           <input
@@ -82,20 +89,20 @@ export function ExportBatchDialog({
             checked={!grouped}
             onChange={() => setGrouped(false)}
           />
-          <span>One per withdrawal</span>
+          <span>{t('One per withdrawal')}</span>
         </label>
       </fieldset>
       {error && (
         <p role="alert" className="mt-3 text-sm text-red-700">
-          {error}
+          {tx(error)}
         </p>
       )}
       <div className="mt-5 flex flex-wrap justify-end gap-2">
         <Button variant="secondary" onClick={onClose}>
-          Cancel
+          {t('Cancel')}
         </Button>
         <Button onClick={() => void onCreate()} disabled={create.isPending || ids.length === 0}>
-          {create.isPending ? 'Creating...' : 'Create batch and download'}
+          {create.isPending ? t('Creating...') : t('Create batch and download')}
         </Button>
       </div>
     </Dialog>
@@ -107,15 +114,17 @@ export function PayoutBatches() {
   const q = useQuery(batchesQuery());
   const batches = q.data?.batches ?? [];
   return (
-    <Card title="Payout batches">
+    <Card title={t('Payout batches')}>
       <p className="mb-3 text-sm text-slate-700">
-        Tick pending withdrawals and export them for the payout wallet: a Safe{'{'}Wallet{'}'} Transaction Builder file,
-        or a CSV of address and amount. Each withdrawal completes by itself once its transfer is read on chain.
+        {t(
+          'Tick pending withdrawals and export them for the payout wallet: a {safe} Transaction Builder file, or a CSV of address and amount. Each withdrawal completes by itself once its transfer is read on chain.',
+          { safe: 'Safe{Wallet}' },
+        )}
       </p>
       {q.isPending ? (
-        <p className="text-sm text-slate-600">Loading...</p>
+        <p className="text-sm text-slate-600">{t('Loading...')}</p>
       ) : batches.length === 0 ? (
-        <p className="text-sm text-slate-600">No payout batches yet.</p>
+        <p className="text-sm text-slate-600">{t('No payout batches yet.')}</p>
       ) : (
         <ul className="space-y-2">
           {batches.map((b) => (
@@ -137,27 +146,30 @@ function BatchItem({ b }: { b: PayoutBatch }) {
       toast.success((await cancel.mutateAsync(b._id)).message);
       setConfirm(false);
     } catch (err) {
-      setError(errorText(err, 'The batch could not be cancelled'));
+      setError(errorText(err, t('The batch could not be cancelled')));
     }
   }
   return (
     <li className="rounded-xl border border-slate-200 bg-white p-3 text-sm">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <span className="font-semibold text-slate-900">Batch of {dateTime(b.createdAt)}</span>
-        <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${st.cls}`}>{st.label}</span>
+        <span className="font-semibold text-slate-900">{t('Batch of {date}', { date: dateTime(b.createdAt) })}</span>
+        <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${st.cls}`}>{t(st.label)}</span>
       </div>
       <p className="mt-1 text-slate-700">
-        {count(b.withdrawals)} withdrawal{b.withdrawals === 1 ? '' : 's'} in {count(b.transfers)} transfer
-        {b.transfers === 1 ? '' : 's'}, <span className="whitespace-nowrap">{usdc(b.total)}</span>
-        {b.status === 'open' ? ` · ${count(b.pending)} still to pay` : ''}
+        {t('{withdrawals} in {transfers}, {total}', {
+          withdrawals: b.withdrawals === 1 ? t('1 withdrawal') : t('{n} withdrawals', { n: count(b.withdrawals) }),
+          transfers: b.transfers === 1 ? t('1 transfer') : t('{n} transfers', { n: count(b.transfers) }),
+          total: usdc(b.total),
+        })}
+        {b.status === 'open' && <> · {t('{n} still to pay', { n: count(b.pending) })}</>}
       </p>
       {b.status === 'open' && (
         <div className="mt-2 flex flex-wrap justify-end gap-2">
           <Button variant="secondary" onClick={() => void download(b._id, 'safe')}>
-            Safe file
+            {t('Safe file')}
           </Button>
           <Button variant="secondary" onClick={() => void download(b._id, 'csv')}>
-            CSV
+            {t('CSV')}
           </Button>
           <Button
             variant="danger"
@@ -166,14 +178,14 @@ function BatchItem({ b }: { b: PayoutBatch }) {
               setConfirm(true);
             }}
           >
-            Cancel batch
+            {t('Cancel batch')}
           </Button>
         </div>
       )}
       <ConfirmDialog
         open={confirm}
-        title="Cancel this payout batch?"
-        confirmLabel="Cancel batch"
+        title={t('Cancel this payout batch?')}
+        confirmLabel={t('Cancel batch')}
         destructive
         busy={cancel.isPending}
         error={error}
@@ -181,8 +193,14 @@ function BatchItem({ b }: { b: PayoutBatch }) {
         onConfirm={() => void onCancel()}
       >
         <p>
-          Its {count(b.pending)} withdrawal{b.pending === 1 ? '' : 's'} still to pay leave it and can be exported again.
-          Cancel only if the batch was not executed: a payout read on chain still completes them.
+          {b.pending === 1
+            ? t(
+                'Its 1 withdrawal still to pay leaves it and can be exported again. Cancel only if the batch was not executed: a payout read on chain still completes it.',
+              )
+            : t(
+                'Its {n} withdrawals still to pay leave it and can be exported again. Cancel only if the batch was not executed: a payout read on chain still completes them.',
+                { n: count(b.pending) },
+              )}
         </p>
       </ConfirmDialog>
     </li>

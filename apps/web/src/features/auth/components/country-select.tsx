@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { getCountries, getCountryCallingCode, isSupportedCountry } from 'libphonenumber-js/min';
 import { inputClass } from '../../../components/ui/field.tsx';
+import { currentLocale, t } from '../../../lib/i18n.tsx';
 
 export interface Country {
   iso: string;
@@ -8,14 +9,15 @@ export interface Country {
   dial: string;
 }
 
-/** Every country libphonenumber-js maintains (about 245), named by the browser's Intl data. */
+/** Every country libphonenumber-js maintains (about 245), named by the browser's Intl data in the language on screen. */
 export function useCountries(): Country[] {
+  const locale = currentLocale();
   return useMemo(() => {
-    const names = new Intl.DisplayNames(['en'], { type: 'region' });
+    const names = new Intl.DisplayNames([locale], { type: 'region' });
     return getCountries()
       .map((iso) => ({ iso, name: names.of(iso) ?? iso, dial: `+${getCountryCallingCode(iso)}` }))
-      .sort((a, b) => a.name.localeCompare(b.name));
-  }, []);
+      .sort((a, b) => a.name.localeCompare(b.name, locale));
+  }, [locale]);
 }
 
 /**
@@ -38,7 +40,7 @@ export function CountrySelect({
     <div className="relative min-w-0">
       <select
         id={id}
-        aria-label="Country code"
+        aria-label={t('Country code')}
         value={value}
         onChange={(e) => onChange(e.target.value)}
         className="peer absolute inset-0 z-10 h-full w-full cursor-pointer opacity-0"

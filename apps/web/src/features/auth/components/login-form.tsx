@@ -11,6 +11,7 @@ import { useAuth } from '../../../lib/auth.tsx';
 import { firstError, useZodForm } from '../../../lib/form.ts';
 import { login } from '../api/auth.ts';
 import { AuthCard } from './auth-card.tsx';
+import { t, tx } from '../../../lib/i18n.tsx';
 
 interface Values {
   email: string;
@@ -48,10 +49,10 @@ export function LoginForm() {
   };
 
   return (
-    <AuthCard title="Welcome Back">
+    <AuthCard title={t('Welcome Back')}>
       {auth.notice && (
         <p role="status" className="mb-4 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
-          {auth.notice}
+          {tx(auth.notice)}
         </p>
       )}
       <form
@@ -60,7 +61,7 @@ export function LoginForm() {
         noValidate
       >
         <TextInput
-          label="Email"
+          label={t('Email')}
           type="email"
           autoComplete="email"
           maxLength={MAX_LENGTH.email}
@@ -68,7 +69,7 @@ export function LoginForm() {
           {...form.register('email')}
         />
         <PasswordInput
-          label="Password"
+          label={t('Password')}
           autoComplete="current-password"
           maxLength={MAX_LENGTH.password}
           error={errors.password?.message}
@@ -77,15 +78,16 @@ export function LoginForm() {
         {needsCode && (
           <>
             <p role="status" className="rounded-lg bg-purple-50 p-3 text-sm text-purple-950">
-              Two-factor authentication is on for this account: enter the code from your authenticator app to finish
-              signing in.
+              {t(
+                'Two-factor authentication is on for this account: enter the code from your authenticator app to finish signing in.',
+              )}
             </p>
             <TextInput
-              label="Authentication code"
+              label={t('Authentication code')}
               inputMode="numeric"
               autoComplete="one-time-code"
               maxLength={MAX_LENGTH.authCode}
-              hint="The 6-digit code from your authenticator app, or a recovery code."
+              hint={t('The 6-digit code from your authenticator app, or a recovery code.')}
               error={errors.totpCode?.message}
               autoFocus
               {...form.register('totpCode')}
@@ -94,17 +96,17 @@ export function LoginForm() {
         )}
         {errors.root?.message && (
           <p role="alert" className="text-sm font-medium text-red-700">
-            {errors.root.message}
+            {tx(errors.root.message)}
           </p>
         )}
         <Button type="submit" className="w-full" disabled={isSubmitting}>
-          {isSubmitting ? 'Signing In...' : 'Sign In'}
+          {isSubmitting ? t('Signing In...') : t('Sign In')}
         </Button>
       </form>
       <p className="mt-6 text-center text-sm text-slate-700">
-        Don&apos;t have an account?{' '}
+        {t("Don't have an account?")}{' '}
         <Link to="/signup" className="font-semibold text-purple-800 underline-offset-2 hover:underline">
-          Sign up
+          {t('Sign up')}
         </Link>
       </p>
     </AuthCard>

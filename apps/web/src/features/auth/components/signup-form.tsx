@@ -12,6 +12,7 @@ import { register, sendCode } from '../api/auth.ts';
 import { AuthCard } from './auth-card.tsx';
 import { CountrySelect, dialOf } from './country-select.tsx';
 import { useState } from 'react';
+import { t } from '../../../lib/i18n.tsx';
 
 const SUMMARY_ID = 'signup-missing';
 
@@ -107,17 +108,19 @@ export function SignupForm() {
 
   return (
     <AuthCard
-      title="Create Account"
-      intro="Harvest Farm is an investment platform for USDC on Polygon. You need an invitation code from an existing member to join."
+      title={t('Create Account')}
+      intro={t(
+        'Harvest Farm is an investment platform for USDC on Polygon. You need an invitation code from an existing member to join.',
+      )}
     >
       <form onSubmit={form.handleSubmit(onValid, onInvalid)} className="space-y-4" noValidate>
         {missing && (
           <p id={SUMMARY_ID} className="rounded-lg bg-red-50 p-3 text-sm font-medium text-red-800">
-            {TEXT.signupAllRequired}. Fill in the fields marked Required.
+            {t('{required}. Fill in the fields marked Required.', { required: t(TEXT.signupAllRequired) })}
           </p>
         )}
         <TextInput
-          label="Invitation Code"
+          label={t('Invitation Code')}
           autoComplete="off"
           maxLength={MAX_LENGTH.invitationCode}
           {...check('invitationCode')}
@@ -125,21 +128,21 @@ export function SignupForm() {
         />
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
           <TextInput
-            label="First Name"
+            label={t('First Name')}
             autoComplete="given-name"
             maxLength={MAX_LENGTH.name}
             {...check('firstName')}
             {...form.register('firstName')}
           />
           <TextInput
-            label="Last Name"
+            label={t('Last Name')}
             autoComplete="family-name"
             maxLength={MAX_LENGTH.name}
             {...check('lastName')}
             {...form.register('lastName')}
           />
         </div>
-        <Field label="Email" {...check('email')}>
+        <Field label={t('Email')} {...check('email')}>
           {(id, describedBy, invalid) => (
             <div className="flex min-w-0 gap-2">
               <input
@@ -153,20 +156,20 @@ export function SignupForm() {
                 {...form.register('email')}
               />
               <Button variant="secondary" onClick={() => void onSendCode()} disabled={sending} className="shrink-0">
-                {sending ? 'Sending...' : 'Send Otp'}
+                {sending ? t('Sending...') : t('Send Otp')}
               </Button>
             </div>
           )}
         </Field>
         <TextInput
-          label="Verification Code"
+          label={t('Verification Code')}
           inputMode="numeric"
           autoComplete="one-time-code"
           maxLength={MAX_LENGTH.verificationCode}
           {...check('verificationCode')}
           {...form.register('verificationCode')}
         />
-        <Field label="Phone Number" {...check('phoneNumber')}>
+        <Field label={t('Phone Number')} {...check('phoneNumber')}>
           {(id, describedBy, invalid) => (
             // The selector and the number share the row inside the card: the code narrow, the number the rest.
             <div className="grid min-w-0 grid-cols-[7.5rem_minmax(0,1fr)] gap-2">
@@ -185,35 +188,37 @@ export function SignupForm() {
           )}
         </Field>
         <PasswordInput
-          label="Password"
+          label={t('Password')}
           autoComplete="new-password"
           maxLength={MAX_LENGTH.password}
           {...check('password')}
           {...form.register('password')}
         />
         <PasswordInput
-          label="Confirm Password"
+          label={t('Confirm Password')}
           autoComplete="new-password"
           maxLength={MAX_LENGTH.password}
           {...check('confirmPassword')}
           {...form.register('confirmPassword')}
         />
         <PasswordInput
-          label="Withdrawal Password"
+          label={t('Withdrawal Password')}
           autoComplete="new-password"
-          hint="Use a password different from your login password: it is more secure and is asked for every withdrawal."
+          hint={t(
+            'Use a password different from your login password: it is more secure and is asked for every withdrawal.',
+          )}
           maxLength={MAX_LENGTH.password}
           {...check('withdrawalPassword')}
           {...form.register('withdrawalPassword')}
         />
         <Button type="submit" className="w-full" disabled={isSubmitting}>
-          {isSubmitting ? 'Creating Account...' : 'Create Account'}
+          {isSubmitting ? t('Creating Account...') : t('Create Account')}
         </Button>
       </form>
       <p className="mt-6 text-center text-sm text-slate-700">
-        Already have an account?{' '}
+        {t('Already have an account?')}{' '}
         <Link to="/login" className="font-semibold text-purple-800 underline-offset-2 hover:underline">
-          Sign in
+          {t('Sign in')}
         </Link>
       </p>
     </AuthCard>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { CopyButton } from '../../../components/ui/copy-button.tsx';
+import { t } from '../../../lib/i18n.tsx';
 
 /**
  * The deposit address with a copy button and a QR code, the instructions and the network warning.
@@ -23,38 +24,43 @@ export function DepositAddress({ address, own = false }: { address: string; own?
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
         <div className="min-w-0 flex-1">
           <p className="text-sm font-medium text-slate-600">
-            {own ? 'Your deposit address (USDC on Polygon)' : 'Deposit address (USDC on Polygon)'}
+            {own ? t('Your deposit address (USDC on Polygon)') : t('Deposit address (USDC on Polygon)')}
           </p>
           <div className="mt-1 flex flex-col gap-2 sm:flex-row sm:items-center">
             <code
               className="block min-w-0 flex-1 rounded-lg bg-slate-100 px-3 py-2 font-mono text-sm break-all text-slate-900"
               data-testid="deposit-address"
+              dir="ltr"
             >
               {address}
             </code>
-            <CopyButton text={address} label="Copy Address" done="Deposit address copied" />
+            <CopyButton text={address} label={t('Copy Address')} done={t('Deposit address copied')} />
           </div>
         </div>
-        {qr && <img src={qr} alt="QR code of the deposit address" width={140} height={140} className="rounded-lg" />}
+        {qr && (
+          <img src={qr} alt={t('QR code of the deposit address')} width={140} height={140} className="rounded-lg" />
+        )}
       </div>
       <div role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
-        <p className="font-semibold">Only USDC on the Polygon network is accepted.</p>
+        <p className="font-semibold">{t('Only USDC on the Polygon network is accepted.')}</p>
         <p>
-          Sending any other token, or USDC on any other network, to this address will not be credited and may be lost.
+          {t(
+            'Sending any other token, or USDC on any other network, to this address will not be credited and may be lost.',
+          )}
         </p>
       </div>
       {own ? (
-        <ol className="list-decimal space-y-1 pl-5 text-sm text-slate-700">
-          <li>Send USDC on the Polygon network from any wallet to your address above (minimum $0.5 USDC).</li>
-          <li>The deposit shows up below by itself within a minute, with its confirmations.</li>
-          <li>Your balance is credited once the transfer is confirmed. No transaction hash to paste.</li>
+        <ol className="list-decimal space-y-1 ps-5 text-sm text-slate-700">
+          <li>{t('Send USDC on the Polygon network from any wallet to your address above (minimum $0.5 USDC).')}</li>
+          <li>{t('The deposit shows up below by itself within a minute, with its confirmations.')}</li>
+          <li>{t('Your balance is credited once the transfer is confirmed. No transaction hash to paste.')}</li>
         </ol>
       ) : (
-        <ol className="list-decimal space-y-1 pl-5 text-sm text-slate-700">
-          <li>Send USDC on the Polygon network from your wallet to the address above (minimum $0.5 USDC).</li>
-          <li>Copy the transaction hash from your wallet or a block explorer once the transfer is sent.</li>
-          <li>Submit the transaction hash, the exact amount and the address you sent from in the form below.</li>
-          <li>Your balance is credited once the transaction is confirmed.</li>
+        <ol className="list-decimal space-y-1 ps-5 text-sm text-slate-700">
+          <li>{t('Send USDC on the Polygon network from your wallet to the address above (minimum $0.5 USDC).')}</li>
+          <li>{t('Copy the transaction hash from your wallet or a block explorer once the transfer is sent.')}</li>
+          <li>{t('Submit the transaction hash, the exact amount and the address you sent from in the form below.')}</li>
+          <li>{t('Your balance is credited once the transaction is confirmed.')}</li>
         </ol>
       )}
     </div>

@@ -6,6 +6,7 @@ import { TextInput } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { firstError, useZodForm } from '../../../lib/form.ts';
 import { useSubmitDeposit } from '../api/submit-deposit.ts';
+import { t } from '../../../lib/i18n.tsx';
 
 interface Values {
   txHash: string;
@@ -39,20 +40,22 @@ export function DepositForm() {
       onSubmit={form.handleSubmit(onValid, (errs) => toast.error(firstError(errs) ?? TEXT.depositFailed))}
       noValidate
       className="space-y-3"
-      aria-label="Submit deposit"
+      aria-label={t('Submit deposit')}
     >
       <TextInput
-        label="Transaction Hash"
+        label={t('Transaction Hash')}
         placeholder="0x..."
         autoComplete="off"
         spellCheck={false}
+        dir="ltr"
         error={errors.txHash?.message}
         {...form.register('txHash')}
       />
       <TextInput
-        label="Amount (USDC)"
+        label={t('Amount (USDC)')}
         type="number"
         inputMode="decimal"
+        dir="ltr"
         min="0.5"
         step="any"
         placeholder="0.5"
@@ -60,15 +63,16 @@ export function DepositForm() {
         {...form.register('amount')}
       />
       <TextInput
-        label="From Address"
-        placeholder="0x... (the wallet you sent from)"
+        label={t('From Address')}
+        placeholder={t('0x... (the wallet you sent from)')}
         autoComplete="off"
         spellCheck={false}
+        dir="ltr"
         error={errors.fromAddress?.message}
         {...form.register('fromAddress')}
       />
       <Button type="submit" disabled={submit.isPending} className="w-full sm:w-auto">
-        {submit.isPending ? 'Submitting...' : 'Submit Deposit'}
+        {submit.isPending ? t('Submitting...') : t('Submit Deposit')}
       </Button>
     </form>
   );

@@ -11,6 +11,7 @@ import { useDismissFailedDeposit } from '../api/dismiss-failed-deposit.ts';
 import { useQuery } from '@tanstack/react-query';
 import { failedDepositsQuery } from '../../../lib/investor-queries.ts';
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
+import { t, tx } from '../../../lib/i18n.tsx';
 
 /** The failed-deposits correction area: each failed deposit with its reason and a correction form. */
 export function FailedDeposits() {
@@ -23,12 +24,14 @@ export function FailedDeposits() {
       className="rounded-2xl border border-rose-200 bg-rose-50/95 p-5 shadow-lg"
     >
       <h2 id="failed-deposits-title" className="text-lg font-bold text-rose-900">
-        Failed Deposits
+        {t('Failed Deposits')}
       </h2>
       <p className="mb-3 text-sm text-rose-900">
         {deposits.some((d) => d.correctable)
-          ? 'These deposits were not credited. Correct the transaction hash and amount of one you submitted to have it checked again.'
-          : 'These deposits were not credited.'}
+          ? t(
+              'These deposits were not credited. Correct the transaction hash and amount of one you submitted to have it checked again.',
+            )
+          : t('These deposits were not credited.')}
       </p>
       <ul className="space-y-3">
         {deposits.map((d) =>
@@ -44,10 +47,11 @@ function ChainFailure({ deposit }: { deposit: Deposit }) {
   return (
     <li className="rounded-xl bg-white p-4 shadow-sm">
       <DepositLine deposit={deposit} />
-      {deposit.failureReason && <p className="mt-2 text-sm text-rose-800">{deposit.failureReason}</p>}
+      {deposit.failureReason && <p className="mt-2 text-sm text-rose-800">{tx(deposit.failureReason)}</p>}
       <p className="mt-1 text-sm text-slate-700">
-        This transfer was read from the blockchain, so it cannot be corrected. It was not credited; send a new deposit
-        to your deposit address instead.
+        {t(
+          'This transfer was read from the blockchain, so it cannot be corrected. It was not credited; send a new deposit to your deposit address instead.',
+        )}
       </p>
       <DismissButton deposit={deposit} />
     </li>
@@ -81,9 +85,9 @@ function DismissButton({ deposit }: { deposit: Deposit }) {
         variant="secondary"
         onClick={onDismiss}
         disabled={dismiss.isPending}
-        aria-label={`Dismiss failed deposit of ${usdc(deposit.amount)}`}
+        aria-label={t('Dismiss failed deposit of {amount}', { amount: usdc(deposit.amount) })}
       >
-        Dismiss
+        {t('Dismiss')}
       </Button>
     </div>
   );
@@ -131,39 +135,42 @@ function FailedDepositItem({ deposit }: { deposit: Deposit }) {
   return (
     <li className="rounded-xl bg-white p-4 shadow-sm">
       <DepositLine deposit={deposit} />
-      {deposit.failureReason && <p className="mt-2 text-sm text-rose-800">{deposit.failureReason}</p>}
+      {deposit.failureReason && <p className="mt-2 text-sm text-rose-800">{tx(deposit.failureReason)}</p>}
       <form
         onSubmit={form.handleSubmit(onValid, (errs) => toast.error(firstError(errs) ?? TEXT.updateFailed))}
         noValidate
         className={`mt-3 grid gap-3 sm:items-end ${withFrom ? 'sm:grid-cols-[1fr_10rem_1fr_auto]' : 'sm:grid-cols-[1fr_10rem_auto]'}`}
-        aria-label="Correct failed deposit"
+        aria-label={t('Correct failed deposit')}
       >
         <TextInput
-          label="Transaction Hash"
+          label={t('Transaction Hash')}
           autoComplete="off"
           spellCheck={false}
+          dir="ltr"
           error={errors.txHash?.message}
           {...form.register('txHash')}
         />
         <TextInput
-          label="Amount (USDC)"
+          label={t('Amount (USDC)')}
           type="number"
           inputMode="decimal"
+          dir="ltr"
           step="any"
           error={errors.amount?.message}
           {...form.register('amount')}
         />
         {withFrom && (
           <TextInput
-            label="From Address"
+            label={t('From Address')}
             autoComplete="off"
             spellCheck={false}
+            dir="ltr"
             error={errors.fromAddress?.message}
             {...form.register('fromAddress')}
           />
         )}
         <Button type="submit" disabled={update.isPending}>
-          {update.isPending ? 'Updating...' : 'Update & Retry'}
+          {update.isPending ? t('Updating...') : t('Update & Retry')}
         </Button>
       </form>
       <DismissButton deposit={deposit} />

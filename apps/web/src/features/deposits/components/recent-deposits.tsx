@@ -7,6 +7,7 @@ import { QueryState } from '../../../components/ui/query-state.tsx';
 import { depositHistoryQuery } from '../../../lib/investor-queries.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
+import { t, tx } from '../../../lib/i18n.tsx';
 
 /** Refresh while a chain deposit is pending. */
 const LIVE_MS = 3_000;
@@ -34,12 +35,14 @@ export function RecentDeposits() {
     }
   }, [history.data, qc]);
   return (
-    <QueryState query={history} what="your deposits">
+    <QueryState query={history} what={t('your deposits')}>
       {(data) =>
         data.deposits.length === 0 ? (
-          <p className="text-sm text-slate-700">No deposits yet. Your first deposit appears here once you submit it.</p>
+          <p className="text-sm text-slate-700">
+            {t('No deposits yet. Your first deposit appears here once you submit it.')}
+          </p>
         ) : (
-          <ul className="divide-y divide-slate-200" aria-label="Recent deposits">
+          <ul className="divide-y divide-slate-200" aria-label={t('Recent deposits')}>
             {data.deposits.slice(0, RECENT_DEPOSITS).map((d) => (
               <DepositRow key={d._id} deposit={d} />
             ))}
@@ -57,10 +60,10 @@ function DepositRow({ deposit: d }: { deposit: Deposit }) {
         <span className="font-semibold text-slate-900">{usdc(d.amount)}</span>
         <div className="flex items-center gap-2">
           <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">
-            {TYPE_LABEL[d.type]}
+            {t(TYPE_LABEL[d.type])}
           </span>
           <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[d.status]}`}>
-            {STATUS_LABEL[d.status]}
+            {t(STATUS_LABEL[d.status])}
           </span>
         </div>
       </div>
@@ -73,14 +76,14 @@ function DepositRow({ deposit: d }: { deposit: Deposit }) {
       {d.status === 'pending' && d.type === 'real' && d.requiredConfirmations > 0 && (
         <Confirmations n={d.confirmations} required={d.requiredConfirmations} />
       )}
-      {d.status === 'failed' && d.failureReason && <p className="mt-1 text-xs text-rose-700">{d.failureReason}</p>}
+      {d.status === 'failed' && d.failureReason && <p className="mt-1 text-xs text-rose-700">{tx(d.failureReason)}</p>}
     </li>
   );
 }
 
 function Confirmations({ n, required }: { n: number; required: number }) {
   const shown = Math.min(n, required);
-  const label = `Confirmations ${shown} of ${required}`;
+  const label = t('Confirmations {shown} of {required}', { shown, required });
   return (
     <div className="mt-2">
       <div className="mb-1 text-xs font-medium text-slate-600">{label}</div>

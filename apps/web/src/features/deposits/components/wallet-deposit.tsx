@@ -12,6 +12,7 @@ import { firstError, useZodForm } from '../../../lib/form.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useSubmitDeposit } from '../api/submit-deposit.ts';
 import type { Eip1193 } from '../lib/wallet.ts';
+import { t, tx } from '../../../lib/i18n.tsx';
 
 /** The browser's EIP-1193 wallet (MetaMask and the like inject `window.ethereum`), if there is one. */
 export function browserWallet(): Eip1193 | null {
@@ -89,18 +90,19 @@ export function WalletDeposit({ settings, address }: { settings: DepositSettings
     <form
       onSubmit={form.handleSubmit(onValid, (errs) => toast.error(firstError(errs) ?? TEXT.minDeposit))}
       noValidate
-      aria-label="Send from my wallet"
+      aria-label={t('Send from my wallet')}
       className="space-y-3 rounded-xl border border-purple-200 bg-purple-50/60 p-4"
     >
       <p className="text-sm text-slate-700">
-        Have a browser wallet? Send USDC to your address from it; the deposit shows up below at once.
+        {t('Have a browser wallet? Send USDC to your address from it; the deposit shows up below at once.')}
       </p>
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
         <div className="min-w-0 sm:w-64">
           <TextInput
-            label="Amount to send (USDC)"
+            label={t('Amount to send (USDC)')}
             type="text"
             inputMode="decimal"
+            dir="ltr"
             autoComplete="off"
             placeholder="0.5"
             error={errors.amount?.message}
@@ -109,15 +111,15 @@ export function WalletDeposit({ settings, address }: { settings: DepositSettings
         </div>
         <Button type="submit" disabled={stage !== 'idle'} className="sm:mt-6">
           {stage === 'wallet'
-            ? 'Confirm in your wallet...'
+            ? t('Confirm in your wallet...')
             : stage === 'mining'
-              ? 'Waiting for the transfer...'
-              : 'Send from my wallet'}
+              ? t('Waiting for the transfer...')
+              : t('Send from my wallet')}
         </Button>
       </div>
       {error && (
         <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
-          {error}
+          {tx(error)}
         </p>
       )}
     </form>

@@ -10,6 +10,7 @@ import { useCompleteCycle } from '../api/complete-cycle.ts';
 import { useStartEarning } from '../api/start-earning.ts';
 import { countdownText, useServerNow } from './use-server-now.ts';
 import { isPlatformWeekend, usdc, weekdayTime } from '../../../lib/format.ts';
+import { rich, t } from '../../../lib/i18n.tsx';
 
 export type CycleState =
   | { kind: 'running'; endsAt: number }
@@ -57,9 +58,11 @@ export function InvestmentCycles({
 }: InvestmentCyclesProps) {
   const now = useServerNow(serverTime, receivedAt);
   return (
-    <Card title="Investment Cycles">
+    <Card title={t('Investment Cycles')}>
       {investments.length === 0 ? (
-        <p className="text-slate-600">You have no investments yet. Choose a tier in the Tiers tab to start earning.</p>
+        <p className="text-slate-600">
+          {t('You have no investments yet. Choose a tier in the Tiers tab to start earning.')}
+        </p>
       ) : (
         <ul className="grid gap-4 md:grid-cols-2">
           {investments.map((inv) => (
@@ -109,13 +112,13 @@ export function InvestmentCard({
   return (
     <article
       className="h-full rounded-xl border border-purple-100 bg-white p-4 shadow-sm"
-      aria-label={`${inv.tier} investment`}
+      aria-label={t('{tier} investment', { tier: inv.tier })}
     >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div>
           <h3 className="text-lg font-bold text-purple-900">{inv.tier}</h3>
           <p className="text-sm text-slate-600">
-            {usdc(inv.amount)} · {inv.dailyRate}% daily
+            {usdc(inv.amount)} · {t('{rate}% daily', { rate: inv.dailyRate })}
           </p>
         </div>
         <StateBadge state={state} weekend={weekend} />
@@ -123,16 +126,16 @@ export function InvestmentCard({
 
       <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
         <div>
-          <dt className="text-slate-600">Total earned</dt>
+          <dt className="text-slate-600">{t('Total earned')}</dt>
           <dd className="font-semibold text-emerald-700">{usdc(inv.totalEarned)}</dd>
         </div>
         <div>
-          <dt className="text-slate-600">Cycles completed</dt>
+          <dt className="text-slate-600">{t('Cycles completed')}</dt>
           <dd className="font-semibold">{inv.cycleEarnings.length}</dd>
         </div>
         {earning !== null && (
           <div className="col-span-2">
-            <dt className="text-slate-600">Earning per cycle</dt>
+            <dt className="text-slate-600">{t('Earning per cycle')}</dt>
             <dd className="font-semibold">{usdc(earning)}</dd>
           </div>
         )}
@@ -142,64 +145,76 @@ export function InvestmentCard({
         {state.kind === 'running' && (
           <>
             <p className="text-sm text-slate-700">
-              Earning in progress: <span className="font-mono font-semibold">{countdownText(state.endsAt - now)}</span>{' '}
-              left (ends {weekdayTime(new Date(state.endsAt))})
+              {rich(
+                t('Earning in progress: <0>{left}</0> left (ends {end})', {
+                  left: countdownText(state.endsAt - now),
+                  end: weekdayTime(new Date(state.endsAt)),
+                }),
+                [(text) => <span className="font-mono font-semibold">{text}</span>],
+              )}
             </p>
-            <Progress label="Cycle progress" value={1 - (state.endsAt - now) / CYCLE_MS} />
+            <Progress label={t('Cycle progress')} value={1 - (state.endsAt - now) / CYCLE_MS} />
             {isPlatformWeekend(state.endsAt) && (
               <p className="text-sm text-amber-900">
-                It ends on a weekend: you can complete it on Monday (earnings are completed Monday to Friday).
+                {t('It ends on a weekend: you can complete it on Monday (earnings are completed Monday to Friday).')}
               </p>
             )}
           </>
         )}
         {state.kind === 'complete' && (
           <>
-            <p className="text-sm text-slate-700">The 8-hour cycle is finished. Complete it to record your earning.</p>
-            {weekend && <p className="text-sm font-medium text-amber-900">{TEXT.weekendComplete}</p>}
+            <p className="text-sm text-slate-700">
+              {t('The 8-hour cycle is finished. Complete it to record your earning.')}
+            </p>
+            {weekend && <p className="text-sm font-medium text-amber-900">{t(TEXT.weekendComplete)}</p>}
             <Button
               variant="success"
               className="w-full"
               onClick={() => void onComplete()}
               disabled={complete.isPending || weekend}
             >
-              {complete.isPending ? 'Completing...' : 'Complete Cycle'}
+              {complete.isPending ? t('Completing...') : t('Complete Cycle')}
             </Button>
           </>
         )}
         {state.kind === 'waiting' && (
           <>
             <p className="text-sm text-slate-700">
-              Your withdrawal was approved. The next cycle is available in{' '}
-              <span className="font-mono font-semibold">{countdownText(state.until - now)}</span> (
-              {weekdayTime(new Date(state.until))}).
+              {rich(
+                t('Your withdrawal was approved. The next cycle is available in <0>{left}</0> ({end}).', {
+                  left: countdownText(state.until - now),
+                  end: weekdayTime(new Date(state.until)),
+                }),
+                [(text) => <span className="font-mono font-semibold">{text}</span>],
+              )}
             </p>
-            <Progress label="48-hour wait" value={1 - (state.until - now) / WITHDRAWAL_COOLDOWN_MS} />
+            <Progress label={t('48-hour wait')} value={1 - (state.until - now) / WITHDRAWAL_COOLDOWN_MS} />
           </>
         )}
         {state.kind === 'doneToday' && (
           <p className="text-sm text-slate-700">
-            Today's cycle is done. You can start the next cycle tomorrow (Mon-Fri).
+            {t("Today's cycle is done. You can start the next cycle tomorrow (Mon-Fri).")}
           </p>
         )}
         {state.kind === 'ready' && (
           <>
             {weekend ? (
-              <p className="text-sm font-medium text-amber-900">{TEXT.weekdayStart}</p>
+              <p className="text-sm font-medium text-amber-900">{t(TEXT.weekdayStart)}</p>
             ) : (
               isPlatformWeekend(now + CYCLE_MS) && (
                 <p className="text-sm text-amber-900">
-                  A cycle started now ends on {weekdayTime(new Date(now + CYCLE_MS))}, a weekend: it can only be
-                  completed on Monday.
+                  {t('A cycle started now ends on {end}, a weekend: it can only be completed on Monday.', {
+                    end: weekdayTime(new Date(now + CYCLE_MS)),
+                  })}
                 </p>
               )
             )}
             <Button className="w-full" onClick={() => void onStart()} disabled={start.isPending || weekend}>
               {start.isPending
-                ? 'Starting...'
+                ? t('Starting...')
                 : hasEarnings
-                  ? 'Start New Cycle (Mon-Fri only)'
-                  : 'Start Earning (Mon-Fri only)'}
+                  ? t('Start New Cycle (Mon-Fri only)')
+                  : t('Start Earning (Mon-Fri only)')}
             </Button>
           </>
         )}
@@ -211,16 +226,16 @@ export function InvestmentCard({
 function StateBadge({ state, weekend }: { state: CycleState; weekend: boolean }) {
   const [text, tone] =
     state.kind === 'running'
-      ? ['Earning in progress', 'bg-sky-100 text-sky-800']
+      ? [t('Earning in progress'), 'bg-sky-100 text-sky-800']
       : state.kind === 'complete'
         ? weekend
-          ? ['Complete on Monday', 'bg-amber-100 text-amber-900']
-          : ['Ready to complete', 'bg-emerald-100 text-emerald-800']
+          ? [t('Complete on Monday'), 'bg-amber-100 text-amber-900']
+          : [t('Ready to complete'), 'bg-emerald-100 text-emerald-800']
         : state.kind === 'waiting'
-          ? ['Waiting for next cycle', 'bg-amber-100 text-amber-800']
+          ? [t('Waiting for next cycle'), 'bg-amber-100 text-amber-800']
           : state.kind === 'doneToday'
-            ? ['Next cycle tomorrow', 'bg-slate-100 text-slate-700']
-            : ['Ready to start earning', 'bg-purple-100 text-purple-800'];
+            ? [t('Next cycle tomorrow'), 'bg-slate-100 text-slate-700']
+            : [t('Ready to start earning'), 'bg-purple-100 text-purple-800'];
   return <span className={`rounded-full px-3 py-1 text-xs font-semibold ${tone}`}>{text}</span>;
 }
 

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { t } from '../../../lib/i18n.tsx';
 
 /**
  * "Now" on the server's clock, ticking every second: the offset between the server's
@@ -21,5 +22,5 @@ export function countdownText(ms: number): string {
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
   const sec = s % 60;
-  return h > 0 ? `${h}h ${m}m ${sec}s` : m > 0 ? `${m}m ${sec}s` : `${sec}s`;
+  return h > 0 ? t('{h}h {m}m {s}s', { h, m, s: sec }) : m > 0 ? t('{m}m {s}s', { m, s: sec }) : t('{s}s', { s: sec });
 }

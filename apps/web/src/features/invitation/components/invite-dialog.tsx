@@ -6,6 +6,7 @@ import { CopyButton } from '../../../components/ui/copy-button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { generateInvitation, signupUrl } from '../api/invitation.ts';
+import { t } from '../../../lib/i18n.tsx';
 
 export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [code, setCode] = useState<string | null>(null);
@@ -28,27 +29,27 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
   }, [code]);
 
   return (
-    <Dialog open={open} onClose={onClose} title="Invite a Friend">
+    <Dialog open={open} onClose={onClose} title={t('Invite a Friend')}>
       {!code ? (
         <p role="status" className="text-slate-600">
-          Generating your invitation...
+          {t('Generating your invitation...')}
         </p>
       ) : (
         <div className="space-y-4 text-center">
           <p className="text-sm text-slate-600">
-            Share your invitation code or link. People who sign up with it join your referral network.
+            {t('Share your invitation code or link. People who sign up with it join your referral network.')}
           </p>
           <div>
-            <p className="text-xs font-medium tracking-wide text-slate-500 uppercase">Invitation Code</p>
+            <p className="text-xs font-medium tracking-wide text-slate-500 uppercase">{t('Invitation Code')}</p>
             <p data-testid="invitation-code" className="font-mono text-2xl font-bold tracking-widest text-purple-800">
               {code}
             </p>
           </div>
-          <CopyButton text={code} label="Copy Code" done="Invitation code copied" />
+          <CopyButton text={code} label={t('Copy Code')} done={t('Invitation code copied')} />
           {qr && (
             <img
               src={qr}
-              alt="QR code of the signup link"
+              alt={t('QR code of the signup link')}
               width={220}
               height={220}
               className="mx-auto rounded-lg border border-slate-200"
@@ -61,8 +62,8 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
             {signupUrl(code)}
           </p>
           <div className="flex justify-center gap-2">
-            <CopyButton text={signupUrl(code)} label="Copy URL" done="Signup link copied" />
-            <Button onClick={onClose}>Done</Button>
+            <CopyButton text={signupUrl(code)} label={t('Copy URL')} done={t('Signup link copied')} />
+            <Button onClick={onClose}>{t('Done')}</Button>
           </div>
         </div>
       )}

@@ -11,6 +11,7 @@ import { useAuth } from '../../../lib/auth.tsx';
 import { firstError, useZodForm } from '../../../lib/form.ts';
 import { updateEmail, updateProfile } from '../api/profile.ts';
 import { Email } from '../../../components/ui/email.tsx';
+import { t, tx } from '../../../lib/i18n.tsx';
 
 interface ProfileValues {
   firstName: string;
@@ -46,7 +47,7 @@ export function ProfileDialog({
   const { user } = useAuth();
   if (!user) return null;
   return (
-    <Dialog open={open} onClose={onClose} title="Profile">
+    <Dialog open={open} onClose={onClose} title={t('Profile')}>
       <ProfileBody key={String(open)} startInEdit={startInEdit} onClose={onClose} security={security} />
     </Dialog>
   );
@@ -96,7 +97,7 @@ function ProfileBody({
       const res = await updateProfile(profileInput(v));
       if (res.token) tokenStore.set(res.token);
       setUser(res.user);
-      toast.success('Profile updated');
+      toast.success(t('Profile updated'));
       setEditing(false);
       form.reset({ ...v, emailPassword: '', currentPassword: '', newPassword: '', confirmPassword: '' });
     } catch (err) {
@@ -113,28 +114,28 @@ function ProfileBody({
       <div className="space-y-4">
         <dl className="space-y-3 text-sm">
           <div>
-            <dt className="font-medium text-slate-600">Full Name</dt>
+            <dt className="font-medium text-slate-600">{t('Full Name')}</dt>
             <dd className="text-base text-slate-900">
               {user.firstName} {user.lastName}
             </dd>
           </div>
           <div>
-            <dt className="font-medium text-slate-600">Email</dt>
+            <dt className="font-medium text-slate-600">{t('Email')}</dt>
             <dd className="text-base text-slate-900">
               <Email address={user.email} />
             </dd>
           </div>
           <div>
-            <dt className="font-medium text-slate-600">Phone</dt>
-            <dd className="text-base text-slate-900">{user.phone ?? 'Not provided'}</dd>
+            <dt className="font-medium text-slate-600">{t('Phone')}</dt>
+            <dd className="text-base text-slate-900">{user.phone ?? t('Not provided')}</dd>
           </div>
         </dl>
         {security}
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={onClose}>
-            Close
+            {t('Close')}
           </Button>
-          <Button onClick={() => setEditing(true)}>Edit Profile</Button>
+          <Button onClick={() => setEditing(true)}>{t('Edit Profile')}</Button>
         </div>
       </div>
     );
@@ -147,29 +148,29 @@ function ProfileBody({
       noValidate
     >
       <TextInput
-        label="First Name"
+        label={t('First Name')}
         maxLength={MAX_LENGTH.name}
         error={errors.firstName?.message}
         {...form.register('firstName')}
       />
       <TextInput
-        label="Last Name"
+        label={t('Last Name')}
         maxLength={MAX_LENGTH.name}
         error={errors.lastName?.message}
         {...form.register('lastName')}
       />
       <TextInput
-        label="Email"
+        label={t('Email')}
         type="email"
         maxLength={MAX_LENGTH.email}
         error={errors.email?.message}
         {...form.register('email')}
         disabled={!user.isAdmin}
-        hint={user.isAdmin ? undefined : 'Only administrators can change their email.'}
+        hint={user.isAdmin ? undefined : t('Only administrators can change their email.')}
       />
       {user.isAdmin && email.trim().toLowerCase() !== user.email && (
         <PasswordInput
-          label="Password to confirm the new email"
+          label={t('Password to confirm the new email')}
           autoComplete="current-password"
           maxLength={MAX_LENGTH.password}
           error={errors.emailPassword?.message}
@@ -177,23 +178,23 @@ function ProfileBody({
         />
       )}
       <fieldset className="space-y-3 rounded-lg border border-slate-200 p-3">
-        <legend className="px-1 text-sm font-semibold text-slate-700">Change password (optional)</legend>
+        <legend className="px-1 text-sm font-semibold text-slate-700">{t('Change password (optional)')}</legend>
         <PasswordInput
-          label="Current Password"
+          label={t('Current Password')}
           autoComplete="current-password"
           maxLength={MAX_LENGTH.password}
           error={errors.currentPassword?.message}
           {...form.register('currentPassword')}
         />
         <PasswordInput
-          label="New Password"
+          label={t('New Password')}
           autoComplete="new-password"
           maxLength={MAX_LENGTH.password}
           error={errors.newPassword?.message}
           {...form.register('newPassword')}
         />
         <PasswordInput
-          label="Confirm New Password"
+          label={t('Confirm New Password')}
           autoComplete="new-password"
           maxLength={MAX_LENGTH.password}
           error={errors.confirmPassword?.message}
@@ -202,15 +203,15 @@ function ProfileBody({
       </fieldset>
       {errors.root?.message && (
         <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
-          {errors.root.message}
+          {tx(errors.root.message)}
         </p>
       )}
       <div className="flex justify-end gap-2 pt-2">
         <Button variant="secondary" onClick={() => setEditing(false)}>
-          Cancel
+          {t('Cancel')}
         </Button>
         <Button type="submit" disabled={form.formState.isSubmitting}>
-          {form.formState.isSubmitting ? 'Saving...' : 'Save Changes'}
+          {form.formState.isSubmitting ? t('Saving...') : t('Save Changes')}
         </Button>
       </div>
     </form>

@@ -4,6 +4,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { date } from '../../../lib/format.ts';
 import { Email } from '../../../components/ui/email.tsx';
+import { rich, t } from '../../../lib/i18n.tsx';
 
 type Entry = ReferralTree['level1'][number];
 
@@ -17,7 +18,7 @@ export function ReferralNetwork({
   onRefresh,
   refreshing = false,
   emptyAction,
-  title = 'Referral Network',
+  title,
   owner,
 }: {
   tree: ReferralTree;
@@ -29,30 +30,45 @@ export function ReferralNetwork({
   owner?: string;
 }) {
   const levels: { label: string; entries: Entry[]; count: number }[] = [
-    { label: 'Level 1 (10%)', entries: tree.level1, count: tree.level1Count ?? tree.level1.length },
-    { label: 'Level 2 (3%)', entries: tree.level2, count: tree.level2Count ?? tree.level2.length },
-    { label: 'Level 3 (1%)', entries: tree.level3, count: tree.level3Count ?? tree.level3.length },
+    {
+      label: t('Level {n} ({rate}%)', { n: 1, rate: 10 }),
+      entries: tree.level1,
+      count: tree.level1Count ?? tree.level1.length,
+    },
+    {
+      label: t('Level {n} ({rate}%)', { n: 2, rate: 3 }),
+      entries: tree.level2,
+      count: tree.level2Count ?? tree.level2.length,
+    },
+    {
+      label: t('Level {n} ({rate}%)', { n: 3, rate: 1 }),
+      entries: tree.level3,
+      count: tree.level3Count ?? tree.level3.length,
+    },
   ];
   return (
     <Card
-      title={title}
+      title={title ?? t('Referral Network')}
       actions={
         onRefresh && (
           <Button variant="secondary" onClick={onRefresh} disabled={refreshing}>
-            {refreshing ? 'Refreshing...' : 'Refresh'}
+            {refreshing ? t('Refreshing...') : t('Refresh')}
           </Button>
         )
       }
     >
       <p className="mb-4 text-slate-700">
-        Total referrals: <strong className="text-xl text-purple-800">{tree.totalReferrals}</strong>
+        {rich(t('Total referrals: <0>{n}</0>', { n: tree.totalReferrals }), [
+          (text) => <strong className="text-xl text-purple-800">{text}</strong>,
+        ])}
       </p>
       {tree.totalReferrals === 0 ? (
         <div className="rounded-xl border border-dashed border-purple-300 bg-purple-50 p-6 text-center">
-          <p className="font-semibold text-purple-900">No referrals yet</p>
+          <p className="font-semibold text-purple-900">{t('No referrals yet')}</p>
           <p className="mt-1 text-sm text-slate-600">
-            Share your invitation code with friends: you earn 10% of their investments, 3% from the people they invite,
-            and 1% one level further.
+            {t(
+              'Share your invitation code with friends: you earn 10% of their investments, 3% from the people they invite, and 1% one level further.',
+            )}
           </p>
           {emptyAction && <div className="mt-4 flex justify-center">{emptyAction}</div>}
         </div>
@@ -62,7 +78,7 @@ export function ReferralNetwork({
             <ReferralLevel
               key={l.label}
               label={l.label}
-              name={owner ? `${l.label} of ${owner}` : l.label}
+              name={owner ? t('{level} of {owner}', { level: l.label, owner }) : l.label}
               entries={l.entries}
               count={l.count}
             />
@@ -92,7 +108,7 @@ export function ReferralLevel({
         <span className="rounded-full bg-purple-100 px-2 py-0.5 text-xs text-purple-800">{count}</span>
       </h3>
       {entries.length === 0 ? (
-        <p className="text-sm text-slate-500">No referrals on this level yet.</p>
+        <p className="text-sm text-slate-500">{t('No referrals on this level yet.')}</p>
       ) : (
         <ul className="divide-y divide-slate-100">
           {entries.map((e) => (
@@ -103,12 +119,12 @@ export function ReferralLevel({
               <p className="text-slate-600">
                 <Email address={e.email} />
               </p>
-              <p className="text-xs text-slate-500">Joined {date(e.createdAt)}</p>
+              <p className="text-xs text-slate-500">{t('Joined {date}', { date: date(e.createdAt) })}</p>
             </li>
           ))}
           {count > entries.length && (
             <li className="py-2 text-xs text-slate-500">
-              Showing the newest {entries.length} of {count}.
+              {t('Showing the newest {shown} of {count}.', { shown: entries.length, count })}
             </li>
           )}
         </ul>

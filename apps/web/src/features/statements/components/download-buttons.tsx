@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { TEXT } from '@harvest/shared/texts';
 import { statementTexts } from '@harvest/shared/statement-texts';
+import { t } from '../../../lib/i18n.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { toast } from '../../../lib/toast.ts';
@@ -12,7 +13,7 @@ export function useStatementDownload(path: string) {
   async function download(p: Period, format: 'csv' | 'pdf') {
     setBusy(format);
     try {
-      toast.success(statementTexts().screen.downloaded(await downloadStatement(path, p, format)));
+      toast.success(statementTexts(t).screen.downloaded(await downloadStatement(path, p, format)));
     } catch (err) {
       toast.error(errorText(err, TEXT.statementDownloadFailed));
     } finally {
@@ -23,13 +24,13 @@ export function useStatementDownload(path: string) {
 }
 
 export function DownloadButtons({ path, period }: { path: string; period: Period }) {
-  const t = statementTexts().screen;
+  const st = statementTexts(t).screen;
   const { busy, download } = useStatementDownload(path);
   return (
     <div className="flex flex-wrap gap-2">
       {(['csv', 'pdf'] as const).map((f) => (
         <Button key={f} variant="secondary" disabled={busy !== null} onClick={() => void download(period, f)}>
-          {busy === f ? t.preparing : f === 'csv' ? t.downloadCsv : t.downloadPdf}
+          {busy === f ? st.preparing : f === 'csv' ? st.downloadCsv : st.downloadPdf}
         </Button>
       ))}
     </div>

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { monthOf } from '@harvest/shared/schemas/statements';
 import { statementTexts } from '@harvest/shared/statement-texts';
+import { t, tx } from '../../../lib/i18n.tsx';
 import { inputClass } from '../../../components/ui/field.tsx';
 import type { Period } from '../api/statement.ts';
 import { monthPeriod, platformToday } from '../lib/period.ts';
@@ -39,7 +40,7 @@ export function PeriodFields({
   onChange: (v: PeriodChoice) => void;
   error: string | null;
 }) {
-  const t = statementTexts().screen;
+  const st = statementTexts(t).screen;
   const id = useId();
   const errorId = `${id}-error`;
   const described = error ? errorId : undefined;
@@ -48,7 +49,7 @@ export function PeriodFields({
   return (
     <div className="space-y-3">
       <fieldset>
-        <legend className="mb-1 text-sm font-medium text-slate-800">{t.periodLegend}</legend>
+        <legend className="mb-1 text-sm font-medium text-slate-800">{st.periodLegend}</legend>
         <div className="inline-flex rounded-lg bg-slate-100 p-1">
           {(['month', 'custom'] as const).map((mode) => (
             <label
@@ -62,7 +63,7 @@ export function PeriodFields({
                 checked={value.mode === mode}
                 onChange={() => set({ mode })}
               />
-              {mode === 'month' ? t.month : t.custom}
+              {mode === 'month' ? st.month : st.custom}
             </label>
           ))}
         </div>
@@ -70,7 +71,7 @@ export function PeriodFields({
       {value.mode === 'month' ? (
         <div className="max-w-xs space-y-1">
           <label htmlFor={`${id}-month`} className={label}>
-            {t.monthLabel}
+            {st.monthLabel}
           </label>
           <input
             id={`${id}-month`}
@@ -87,7 +88,7 @@ export function PeriodFields({
           {(['from', 'to'] as const).map((k) => (
             <div key={k} className="min-w-0 space-y-1">
               <label htmlFor={`${id}-${k}`} className={label}>
-                {k === 'from' ? t.fromLabel : t.toLabel}
+                {k === 'from' ? st.fromLabel : st.toLabel}
               </label>
               <input
                 id={`${id}-${k}`}
@@ -104,7 +105,7 @@ export function PeriodFields({
       )}
       {error && (
         <p id={errorId} role="alert" className="text-sm font-medium text-red-700">
-          {error}
+          {tx(error)}
         </p>
       )}
     </div>

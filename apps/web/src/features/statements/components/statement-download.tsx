@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { statementTexts } from '@harvest/shared/statement-texts';
+import { t } from '../../../lib/i18n.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { inputClass } from '../../../components/ui/field.tsx';
 import { periodError } from '../lib/period.ts';
@@ -8,7 +9,7 @@ import { currentMonthChoice, PeriodFields, periodOf } from './period-fields.tsx'
 
 /** The administrator's "Download statement" of one user: a period and a format (the download is audited). */
 export function StatementDownload({ userId }: { userId: string }) {
-  const t = statementTexts().screen;
+  const st = statementTexts(t).screen;
   const [choice, setChoice] = useState(currentMonthChoice);
   const [format, setFormat] = useState<'pdf' | 'csv'>('pdf');
   const [error, setError] = useState<string | null>(null);
@@ -29,7 +30,7 @@ export function StatementDownload({ userId }: { userId: string }) {
       <div className="flex flex-wrap items-end gap-3">
         <div className="space-y-1">
           <label htmlFor={formatId} className="block text-sm font-medium text-slate-800">
-            {t.format}
+            {st.format}
           </label>
           <select
             id={formatId}
@@ -37,12 +38,12 @@ export function StatementDownload({ userId }: { userId: string }) {
             value={format}
             onChange={(e) => setFormat(e.target.value === 'csv' ? 'csv' : 'pdf')}
           >
-            <option value="pdf">{t.formatPdf}</option>
-            <option value="csv">{t.formatCsv}</option>
+            <option value="pdf">{st.formatPdf}</option>
+            <option value="csv">{st.formatCsv}</option>
           </select>
         </div>
         <Button type="submit" disabled={busy !== null}>
-          {busy ? t.preparing : t.download}
+          {busy ? st.preparing : st.download}
         </Button>
       </div>
     </form>

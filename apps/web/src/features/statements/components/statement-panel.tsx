@@ -10,6 +10,7 @@ import { periodError } from '../lib/period.ts';
 import { DownloadButtons } from './download-buttons.tsx';
 import { choiceFor, currentMonthChoice, PeriodFields, periodOf, type PeriodChoice } from './period-fields.tsx';
 import { StatementView } from './statement-view.tsx';
+import { t } from '../../../lib/i18n.tsx';
 
 const PATH = '/user/statement';
 
@@ -18,7 +19,7 @@ const PATH = '/user/statement';
  * custom dates on request; CSV and PDF of the period on screen.
  */
 export function StatementPanel() {
-  const t = statementTexts();
+  const st = statementTexts(t);
   const [picked, setChoice] = useState<PeriodChoice | null>(null);
   const [period, setPeriod] = useState<Period | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -36,12 +37,12 @@ export function StatementPanel() {
 
   return (
     <div className="space-y-4">
-      <Card title={t.title}>
+      <Card title={st.title}>
         <form onSubmit={onSubmit} className="flex flex-col gap-3 sm:flex-row sm:items-end" noValidate>
           <div className="min-w-0 flex-1">
             <PeriodFields value={choice} onChange={setChoice} error={error} />
           </div>
-          <Button type="submit">{t.screen.show}</Button>
+          <Button type="submit">{st.screen.show}</Button>
         </form>
       </Card>
       {q.data ? (
@@ -51,12 +52,12 @@ export function StatementPanel() {
           {q.isError ? (
             <LoadError
               error={q.error}
-              what="your statement"
+              what={t('your statement')}
               fallback={TEXT.statementFailed}
               onRetry={() => void q.refetch()}
             />
           ) : (
-            <Skeleton lines={5} label={t.screen.loading} />
+            <Skeleton lines={5} label={st.screen.loading} />
           )}
         </Card>
       )}

@@ -2,7 +2,8 @@ import type { Statement, StatementMovement } from '@harvest/shared/schemas/state
 import { statementTexts } from '@harvest/shared/statement-texts';
 import type { ReactNode } from 'react';
 import { Card } from '../../../components/ui/card.tsx';
-import { dateTime, shortHash, usdcNumber } from '../../../lib/format.ts';
+import { dateTime, ltr, shortHash, usdcNumber } from '../../../lib/format.ts';
+import { rich, t } from '../../../lib/i18n.tsx';
 
 /** A movement's amount with its sign: money in is "+", money out "-" (the formatter's). */
 const signed = (v: number) => `${v > 0 ? '+' : ''}${usdcNumber(v)}`;
@@ -14,86 +15,95 @@ const amountTone = (v: number) => (v > 0 ? 'text-emerald-800' : 'text-slate-900'
  * nothing pushes the page sideways (a description or a hash wraps).
  */
 export function StatementView({ statement: s, actions }: { statement: Statement; actions?: ReactNode }) {
-  const t = statementTexts();
-  const c = t.columns;
+  const st = statementTexts(t);
+  const c = st.columns;
   const figures: [string, string][] = [
-    [t.openingBalance, usdcNumber(s.openingBalance, 'balance')],
-    [t.moneyIn, usdcNumber(s.moneyIn)],
-    [t.moneyOut, usdcNumber(s.moneyOut)],
-    [t.closingBalance, usdcNumber(s.closingBalance, 'balance')],
+    [st.openingBalance, usdcNumber(s.openingBalance, 'balance')],
+    [st.moneyIn, usdcNumber(s.moneyIn)],
+    [st.moneyOut, usdcNumber(s.moneyOut)],
+    [st.closingBalance, usdcNumber(s.closingBalance, 'balance')],
   ];
-  const range = t.periodRange(s.from, s.to);
+  const range = st.periodRange(ltr(s.from), ltr(s.to));
+  // Each day stays whole on its line and reads left to right, in a right-to-left page too.
+  const day = (text: string) => (
+    <span dir="ltr" className="whitespace-nowrap">
+      {text}
+    </span>
+  );
   return (
-    <Card title={range} actions={actions}>
+    <Card title={rich(st.periodRange(`<0>${s.from}</0>`, `<1>${s.to}</1>`), [day, day])} actions={actions}>
       <p className="-mt-2 mb-3 text-sm text-slate-600">
-        {s.investor.name} · <span className="[overflow-wrap:anywhere]">{s.investor.email}</span> · {t.timeZone}:{' '}
+        {s.investor.name} · <span className="[overflow-wrap:anywhere]">{s.investor.email}</span> · {st.timeZone}:{' '}
         {s.timeZone}
       </p>
       <dl className="grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-4">
         {figures.map(([label, value]) => (
           <div key={label} className="flex items-baseline justify-between gap-3 rounded-lg bg-slate-50 p-3 sm:block">
-            <dt className="text-xs text-slate-600">{label} (USDC)</dt>
+            <dt className="text-xs text-slate-600">{t('{label} (USDC)', { label })}</dt>
             <dd className="font-semibold whitespace-nowrap text-slate-900 sm:mt-1 sm:text-lg">{value}</dd>
           </div>
         ))}
       </dl>
-      <p className="mt-3 text-xs text-slate-600">{t.scope}</p>
-      <h3 className="mt-5 mb-2 text-base font-bold text-slate-900">{t.screen.movements(s.movements.length)}</h3>
+      <p className="mt-3 text-xs text-slate-600">{st.scope}</p>
+      <h3 className="mt-5 mb-2 text-base font-bold text-slate-900">{st.screen.movements(s.movements.length)}</h3>
 
       <table className="hidden w-full text-sm md:table">
-        <caption className="sr-only">{`${t.title}, ${range}`}</caption>
+        <caption className="sr-only">{t('{title}, {range}', { title: st.title, range })}</caption>
         <thead>
-          <tr className="border-b border-slate-300 text-left text-xs text-slate-600">
-            <th scope="col" className="py-2 pr-3 font-semibold">
+          <tr className="border-b border-slate-300 text-start text-xs text-slate-600">
+            <th scope="col" className="py-2 pe-3 font-semibold">
               {c.date}
             </th>
-            <th scope="col" className="py-2 pr-3 font-semibold">
+            <th scope="col" className="py-2 pe-3 font-semibold">
               {c.description}
             </th>
-            <th scope="col" className="py-2 pr-3 font-semibold">
+            <th scope="col" className="py-2 pe-3 font-semibold">
               {c.reference}
             </th>
-            <th scope="col" className="py-2 pr-3 text-right font-semibold">
+            <th scope="col" className="py-2 pe-3 text-end font-semibold">
               {c.amount}
             </th>
-            <th scope="col" className="py-2 text-right font-semibold">
+            <th scope="col" className="py-2 text-end font-semibold">
               {c.balance}
             </th>
           </tr>
         </thead>
         <tbody>
-          <BalanceRow date={s.from} label={t.openingBalance} value={s.openingBalance} />
+          <BalanceRow date={s.from} label={st.openingBalance} value={s.openingBalance} />
           {s.movements.map((m, i) => (
             <tr key={i} className="border-b border-slate-100 align-top">
-              <td className="py-2 pr-3 whitespace-nowrap text-slate-700">{dateTime(m.at)}</td>
-              <td className="py-2 pr-3 text-slate-900 [overflow-wrap:anywhere]">{m.description}</td>
-              <td className="py-2 pr-3 font-mono text-xs whitespace-nowrap text-slate-600" title={m.reference}>
+              <td className="py-2 pe-3 whitespace-nowrap text-slate-700">{dateTime(m.at)}</td>
+              <td className="py-2 pe-3 text-slate-900 [overflow-wrap:anywhere]">{m.description}</td>
+              <td className="py-2 pe-3 font-mono text-xs whitespace-nowrap text-slate-600" title={m.reference}>
                 {shortHash(m.reference)}
               </td>
-              <td className={`py-2 pr-3 text-right font-semibold whitespace-nowrap ${amountTone(m.amount)}`}>
+              <td className={`py-2 pe-3 text-end font-semibold whitespace-nowrap ${amountTone(m.amount)}`}>
                 {signed(m.amount)}
               </td>
-              <td className="py-2 text-right whitespace-nowrap text-slate-700">{usdcNumber(m.balance, 'balance')}</td>
+              <td className="py-2 text-end whitespace-nowrap text-slate-700">{usdcNumber(m.balance, 'balance')}</td>
             </tr>
           ))}
           {s.movements.length === 0 && (
             <tr>
               <td colSpan={5} className="py-3 text-slate-600">
-                {t.noMovements}
+                {st.noMovements}
               </td>
             </tr>
           )}
-          <BalanceRow date={s.to} label={t.closingBalance} value={s.closingBalance} />
+          <BalanceRow date={s.to} label={st.closingBalance} value={s.closingBalance} />
         </tbody>
       </table>
 
-      <ol className="divide-y divide-slate-200 md:hidden" aria-label={`${t.title}, ${range}`}>
-        <BalanceItem date={s.from} label={t.openingBalance} value={s.openingBalance} />
+      <ol
+        className="divide-y divide-slate-200 md:hidden"
+        aria-label={t('{title}, {range}', { title: st.title, range })}
+      >
+        <BalanceItem date={s.from} label={st.openingBalance} value={s.openingBalance} />
         {s.movements.map((m, i) => (
           <MovementItem key={i} m={m} />
         ))}
-        {s.movements.length === 0 && <li className="py-3 text-sm text-slate-600">{t.noMovements}</li>}
-        <BalanceItem date={s.to} label={t.closingBalance} value={s.closingBalance} />
+        {s.movements.length === 0 && <li className="py-3 text-sm text-slate-600">{st.noMovements}</li>}
+        <BalanceItem date={s.to} label={st.closingBalance} value={s.closingBalance} />
       </ol>
     </Card>
   );
@@ -102,11 +112,11 @@ export function StatementView({ statement: s, actions }: { statement: Statement;
 function BalanceRow({ date, label, value }: { date: string; label: string; value: number }) {
   return (
     <tr className="border-b border-slate-200 bg-slate-50 font-semibold text-slate-900">
-      <td className="py-2 pr-3 pl-1 whitespace-nowrap">{date}</td>
-      <th scope="row" colSpan={3} className="py-2 pr-3 text-left">
+      <td className="py-2 pe-3 ps-1 whitespace-nowrap">{ltr(date)}</td>
+      <th scope="row" colSpan={3} className="py-2 pe-3 text-start">
         {label}
       </th>
-      <td className="py-2 pr-1 text-right whitespace-nowrap">{usdcNumber(value, 'balance')}</td>
+      <td className="py-2 pe-1 text-end whitespace-nowrap">{usdcNumber(value, 'balance')}</td>
     </tr>
   );
 }
@@ -115,7 +125,7 @@ function BalanceItem({ date, label, value }: { date: string; label: string; valu
   return (
     <li className="flex items-baseline justify-between gap-3 bg-slate-50 px-2 py-2 text-sm font-semibold text-slate-900">
       <span>
-        {label} <span className="font-normal text-slate-600">· {date}</span>
+        {label} <span className="font-normal whitespace-nowrap text-slate-600">· {ltr(date)}</span>
       </span>
       <span className="whitespace-nowrap">{usdcNumber(value, 'balance')}</span>
     </li>
@@ -123,7 +133,7 @@ function BalanceItem({ date, label, value }: { date: string; label: string; valu
 }
 
 function MovementItem({ m }: { m: StatementMovement }) {
-  const c = statementTexts().columns;
+  const c = statementTexts(t).columns;
   return (
     <li className="py-2 text-sm">
       <div className="flex items-baseline justify-between gap-3">

@@ -12,6 +12,7 @@ import { investBodyOf, useInvest } from '../api/invest.ts';
 import { useQuery } from '@tanstack/react-query';
 import { tiersQuery } from '../../../lib/investor-queries.ts';
 import { usdc } from '../../../lib/format.ts';
+import { rich, t, tx } from '../../../lib/i18n.tsx';
 
 /** Gross earning of one 8-hour cycle, as the server computes it (rounded down to the micro-unit). */
 function perCycle(t: Tier): number | null {
@@ -32,17 +33,17 @@ export function TierList({ balance, weekday }: { balance?: number; weekday?: boo
 
   if (tiers.data === undefined)
     return (
-      <Card title="Investment Tiers">
+      <Card title={t('Investment Tiers')}>
         {tiers.isError ? (
-          <LoadError error={tiers.error} what="the investment tiers" onRetry={() => void tiers.refetch()} />
+          <LoadError error={tiers.error} what={t('the investment tiers')} onRetry={() => void tiers.refetch()} />
         ) : (
-          <Skeleton lines={3} label="Loading the investment tiers" />
+          <Skeleton lines={3} label={t('Loading the investment tiers')} />
         )}
       </Card>
     );
 
   return (
-    <Card title="Investment Tiers">
+    <Card title={t('Investment Tiers')}>
       {/* On a weekend the one reason comes first, before the buttons it turns off. */}
       {weekend && (
         <p
@@ -50,39 +51,44 @@ export function TierList({ balance, weekday }: { balance?: number; weekday?: boo
           role="note"
           className="mb-4 rounded-lg bg-amber-50 p-3 text-sm font-medium text-amber-900"
         >
-          {TEXT.weekdayInvest}
+          {t(TEXT.weekdayInvest)}
         </p>
       )}
       {tiers.data.tiers.length === 0 ? (
-        <p className="text-slate-600">No investment tiers are available right now.</p>
+        <p className="text-slate-600">{t('No investment tiers are available right now.')}</p>
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          {tiers.data.tiers.map((t) => (
+          {tiers.data.tiers.map((tier) => (
             <li
-              key={t._id}
+              key={tier._id}
               className="flex flex-col rounded-xl border border-purple-100 bg-gradient-to-br from-white to-purple-50 p-4 shadow-sm"
             >
-              <h3 className="text-lg font-bold text-purple-900">{t.name}</h3>
-              <p className="mt-2 text-2xl font-bold text-slate-900">{usdc(t.amount)}</p>
+              <h3 className="text-lg font-bold text-purple-900">{tier.name}</h3>
+              <p className="mt-2 text-2xl font-bold text-slate-900">{usdc(tier.amount)}</p>
               <p className="mt-1 text-sm text-slate-600">
-                Daily rate: <span className="font-semibold text-emerald-700">{t.dailyRate}%</span>
+                {rich(t('Daily rate: <0>{rate}%</0>', { rate: tier.dailyRate }), [
+                  (text) => <span className="font-semibold text-emerald-700">{text}</span>,
+                ])}
               </p>
               <Button
                 className="mt-4"
-                onClick={() => setChosen(t)}
+                onClick={() => setChosen(tier)}
                 disabled={weekend}
-                aria-label={`Invest Now in ${t.name}`}
+                aria-label={t('Invest Now in {tier}', { tier: tier.name })}
                 aria-describedby={weekend ? 'tiers-weekend' : undefined}
               >
-                Invest Now
+                {t('Invest Now')}
               </Button>
             </li>
           ))}
         </ul>
       )}
       <p className="mt-4 text-xs text-slate-600">
-        {weekend ? '' : 'Investments are available Monday through Friday. '}Daily rates are set by the platform operator
-        and are not guaranteed.
+        {weekend
+          ? t('Daily rates are set by the platform operator and are not guaranteed.')
+          : t(
+              'Investments are available Monday through Friday. Daily rates are set by the platform operator and are not guaranteed.',
+            )}
       </p>
       <ConfirmInvest tier={chosen} balance={balance} onClose={() => setChosen(null)} />
     </Card>
@@ -110,57 +116,60 @@ function ConfirmInvest({ tier, balance, onClose }: { tier: Tier | null; balance?
   }
 
   return (
-    <Dialog open={tier !== null} onClose={onClose} title="Confirm investment">
+    <Dialog open={tier !== null} onClose={onClose} title={t('Confirm investment')}>
       {tier && (
         <div className="space-y-4">
           <p className="text-slate-700">
-            Invest <strong>{usdc(tier.amount)}</strong> in the <strong>{tier.name}</strong> tier?
+            {rich(
+              t('Invest <0>{amount}</0> in the <1>{tier}</1> tier?', { amount: usdc(tier.amount), tier: tier.name }),
+              [(text) => <strong>{text}</strong>, (text) => <strong>{text}</strong>],
+            )}
           </p>
           <dl className="space-y-1 rounded-lg bg-slate-50 p-3 text-sm">
             <div className="flex justify-between gap-2">
-              <dt className="text-slate-600">Paid from your USDC balance</dt>
+              <dt className="text-slate-600">{t('Paid from your USDC balance')}</dt>
               <dd className="font-semibold">{usdc(tier.amount)}</dd>
             </div>
             {balance !== undefined && (
               <div className="flex justify-between gap-2">
-                <dt className="text-slate-600">Your balance</dt>
+                <dt className="text-slate-600">{t('Your balance')}</dt>
                 <dd className={`font-semibold ${short ? 'text-red-700' : ''}`}>{usdc(balance, 'balance')}</dd>
               </div>
             )}
             <div className="flex justify-between gap-2">
-              <dt className="text-slate-600">Daily rate</dt>
+              <dt className="text-slate-600">{t('Daily rate')}</dt>
               <dd className="font-semibold">{tier.dailyRate}%</dd>
             </div>
             {earning !== null && (
               <div className="flex justify-between gap-2">
-                <dt className="text-slate-600">Earning per completed 8-hour cycle</dt>
+                <dt className="text-slate-600">{t('Earning per completed 8-hour cycle')}</dt>
                 <dd className="font-semibold">{usdc(earning)}</dd>
               </div>
             )}
           </dl>
           <p className="text-xs text-slate-600">
-            The invested amount stays invested; you earn by running 8-hour cycles on weekdays.
+            {t('The invested amount stays invested; you earn by running 8-hour cycles on weekdays.')}
           </p>
           {short && (
             <p id="invest-short" className="text-sm text-red-700">
-              Your balance is lower than this tier's amount. Please deposit USDC first.
+              {t("Your balance is lower than this tier's amount. Please deposit USDC first.")}
             </p>
           )}
           {error && (
             <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
-              {error}
+              {tx(error)}
             </p>
           )}
           <div className="flex justify-end gap-2">
             <Button variant="secondary" onClick={onClose}>
-              Cancel
+              {t('Cancel')}
             </Button>
             <Button
               onClick={() => void confirm()}
               disabled={investMutation.isPending || short}
               aria-describedby={short ? 'invest-short' : undefined}
             >
-              {investMutation.isPending ? 'Investing...' : 'Confirm Investment'}
+              {investMutation.isPending ? t('Investing...') : t('Confirm Investment')}
             </Button>
           </div>
         </div>

@@ -8,6 +8,7 @@ import { errorText, hasCode, tokenStore } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth.tsx';
 import { firstError, useZodForm } from '../../../lib/form.ts';
 import { disableTwoFactor, enableTwoFactor, setupTwoFactor } from '../api/two-factor.ts';
+import { t } from '../../../lib/i18n.tsx';
 
 type Step =
   | { kind: 'idle' }
@@ -60,7 +61,7 @@ export function TwoFactorSection() {
       passwordForm.reset({ password: '' });
       setStep({ kind: 'scan', secret: res.secret, qr, password });
     } catch (err) {
-      passwordForm.setError('password', refusal(err, 'Could not start two-factor set-up'));
+      passwordForm.setError('password', refusal(err, t('Could not start two-factor set-up')));
     }
   }
 
@@ -73,7 +74,7 @@ export function TwoFactorSection() {
       if (user) setUser({ ...user, twoFactorEnabled: true });
       setStep({ kind: 'codes', codes: res.recoveryCodes });
     } catch (err) {
-      codeForm.setError('code', refusal(err, 'Invalid authentication code'));
+      codeForm.setError('code', refusal(err, t('Invalid authentication code')));
     }
   }
 
@@ -86,38 +87,38 @@ export function TwoFactorSection() {
       if (user) setUser({ ...user, twoFactorEnabled: false });
       toast.success(res.message);
     } catch (err) {
-      const r = refusal(err, 'Could not turn off two-factor authentication');
+      const r = refusal(err, t('Could not turn off two-factor authentication'));
       disableForm.setError(r.onPassword ? 'password' : 'code', { message: r.message });
     }
   }
 
   return (
     <section
-      aria-label="Two-factor authentication"
+      aria-label={t('Two-factor authentication')}
       className="space-y-3 rounded-lg border border-slate-200 p-3 text-sm"
     >
       <div className="flex items-center justify-between gap-2">
-        <p className="font-semibold text-slate-800">Two-factor authentication</p>
+        <p className="font-semibold text-slate-800">{t('Two-factor authentication')}</p>
         <span
           className={`rounded-full px-2 py-0.5 text-xs font-bold ${user.twoFactorEnabled ? 'bg-emerald-100 text-emerald-800' : 'bg-slate-100 text-slate-700'}`}
         >
-          {user.twoFactorEnabled ? 'On' : 'Off'}
+          {user.twoFactorEnabled ? t('On') : t('Off')}
         </span>
       </div>
       {step.kind === 'idle' && !user.twoFactorEnabled && (
         <Button variant="secondary" onClick={() => setStep({ kind: 'password' })}>
-          Turn on with an authenticator app
+          {t('Turn on with an authenticator app')}
         </Button>
       )}
       {step.kind === 'password' && (
         <form
           className="space-y-2"
           noValidate
-          aria-label="Confirm your password"
+          aria-label={t('Confirm your password')}
           onSubmit={passwordForm.handleSubmit(start, toastFirst)}
         >
           <PasswordInput
-            label="Password"
+            label={t('Password')}
             error={passwordForm.formState.errors.password?.message}
             autoComplete="current-password"
             maxLength={MAX_LENGTH.password}
@@ -125,33 +126,33 @@ export function TwoFactorSection() {
           />
           <div className="flex gap-2">
             <Button variant="secondary" onClick={() => setStep({ kind: 'idle' })}>
-              Cancel
+              {t('Cancel')}
             </Button>
             <Button type="submit" disabled={passwordForm.formState.isSubmitting}>
-              Continue
+              {t('Continue')}
             </Button>
           </div>
         </form>
       )}
       {step.kind === 'idle' && user.twoFactorEnabled && (
         <Button variant="secondary" onClick={() => setStep({ kind: 'disable' })}>
-          Turn off
+          {t('Turn off')}
         </Button>
       )}
       {step.kind === 'scan' && (
         <form
           className="space-y-2"
           noValidate
-          aria-label="Confirm the authenticator"
+          aria-label={t('Confirm the authenticator')}
           onSubmit={codeForm.handleSubmit(confirm, toastFirst)}
         >
           <p className="text-slate-700">
-            Scan this code with your authenticator app, then enter the 6-digit code it shows.
+            {t('Scan this code with your authenticator app, then enter the 6-digit code it shows.')}
           </p>
-          <img src={step.qr} alt="Authenticator QR code" width={200} height={200} className="mx-auto" />
+          <img src={step.qr} alt={t('Authenticator QR code')} width={200} height={200} className="mx-auto" />
           <p className="text-center font-mono text-xs break-all text-slate-700">{step.secret}</p>
           <TextInput
-            label="Authentication code"
+            label={t('Authentication code')}
             inputMode="numeric"
             autoComplete="one-time-code"
             maxLength={MAX_LENGTH.authCode}
@@ -159,39 +160,39 @@ export function TwoFactorSection() {
             {...codeForm.register('code')}
           />
           <Button type="submit" disabled={codeForm.formState.isSubmitting}>
-            Confirm
+            {t('Confirm')}
           </Button>
         </form>
       )}
       {step.kind === 'codes' && (
         <div className="space-y-2">
           <p className="font-semibold text-amber-800">
-            Save these recovery codes now. Each works once if you lose your authenticator.
+            {t('Save these recovery codes now. Each works once if you lose your authenticator.')}
           </p>
           <ul data-testid="recovery-codes" className="grid grid-cols-2 gap-1 font-mono text-xs">
             {step.codes.map((c) => (
               <li key={c}>{c}</li>
             ))}
           </ul>
-          <Button onClick={() => setStep({ kind: 'idle' })}>I saved them</Button>
+          <Button onClick={() => setStep({ kind: 'idle' })}>{t('I saved them')}</Button>
         </div>
       )}
       {step.kind === 'disable' && (
         <form
           className="space-y-2"
           noValidate
-          aria-label="Turn off two-factor authentication"
+          aria-label={t('Turn off two-factor authentication')}
           onSubmit={disableForm.handleSubmit(turnOff, toastFirst)}
         >
           <PasswordInput
-            label="Password"
+            label={t('Password')}
             error={disableForm.formState.errors.password?.message}
             autoComplete="current-password"
             maxLength={MAX_LENGTH.password}
             {...disableForm.register('password')}
           />
           <TextInput
-            label="Authentication or recovery code"
+            label={t('Authentication or recovery code')}
             error={disableForm.formState.errors.code?.message}
             autoComplete="one-time-code"
             maxLength={MAX_LENGTH.authCode}
@@ -199,10 +200,10 @@ export function TwoFactorSection() {
           />
           <div className="flex gap-2">
             <Button variant="secondary" onClick={() => setStep({ kind: 'idle' })}>
-              Cancel
+              {t('Cancel')}
             </Button>
             <Button type="submit" variant="danger" disabled={disableForm.formState.isSubmitting}>
-              Turn off
+              {t('Turn off')}
             </Button>
           </div>
         </form>

@@ -11,26 +11,27 @@ import { firstError, useZodForm } from '../../../lib/form.ts';
 import { useRequestAll } from '../api/request-all.ts';
 import type { Breakdown } from '../lib/breakdown.ts';
 import { usdc } from '../../../lib/format.ts';
+import { t, tx } from '../../../lib/i18n.tsx';
 
 function BreakdownList({ b }: { b: Breakdown }) {
   return (
     <dl
       className="grid grid-cols-[minmax(0,1fr)_auto] gap-x-4 gap-y-1.5 rounded-xl bg-purple-50 p-3 text-sm"
-      aria-label="Withdrawal breakdown"
+      aria-label={t('Withdrawal breakdown')}
     >
-      <dt className="text-slate-600">Cycle earnings ({b.earningsCount})</dt>
-      <dd className="text-right text-slate-900">{usdc(b.earnings)}</dd>
-      <dt className="text-slate-600">Rewards and balance</dt>
-      <dd className="text-right text-slate-900">{usdc(b.other)}</dd>
-      <dt className="font-medium text-slate-700">Gross</dt>
-      <dd className="text-right font-medium text-slate-900">{usdc(b.gross)}</dd>
-      <dt className="text-slate-600">Fee (15% on earnings)</dt>
-      <dd className={`text-right ${b.fee > 0 ? 'text-red-700' : 'text-slate-900'}`}>
+      <dt className="text-slate-600">{t('Cycle earnings ({n})', { n: b.earningsCount })}</dt>
+      <dd className="text-end text-slate-900">{usdc(b.earnings)}</dd>
+      <dt className="text-slate-600">{t('Rewards and balance')}</dt>
+      <dd className="text-end text-slate-900">{usdc(b.other)}</dd>
+      <dt className="font-medium text-slate-700">{t('Gross')}</dt>
+      <dd className="text-end font-medium text-slate-900">{usdc(b.gross)}</dd>
+      <dt className="text-slate-600">{t('Fee (15% on earnings)')}</dt>
+      <dd className={`text-end ${b.fee > 0 ? 'text-red-700' : 'text-slate-900'}`}>
         {b.fee > 0 ? '−' : ''}
         {usdc(b.fee)}
       </dd>
-      <dt className="font-semibold text-slate-900">You receive (net)</dt>
-      <dd className="text-right font-bold text-emerald-700">{usdc(b.net)}</dd>
+      <dt className="font-semibold text-slate-900">{t('You receive (net)')}</dt>
+      <dd className="text-end font-bold text-emerald-700">{usdc(b.net)}</dd>
     </dl>
   );
 }
@@ -50,7 +51,7 @@ export function WithdrawAllDialog({
   onDone: (wallet: string) => void;
 }) {
   return (
-    <Dialog open={open} onClose={onClose} title="Withdraw All">
+    <Dialog open={open} onClose={onClose} title={t('Withdraw All')}>
       <WithdrawAllBody
         key={String(open)}
         breakdown={breakdown}
@@ -117,19 +118,21 @@ function WithdrawAllBody({
     return (
       <div className="space-y-4">
         <p className="text-sm text-slate-700">
-          Please confirm this withdrawal. Withdrawals may take up to 48 hours to process.
+          {t('Please confirm this withdrawal. Withdrawals may take up to 48 hours to process.')}
         </p>
         <BreakdownList b={breakdown} />
         <div className="text-sm">
-          <p className="font-medium text-slate-500">To wallet</p>
-          <p className="font-mono text-xs break-all text-slate-900">{wallet.trim()}</p>
+          <p className="font-medium text-slate-500">{t('To wallet')}</p>
+          <p className="font-mono text-xs break-all text-slate-900" dir="ltr">
+            {wallet.trim()}
+          </p>
         </div>
         <div className="flex flex-wrap justify-end gap-2">
           <Button variant="secondary" onClick={() => setStep('form')} disabled={mutation.isPending}>
-            Back
+            {t('Back')}
           </Button>
           <Button variant="success" onClick={onConfirm} disabled={mutation.isPending}>
-            {mutation.isPending ? 'Submitting...' : 'Confirm Withdrawal'}
+            {mutation.isPending ? t('Submitting...') : t('Confirm Withdrawal')}
           </Button>
         </div>
       </div>
@@ -144,16 +147,17 @@ function WithdrawAllBody({
     >
       <BreakdownList b={breakdown} />
       <TextInput
-        label="Wallet Address (Polygon USDC)"
+        label={t('Wallet Address (Polygon USDC)')}
         error={errors.walletAddress?.message}
         {...form.register('walletAddress')}
         placeholder="0x..."
         autoComplete="off"
         spellCheck={false}
+        dir="ltr"
         className="font-mono"
       />
       <PasswordInput
-        label="Withdrawal Password"
+        label={t('Withdrawal Password')}
         error={errors.withdrawalPassword?.message}
         {...form.register('withdrawalPassword')}
         autoComplete="current-password"
@@ -161,14 +165,14 @@ function WithdrawAllBody({
       />
       {errors.root?.message && (
         <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
-          {errors.root.message}
+          {tx(errors.root.message)}
         </p>
       )}
       <div className="flex flex-wrap justify-end gap-2">
         <Button variant="secondary" onClick={onClose}>
-          Cancel
+          {t('Cancel')}
         </Button>
-        <Button type="submit">Review Withdrawal</Button>
+        <Button type="submit">{t('Review Withdrawal')}</Button>
       </div>
     </form>
   );

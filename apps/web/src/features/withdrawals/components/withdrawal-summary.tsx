@@ -1,4 +1,5 @@
 import { usdc } from '../../../lib/format.ts';
+import { t } from '../../../lib/i18n.tsx';
 
 /**
  * Withdrawal Summary: available and pending from the account summary; completed and fees from the history.
@@ -16,16 +17,16 @@ export function WithdrawalSummary({
   fees: number;
 }) {
   return (
-    <div role="group" aria-label="Withdrawal Summary">
+    <div role="group" aria-label={t('Withdrawal Summary')}>
       <dl className="grid grid-cols-1 gap-2 sm:grid-cols-4 sm:gap-3">
         <div className="min-w-0 rounded-xl bg-purple-50 p-3">
-          <dt className="text-sm font-medium text-slate-700">Available</dt>
-          <dd className="text-2xl font-bold text-purple-800">{usdc(available)}</dd>
+          <dt className="text-sm font-medium text-slate-700">{t('Available')}</dt>
+          <dd className="text-xl font-bold [overflow-wrap:anywhere] text-purple-800 sm:text-2xl">{usdc(available)}</dd>
         </div>
-        <Figure label="Pending" value={usdc(pending)} />
-        <Figure label="Completed" value={usdc(completed)} />
+        <Figure label={t('Pending')} value={usdc(pending)} />
+        <Figure label={t('Completed')} value={usdc(completed)} />
         {/* Red only when fees were actually paid: money going out. */}
-        <Figure label="Fees Paid" value={usdc(fees)} className={fees > 0 ? 'text-red-700' : 'text-slate-900'} />
+        <Figure label={t('Fees Paid')} value={usdc(fees)} className={fees > 0 ? 'text-red-700' : 'text-slate-900'} />
       </dl>
     </div>
   );

@@ -14,6 +14,7 @@ import { useQuery } from '@tanstack/react-query';
 import { dashboardQuery } from '../../../lib/query-keys.ts';
 import { myWithdrawalsQuery } from '../../../lib/investor-queries.ts';
 import { usdc } from '../../../lib/format.ts';
+import { t } from '../../../lib/i18n.tsx';
 
 const sum = (values: number[]) => microToUsdc(values.reduce((s, v) => s + (parseUsdc(v) ?? 0n), 0n));
 
@@ -41,28 +42,29 @@ export function WithdrawalsSection() {
 
   return (
     <Card
-      title="Cycle Withdrawals"
+      title={t('Cycle Withdrawals')}
       actions={
         <div className="flex flex-wrap gap-2">
           {/* The name starts with the visible words (label in name, WCAG 2.5.3): "Refresh withdrawals". */}
           <Button variant="secondary" onClick={refresh} disabled={refreshing}>
             {refreshing ? (
-              'Refreshing...'
+              t('Refreshing...')
             ) : (
               <>
-                Refresh<span className="sr-only"> withdrawals</span>
+                {t('Refresh')}
+                <span className="sr-only"> {t('withdrawals')}</span>
               </>
             )}
           </Button>
           {/* Enabled only once the figures are read and there is something to withdraw (then it says why not). */}
           <Button variant="success" onClick={() => setOpen(true)} disabled={!breakdown || available <= 0}>
-            Withdraw All
+            {t('Withdraw All')}
           </Button>
         </div>
       }
     >
       <div className="space-y-5">
-        {breakdown && available <= 0 && <p className="text-sm font-medium text-slate-700">{TEXT.noFunds}</p>}
+        {breakdown && available <= 0 && <p className="text-sm font-medium text-slate-700">{t(TEXT.noFunds)}</p>}
         {summary && history.data ? (
           <WithdrawalSummary
             available={available}
@@ -73,32 +75,33 @@ export function WithdrawalsSection() {
         ) : dashboard.isError || history.isError ? (
           <LoadError
             error={dashboard.error ?? history.error}
-            what="your withdrawal summary"
+            what={t('your withdrawal summary')}
             onRetry={() => void Promise.all([dashboard.refetch(), history.refetch()])}
           />
         ) : (
-          <Skeleton lines={2} label="Loading your withdrawal summary" />
+          <Skeleton lines={2} label={t('Loading your withdrawal summary')} />
         )}
         {breakdown && available > 0 && (
           <p className="text-sm text-slate-700">
-            Withdraw All sends {usdc(breakdown.gross)} gross: cycle earnings carry a 15% fee ({usdc(breakdown.fee)}),
-            referral rewards and balance none. You receive {usdc(breakdown.net)}. Withdrawals may take up to 48 hours to
-            process.
+            {t(
+              'Withdraw All sends {gross} gross: cycle earnings carry a 15% fee ({fee}), referral rewards and balance none. You receive {net}. Withdrawals may take up to 48 hours to process.',
+              { gross: usdc(breakdown.gross), fee: usdc(breakdown.fee), net: usdc(breakdown.net) },
+            )}
           </p>
         )}
 
         <section aria-labelledby="withdrawal-history">
           <h3 id="withdrawal-history" className="mb-2 text-base font-semibold text-slate-900">
-            Withdrawal History
+            {t('Withdrawal History')}
           </h3>
           {history.data === undefined ? (
             history.isError ? (
-              <LoadError error={history.error} what="your withdrawals" onRetry={() => void history.refetch()} />
+              <LoadError error={history.error} what={t('your withdrawals')} onRetry={() => void history.refetch()} />
             ) : (
-              <Skeleton lines={3} label="Loading your withdrawals" />
+              <Skeleton lines={3} label={t('Loading your withdrawals')} />
             )
           ) : withdrawals.length === 0 ? (
-            <p className="text-sm text-slate-700">No withdrawals yet.</p>
+            <p className="text-sm text-slate-700">{t('No withdrawals yet.')}</p>
           ) : (
             <ul className="grid grid-cols-1 gap-3 md:grid-cols-2 xl:grid-cols-3">
               {withdrawals.map((w) => (

@@ -1,4 +1,8 @@
+import { msg } from '@harvest/shared/i18n';
 import type { WithdrawalStatus } from '@harvest/shared/schemas/withdrawals';
+
+// Said with t() where shown: the labels are catalogue texts.
+void [msg('Pending'), msg('Completed'), msg('Rejected')];
 
 /** Spec: pending shows Pending, approved (or completed) shows Completed, rejected shows Rejected. */
 export function statusLabel(status: WithdrawalStatus | 'completed'): 'Pending' | 'Completed' | 'Rejected' {

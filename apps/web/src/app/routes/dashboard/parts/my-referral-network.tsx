@@ -7,6 +7,7 @@ import { ReferralRewards } from '../../../../features/referrals/components/refer
 import { errorText } from '../../../../lib/api-client.ts';
 import { useQuery } from '@tanstack/react-query';
 import { referralRewardsQuery, referralTreeQuery } from '../../../../lib/investor-queries.ts';
+import { t } from '../../../../lib/i18n.tsx';
 
 /** The signed-in user's own Referral Network, rewards and the invitation dialog (investor and admin tabs). */
 export function MyReferralNetwork({ children }: { children?: ReactNode }) {
@@ -22,28 +23,28 @@ export function MyReferralNetwork({ children }: { children?: ReactNode }) {
   return (
     <div className="space-y-6">
       {tree.isPending ? (
-        <Card title="Referral Network">
+        <Card title={t('Referral Network')}>
           <p role="status" className="text-slate-500">
-            Loading your network...
+            {t('Loading your network...')}
           </p>
         </Card>
       ) : tree.isError ? (
         <Card
-          title="Referral Network"
+          title={t('Referral Network')}
           actions={
             <Button variant="secondary" onClick={refresh}>
-              Retry
+              {t('Retry')}
             </Button>
           }
         >
-          <p className="text-slate-600">{errorText(tree.error, 'Could not load your referral network.')}</p>
+          <p className="text-slate-600">{errorText(tree.error, t('Could not load your referral network.'))}</p>
         </Card>
       ) : (
         <ReferralNetwork
           tree={tree.data}
           onRefresh={refresh}
           refreshing={tree.isFetching || rewards.isFetching}
-          emptyAction={<Button onClick={() => setInviteOpen(true)}>Share your invitation code</Button>}
+          emptyAction={<Button onClick={() => setInviteOpen(true)}>{t('Share your invitation code')}</Button>}
         />
       )}
       {rewards.data && <ReferralRewards data={rewards.data} />}

@@ -2,6 +2,7 @@ import { ReferralLookup } from '../../../../features/admin-referrals/components/
 import { ReferralNetwork } from '../../../../features/referrals/components/referral-network.tsx';
 import { MyReferralNetwork } from '../parts/my-referral-network.tsx';
 import { Email } from '../../../../components/ui/email.tsx';
+import { rich, t } from '../../../../lib/i18n.tsx';
 
 /** Admin Referrals: the admin's own network as investors see it, plus any user's network. */
 export default function Tab() {
@@ -16,7 +17,13 @@ export default function Tab() {
             owner={`${data.user.firstName} ${data.user.lastName}`}
             title={
               <>
-                Referral Network of {data.user.firstName} {data.user.lastName} (<Email address={data.user.email} />)
+                {rich(
+                  t('Referral Network of {name} (<0>{email}</0>)', {
+                    name: `${data.user.firstName} ${data.user.lastName}`,
+                    email: data.user.email,
+                  }),
+                  [() => <Email address={data.user.email} />],
+                )}
               </>
             }
           />

@@ -1,5 +1,6 @@
 import { UpdateBalanceForm } from '../../../../features/admin-balance/components/update-balance-form.tsx';
 import { CsvDownloadButton } from '../../../../features/admin-overview/components/csv-download-button.tsx';
+import { t } from '../../../../lib/i18n.tsx';
 import { UsersPanel } from '../../../../features/admin-users/components/users-panel.tsx';
 import { StatementDownload } from '../../../../features/statements/components/statement-download.tsx';
 
@@ -10,7 +11,7 @@ export default function Tab() {
         <CsvDownloadButton
           path={`/admin/export/users.csv${search ? `?search=${encodeURIComponent(search)}` : ''}`}
           fileName="users.csv"
-          what={search ? `users matching “${search}”` : 'users'}
+          what={search ? t('users matching “{search}”', { search }) : t('users')}
         />
       )}
       balanceForm={(user, onDone) => <UpdateBalanceForm user={user} onDone={onDone} />}

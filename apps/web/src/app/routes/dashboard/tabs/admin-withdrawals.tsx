@@ -2,6 +2,7 @@ import { AdminWithdrawals } from '../../../../features/admin-withdrawals/compone
 import { FoundPayouts } from '../../../../features/admin-withdrawals/components/found-payouts.tsx';
 import { PayoutBatches } from '../../../../features/admin-withdrawals/components/payout-batches.tsx';
 import { CsvDownloadMenu } from '../../../../features/admin-overview/components/csv-download-button.tsx';
+import { t } from '../../../../lib/i18n.tsx';
 
 /**
  * Payouts found on chain that need a decision, the lists with the Process Withdrawal panel (the CSV offers both
@@ -16,14 +17,14 @@ export default function Tab() {
           <CsvDownloadMenu
             choices={[
               {
-                label: 'Pending withdrawals',
-                what: 'pending withdrawals',
+                label: t('Pending withdrawals'),
+                what: t('pending withdrawals'),
                 path: '/admin/export/withdrawals.csv?status=pending',
                 fileName: 'withdrawals-pending.csv',
               },
               {
-                label: 'All withdrawals (pending and processed)',
-                what: 'withdrawals',
+                label: t('All withdrawals (pending and processed)'),
+                what: t('withdrawals'),
                 path: '/admin/export/withdrawals.csv?status=all',
                 fileName: 'withdrawals-all.csv',
               },

@@ -11,6 +11,7 @@ import { depositSettingsQuery } from '../../../../features/deposits/api/deposit-
 import { useQuery } from '@tanstack/react-query';
 import { dashboardQuery } from '../../../../lib/query-keys.ts';
 import { usdc } from '../../../../lib/format.ts';
+import { t } from '../../../../lib/i18n.tsx';
 
 /**
  * Deposit tab (spec section 2): address, instructions, warning, balance, form, corrections, recent deposits;
@@ -25,7 +26,7 @@ export default function Tab() {
   return (
     <div className="space-y-5">
       <div className="grid gap-5 lg:grid-cols-[2fr_1fr]">
-        <Card title="Deposit USDC">
+        <Card title={t('Deposit USDC')}>
           <DepositAddress address={user?.depositAddress ?? ''} own={own} />
           {own && user?.depositAddress && (
             <div className="mt-4">
@@ -35,25 +36,25 @@ export default function Tab() {
         </Card>
         {/* Its own height beside the taller deposit card, not a stretched empty box. */}
         <StatCard
-          label="Current Balance"
+          label={t('Current Balance')}
           className="lg:self-start"
           value={
             balance !== undefined ? (
               usdc(balance, 'balance')
             ) : dashboard.isError ? (
-              <LoadError error={dashboard.error} what="your balance" onRetry={() => void dashboard.refetch()} />
+              <LoadError error={dashboard.error} what={t('your balance')} onRetry={() => void dashboard.refetch()} />
             ) : (
-              <Skeleton lines={1} label="Loading your balance" />
+              <Skeleton lines={1} label={t('Loading your balance')} />
             )
           }
         />
       </div>
       <div className="grid gap-5 lg:grid-cols-2">
         {own ? (
-          <Card title="Not showing up? Submit the transaction">
+          <Card title={t('Not showing up? Submit the transaction')}>
             <details>
               <summary className="cursor-pointer text-sm text-slate-600">
-                A transfer to your address that has not appeared after a few minutes can be submitted here.
+                {t('A transfer to your address that has not appeared after a few minutes can be submitted here.')}
               </summary>
               <div className="mt-3">
                 <DepositForm />
@@ -61,11 +62,11 @@ export default function Tab() {
             </details>
           </Card>
         ) : (
-          <Card title="Submit Deposit">
+          <Card title={t('Submit Deposit')}>
             <DepositForm />
           </Card>
         )}
-        <Card title="Recent Deposits">
+        <Card title={t('Recent Deposits')}>
           <RecentDeposits />
         </Card>
       </div>

@@ -6,6 +6,7 @@ import { WithdrawalsSection } from '../../../../features/withdrawals/components/
 import { errorText } from '../../../../lib/api-client.ts';
 import { useQuery } from '@tanstack/react-query';
 import { dashboardQuery } from '../../../../lib/query-keys.ts';
+import { t } from '../../../../lib/i18n.tsx';
 
 export default function Tab() {
   // Refreshes every 2 s while the tab is open (spec section 7).
@@ -13,21 +14,21 @@ export default function Tab() {
   return (
     <div className="space-y-6">
       {dashboard.isPending ? (
-        <Card title="Investment Cycles">
+        <Card title={t('Investment Cycles')}>
           <p role="status" className="text-slate-500">
-            Loading your investments...
+            {t('Loading your investments...')}
           </p>
         </Card>
       ) : dashboard.isError ? (
         <Card
-          title="Investment Cycles"
+          title={t('Investment Cycles')}
           actions={
             <Button variant="secondary" onClick={() => void dashboard.refetch()}>
-              Retry
+              {t('Retry')}
             </Button>
           }
         >
-          <p className="text-slate-600">{errorText(dashboard.error, 'Could not load your investments.')}</p>
+          <p className="text-slate-600">{errorText(dashboard.error, t('Could not load your investments.'))}</p>
         </Card>
       ) : (
         <InvestmentCycles

@@ -4,16 +4,21 @@ import { LoadError, Skeleton } from '../../../../components/ui/query-state.tsx';
 import { AccountSummaryCards } from '../../../../features/dashboard/components/account-summary-cards.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { dashboardQuery } from '../../../../lib/query-keys.ts';
+import { t } from '../../../../lib/i18n.tsx';
 
 export default function Tab() {
   const dashboard = useQuery(dashboardQuery());
   if (dashboard.data === undefined)
     return (
-      <Card title="Your account">
+      <Card title={t('Your account')}>
         {dashboard.isError ? (
-          <LoadError error={dashboard.error} what="your account summary" onRetry={() => void dashboard.refetch()} />
+          <LoadError
+            error={dashboard.error}
+            what={t('your account summary')}
+            onRetry={() => void dashboard.refetch()}
+          />
         ) : (
-          <Skeleton lines={4} label="Loading your account" />
+          <Skeleton lines={4} label={t('Loading your account')} />
         )}
       </Card>
     );
@@ -22,16 +27,17 @@ export default function Tab() {
   return (
     <div className="space-y-4">
       {fresh && (
-        <Card title="Welcome to Harvest Farm">
+        <Card title={t('Welcome to Harvest Farm')}>
           <p className="text-slate-700">
-            Start with a deposit of USDC on Polygon (at least 0.5 USDC). Once it is confirmed, choose a tier and your
-            investment earns its daily rate in 8-hour cycles, Monday to Friday.
+            {t(
+              'Start with a deposit of USDC on Polygon (at least 0.5 USDC). Once it is confirmed, choose a tier and your investment earns its daily rate in 8-hour cycles, Monday to Friday.',
+            )}
           </p>
           <Link
             to="/dashboard?tab=deposit"
             className="mt-3 inline-flex min-h-10 items-center rounded-lg bg-purple-700 px-4 py-2 text-sm font-semibold text-white hover:bg-purple-800"
           >
-            Make your first deposit
+            {t('Make your first deposit')}
           </Link>
         </Card>
       )}

@@ -1,0 +1,146 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TEXT } from '@harvest/shared/texts';
+import { TopBar } from './top-bar.tsx';
+import { LoginForm } from '../features/auth/components/login-form.tsx';
+import { fail, stubApi } from '../test/api-stub.ts';
+import { renderApp } from '../test/render.tsx';
+import { ApiError, errorText } from '../lib/api-client.ts';
+import { count, usdc } from '../lib/format.ts';
+import { initialLocale, localeUnsaved, setLocale, t, tx } from '../lib/i18n.tsx';
+
+/*
+ * The screens' language (issue 41): the browser's on a first visit, the catalogue loaded on demand, the page laid
+ * out in the language's direction, and what the server says in English shown in the chosen language.
+ */
+afterEach(async () => {
+  await setLocale('en', { remember: false });
+});
+
+const user = {
+  _id: 'u1',
+  id: 'u1',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: 'ada@example.com',
+  phone: null,
+  isAdmin: false,
+  isBlocked: false,
+  depositAddress: '0x1',
+  withdrawalWallet: null,
+  invitationCode: null,
+  twoFactorEnabled: false,
+  locale: 'en',
+  createdAt: '2026-11-01T00:00:00.000Z',
+};
+
+describe('choosing the language', () => {
+  it("starts a first visit in the browser's language (the closest one we have), else English", () => {
+    const languages = (tags: string[]) => vi.stubGlobal('navigator', { ...navigator, languages: tags });
+    languages(['ru-RU', 'en']);
+    expect(initialLocale()).toBe('ru');
+    languages(['pt-PT']);
+    expect(initialLocale()).toBe('pt-BR');
+    languages(['zh-TW', 'en']);
+    expect(initialLocale()).toBe('zh-CN');
+    languages(['de-DE', 'fr']);
+    expect(initialLocale()).toBe('en');
+    // A language chosen in this browser before wins over the browser's.
+    localStorage.setItem('locale', 'tr');
+    expect(initialLocale()).toBe('tr');
+  });
+
+  it('the header menu switches the page (lang, texts) and, signed out, keeps the choice for the next sign-in', async () => {
+    stubApi(() => undefined);
+    renderApp(<TopBar />);
+    await userEvent.selectOptions(screen.getByLabelText('Language'), 'ru');
+    await waitFor(() => expect(document.documentElement.lang).toBe('ru'));
+    expect(document.documentElement.dir).toBe('ltr');
+    expect(localStorage.getItem('locale')).toBe('ru');
+    expect(localeUnsaved()).toBe(true);
+    expect(t('Investment Platform')).toBe('Инвестиционная платформа');
+  });
+
+  it('signed in, the choice is saved on the account (PUT /api/user/preferences)', async () => {
+    localStorage.setItem('token', 'token');
+    const api = stubApi(({ method, path, body }) => {
+      if (path === '/user/me') return { user };
+      if (method === 'PUT' && path === '/user/preferences') return { user: { ...user, ...(body as object) } };
+      return undefined;
+    });
+    const { container } = renderApp(<TopBar />);
+    // Signed in: the header holds the place of the account menu.
+    await waitFor(() => expect(container.querySelector('header [aria-hidden="true"].w-32')).toBeTruthy());
+    await userEvent.selectOptions(screen.getByLabelText('Language'), 'ar');
+    await waitFor(() => expect(api.to('PUT /user/preferences')).toHaveLength(1));
+    expect(api.to('PUT /user/preferences')[0]?.body).toEqual({ locale: 'ar' });
+    expect(localeUnsaved()).toBe(false);
+  });
+
+  it("signed in elsewhere in another language, the account's language is taken", async () => {
+    localStorage.setItem('token', 'token');
+    stubApi(({ path }) => (path === '/user/me' ? { user: { ...user, locale: 'es' } } : undefined));
+    renderApp(<TopBar />);
+    await waitFor(() => expect(document.documentElement.lang).toBe('es'));
+  });
+});
+
+describe('Russian', () => {
+  it('the sign-in screen, its validation and the server’s errors are in Russian', async () => {
+    await setLocale('ru');
+    stubApi(({ path }) =>
+      path === '/login' ? fail(401, 'Invalid email or password', 'invalid_credentials') : undefined,
+    );
+    renderApp(<LoginForm />);
+    expect(screen.getByRole('heading', { name: 'С возвращением' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Войти' }));
+    // The shared schema's English text, shown in Russian under the field.
+    expect((await screen.findAllByText('Требуются эл. почта и пароль')).length).toBeGreaterThan(0);
+    await userEvent.type(screen.getByLabelText('Эл. почта'), 'a@b.co');
+    await userEvent.type(screen.getByLabelText('Пароль', { exact: true }), 'secret');
+    await userEvent.click(screen.getByRole('button', { name: 'Войти' }));
+    const form = screen.getByRole('button', { name: 'Войти' }).closest('form') as HTMLElement;
+    expect(await within(form).findByText('Неверная эл. почта или пароль')).toBeTruthy();
+  });
+
+  it('a server text the catalogue lacks is said by its code; one with values by its template', async () => {
+    await setLocale('ru');
+    expect(errorText(new ApiError(400, 'Some new server text', 'insufficient_funds'), TEXT.investFailed)).toBe(
+      'Недостаточно средств',
+    );
+    expect(errorText(new ApiError(0, null), TEXT.investFailed)).toBe('Вложение не выполнено');
+    expect(tx('This cycle is not finished yet: 1h 2m left.')).toBe('Этот цикл ещё не закончился: осталось 1 ч 2 мин.');
+    expect(tx('First name must be at most 100 characters')).toBe('Имя: не более 100 символов');
+  });
+
+  it('numbers follow the language; USDC keeps its decimals', async () => {
+    await setLocale('ru');
+    expect(usdc(1234.5)).toBe('1\u00a0234,50\u00a0USDC');
+    expect(usdc(1234.5, 'balance')).toBe('1\u00a0234,5000\u00a0USDC');
+    expect(count(1234567)).toBe('1\u00a0234\u00a0567');
+  });
+});
+
+describe('Arabic', () => {
+  it('lays the page out right to left, with Western digits in amounts', async () => {
+    await setLocale('ar');
+    expect(document.documentElement.dir).toBe('rtl');
+    expect(document.documentElement.lang).toBe('ar');
+    // Isolated left to right (LRI ... PDI): the sign and the unit stay where they are read.
+    expect(usdc(1234.5)).toBe('\u20661,234.50\u00a0USDC\u2069');
+    expect(usdc(-1234.5)).toMatch(/^\u2066\u200e?-1,234\.50\u00a0USDC\u2069$/);
+    expect(t('Withdraw All')).toBe('سحب الكل');
+  });
+});
+
+describe('English', () => {
+  it('stays the spec’s words and number format', async () => {
+    await setLocale('ru');
+    await setLocale('en');
+    expect(document.documentElement.dir).toBe('ltr');
+    expect(t('Welcome Back')).toBe('Welcome Back');
+    expect(tx('This cycle is not finished yet: 1h 2m left.')).toBe('This cycle is not finished yet: 1h 2m left.');
+    expect(usdc(1234.5)).toBe('1,234.50\u00a0USDC');
+  });
+});
