@@ -4,7 +4,7 @@ import { errorResponse } from '@harvest/shared/schemas/common';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/db/schema.ts';
-import { createTestApp, expectLedgerClean, type TestApp, type TestUser } from '../helpers.ts';
+import { createTestApp, expectLedgerClean, type TestApp, type TestUser, sessionToken } from '../helpers.ts';
 import {
   buildWorld,
   hash64,
@@ -49,7 +49,7 @@ async function freshToken(u: TestUser): Promise<string> {
   const [row] = await t.ctx.db.select().from(users).where(eq(users.id, u.user.id)).limit(1);
   if (!row) throw new Error('user vanished');
   if (row.isBlocked) await t.ctx.db.update(users).set({ isBlocked: false }).where(eq(users.id, u.user.id));
-  return t.ctx.tokens.sign({ sub: row.id, tv: row.tokenVersion });
+  return sessionToken(t, row.id, row.tokenVersion);
 }
 
 const edgeNumbers = fc.constantFrom(

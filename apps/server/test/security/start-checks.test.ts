@@ -18,6 +18,7 @@ const PROD = {
   DEPOSIT_ADDRESS: '0x1111111111111111111111111111111111111111',
   PAYOUT_ADDRESS: '0x3333333333333333333333333333333333333333',
   CHAIN_RPC_URL: 'https://polygon-rpc.example.com',
+  PUBLIC_URL: 'https://harvest.example.com',
 };
 
 const configError = (env: Record<string, string>) => {
