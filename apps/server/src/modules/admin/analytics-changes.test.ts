@@ -63,6 +63,8 @@ const registrations = (a: { userGrowth: { _id: string; count: number }[] }, iso:
 async function deleteUser(db: Db, userId: string) {
   await inTransaction(db, async (tx) => {
     await tx.execute(sql`DELETE FROM ledger_accounts WHERE user_id = ${userId}`);
+    // The test user's session row (makeUser signs in as a sign-in would).
+    await tx.execute(sql`DELETE FROM sessions WHERE user_id = ${userId}`);
     await tx.execute(sql`DELETE FROM users WHERE id = ${userId}`);
   });
 }
