@@ -159,10 +159,12 @@ export async function setWithdrawalLock(
   const now = ctx.clock.now();
   const current = lockOf(ctx, user);
   if (input.enabled) {
-    if (!current.required && current.status !== 'on') {
+    // Turning it on also cancels a lock on its way off, and voids lock-off links not yet used.
+    if (!current.required)
       await inTransaction(ctx.db, async (tx) => {
-        await q.setLock(tx, user.id, true, null);
         await q.voidLockOffLinks(tx, user.id, now);
+        if (current.status === 'on') return;
+        await q.setLock(tx, user.id, true, null);
         await recordSecurityEvent(tx, {
           userId: user.id,
           type: 'withdrawal_lock_on',
@@ -171,8 +173,6 @@ export async function setWithdrawalLock(
           device: client.device,
         });
       });
-    }
-    // Turning it on also cancels a lock on its way off, and voids lock-off links not yet used.
     return { message: MSG.lockOn, withdrawalLock: lockOf(ctx, { withdrawalLock: true, withdrawalLockEndsAt: null }) };
   }
   if (current.required) throw badRequest(MSG.lockRequired);
