@@ -43,6 +43,7 @@ const userDto = (u: AdminUser) => ({
   depositAddress: '0x1',
   invitationCode: null,
   twoFactorEnabled: false,
+  withdrawalLock: { status: 'off', endsAt: null, required: false },
 });
 
 function renderPanel(slots: Parameters<typeof UsersPanel>[0] = {}) {
