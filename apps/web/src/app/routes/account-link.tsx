@@ -88,7 +88,7 @@ export function Component() {
         ) : result ? (
           <p
             role={result.ok ? 'status' : 'alert'}
-            className={`rounded-lg p-3 text-sm ${result.ok ? 'bg-emerald-50 text-emerald-900' : 'bg-red-50 text-red-800'}`}
+            className={`rounded-lg p-3 text-sm [overflow-wrap:anywhere] ${result.ok ? 'bg-emerald-50 text-emerald-900' : 'bg-red-50 text-red-800'}`}
           >
             {result.text}
           </p>

@@ -71,7 +71,7 @@ export function UsersPanel({ toolbar, balanceForm, statementForm }: UsersPanelSl
           )}
         </SearchForm>
         {q.data && (
-          <p className="mt-2 text-sm text-slate-500" aria-live="polite">
+          <p className="mt-2 text-sm [overflow-wrap:anywhere] text-slate-500" aria-live="polite">
             {count(q.data.total)} user{q.data.total === 1 ? '' : 's'}
             {search ? ` matching “${search}”` : ''}
           </p>
