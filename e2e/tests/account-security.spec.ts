@@ -160,7 +160,10 @@ test("the investor's Profile: lock, address book, authenticator, sessions, secur
   const activity = profile.getByRole('region', { name: 'Security activity' });
   await expect(activity.getByText('"This wasn\'t me" reported')).toBeVisible();
   await expect(activity.getByText('Withdrawal address added').first()).toBeVisible();
+  await expect(profile.getByText('Withdrawals are frozen on this account.', { exact: false })).toBeVisible();
   await look(page, 'account-profile-security');
+  await activity.scrollIntoViewIfNeeded();
+  await look(page, 'account-profile-activity');
 
   // Frozen: Withdraw All says so; the administrator sees the freeze, the sessions and the addresses.
   const admin = await tokenFor(app, ADMIN);

@@ -77,6 +77,12 @@ export default function UserControls() {
         security={
           <div className="space-y-3">
             <h2 className="text-base font-bold text-slate-900">Security</h2>
+            {user.withdrawalsFrozen && (
+              <p role="status" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
+                Withdrawals are frozen on this account. Change your password, then contact support to have the freeze
+                lifted.
+              </p>
+            )}
             {!user.isAdmin && <WithdrawalLockSection />}
             {!user.isAdmin && <AddressBookSection />}
             <TwoFactorSection />
