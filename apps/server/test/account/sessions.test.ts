@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@harvest/shared/messages';
+import { sql } from 'drizzle-orm';
+import { housekeepingJob } from '../../src/modules/housekeeping/housekeeping.job.ts';
 import { call, createTestApp, makeUser, type TestApp, type TestUser } from '../helpers.ts';
 import { CHROME_LINUX, FIREFOX_WINDOWS, hours, lastMail, linkToken, mailsTo, signIn } from './support.ts';
 
@@ -109,6 +111,35 @@ describe('sessions and devices', () => {
     await meStatus(laptop);
     const moved = await seen();
     expect(Date.parse(moved) - Date.parse(first)).toBeGreaterThanOrEqual(60_000);
+  });
+});
+
+describe('housekeeping', () => {
+  it('removes sessions 30 days past their expiry and e-mailed links a day past theirs; live ones stay', async () => {
+    const u = await makeUser(t);
+    const count = async (table: string) =>
+      Number(
+        (
+          await t.ctx.db.execute(
+            sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)} WHERE user_id = ${u.user.id}`,
+          )
+        ).rows[0]?.n,
+      );
+    await signIn(t, u, { deviceId: `old-${u.user.id}` });
+    await signIn(t, u, { deviceId: `other-${u.user.id}` }); // a new device: a "this wasn't me" link
+    expect(await count('sessions')).toBe(3);
+    expect(await count('account_links')).toBe(1);
+    hours(t, 24 * 7.5); // the link has expired, but not a day ago
+    await housekeepingJob.run(t.ctx);
+    expect(await count('account_links')).toBe(1);
+    hours(t, 24 * 0.6);
+    await housekeepingJob.run(t.ctx);
+    expect(await count('account_links')).toBe(0);
+    expect(await count('sessions')).toBe(3);
+    hours(t, 24 * 23);
+    await housekeepingJob.run(t.ctx);
+    expect(await count('sessions')).toBe(0);
+    expect(await count('security_events')).toBeGreaterThan(0);
   });
 });
 
