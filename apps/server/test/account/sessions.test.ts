@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@harvest/shared/messages';
 import { sql } from 'drizzle-orm';
+import { rawRows } from '../../src/db/raw.ts';
 import { housekeepingJob } from '../../src/modules/housekeeping/housekeeping.job.ts';
 import { call, createTestApp, makeUser, type TestApp, type TestUser } from '../helpers.ts';
 import { CHROME_LINUX, FIREFOX_WINDOWS, hours, lastMail, linkToken, mailsTo, signIn } from './support.ts';
@@ -120,10 +121,11 @@ describe('housekeeping', () => {
     const count = async (table: string) =>
       Number(
         (
-          await t.ctx.db.execute(
+          await rawRows<{ n: number }>(
+            t.ctx.db,
             sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)} WHERE user_id = ${u.user.id}`,
           )
-        ).rows[0]?.n,
+        )[0]?.n,
       );
     await signIn(t, u, { deviceId: `old-${u.user.id}` });
     await signIn(t, u, { deviceId: `other-${u.user.id}` }); // a new device: a "this wasn't me" link
