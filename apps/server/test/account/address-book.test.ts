@@ -182,6 +182,24 @@ describe('with the lock on, Withdraw All pays only to an active address of the b
   });
 });
 
+describe('parallel: "this wasn\'t me" and Withdraw All', () => {
+  it('either the withdrawal was held before the freeze, or it is refused; never paid after it', async () => {
+    for (let i = 0; i < 3; i++) {
+      const { u, mail } = await investorWithAddress();
+      const [w, r] = await Promise.all([
+        withdrawAll(t, u, THIEF_WALLET),
+        call(t, 'POST', '/api/security/not-me', { body: { token: linkToken(mail, 'not-me') } }),
+      ]);
+      expect(r.statusCode).toBe(200);
+      expect([200, 401, 403]).toContain(w.statusCode);
+      // After the freeze nothing more is held: a second try is refused whatever the address.
+      const again = await call(t, 'POST', '/api/login', { body: { email: u.user.email, password: u.password } });
+      const w2 = await withdrawAll(t, { ...u, token: again.data.token }, OWN_WALLET);
+      expect(w2.data.code).toBe(w.statusCode === 200 ? 'no_funds' : 'withdrawals_frozen');
+    }
+  });
+});
+
 describe('turning the lock off', () => {
   it('asks for the login password and an e-mailed confirmation, then holds for the cool-down', async () => {
     const { u } = await investorWithAddress();
