@@ -1,7 +1,7 @@
 /**
  * `npm run i18n:extract`: writes packages/shared/src/locales/en.json, the English catalogue every other language
  * translates (docs/decisions/0075). Its keys are every `t('...')` text of the web, the server and the shared code,
- * and every text the server and the shared schemas say (TEXT, MSG, their patterns, the codes' sentences).
+ * and every text the server and the shared schemas say (TEXT, MSG, SECURITY_TEXT, their patterns, the codes' sentences).
  * packages/shared/src/locales.test.ts fails when en.json is not what this makes, or a language lacks a key.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { CODE_TEXT } from '../../packages/shared/src/error-texts.ts';
 import { MSG } from '../../packages/shared/src/messages.ts';
 import { FIELD_NAMES, PART_TEMPLATES, TEXT_TEMPLATES } from '../../packages/shared/src/text-templates.ts';
+import { SECURITY_TEXT } from '../../packages/shared/src/security-texts.ts';
 import { WALLET_TEXT } from '../../packages/shared/src/wallet-texts.ts';
 import { findMessages } from './messages.ts';
 
@@ -30,7 +31,7 @@ export function englishTexts(): string[] {
   for (const dir of SOURCES)
     for (const file of sourceFiles(path.join(root, dir)))
       for (const m of findMessages(readFileSync(file, 'utf8'), file)) texts.add(m.text);
-  for (const v of [...Object.values(MSG), ...Object.values(WALLET_TEXT), ...Object.values(CODE_TEXT)])
+  for (const v of [...Object.values(MSG), ...Object.values(WALLET_TEXT), ...Object.values(SECURITY_TEXT), ...Object.values(CODE_TEXT)])
     if (typeof v === 'string') texts.add(v);
   for (const v of [...TEXT_TEMPLATES, ...PART_TEMPLATES, ...FIELD_NAMES]) texts.add(v);
   return [...texts].sort();

@@ -30,6 +30,19 @@ export const TEXT_TEMPLATES = [
   'Cycle completed: {amount}\u00a0USDC earned.',
   'Withdrawal request submitted for 1 item: {gross}\u00a0USDC gross, {fee}\u00a0USDC fee, {net}\u00a0USDC to be paid. Withdrawals may take up to 48 hours to process.',
   'Withdrawal request submitted for {n} items: {gross}\u00a0USDC gross, {fee}\u00a0USDC fee, {net}\u00a0USDC to be paid. Withdrawals may take up to 48 hours to process.',
+  'Address added. Confirm it from the link we e-mailed you within 1 hour; it becomes usable {hours} hours after it was added.',
+  'Your address book holds at most {n} addresses. Remove one first.',
+  'With the withdrawal address lock on, withdrawals go only to an address of your address book. Add this address in Profile: it becomes usable {hours} hours after you add it, once you confirm it.',
+  'This address is not confirmed yet: open the link we e-mailed you. Once confirmed it becomes usable at {at}.',
+  'This address becomes usable at {at} (in {left}).',
+  'Withdrawals are frozen on this account. Contact {support} to have the freeze lifted.',
+  'The withdrawal address lock is already turning off: it ends at {at}.',
+  'We e-mailed you a link to confirm. The lock turns off {hours} hours after you confirm it.',
+  'Confirmed: the withdrawal address lock turns off at {at}.',
+  '1 other session signed out',
+  '{n} other sessions signed out',
+  '1 session signed out',
+  '{n} sessions signed out',
 ] as const;
 
 /** Patterns of values inside those texts ("2h 5m" left, "5m"), said again in the person's language. */

@@ -18,6 +18,8 @@ const me = {
     invitationCode: 'ABCDEFGH',
     twoFactorEnabled: false,
     locale: 'en' as const,
+    withdrawalLock: { status: 'off', endsAt: null, required: false },
+    withdrawalsFrozen: false,
     createdAt: '2026-11-24T10:00:00.000Z',
   },
   platform: { timeZone: 'UTC', demoDeposits: true },

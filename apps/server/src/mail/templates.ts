@@ -38,8 +38,31 @@ export type MailEvent =
       notes: string | null;
       at: Date;
     }
-  | { kind: 'two_factor_enabled' | 'two_factor_disabled' | 'password_changed'; at: Date }
-  | { kind: 'email_changed'; oldEmail: string; newEmail: string; at: Date };
+  | { kind: 'two_factor_enabled' | 'two_factor_disabled' | 'password_changed'; at: Date; notMeUrl?: string }
+  | { kind: 'email_changed'; oldEmail: string; newEmail: string; at: Date }
+  | { kind: 'new_device_sign_in'; ip: string; device: string; notMeUrl: string; at: Date }
+  | { kind: 'sign_in_failures'; count: number; ip: string; device: string; reason: string; at: Date }
+  | {
+      kind: 'address_added';
+      label: string;
+      address: string;
+      ip: string;
+      device: string;
+      usableAt: Date;
+      confirmUrl: string;
+      notMeUrl: string;
+      at: Date;
+    }
+  | {
+      kind: 'withdrawal_lock_off_requested';
+      hours: number;
+      ip: string;
+      device: string;
+      confirmUrl: string;
+      notMeUrl: string;
+      at: Date;
+    }
+  | { kind: 'account_secured'; at: Date };
 
 export type MailKind = MailEvent['kind'];
 
@@ -61,7 +84,7 @@ interface Body {
   lead: string;
   rows: [string, string][];
   closing: string[];
-  link?: { text: string; href: string };
+  links?: { text: string; href: string }[];
 }
 
 /** An amount as the screens show it (in the locale's digits and separators): grouped, at least 2 and at most 6 decimals (all it has). */
@@ -87,6 +110,10 @@ export function timeText(at: Date, timeZone: string, locale = 'en'): string {
   }).format(at);
   return `${text} (${timeZone})`;
 }
+
+/** The "this wasn't me" link of an alert, when it has one. */
+const notMe = (t: Translate, href: string) => ({ text: t("This wasn't me: secure my account"), href });
+const notMeLink = (t: Translate, href: string | undefined) => (href ? { links: [notMe(t, href)] } : {});
 
 const returnedTo = (t: Translate, to: 'earnings' | 'rewards' | 'balance') =>
   to === 'earnings' ? t('your earnings') : to === 'rewards' ? t('your referral rewards') : t('your balance');
@@ -165,7 +192,7 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings, t: Translate): B
           [t('Approved'), when],
         ],
         closing: [],
-        link: { text: t('View the transaction on the Polygon explorer'), href: `${s.explorerUrl}/tx/${e.txHash}` },
+        links: [{ text: t('View the transaction on the Polygon explorer'), href: `${s.explorerUrl}/tx/${e.txHash}` }],
       };
     case 'withdrawal_rejected':
       return {
@@ -197,6 +224,7 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings, t: Translate): B
         lead: t('Two-factor authentication was turned off for your account.'),
         rows: [[t('Date'), when]],
         closing: [notYou],
+        ...notMeLink(t, e.notMeUrl),
       };
     case 'password_changed':
       return {
@@ -204,6 +232,7 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings, t: Translate): B
         lead: t('The login password of your account was changed; other sessions were signed out.'),
         rows: [[t('Date'), when]],
         closing: [notYou],
+        ...notMeLink(t, e.notMeUrl),
       };
     case 'email_changed':
       return {
@@ -218,6 +247,97 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings, t: Translate): B
           [t('Date'), when],
         ],
         closing: [notYou],
+      };
+    case 'new_device_sign_in':
+      return {
+        subject: t('New sign-in to your Harvest Farm account'),
+        lead: t('Your account was signed in to from a device it had not used before.'),
+        rows: [
+          [t('Time'), when],
+          [t('Device'), e.device],
+          [t('IP address'), e.ip],
+        ],
+        closing: [
+          t('If this was you, there is nothing to do.'),
+          t(
+            'If it was not: the link above signs out every session and freezes withdrawals at once. Then sign in, change your password and turn on the authenticator in Profile; {support} lifts the freeze.',
+            { support: s.supportEmail },
+          ),
+        ],
+        ...notMeLink(t, e.notMeUrl),
+      };
+    case 'sign_in_failures':
+      return {
+        subject: t('Failed sign-ins to your Harvest Farm account'),
+        lead: t('Someone failed to sign in to your account {n} times within an hour. Nobody got in.', { n: e.count }),
+        rows: [
+          [t('Last attempt'), when],
+          [t('What failed'), knownText(locale, e.reason)],
+          [t('Device'), e.device],
+          [t('IP address'), e.ip],
+        ],
+        closing: [
+          t('If this was you, there is nothing to do. We send this warning at most once an hour.'),
+          t(
+            'If it was not: change your password, and turn on the authenticator in Profile. A failed authenticator code means the password itself was right.',
+          ),
+        ],
+      };
+    case 'address_added':
+      return {
+        subject: t('New withdrawal address added: {label}', { label: e.label }),
+        lead: t(
+          'A withdrawal address was added to your address book. It becomes usable only once you confirm it and its cool-down has ended.',
+        ),
+        rows: [
+          [t('Label'), e.label],
+          [t('Address'), e.address],
+          [t('Added'), when],
+          [t('Device'), e.device],
+          [t('IP address'), e.ip],
+          [t('Usable from'), timeText(e.usableAt, s.timeZone, locale)],
+        ],
+        closing: [
+          t('The confirmation link works once, within 1 hour.'),
+          t(
+            'If you did not add this address, do not confirm it: the "this wasn\'t me" link removes it, signs out every session and freezes withdrawals. Then change your password; {support} lifts the freeze.',
+            { support: s.supportEmail },
+          ),
+        ],
+        links: [{ text: t('Confirm this address'), href: e.confirmUrl }, notMe(t, e.notMeUrl)],
+      };
+    case 'withdrawal_lock_off_requested':
+      return {
+        subject: t('Confirm: turn off the withdrawal address lock'),
+        lead: t(
+          'You asked to turn off the withdrawal address lock. Once you confirm, it stays on for {hours} more hours, then Withdraw All may pay to any address again.',
+          { hours: e.hours },
+        ),
+        rows: [
+          [t('Asked'), when],
+          [t('Device'), e.device],
+          [t('IP address'), e.ip],
+        ],
+        closing: [
+          t('The confirmation link works once, within 1 hour.'),
+          t(
+            'If you did not ask for this, do not confirm it: the "this wasn\'t me" link keeps the lock on, signs out every session and freezes withdrawals. {support} lifts the freeze.',
+            { support: s.supportEmail },
+          ),
+        ],
+        links: [{ text: t('Confirm: turn the lock off'), href: e.confirmUrl }, notMe(t, e.notMeUrl)],
+      };
+    case 'account_secured':
+      return {
+        subject: t('Your Harvest Farm account was secured'),
+        lead: t(
+          'You reported that a sign-in or change was not yours: every session of your account was signed out and withdrawals are frozen.',
+        ),
+        rows: [[t('Date'), when]],
+        closing: [
+          t('Next: sign in, change your password and turn on the authenticator in Profile.'),
+          t('Then contact {support} to have withdrawals unfrozen.', { support: s.supportEmail }),
+        ],
       };
   }
 }
@@ -237,7 +357,7 @@ export function renderMail(e: MailEvent, to: MailRecipient, s: MailSettings): Re
     b.lead,
     '',
     ...b.rows.map(([label, value]) => `${`${label}:`.padEnd(width)}${value}`),
-    ...(b.link ? ['', `${b.link.text}: ${b.link.href}`] : []),
+    ...(b.links ?? []).flatMap((l) => ['', `${l.text}: ${l.href}`]),
     ...b.closing.flatMap((line) => ['', line]),
     '',
     '— Harvest Farm',
@@ -253,7 +373,7 @@ export function renderMail(e: MailEvent, to: MailRecipient, s: MailSettings): Re
         `<tr><th style="text-align:start;padding-block:4px;padding-inline:0 12px">${escapeHtml(label)}</th><td style="padding:4px 0">${escapeHtml(value)}</td></tr>`,
     ),
     '</table>',
-    ...(b.link ? [`<p><a href="${escapeHtml(b.link.href)}">${escapeHtml(b.link.text)}</a></p>`] : []),
+    ...(b.links ?? []).map((l) => `<p><a href="${escapeHtml(l.href)}">${escapeHtml(l.text)}</a></p>`),
     ...b.closing.map((line) => `<p>${escapeHtml(line)}</p>`),
     '<p>— Harvest Farm</p>',
     '</body></html>',

@@ -4,6 +4,7 @@ import { TEXT, tooLongText } from '../texts.ts';
 import { emailLookalikeError, hasInvisible } from '../lookalikes.ts';
 import { idSchema, isoDate, requiredText } from './common.ts';
 import { LOCALES } from '../i18n.ts';
+import { withdrawalLockSchema } from './security.ts';
 
 /** One of the platform's languages (packages/shared/src/i18n.ts). */
 export const localeSchema = z.enum(LOCALES);
@@ -43,6 +44,10 @@ export const userSchema = z.object({
   twoFactorEnabled: z.boolean(),
   /** The language the person reads the app, their e-mails and statements in. */
   locale: localeSchema,
+  /** Withdraw All pays only to active addresses of the book (issue 39). */
+  withdrawalLock: withdrawalLockSchema,
+  /** Withdrawals are frozen ("this wasn't me", or an administrator): Withdraw All is refused until an administrator lifts it. */
+  withdrawalsFrozen: z.boolean(),
   createdAt: isoDate,
 });
 export type User = z.infer<typeof userSchema>;
@@ -75,6 +80,8 @@ export const profileBody = z
     currentPassword: optionalPassword,
     newPassword: optionalPassword,
     confirmPassword: optionalPassword,
+    /** With the authenticator on, a password change asks for its code too (never less than the sign-in). */
+    totpCode: z.optional(z.string().check(z.trim(), z.maxLength(MAX_LENGTH.authCode))),
   })
   .check(
     z.superRefine((v, ctx) => {

@@ -47,6 +47,9 @@ const ACTION_WORDS: Record<string, string> = {
   tier_update: msg('Tier updated'),
   csv_export: msg('CSV exported'),
   statement_download: msg('Statement downloaded'),
+  sessions_revoke: msg('Sessions signed out'),
+  withdrawals_freeze: msg('Withdrawals frozen'),
+  withdrawals_unfreeze: msg('Withdrawals unfrozen'),
 };
 /** A snapshot's field names in words. */
 const FIELD_WORDS: Record<string, string> = {
@@ -59,6 +62,8 @@ const FIELD_WORDS: Record<string, string> = {
   depositId: msg('Credit deposit id'),
   dailyRate: msg('Daily rate (%)'),
   sortOrder: msg('Sort order'),
+  withdrawalsFrozen: msg('Withdrawals frozen'),
+  sessionsEnded: msg('Sessions ended'),
 };
 /** "some_action" / "someField" as "Some action" / "Some field": a name the lists above do not know yet. */
 const words = (name: string) => {

@@ -12,6 +12,8 @@ import { useRequestAll } from '../api/request-all.ts';
 import type { Breakdown } from '../lib/breakdown.ts';
 import { usdc } from '../../../lib/format.ts';
 import { t, tx } from '../../../lib/i18n.tsx';
+import { useAuth } from '../../../lib/auth.tsx';
+import { AddressChoice } from './address-book.tsx';
 
 function BreakdownList({ b }: { b: Breakdown }) {
   return (
@@ -74,10 +76,20 @@ function WithdrawAllBody({
   onClose: () => void;
   onDone: (wallet: string) => void;
 }) {
+  const { user } = useAuth();
+  // With the address lock on, Withdraw All pays only to an active address of the book: "choose or add".
+  const fromBook = Boolean(user && user.withdrawalLock.status !== 'off');
+  const needsCode = Boolean(user?.twoFactorEnabled);
   const form = useZodForm<RequestAllInput>(
     requestAllBody,
-    { defaultValues: { walletAddress: lastWallet ?? '', withdrawalPassword: '' } },
-    { toInput: (v) => ({ ...v, walletAddress: v.walletAddress.trim() }) },
+    { defaultValues: { walletAddress: fromBook ? '' : (lastWallet ?? ''), withdrawalPassword: '', totpCode: '' } },
+    {
+      toInput: (v) => ({
+        walletAddress: v.walletAddress.trim(),
+        withdrawalPassword: v.withdrawalPassword,
+        ...(v.totpCode?.trim() ? { totpCode: v.totpCode.trim() } : {}),
+      }),
+    },
   );
   const errors = form.formState.errors;
   const [step, setStep] = useState<'form' | 'confirm'>('form');
@@ -90,8 +102,9 @@ function WithdrawAllBody({
     toast.error(text);
   }
 
-  function onReview() {
+  function onReview(v: RequestAllInput) {
     if (breakdown.gross <= 0) return report('root', TEXT.noFunds);
+    if (needsCode && !v.totpCode?.trim()) return report('totpCode', TEXT.totpRequired);
     setStep('confirm');
   }
 
@@ -101,6 +114,7 @@ function WithdrawAllBody({
       const res = await mutation.mutateAsync({
         walletAddress: v.walletAddress.trim(),
         withdrawalPassword: v.withdrawalPassword,
+        ...(needsCode ? { totpCode: v.totpCode?.trim() } : {}),
       });
       toast.success(res.message);
       onDone(v.walletAddress.trim().toLowerCase());
@@ -109,6 +123,8 @@ function WithdrawAllBody({
       setStep('form');
       const text = errorText(err, TEXT.withdrawFailed);
       if (hasCode(err, 'wrong_password')) report('withdrawalPassword', text);
+      else if (hasCode(err, 'two_factor_invalid') || hasCode(err, 'two_factor_required')) report('totpCode', text);
+      else if (hasCode(err, 'address_not_active')) report('walletAddress', text);
       else if (hasCode(err, 'validation') && /wallet/i.test(text)) report('walletAddress', text);
       else report('root', text);
     }
@@ -146,16 +162,29 @@ function WithdrawAllBody({
       noValidate
     >
       <BreakdownList b={breakdown} />
-      <TextInput
-        label={t('Wallet Address (Polygon USDC)')}
-        error={errors.walletAddress?.message}
-        {...form.register('walletAddress')}
-        placeholder="0x..."
-        autoComplete="off"
-        spellCheck={false}
-        dir="ltr"
-        className="font-mono"
-      />
+      {user?.withdrawalsFrozen && (
+        <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
+          {t('Withdrawals are frozen on this account. Contact support to have the freeze lifted.')}
+        </p>
+      )}
+      {fromBook ? (
+        <AddressChoice
+          value={wallet}
+          onChange={(a) => form.setValue('walletAddress', a, { shouldValidate: form.formState.isSubmitted })}
+          error={errors.walletAddress?.message}
+        />
+      ) : (
+        <TextInput
+          label={t('Wallet Address (Polygon USDC)')}
+          error={errors.walletAddress?.message}
+          {...form.register('walletAddress')}
+          placeholder="0x..."
+          autoComplete="off"
+          spellCheck={false}
+          dir="ltr"
+          className="font-mono"
+        />
+      )}
       <PasswordInput
         label={t('Withdrawal Password')}
         error={errors.withdrawalPassword?.message}
@@ -163,6 +192,15 @@ function WithdrawAllBody({
         autoComplete="current-password"
         maxLength={MAX_LENGTH.password}
       />
+      {needsCode && (
+        <TextInput
+          label={t('Authentication or recovery code')}
+          autoComplete="one-time-code"
+          maxLength={MAX_LENGTH.authCode}
+          error={errors.totpCode?.message}
+          {...form.register('totpCode')}
+        />
+      )}
       {errors.root?.message && (
         <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
           {tx(errors.root.message)}
