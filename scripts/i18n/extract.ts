@@ -31,7 +31,12 @@ export function englishTexts(): string[] {
   for (const dir of SOURCES)
     for (const file of sourceFiles(path.join(root, dir)))
       for (const m of findMessages(readFileSync(file, 'utf8'), file)) texts.add(m.text);
-  for (const v of [...Object.values(MSG), ...Object.values(WALLET_TEXT), ...Object.values(SECURITY_TEXT), ...Object.values(CODE_TEXT)])
+  for (const v of [
+    ...Object.values(MSG),
+    ...Object.values(WALLET_TEXT),
+    ...Object.values(SECURITY_TEXT),
+    ...Object.values(CODE_TEXT),
+  ])
     if (typeof v === 'string') texts.add(v);
   for (const v of [...TEXT_TEMPLATES, ...PART_TEMPLATES, ...FIELD_NAMES]) texts.add(v);
   return [...texts].sort();

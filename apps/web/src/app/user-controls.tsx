@@ -92,11 +92,12 @@ export default function UserControls() {
         startInEdit={false}
         security={
           <div className="space-y-3">
-            <h2 className="text-base font-bold text-slate-900">Security</h2>
+            <h2 className="text-base font-bold text-slate-900">{t('Security')}</h2>
             {user.withdrawalsFrozen && (
               <p role="status" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
-                Withdrawals are frozen on this account. Change your password, then contact support to have the freeze
-                lifted.
+                {t(
+                  'Withdrawals are frozen on this account. Change your password, then contact support to have the freeze lifted.',
+                )}
               </p>
             )}
             {!user.isAdmin && <WithdrawalLockSection />}

@@ -5,6 +5,7 @@ import { Pager } from '../../../components/ui/pager.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { dateTime } from '../../../lib/format.ts';
+import { t, tx } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { PAGE_SIZE, revokeOtherSessions, revokeSession, sessionsQuery } from '../api/security.ts';
@@ -19,7 +20,7 @@ export function SessionsSection() {
   async function run(action: () => Promise<{ message: string }>, failed: string) {
     setBusy(true);
     try {
-      toast.success((await action()).message);
+      toast.success(tx((await action()).message));
       await qc.invalidateQueries({ queryKey: queryKeys.account.all });
     } catch (err) {
       toast.error(errorText(err, failed));
@@ -32,9 +33,9 @@ export function SessionsSection() {
   return (
     <section aria-labelledby="sessions-title" className="space-y-3 rounded-lg border border-slate-200 p-3 text-sm">
       <h3 id="sessions-title" className="font-semibold text-slate-800">
-        Where you are signed in
+        {t('Where you are signed in')}
       </h3>
-      <QueryState query={query} what="your sessions" lines={2}>
+      <QueryState query={query} what={t('your sessions')} lines={2}>
         {(data) => (
           <ul className="divide-y divide-slate-100">
             {data.sessions.map((s) => (
@@ -43,24 +44,27 @@ export function SessionsSection() {
                   <p className="font-medium [overflow-wrap:anywhere] text-slate-900">
                     {s.device}
                     {s.current && (
-                      <span className="ml-2 rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-800">
-                        This device
+                      <span className="ms-2 rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-800">
+                        {t('This device')}
                       </span>
                     )}
                   </p>
                   <p className="text-xs text-slate-700">
-                    {s.ip ?? 'Unknown address'} · signed in {dateTime(s.createdAt)} · last active{' '}
-                    {dateTime(s.lastSeenAt)}
+                    {t('{ip} · signed in {signedIn} · last active {lastActive}', {
+                      ip: s.ip ?? t('Unknown address'),
+                      signedIn: dateTime(s.createdAt),
+                      lastActive: dateTime(s.lastSeenAt),
+                    })}
                   </p>
                 </div>
                 {!s.current && (
                   <Button
                     variant="danger"
                     disabled={busy}
-                    aria-label={`Sign out ${s.device}, signed in ${dateTime(s.createdAt)}`}
-                    onClick={() => void run(() => revokeSession(s._id), 'Could not sign the session out')}
+                    aria-label={t('Sign out {device}, signed in {at}', { device: s.device, at: dateTime(s.createdAt) })}
+                    onClick={() => void run(() => revokeSession(s._id), t('Could not sign the session out'))}
                   >
-                    Sign out
+                    {t('Sign out')}
                   </Button>
                 )}
               </li>
@@ -69,7 +73,7 @@ export function SessionsSection() {
         )}
       </QueryState>
       <Pager
-        label="Session pages"
+        label={t('Session pages')}
         at={{ page }}
         pages={Math.ceil((query.data?.pagination.total ?? 0) / PAGE_SIZE)}
         cursors={undefined}
@@ -81,9 +85,9 @@ export function SessionsSection() {
         <Button
           variant="secondary"
           disabled={busy}
-          onClick={() => void run(revokeOtherSessions, 'Could not sign the other sessions out')}
+          onClick={() => void run(revokeOtherSessions, t('Could not sign the other sessions out'))}
         >
-          Sign out all others
+          {t('Sign out all others')}
         </Button>
       )}
     </section>

@@ -7,6 +7,8 @@ import { QueryState } from '../../../components/ui/query-state.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { dateTime } from '../../../lib/format.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
+import { msg } from '@harvest/shared/i18n';
+import { t, tx } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast.ts';
 import {
   revokeUserSessions,
@@ -27,12 +29,12 @@ const ADDRESS_STYLE = {
   removed: 'bg-rose-100 text-rose-800',
 } as const;
 const ADDRESS_LABEL = {
-  active: 'Active',
-  cooling_down: 'Cooling down',
-  unconfirmed: 'Unconfirmed',
-  removed: 'Removed',
+  active: msg('Active'),
+  cooling_down: msg('Cooling down'),
+  unconfirmed: msg('Unconfirmed'),
+  removed: msg('Removed'),
 } as const;
-const LOCK_LABEL = { on: 'On', off: 'Off', turning_off: 'Turning off' } as const;
+const LOCK_LABEL = { on: msg('On'), off: msg('Off'), turning_off: msg('Turning off') } as const;
 
 type Pending = 'revoke' | 'freeze' | null;
 
@@ -53,11 +55,11 @@ export function UserSecurity({ user, name }: { user: AdminUser; name: string }) 
         pending === 'revoke'
           ? await revokeUserSessions(user._id)
           : await setWithdrawalsFrozen(user._id, !user.withdrawalsFrozen);
-      toast.success(`${res.message}: ${name}`);
+      toast.success(t('{message}: {name}', { message: tx(res.message), name }));
       setPending(null);
       await qc.invalidateQueries({ queryKey: queryKeys.admin.users.all });
     } catch (err) {
-      setError(errorText(err, 'The action failed'));
+      setError(errorText(err, t('The action failed')));
     } finally {
       setBusy(false);
     }
@@ -67,18 +69,18 @@ export function UserSecurity({ user, name }: { user: AdminUser; name: string }) 
     <div className="mt-3 space-y-3 rounded-xl bg-slate-50 p-4 text-sm">
       <div className="flex flex-wrap gap-2">
         <Button variant="danger" onClick={() => setPending('revoke')}>
-          Sign out all sessions
+          {t('Sign out all sessions')}
         </Button>
         <Button variant={user.withdrawalsFrozen ? 'secondary' : 'danger'} onClick={() => setPending('freeze')}>
-          {user.withdrawalsFrozen ? 'Unfreeze withdrawals' : 'Freeze withdrawals'}
+          {user.withdrawalsFrozen ? t('Unfreeze withdrawals') : t('Freeze withdrawals')}
         </Button>
       </div>
-      <section aria-label={`Sessions of ${name}`}>
-        <h4 className="font-semibold text-slate-800">Sessions</h4>
-        <QueryState query={sessions} what="sessions" lines={2}>
+      <section aria-label={t('Sessions of {name}', { name })}>
+        <h4 className="font-semibold text-slate-800">{t('Sessions')}</h4>
+        <QueryState query={sessions} what={t('sessions')} lines={2}>
           {(d) =>
             d.sessions.length === 0 ? (
-              <p className="text-slate-700">No sessions.</p>
+              <p className="text-slate-700">{t('No sessions.')}</p>
             ) : (
               <ul className="divide-y divide-slate-200">
                 {d.sessions.map((s) => (
@@ -86,12 +88,19 @@ export function UserSecurity({ user, name }: { user: AdminUser; name: string }) 
                     <div className="min-w-0">
                       <p className="font-medium [overflow-wrap:anywhere] text-slate-900">{s.device}</p>
                       <p className="text-xs text-slate-700">
-                        {s.ip ?? 'Unknown address'} · signed in {dateTime(s.createdAt)} · last seen{' '}
-                        {dateTime(s.lastSeenAt)}
+                        {t('{ip} · signed in {signedIn} · last seen {lastSeen}', {
+                          ip: s.ip ?? t('Unknown address'),
+                          signedIn: dateTime(s.createdAt),
+                          lastSeen: dateTime(s.lastSeenAt),
+                        })}
                       </p>
                     </div>
                     <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${SESSION_STYLE[s.status]}`}>
-                      {s.status === 'signed_out' ? 'Signed out' : s.status === 'expired' ? 'Expired' : 'Active'}
+                      {s.status === 'signed_out'
+                        ? t('Signed out')
+                        : s.status === 'expired'
+                          ? t('Expired')
+                          : t('Active')}
                     </span>
                   </li>
                 ))}
@@ -100,20 +109,23 @@ export function UserSecurity({ user, name }: { user: AdminUser; name: string }) 
           }
         </QueryState>
       </section>
-      <section aria-label={`Withdrawal addresses of ${name}`}>
+      <section aria-label={t('Withdrawal addresses of {name}', { name })}>
         <h4 className="font-semibold text-slate-800">
-          Withdrawal addresses
+          {t('Withdrawal addresses')}
           {addresses.data && (
-            <span className="ml-2 text-xs font-normal text-slate-700">
-              Lock: {LOCK_LABEL[addresses.data.withdrawalLock.status]}
-              {addresses.data.withdrawalLock.required ? ' (required by the platform)' : ''}
+            <span className="ms-2 text-xs font-normal text-slate-700">
+              {addresses.data.withdrawalLock.required
+                ? t('Lock: {state} (required by the platform)', {
+                    state: t(LOCK_LABEL[addresses.data.withdrawalLock.status]),
+                  })
+                : t('Lock: {state}', { state: t(LOCK_LABEL[addresses.data.withdrawalLock.status]) })}
             </span>
           )}
         </h4>
-        <QueryState query={addresses} what="withdrawal addresses" lines={2}>
+        <QueryState query={addresses} what={t('withdrawal addresses')} lines={2}>
           {(d) =>
             d.addresses.length === 0 ? (
-              <p className="text-slate-700">No saved addresses.</p>
+              <p className="text-slate-700">{t('No saved addresses.')}</p>
             ) : (
               <ul className="divide-y divide-slate-200">
                 {d.addresses.map((a) => (
@@ -122,12 +134,19 @@ export function UserSecurity({ user, name }: { user: AdminUser; name: string }) 
                       <p className="font-medium [overflow-wrap:anywhere] text-slate-900">{a.label}</p>
                       <p className="font-mono text-xs break-all text-slate-700">{a.address}</p>
                       <p className="text-xs text-slate-700">
-                        Added {dateTime(a.createdAt)}
-                        {a.removedAt ? ` · removed ${dateTime(a.removedAt)}` : ` · usable from ${dateTime(a.usableAt)}`}
+                        {a.removedAt
+                          ? t('Added {added} · removed {removed}', {
+                              added: dateTime(a.createdAt),
+                              removed: dateTime(a.removedAt),
+                            })
+                          : t('Added {added} · usable from {usable}', {
+                              added: dateTime(a.createdAt),
+                              usable: dateTime(a.usableAt),
+                            })}
                       </p>
                     </div>
                     <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${ADDRESS_STYLE[a.status]}`}>
-                      {ADDRESS_LABEL[a.status]}
+                      {t(ADDRESS_LABEL[a.status])}
                     </span>
                   </li>
                 ))}
@@ -140,10 +159,12 @@ export function UserSecurity({ user, name }: { user: AdminUser; name: string }) 
         open={pending !== null}
         title={
           pending === 'revoke'
-            ? `Sign out every session of ${name}?`
-            : `${user.withdrawalsFrozen ? 'Unfreeze' : 'Freeze'} withdrawals of ${name}?`
+            ? t('Sign out every session of {name}?', { name })
+            : user.withdrawalsFrozen
+              ? t('Unfreeze withdrawals of {name}?', { name })
+              : t('Freeze withdrawals of {name}?', { name })
         }
-        confirmLabel={pending === 'revoke' ? 'Sign out all' : user.withdrawalsFrozen ? 'Unfreeze' : 'Freeze'}
+        confirmLabel={pending === 'revoke' ? t('Sign out all') : user.withdrawalsFrozen ? t('Unfreeze') : t('Freeze')}
         destructive={pending === 'revoke' || !user.withdrawalsFrozen}
         busy={busy}
         error={error}
@@ -152,10 +173,15 @@ export function UserSecurity({ user, name }: { user: AdminUser; name: string }) 
       >
         <p className="[overflow-wrap:anywhere]">
           {pending === 'revoke'
-            ? `${name} (${user.email}) is signed out on every device and has to sign in again.`
+            ? t('{name} ({email}) is signed out on every device and has to sign in again.', { name, email: user.email })
             : user.withdrawalsFrozen
-              ? `${name} can request withdrawals again.`
-              : `${name} keeps signing in and seeing the account, but Withdraw All is refused until you unfreeze it.`}
+              ? t('{name} can request withdrawals again.', { name })
+              : t(
+                  '{name} keeps signing in and seeing the account, but Withdraw All is refused until you unfreeze it.',
+                  {
+                    name,
+                  },
+                )}
         </p>
       </ConfirmDialog>
     </div>

@@ -213,7 +213,7 @@ function ProfileBody({
         />
         {user.twoFactorEnabled && (
           <TextInput
-            label="Authentication or recovery code"
+            label={t('Authentication or recovery code')}
             autoComplete="one-time-code"
             maxLength={MAX_LENGTH.authCode}
             error={errors.totpCode?.message}

@@ -14,6 +14,7 @@ import { QueryState } from '../../../components/ui/query-state.tsx';
 import { errorText, hasCode } from '../../../lib/api-client.ts';
 import { dateTime } from '../../../lib/format.ts';
 import { firstError, useZodForm } from '../../../lib/form.ts';
+import { rich, t, tx } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import {
@@ -26,10 +27,10 @@ import {
 
 /** What an address's state means to its owner, in words. */
 export function addressState(a: Pick<WithdrawalAddress, 'status' | 'usableAt'>): { text: string; tone: string } {
-  if (a.status === 'active') return { text: 'Active', tone: 'bg-emerald-100 text-emerald-800' };
+  if (a.status === 'active') return { text: t('Active'), tone: 'bg-emerald-100 text-emerald-800' };
   if (a.status === 'cooling_down')
-    return { text: `Usable from ${dateTime(a.usableAt)}`, tone: 'bg-amber-100 text-amber-900' };
-  return { text: 'Confirm it from the e-mail we sent you', tone: 'bg-slate-100 text-slate-800' };
+    return { text: t('Usable from {at}', { at: dateTime(a.usableAt) }), tone: 'bg-amber-100 text-amber-900' };
+  return { text: t('Confirm it from the e-mail we sent you'), tone: 'bg-slate-100 text-slate-800' };
 }
 
 /** Adds an address to the book: label, address (EIP-55 checked), the login password again. */
@@ -51,11 +52,11 @@ export function AddAddressForm({
   async function onSubmit(v: AddWithdrawalAddressInput) {
     try {
       const res = await addAddress({ label: v.label.trim(), address: v.address.trim(), password: v.password });
-      toast.success(res.message);
+      toast.success(tx(res.message));
       await qc.invalidateQueries({ queryKey: queryKeys.account.all });
       onDone(res.address);
     } catch (err) {
-      const text = errorText(err, 'Could not add the address');
+      const text = errorText(err, t('Could not add the address'));
       toast.error(text);
       if (hasCode(err, 'wrong_password')) form.setError('password', { message: text });
       else if (hasCode(err, 'conflict') || /address|wallet|checksum/i.test(text))
@@ -63,54 +64,55 @@ export function AddAddressForm({
       else form.setError('root', { message: text });
     }
   }
-  const submit = form.handleSubmit(onSubmit, (e) => toast.error(firstError(e) ?? 'Could not add the address'));
+  const submit = form.handleSubmit(onSubmit, (e) => toast.error(firstError(e) ?? t('Could not add the address')));
   const Box = nested ? 'div' : 'form';
   return (
     <Box
       role={nested ? 'group' : undefined}
-      aria-label="Add a withdrawal address"
+      aria-label={t('Add a withdrawal address')}
       className="space-y-2 rounded-lg bg-slate-50 p-3"
       {...(nested ? {} : { noValidate: true, onSubmit: submit })}
     >
       <TextInput
-        label="Label"
+        label={t('Label')}
         maxLength={MAX_LENGTH.addressLabel}
-        placeholder="My hardware wallet"
+        placeholder={t('My hardware wallet')}
         error={errors.label?.message}
         {...form.register('label')}
       />
       <TextInput
-        label="Wallet address (Polygon USDC)"
+        label={t('Wallet address (Polygon USDC)')}
         placeholder="0x..."
         autoComplete="off"
         spellCheck={false}
+        dir="ltr"
         className="font-mono"
         error={errors.address?.message}
         {...form.register('address')}
       />
       <PasswordInput
-        label="Login password"
+        label={t('Login password')}
         autoComplete="current-password"
         maxLength={MAX_LENGTH.password}
-        hint="We e-mail you a link to confirm the address; it becomes usable after the waiting period."
+        hint={t('We e-mail you a link to confirm the address; it becomes usable after the waiting period.')}
         error={errors.password?.message}
         {...form.register('password')}
       />
       {errors.root?.message && (
         <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
-          {errors.root.message}
+          {tx(errors.root.message)}
         </p>
       )}
       <div className="flex flex-wrap gap-2">
         <Button variant="secondary" onClick={onCancel}>
-          Cancel
+          {t('Cancel')}
         </Button>
         <Button
           type={nested ? 'button' : 'submit'}
           onClick={nested ? () => void submit() : undefined}
           disabled={form.formState.isSubmitting}
         >
-          {form.formState.isSubmitting ? 'Adding...' : 'Add address'}
+          {form.formState.isSubmitting ? t('Adding...') : t('Add address')}
         </Button>
       </div>
     </Box>
@@ -130,11 +132,11 @@ export function AddressBookSection() {
     if (!removing) return;
     setBusy(true);
     try {
-      toast.success((await removeAddress(removing._id)).message);
+      toast.success(tx((await removeAddress(removing._id)).message));
       await qc.invalidateQueries({ queryKey: queryKeys.account.all });
       setRemoving(null);
     } catch (err) {
-      toast.error(errorText(err, 'Could not remove the address'));
+      toast.error(errorText(err, t('Could not remove the address')));
     } finally {
       setBusy(false);
     }
@@ -143,12 +145,12 @@ export function AddressBookSection() {
   return (
     <section aria-labelledby="address-book-title" className="space-y-3 rounded-lg border border-slate-200 p-3 text-sm">
       <h3 id="address-book-title" className="font-semibold text-slate-800">
-        Withdrawal addresses
+        {t('Withdrawal addresses')}
       </h3>
-      <QueryState query={query} what="your withdrawal addresses" lines={2}>
+      <QueryState query={query} what={t('your withdrawal addresses')} lines={2}>
         {(data) =>
           data.addresses.length === 0 ? (
-            <p className="text-slate-700">No saved addresses yet.</p>
+            <p className="text-slate-700">{t('No saved addresses yet.')}</p>
           ) : (
             <ul className="divide-y divide-slate-100">
               {data.addresses.map((a) => {
@@ -162,8 +164,12 @@ export function AddressBookSection() {
                         {s.text}
                       </span>
                     </div>
-                    <Button variant="danger" onClick={() => setRemoving(a)} aria-label={`Remove ${a.label}`}>
-                      Remove
+                    <Button
+                      variant="danger"
+                      onClick={() => setRemoving(a)}
+                      aria-label={t('Remove {label}', { label: a.label })}
+                    >
+                      {t('Remove')}
                     </Button>
                   </li>
                 );
@@ -173,7 +179,7 @@ export function AddressBookSection() {
         }
       </QueryState>
       <Pager
-        label="Address pages"
+        label={t('Address pages')}
         at={{ page }}
         pages={Math.ceil((query.data?.pagination.total ?? 0) / ADDRESS_PAGE_SIZE)}
         cursors={undefined}
@@ -185,20 +191,30 @@ export function AddressBookSection() {
         <AddAddressForm onDone={() => setAdding(false)} onCancel={() => setAdding(false)} />
       ) : (
         <Button variant="secondary" onClick={() => setAdding(true)}>
-          Add an address
+          {t('Add an address')}
         </Button>
       )}
       <ConfirmDialog
         open={removing !== null}
-        title={`Remove ${removing?.label ?? 'this address'}?`}
-        confirmLabel="Remove"
+        title={removing ? t('Remove {label}?', { label: removing.label }) : t('Remove this address?')}
+        confirmLabel={t('Remove')}
         destructive
         busy={busy}
         onConfirm={() => void remove()}
         onCancel={() => setRemoving(null)}
       >
-        <span className="font-mono text-xs break-all">{removing?.address}</span> is removed at once; to use it again you
-        add it again and wait for the waiting period.
+        {rich(
+          t('<0>{address}</0> is removed at once; to use it again you add it again and wait for the waiting period.', {
+            address: removing?.address ?? '',
+          }),
+          [
+            (a) => (
+              <span className="font-mono text-xs break-all" dir="ltr">
+                {a}
+              </span>
+            ),
+          ],
+        )}
       </ConfirmDialog>
     </section>
   );
@@ -222,11 +238,11 @@ export function AddressChoice({
   const errorId = 'address-choice-error';
   return (
     <fieldset className="space-y-2" aria-describedby={error ? errorId : undefined}>
-      <legend className="text-sm font-medium text-slate-800">Pay to an address of your address book</legend>
-      <QueryState query={query} what="your withdrawal addresses" lines={2}>
+      <legend className="text-sm font-medium text-slate-800">{t('Pay to an address of your address book')}</legend>
+      <QueryState query={query} what={t('your withdrawal addresses')} lines={2}>
         {(data) =>
           data.addresses.length === 0 ? (
-            <p className="text-sm text-slate-700">Your address book is empty: add the address to pay to.</p>
+            <p className="text-sm text-slate-700">{t('Your address book is empty: add the address to pay to.')}</p>
           ) : (
             <ul className="space-y-1">
               {data.addresses.map((a) => {
@@ -261,14 +277,14 @@ export function AddressChoice({
       </QueryState>
       {error && (
         <p id={errorId} className="text-sm font-medium text-red-700">
-          {error}
+          {tx(error)}
         </p>
       )}
       {adding ? (
         <AddAddressForm nested onDone={() => setAdding(false)} onCancel={() => setAdding(false)} />
       ) : (
         <Button variant="secondary" onClick={() => setAdding(true)}>
-          Add a new address
+          {t('Add a new address')}
         </Button>
       )}
     </fieldset>

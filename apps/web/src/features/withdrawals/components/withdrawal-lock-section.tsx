@@ -8,6 +8,7 @@ import { errorText } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth.tsx';
 import { dateTime } from '../../../lib/format.ts';
 import { firstError, useZodForm } from '../../../lib/form.ts';
+import { t, tx } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { setLock } from '../api/address-book.ts';
@@ -34,10 +35,10 @@ export function WithdrawalLockSection() {
       const res = await setLock(true);
       if (user) setUser({ ...user, withdrawalLock: res.withdrawalLock });
       setSent(null);
-      toast.success(res.message);
+      toast.success(tx(res.message));
       await qc.invalidateQueries({ queryKey: queryKeys.account.all });
     } catch (err) {
-      toast.error(errorText(err, 'Could not turn the lock on'));
+      toast.error(errorText(err, t('Could not turn the lock on')));
     } finally {
       setBusy(false);
     }
@@ -48,10 +49,10 @@ export function WithdrawalLockSection() {
       const res = await setLock(false, v.password);
       form.reset({ enabled: false, password: '' });
       setAskingOff(false);
-      setSent(res.message);
-      toast.success(res.message);
+      setSent(tx(res.message));
+      toast.success(tx(res.message));
     } catch (err) {
-      const text = errorText(err, 'Could not turn the lock off');
+      const text = errorText(err, t('Could not turn the lock off'));
       form.setError('password', { message: text });
       toast.error(text);
     }
@@ -59,25 +60,29 @@ export function WithdrawalLockSection() {
 
   const badge =
     lock.status === 'off'
-      ? { text: 'Off', tone: 'bg-slate-100 text-slate-700' }
+      ? { text: t('Off'), tone: 'bg-slate-100 text-slate-700' }
       : lock.status === 'turning_off'
-        ? { text: 'Turning off', tone: 'bg-amber-100 text-amber-900' }
-        : { text: 'On', tone: 'bg-emerald-100 text-emerald-800' };
+        ? { text: t('Turning off'), tone: 'bg-amber-100 text-amber-900' }
+        : { text: t('On'), tone: 'bg-emerald-100 text-emerald-800' };
 
   return (
     <section aria-labelledby="lock-title" className="space-y-3 rounded-lg border border-slate-200 p-3 text-sm">
       <div className="flex items-center justify-between gap-2">
         <h3 id="lock-title" className="font-semibold text-slate-800">
-          Withdrawal address lock
+          {t('Withdrawal address lock')}
         </h3>
         <span className={`rounded-full px-2 py-0.5 text-xs font-bold ${badge.tone}`}>{badge.text}</span>
       </div>
       <p className="text-slate-700">
         {lock.required
-          ? 'This platform sends every withdrawal to an active address of your address book.'
+          ? t('This platform sends every withdrawal to an active address of your address book.')
           : lock.status === 'turning_off' && lock.endsAt
-            ? `Withdrawals go only to active addresses of your address book until ${dateTime(lock.endsAt)}.`
-            : 'When on, Withdraw All pays only to active addresses of your address book, so a stolen password cannot send your money elsewhere.'}
+            ? t('Withdrawals go only to active addresses of your address book until {at}.', {
+                at: dateTime(lock.endsAt),
+              })
+            : t(
+                'When on, Withdraw All pays only to active addresses of your address book, so a stolen password cannot send your money elsewhere.',
+              )}
       </p>
       {sent && (
         <p role="status" className="rounded-lg bg-purple-50 p-3 text-purple-900">
@@ -86,40 +91,40 @@ export function WithdrawalLockSection() {
       )}
       {!lock.required && lock.status === 'off' && (
         <Button onClick={() => void turnOn()} disabled={busy}>
-          Turn on
+          {t('Turn on')}
         </Button>
       )}
       {!lock.required && lock.status === 'turning_off' && (
         <Button onClick={() => void turnOn()} disabled={busy}>
-          Keep it on
+          {t('Keep it on')}
         </Button>
       )}
       {!lock.required && lock.status === 'on' && !askingOff && (
         <Button variant="secondary" onClick={() => setAskingOff(true)}>
-          Turn off
+          {t('Turn off')}
         </Button>
       )}
       {askingOff && (
         <form
-          aria-label="Turn the withdrawal address lock off"
+          aria-label={t('Turn the withdrawal address lock off')}
           className="space-y-2"
           noValidate
-          onSubmit={form.handleSubmit(askOff, (e) => toast.error(firstError(e) ?? 'Could not turn the lock off'))}
+          onSubmit={form.handleSubmit(askOff, (e) => toast.error(firstError(e) ?? t('Could not turn the lock off')))}
         >
           <PasswordInput
-            label="Login password"
+            label={t('Login password')}
             autoComplete="current-password"
             maxLength={MAX_LENGTH.password}
-            hint="We e-mail you a link to confirm; the lock stays on for the waiting period after that."
+            hint={t('We e-mail you a link to confirm; the lock stays on for the waiting period after that.')}
             error={form.formState.errors.password?.message}
             {...form.register('password')}
           />
           <div className="flex flex-wrap gap-2">
             <Button variant="secondary" onClick={() => setAskingOff(false)}>
-              Cancel
+              {t('Cancel')}
             </Button>
             <Button type="submit" variant="danger" disabled={form.formState.isSubmitting}>
-              E-mail me the confirmation
+              {t('E-mail me the confirmation')}
             </Button>
           </div>
         </form>
