@@ -32,6 +32,8 @@ const user = {
   invitationCode: null,
   twoFactorEnabled: false,
   locale: 'en',
+  withdrawalLock: { status: 'off', endsAt: null, required: false },
+  withdrawalsFrozen: false,
   createdAt: '2026-11-01T00:00:00.000Z',
 };
 
