@@ -173,6 +173,24 @@ describe("e-mails in the recipient's language", () => {
     expect(typed?.html).toContain('Sender {unknown}: &lt;b&gt;check&lt;/b&gt; it');
   });
 
+  it('Spanish: an account-security e-mail (a withdrawal address added), its links and labels in Spanish', async () => {
+    t.clock.set(new Date('2026-11-18T02:30:00Z'));
+    const u = await makeUser(t, { firstName: 'Lucía' });
+    await prefer(u, { locale: 'es' });
+    const res = await call(t, 'POST', '/api/user/withdrawal-addresses', {
+      token: await tokenNow(t, u),
+      body: { label: 'Mi Ledger', address: '0x52908400098527886E0F7030069857D2E4169EE7', password: u.password },
+    });
+    expect(res.statusCode).toBe(201);
+    const mail = await onlyMailTo(u.user.email);
+    expect(mail.subject).toBe('Nueva dirección de retiro añadida: Mi Ledger');
+    expect(mail.text).toContain('Hola, Lucía:');
+    expect(mail.text).toMatch(/Etiqueta:\s+Mi Ledger/);
+    expect(mail.text).toMatch(/Confirmar esta dirección: http\S+\/confirm-address#token=/);
+    expect(mail.text).toMatch(/No fui yo: proteger mi cuenta: http\S+\/not-me#token=/);
+    expect(mail.text).toContain('El enlace de confirmación funciona una sola vez, durante 1 hora.');
+  });
+
   it('English stays the spec’s words', async () => {
     const u = await makeUser(t, { firstName: 'Ada' });
     const dep = await call(t, 'POST', '/api/user/process-deposit', {
