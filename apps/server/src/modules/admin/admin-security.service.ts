@@ -1,4 +1,5 @@
 import { getAddress } from 'viem';
+import { msg } from '@harvest/shared/i18n';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/tx.ts';
 import { notFound } from '../../lib/errors.ts';
@@ -80,7 +81,7 @@ export async function revokeUserSessions(ctx: AppContext, admin: AuthUser, userI
       userId,
       type: 'sessions_revoked',
       at: ctx.clock.now(),
-      detail: `All sessions, by an administrator`,
+      detail: msg('All sessions, by an administrator'),
     });
     return ended;
   });
@@ -116,7 +117,7 @@ export async function setWithdrawalsFrozen(
       userId,
       type: input.frozen ? 'withdrawals_frozen' : 'withdrawals_unfrozen',
       at: ctx.clock.now(),
-      detail: 'By an administrator',
+      detail: msg('By an administrator'),
     });
   });
 }

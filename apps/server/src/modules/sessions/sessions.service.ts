@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { msg } from '@harvest/shared/i18n';
 import { NOT_ME_LINK_TTL_MS } from '@harvest/shared/constants';
 import type { Session } from '@harvest/shared/schemas/security';
 import type { AppContext } from '../../context.ts';
@@ -57,7 +58,7 @@ export async function startSession(
       at: now,
       ip: client.ip,
       device,
-      detail: isNew ? 'New device' : null,
+      detail: isNew ? msg('New device') : null,
     });
     if (isNew) {
       const notMeUrl = await createLink(tx, ctx, {
