@@ -29,7 +29,9 @@ export interface RunningApp {
  */
 export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
   const smtp = await startSmtp();
-  const port = await freePort();
+  // A given port (PORT, or E2E_PORT: an engineer's own range on a shared machine, one file at a time), or any free one.
+  const given = env.PORT ?? process.env.E2E_PORT;
+  const port = given ? Number(given) : await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hf-e2e-'));
   let output = '';
   // The compiled server, as `npm start` runs it (`npm run build` makes apps/server/dist and apps/web/dist).
@@ -49,6 +51,8 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
       SUPPORT_EMAIL: 'help@harvest.example',
       JWT_SECRET: 'e2e-7Qm2xV9pLk4Rt8Wz3Nc6Hb1Jd5Fg0Ys-secret',
       LOG_LEVEL: 'warn',
+      // E-mailed links open the address the browser uses (localStorage is per origin).
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -145,9 +145,10 @@ test('login: the heading takes focus without a ring; errors; an expired session 
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toHaveCSS('outline-style', 'none');
   await openTab(page, 'Investments');
   await expect(page).toHaveURL(/tab=investments/);
-  // The session ends elsewhere (logout on another device): the next poll is a 401.
+  // The session ends elsewhere ("Sign out all others" on another device; a logout there ends that one only):
+  // the next poll is a 401.
   const other = await tokenFor(app, ada);
-  await app.api('POST', '/user/logout', { token: other });
+  await app.api('POST', '/user/sessions/revoke-others', { token: other });
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByText('Your session has expired. Please sign in again.')).toBeVisible();
   await look(page, 'session-expired');

@@ -93,7 +93,8 @@ test('item 1: a sign-out, a block or an expiry in one tab ends the session in ev
   await signIn(one, app, ada);
   await expect(two).toHaveURL(/\/dashboard/, { timeout: 5_000 });
   await openTab(one, 'Investments');
-  await app.api('POST', '/user/logout', { token: await tokenFor(app, ada) });
+  // Another device signs every other session out (its own logout would end only its own session).
+  await app.api('POST', '/user/sessions/revoke-others', { token: await tokenFor(app, ada) });
   for (const tab of [one, two]) {
     await expect(tab).toHaveURL(/\/login$/);
     await expect(tab.getByText('Your session has expired. Please sign in again.')).toBeVisible();

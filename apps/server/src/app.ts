@@ -99,6 +99,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   app.setSerializerCompiler(responseSerializerCompiler(config.checkResponses));
   app.decorateRequest('user', null);
   app.decorateRequest('sessionMfa', false);
+  app.decorateRequest('session', null);
 
   const clock = opts.clock ?? (config.TEST_CLOCK ? new SettableClock() : systemClock);
   // The analytics rollups are dated in the platform time zone: rebuilt if it changed.

@@ -8,6 +8,7 @@ const prod = {
   DEPOSIT_ADDRESS: '0x1111111111111111111111111111111111111111',
   CHAIN_RPC_URL: 'https://polygon-rpc.example.com',
   PAYOUT_ADDRESS: '0x3333333333333333333333333333333333333333',
+  PUBLIC_URL: 'https://harvest.example.com',
 };
 
 describe('config validated at boot', () => {

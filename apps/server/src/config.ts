@@ -129,7 +129,17 @@ export const envSchema = z
       .optional()
       .or(z.literal('').transform(() => undefined)),
     ADMIN_REQUIRE_2FA: z.enum(['0', '1']).optional(),
-    PUBLIC_URL: z.string().optional(),
+    /** The site's address as people open it: e-mailed links (confirm an address, "this wasn't me") point here. */
+    PUBLIC_URL: z
+      .string()
+      .regex(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, 'must be an http(s) URL')
+      .transform((u) => u.replace(/\/+$/, ''))
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /** Hours a new withdrawal address waits before it is usable, and a lock turned off before it ends. */
+    WITHDRAWAL_ADDRESS_COOLDOWN_HOURS: z.coerce.number().int().min(1).max(720).default(24),
+    /** `optional`: each investor may turn the address lock on; `required`: Withdraw All pays only to the book, for everyone. */
+    WITHDRAWAL_ADDRESS_LOCK: z.enum(['optional', 'required']).default('optional'),
     WEB_DIST: z.string().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     // Chain (deposits, payouts)
@@ -248,6 +258,13 @@ export const envSchema = z
         message:
           'is required with DEPOSIT_XPUB in production: the block number at which the platform starts taking deposits',
       });
+    // Links in security e-mails must open the real site, not localhost.
+    if (prod && !env.PUBLIC_URL)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_URL'],
+        message: 'is required when NODE_ENV=production (links in e-mails point to it)',
+      });
     if (prod && env.CHAIN_RPC_URL && !env.PAYOUT_ADDRESS)
       ctx.addIssue({
         code: 'custom',
@@ -264,6 +281,9 @@ export const envSchema = z
     maxConnectionsPerIp: env.MAX_CONNECTIONS_PER_IP ?? (env.TRUST_PROXY === '' ? 100 : 0),
     /** Null: the watcher starts at the chain's deep end on its first start (production without per-investor addresses). */
     depositStartBlock: env.DEPOSIT_START_BLOCK ?? (env.NODE_ENV === 'production' ? null : 0n),
+    publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+    addressCooldownMs: env.WITHDRAWAL_ADDRESS_COOLDOWN_HOURS * 3600_000,
+    addressLockRequired: env.WITHDRAWAL_ADDRESS_LOCK === 'required',
   }));
 
 export type Config = z.infer<typeof envSchema>;

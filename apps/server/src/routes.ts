@@ -13,6 +13,10 @@ import { withdrawalRoutes } from './modules/withdrawals/withdrawals.routes.ts';
 import { depositRoutes } from './modules/deposits/deposits.routes.ts';
 import { solvencyRoutes } from './modules/solvency/solvency.routes.ts';
 import { statementRoutes } from './modules/statements/statements.routes.ts';
+import { sessionRoutes } from './modules/sessions/sessions.routes.ts';
+import { securityEventRoutes } from './modules/security-events/security-events.routes.ts';
+import { withdrawalAddressRoutes } from './modules/withdrawal-addresses/withdrawal-addresses.routes.ts';
+import { accountLinkRoutes } from './modules/account-links/account-links.routes.ts';
 
 /** Every API module, mounted under /api. Each module owns its routes, service and queries. */
 export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -30,5 +34,9 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     await app.register(depositRoutes(ctx));
     await app.register(solvencyRoutes(ctx));
     await app.register(statementRoutes(ctx));
+    await app.register(sessionRoutes(ctx));
+    await app.register(securityEventRoutes(ctx));
+    await app.register(withdrawalAddressRoutes(ctx));
+    await app.register(accountLinkRoutes(ctx));
   };
 }

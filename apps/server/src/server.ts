@@ -60,7 +60,7 @@ async function main() {
   });
 
   await app.listen({ port: config.PORT, host: config.HOST });
-  const base = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+  const base = config.publicUrl;
   const lines = [
     '',
     `  Harvest Farm is running: open ${base}`,

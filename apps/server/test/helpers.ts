@@ -16,6 +16,7 @@ import type { Metrics } from '../src/lib/metrics.ts';
 import { createAdmin } from '../src/bootstrap.ts';
 import { insertUserWithAccounts, newInvitationCode } from '../src/modules/users/users.service.ts';
 import type { AuthUser } from '../src/plugins/auth.ts';
+import { insertSession } from '../src/modules/sessions/sessions.queries.ts';
 import { startSmtp } from './smtp.ts';
 import { withDatabase } from './global-setup.ts';
 
@@ -29,6 +30,7 @@ export const PRODUCTION_ENV = {
   RATE_LIMITS: 'on',
   CHAIN_RPC_URL: 'http://127.0.0.1:9',
   PAYOUT_ADDRESS: '0x3333333333333333333333333333333333333333',
+  PUBLIC_URL: 'https://harvest.example.com',
 };
 
 let template: Blob | undefined;
@@ -154,8 +156,30 @@ export async function makeUser(
           invitationCode: newInvitationCode(),
         }),
       );
-  const token = await t.ctx.tokens.sign({ sub: user.id, tv: user.tokenVersion });
+  const token = await sessionToken(t, user.id, user.tokenVersion);
   return { user, token, password, withdrawalPassword };
+}
+
+/** A session row for the user (as a sign-in makes one) and its token, signed at the test clock's now. */
+export async function sessionToken(t: TestApp, userId: string, tokenVersion: number, mfa = false): Promise<string> {
+  return t.ctx.tokens.sign({ sub: userId, sid: await newSession(t, userId), tv: tokenVersion, mfa });
+}
+
+/** A live session row for the user (as a sign-in makes one): its id. */
+export async function newSession(t: TestApp, userId: string): Promise<string> {
+  const id = randomUUID();
+  const now = t.clock.now();
+  await insertSession(t.ctx.db, {
+    id,
+    userId,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: new Date(now.getTime() + t.ctx.config.JWT_TTL_SECONDS * 1000),
+    ip: '127.0.0.1',
+    device: 'Test device',
+    deviceKey: `test:${id}`,
+  });
+  return id;
 }
 
 /**

@@ -48,8 +48,19 @@ export const MAX_LENGTH = {
   search: 200,
   withdrawalNotes: 1000,
   tierName: 100,
+  /** The name an investor gives a saved withdrawal address ("My Ledger"). */
+  addressLabel: 40,
 } as const;
 export const DEFAULT_PAGE_SIZE = 25;
 /** The longest period one statement of account covers, in calendar days (both ends included). */
 export const STATEMENT_MAX_DAYS = 366;
 export const MAX_PAGE_SIZE = 100;
+
+/** Saved withdrawal addresses an investor may hold at once (each one added sends a confirmation e-mail). */
+export const MAX_WITHDRAWAL_ADDRESSES = 20;
+/** How long an e-mailed confirmation link (a new address, the lock turned off) can be used. */
+export const CONFIRM_LINK_TTL_MS = 60 * 60 * 1000;
+/** How long a "this wasn't me" link in an alert can be used. */
+export const NOT_ME_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** Profile shows this many of the newest security events of the account. */
+export const SECURITY_EVENTS_SHOWN = 50;

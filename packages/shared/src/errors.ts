@@ -19,6 +19,8 @@ export const ERROR_STATUS = {
   invalid_code: 400,
   /** A proof read from the chain does not match (wrong token, sender, recipient, amount). */
   chain_mismatch: 400,
+  /** An e-mailed link (confirm an address, confirm the lock off, "this wasn't me") that is unknown, used or expired. */
+  invalid_link: 400,
   /** No session token, or one that is not ours. */
   unauthorized: 401,
   /** The session ended (expired, logged out, password changed): sign in again. */
@@ -37,6 +39,10 @@ export const ERROR_STATUS = {
   blocked: 403,
   /** Administrator actions need a session signed in with the second factor. */
   admin_two_factor_required: 403,
+  /** With the withdrawal address lock on, Withdraw All pays only to an active address of the book. */
+  address_not_active: 403,
+  /** Withdrawals of this account are frozen ("this wasn't me", or an administrator): only an administrator lifts it. */
+  withdrawals_frozen: 403,
   /** No such thing, or not yours. */
   not_found: 404,
   /** The request took too long to arrive. */

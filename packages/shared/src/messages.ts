@@ -149,4 +149,38 @@ export const MSG = {
   tierNothingToChange: 'Nothing to change',
   /** A back-office list cursor the server did not make (docs/decisions/0036-keyset-paging.md). */
   invalidCursor: 'This page link is no longer valid: go back to the first page',
+
+  // ---------------------------------------------------------------- account security (issue 39)
+  addressAdded: (hours: number) =>
+    `Address added. Confirm it from the link we e-mailed you within 1 hour; it becomes usable ${hours} hours after it was added.`,
+  addressExists: 'This address is already in your address book',
+  addressBookFull: (n: number) => `Your address book holds at most ${n} addresses. Remove one first.`,
+  addressConfirmed: 'Address confirmed',
+  addressRemoved: 'Address removed',
+  addressGone: 'This address was removed from your address book. Add it again to use it.',
+  linkInvalid: 'This link is invalid, already used or expired.',
+  linkOtherAccount: 'This link was sent to another account. Sign in with the account it was sent to.',
+  addressNotInBook: (hours: number) =>
+    `With the withdrawal address lock on, withdrawals go only to an address of your address book. Add this address in Profile: it becomes usable ${hours} hours after you add it, once you confirm it.`,
+  addressUnconfirmed: (at: string) =>
+    `This address is not confirmed yet: open the link we e-mailed you. Once confirmed it becomes usable at ${at}.`,
+  addressUnconfirmedExpired: 'This address was never confirmed and its link has expired: remove it and add it again.',
+  addressCoolingDown: (at: string, left: string) => `This address becomes usable at ${at} (in ${left}).`,
+  withdrawalsFrozen: (support: string) =>
+    `Withdrawals are frozen on this account. Contact ${support} to have the freeze lifted.`,
+  lockOn: 'Withdrawal address lock is on: withdrawals go only to active addresses of your address book.',
+  lockAlreadyOff: 'The withdrawal address lock is already off.',
+  lockAlreadyTurningOff: (at: string) => `The withdrawal address lock is already turning off: it ends at ${at}.`,
+  lockOffRequested: (hours: number) =>
+    `We e-mailed you a link to confirm. The lock turns off ${hours} hours after you confirm it.`,
+  lockOffConfirmed: (at: string) => `Confirmed: the withdrawal address lock turns off at ${at}.`,
+  lockRequired:
+    'This platform requires the withdrawal address book for every withdrawal: the lock cannot be turned off.',
+  sessionRevoked: 'Session signed out',
+  sessionsRevoked: (n: number) => `${n} other session${n === 1 ? '' : 's'} signed out`,
+  notMeDone:
+    'Your account is secured: every session is signed out and withdrawals are frozen. Sign in, change your password, and contact support to lift the freeze.',
+  adminSessionsRevoked: (n: number) => `${n} session${n === 1 ? '' : 's'} signed out`,
+  adminWithdrawalsFrozen: 'Withdrawals frozen',
+  adminWithdrawalsUnfrozen: 'Withdrawals unfrozen',
 } as const;

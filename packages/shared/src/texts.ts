@@ -78,6 +78,7 @@ export const TEXT = {
   currentPasswordWrong: 'Current password is incorrect',
   currentPasswordRequiredForChange: 'Enter your current password to confirm this change',
   totpRequired: 'Enter the 6-digit code from your authenticator app',
+  invalidDeviceId: 'Invalid device id',
 
   // ---------------------------------------------------------------- deposits
   invalidDepositAmount: 'Invalid amount: enter a number of USDC with at most 6 decimals',

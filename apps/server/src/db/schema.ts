@@ -48,6 +48,12 @@ export const users = pgTable(
     totpEnabled: boolean('totp_enabled').notNull().default(false),
     /** Last accepted TOTP time step: a code is accepted once (no replay within its window). */
     totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    /** Withdraw All pays only to active addresses of the book (issue 39); see withdrawalLockEndsAt. */
+    withdrawalLock: boolean('withdrawal_lock').notNull().default(false),
+    /** The lock was turned off (confirmed by e-mail): it holds until this time, then it is off. */
+    withdrawalLockEndsAt: ts('withdrawal_lock_ends_at'),
+    /** "This wasn't me" or an administrator froze withdrawals: Withdraw All is refused until an administrator lifts it. */
+    withdrawalsFrozen: boolean('withdrawals_frozen').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
@@ -104,6 +110,125 @@ export const recoveryCodes = pgTable(
     usedAt: ts('used_at'),
   },
   (t) => [index('recovery_codes_user_idx').on(t.userId)],
+);
+
+// ---------------------------------------------------------------- account security (issue 39)
+
+/**
+ * One row per sign-in; its id is the token's `sid`. Every authenticated request reads it by primary key
+ * (with the user's row): a revoked session ends at its next request on every instance.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: ts('created_at').notNull(),
+    /** Moved forward at most once a minute (a conditional update), so polling does not write on every request. */
+    lastSeenAt: ts('last_seen_at').notNull(),
+    /** The token's expiry: after it the session is over whatever happens. */
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+    ip: text('ip'),
+    /** A readable device from the user agent ("Chrome 140 on Linux"). */
+    device: text('device').notNull(),
+    /** HMAC of the browser's device id (or of its user agent and network): which device this was. */
+    deviceKey: text('device_key').notNull(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId, t.createdAt)],
+);
+
+/** The devices an account signed in from: a sign-in from another one sends the new-device e-mail. */
+export const userDevices = pgTable(
+  'user_devices',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    deviceKey: text('device_key').notNull(),
+    firstSeenAt: ts('first_seen_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.deviceKey] })],
+);
+
+/**
+ * The withdrawal address book: an address is usable once confirmed from the e-mailed link and once
+ * `usable_at` (added + WITHDRAWAL_ADDRESS_COOLDOWN_HOURS) has passed. Removing one sets `removed_at` (the
+ * back office still sees it).
+ */
+export const withdrawalAddresses = pgTable(
+  'withdrawal_addresses',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    label: text('label').notNull(),
+    /** Lower-case hex (as Withdraw All receives it); shown EIP-55 checksummed. */
+    address: text('address').notNull(),
+    createdAt: ts('created_at').notNull(),
+    usableAt: ts('usable_at').notNull(),
+    confirmedAt: ts('confirmed_at'),
+    removedAt: ts('removed_at'),
+    addedIp: text('added_ip'),
+    addedDevice: text('added_device'),
+  },
+  (t) => [
+    index('withdrawal_addresses_user_idx').on(t.userId, t.createdAt),
+    uniqueIndex('withdrawal_addresses_live_key')
+      .on(t.userId, t.address)
+      .where(sql`${t.removedAt} IS NULL`),
+    check('withdrawal_addresses_lower', sql`${t.address} = lower(${t.address})`),
+  ],
+);
+
+/**
+ * The secrets of e-mailed links (confirm an address, confirm the lock off, "this wasn't me"): only their
+ * SHA-256 is kept; each works once, until `expires_at`.
+ */
+export const accountLinks = pgTable(
+  'account_links',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    kind: text('kind').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    /** What the link is about: the address to confirm, the session or address reported. */
+    targetId: uuid('target_id'),
+    createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [
+    uniqueIndex('account_links_token_key').on(t.tokenHash),
+    index('account_links_expires_idx').on(t.expiresAt),
+    check('account_links_kind_valid', sql`${t.kind} IN ('confirm_address', 'confirm_lock_off', 'not_me')`),
+  ],
+);
+
+/**
+ * The account's own security timeline (sign-ins, failed sign-ins, credential, address, session and lock
+ * changes), shown to its owner in Profile. Administrators' actions stay in `audit_log` as well
+ * (docs/decisions/0075-account-security-events.md).
+ */
+export const securityEvents = pgTable(
+  'security_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    type: text('type').notNull(),
+    ip: text('ip'),
+    device: text('device'),
+    detail: text('detail'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('security_events_user_idx').on(t.userId, t.createdAt, t.id)],
 );
 
 // ---------------------------------------------------------------- ledger

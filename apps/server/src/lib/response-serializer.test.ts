@@ -17,6 +17,8 @@ const me = {
     withdrawalWallet: null,
     invitationCode: 'ABCDEFGH',
     twoFactorEnabled: false,
+    withdrawalLock: { status: 'off', endsAt: null, required: false },
+    withdrawalsFrozen: false,
     createdAt: '2026-11-24T10:00:00.000Z',
   },
   platform: { timeZone: 'UTC', demoDeposits: true },

@@ -2,7 +2,13 @@ import { SignJWT, jwtVerify, errors } from 'jose';
 import { z } from 'zod';
 import type { Clock } from './clock.ts';
 
-const claims = z.object({ sub: z.string().uuid(), tv: z.number().int(), mfa: z.boolean().optional() });
+/** `sid`: the session row of the sign-in (tokens signed before sessions existed carry none and are refused). */
+const claims = z.object({
+  sub: z.string().uuid(),
+  sid: z.string().uuid(),
+  tv: z.number().int(),
+  mfa: z.boolean().optional(),
+});
 export type TokenClaims = z.infer<typeof claims>;
 
 /** The secret as a WebCrypto HMAC key, imported once per TokenService. */
@@ -13,7 +19,7 @@ const hmacKey = (secret: string) =>
   ]);
 
 /**
- * Session tokens: HS256 JWTs with an expiry and the user's token version. Signed with the current
+ * Session tokens: HS256 JWTs with an expiry, the session's id and the user's token version. Signed with the current
  * secret; also accepted: tokens of the secret that comes next (JWT_SECRET_NEXT, verify-only, the first
  * step of a rolling rotation) and of the one it replaced (JWT_SECRET_PREVIOUS, until they expire), so
  * rotating the secret over several instances signs nobody out (docs/OPERATIONS.md, section 5).
@@ -38,7 +44,7 @@ export class TokenService {
 
   async sign(c: TokenClaims): Promise<string> {
     const now = Math.floor(this.clock.now().getTime() / 1000);
-    return new SignJWT({ tv: c.tv, ...(c.mfa ? { mfa: true } : {}) })
+    return new SignJWT({ sid: c.sid, tv: c.tv, ...(c.mfa ? { mfa: true } : {}) })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(c.sub)
       .setIssuedAt(now)

@@ -35,8 +35,31 @@ export type MailEvent =
       notes: string | null;
       at: Date;
     }
-  | { kind: 'two_factor_enabled' | 'two_factor_disabled' | 'password_changed'; at: Date }
-  | { kind: 'email_changed'; oldEmail: string; newEmail: string; at: Date };
+  | { kind: 'two_factor_enabled' | 'two_factor_disabled' | 'password_changed'; at: Date; notMeUrl?: string }
+  | { kind: 'email_changed'; oldEmail: string; newEmail: string; at: Date }
+  | { kind: 'new_device_sign_in'; ip: string; device: string; notMeUrl: string; at: Date }
+  | { kind: 'sign_in_failures'; count: number; ip: string; device: string; reason: string; at: Date }
+  | {
+      kind: 'address_added';
+      label: string;
+      address: string;
+      ip: string;
+      device: string;
+      usableAt: Date;
+      confirmUrl: string;
+      notMeUrl: string;
+      at: Date;
+    }
+  | {
+      kind: 'withdrawal_lock_off_requested';
+      hours: number;
+      ip: string;
+      device: string;
+      confirmUrl: string;
+      notMeUrl: string;
+      at: Date;
+    }
+  | { kind: 'account_secured'; at: Date };
 
 export type MailKind = MailEvent['kind'];
 
@@ -58,7 +81,7 @@ interface Body {
   lead: string;
   rows: [string, string][];
   closing: string[];
-  link?: { text: string; href: string };
+  links?: { text: string; href: string }[];
 }
 
 /** An amount as the screens show it: grouped, at least 2 and at most 6 decimals (all it has). */
@@ -79,6 +102,10 @@ export function timeText(at: Date, timeZone: string): string {
   }).format(at);
   return `${text} (${timeZone})`;
 }
+
+/** The "this wasn't me" link of an alert, when it has one. */
+const notMeLink = (href: string | undefined) =>
+  href ? { links: [{ text: "This wasn't me: secure my account", href }] } : {};
 
 const RETURNED_TO = { earnings: 'your earnings', rewards: 'your referral rewards', balance: 'your balance' } as const;
 
@@ -145,7 +172,7 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings): Body {
           ['Approved', when],
         ],
         closing: [],
-        link: { text: 'View the transaction on the Polygon explorer', href: `${s.explorerUrl}/tx/${e.txHash}` },
+        links: [{ text: 'View the transaction on the Polygon explorer', href: `${s.explorerUrl}/tx/${e.txHash}` }],
       };
     case 'withdrawal_rejected':
       return {
@@ -172,6 +199,7 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings): Body {
         lead: 'Two-factor authentication was turned off for your account.',
         rows: [['Date', when]],
         closing: [notYou],
+        ...notMeLink(e.notMeUrl),
       };
     case 'password_changed':
       return {
@@ -179,6 +207,7 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings): Body {
         lead: 'The login password of your account was changed; other sessions were signed out.',
         rows: [['Date', when]],
         closing: [notYou],
+        ...notMeLink(e.notMeUrl),
       };
     case 'email_changed':
       return {
@@ -190,6 +219,85 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings): Body {
           ['Date', when],
         ],
         closing: [notYou],
+      };
+    case 'new_device_sign_in':
+      return {
+        subject: 'New sign-in to your Harvest Farm account',
+        lead: 'Your account was signed in to from a device it had not used before.',
+        rows: [
+          ['Time', when],
+          ['Device', e.device],
+          ['IP address', e.ip],
+        ],
+        closing: [
+          'If this was you, there is nothing to do.',
+          `If it was not: the link above signs out every session and freezes withdrawals at once. Then sign in, change your password and turn on the authenticator in Profile; ${s.supportEmail} lifts the freeze.`,
+        ],
+        links: [{ text: "This wasn't me: secure my account", href: e.notMeUrl }],
+      };
+    case 'sign_in_failures':
+      return {
+        subject: 'Failed sign-ins to your Harvest Farm account',
+        lead: `Someone failed to sign in to your account ${e.count} times within an hour. Nobody got in.`,
+        rows: [
+          ['Last attempt', when],
+          ['What failed', e.reason],
+          ['Device', e.device],
+          ['IP address', e.ip],
+        ],
+        closing: [
+          'If this was you, there is nothing to do. We send this warning at most once an hour.',
+          'If it was not: change your password, and turn on the authenticator in Profile. A failed authenticator code means the password itself was right.',
+        ],
+      };
+    case 'address_added':
+      return {
+        subject: `New withdrawal address added: ${e.label}`,
+        lead: 'A withdrawal address was added to your address book. It becomes usable only once you confirm it and its cool-down has ended.',
+        rows: [
+          ['Label', e.label],
+          ['Address', e.address],
+          ['Added', when],
+          ['Device', e.device],
+          ['IP address', e.ip],
+          ['Usable from', timeText(e.usableAt, s.timeZone)],
+        ],
+        closing: [
+          'The confirmation link works once, within 1 hour.',
+          `If you did not add this address, do not confirm it: the "this wasn't me" link removes it, signs out every session and freezes withdrawals. Then change your password; ${s.supportEmail} lifts the freeze.`,
+        ],
+        links: [
+          { text: 'Confirm this address', href: e.confirmUrl },
+          { text: "This wasn't me: secure my account", href: e.notMeUrl },
+        ],
+      };
+    case 'withdrawal_lock_off_requested':
+      return {
+        subject: 'Confirm: turn off the withdrawal address lock',
+        lead: `You asked to turn off the withdrawal address lock. Once you confirm, it stays on for ${e.hours} more hours, then Withdraw All may pay to any address again.`,
+        rows: [
+          ['Asked', when],
+          ['Device', e.device],
+          ['IP address', e.ip],
+        ],
+        closing: [
+          'The confirmation link works once, within 1 hour.',
+          `If you did not ask for this, do not confirm it: the "this wasn't me" link keeps the lock on, signs out every session and freezes withdrawals. ${s.supportEmail} lifts the freeze.`,
+        ],
+        links: [
+          { text: 'Confirm: turn the lock off', href: e.confirmUrl },
+          { text: "This wasn't me: secure my account", href: e.notMeUrl },
+        ],
+      };
+    case 'account_secured':
+      return {
+        subject: 'Your Harvest Farm account was secured',
+        lead: 'You reported that a sign-in or change was not yours: every session of your account was signed out and withdrawals are frozen.',
+        rows: [['Date', when]],
+        closing: [
+          'Next: sign in, change your password and turn on the authenticator in Profile.',
+          `Then contact ${s.supportEmail} to have withdrawals unfrozen.`,
+        ],
       };
   }
 }
@@ -207,7 +315,7 @@ export function renderMail(e: MailEvent, to: MailRecipient, s: MailSettings): Re
     b.lead,
     '',
     ...b.rows.map(([label, value]) => `${`${label}:`.padEnd(width)}${value}`),
-    ...(b.link ? ['', `${b.link.text}: ${b.link.href}`] : []),
+    ...(b.links ?? []).flatMap((l) => ['', `${l.text}: ${l.href}`]),
     ...b.closing.flatMap((line) => ['', line]),
     '',
     '— Harvest Farm',
@@ -223,7 +331,7 @@ export function renderMail(e: MailEvent, to: MailRecipient, s: MailSettings): Re
         `<tr><th style="text-align:left;padding:4px 12px 4px 0">${escapeHtml(label)}</th><td style="padding:4px 0">${escapeHtml(value)}</td></tr>`,
     ),
     '</table>',
-    ...(b.link ? [`<p><a href="${escapeHtml(b.link.href)}">${escapeHtml(b.link.text)}</a></p>`] : []),
+    ...(b.links ?? []).map((l) => `<p><a href="${escapeHtml(l.href)}">${escapeHtml(l.text)}</a></p>`),
     ...b.closing.map((line) => `<p>${escapeHtml(line)}</p>`),
     '<p>— Harvest Farm</p>',
     '</body></html>',

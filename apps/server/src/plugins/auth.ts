@@ -3,7 +3,7 @@ import { MSG } from '@harvest/shared/messages';
 import type { AppContext } from '../context.ts';
 import { users } from '../db/schema.ts';
 import { forbidden, unauthorized } from '../lib/errors.ts';
-import { findUserById } from '../modules/users/users.queries.ts';
+import { findSessionUser, touchSession } from '../modules/sessions/sessions.queries.ts';
 
 export type AuthUser = typeof users.$inferSelect;
 
@@ -12,24 +12,36 @@ declare module 'fastify' {
     user: AuthUser | null;
     /** The session was signed in with the second factor. */
     sessionMfa: boolean;
+    /** The session of the bearer token (its row's id and readable device); null only for a blocked user's Logout. */
+    session: { id: string; device: string } | null;
   }
 }
 
+/** A session's last-seen time moves at most this often: the dashboard's polls do not write on every request. */
+export const LAST_SEEN_EVERY_MS = 60_000;
+
 /**
- * Bearer-token authentication. Every request reads the user's row by primary key and compares its token
- * version with the token's, so a block, a logout or a password change takes effect at once on every instance.
+ * Bearer-token authentication. Every request reads the user's row and the token's session row by primary key
+ * (one round trip) and checks the token version and that the session was not revoked, so a block, a sign-out,
+ * a password change or "this wasn't me" takes effect at once on every instance.
  */
 export function authHooks(ctx: AppContext) {
   async function authenticate(request: FastifyRequest, allowBlocked: boolean): Promise<void> {
     const claims = checkedClaims(await ctx.tokens.verify(bearerToken(request)));
-    const user = await findUserById(ctx.db, claims.sub);
-    if (!user) throw unauthorized(MSG.unauthorized);
+    const found = await findSessionUser(ctx.db, claims.sub, claims.sid);
+    if (!found) throw unauthorized(MSG.unauthorized);
+    const { user, session } = found;
     if (user.isBlocked) {
       // A block also ends the session (token version); only Logout still accepts the token.
       if (!allowBlocked) throw forbidden(MSG.blocked, 'blocked');
-    } else if (user.tokenVersion !== claims.tv) throw unauthorized(MSG.sessionExpired, 'session_expired');
+    } else if (user.tokenVersion !== claims.tv || !session || session.revokedAt)
+      throw unauthorized(MSG.sessionExpired, 'session_expired');
+    const now = ctx.clock.now();
+    if (session && !session.revokedAt && now.getTime() - session.lastSeenAt.getTime() >= LAST_SEEN_EVERY_MS)
+      await touchSession(ctx.db, claims.sid, now, new Date(now.getTime() - LAST_SEEN_EVERY_MS));
     request.user = user;
     request.sessionMfa = claims.mfa === true;
+    request.session = session && !session.revokedAt ? { id: claims.sid, device: session.device } : null;
   }
 
   async function requireUser(request: FastifyRequest): Promise<void> {
@@ -73,4 +85,17 @@ function checkedClaims(claims: Claims | 'expired' | 'invalid'): Claims {
 export function currentUser(request: FastifyRequest): AuthUser {
   if (!request.user) throw unauthorized(MSG.unauthorized);
   return request.user;
+}
+
+/** Who is asking, for security events and alerts: the client address and the session's device. */
+export interface Client {
+  ip: string;
+  device: string;
+  sessionId: string;
+}
+
+/** The client of a route behind requireUser. */
+export function currentClient(request: FastifyRequest): Client {
+  if (!request.session) throw unauthorized(MSG.sessionExpired, 'session_expired');
+  return { ip: request.ip, device: request.session.device, sessionId: request.session.id };
 }

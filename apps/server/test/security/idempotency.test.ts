@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, expectLedgerClean, fund, isPostgres, makeUser, type TestApp } from '../helpers.ts';
+import {
+  call,
+  createTestApp,
+  expectLedgerClean,
+  fund,
+  isPostgres,
+  makeUser,
+  type TestApp,
+  sessionToken,
+} from '../helpers.ts';
 
 const HASH = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
 const FROM = '0x3333333333333333333333333333333333333333';
@@ -89,7 +98,7 @@ describe('Idempotency-Key on money-moving calls', () => {
       ).statusCode,
     ).toBe(200);
     t.clock.set(new Date(Date.now() + 25 * 3600_000));
-    const token = await t.ctx.tokens.sign({ sub: u.user.id, tv: u.user.tokenVersion });
+    const token = await sessionToken(t, u.user.id, u.user.tokenVersion);
     const later = await call(t, 'POST', '/api/user/process-deposit', {
       token,
       body: { txHash: HASH(22), amount: 1, fromAddress: FROM },

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { loadWords, structuredShare } from '../../src/lib/secret-strength.ts';
 import { stepOf, totpAt } from '../../src/lib/totp.ts';
-import { call, createTestApp, makeUser, TEST_SECRET, type TestApp } from '../helpers.ts';
+import { call, createTestApp, makeUser, newSession, TEST_SECRET, type TestApp } from '../helpers.ts';
 
 /**
  * Issue 36, item 4: production accepted guessable JWT secrets (the documentation's placeholder, the
@@ -19,6 +19,7 @@ const PROD = {
   DEPOSIT_ADDRESS: '0x1111111111111111111111111111111111111111',
   PAYOUT_ADDRESS: '0x3333333333333333333333333333333333333333',
   CHAIN_RPC_URL: 'https://polygon-rpc.example.com',
+  PUBLIC_URL: 'https://harvest.example.com',
 };
 const configError = (env: Record<string, string>) => {
   try {
@@ -77,7 +78,7 @@ describe('tokens that do not look like ours', () => {
   afterAll(() => t.close());
 
   const forge = async (sub: string, iat: number, exp: number) =>
-    new SignJWT({ tv: 0 })
+    new SignJWT({ tv: 0, sid: await newSession(t, sub) })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(sub)
       .setIssuedAt(iat)
@@ -124,6 +125,8 @@ describe("an administrator's password change keeps the second factor", () => {
         lastName: 'Admin',
         currentPassword: admin.password,
         newPassword: 'another-pass-77',
+        // Never less than the sign-in asked for: the next step's code (the last one was used).
+        totpCode: totpAt(setup.data.secret, stepOf(t.clock.now()) + 1),
       },
     });
     expect(changed.statusCode, JSON.stringify(changed.data)).toBe(200);

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@harvest/shared/messages';
 import { rawRows } from '../../src/db/raw.ts';
-import { call, createTestApp, makeUser, type TestApp } from '../helpers.ts';
+import { call, createTestApp, makeUser, type TestApp, sessionToken } from '../helpers.ts';
 
 /**
  * Issue 36, item 3: the answer 'must be different' to a new login password tells whether it is the
@@ -71,7 +71,7 @@ describe('login-password changes per account', () => {
 
     // An hour later the owner can change it again.
     t.clock.set(new Date(t.clock.now().getTime() + 3601_000));
-    token = await t.ctx.tokens.sign({ sub: u.user.id, tv: u.user.tokenVersion + changed });
+    token = await sessionToken(t, u.user.id, u.user.tokenVersion + changed);
     expect((await change('guess-six-6')).statusCode).toBe(200);
     expect(await passwordMails(u.user.id)).toBe(changed + 1);
   });

@@ -108,12 +108,12 @@ describe('secrets are not logged', () => {
     await fund(t, reg.data.user._id ?? reg.data.user.id, 250_000_000n);
     const wrongWithdraw = await call(t, 'POST', '/api/withdrawal/request-all', {
       token,
-      body: { walletAddress: WALLET, withdrawalPassword: 'wrong-Secret-pass-00' },
+      body: { walletAddress: WALLET, withdrawalPassword: 'wrong-Secret-pass-00', totpCode: recovery[1] },
     });
     expect(wrongWithdraw.statusCode).toBe(400);
     const withdraw = await call(t, 'POST', '/api/withdrawal/request-all', {
       token,
-      body: { walletAddress: WALLET, withdrawalPassword },
+      body: { walletAddress: WALLET, withdrawalPassword, totpCode: recovery[2] },
       headers: { 'idempotency-key': idem('withdraw key') },
     });
     expect(withdraw.statusCode, JSON.stringify(withdraw.data)).toBe(200);

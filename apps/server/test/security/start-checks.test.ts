@@ -5,7 +5,7 @@ import path from 'node:path';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { call, createTestApp, makeUser, TEST_SECRET, type TestApp } from '../helpers.ts';
+import { call, createTestApp, makeUser, newSession, TEST_SECRET, type TestApp } from '../helpers.ts';
 
 /**
  * Issue 11, item 10: insecure defaults and start checks (the demo administrator's password is
@@ -18,6 +18,7 @@ const PROD = {
   DEPOSIT_ADDRESS: '0x1111111111111111111111111111111111111111',
   PAYOUT_ADDRESS: '0x3333333333333333333333333333333333333333',
   CHAIN_RPC_URL: 'https://polygon-rpc.example.com',
+  PUBLIC_URL: 'https://harvest.example.com',
 };
 
 const configError = (env: Record<string, string>) => {
@@ -74,7 +75,8 @@ describe('tokens and caching', () => {
     const u = await makeUser(t);
     const key = new TextEncoder().encode(TEST_SECRET);
     const now = Math.floor(Date.now() / 1000);
-    const base = () => new SignJWT({ tv: u.user.tokenVersion }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' });
+    const sid = await newSession(t, u.user.id);
+    const base = () => new SignJWT({ tv: u.user.tokenVersion, sid }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' });
     const full = await base()
       .setSubject(u.user.id)
       .setIssuedAt(now)

@@ -50,7 +50,8 @@ export interface Route {
   idFields: string[];
 }
 
-export const PUBLIC_PATHS = ['/api/login', '/api/register', '/api/send-code'];
+/** The calls without a session: sign-up, sign-in, and "this wasn't me" (the e-mailed link's secret is the credential). */
+export const PUBLIC_PATHS = ['/api/login', '/api/register', '/api/send-code', '/api/security/not-me'];
 
 const asMethod = (m: string): Method => {
   const u = m.toUpperCase();
@@ -366,6 +367,16 @@ export function validBodies(w: World): Record<string, Record<string, unknown> | 
     'POST /api/admin/solvency/refresh': undefined,
     'POST /api/admin/solvency/reconcile': undefined,
     'POST /api/admin/chain-alarms/{id}/acknowledge': undefined,
+    'POST /api/user/withdrawal-addresses': { label: 'Probe', address: WALLET, password: 'wrong-password' },
+    'POST /api/user/withdrawal-addresses/confirm': { token: 'probe-token-that-is-not-a-link-secret' },
+    'PUT /api/user/withdrawal-lock': { enabled: false, password: 'wrong-password' },
+    'POST /api/user/withdrawal-lock/confirm': { token: 'probe-token-that-is-not-a-link-secret' },
+    'POST /api/user/sessions/revoke-others': undefined,
+    'DELETE /api/user/sessions/{id}': undefined,
+    'DELETE /api/user/withdrawal-addresses/{id}': undefined,
+    'POST /api/security/not-me': { token: 'probe-token-that-is-not-a-link-secret' },
+    'POST /api/admin/users/{id}/revoke-sessions': undefined,
+    'PUT /api/admin/users/{id}/withdrawals-frozen': { frozen: true },
   };
 }
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@harvest/shared/messages';
 import { SettableClock } from '../../src/lib/clock.ts';
 import { TokenService } from '../../src/lib/tokens.ts';
-import { call, createTestApp, makeUser, TEST_SECRET, type TestApp, type TestUser } from '../helpers.ts';
+import { call, createTestApp, makeUser, newSession, TEST_SECRET, type TestApp, type TestUser } from '../helpers.ts';
 import { fingerprint, loadRouteTable, urlOf, type Route } from './support.ts';
 
 /**
@@ -110,6 +110,7 @@ describe('forged and altered tokens: 401 on every authenticated route', () => {
     past.set(new Date(t.clock.now().getTime() - 61_000));
     const expired = await new TokenService(TEST_SECRET, 60, past).sign({
       sub: admin.user.id,
+      sid: await newSession(t, admin.user.id),
       tv: admin.user.tokenVersion,
     });
     await expectRefusedEverywhere(expired, 401, MSG.sessionExpired);
@@ -118,7 +119,11 @@ describe('forged and altered tokens: 401 on every authenticated route', () => {
   it('a token that was just accepted (verified, its user row cached) is refused once its lifetime ends', async () => {
     const u = await makeUser(t);
     const start = t.clock.now();
-    const token = await new TokenService(TEST_SECRET, 60, t.clock).sign({ sub: u.user.id, tv: u.user.tokenVersion });
+    const token = await new TokenService(TEST_SECRET, 60, t.clock).sign({
+      sub: u.user.id,
+      sid: await newSession(t, u.user.id),
+      tv: u.user.tokenVersion,
+    });
     try {
       expect((await call(t, 'GET', '/api/user/me', { token })).statusCode).toBe(200);
       expect((await call(t, 'GET', '/api/user/me', { token })).statusCode).toBe(200);
@@ -181,6 +186,7 @@ describe('ended sessions: 401/403 on every authenticated route', () => {
   it('a token of a user that no longer exists', async () => {
     const ghost = await new TokenService(TEST_SECRET, 3600, t.clock).sign({
       sub: '00000000-0000-4000-8000-000000000000',
+      sid: '00000000-0000-4000-8000-000000000001',
       tv: 0,
     });
     await expectRefusedEverywhere(ghost, 401, MSG.unauthorized);

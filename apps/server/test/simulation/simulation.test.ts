@@ -6,7 +6,7 @@ import { rawRows } from '../../src/db/raw.ts';
 import { checkLedger } from '../../src/ledger/check.ts';
 import { isWeekday, platformDay } from '../../src/lib/time.ts';
 import { seedTiers } from '../../src/modules/tiers/tiers.seed.ts';
-import { call, createTestApp, isPostgres, makeUser, type TestApp, type TestUser } from '../helpers.ts';
+import { call, createTestApp, isPostgres, makeUser, type TestApp, type TestUser, sessionToken } from '../helpers.ts';
 import { halfDone, ledgerTotals, MoneyModel, Rng, seedFromEnv } from './model.ts';
 
 /**
@@ -118,7 +118,7 @@ async function simulate(t: TestApp): Promise<void> {
   const tokens = new Map<string, string>();
   const resign = async () => {
     for (const u of [...admins, ...investors])
-      tokens.set(u.user.id, await t.ctx.tokens.sign({ sub: u.user.id, tv: u.user.tokenVersion }));
+      tokens.set(u.user.id, await sessionToken(t, u.user.id, u.user.tokenVersion));
   };
   await resign();
   const tok = (u: TestUser) => tokens.get(u.user.id) ?? '';

@@ -1,7 +1,7 @@
 import { parseUsdc } from '@harvest/shared/money';
 import { sql } from 'drizzle-orm';
 import { rawRows } from '../../src/db/raw.ts';
-import type { TestApp } from '../helpers.ts';
+import { sessionToken, type TestApp } from '../helpers.ts';
 import { insertTiers } from '../../src/modules/tiers/tiers.queries.ts';
 
 /** Test-only helpers shared by the investment test files. */
@@ -41,5 +41,5 @@ export async function countRows(
 
 /** A token signed at the test clock's current time (the clock moves days back and forth). */
 export function tokenNow(t: TestApp, u: { user: { id: string; tokenVersion: number } }): Promise<string> {
-  return t.ctx.tokens.sign({ sub: u.user.id, tv: u.user.tokenVersion });
+  return sessionToken(t, u.user.id, u.user.tokenVersion);
 }

@@ -17,6 +17,7 @@ const Login = page(() => import('./routes/login.tsx'));
 const Signup = page(() => import('./routes/signup.tsx'));
 const Dashboard = page(() => import('./routes/dashboard/dashboard.tsx'));
 const NotFound = page(() => import('./routes/not-found.tsx'));
+const AccountLink = page(() => import('./routes/account-link.tsx'));
 
 /**
  * Each screen is its own chunk: the login page does not download the dashboard. The declarative router
@@ -32,6 +33,10 @@ export function AppRouter() {
             <Route path="/login" element={<Login />} />
             <Route path="/signup" element={<Signup />} />
             <Route path="/dashboard" element={<Dashboard />} />
+            {/* The security e-mails' links (issue 39). */}
+            <Route path="/confirm-address" element={<AccountLink />} />
+            <Route path="/confirm-lock-off" element={<AccountLink />} />
+            <Route path="/not-me" element={<AccountLink />} />
             <Route path="*" element={<NotFound />} />
           </Route>
         </Routes>

@@ -6,6 +6,10 @@ import { useAuth } from '../lib/auth.tsx';
 import { InviteDialog } from '../features/invitation/components/invite-dialog.tsx';
 import { ProfileDialog } from '../features/profile/components/profile-dialog.tsx';
 import { TwoFactorSection } from '../features/two-factor/components/two-factor-section.tsx';
+import { AddressBookSection } from '../features/withdrawals/components/address-book.tsx';
+import { SecurityActivity } from '../features/account-security/components/security-activity.tsx';
+import { SessionsSection } from '../features/account-security/components/sessions-section.tsx';
+import { WithdrawalLockSection } from '../features/withdrawals/components/withdrawal-lock-section.tsx';
 import { Email } from '../components/ui/email.tsx';
 
 /** Invite, and the profile menu (Radix: arrow keys, Escape, focus returned) with Edit Profile and Logout. */
@@ -70,7 +74,22 @@ export default function UserControls() {
         open={profileOpen}
         onClose={() => setProfileOpen(false)}
         startInEdit={false}
-        security={<TwoFactorSection />}
+        security={
+          <div className="space-y-3">
+            <h2 className="text-base font-bold text-slate-900">Security</h2>
+            {user.withdrawalsFrozen && (
+              <p role="status" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
+                Withdrawals are frozen on this account. Change your password, then contact support to have the freeze
+                lifted.
+              </p>
+            )}
+            {!user.isAdmin && <WithdrawalLockSection />}
+            {!user.isAdmin && <AddressBookSection />}
+            <TwoFactorSection />
+            <SessionsSection />
+            <SecurityActivity />
+          </div>
+        }
       />
     </div>
   );

@@ -42,7 +42,8 @@ const CHANNEL = 'harvest-farm-session';
 type SessionNews = { kind: 'ended'; notice: string | null } | { kind: 'blocked' };
 
 /** Keeps the screen the session ended on, to come back to after signing in again. */
-const rememberWhere = () => sessionStorage.setItem(RETURN_KEY, `${window.location.pathname}${window.location.search}`);
+export const rememberWhere = () =>
+  sessionStorage.setItem(RETURN_KEY, `${window.location.pathname}${window.location.search}${window.location.hash}`);
 
 /** The sign-in and sign-up pages: never a way back (a session that ended on /login would return to /login). */
 const AUTH_PAGE = /^\/(login|signup)(?:[?#]|$)/;

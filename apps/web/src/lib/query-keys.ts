@@ -18,6 +18,13 @@ export const queryKeys = {
     failed: ['deposits', 'failed'] as const,
   },
   withdrawals: { mine: ['withdrawals', 'mine'] as const },
+  /** The account's security (issue 39): the address book, sessions, activity; an action refreshes all of it. */
+  account: {
+    all: ['account-security'] as const,
+    addresses: (page: number, pageSize: number) => ['account-security', 'addresses', page, pageSize] as const,
+    sessions: (page: number) => ['account-security', 'sessions', page] as const,
+    events: (page: number) => ['account-security', 'events', page] as const,
+  },
   tiers: ['tiers'] as const,
   referrals: { tree: ['referrals', 'tree'] as const, rewards: ['referrals', 'rewards'] as const },
   /** A statement of account: the investor's own (`/user/statement`) or a user's for the administrator. */

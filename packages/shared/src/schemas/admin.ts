@@ -71,6 +71,7 @@ export const adminUserSchema = z.extend(
     phone: true,
     isAdmin: true,
     isBlocked: true,
+    withdrawalsFrozen: true,
     createdAt: true,
     withdrawalWallet: true,
   }),

@@ -13,6 +13,12 @@ export const sendCodeBody = z.strictObject({ email: newEmail(TEXT.emailFirst) })
 const password = (required: string, tooLong: string) =>
   z.string({ error: required }).check(z.minLength(1, required), z.maxLength(MAX_LENGTH.password, tooLong));
 
+/**
+ * A random id the browser keeps for itself (never the token): a sign-in from an id the account has not seen
+ * is a new device (an alert e-mail). Optional; without it the device is known by its user agent and network.
+ */
+const deviceId = z.string().check(z.regex(/^[A-Za-z0-9_-]{16,64}$/, TEXT.invalidDeviceId));
+
 export const loginBody = z.strictObject({
   email: requiredText(TEXT.loginRequired, MAX_LENGTH.email, tooLongText('Email', MAX_LENGTH.email)).check(
     z.toLowerCase(),
@@ -20,6 +26,7 @@ export const loginBody = z.strictObject({
   password: password(TEXT.loginRequired, TEXT.invalidCredentials),
   /** Authenticator code (or a recovery code) once two-factor sign-in is on. */
   totpCode: z.optional(z.string().check(z.trim(), z.maxLength(MAX_LENGTH.authCode))),
+  deviceId: z.optional(deviceId),
 });
 
 const req = TEXT.signupAllRequired;
@@ -36,6 +43,7 @@ export const registerFields = z.strictObject({
   confirmPassword: password(req, tooLongText('Password', MAX_LENGTH.password)),
   withdrawalPassword: password(req, tooLongText('Withdrawal password', MAX_LENGTH.password)),
   verificationCode: field('Verification code', MAX_LENGTH.verificationCode),
+  deviceId: z.optional(deviceId),
 });
 
 /**

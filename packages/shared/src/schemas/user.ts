@@ -3,6 +3,7 @@ import { MAX_LENGTH, MIN_PASSWORD_LENGTH } from '../constants.ts';
 import { TEXT, tooLongText } from '../texts.ts';
 import { emailLookalikeError, hasInvisible } from '../lookalikes.ts';
 import { idSchema, isoDate, requiredText } from './common.ts';
+import { withdrawalLockSchema } from './security.ts';
 
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -37,6 +38,10 @@ export const userSchema = z.object({
   withdrawalWallet: z.nullable(z.string()),
   invitationCode: z.nullable(z.string()),
   twoFactorEnabled: z.boolean(),
+  /** Withdraw All pays only to active addresses of the book (issue 39). */
+  withdrawalLock: withdrawalLockSchema,
+  /** Withdrawals are frozen ("this wasn't me", or an administrator): Withdraw All is refused until an administrator lifts it. */
+  withdrawalsFrozen: z.boolean(),
   createdAt: isoDate,
 });
 export type User = z.infer<typeof userSchema>;
@@ -69,6 +74,8 @@ export const profileBody = z
     currentPassword: optionalPassword,
     newPassword: optionalPassword,
     confirmPassword: optionalPassword,
+    /** With the authenticator on, a password change asks for its code too (never less than the sign-in). */
+    totpCode: z.optional(z.string().check(z.trim(), z.maxLength(MAX_LENGTH.authCode))),
   })
   .check(
     z.superRefine((v, ctx) => {

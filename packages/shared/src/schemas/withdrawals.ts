@@ -35,6 +35,8 @@ export const requestAllBody = z.strictObject({
   withdrawalPassword: z
     .string({ error: TEXT.withdrawalPasswordRequired })
     .check(z.minLength(1, TEXT.withdrawalPasswordRequired), z.maxLength(200, TEXT.withdrawalPasswordWrong)),
+  /** With the authenticator on, Withdraw All asks for its code (or a recovery code). */
+  totpCode: z.optional(z.string().check(z.trim(), z.maxLength(MAX_LENGTH.authCode))),
 });
 export type RequestAllInput = z.input<typeof requestAllBody>;
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, expectLedgerClean, makeUser, type TestApp } from '../../../test/helpers.ts';
+import { call, createTestApp, expectLedgerClean, makeUser, type TestApp, sessionToken } from '../../../test/helpers.ts';
 import { seedDeposit, seedInvestment, seedTier, setCreatedAt } from '../../../test/support/money.ts';
 import { MSG } from '@harvest/shared/messages';
 
@@ -50,7 +50,7 @@ beforeAll(async () => {
   await seedInvestment(t, u, tiny, { at: '2026-10-08T03:00:00Z' }); // Oct 7 23:00 EDT: first day of 30
 
   t.clock.set(new Date(NOW));
-  adminToken = await t.ctx.tokens.sign({ sub: admin.user.id, tv: admin.user.tokenVersion });
+  adminToken = await sessionToken(t, admin.user.id, admin.user.tokenVersion);
 });
 afterAll(() => t.close());
 

@@ -10,6 +10,7 @@ import {
   makeUser,
   type TestApp,
   type TestUser,
+  sessionToken,
 } from '../../../test/helpers.ts';
 import { seedDeposit, seedInvestment, seedTier } from '../../../test/support/money.ts';
 import { sql } from 'drizzle-orm';
@@ -92,7 +93,7 @@ describe('Deposits Received is dated by confirmation', () => {
     });
     expect(sub.statusCode).toBe(200);
     t.clock.set(new Date('2026-11-19T10:00:00Z'));
-    admin.token = await t.ctx.tokens.sign({ sub: admin.user.id, tv: admin.user.tokenVersion });
+    admin.token = await sessionToken(t, admin.user.id, admin.user.tokenVersion);
     expect((await asAdmin('POST', '/api/admin/process-deposit', { depositId: sub.data.deposit._id })).statusCode).toBe(
       200,
     );

@@ -14,6 +14,7 @@ export interface AdminUserRow {
   phoneNumber: string | null;
   isAdmin: boolean;
   isBlocked: boolean;
+  withdrawalsFrozen: boolean;
   createdAt: string;
   withdrawalWallet: string | null;
   balance: bigint;
@@ -46,6 +47,7 @@ interface RawUser {
   phone_number: string | null;
   is_admin: boolean;
   is_blocked: boolean;
+  withdrawals_frozen: boolean;
   created_at: Ts;
   withdrawal_wallet: string | null;
   cur: string;
@@ -70,7 +72,7 @@ const USER_FIGURES = sql`
 const USER_TOTALS_JOIN = sql`LEFT JOIN user_totals ut ON ut.user_id = u.id`;
 
 const USER_COLUMNS = sql`u.id, u.first_name, u.last_name, u.email, u.phone_country_code, u.phone_number, u.is_admin, u.is_blocked,
-  u.created_at, u.withdrawal_wallet, u.created_at::text AS cur`;
+  u.withdrawals_frozen, u.created_at, u.withdrawal_wallet, u.created_at::text AS cur`;
 
 function toAdminUser(r: RawUser): AdminUserRow {
   return {
@@ -82,6 +84,7 @@ function toAdminUser(r: RawUser): AdminUserRow {
     phoneNumber: r.phone_number,
     isAdmin: r.is_admin,
     isBlocked: r.is_blocked,
+    withdrawalsFrozen: r.withdrawals_frozen,
     createdAt: iso(r.created_at),
     withdrawalWallet: r.withdrawal_wallet,
     balance: big(r.balance),

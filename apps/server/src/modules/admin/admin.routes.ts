@@ -16,10 +16,18 @@ import {
   usersExportQuery,
   withdrawalStatusFilter,
 } from '@harvest/shared/schemas/admin';
-import { pageQuery } from '@harvest/shared/schemas/common';
+import { messageResponse, pageQuery } from '@harvest/shared/schemas/common';
+import { MSG } from '@harvest/shared/messages';
+import {
+  accountPageQuery,
+  adminSessionsResponse,
+  adminWithdrawalAddressesResponse,
+  freezeWithdrawalsBody,
+} from '@harvest/shared/schemas/security';
 import { idParams } from '@harvest/shared/schemas/user';
 import type { AppContext } from '../../context.ts';
 import { authHooks, currentUser } from '../../plugins/auth.ts';
+import * as security from './admin-security.service.ts';
 import * as service from './admin.service.ts';
 import * as csvExports from './exports.service.ts';
 
@@ -71,6 +79,51 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/admin/users/:id/referral-tree',
       { onRequest: requireAdmin, schema: { params: idParams, response: { 200: adminReferralLookupResponse } } },
       async (req) => service.referralLookup(ctx, req.params.id),
+    );
+
+    // ------------------------------------------------------------ a user's sessions and address book (issue 39)
+    app.get(
+      '/admin/users/:id/sessions',
+      {
+        onRequest: requireAdmin,
+        schema: { params: idParams, querystring: accountPageQuery, response: { 200: adminSessionsResponse } },
+      },
+      async (req) => security.userSessions(ctx, req.params.id, req.query),
+    );
+
+    app.get(
+      '/admin/users/:id/withdrawal-addresses',
+      {
+        onRequest: requireAdmin,
+        schema: {
+          params: idParams,
+          querystring: accountPageQuery,
+          response: { 200: adminWithdrawalAddressesResponse },
+        },
+      },
+      async (req) => security.userAddresses(ctx, req.params.id, req.query),
+    );
+
+    app.post(
+      '/admin/users/:id/revoke-sessions',
+      { onRequest: requireAdmin, schema: { params: idParams, response: { 200: messageResponse } } },
+      async (req) => ({
+        message: MSG.adminSessionsRevoked(
+          await security.revokeUserSessions(ctx, currentUser(req), req.params.id, req.ip),
+        ),
+      }),
+    );
+
+    app.put(
+      '/admin/users/:id/withdrawals-frozen',
+      {
+        onRequest: requireAdmin,
+        schema: { params: idParams, body: freezeWithdrawalsBody, response: { 200: messageResponse } },
+      },
+      async (req) => {
+        await security.setWithdrawalsFrozen(ctx, currentUser(req), req.params.id, req.body, req.ip);
+        return { message: req.body.frozen ? MSG.adminWithdrawalsFrozen : MSG.adminWithdrawalsUnfrozen };
+      },
     );
 
     app.get(

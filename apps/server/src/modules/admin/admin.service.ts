@@ -35,6 +35,7 @@ function adminUserDto(u: AdminUserRow): AdminUser {
     phone: phone(u),
     isAdmin: u.isAdmin,
     isBlocked: u.isBlocked,
+    withdrawalsFrozen: u.withdrawalsFrozen,
     createdAt: u.createdAt,
     withdrawalWallet: u.withdrawalWallet,
     balance: microToUsdc(u.balance),

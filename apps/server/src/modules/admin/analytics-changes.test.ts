@@ -12,6 +12,7 @@ import {
   TEST_SECRET,
   type TestApp,
   type TestUser,
+  sessionToken,
 } from '../../../test/helpers.ts';
 import { seedDeposit, seedInvestment, seedTier, setCreatedAt } from '../../../test/support/money.ts';
 import { buildApp } from '../../app.ts';
@@ -62,6 +63,8 @@ const registrations = (a: { userGrowth: { _id: string; count: number }[] }, iso:
 async function deleteUser(db: Db, userId: string) {
   await inTransaction(db, async (tx) => {
     await tx.execute(sql`DELETE FROM ledger_accounts WHERE user_id = ${userId}`);
+    // The test user's session row (makeUser signs in as a sign-in would).
+    await tx.execute(sql`DELETE FROM sessions WHERE user_id = ${userId}`);
     await tx.execute(sql`DELETE FROM users WHERE id = ${userId}`);
   });
 }
@@ -220,7 +223,7 @@ describe('what is served equals the raw rows', () => {
   it("when the test clock moves forward a day (the app's today becomes closed) and back", async () => {
     const setClock = async (at: number) => {
       t.clock.set(new Date(at));
-      admin.token = await t.ctx.tokens.sign({ sub: admin.user.id, tv: admin.user.tokenVersion });
+      admin.token = await sessionToken(t, admin.user.id, admin.user.tokenVersion);
     };
     // The app five days behind the database: the app's today is the last live day.
     const base = Date.now() - 5 * DAY;

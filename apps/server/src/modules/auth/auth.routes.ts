@@ -1,14 +1,20 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authResponse, loginBody, registerBody, sendCodeBody } from '@harvest/shared/schemas/auth';
 import { messageResponse } from '@harvest/shared/schemas/common';
 import type { AppContext } from '../../context.ts';
 import { perIp } from '../../plugins/rate-limit.ts';
-import { depositAddressFor } from '../deposit-addresses/deposit-addresses.service.ts';
-import { toUserDto } from '../users/users.dto.ts';
+import { userView } from '../users/users.dto.ts';
 import * as service from './auth.service.ts';
 
+const signInClient = (req: FastifyRequest, deviceId: string | undefined) => ({
+  ip: req.ip,
+  userAgent: req.headers['user-agent'],
+  deviceId,
+});
+
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const dto = async (u: Parameters<typeof toUserDto>[0]) => toUserDto(u, await depositAddressFor(ctx, u.id));
+  const dto = (u: Parameters<typeof userView>[1]) => userView(ctx, u);
 
   return async (app) => {
     app.post(
@@ -23,7 +29,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/register',
       { schema: { body: registerBody, response: { 200: authResponse } }, config: perIp(20, 15) },
       async (req) => {
-        const { token, user } = await service.register(ctx, req.body);
+        const { token, user } = await service.register(ctx, req.body, signInClient(req, req.body.deviceId));
         return { token, user: await dto(user) };
       },
     );
@@ -32,7 +38,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/login',
       { schema: { body: loginBody, response: { 200: authResponse } }, config: perIp(30, 15) },
       async (req) => {
-        const { token, user } = await service.login(ctx, req.body, req.ip);
+        const { token, user } = await service.login(ctx, req.body, signInClient(req, req.body.deviceId));
         return { token, user: await dto(user) };
       },
     );

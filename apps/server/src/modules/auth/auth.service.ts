@@ -11,11 +11,18 @@ import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/tx.ts';
 import { AppError, badRequest, forbidden, unauthorized } from '../../lib/errors.ts';
 import { assertNotCommon, verifyPassword } from '../../lib/passwords.ts';
+import { deviceName } from '../../lib/device.ts';
+import { queueMail } from '../../mail/outbox.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
+import { recordSecurityEvent } from '../security-events/security-events.queries.ts';
+import { startSession, type SignInClient } from '../sessions/sessions.service.ts';
 import * as users from '../users/users.queries.ts';
 import { insertUserWithAccounts } from '../users/users.service.ts';
 import { verifySecondFactor } from '../two-factor/two-factor.service.ts';
 import * as q from './auth.queries.ts';
+
+/** Failed sign-ins to one account within an hour that send the owner a warning: one warning per window. */
+export const FAILED_SIGN_INS_WARNING = { at: 3, windowMs: 60 * 60_000 };
 
 function hashCode(ctx: AppContext, email: string, code: string): string {
   return createHmac('sha256', ctx.secret).update(`${email}:${code}`).digest('hex');
@@ -98,7 +105,11 @@ export interface RegisterInput {
   verificationCode: string;
 }
 
-export async function register(ctx: AppContext, input: RegisterInput): Promise<{ token: string; user: AuthUser }> {
+export async function register(
+  ctx: AppContext,
+  input: RegisterInput,
+  client: SignInClient,
+): Promise<{ token: string; user: AuthUser }> {
   assertNotCommon(input.password, input.withdrawalPassword);
   const referrer = await users.findUserByInvitationCode(ctx.db, input.invitationCode.trim().toUpperCase());
   if (!referrer || referrer.isBlocked) throw badRequest(MSG.invalidInvitation);
@@ -117,7 +128,37 @@ export async function register(ctx: AppContext, input: RegisterInput): Promise<{
       createdAt: ctx.clock.now(),
     });
   });
-  return { user, token: await ctx.tokens.sign({ sub: user.id, tv: user.tokenVersion }) };
+  // The signup's browser is the account's first device: no new-device e-mail for it.
+  return { user, token: (await startSession(ctx, user, client, false)).token };
+}
+
+/**
+ * A failed sign-in to an existing account: a security event, and at the FAILED_SIGN_INS_WARNING.at-th failure of a
+ * one-hour window (counted atomically in the shared counters, so parallel failures send it once) the warning e-mail.
+ */
+async function signInFailed(ctx: AppContext, user: AuthUser, client: SignInClient, reason: string): Promise<void> {
+  const now = ctx.clock.now();
+  const device = deviceName(client.userAgent);
+  const w = await ctx.counters.hit(`sign-in-failures:${user.id}`, FAILED_SIGN_INS_WARNING.windowMs);
+  await inTransaction(ctx.db, async (tx) => {
+    await recordSecurityEvent(tx, {
+      userId: user.id,
+      type: 'sign_in_failed',
+      at: now,
+      ip: client.ip,
+      device,
+      detail: reason,
+    });
+    if (w.count === FAILED_SIGN_INS_WARNING.at)
+      await queueMail(tx, ctx, user.id, {
+        kind: 'sign_in_failures',
+        count: w.count,
+        ip: client.ip,
+        device,
+        reason,
+        at: now,
+      });
+  });
 }
 
 /**
@@ -127,14 +168,25 @@ export async function register(ctx: AppContext, input: RegisterInput): Promise<{
 export async function login(
   ctx: AppContext,
   input: { email: string; password: string; totpCode?: string | undefined },
-  ip: string,
+  client: SignInClient,
 ): Promise<{ token: string; user: AuthUser }> {
-  const attempt = await ctx.throttles.password.begin(input.email, ip);
+  const attempt = await ctx.throttles.password.begin(input.email, client.ip);
   const user = await users.findUserByEmail(ctx.db, input.email);
-  if (!(await verifyPassword(user?.passwordHash, input.password)) || !user)
+  if (!(await verifyPassword(user?.passwordHash, input.password)) || !user) {
+    if (user) await signInFailed(ctx, user, client, 'Wrong password');
     throw unauthorized(MSG.invalidCredentials, 'invalid_credentials');
+  }
   await attempt.succeeded();
   if (user.isBlocked) throw forbidden(MSG.blocked, 'blocked');
-  if (user.totpEnabled) await verifySecondFactor(ctx, user, input.totpCode, ip);
-  return { user, token: await ctx.tokens.sign({ sub: user.id, tv: user.tokenVersion, mfa: user.totpEnabled }) };
+  if (user.totpEnabled) {
+    try {
+      await verifySecondFactor(ctx, user, input.totpCode, client.ip);
+    } catch (err) {
+      // A missing code is the form's second step; a wrong one means the password was right.
+      if (err instanceof AppError && err.code === 'two_factor_invalid')
+        await signInFailed(ctx, user, client, 'Wrong authenticator code');
+      throw err;
+    }
+  }
+  return { user, token: (await startSession(ctx, user, client, user.totpEnabled)).token };
 }

@@ -12,6 +12,7 @@ import {
   makeUser,
   type TestApp,
   type TestUser,
+  sessionToken,
 } from '../../../test/helpers.ts';
 import { addTier } from '../../../test/support/investments.ts';
 import { rawRows } from '../../db/raw.ts';
@@ -35,7 +36,7 @@ const hash = () => `0x${randomBytes(32).toString('hex')}`;
 const WALLET = '0x2222222222222222222222222222222222222222';
 
 const at = (iso: string) => t.clock.set(new Date(iso));
-const tok = (u: TestUser) => t.ctx.tokens.sign({ sub: u.user.id, tv: u.user.tokenVersion });
+const tok = (u: TestUser) => sessionToken(t, u.user.id, u.user.tokenVersion);
 const as = async (u: TestUser, method: 'GET' | 'POST', url: string, body?: unknown) => {
   const res = await call(t, method, url, { token: await tok(u), body });
   return res;

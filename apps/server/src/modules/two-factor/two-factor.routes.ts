@@ -8,7 +8,7 @@ import {
   twoFactorSetupResponse,
 } from '@harvest/shared/schemas/two-factor';
 import type { AppContext } from '../../context.ts';
-import { authHooks, currentUser } from '../../plugins/auth.ts';
+import { authHooks, currentClient, currentUser } from '../../plugins/auth.ts';
 import { perIp } from '../../plugins/rate-limit.ts';
 import * as service from './two-factor.service.ts';
 
@@ -31,7 +31,7 @@ export function twoFactorRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: perIp(10, 15),
         schema: { body: twoFactorEnableBody, response: { 200: twoFactorEnableResponse } },
       },
-      async (req) => service.enable(ctx, currentUser(req), req.body, req.ip),
+      async (req) => service.enable(ctx, currentUser(req), req.body, currentClient(req)),
     );
     app.post(
       '/user/2fa/disable',
@@ -40,7 +40,7 @@ export function twoFactorRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: perIp(10, 15),
         schema: { body: twoFactorDisableBody, response: { 200: twoFactorDisableResponse } },
       },
-      async (req) => service.disable(ctx, currentUser(req), req.body, req.ip),
+      async (req) => service.disable(ctx, currentUser(req), req.body, currentClient(req)),
     );
   };
 }

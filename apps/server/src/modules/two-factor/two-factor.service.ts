@@ -6,9 +6,13 @@ import { badRequest, unauthorized } from '../../lib/errors.ts';
 import { confirmPassword } from '../../lib/reauth.ts';
 import { openSecret, sealSecret } from '../../lib/secret-box.ts';
 import { newTotpSecret, otpauthUrl, verifyTotp } from '../../lib/totp.ts';
-import type { AuthUser } from '../../plugins/auth.ts';
+import { NOT_ME_LINK_TTL_MS } from '@harvest/shared/constants';
+import type { AuthUser, Client } from '../../plugins/auth.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
 import { queueMail } from '../../mail/outbox.ts';
+import { createLink } from '../account-links/account-links.service.ts';
+import { recordSecurityEvent } from '../security-events/security-events.queries.ts';
+import { reissue, revokeAllSessions } from '../sessions/sessions.service.ts';
 import * as q from '../users/users.queries.ts';
 import * as twoFactorQueries from './two-factor.queries.ts';
 
@@ -86,7 +90,13 @@ export async function verifySecondFactor(
   await attempt.succeeded();
 }
 
-export async function enable(ctx: AppContext, user: AuthUser, input: { password: string; code: string }, ip: string) {
+export async function enable(
+  ctx: AppContext,
+  user: AuthUser,
+  input: { password: string; code: string },
+  client: Client,
+) {
+  const { ip } = client;
   if (user.totpEnabled) throw badRequest(MSG.twoFactorAlreadyOn);
   if (!user.totpSecret) throw badRequest(MSG.twoFactorSetupFirst);
   await confirmPassword(ctx, user, input.password, ip);
@@ -95,33 +105,55 @@ export async function enable(ctx: AppContext, user: AuthUser, input: { password:
     const raw = randomBytes(8).toString('hex').toUpperCase().slice(0, 10);
     return `${raw.slice(0, 5)}-${raw.slice(5)}`;
   });
-  const updated = await inTransaction(ctx.db, async (tx) => {
+  const token = await inTransaction(ctx.db, async (tx) => {
     await twoFactorQueries.replaceRecoveryCodes(tx, user.id, codes.map(hashRecovery));
-    // Older sessions were signed in without the second factor: end them.
     await q.updateUser(tx, user.id, { totpEnabled: true });
     await writeAudit(tx, { adminId: user.id, action: 'two_factor_enable', targetType: 'user', targetId: user.id, ip });
+    await recordSecurityEvent(tx, {
+      userId: user.id,
+      type: 'two_factor_enabled',
+      at: ctx.clock.now(),
+      ip,
+      device: client.device,
+    });
     await queueMail(tx, ctx, user.id, { kind: 'two_factor_enabled', at: ctx.clock.now() });
-    return q.bumpTokenVersion(tx, user.id);
+    // Older sessions were signed in without the second factor: end them.
+    const { tokenVersion } = await revokeAllSessions(tx, ctx, user.id, client.sessionId);
+    return reissue(tx, ctx, { userId: user.id, sessionId: client.sessionId, tokenVersion, mfa: true });
   });
-  if (!updated) throw unauthorized(MSG.unauthorized);
-  const token = await ctx.tokens.sign({ sub: user.id, tv: updated.tokenVersion, mfa: true });
   return { message: MSG.twoFactorOn, token, recoveryCodes: codes };
 }
 
-export async function disable(ctx: AppContext, user: AuthUser, input: { password: string; code: string }, ip: string) {
+export async function disable(
+  ctx: AppContext,
+  user: AuthUser,
+  input: { password: string; code: string },
+  client: Client,
+) {
+  const { ip } = client;
   if (!user.totpEnabled) throw badRequest(MSG.twoFactorNotOn);
   await confirmPassword(ctx, user, input.password, ip);
   await verifySecondFactor(ctx, user, input.code, ip);
-  const updated = await inTransaction(ctx.db, async (tx) => {
+  const token = await inTransaction(ctx.db, async (tx) => {
     await twoFactorQueries.replaceRecoveryCodes(tx, user.id, []);
     await q.updateUser(tx, user.id, { totpEnabled: false, totpSecret: null, totpLastStep: null });
     await writeAudit(tx, { adminId: user.id, action: 'two_factor_disable', targetType: 'user', targetId: user.id, ip });
-    await queueMail(tx, ctx, user.id, { kind: 'two_factor_disabled', at: ctx.clock.now() });
-    return q.bumpTokenVersion(tx, user.id);
+    await recordSecurityEvent(tx, {
+      userId: user.id,
+      type: 'two_factor_disabled',
+      at: ctx.clock.now(),
+      ip,
+      device: client.device,
+    });
+    const notMeUrl = await createLink(tx, ctx, {
+      userId: user.id,
+      kind: 'not_me',
+      targetId: client.sessionId,
+      ttlMs: NOT_ME_LINK_TTL_MS,
+    });
+    await queueMail(tx, ctx, user.id, { kind: 'two_factor_disabled', at: ctx.clock.now(), notMeUrl });
+    const { tokenVersion } = await revokeAllSessions(tx, ctx, user.id, client.sessionId);
+    return reissue(tx, ctx, { userId: user.id, sessionId: client.sessionId, tokenVersion, mfa: false });
   });
-  if (!updated) throw unauthorized(MSG.unauthorized);
-  return {
-    message: MSG.twoFactorOff,
-    token: await ctx.tokens.sign({ sub: user.id, tv: updated.tokenVersion }),
-  };
+  return { message: MSG.twoFactorOff, token };
 }

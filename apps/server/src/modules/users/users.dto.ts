@@ -1,8 +1,16 @@
 import type { User, UserRef } from '@harvest/shared/schemas/user';
+import type { AppContext } from '../../context.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
+import { depositAddressFor } from '../deposit-addresses/deposit-addresses.service.ts';
+import { withdrawalLockOf } from '../withdrawal-addresses/withdrawal-lock.ts';
+
+/** The public shape of a user as the API answers it (its deposit address handed out on first use). */
+export async function userView(ctx: AppContext, u: AuthUser): Promise<User> {
+  return toUserDto(u, await depositAddressFor(ctx, u.id), ctx.clock.now(), ctx.config.addressLockRequired);
+}
 
 /** The public shape of a user: never hashes, secrets or token versions. */
-export function toUserDto(u: AuthUser, depositAddress: string): User {
+export function toUserDto(u: AuthUser, depositAddress: string, now: Date, lockRequired: boolean): User {
   return {
     _id: u.id,
     id: u.id,
@@ -16,6 +24,8 @@ export function toUserDto(u: AuthUser, depositAddress: string): User {
     withdrawalWallet: u.withdrawalWallet,
     invitationCode: u.invitationCode,
     twoFactorEnabled: u.totpEnabled,
+    withdrawalLock: withdrawalLockOf(u, now, lockRequired),
+    withdrawalsFrozen: u.withdrawalsFrozen,
     createdAt: u.createdAt.toISOString(),
   };
 }

@@ -12,16 +12,15 @@ import {
   updateEmailResponse,
 } from '@harvest/shared/schemas/user';
 import type { AppContext } from '../../context.ts';
-import { authHooks, currentUser } from '../../plugins/auth.ts';
-import { depositAddressFor } from '../deposit-addresses/deposit-addresses.service.ts';
-import { toUserDto } from './users.dto.ts';
+import { authHooks, currentClient, currentUser } from '../../plugins/auth.ts';
+import { signOut } from '../sessions/sessions.service.ts';
+import { userView } from './users.dto.ts';
 import * as service from './users.service.ts';
 
 export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { requireUser, requireSession, requireAdmin } = authHooks(ctx);
-  type Row = Parameters<typeof toUserDto>[0];
   /** The public shape of a users row. */
-  const dto = async (u: Row) => toUserDto(u, await depositAddressFor(ctx, u.id));
+  const dto = (u: Parameters<typeof userView>[1]) => userView(ctx, u);
 
   return async (app) => {
     const platform = { timeZone: ctx.config.PLATFORM_TIMEZONE, demoDeposits: !ctx.chain };
@@ -37,7 +36,13 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { body: profileBody, response: { 200: profileResponse } },
       },
       async (req) => {
-        const { user, token } = await service.updateProfile(ctx, currentUser(req), req.body, req.ip, req.sessionMfa);
+        const { user, token } = await service.updateProfile(
+          ctx,
+          currentUser(req),
+          req.body,
+          currentClient(req),
+          req.sessionMfa,
+        );
         return { user: await dto(user), ...(token ? { token } : {}) };
       },
     );
@@ -66,7 +71,8 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/user/logout',
       { onRequest: requireSession, schema: { response: { 200: messageResponse } } },
       async (req) => {
-        await service.logout(ctx, currentUser(req));
+        // This session only: the account's other devices stay signed in.
+        await signOut(ctx, currentUser(req), req.session?.id ?? null, req.ip);
         return { message: MSG.signedOut };
       },
     );

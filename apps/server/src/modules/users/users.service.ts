@@ -8,9 +8,15 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { assertNotCommon, hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { confirmPassword } from '../../lib/reauth.ts';
 import { countPasswordChange } from '../../lib/throttle.ts';
-import type { AuthUser } from '../../plugins/auth.ts';
+import { NOT_ME_LINK_TTL_MS } from '@harvest/shared/constants';
+import type { AuthUser, Client } from '../../plugins/auth.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
 import { queueMail } from '../../mail/outbox.ts';
+import { createLink } from '../account-links/account-links.service.ts';
+import { recordSecurityEvent } from '../security-events/security-events.queries.ts';
+import { revokeSessions } from '../sessions/sessions.queries.ts';
+import { reissue, revokeAllSessions } from '../sessions/sessions.service.ts';
+import { verifySecondFactor } from '../two-factor/two-factor.service.ts';
 import * as q from './users.queries.ts';
 
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -93,8 +99,14 @@ export async function insertUserWithAccounts(tx: Tx, u: NewUser): Promise<AuthUs
 export async function updateProfile(
   ctx: AppContext,
   user: AuthUser,
-  input: { firstName: string; lastName: string; currentPassword?: string; newPassword?: string },
-  ip: string,
+  input: {
+    firstName: string;
+    lastName: string;
+    currentPassword?: string;
+    newPassword?: string;
+    totpCode?: string | undefined;
+  },
+  client: Client,
   /** The session was signed in with the second factor: the new token keeps it. */
   sessionMfa = false,
 ): Promise<{ user: AuthUser; token?: string }> {
@@ -104,25 +116,51 @@ export async function updateProfile(
     return { user: updated };
   }
   assertNotCommon(input.newPassword);
-  await confirmPassword(ctx, user, input.currentPassword ?? '', ip);
+  await confirmPassword(ctx, user, input.currentPassword ?? '', client.ip);
+  // Never less than the sign-in asked for: with the authenticator on, its code too.
+  if (user.totpEnabled) await verifySecondFactor(ctx, user, input.totpCode, client.ip);
   // Counted before the comparison below: its answer tells whether the new password is the withdrawal
   // password, so it must not be an unlimited oracle for someone holding the session and login password.
   await countPasswordChange(ctx.counters, user.id);
   if (await verifyPassword(user.withdrawalPasswordHash, input.newPassword))
     throw badRequest(MSG.withdrawalPasswordSame);
   const passwordHash = await hashPassword(input.newPassword);
-  // A new password ends every older session; this device gets a fresh token.
-  const updated = await inTransaction(ctx.db, async (tx) => {
+  const now = ctx.clock.now();
+  // A new password ends every other session; this one gets a fresh token.
+  const done = await inTransaction(ctx.db, async (tx) => {
     await q.updateUser(tx, user.id, { firstName: input.firstName, lastName: input.lastName, passwordHash });
-    await writeAudit(tx, { adminId: user.id, action: 'password_change', targetType: 'user', targetId: user.id, ip });
-    await queueMail(tx, ctx, user.id, { kind: 'password_changed', at: ctx.clock.now() });
-    return q.bumpTokenVersion(tx, user.id);
+    await writeAudit(tx, {
+      adminId: user.id,
+      action: 'password_change',
+      targetType: 'user',
+      targetId: user.id,
+      ip: client.ip,
+    });
+    await recordSecurityEvent(tx, {
+      userId: user.id,
+      type: 'password_changed',
+      at: now,
+      ip: client.ip,
+      device: client.device,
+    });
+    const { tokenVersion } = await revokeAllSessions(tx, ctx, user.id, client.sessionId);
+    const notMeUrl = await createLink(tx, ctx, {
+      userId: user.id,
+      kind: 'not_me',
+      targetId: client.sessionId,
+      ttlMs: NOT_ME_LINK_TTL_MS,
+    });
+    await queueMail(tx, ctx, user.id, { kind: 'password_changed', at: now, notMeUrl });
+    const token = await reissue(tx, ctx, {
+      userId: user.id,
+      sessionId: client.sessionId,
+      tokenVersion,
+      mfa: sessionMfa || user.totpEnabled,
+    });
+    return { updated: await q.findUserById(tx, user.id), token };
   });
-  if (!updated) throw notFound();
-  return {
-    user: updated,
-    token: await ctx.tokens.sign({ sub: updated.id, tv: updated.tokenVersion, ...(sessionMfa ? { mfa: true } : {}) }),
-  };
+  if (!done.updated) throw notFound();
+  return { user: done.updated, token: done.token };
 }
 
 export async function updateEmail(
@@ -138,6 +176,13 @@ export async function updateEmail(
     return await inTransaction(ctx.db, async (tx) => {
       const updated = await q.updateUser(tx, admin.id, { email: newEmail, mailbox: mailboxOf(newEmail) });
       if (!updated) throw notFound();
+      await recordSecurityEvent(tx, {
+        userId: admin.id,
+        type: 'email_changed',
+        at: ctx.clock.now(),
+        ip,
+        detail: `${admin.email} → ${newEmail}`,
+      });
       await writeAudit(tx, {
         adminId: admin.id,
         action: 'email_change',
@@ -188,6 +233,7 @@ export async function toggleBlock(ctx: AppContext, admin: AuthUser, targetId: st
       tokenVersion: isBlocked ? target.tokenVersion + 1 : target.tokenVersion,
     });
     if (!updated) throw notFound();
+    if (isBlocked) await revokeSessions(tx, target.id, ctx.clock.now());
     await writeAudit(tx, {
       adminId: admin.id,
       action: isBlocked ? 'user_block' : 'user_unblock',
@@ -199,8 +245,4 @@ export async function toggleBlock(ctx: AppContext, admin: AuthUser, targetId: st
     });
     return updated;
   });
-}
-
-export async function logout(ctx: AppContext, user: AuthUser): Promise<void> {
-  await q.bumpTokenVersion(ctx.db, user.id);
 }

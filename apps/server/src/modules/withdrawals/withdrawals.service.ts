@@ -14,6 +14,8 @@ import { verifyPassword } from '../../lib/passwords.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { toUserRef } from '../users/users.dto.ts';
 import { writeDecision } from '../audit/audit.queries.ts';
+import { verifySecondFactor } from '../two-factor/two-factor.service.ts';
+import { checkWithdrawalGate, lockWithdrawalGate } from '../withdrawal-addresses/withdrawal-gate.ts';
 import { queueMail } from '../../mail/outbox.ts';
 import { checkPayout } from './payout-check.ts';
 import { requestHold } from './withdrawals.ledger.ts';
@@ -73,14 +75,19 @@ export interface RequestAllResult {
  * The withdrawal password's argon2id check runs on the thread pool while the transaction writes, and the
  * transaction commits only once it passed: a wrong password rolls everything back (nothing changes) and
  * is answered as before; the throttle still counts the try first (docs/decisions/0051-withdraw-all-overlap.md).
+ * Before any secret is asked about: frozen withdrawals, and with the address lock on a wallet that is not an
+ * active address of the book, are refused (403); the transaction checks both again on locked rows. With the
+ * authenticator on, its code is asked for too.
  */
 export async function requestAll(
   ctx: AppContext,
   user: AuthUser,
-  input: { walletAddress: string; withdrawalPassword: string },
+  input: { walletAddress: string; withdrawalPassword: string; totpCode?: string | undefined },
   ip: string,
 ): Promise<RequestAllResult> {
   if (!(await q.hasAvailableFunds(ctx.db, user.id))) throw badRequest(MSG.noFunds, 'no_funds');
+  await checkWithdrawalGate(ctx, user, input.walletAddress);
+  if (user.totpEnabled) await verifySecondFactor(ctx, user, input.totpCode, ip);
   // Counted before it is checked, so parallel guesses cannot outrun the limit.
   const attempt = await ctx.throttles.withdrawalPassword.begin(user.id, ip);
   const verified = verifyPassword(user.withdrawalPasswordHash, input.withdrawalPassword);
@@ -109,6 +116,8 @@ function requestAllWrites(
 ): Promise<RequestAllResult> {
   return inTransaction(ctx.db, async (tx) => {
     const balances = await lockUserAccounts(tx, [user.id]);
+    // After the account locks (the order every Withdraw All takes): the users row, then the book entry.
+    await lockWithdrawalGate(tx, ctx, user.id, input.walletAddress);
     const requestId = randomUUID();
     const requestedAt = ctx.clock.now();
     const made = await q.insertWithdrawAll(tx, {

@@ -11,19 +11,24 @@ export function Dialog({
   onClose,
   title,
   description,
+  wide = false,
   children,
 }: {
   open: boolean;
   onClose: () => void;
   title: string;
   description?: string;
+  /** A dialog with lists in it (Profile): up to 42 rem wide. */
+  wide?: boolean;
   children: ReactNode;
 }) {
   return (
     <RadixDialog.Root open={open} onOpenChange={(o) => !o && onClose()}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/60" />
-        <RadixDialog.Content className="fixed top-1/2 left-1/2 z-50 max-h-[calc(100vh-2rem)] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-6 shadow-2xl">
+        <RadixDialog.Content
+          className={`fixed top-1/2 left-1/2 z-50 max-h-[calc(100vh-2rem)] w-[calc(100%-2rem)] ${wide ? 'max-w-2xl' : 'max-w-md'} -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-6 shadow-2xl`}
+        >
           <div className="mb-4 flex items-center justify-between gap-2">
             <RadixDialog.Title className="text-lg font-bold text-slate-900">{title}</RadixDialog.Title>
             <RadixDialog.Close

@@ -45,6 +45,9 @@ const ACTION_WORDS: Record<string, string> = {
   tier_update: 'Tier updated',
   csv_export: 'CSV exported',
   statement_download: 'Statement downloaded',
+  sessions_revoke: 'Sessions signed out',
+  withdrawals_freeze: 'Withdrawals frozen',
+  withdrawals_unfreeze: 'Withdrawals unfrozen',
 };
 /** A snapshot's field names in words. */
 const FIELD_WORDS: Record<string, string> = {
@@ -57,6 +60,8 @@ const FIELD_WORDS: Record<string, string> = {
   depositId: 'Credit deposit id',
   dailyRate: 'Daily rate (%)',
   sortOrder: 'Sort order',
+  withdrawalsFrozen: 'Withdrawals frozen',
+  sessionsEnded: 'Sessions ended',
 };
 /** "some_action" / "someField" as "Some action" / "Some field": a name the lists above do not know yet. */
 const words = (name: string) => {

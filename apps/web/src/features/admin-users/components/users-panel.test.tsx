@@ -25,6 +25,7 @@ const admin: AdminUser = {
   email: 'root@example.com',
   isAdmin: true,
   isBlocked: false,
+  withdrawalsFrozen: false,
 };
 const ada: AdminUser = {
   ...base,
@@ -34,6 +35,7 @@ const ada: AdminUser = {
   email: 'ada@example.com',
   isAdmin: false,
   isBlocked: false,
+  withdrawalsFrozen: false,
 };
 const userDto = (u: AdminUser) => ({
   ...u,
@@ -41,6 +43,7 @@ const userDto = (u: AdminUser) => ({
   depositAddress: '0x1',
   invitationCode: null,
   twoFactorEnabled: false,
+  withdrawalLock: { status: 'off', endsAt: null, required: false },
 });
 
 function renderPanel(slots: Parameters<typeof UsersPanel>[0] = {}) {

@@ -17,6 +17,7 @@ import { adminUsersQuery, userDepositsQuery } from '../../../lib/admin-queries.t
 import { count, date, dateTime, shortHash, usdc } from '../../../lib/format.ts';
 import { Email } from '../../../components/ui/email.tsx';
 import { FIRST_PAGE, nextPage, prevPage, type PageAt } from '../../../lib/paging.ts';
+import { UserSecurity } from './user-security.tsx';
 
 const PAGE_SIZE = 20;
 const DEPOSIT_STYLE = {
@@ -70,7 +71,7 @@ export function UsersPanel({ toolbar, balanceForm, statementForm }: UsersPanelSl
           )}
         </SearchForm>
         {q.data && (
-          <p className="mt-2 text-sm text-slate-500" aria-live="polite">
+          <p className="mt-2 text-sm [overflow-wrap:anywhere] text-slate-500" aria-live="polite">
             {count(q.data.total)} user{q.data.total === 1 ? '' : 's'}
             {search ? ` matching “${search}”` : ''}
           </p>
@@ -121,6 +122,7 @@ function UserCard({
   const [showDeposits, setShowDeposits] = useState(false);
   const [showBalance, setShowBalance] = useState(false);
   const [showStatement, setShowStatement] = useState(false);
+  const [showSecurity, setShowSecurity] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const toggle = useToggleBlock();
   const name = `${user.firstName} ${user.lastName}`.trim();
@@ -144,6 +146,11 @@ function UserCard({
             )}
             {user.isBlocked && (
               <span className="rounded-full bg-rose-100 px-2 py-0.5 text-xs font-bold text-rose-800">BLOCKED</span>
+            )}
+            {user.withdrawalsFrozen && (
+              <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-bold text-amber-900">
+                WITHDRAWALS FROZEN
+              </span>
             )}
           </h3>
           <p className="text-sm text-slate-600">
@@ -203,7 +210,11 @@ function UserCard({
             {showStatement ? statementTexts().screen.adminClose : statementTexts().screen.adminOpen}
           </Button>
         )}
+        <Button variant="secondary" aria-expanded={showSecurity} onClick={() => setShowSecurity((s) => !s)}>
+          {showSecurity ? 'Hide Security' : 'Security'}
+        </Button>
       </div>
+      {showSecurity && <UserSecurity user={user} name={name} />}
       {showDeposits && <UserDeposits userId={user._id} />}
       {showStatement && statementForm && <div className="mt-3 rounded-xl bg-slate-50 p-4">{statementForm(user)}</div>}
       {showBalance && balanceForm && (

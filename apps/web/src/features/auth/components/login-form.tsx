@@ -7,6 +7,7 @@ import { MAX_LENGTH } from '@harvest/shared/constants';
 import { Button } from '../../../components/ui/button.tsx';
 import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
 import { errorText, hasCode } from '../../../lib/api-client.ts';
+import { deviceId } from '../../../lib/device-id.ts';
 import { useAuth } from '../../../lib/auth.tsx';
 import { firstError, useZodForm } from '../../../lib/form.ts';
 import { login } from '../api/auth.ts';
@@ -30,6 +31,7 @@ export function LoginForm() {
         email: v.email.trim(),
         password: v.password,
         ...(needsCode ? { totpCode: v.totpCode.trim() } : {}),
+        deviceId: deviceId(),
       });
       // The sign-in page leaves for the dashboard (or the screen the session ended on) once signed in.
       auth.signIn(res.token, res.user);

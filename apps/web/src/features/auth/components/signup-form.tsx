@@ -6,6 +6,7 @@ import { MAX_LENGTH } from '@harvest/shared/constants';
 import { Button } from '../../../components/ui/button.tsx';
 import { Field, PasswordInput, TextInput, inputClass } from '../../../components/ui/field.tsx';
 import { ApiError, errorText } from '../../../lib/api-client.ts';
+import { deviceId } from '../../../lib/device-id.ts';
 import { useAuth } from '../../../lib/auth.tsx';
 import { firstError, useZodForm } from '../../../lib/form.ts';
 import { register, sendCode } from '../api/auth.ts';
@@ -95,7 +96,7 @@ export function SignupForm() {
 
   const onValid = async (v: Values) => {
     try {
-      const res = await register(toBody(v));
+      const res = await register({ ...toBody(v), deviceId: deviceId() });
       auth.signIn(res.token, res.user);
       navigate('/dashboard', { replace: true });
     } catch (e) {

@@ -20,14 +20,23 @@ interface ProfileValues {
   currentPassword: string;
   newPassword: string;
   confirmPassword: string;
+  totpCode: string;
 }
 
-/** The profile request the form makes: the password trio only when a new password is being set. */
+/**
+ * The profile request the form makes: the password trio only when a new password is being set, with the
+ * authenticator code when it is on (a password change never asks for less than the sign-in).
+ */
 const profileInput = (v: ProfileValues) => ({
   firstName: v.firstName,
   lastName: v.lastName,
   ...(v.newPassword || v.confirmPassword
-    ? { currentPassword: v.currentPassword, newPassword: v.newPassword, confirmPassword: v.confirmPassword }
+    ? {
+        currentPassword: v.currentPassword,
+        newPassword: v.newPassword,
+        confirmPassword: v.confirmPassword,
+        ...(v.totpCode.trim() ? { totpCode: v.totpCode.trim() } : {}),
+      }
     : {}),
 });
 
@@ -46,7 +55,7 @@ export function ProfileDialog({
   const { user } = useAuth();
   if (!user) return null;
   return (
-    <Dialog open={open} onClose={onClose} title="Profile">
+    <Dialog open={open} onClose={onClose} title="Profile" wide>
       <ProfileBody key={String(open)} startInEdit={startInEdit} onClose={onClose} security={security} />
     </Dialog>
   );
@@ -74,6 +83,7 @@ function ProfileBody({
         currentPassword: '',
         newPassword: '',
         confirmPassword: '',
+        totpCode: '',
       },
     },
     { toInput: profileInput },
@@ -98,11 +108,12 @@ function ProfileBody({
       setUser(res.user);
       toast.success('Profile updated');
       setEditing(false);
-      form.reset({ ...v, emailPassword: '', currentPassword: '', newPassword: '', confirmPassword: '' });
+      form.reset({ ...v, emailPassword: '', currentPassword: '', newPassword: '', confirmPassword: '', totpCode: '' });
     } catch (err) {
       const text = errorText(err, TEXT.profileFailed);
       if (hasCode(err, 'wrong_password'))
         report(emailChanged && !v.newPassword ? 'emailPassword' : 'currentPassword', text);
+      else if (hasCode(err, 'two_factor_required') || hasCode(err, 'two_factor_invalid')) report('totpCode', text);
       else if (/email/i.test(text) && emailChanged) report('email', text);
       else report('root', text);
     }
@@ -199,6 +210,15 @@ function ProfileBody({
           error={errors.confirmPassword?.message}
           {...form.register('confirmPassword')}
         />
+        {user.twoFactorEnabled && (
+          <TextInput
+            label="Authentication or recovery code"
+            autoComplete="one-time-code"
+            maxLength={MAX_LENGTH.authCode}
+            error={errors.totpCode?.message}
+            {...form.register('totpCode')}
+          />
+        )}
       </fieldset>
       {errors.root?.message && (
         <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">

@@ -11,6 +11,8 @@ import { firstError, useZodForm } from '../../../lib/form.ts';
 import { useRequestAll } from '../api/request-all.ts';
 import type { Breakdown } from '../lib/breakdown.ts';
 import { usdc } from '../../../lib/format.ts';
+import { useAuth } from '../../../lib/auth.tsx';
+import { AddressChoice } from './address-book.tsx';
 
 function BreakdownList({ b }: { b: Breakdown }) {
   return (
@@ -73,10 +75,20 @@ function WithdrawAllBody({
   onClose: () => void;
   onDone: (wallet: string) => void;
 }) {
+  const { user } = useAuth();
+  // With the address lock on, Withdraw All pays only to an active address of the book: "choose or add".
+  const fromBook = Boolean(user && user.withdrawalLock.status !== 'off');
+  const needsCode = Boolean(user?.twoFactorEnabled);
   const form = useZodForm<RequestAllInput>(
     requestAllBody,
-    { defaultValues: { walletAddress: lastWallet ?? '', withdrawalPassword: '' } },
-    { toInput: (v) => ({ ...v, walletAddress: v.walletAddress.trim() }) },
+    { defaultValues: { walletAddress: fromBook ? '' : (lastWallet ?? ''), withdrawalPassword: '', totpCode: '' } },
+    {
+      toInput: (v) => ({
+        walletAddress: v.walletAddress.trim(),
+        withdrawalPassword: v.withdrawalPassword,
+        ...(v.totpCode?.trim() ? { totpCode: v.totpCode.trim() } : {}),
+      }),
+    },
   );
   const errors = form.formState.errors;
   const [step, setStep] = useState<'form' | 'confirm'>('form');
@@ -89,8 +101,9 @@ function WithdrawAllBody({
     toast.error(text);
   }
 
-  function onReview() {
+  function onReview(v: RequestAllInput) {
     if (breakdown.gross <= 0) return report('root', TEXT.noFunds);
+    if (needsCode && !v.totpCode?.trim()) return report('totpCode', TEXT.totpRequired);
     setStep('confirm');
   }
 
@@ -100,6 +113,7 @@ function WithdrawAllBody({
       const res = await mutation.mutateAsync({
         walletAddress: v.walletAddress.trim(),
         withdrawalPassword: v.withdrawalPassword,
+        ...(needsCode ? { totpCode: v.totpCode?.trim() } : {}),
       });
       toast.success(res.message);
       onDone(v.walletAddress.trim().toLowerCase());
@@ -108,6 +122,8 @@ function WithdrawAllBody({
       setStep('form');
       const text = errorText(err, TEXT.withdrawFailed);
       if (hasCode(err, 'wrong_password')) report('withdrawalPassword', text);
+      else if (hasCode(err, 'two_factor_invalid') || hasCode(err, 'two_factor_required')) report('totpCode', text);
+      else if (hasCode(err, 'address_not_active')) report('walletAddress', text);
       else if (hasCode(err, 'validation') && /wallet/i.test(text)) report('walletAddress', text);
       else report('root', text);
     }
@@ -143,15 +159,28 @@ function WithdrawAllBody({
       noValidate
     >
       <BreakdownList b={breakdown} />
-      <TextInput
-        label="Wallet Address (Polygon USDC)"
-        error={errors.walletAddress?.message}
-        {...form.register('walletAddress')}
-        placeholder="0x..."
-        autoComplete="off"
-        spellCheck={false}
-        className="font-mono"
-      />
+      {user?.withdrawalsFrozen && (
+        <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
+          Withdrawals are frozen on this account. Contact support to have the freeze lifted.
+        </p>
+      )}
+      {fromBook ? (
+        <AddressChoice
+          value={wallet}
+          onChange={(a) => form.setValue('walletAddress', a, { shouldValidate: form.formState.isSubmitted })}
+          error={errors.walletAddress?.message}
+        />
+      ) : (
+        <TextInput
+          label="Wallet Address (Polygon USDC)"
+          error={errors.walletAddress?.message}
+          {...form.register('walletAddress')}
+          placeholder="0x..."
+          autoComplete="off"
+          spellCheck={false}
+          className="font-mono"
+        />
+      )}
       <PasswordInput
         label="Withdrawal Password"
         error={errors.withdrawalPassword?.message}
@@ -159,6 +188,15 @@ function WithdrawAllBody({
         autoComplete="current-password"
         maxLength={MAX_LENGTH.password}
       />
+      {needsCode && (
+        <TextInput
+          label="Authentication or recovery code"
+          autoComplete="one-time-code"
+          maxLength={MAX_LENGTH.authCode}
+          error={errors.totpCode?.message}
+          {...form.register('totpCode')}
+        />
+      )}
       {errors.root?.message && (
         <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
           {errors.root.message}

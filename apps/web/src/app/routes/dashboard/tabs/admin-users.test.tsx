@@ -15,6 +15,7 @@ const ada: AdminUser = {
   phone: null,
   isAdmin: false,
   isBlocked: false,
+  withdrawalsFrozen: false,
   withdrawalWallet: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   balance: 12.5,

@@ -1,0 +1,149 @@
+import { and, count, desc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { sessions, userDevices, users } from '../../db/schema.ts';
+
+export type SessionRow = typeof sessions.$inferSelect;
+
+/**
+ * The request's user and session in one round trip: two primary-key reads (the user's row, its session
+ * row by the token's `sid`). `session` is null when the id is not a session of this user.
+ */
+export async function findSessionUser(db: Db, userId: string, sessionId: string) {
+  const [row] = await db
+    .select({
+      user: users,
+      revokedAt: sessions.revokedAt,
+      lastSeenAt: sessions.lastSeenAt,
+      device: sessions.device,
+    })
+    .from(users)
+    .leftJoin(sessions, and(eq(sessions.id, sessionId), eq(sessions.userId, users.id)))
+    .where(eq(users.id, userId))
+    .limit(1);
+  if (!row) return undefined;
+  const { user, revokedAt, lastSeenAt, device } = row;
+  return { user, session: lastSeenAt && device ? { revokedAt, lastSeenAt, device } : null };
+}
+
+/** Moves last-seen forward only if it is older than `staleBefore`: at most one write a minute per session. */
+export async function touchSession(db: Db, sessionId: string, now: Date, staleBefore: Date): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ lastSeenAt: now })
+    .where(and(eq(sessions.id, sessionId), lt(sessions.lastSeenAt, staleBefore)));
+}
+
+export async function insertSession(db: Db, row: typeof sessions.$inferInsert): Promise<void> {
+  await db.insert(sessions).values(row);
+}
+
+export async function findSession(db: Db, userId: string, sessionId: string): Promise<SessionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))
+    .limit(1);
+  return row;
+}
+
+/** A reissued token lives longer: its session's expiry follows. */
+export async function extendSession(db: Db, sessionId: string, expiresAt: Date): Promise<void> {
+  await db.update(sessions).set({ expiresAt }).where(eq(sessions.id, sessionId));
+}
+
+/** Ends one live session of the user; false when it was not live (already ended, expired, not theirs). */
+export async function revokeSession(db: Db, userId: string, sessionId: string, now: Date): Promise<boolean> {
+  const rows = await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(sessions.id, sessionId),
+        eq(sessions.userId, userId),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, now),
+      ),
+    )
+    .returning({ id: sessions.id });
+  return rows.length > 0;
+}
+
+/** Ends every live session of the user but `except`; answers how many it ended. */
+export async function revokeSessions(db: Db, userId: string, now: Date, except?: string): Promise<number> {
+  const rows = await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(sessions.userId, userId),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, now),
+        except ? ne(sessions.id, except) : undefined,
+      ),
+    )
+    .returning({ id: sessions.id });
+  return rows.length;
+}
+
+const live = (userId: string, now: Date) =>
+  and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now));
+
+/** One page of the user's live sessions, newest first, and how many there are. */
+export async function liveSessionsPage(db: Db, userId: string, now: Date, page: { page: number; pageSize: number }) {
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(sessions)
+      .where(live(userId, now))
+      .orderBy(desc(sessions.createdAt), desc(sessions.id))
+      .limit(page.pageSize)
+      .offset((page.page - 1) * page.pageSize),
+    db.select({ n: count() }).from(sessions).where(live(userId, now)),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+/** One page of every session the user had (live, signed out, expired), newest first: the back office's view. */
+export async function allSessionsPage(db: Db, userId: string, page: { page: number; pageSize: number }) {
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.userId, userId))
+      .orderBy(desc(sessions.createdAt), desc(sessions.id))
+      .limit(page.pageSize)
+      .offset((page.page - 1) * page.pageSize),
+    db.select({ n: count() }).from(sessions).where(eq(sessions.userId, userId)),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+/** Records the device for the account; true when it had not been seen before (one statement: parallel sign-ins agree). */
+export async function rememberDevice(db: Db, userId: string, deviceKey: string, now: Date): Promise<boolean> {
+  const rows = await db
+    .insert(userDevices)
+    .values({ userId, deviceKey, firstSeenAt: now })
+    .onConflictDoNothing()
+    .returning({ key: userDevices.deviceKey });
+  return rows.length > 0;
+}
+
+/** Whether the account has any device on record (accounts from before sessions existed have none). */
+export async function hasDevices(db: Db, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(userDevices)
+    .where(eq(userDevices.userId, userId))
+    .limit(1);
+  return Boolean(row);
+}
+
+/** Forgets a device ("this wasn't me" about its sign-in): its next sign-in alerts again. */
+export async function forgetDevice(db: Db, userId: string, deviceKey: string): Promise<void> {
+  await db.delete(userDevices).where(and(eq(userDevices.userId, userId), eq(userDevices.deviceKey, deviceKey)));
+}
+
+/** Sessions that ended more than `before` ago (expired or signed out): removed by housekeeping. */
+export async function purgeEndedSessions(db: Db, before: Date): Promise<void> {
+  await db.delete(sessions).where(lt(sessions.expiresAt, before));
+}

@@ -1,0 +1,128 @@
+import { useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button } from '../../components/ui/button.tsx';
+import { errorText } from '../../lib/api-client.ts';
+import { rememberWhere, useAuth } from '../../lib/auth.tsx';
+import { dateTime } from '../../lib/format.ts';
+import { queryKeys } from '../../lib/query-keys.ts';
+import { reportNotMe } from '../../features/account-security/api/security.ts';
+import { confirmAddress, confirmLockOff } from '../../features/withdrawals/api/address-book.ts';
+
+type Kind = 'confirm-address' | 'confirm-lock-off' | 'not-me';
+
+const PAGES: Record<Kind, { title: string; lead: string; action: string; needsSession: boolean }> = {
+  'confirm-address': {
+    title: 'Confirm a withdrawal address',
+    lead: 'Confirm the address you added to your address book. It becomes usable once its waiting period has ended.',
+    action: 'Confirm this address',
+    needsSession: true,
+  },
+  'confirm-lock-off': {
+    title: 'Turn off the withdrawal address lock',
+    lead: 'Confirm that the withdrawal address lock should turn off. It stays on for the waiting period after you confirm.',
+    action: 'Confirm: turn the lock off',
+    needsSession: true,
+  },
+  'not-me': {
+    title: 'Secure your account',
+    lead: 'If you did not do what the e-mail describes, secure your account now: every session is signed out (yours too) and withdrawals are frozen until support lifts the freeze.',
+    action: 'Secure my account',
+    needsSession: false,
+  },
+};
+
+/**
+ * The pages the security e-mails link to. The link's secret travels in the fragment (never sent to a server or
+ * logged by one); nothing happens until the person presses the button, so a mail scanner that opens links
+ * confirms nothing. Confirming needs the session of the account the mail was sent to; "this wasn't me" does not.
+ */
+export function Component() {
+  const { pathname, hash } = useLocation();
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const { status, user, setUser, refresh } = useAuth();
+  const kind = pathname.slice(1) as Kind;
+  const page = PAGES[kind];
+  const token = new URLSearchParams(hash.replace(/^#/, '')).get('token') ?? '';
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function go() {
+    setBusy(true);
+    try {
+      if (kind === 'confirm-address') {
+        const res = await confirmAddress(token);
+        const when =
+          res.address.status === 'active'
+            ? 'It is usable now.'
+            : `It is usable from ${dateTime(res.address.usableAt)}.`;
+        setResult({ ok: true, text: `${res.message}: ${res.address.label} (${res.address.address}). ${when}` });
+      } else if (kind === 'confirm-lock-off') {
+        const res = await confirmLockOff(token);
+        if (user) setUser({ ...user, withdrawalLock: res.withdrawalLock });
+        setResult({ ok: true, text: res.message });
+      } else {
+        const res = await reportNotMe(token);
+        setResult({ ok: true, text: res.message });
+        // This browser's session was signed out too.
+        if (status === 'authenticated') await refresh();
+      }
+      await qc.invalidateQueries({ queryKey: queryKeys.account.all });
+    } catch (err) {
+      setResult({ ok: false, text: errorText(err, 'This link could not be used.') });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const signInFirst = page.needsSession && status !== 'authenticated';
+  return (
+    <div className="flex min-h-[calc(100vh-4rem)] items-start justify-center px-4 py-10 sm:items-center">
+      <div className="w-full max-w-lg min-w-0 space-y-4 rounded-2xl bg-white p-6 shadow-2xl sm:p-8">
+        <h1 className="text-2xl font-bold text-slate-900">{page.title}</h1>
+        {!token ? (
+          <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
+            This link is incomplete. Open it again from the e-mail.
+          </p>
+        ) : result ? (
+          <p
+            role={result.ok ? 'status' : 'alert'}
+            className={`rounded-lg p-3 text-sm [overflow-wrap:anywhere] ${result.ok ? 'bg-emerald-50 text-emerald-900' : 'bg-red-50 text-red-800'}`}
+          >
+            {result.text}
+          </p>
+        ) : (
+          <>
+            <p className="text-slate-700">{page.lead}</p>
+            {signInFirst ? (
+              <>
+                <p className="text-sm text-slate-700">Sign in with the account the e-mail was sent to, then confirm.</p>
+                <Button
+                  onClick={() => {
+                    rememberWhere();
+                    navigate('/login');
+                  }}
+                >
+                  Sign in to confirm
+                </Button>
+              </>
+            ) : (
+              <Button variant={kind === 'not-me' ? 'danger' : 'primary'} onClick={() => void go()} disabled={busy}>
+                {busy ? 'Working...' : page.action}
+              </Button>
+            )}
+          </>
+        )}
+        <p className="text-sm">
+          <Link
+            className="font-semibold text-purple-800 underline"
+            to={status === 'authenticated' ? '/dashboard' : '/login'}
+          >
+            {status === 'authenticated' ? 'Go to your dashboard' : 'Go to sign in'}
+          </Link>
+        </p>
+      </div>
+    </div>
+  );
+}

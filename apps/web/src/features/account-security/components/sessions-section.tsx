@@ -1,0 +1,91 @@
+import { useState } from 'react';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button } from '../../../components/ui/button.tsx';
+import { Pager } from '../../../components/ui/pager.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
+import { errorText } from '../../../lib/api-client.ts';
+import { dateTime } from '../../../lib/format.ts';
+import { toast } from '../../../lib/toast.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { PAGE_SIZE, revokeOtherSessions, revokeSession, sessionsQuery } from '../api/security.ts';
+
+/** Profile: where the account is signed in, with "Sign out" per session and "Sign out all others". */
+export function SessionsSection() {
+  const qc = useQueryClient();
+  const [page, setPage] = useState(1);
+  const [busy, setBusy] = useState(false);
+  const query = useQuery({ ...sessionsQuery(page), placeholderData: keepPreviousData });
+
+  async function run(action: () => Promise<{ message: string }>, failed: string) {
+    setBusy(true);
+    try {
+      toast.success((await action()).message);
+      await qc.invalidateQueries({ queryKey: queryKeys.account.all });
+    } catch (err) {
+      toast.error(errorText(err, failed));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const others = (query.data?.pagination.total ?? 0) > 1;
+  return (
+    <section aria-labelledby="sessions-title" className="space-y-3 rounded-lg border border-slate-200 p-3 text-sm">
+      <h3 id="sessions-title" className="font-semibold text-slate-800">
+        Where you are signed in
+      </h3>
+      <QueryState query={query} what="your sessions" lines={2}>
+        {(data) => (
+          <ul className="divide-y divide-slate-100">
+            {data.sessions.map((s) => (
+              <li key={s._id} className="flex flex-wrap items-start justify-between gap-2 py-2">
+                <div className="min-w-0 flex-1">
+                  <p className="font-medium [overflow-wrap:anywhere] text-slate-900">
+                    {s.device}
+                    {s.current && (
+                      <span className="ml-2 rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-800">
+                        This device
+                      </span>
+                    )}
+                  </p>
+                  <p className="text-xs text-slate-700">
+                    {s.ip ?? 'Unknown address'} · signed in {dateTime(s.createdAt)} · last active{' '}
+                    {dateTime(s.lastSeenAt)}
+                  </p>
+                </div>
+                {!s.current && (
+                  <Button
+                    variant="danger"
+                    disabled={busy}
+                    aria-label={`Sign out ${s.device}, signed in ${dateTime(s.createdAt)}`}
+                    onClick={() => void run(() => revokeSession(s._id), 'Could not sign the session out')}
+                  >
+                    Sign out
+                  </Button>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
+      <Pager
+        label="Session pages"
+        at={{ page }}
+        pages={Math.ceil((query.data?.pagination.total ?? 0) / PAGE_SIZE)}
+        cursors={undefined}
+        busy={query.isPlaceholderData}
+        onGo={(at) => setPage(at.page)}
+        onLight
+      />
+      {others && (
+        <Button
+          variant="secondary"
+          disabled={busy}
+          onClick={() => void run(revokeOtherSessions, 'Could not sign the other sessions out')}
+        >
+          Sign out all others
+        </Button>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,276 @@
+import { useState } from 'react';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  addWithdrawalAddressBody,
+  type AddWithdrawalAddressInput,
+  type WithdrawalAddress,
+} from '@harvest/shared/schemas/security';
+import { MAX_LENGTH } from '@harvest/shared/constants';
+import { Button } from '../../../components/ui/button.tsx';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
+import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
+import { Pager } from '../../../components/ui/pager.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
+import { errorText, hasCode } from '../../../lib/api-client.ts';
+import { dateTime } from '../../../lib/format.ts';
+import { firstError, useZodForm } from '../../../lib/form.ts';
+import { toast } from '../../../lib/toast.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import {
+  ADDRESS_CHOICE_SIZE,
+  ADDRESS_PAGE_SIZE,
+  addAddress,
+  addressesQuery,
+  removeAddress,
+} from '../api/address-book.ts';
+
+/** What an address's state means to its owner, in words. */
+export function addressState(a: Pick<WithdrawalAddress, 'status' | 'usableAt'>): { text: string; tone: string } {
+  if (a.status === 'active') return { text: 'Active', tone: 'bg-emerald-100 text-emerald-800' };
+  if (a.status === 'cooling_down')
+    return { text: `Usable from ${dateTime(a.usableAt)}`, tone: 'bg-amber-100 text-amber-900' };
+  return { text: 'Confirm it from the e-mail we sent you', tone: 'bg-slate-100 text-slate-800' };
+}
+
+/** Adds an address to the book: label, address (EIP-55 checked), the login password again. */
+export function AddAddressForm({
+  onDone,
+  onCancel,
+  nested = false,
+}: {
+  onDone: (a: WithdrawalAddress) => void;
+  onCancel: () => void;
+  /** Inside another form (Withdraw All): a group whose button submits this part only (forms do not nest). */
+  nested?: boolean;
+}) {
+  const qc = useQueryClient();
+  const form = useZodForm<AddWithdrawalAddressInput>(addWithdrawalAddressBody, {
+    defaultValues: { label: '', address: '', password: '' },
+  });
+  const errors = form.formState.errors;
+  async function onSubmit(v: AddWithdrawalAddressInput) {
+    try {
+      const res = await addAddress({ label: v.label.trim(), address: v.address.trim(), password: v.password });
+      toast.success(res.message);
+      await qc.invalidateQueries({ queryKey: queryKeys.account.all });
+      onDone(res.address);
+    } catch (err) {
+      const text = errorText(err, 'Could not add the address');
+      toast.error(text);
+      if (hasCode(err, 'wrong_password')) form.setError('password', { message: text });
+      else if (hasCode(err, 'conflict') || /address|wallet|checksum/i.test(text))
+        form.setError('address', { message: text });
+      else form.setError('root', { message: text });
+    }
+  }
+  const submit = form.handleSubmit(onSubmit, (e) => toast.error(firstError(e) ?? 'Could not add the address'));
+  const Box = nested ? 'div' : 'form';
+  return (
+    <Box
+      role={nested ? 'group' : undefined}
+      aria-label="Add a withdrawal address"
+      className="space-y-2 rounded-lg bg-slate-50 p-3"
+      {...(nested ? {} : { noValidate: true, onSubmit: submit })}
+    >
+      <TextInput
+        label="Label"
+        maxLength={MAX_LENGTH.addressLabel}
+        placeholder="My hardware wallet"
+        error={errors.label?.message}
+        {...form.register('label')}
+      />
+      <TextInput
+        label="Wallet address (Polygon USDC)"
+        placeholder="0x..."
+        autoComplete="off"
+        spellCheck={false}
+        className="font-mono"
+        error={errors.address?.message}
+        {...form.register('address')}
+      />
+      <PasswordInput
+        label="Login password"
+        autoComplete="current-password"
+        maxLength={MAX_LENGTH.password}
+        hint="We e-mail you a link to confirm the address; it becomes usable after the waiting period."
+        error={errors.password?.message}
+        {...form.register('password')}
+      />
+      {errors.root?.message && (
+        <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
+          {errors.root.message}
+        </p>
+      )}
+      <div className="flex flex-wrap gap-2">
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button
+          type={nested ? 'button' : 'submit'}
+          onClick={nested ? () => void submit() : undefined}
+          disabled={form.formState.isSubmitting}
+        >
+          {form.formState.isSubmitting ? 'Adding...' : 'Add address'}
+        </Button>
+      </div>
+    </Box>
+  );
+}
+
+/** Profile: the withdrawal address book, with each address's state, Remove (at once) and Add. */
+export function AddressBookSection() {
+  const qc = useQueryClient();
+  const [page, setPage] = useState(1);
+  const [adding, setAdding] = useState(false);
+  const [removing, setRemoving] = useState<WithdrawalAddress | null>(null);
+  const [busy, setBusy] = useState(false);
+  const query = useQuery({ ...addressesQuery(page), placeholderData: keepPreviousData });
+
+  async function remove() {
+    if (!removing) return;
+    setBusy(true);
+    try {
+      toast.success((await removeAddress(removing._id)).message);
+      await qc.invalidateQueries({ queryKey: queryKeys.account.all });
+      setRemoving(null);
+    } catch (err) {
+      toast.error(errorText(err, 'Could not remove the address'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section aria-labelledby="address-book-title" className="space-y-3 rounded-lg border border-slate-200 p-3 text-sm">
+      <h3 id="address-book-title" className="font-semibold text-slate-800">
+        Withdrawal addresses
+      </h3>
+      <QueryState query={query} what="your withdrawal addresses" lines={2}>
+        {(data) =>
+          data.addresses.length === 0 ? (
+            <p className="text-slate-700">No saved addresses yet.</p>
+          ) : (
+            <ul className="divide-y divide-slate-100">
+              {data.addresses.map((a) => {
+                const s = addressState(a);
+                return (
+                  <li key={a._id} className="flex flex-wrap items-start justify-between gap-2 py-2">
+                    <div className="min-w-0 flex-1">
+                      <p className="font-medium [overflow-wrap:anywhere] text-slate-900">{a.label}</p>
+                      <p className="font-mono text-xs break-all text-slate-700">{a.address}</p>
+                      <span className={`mt-1 inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${s.tone}`}>
+                        {s.text}
+                      </span>
+                    </div>
+                    <Button variant="danger" onClick={() => setRemoving(a)} aria-label={`Remove ${a.label}`}>
+                      Remove
+                    </Button>
+                  </li>
+                );
+              })}
+            </ul>
+          )
+        }
+      </QueryState>
+      <Pager
+        label="Address pages"
+        at={{ page }}
+        pages={Math.ceil((query.data?.pagination.total ?? 0) / ADDRESS_PAGE_SIZE)}
+        cursors={undefined}
+        busy={query.isPlaceholderData}
+        onGo={(at) => setPage(at.page)}
+        onLight
+      />
+      {adding ? (
+        <AddAddressForm onDone={() => setAdding(false)} onCancel={() => setAdding(false)} />
+      ) : (
+        <Button variant="secondary" onClick={() => setAdding(true)}>
+          Add an address
+        </Button>
+      )}
+      <ConfirmDialog
+        open={removing !== null}
+        title={`Remove ${removing?.label ?? 'this address'}?`}
+        confirmLabel="Remove"
+        destructive
+        busy={busy}
+        onConfirm={() => void remove()}
+        onCancel={() => setRemoving(null)}
+      >
+        <span className="font-mono text-xs break-all">{removing?.address}</span> is removed at once; to use it again you
+        add it again and wait for the waiting period.
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+/**
+ * Withdraw All with the address lock on: "choose or add". Active addresses of the book can be chosen; the others
+ * show when they become usable; a new one can be added here (it becomes usable after the waiting period).
+ */
+export function AddressChoice({
+  value,
+  onChange,
+  error,
+}: {
+  value: string;
+  onChange: (address: string) => void;
+  error?: string | undefined;
+}) {
+  const [adding, setAdding] = useState(false);
+  const query = useQuery(addressesQuery(1, ADDRESS_CHOICE_SIZE));
+  const errorId = 'address-choice-error';
+  return (
+    <fieldset className="space-y-2" aria-describedby={error ? errorId : undefined}>
+      <legend className="text-sm font-medium text-slate-800">Pay to an address of your address book</legend>
+      <QueryState query={query} what="your withdrawal addresses" lines={2}>
+        {(data) =>
+          data.addresses.length === 0 ? (
+            <p className="text-sm text-slate-700">Your address book is empty: add the address to pay to.</p>
+          ) : (
+            <ul className="space-y-1">
+              {data.addresses.map((a) => {
+                const usable = a.status === 'active';
+                const s = addressState(a);
+                return (
+                  <li key={a._id}>
+                    <label
+                      className={`flex items-start gap-2 rounded-lg border p-2 text-sm ${value.toLowerCase() === a.address.toLowerCase() ? 'border-purple-600 bg-purple-50' : 'border-slate-200'} ${usable ? 'cursor-pointer' : ''}`}
+                    >
+                      <input
+                        type="radio"
+                        name="book-address"
+                        className="mt-1"
+                        value={a.address}
+                        disabled={!usable}
+                        checked={value.toLowerCase() === a.address.toLowerCase()}
+                        onChange={() => onChange(a.address)}
+                      />
+                      <span className="min-w-0 flex-1">
+                        <span className="block font-medium [overflow-wrap:anywhere] text-slate-900">{a.label}</span>
+                        <span className="block font-mono text-xs break-all text-slate-700">{a.address}</span>
+                        {!usable && <span className="block text-xs text-slate-700">{s.text}</span>}
+                      </span>
+                    </label>
+                  </li>
+                );
+              })}
+            </ul>
+          )
+        }
+      </QueryState>
+      {error && (
+        <p id={errorId} className="text-sm font-medium text-red-700">
+          {error}
+        </p>
+      )}
+      {adding ? (
+        <AddAddressForm nested onDone={() => setAdding(false)} onCancel={() => setAdding(false)} />
+      ) : (
+        <Button variant="secondary" onClick={() => setAdding(true)}>
+          Add a new address
+        </Button>
+      )}
+    </fieldset>
+  );
+}

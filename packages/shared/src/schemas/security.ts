@@ -1,0 +1,163 @@
+import * as z from 'zod/mini';
+import { MAX_LENGTH } from '../constants.ts';
+import { checksumMatches } from '../address.ts';
+import { hasInvisible } from '../lookalikes.ts';
+import { SECURITY_TEXT } from '../security-texts.ts';
+import { TEXT, tooLongText } from '../texts.ts';
+import { EVM_ADDRESS, isoDate, pageInfo, requiredText } from './common.ts';
+
+/*
+ * An investor's account security (issue 39): the withdrawal address book and its lock, sessions, the e-mailed
+ * links that confirm or report a change, and the account's security activity.
+ */
+
+/** One page of a per-account list (addresses, sessions, security events): small lists, paged by number. */
+export const accountPageQuery = z.strictObject({
+  page: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(10_000)), 1),
+  pageSize: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(50)), 20),
+});
+export type AccountPageQuery = z.input<typeof accountPageQuery>;
+
+/** The current login password, asked again before a step that adds power. */
+const loginPassword = z
+  .string({ error: TEXT.currentPasswordRequiredForChange })
+  .check(z.minLength(1, TEXT.currentPasswordRequiredForChange), z.maxLength(200, TEXT.currentPasswordWrong));
+
+// ------------------------------------------------------------------ withdrawal address book
+
+export const WITHDRAWAL_ADDRESS_STATUSES = ['unconfirmed', 'cooling_down', 'active'] as const;
+export type WithdrawalAddressStatus = (typeof WITHDRAWAL_ADDRESS_STATUSES)[number];
+
+export const withdrawalAddressSchema = z.object({
+  _id: z.string(),
+  label: z.string(),
+  /** EIP-55 checksummed. */
+  address: z.string(),
+  status: z.enum(WITHDRAWAL_ADDRESS_STATUSES),
+  /** When it becomes usable: the end of the cool-down (for an unconfirmed one, if confirmed by then). */
+  usableAt: isoDate,
+  createdAt: isoDate,
+});
+export type WithdrawalAddress = z.infer<typeof withdrawalAddressSchema>;
+export const withdrawalAddressesResponse = z.object({
+  addresses: z.array(withdrawalAddressSchema),
+  pagination: pageInfo,
+});
+
+export const addWithdrawalAddressBody = z.strictObject({
+  label: requiredText(
+    SECURITY_TEXT.labelRequired,
+    MAX_LENGTH.addressLabel,
+    tooLongText('Label', MAX_LENGTH.addressLabel),
+  ).check(z.refine((l) => !hasInvisible(l), SECURITY_TEXT.labelInvisible)),
+  address: z.pipe(
+    requiredText(SECURITY_TEXT.addressRequired, 200),
+    z
+      .string()
+      .check(z.regex(EVM_ADDRESS, TEXT.invalidWallet), z.refine(checksumMatches, TEXT.walletChecksum), z.toLowerCase()),
+  ),
+  password: loginPassword,
+});
+export type AddWithdrawalAddressInput = z.input<typeof addWithdrawalAddressBody>;
+export const addWithdrawalAddressResponse = z.object({ message: z.string(), address: withdrawalAddressSchema });
+
+/** The secret of an e-mailed link (its page posts it): 43 base64url characters. */
+export const linkTokenBody = z.strictObject({
+  token: z
+    .string({ error: SECURITY_TEXT.linkIncomplete })
+    .check(z.trim(), z.minLength(1, SECURITY_TEXT.linkIncomplete), z.maxLength(100, SECURITY_TEXT.linkIncomplete)),
+});
+
+// ------------------------------------------------------------------ the withdrawal lock
+
+export const WITHDRAWAL_LOCK_STATUSES = ['off', 'on', 'turning_off'] as const;
+export const withdrawalLockSchema = z.object({
+  status: z.enum(WITHDRAWAL_LOCK_STATUSES),
+  /** `turning_off`: when the lock ends. */
+  endsAt: z.nullable(isoDate),
+  /** The platform requires the lock of everyone (WITHDRAWAL_ADDRESS_LOCK=required): it cannot be turned off. */
+  required: z.boolean(),
+});
+export type WithdrawalLock = z.infer<typeof withdrawalLockSchema>;
+
+/** Turning the lock on takes effect at once; turning it off needs the login password (and an e-mailed confirmation). */
+export const withdrawalLockBody = z
+  .strictObject({ enabled: z.boolean(), password: z.optional(z.string().check(z.maxLength(200))) })
+  .check(
+    z.superRefine((v, ctx) => {
+      if (!v.enabled && !v.password)
+        ctx.addIssue({ code: 'custom', message: SECURITY_TEXT.passwordToTurnOff, path: ['password'], input: v });
+    }),
+  );
+export type WithdrawalLockInput = z.input<typeof withdrawalLockBody>;
+export const withdrawalLockResponse = z.object({ message: z.string(), withdrawalLock: withdrawalLockSchema });
+
+// ------------------------------------------------------------------ sessions
+
+export const sessionSchema = z.object({
+  _id: z.string(),
+  /** The session this request was made with. */
+  current: z.boolean(),
+  createdAt: isoDate,
+  lastSeenAt: isoDate,
+  /** The client address it signed in from. */
+  ip: z.nullable(z.string()),
+  /** A readable device ("Chrome 140 on Linux"). */
+  device: z.string(),
+});
+export type Session = z.infer<typeof sessionSchema>;
+export const sessionsResponse = z.object({ sessions: z.array(sessionSchema), pagination: pageInfo });
+
+// ------------------------------------------------------------------ security activity
+
+export const SECURITY_EVENT_TYPES = [
+  'sign_in',
+  'sign_in_failed',
+  'password_changed',
+  'email_changed',
+  'address_added',
+  'address_confirmed',
+  'address_removed',
+  'session_revoked',
+  'sessions_revoked',
+  'two_factor_enabled',
+  'two_factor_disabled',
+  'withdrawal_lock_on',
+  'withdrawal_lock_off_requested',
+  'withdrawal_lock_off_confirmed',
+  'not_me',
+  'withdrawals_frozen',
+  'withdrawals_unfrozen',
+] as const;
+export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
+export const securityEventSchema = z.object({
+  type: z.enum(SECURITY_EVENT_TYPES),
+  at: isoDate,
+  ip: z.nullable(z.string()),
+  device: z.nullable(z.string()),
+  /** What it was about, in words ("My Ledger 0xAb...", "wrong authenticator code", "by an administrator"). */
+  detail: z.nullable(z.string()),
+});
+export type SecurityEvent = z.infer<typeof securityEventSchema>;
+export const securityEventsResponse = z.object({ events: z.array(securityEventSchema), pagination: pageInfo });
+
+// ------------------------------------------------------------------ administrators
+
+export const ADMIN_SESSION_STATUSES = ['active', 'signed_out', 'expired'] as const;
+export const adminSessionSchema = z.extend(z.omit(sessionSchema, { current: true }), {
+  status: z.enum(ADMIN_SESSION_STATUSES),
+});
+export const adminSessionsResponse = z.object({ sessions: z.array(adminSessionSchema), pagination: pageInfo });
+export const adminWithdrawalAddressSchema = z.extend(z.omit(withdrawalAddressSchema, { status: true }), {
+  status: z.enum([...WITHDRAWAL_ADDRESS_STATUSES, 'removed']),
+  removedAt: z.nullable(isoDate),
+});
+export const adminWithdrawalAddressesResponse = z.object({
+  addresses: z.array(adminWithdrawalAddressSchema),
+  pagination: pageInfo,
+  withdrawalLock: withdrawalLockSchema,
+});
+export const freezeWithdrawalsBody = z.strictObject({
+  frozen: z.boolean(),
+  note: z.optional(z.string().check(z.trim(), z.maxLength(500, TEXT.noteTooLong))),
+});
