@@ -180,7 +180,8 @@ async function main() {
         if (pool.tokens.length < want) {
           const t0 = performance.now();
           const more = want - pool.tokens.length;
-          await signIn(s.url, pool.tokens, more, seeded);
+          // A shared pool is filled through the first server: its tokens are the ones both accept.
+          await signIn(pool === pools.get(first) ? first.url : s.url, pool.tokens, more, seeded);
           console.log(`  signed in ${int(more)} more investors in ${ms((performance.now() - t0) / 1000)} s`);
         }
         const r = await step(s.url, pool, adminTokens[servers.indexOf(s)] ?? '', {

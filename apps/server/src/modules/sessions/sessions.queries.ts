@@ -1,15 +1,17 @@
 import { and, count, desc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { oncePerDb } from '../../db/raw.ts';
 import { sessions, userDevices, users } from '../../db/schema.ts';
 
 export type SessionRow = typeof sessions.$inferSelect;
 
 /**
- * The request's user and session in one round trip: two primary-key reads (the user's row, its session
- * row by the token's `sid`). `session` is null when the id is not a session of this user.
+ * The request's user and session in one round trip, prepared (every authenticated request runs it): two
+ * primary-key reads (the user's row, its session row by the token's `sid`). `session` is null when the id is
+ * not a session of this user.
  */
-export async function findSessionUser(db: Db, userId: string, sessionId: string) {
-  const [row] = await db
+const sessionUserStatement = oncePerDb((db) =>
+  db
     .select({
       user: users,
       revokedAt: sessions.revokedAt,
@@ -17,9 +19,14 @@ export async function findSessionUser(db: Db, userId: string, sessionId: string)
       device: sessions.device,
     })
     .from(users)
-    .leftJoin(sessions, and(eq(sessions.id, sessionId), eq(sessions.userId, users.id)))
-    .where(eq(users.id, userId))
-    .limit(1);
+    .leftJoin(sessions, and(eq(sessions.id, sql.placeholder('sessionId')), eq(sessions.userId, users.id)))
+    .where(eq(users.id, sql.placeholder('userId')))
+    .limit(1)
+    .prepare('hf_session_user'),
+);
+
+export async function findSessionUser(db: Db, userId: string, sessionId: string) {
+  const [row] = await sessionUserStatement(db).execute({ userId, sessionId });
   if (!row) return undefined;
   const { user, revokedAt, lastSeenAt, device } = row;
   return { user, session: lastSeenAt && device ? { revokedAt, lastSeenAt, device } : null };

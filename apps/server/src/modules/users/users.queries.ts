@@ -1,22 +1,11 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { oncePerDb } from '../../db/raw.ts';
 import { users } from '../../db/schema.ts';
 
 // Trigger-derived figures: rollups (registrations, users) follow every users row written here (db/functions.sql).
 
-/** By primary key, prepared: every authenticated request reads the user's row with it (plugins/auth.ts). */
-const userById = oncePerDb((db) =>
-  db
-    .select()
-    .from(users)
-    .where(eq(users.id, sql.placeholder('id')))
-    .limit(1)
-    .prepare('hf_user_by_id'),
-);
-
 export async function findUserById(db: Db, id: string) {
-  const [u] = await userById(db).execute({ id });
+  const [u] = await db.select().from(users).where(eq(users.id, id)).limit(1);
   return u;
 }
 
