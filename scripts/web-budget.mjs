@@ -4,7 +4,8 @@
  * JavaScript, gzip-compressed (zlib default level, what the server and most CDNs send), of /login
  * and /dashboard: the entry script of dist/index.html with its static imports, plus the route's
  * lazy chunk with its static imports (for /dashboard also the default investor tab, which the page
- * loads at once). Prints KB against the 120 KB budget; exit code 1 when over.
+ * loads at once). Prints KB against the budget (120 KB, plus the 5 KB the languages may take: decision
+ * 0075); exit code 1 when over.
  * --no-build measures the existing dist.
  */
 import { execFileSync } from 'node:child_process';
@@ -13,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-const BUDGET_KB = 120;
+const BUDGET_KB = 125;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const web = path.join(root, 'apps/web');
 /** WEB_DIST builds and measures elsewhere (e.g. while the browser journeys serve apps/web/dist). */

@@ -296,7 +296,11 @@ describe('fuzzing the route table', () => {
         // The fuzzer reaches the handlers, not only the validators: half of this caller's calls answered 2xx at
         // least once. Draws vary from run to run (a CI run on PostgreSQL reached 27 of the admin's routes, one under
         // the 60 % this bar used to be), so it sits at half.
-        const reachable = routes.filter((r) => who === 'admin' || !r.isAdmin);
+        // Not counted: a route that succeeds only with a user's id in its path (never drawn, above) or with an
+        // e-mailed link's secret (never known to a caller).
+        const reachable = routes.filter(
+          (r) => (who === 'admin' || !r.isAdmin) && !/\/(users|toggle-block)\/\{id\}|confirm|not-me/.test(r.path),
+        );
         const succeeded = reachable.filter((r) => [...(seen.get(r.key) ?? [])].some((s) => s < 300));
         expect(succeeded.length, `2xx on ${succeeded.map((r) => r.key).join(', ')}`).toBeGreaterThanOrEqual(
           Math.floor(reachable.length * 0.5),
