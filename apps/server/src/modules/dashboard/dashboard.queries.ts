@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { oncePerDb } from '../../db/raw.ts';
 import { users } from '../../db/schema.ts';
+import { big, date, dateOrNull, type Big, type Ts } from '../admin/row-values.ts';
 import type { CycleEarningRow, InvestmentRow } from '../investments/investments.queries.ts';
 
 export interface SummaryFigures {
@@ -76,11 +77,12 @@ const dashboardStatement = oncePerDb((db) =>
     .prepare('hf_dashboard'),
 );
 
+/** A JSON object of the statement: amounts as text, times as ISO text. */
 type Json = Record<string, unknown>;
-const text = (v: unknown) => (typeof v === 'string' ? v : String(v ?? ''));
-const big = (v: unknown) => BigInt(v === null || v === undefined ? 0 : text(v));
-const date = (v: unknown) => new Date(text(v));
-const dateOrNull = (v: unknown) => (v === null || v === undefined ? null : date(v));
+const text = (v: unknown) => String(v ?? '');
+const amount = (v: unknown) => big(v as Big | null);
+const time = (v: unknown) => date(v as Ts);
+const timeOrNull = (v: unknown) => dateOrNull(v as Ts | null);
 
 /** The dashboard's figures and investments of a user (zeros and none for an unknown id). */
 export async function dashboardData(db: Db, userId: string): Promise<DashboardData> {
@@ -89,37 +91,37 @@ export async function dashboardData(db: Db, userId: string): Promise<DashboardDa
   const d = (typeof row?.d === 'string' ? JSON.parse(row.d) : (row?.d ?? {})) as Json;
   return {
     figures: {
-      balance: big(d.balance),
-      invested: big(d.invested),
-      rewards: big(d.rewards),
-      earnings: big(d.earnings),
-      pendingWithdrawal: big(d.pending_withdrawal),
-      lifetimeRewards: big(d.lifetime_rewards),
-      lifetimeEarnings: big(d.lifetime_earnings),
-      approvedNet: big(d.approved_net),
+      balance: amount(d.balance),
+      invested: amount(d.invested),
+      rewards: amount(d.rewards),
+      earnings: amount(d.earnings),
+      pendingWithdrawal: amount(d.pending_withdrawal),
+      lifetimeRewards: amount(d.lifetime_rewards),
+      lifetimeEarnings: amount(d.lifetime_earnings),
+      approvedNet: amount(d.approved_net),
       withdrawalWallet: (d.withdrawal_wallet as string | null | undefined) ?? null,
     },
     investments: ((d.investments as Json[] | undefined) ?? []).map((i) => ({
       investment: {
         id: text(i.id),
         tierName: text(i.tier_name),
-        amount: big(i.amount),
+        amount: amount(i.amount),
         dailyRateScaled: Number(i.daily_rate_scaled),
-        totalEarned: big(i.total_earned),
+        totalEarned: amount(i.total_earned),
         earningStarted: Boolean(i.earning_started),
         earningCompleted: Boolean(i.earning_completed),
-        cycleEndTime: dateOrNull(i.cycle_end_time),
-        withdrawalApprovedAt: dateOrNull(i.withdrawal_approved_at),
-        nextCycleAvailableAt: dateOrNull(i.next_cycle_available_at),
+        cycleEndTime: timeOrNull(i.cycle_end_time),
+        withdrawalApprovedAt: timeOrNull(i.withdrawal_approved_at),
+        nextCycleAvailableAt: timeOrNull(i.next_cycle_available_at),
         lastCycleDay: (i.last_cycle_day as string | null) ?? null,
-        createdAt: date(i.created_at),
+        createdAt: time(i.created_at),
       },
       earnings: ((i.earnings as Json[] | null) ?? []).map((c) => ({
         id: text(c.id),
         cycleNumber: Number(c.cycle_number),
-        grossAmount: big(c.gross_amount),
+        grossAmount: amount(c.gross_amount),
         withdrawalRequested: Boolean(c.withdrawal_requested),
-        createdAt: date(c.created_at),
+        createdAt: time(c.created_at),
       })),
     })),
   };

@@ -4,6 +4,7 @@ import { rawRows } from '../../db/raw.ts';
 import { constraintName, sqlState } from '../../db/tx.ts';
 import { keysetPage, type PageRequest } from '../../db/keyset.ts';
 import { counters } from '../admin/rollups.queries.ts';
+import { date, dateOrNull } from '../admin/row-values.ts';
 import { balanceAdjustments, deposits, users } from '../../db/schema.ts';
 import type { AdminDepositFilter, DepositCounts, DepositFailureKind } from '@harvest/shared/schemas/deposits';
 
@@ -204,9 +205,6 @@ interface RawDepositWithUser {
   u_email: string;
   k: string[];
 }
-
-const date = (v: Date | string) => (v instanceof Date ? v : new Date(v));
-const dateOrNull = (v: Date | string | null) => (v === null ? null : date(v));
 
 function toDepositWithUser(r: RawDepositWithUser): { deposit: DepositRow; user: DepositUser } {
   return {
