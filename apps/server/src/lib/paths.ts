@@ -24,5 +24,7 @@ export const MIGRATIONS_DIR = path.join(SERVER_DIR, 'src/db/migrations');
 export const FUNCTIONS_FILE = path.join(SERVER_DIR, 'src/db/functions.sql');
 /** The tier seed an operator may edit before the first start. */
 export const TIERS_SEED_FILE = path.join(SERVER_DIR, 'src/modules/tiers/tiers.seed.json');
+/** The fonts statements are written in, with their licences (assets/fonts/README.md). */
+export const FONTS_DIR = path.join(SERVER_DIR, 'assets/fonts');
 /** The web app's production build (npm run build). */
 export const DEFAULT_WEB_DIST = path.resolve(SERVER_DIR, '../web/dist');

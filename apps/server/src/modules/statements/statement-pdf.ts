@@ -1,6 +1,9 @@
+import path from 'node:path';
+import type { Font } from 'fontkit';
 import { microToUsdc } from '@harvest/shared/money';
 import { describeMovement, statementTexts } from '@harvest/shared/statement-texts';
 import { translator } from '../../lib/i18n.ts';
+import { FONTS_DIR } from '../../lib/paths.ts';
 import type { StatementData } from './statements.service.ts';
 
 type Doc = PDFKit.PDFDocument;
@@ -8,48 +11,100 @@ type Doc = PDFKit.PDFDocument;
 const A4 = { width: 595.28, height: 841.89 };
 const MARGIN = { top: 48, bottom: 60, left: 40, right: 40 };
 const WIDTH = A4.width - MARGIN.left - MARGIN.right;
-const FONT = { regular: 'Helvetica', bold: 'Helvetica-Bold', mono: 'Courier' };
 const INK = '#1e1b2e';
 const MUTED = '#5b5670';
 const RULE = '#cfcbe0';
 const PAD = 3;
 
-/** The movements table: widths add up to the page's text width; amounts right-aligned. */
+/** The movements table, from the start side: widths add up to the page's text width; amounts at the end side. */
 const COLUMNS = [
-  { key: 'date', width: 72, align: 'left' },
-  { key: 'description', width: WIDTH - 72 - 132 - 72 - 84, align: 'left' },
-  { key: 'reference', width: 132, align: 'left' },
-  { key: 'amount', width: 72, align: 'right' },
-  { key: 'balance', width: 84, align: 'right' },
+  { key: 'date', width: 72, align: 'start' },
+  { key: 'description', width: WIDTH - 72 - 132 - 72 - 84, align: 'start' },
+  { key: 'reference', width: 132, align: 'start' },
+  { key: 'amount', width: 72, align: 'end' },
+  { key: 'balance', width: 84, align: 'end' },
 ] as const;
 type Cells = Record<(typeof COLUMNS)[number]['key'], string>;
 
 /**
- * The standard PDF fonts draw the WinAnsi characters only (Latin-1 and a few more); another character (a Cyrillic
- * or Chinese name) would come out as unrelated Latin letters, so it is shown as "?" instead. Embedding a Unicode
- * font costs seconds per thousand lines with pdfkit (docs/decisions/0073): the language work decides the fonts.
+ * The faces a statement is written in (assets/fonts): DejaVu Sans Condensed draws Latin, Turkish, Cyrillic and Arabic;
+ * Noto Sans SC draws Chinese and the Latin letters and digits beside it. A text takes the first face of the reader's
+ * language that has every letter of it; a letter no face has (an emoji) is drawn as "?", not as an empty box.
  */
-const NOT_WIN_ANSI = /[^\x20-\x7e\xa0-\xff€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ]/gu;
-const drawable = (text: string) => text.replace(NOT_WIN_ANSI, '?');
-const PDF_LOCALES = new Set(['en', 'es', 'pt-BR']);
+const FACES = {
+  latin: { regular: 'DejaVuSansCondensed.ttf', bold: 'DejaVuSansCondensed-Bold.ttf' },
+  cjk: { regular: 'NotoSansSC-Regular.ttf', bold: 'NotoSansSC-Bold.ttf' },
+} as const;
+type Face = keyof typeof FACES;
+/** References (record ids and transaction hashes) are ASCII: the standard Courier draws them. */
+const MONO = 'Courier';
+
+/** Which letters each face has, read once from the font files (pdfkit reads them again for each document). */
+let coverage: Promise<Record<Face, Font>> | undefined;
+function loadCoverage(): Promise<Record<Face, Font>> {
+  coverage ??= import('fontkit').then(({ openSync }) => {
+    const open = (file: string) => openSync(path.join(FONTS_DIR, file)) as Font;
+    return { latin: open(FACES.latin.regular), cjk: open(FACES.cjk.regular) };
+  });
+  return coverage;
+}
 
 /**
- * The statement as a PDF a person would file (pdfkit, on the server; docs/decisions/0073): the platform's name,
- * the investor's name and e-mail, the period and time zone, the opening and closing balances with the money in
- * and out, the movements (their header repeated on each page), and "Page n of N" on every page. Amounts show
- * every micro-USDC, balances at least the spec's 4 decimals. pdfkit is loaded on the first statement only.
+ * Right to left: pdfkit has no bidirectional layout (fontkit shapes an Arabic word and turns it, but pdfkit puts
+ * words left to right). So a line is cut into pieces, each drawn on its own, in the order they are seen from the
+ * left: every right-to-left word, and each run of left-to-right words (a number, a Latin name, "(Tier 3)") whole.
+ */
+const RTL_LETTER = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/u;
+const LETTER = /\p{L}/u;
+const DIGIT = /\p{N}/u;
+function seenFromLeft(line: string): string[] {
+  const words = line.split(' ');
+  const kind = words.map((w) =>
+    RTL_LETTER.test(w) ? 'rtl' : LETTER.test(w) ? 'ltr' : DIGIT.test(w) ? 'number' : 'neutral',
+  );
+  const runs: { ltr: boolean; words: string[] }[] = [];
+  let strong = 'rtl';
+  words.forEach((word, i) => {
+    // A number reads with Latin words before it, and on its own after Arabic ones ("1 (Tier)" is two pieces
+    // there); a word without letters or digits ("-", "·") between two left-to-right words belongs to their run.
+    const k = kind[i];
+    const next = kind.slice(i + 1).find((n) => n !== 'neutral');
+    const last = runs.at(-1);
+    const ltr =
+      k === 'ltr' ||
+      (k === 'number' && strong === 'ltr') ||
+      (k === 'neutral' && !!last?.ltr && (next === 'ltr' || (next === 'number' && strong === 'ltr')));
+    if (k === 'ltr' || k === 'rtl') strong = k;
+    if (ltr && last?.ltr) last.words.push(word);
+    else runs.push({ ltr: ltr && k !== 'number', words: [word] });
+  });
+  return runs.reverse().map((r) => r.words.join(' '));
+}
+/** Marks that order text for a reader that lays it out itself; the pieces above are already in order. */
+const BIDI_MARKS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+type Style = { size: number; bold?: boolean; mono?: boolean; color?: string };
+type Box = Style & { align?: 'start' | 'end'; oneLine?: boolean };
+
+/**
+ * The statement as a PDF a person would file (pdfkit, on the server; docs/decisions/0073), in the reader's language:
+ * the platform's name, the investor's name and e-mail, the period and time zone, the opening and closing balances
+ * with the money in and out, the movements (their header repeated on each page), and "Page n of N" on every page.
+ * Arabic is laid out from the right. Amounts show every micro-USDC, balances at least the spec's 4 decimals. pdfkit
+ * and the fonts are loaded on the first statement only.
  */
 export async function statementPdf(s: StatementData): Promise<Buffer> {
-  const { default: PDFDocument } = await import('pdfkit');
-  // The standard fonts draw Spanish and Portuguese; another language's letters would be "?": English instead.
-  const locale = PDF_LOCALES.has(s.locale) ? s.locale : 'en';
-  const t = statementTexts(translator(locale));
+  const [{ default: PDFDocument }, fonts] = await Promise.all([import('pdfkit'), loadCoverage()]);
+  const t = statementTexts(translator(s.locale));
+  const rtl = s.locale === 'ar';
+  // Chinese first for a Chinese reader, so that the digits and Latin letters beside Chinese match it.
+  const faces: Face[] = s.locale === 'zh-CN' ? ['cjk', 'latin'] : ['latin', 'cjk'];
   const money = (micro: bigint, decimals: number) => t.amount(microToUsdc(micro), decimals);
   const doc: Doc = new PDFDocument({
     size: 'A4',
     margins: MARGIN,
     bufferPages: true,
-    lang: locale,
+    lang: s.locale,
     info: {
       Title: `${t.platform}: ${t.title} ${t.periodRange(s.from, s.to)}`,
       Author: t.platform,
@@ -57,38 +112,102 @@ export async function statementPdf(s: StatementData): Promise<Buffer> {
       CreationDate: s.generatedAt,
     },
   });
+  for (const face of Object.keys(FACES) as Face[]) {
+    doc.registerFont(`${face}-regular`, path.join(FONTS_DIR, FACES[face].regular));
+    doc.registerFont(`${face}-bold`, path.join(FONTS_DIR, FACES[face].bold));
+  }
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
-  const bottom = () => A4.height - MARGIN.bottom;
+
+  /** Sets the font and size for `text`; returns the text as that font draws it. */
+  const use = (text: string, st: Style): string => {
+    doc.fontSize(st.size).fillColor(st.color ?? INK);
+    if (st.mono) {
+      doc.font(MONO);
+      return text;
+    }
+    const chars = [...text.replace(BIDI_MARKS, '')];
+    const has = (f: Face, c: string) => c === ' ' || fonts[f].hasGlyphForCodePoint(c.codePointAt(0) ?? 0);
+    const face = faces.find((f) => chars.every((c) => has(f, c))) ?? faces[0]!;
+    doc.font(`${face}-${st.bold ? 'bold' : 'regular'}`);
+    return chars.map((c) => (has(face, c) ? c : '?')).join('');
+  };
+  /** The lines of a right-to-left text that fit `width`, in reading order. */
+  const lines = (text: string, width: number): string[] => {
+    const out: string[] = [];
+    let line = '';
+    for (const word of text.split(' ')) {
+      const longer = line ? `${line} ${word}` : word;
+      if (line && doc.widthOfString(longer) > width) {
+        out.push(line);
+        line = word;
+      } else line = longer;
+      // A word wider than the box (a wallet address) is cut where it reaches the edge.
+      while (doc.widthOfString(line) > width) {
+        const chars = [...line];
+        let cut = 0;
+        for (let w = 0; cut < chars.length - 1 && (w += doc.widthOfString(chars[cut]!)) <= width;) cut++;
+        out.push(chars.slice(0, Math.max(cut, 1)).join(''));
+        line = chars.slice(Math.max(cut, 1)).join('');
+      }
+    }
+    return [...out, line];
+  };
+  const isRtl = (text: string) => rtl && RTL_LETTER.test(text);
+  /** The height `text` takes in a box `width` wide. */
+  const heightOf = (text: string, width: number, st: Style): number => {
+    const drawn = use(text, st);
+    if (isRtl(drawn)) return lines(drawn, width).length * doc.currentLineHeight(true);
+    return doc.heightOfString(drawn, { width });
+  };
+  /** Draws `text` in a box `width` wide at `x` from the start side (the right in Arabic) and `y`; returns its height. */
+  const put = (text: string, x: number, y: number, width: number, box: Box): number => {
+    const drawn = use(text, box);
+    const left = rtl ? A4.width - x - width : x;
+    const align = (box.align === 'end') !== rtl ? 'right' : 'left';
+    if (!isRtl(drawn)) {
+      doc.text(drawn, left, y, box.oneLine ? { width, align, lineBreak: false, ellipsis: true } : { width, align });
+      return box.oneLine ? doc.currentLineHeight(true) : doc.heightOfString(drawn, { width });
+    }
+    let all = lines(drawn, box.oneLine ? width - doc.widthOfString(' …') : width);
+    if (box.oneLine && all.length > 1) all = [`${all[0]} …`];
+    const lh = doc.currentLineHeight(true);
+    const space = doc.widthOfString(' ');
+    all.forEach((line, i) => {
+      const pieces = seenFromLeft(line).map((piece) => ({ piece, width: doc.widthOfString(piece) }));
+      const used = pieces.reduce((sum, p) => sum + p.width + space, -space);
+      let at = align === 'right' ? left + width - used : left;
+      for (const p of pieces) {
+        doc.text(p.piece, at, y + i * lh, { lineBreak: false });
+        at += p.width + space;
+      }
+    });
+    return all.length * lh;
+  };
 
   // Heading: the platform, the document, and whose it is.
-  doc.fillColor(INK).font(FONT.bold).fontSize(18).text(t.platform, MARGIN.left, MARGIN.top);
-  doc.font(FONT.regular).fontSize(12).fillColor(MUTED).text(t.title);
-  doc.moveDown(0.8);
+  let y = MARGIN.top;
+  y += put(t.platform, MARGIN.left, y, WIDTH, { size: 18, bold: true });
+  y += put(t.title, MARGIN.left, y, WIDTH, { size: 12, color: MUTED }) + 10;
   const facts: [string, string][] = [
-    [t.investor, drawable(s.investor.name)],
-    [t.email, drawable(s.investor.email)],
+    [t.investor, s.investor.name],
+    [t.email, s.investor.email],
     [t.period, t.periodRange(s.from, s.to)],
     [t.timeZone, s.timeZone],
     [t.generated, `${s.generatedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`],
   ];
   for (const [label, value] of facts) {
-    const y = doc.y;
-    doc.font(FONT.regular).fontSize(9).fillColor(MUTED).text(label, MARGIN.left, y, { width: 90 });
-    doc
-      .font(FONT.bold)
-      .fillColor(INK)
-      .text(value, MARGIN.left + 95, y, { width: WIDTH - 95 });
-    doc.moveDown(0.2);
+    const labelHeight = put(label, MARGIN.left, y, 90, { size: 9, color: MUTED });
+    y += Math.max(labelHeight, put(value, MARGIN.left + 95, y, WIDTH - 95, { size: 9, bold: true })) + 2;
   }
 
   // The figures: opening + in - out = closing.
-  doc.moveDown(0.6);
-  const boxY = doc.y;
+  y += 8;
+  const boxY = y;
   const figures: [string, string][] = [
     [t.openingBalance, money(s.opening, 4)],
     [t.moneyIn, money(s.moneyIn, 2)],
@@ -98,27 +217,12 @@ export async function statementPdf(s: StatementData): Promise<Buffer> {
   const cell = WIDTH / figures.length;
   figures.forEach(([label, value], i) => {
     const x = MARGIN.left + i * cell;
-    doc
-      .font(FONT.regular)
-      .fontSize(8)
-      .fillColor(MUTED)
-      .text(`${label} (USDC)`, x + 6, boxY + 6, {
-        width: cell - 12,
-        align: 'right',
-      });
-    doc
-      .font(FONT.bold)
-      .fontSize(11)
-      .fillColor(INK)
-      .text(value, x + 6, boxY + 18, { width: cell - 12, align: 'right' });
+    put(`${label} (USDC)`, x + 6, boxY + 6, cell - 12, { size: 8, color: MUTED, align: 'end' });
+    put(value, x + 6, boxY + 18, cell - 12, { size: 11, bold: true, align: 'end' });
   });
   doc.roundedRect(MARGIN.left, boxY, WIDTH, 38, 4).lineWidth(0.7).strokeColor(RULE).stroke();
-  doc
-    .font(FONT.regular)
-    .fontSize(7.5)
-    .fillColor(MUTED)
-    .text(t.scope, MARGIN.left, boxY + 46, { width: WIDTH });
-  doc.moveDown(1);
+  y = boxY + 46;
+  y += put(t.scope, MARGIN.left, y, WIDTH, { size: 7.5, color: MUTED }) + 12;
 
   // The movements.
   const header: Cells = {
@@ -128,27 +232,23 @@ export async function statementPdf(s: StatementData): Promise<Buffer> {
     amount: t.columns.amount,
     balance: t.columns.balance,
   };
-  const heightOf = (cells: Cells, bold: boolean) =>
-    Math.max(
-      ...COLUMNS.map((c) => {
-        cellFont(doc, c.key, bold);
-        return doc.heightOfString(drawable(cells[c.key]), { width: c.width - 2 * PAD });
-      }),
-    ) +
-    2 * PAD;
+  /** 7.5 pt, bold for the header and the balance lines; references in 5.8 pt Courier, where a record id (36
+   * characters) fits one line and a transaction hash (66) two. */
+  const cellStyle = (key: keyof Cells, bold: boolean): Style =>
+    bold ? { size: 7.5, bold } : key === 'reference' ? { size: 5.8, mono: true } : { size: 7.5 };
   const drawRow = (cells: Cells, o: { bold?: boolean; fill?: string } = {}) => {
-    const h = heightOf(cells, o.bold ?? false);
-    if (doc.y + h > bottom()) {
+    const bold = o.bold ?? false;
+    const h =
+      Math.max(...COLUMNS.map((c) => heightOf(cells[c.key], c.width - 2 * PAD, cellStyle(c.key, bold)))) + 2 * PAD;
+    if (y + h > A4.height - MARGIN.bottom) {
       doc.addPage();
-      doc.y = MARGIN.top;
+      y = MARGIN.top;
       drawRow(header, { bold: true, fill: '#efedf7' });
     }
-    const y = doc.y;
     if (o.fill) doc.rect(MARGIN.left, y, WIDTH, h).fill(o.fill);
     let x = MARGIN.left;
     for (const c of COLUMNS) {
-      cellFont(doc, c.key, o.bold ?? false);
-      doc.fillColor(INK).text(drawable(cells[c.key]), x + PAD, y + PAD, { width: c.width - 2 * PAD, align: c.align });
+      put(cells[c.key], x + PAD, y + PAD, c.width - 2 * PAD, { ...cellStyle(c.key, bold), align: c.align });
       x += c.width;
     }
     doc
@@ -157,8 +257,7 @@ export async function statementPdf(s: StatementData): Promise<Buffer> {
       .lineWidth(0.4)
       .strokeColor(RULE)
       .stroke();
-    doc.x = MARGIN.left;
-    doc.y = y + h;
+    y += h;
   };
   drawRow(header, { bold: true, fill: '#efedf7' });
   drawRow(
@@ -187,33 +286,18 @@ export async function statementPdf(s: StatementData): Promise<Buffer> {
   for (let i = 0; i < pages.count; i++) {
     doc.switchToPage(pages.start + i);
     doc.page.margins.bottom = 0;
-    const y = A4.height - MARGIN.bottom + 22;
+    const footY = A4.height - MARGIN.bottom + 22;
     doc
-      .moveTo(MARGIN.left, y - 6)
-      .lineTo(MARGIN.left + WIDTH, y - 6)
+      .moveTo(MARGIN.left, footY - 6)
+      .lineTo(MARGIN.left + WIDTH, footY - 6)
       .lineWidth(0.4)
       .strokeColor(RULE)
       .stroke();
-    doc
-      .font(FONT.regular)
-      .fontSize(8)
-      .fillColor(MUTED)
-      .text(drawable(`${t.platform} · ${t.title} · ${s.investor.name}`), MARGIN.left, y, {
-        width: WIDTH - 90,
-        lineBreak: false,
-        ellipsis: true,
-      });
-    doc.text(t.page(i + 1, pages.count), MARGIN.left + WIDTH - 90, y, { width: 90, align: 'right', lineBreak: false });
+    const footer = { size: 8, color: MUTED, oneLine: true };
+    put(`${t.platform} · ${t.title} · ${s.investor.name}`, MARGIN.left, footY, WIDTH - 90, footer);
+    put(t.page(i + 1, pages.count), MARGIN.left + WIDTH - 90, footY, 90, { ...footer, align: 'end' });
     doc.page.margins.bottom = MARGIN.bottom;
   }
   doc.end();
   return done;
-}
-
-/** The table's font: 7.5 pt, bold for the header and the balance lines; references in 5.8 pt Courier, where a record
- * id (36 characters) fits one line and a transaction hash (66) two. */
-function cellFont(doc: Doc, key: (typeof COLUMNS)[number]['key'], bold: boolean) {
-  if (bold) doc.font(FONT.bold).fontSize(7.5);
-  else if (key === 'reference') doc.font(FONT.mono).fontSize(5.8);
-  else doc.font(FONT.regular).fontSize(7.5);
 }

@@ -4,6 +4,7 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@harvest/shared/messages';
 import { formatUsdc, microToText, microToUsdc, parseUsdc } from '@harvest/shared/money';
+import { statementTexts } from '@harvest/shared/statement-texts';
 import {
   call,
   createTestApp,
@@ -17,6 +18,7 @@ import {
 import { addTier } from '../../../test/support/investments.ts';
 import { rawRows } from '../../db/raw.ts';
 import { inTransaction } from '../../db/tx.ts';
+import { translator } from '../../lib/i18n.ts';
 import { userBalances } from '../../ledger/ledger.ts';
 import { STATEMENT_ACCOUNTS } from './statements.queries.ts';
 
@@ -284,13 +286,84 @@ describe('GET /api/user/statement: a month with every kind of movement', () => {
   });
 });
 
-describe('names the standard PDF font cannot draw', () => {
-  it('JSON and CSV keep a Cyrillic name; the PDF shows "?" for each letter rather than unrelated Latin ones', async () => {
-    const ivan = await makeUser(t, { firstName: 'Иван', lastName: 'Петров-Müller' });
-    expect((await statement(ivan, `from=${NOV.from}&to=${NOV.to}`)).data.investor.name).toBe('Иван Петров-Müller');
-    const pdf = await statement(ivan, `from=${NOV.from}&to=${NOV.to}&format=pdf`);
-    const text = (await pdfText(pdf.rawPayload)).join('\n');
-    expect(text).toContain('???? ??????-Müller');
+describe("in the reader's language and script", () => {
+  const pdfOf = async (u: TestUser) =>
+    (await ok(statement(u, `from=${NOV.from}&to=${NOV.to}&format=pdf`))).rawPayload as Buffer;
+  const speaks = async (u: TestUser, locale: string) =>
+    ok(call(t, 'PUT', '/api/user/preferences', { token: await tok(u), body: { locale } }));
+
+  it('a Cyrillic, Chinese or Turkish name is drawn as written; a letter no font has (an emoji) is "?", not a box', async () => {
+    for (const [firstName, lastName, drawn] of [
+      ['Иван', 'Петров-Müller', 'Иван Петров-Müller'],
+      ['张伟', 'Chen', '张伟 Chen'],
+      ['Şükrü', 'Öztürk', 'Şükrü Öztürk'],
+      ['Ann', 'Farmer 🌾', 'Ann Farmer ?'],
+    ] as const) {
+      const u = await makeUser(t, { firstName, lastName });
+      expect((await statement(u, `from=${NOV.from}&to=${NOV.to}`)).data.investor.name).toBe(`${firstName} ${lastName}`);
+      const pages = await pdfText(await pdfOf(u));
+      expect(pages[0]).toContain(drawn);
+      expect(pages[0]).toContain(`Statement of account · ${drawn}`);
+    }
+  });
+
+  it.each(['ru', 'tr', 'zh-CN', 'es', 'pt-BR'])(
+    '%s: the PDF is in that language, its figures the ledger’s',
+    async (locale) => {
+      await speaks(ada, locale);
+      try {
+        const json = (await statement(ada, `from=${NOV.from}&to=${NOV.to}`)).data;
+        const words = statementTexts(translator(locale));
+        const text = (await pdfText(await pdfOf(ada))).join('\n');
+        expect(words.title).not.toBe('Statement of account');
+        for (const s of [
+          words.title,
+          words.investor,
+          words.periodRange(NOV.from, NOV.to),
+          words.page(1, 1),
+          `${words.openingBalance} (USDC)`,
+          `${words.closingBalance} (USDC)`,
+          words.columns.description,
+          formatUsdc(json.openingBalance, 4, 6),
+          formatUsdc(json.closingBalance, 4, 6),
+        ])
+          expect(text).toContain(s);
+        for (const m of json.movements) {
+          expect(text).toContain(m.description.split(' ')[0]);
+          expect(text).toContain(formatUsdc(m.amount, 2, 6));
+        }
+        expect(text).not.toContain('Statement of account');
+        expect(text).not.toContain('?');
+      } finally {
+        await speaks(ada, 'en');
+      }
+    },
+  );
+
+  it('ar: the PDF is in Arabic and reads from the right: the first column and the first word are rightmost', async () => {
+    await speaks(ada, 'ar');
+    try {
+      const json = (await statement(ada, `from=${NOV.from}&to=${NOV.to}`)).data;
+      const words = statementTexts(translator('ar'));
+      const items = await pdfItems(await pdfOf(ada));
+      const x = (str: string) => {
+        const found = items.find((i) => i.str === str);
+        expect(found, str).toBeDefined();
+        return found!.x;
+      };
+      // Each word of a text is drawn on its own, the first rightmost.
+      const [first, second] = words.title.split(' ');
+      expect(x(first!)).toBeGreaterThan(x(second!));
+      expect(x(words.columns.date)).toBeGreaterThan(x(words.columns.description.split(' ')[0]!));
+      expect(x(words.columns.description.split(' ')[0]!)).toBeGreaterThan(x(words.columns.reference.split(' ')[0]!));
+      // Numbers keep their own order: the balance column is leftmost.
+      const closing = formatUsdc(json.closingBalance, 4, 6);
+      expect(x(closing)).toBeLessThan(x(words.columns.date));
+      for (const m of json.movements) expect(items.some((i) => i.str === formatUsdc(m.amount, 2, 6))).toBe(true);
+      expect(items.some((i) => i.str === 'Statement')).toBe(false);
+    } finally {
+      await speaks(ada, 'en');
+    }
   });
 });
 
@@ -425,16 +498,27 @@ describe('a month of 1,000 movements', () => {
     expect(res.statusCode).toBe(200);
     expect(res.data.movements).toHaveLength(1000);
     expect(micro(res.data.closingBalance)).toBe(await ledgerSum(u.user.id, '2026-11-30T15:00:00Z'));
-    const p0 = performance.now();
-    const pdf = await statement(u, `from=${NOV.from}&to=${NOV.to}&format=pdf`);
-    const pdfMs = performance.now() - p0;
-    const pages = await pdfText(pdf.rawPayload);
+    // The PDF in a Latin, an Arabic (drawn word by word) and a Chinese (another font) reader's language.
+    const pdfs: string[] = [];
+    for (const locale of ['en', 'ar', 'zh-CN']) {
+      await ok(call(t, 'PUT', '/api/user/preferences', { token: await tok(u), body: { locale } }));
+      const p0 = performance.now();
+      const pdf = await statement(u, `from=${NOV.from}&to=${NOV.to}&format=pdf`);
+      const pdfMs = performance.now() - p0;
+      const pages = await pdfText(pdf.rawPayload);
+      const words = statementTexts(translator(locale));
+      pages.forEach((p, i) =>
+        expect(p).toContain(
+          locale === 'ar' ? words.page(i + 1, pages.length).split(' ')[0] : words.page(i + 1, pages.length),
+        ),
+      );
+      expect(pages.join('\n')).toContain(formatUsdc(microToUsdc(1_000_000n + 4000n), 2, 6));
+      pdfs.push(`${locale} ${pdfMs.toFixed(0)} ms (${pages.length} pages, ${pdf.rawPayload.length} bytes)`);
+    }
     console.log(
-      `[statement] 1,000 movements (3,000 before): JSON ${ms.toFixed(0)} ms, PDF ${pdfMs.toFixed(0)} ms (${pages.length} pages, ${pdf.rawPayload.length} bytes) on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`,
+      `[statement] 1,000 movements (3,000 before): JSON ${ms.toFixed(0)} ms; PDF ${pdfs.join(', ')} on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`,
     );
     expect(ms).toBeLessThan(1000);
-    pages.forEach((p, i) => expect(p).toContain(`Page ${i + 1} of ${pages.length}`));
-    expect(pages.join('\n')).toContain(formatUsdc(microToUsdc(1_000_000n + 4000n), 2, 6));
   });
 });
 
@@ -442,6 +526,15 @@ async function auditRows() {
   return rawRows<{ action: string; target_type: string; target_id: string; admin_id: string; after: unknown }>(
     t.ctx.db,
     sql`SELECT action, target_type, target_id, admin_id::text AS admin_id, after FROM audit_log ORDER BY id`,
+  );
+}
+
+/** The pieces of text on a PDF's first page, each with where it starts from the left. */
+async function pdfItems(data: Buffer): Promise<{ str: string; x: number }[]> {
+  const pdf = await getDocument({ data: new Uint8Array(data), verbosity: 0 }).promise;
+  const content = await (await pdf.getPage(1)).getTextContent();
+  return content.items.flatMap((it) =>
+    'str' in it && it.str.trim() ? [{ str: it.str, x: it.transform[4] as number }] : [],
   );
 }
 
