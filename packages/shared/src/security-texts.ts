@@ -1,3 +1,5 @@
+import type { Translate } from './i18n.ts';
+
 /**
  * The texts of the account-security screens (address book, withdrawal lock, sessions, e-mailed links) that the
  * shared schemas report and the web shows. Apart from TEXT, so only the chunks that show them carry them.
@@ -8,4 +10,20 @@ export const SECURITY_TEXT = {
   addressRequired: 'Please enter the wallet address',
   linkIncomplete: 'This link is incomplete. Open it again from the e-mail.',
   passwordToTurnOff: 'Enter your login password to turn the lock off',
+} as const;
+
+/** What the server calls a device it cannot name (apps/server/src/lib/device.ts). */
+export const UNKNOWN_DEVICE = 'Unknown device';
+
+/** A device as the server names it ("Chrome 140 on Windows 10"), said in the reader's language. */
+export function sayDevice(t: Translate, device: string): string {
+  if (device === UNKNOWN_DEVICE) return t('Unknown device');
+  const named = /^(.+?) on (.+)$/.exec(device);
+  return named ? t('{browser} on {os}', { browser: named[1] ?? '', os: named[2] ?? '' }) : device;
+}
+
+/** Security activity details the server writes with values in them, read back by the web (security-activity.tsx). */
+export const SECURITY_DETAIL = {
+  endsAt: (at: Date) => `Ends ${at.toISOString()}`,
+  otherSessions: (n: number) => (n === 1 ? '1 other session' : `${n} other sessions`),
 } as const;

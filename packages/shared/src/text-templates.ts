@@ -43,6 +43,8 @@ export const TEXT_TEMPLATES = [
   '{n} other sessions signed out',
   '1 session signed out',
   '{n} sessions signed out',
+  '1 other session',
+  '{n} other sessions',
 ] as const;
 
 /** Patterns of values inside those texts ("2h 5m" left, "5m"), said again in the person's language. */

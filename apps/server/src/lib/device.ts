@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import Bowser from 'bowser';
+import { UNKNOWN_DEVICE } from '@harvest/shared/security-texts';
 import { addressKey } from './throttle.ts';
 
 /** The user agent as kept and shown: at most this many characters. */
@@ -12,7 +13,7 @@ const MAX_UA = 300;
  */
 export function deviceName(userAgent: string | undefined): string {
   const ua = (userAgent ?? '').trim().slice(0, MAX_UA);
-  if (!ua) return 'Unknown device';
+  if (!ua) return UNKNOWN_DEVICE;
   const p = Bowser.parse(ua);
   const browser = [p.browser.name, p.browser.version?.split('.')[0]].filter(Boolean).join(' ');
   const model = p.platform.model && p.platform.model !== p.os.name ? p.platform.model : null;
@@ -20,9 +21,10 @@ export function deviceName(userAgent: string | undefined): string {
     .filter(Boolean)
     .join(' ');
   const where = model ?? os;
+  // The web and the e-mails say "on" in the reader's language (sayDevice).
   if (browser && where) return `${browser} on ${where}`;
   if (browser || where) return browser || where;
-  return ua.split(/\s+/)[0]?.slice(0, 60) || 'Unknown device';
+  return ua.split(/\s+/)[0]?.slice(0, 60) || UNKNOWN_DEVICE;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { intlLocale, type Translate } from '@harvest/shared/i18n';
 import { formatUsdc, microToText, microToUsdc } from '@harvest/shared/money';
+import { sayDevice } from '@harvest/shared/security-texts';
 import { knownText, translator } from '../lib/i18n.ts';
 
 /**
@@ -254,7 +255,7 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings, t: Translate): B
         lead: t('Your account was signed in to from a device it had not used before.'),
         rows: [
           [t('Time'), when],
-          [t('Device'), e.device],
+          [t('Device'), sayDevice(t, e.device)],
           [t('IP address'), e.ip],
         ],
         closing: [
@@ -273,7 +274,7 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings, t: Translate): B
         rows: [
           [t('Last attempt'), when],
           [t('What failed'), knownText(locale, e.reason)],
-          [t('Device'), e.device],
+          [t('Device'), sayDevice(t, e.device)],
           [t('IP address'), e.ip],
         ],
         closing: [
@@ -293,7 +294,7 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings, t: Translate): B
           [t('Label'), e.label],
           [t('Address'), e.address],
           [t('Added'), when],
-          [t('Device'), e.device],
+          [t('Device'), sayDevice(t, e.device)],
           [t('IP address'), e.ip],
           [t('Usable from'), timeText(e.usableAt, s.timeZone, locale)],
         ],
@@ -315,7 +316,7 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings, t: Translate): B
         ),
         rows: [
           [t('Asked'), when],
-          [t('Device'), e.device],
+          [t('Device'), sayDevice(t, e.device)],
           [t('IP address'), e.ip],
         ],
         closing: [

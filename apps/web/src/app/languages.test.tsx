@@ -4,10 +4,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TEXT } from '@harvest/shared/texts';
 import { TopBar } from './top-bar.tsx';
 import { LoginForm } from '../features/auth/components/login-form.tsx';
+import { SecurityActivity } from '../features/account-security/components/security-activity.tsx';
 import { fail, stubApi } from '../test/api-stub.ts';
 import { renderApp } from '../test/render.tsx';
 import { ApiError, errorText } from '../lib/api-client.ts';
-import { count, usdc } from '../lib/format.ts';
+import { count, dateTime, usdc } from '../lib/format.ts';
 import { initialLocale, localeUnsaved, setLocale, t, tx } from '../lib/i18n.tsx';
 
 /*
@@ -114,6 +115,41 @@ describe('Russian', () => {
     expect(errorText(new ApiError(0, null), TEXT.investFailed)).toBe('Вложение не выполнено');
     expect(tx('This cycle is not finished yet: 1h 2m left.')).toBe('Этот цикл ещё не закончился: осталось 1 ч 2 мин.');
     expect(tx('First name must be at most 100 characters')).toBe('Имя: не более 100 символов');
+  });
+
+  it('security activity: the devices and the details the server writes in English are in Russian', async () => {
+    await setLocale('ru');
+    const at = '2026-11-27T10:00:00.000Z';
+    const event = (type: string, detail: string | null, device: string | null) => ({
+      type,
+      at,
+      ip: '203.0.113.7',
+      device,
+      detail,
+    });
+    stubApi(({ path }) =>
+      path.startsWith('/user/security-events')
+        ? {
+            events: [
+              event('session_revoked', 'Safari 17 on iPhone (198.51.100.2)', 'Chrome 140 on Linux'),
+              event('session_revoked', 'Signed out', 'Unknown device'),
+              event('sessions_revoked', '3 other sessions', 'Firefox 133 on Windows 10'),
+              event('withdrawal_lock_off_confirmed', 'Ends 2026-11-29T01:00:00.000Z', 'curl/8.5.0'),
+            ],
+            pagination: { page: 1, pageSize: 10, total: 4 },
+          }
+        : undefined,
+    );
+    renderApp(<SecurityActivity />);
+    expect(await screen.findByText('Safari 17 на iPhone (198.51.100.2)')).toBeTruthy();
+    expect(screen.getByText('Chrome 140 на Linux · 203.0.113.7')).toBeTruthy();
+    expect(screen.getByText('Неизвестное устройство · 203.0.113.7')).toBeTruthy();
+    expect(screen.getByText('Вы вышли')).toBeTruthy();
+    expect(screen.getByText('Других сеансов: 3')).toBeTruthy();
+    expect(screen.getByText(`Заканчивается ${dateTime('2026-11-29T01:00:00.000Z')}`)).toBeTruthy();
+    expect(dateTime('2026-11-29T01:00:00.000Z')).toMatch(/29 нояб/);
+    // An agent the server could not name is shown as it came.
+    expect(screen.getByText('curl/8.5.0 · 203.0.113.7')).toBeTruthy();
   });
 
   it('numbers follow the language; USDC keeps its decimals', async () => {

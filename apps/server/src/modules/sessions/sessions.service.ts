@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { msg } from '@harvest/shared/i18n';
 import { NOT_ME_LINK_TTL_MS } from '@harvest/shared/constants';
 import type { Session } from '@harvest/shared/schemas/security';
+import { SECURITY_DETAIL } from '@harvest/shared/security-texts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/tx.ts';
@@ -168,7 +169,7 @@ export async function revokeOthers(ctx: AppContext, user: AuthUser, client: Clie
         at: ctx.clock.now(),
         ip: client.ip,
         device: client.device,
-        detail: `${ended} other session${ended === 1 ? '' : 's'}`,
+        detail: SECURITY_DETAIL.otherSessions(ended),
       });
     return ended;
   });

@@ -177,15 +177,26 @@ describe("e-mails in the recipient's language", () => {
     t.clock.set(new Date('2026-11-18T02:30:00Z'));
     const u = await makeUser(t, { firstName: 'Lucía' });
     await prefer(u, { locale: 'es' });
+    // Signed in from Chrome on Linux: the e-mail names that device in Spanish.
+    const userAgent =
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+    const login = await call(t, 'POST', '/api/login', {
+      body: { email: u.user.email, password: u.password },
+      headers: { 'user-agent': userAgent },
+    });
+    expect(login.statusCode).toBe(200);
     const res = await call(t, 'POST', '/api/user/withdrawal-addresses', {
-      token: await tokenNow(t, u),
+      token: login.data.token,
       body: { label: 'Mi Ledger', address: '0x52908400098527886E0F7030069857D2E4169EE7', password: u.password },
     });
     expect(res.statusCode).toBe(201);
-    const mail = await onlyMailTo(u.user.email);
+    await deliverOutbox(t.ctx);
+    const mail = t.smtp.mailsTo(u.user.email).find((m) => m.subject.startsWith('Nueva dirección'));
+    if (!mail) throw new Error('no address e-mail');
     expect(mail.subject).toBe('Nueva dirección de retiro añadida: Mi Ledger');
     expect(mail.text).toContain('Hola, Lucía:');
     expect(mail.text).toMatch(/Etiqueta:\s+Mi Ledger/);
+    expect(mail.text).toMatch(/Dispositivo:\s+Chrome 140 en Linux/);
     expect(mail.text).toMatch(/Confirmar esta dirección: http\S+\/confirm-address#token=/);
     expect(mail.text).toMatch(/No fui yo: proteger mi cuenta: http\S+\/not-me#token=/);
     expect(mail.text).toContain('El enlace de confirmación funciona una sola vez, durante 1 hora.');

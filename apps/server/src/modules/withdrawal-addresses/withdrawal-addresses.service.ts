@@ -3,6 +3,7 @@ import { getAddress } from 'viem';
 import { CONFIRM_LINK_TTL_MS, MAX_WITHDRAWAL_ADDRESSES, NOT_ME_LINK_TTL_MS } from '@harvest/shared/constants';
 import { MSG } from '@harvest/shared/messages';
 import type { WithdrawalAddress, WithdrawalLock } from '@harvest/shared/schemas/security';
+import { SECURITY_DETAIL } from '@harvest/shared/security-texts';
 import type { AppContext } from '../../context.ts';
 import { constraintName, inTransaction, sqlState } from '../../db/tx.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
@@ -227,7 +228,7 @@ export async function confirmLockOff(
       at: now,
       ip: client.ip,
       device: client.device,
-      detail: `Ends ${when(ctx, endsAt)}`,
+      detail: SECURITY_DETAIL.endsAt(endsAt),
     });
     return {
       message: MSG.lockOffConfirmed(when(ctx, endsAt)),

@@ -5,6 +5,7 @@ import { Pager } from '../../../components/ui/pager.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
 import { dateTime } from '../../../lib/format.ts';
 import { msg } from '@harvest/shared/i18n';
+import { sayDevice } from '@harvest/shared/security-texts';
 import { t, tx } from '../../../lib/i18n.tsx';
 import { eventsQuery, PAGE_SIZE } from '../api/security.ts';
 
@@ -28,6 +29,17 @@ const LABELS: Record<SecurityEventType, string> = {
   withdrawals_unfrozen: msg('Withdrawals unfrozen'),
 };
 const ALARM = new Set<SecurityEventType>(['sign_in_failed', 'not_me', 'withdrawals_frozen']);
+
+/** An event's detail in the reader's language. */
+function sayDetail(type: SecurityEventType, detail: string): string {
+  const ends = type === 'withdrawal_lock_off_confirmed' ? /^Ends (\S+)$/.exec(detail) : null;
+  if (ends?.[1]) return t('Ends {at}', { at: dateTime(ends[1]) });
+  const said = tx(detail);
+  if (type !== 'session_revoked' || said !== detail) return said;
+  // One session signed out from the list: its device, and its address when known ("Chrome 140 on Linux (203.0.113.7)").
+  const [, device = detail, ip] = /^(.+?)(?: \(([^()]+)\))?$/.exec(detail) ?? [];
+  return ip ? `${sayDevice(t, device)} (${ip})` : sayDevice(t, device);
+}
 
 /** Profile: the newest security events of the account (the server keeps it to the last 50), paged. */
 export function SecurityActivity() {
@@ -54,9 +66,11 @@ export function SecurityActivity() {
                       {dateTime(e.at)}
                     </time>
                   </p>
-                  {e.detail && <p className="[overflow-wrap:anywhere] text-slate-800">{tx(e.detail)}</p>}
+                  {e.detail && <p className="[overflow-wrap:anywhere] text-slate-800">{sayDetail(e.type, e.detail)}</p>}
                   {(e.device || e.ip) && (
-                    <p className="text-xs text-slate-700">{[e.device, e.ip].filter(Boolean).join(' · ')}</p>
+                    <p className="text-xs text-slate-700">
+                      {[e.device && sayDevice(t, e.device), e.ip].filter(Boolean).join(' · ')}
+                    </p>
                   )}
                 </li>
               ))}

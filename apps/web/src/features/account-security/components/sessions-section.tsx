@@ -5,6 +5,7 @@ import { Pager } from '../../../components/ui/pager.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { dateTime } from '../../../lib/format.ts';
+import { sayDevice } from '@harvest/shared/security-texts';
 import { t, tx } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
@@ -42,7 +43,7 @@ export function SessionsSection() {
               <li key={s._id} className="flex flex-wrap items-start justify-between gap-2 py-2">
                 <div className="min-w-0 flex-1">
                   <p className="font-medium [overflow-wrap:anywhere] text-slate-900">
-                    {s.device}
+                    {sayDevice(t, s.device)}
                     {s.current && (
                       <span className="ms-2 rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-800">
                         {t('This device')}
@@ -61,7 +62,10 @@ export function SessionsSection() {
                   <Button
                     variant="danger"
                     disabled={busy}
-                    aria-label={t('Sign out {device}, signed in {at}', { device: s.device, at: dateTime(s.createdAt) })}
+                    aria-label={t('Sign out {device}, signed in {at}', {
+                      device: sayDevice(t, s.device),
+                      at: dateTime(s.createdAt),
+                    })}
                     onClick={() => void run(() => revokeSession(s._id), t('Could not sign the session out'))}
                   >
                     {t('Sign out')}

@@ -8,6 +8,7 @@ import { errorText } from '../../../lib/api-client.ts';
 import { dateTime } from '../../../lib/format.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { msg } from '@harvest/shared/i18n';
+import { sayDevice } from '@harvest/shared/security-texts';
 import { t, tx } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast.ts';
 import {
@@ -86,7 +87,7 @@ export function UserSecurity({ user, name }: { user: AdminUser; name: string }) 
                 {d.sessions.map((s) => (
                   <li key={s._id} className="flex flex-wrap items-center justify-between gap-2 py-2">
                     <div className="min-w-0">
-                      <p className="font-medium [overflow-wrap:anywhere] text-slate-900">{s.device}</p>
+                      <p className="font-medium [overflow-wrap:anywhere] text-slate-900">{sayDevice(t, s.device)}</p>
                       <p className="text-xs text-slate-700">
                         {t('{ip} · signed in {signedIn} · last seen {lastSeen}', {
                           ip: s.ip ?? t('Unknown address'),
