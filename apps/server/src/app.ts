@@ -11,6 +11,7 @@ import { SettableClock, systemClock, type Clock } from './lib/clock.ts';
 import { DEFAULT_WEB_DIST } from './lib/paths.ts';
 import { spaHtml } from './lib/spa-html.ts';
 import { Metrics } from './lib/metrics.ts';
+import { randomSecretProblem } from './lib/secret-strength.ts';
 import { TokenService } from './lib/tokens.ts';
 import { responseSerializerCompiler } from './lib/response-serializer.ts';
 import { createCounterStore, RedisCounterStore } from './lib/counter-store.ts';
@@ -109,11 +110,17 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   metrics.attach({ poolStats: () => opts.database.poolStats(), pendingCounts: () => pendingCounts(opts.database.db) });
   registerObservability(app, metrics);
   const counters = await createCounterStore(config.REDIS_URL, opts.database.db, () => clock.now().getTime());
+  // A guessable old secret (one production would refuse as JWT_SECRET, kept from before that rule) still opens the
+  // authenticator seeds it sealed, but anyone could have signed its tokens: they are not accepted.
+  const guessablePrevious = config.isProduction && !!opts.previousSecret && !!randomSecretProblem(opts.previousSecret);
+  if (guessablePrevious)
+    app.log.warn('JWT_SECRET_PREVIOUS is guessable: tokens it signed are refused (their holders sign in again)');
+  const trustedPrevious = guessablePrevious ? undefined : opts.previousSecret;
   const ctx: AppContext = {
     config,
     db: opts.database.db,
     clock,
-    tokens: new TokenService(opts.secret, config.JWT_TTL_SECONDS, clock, opts.previousSecret, opts.nextSecret),
+    tokens: new TokenService(opts.secret, config.JWT_TTL_SECONDS, clock, trustedPrevious, opts.nextSecret),
     mailer:
       opts.mailer ??
       createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, production: config.isProduction, log: app.log }),

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
@@ -22,19 +23,19 @@ beforeAll(async () => {
 afterAll(() => before.close());
 
 /** Another instance of the app on the same database, with the secrets an operator sets during a rotation. */
-async function instance(env: Record<string, string>, clock: SettableClock) {
+async function instance(env: Record<string, string>, clock: SettableClock, base: TestApp = before) {
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', RATE_LIMITS: 'off', ...env });
   const built = await buildApp({
     config,
-    database: before.database,
+    database: base.database,
     secret: config.JWT_SECRET ?? '',
     previousSecret: config.JWT_SECRET_PREVIOUS,
     nextSecret: config.JWT_SECRET_NEXT,
     clock,
-    mailer: before.ctx.mailer,
+    mailer: base.ctx.mailer,
   });
   await built.app.ready();
-  const t: TestApp = { ...before, app: built.app, ctx: built.ctx, clock };
+  const t: TestApp = { ...base, app: built.app, ctx: built.ctx, clock };
   return { t, ctx: built.ctx as AppContext, close: () => built.app.close() };
 }
 
@@ -158,6 +159,59 @@ describe('JWT_SECRET rotation', () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  it('in production a guessable JWT_SECRET_PREVIOUS (kept from before the strength rule) verifies no token; its seeds are re-sealed', async () => {
+    const WEAK = 'HarvestFarmProductionSecret2026!';
+    const STRONG = randomBytes(32).toString('base64');
+    // Its own database: every seed in it was sealed with the guessable secret.
+    const old = await createTestApp({ JWT_SECRET: WEAK });
+    const clock = old.clock;
+    let token = '';
+    let seed = '';
+    const u = await makeUser(old);
+    try {
+      const setup = await call(old, 'POST', '/api/user/2fa/setup', { token: u.token, body: { password: u.password } });
+      seed = setup.data.secret;
+      const enable = await call(old, 'POST', '/api/user/2fa/enable', {
+        token: u.token,
+        body: { password: u.password, code: totpAt(seed, stepOf(clock.now())) },
+      });
+      expect(enable.statusCode).toBe(200);
+      token = enable.data.token;
+    } finally {
+      await old.app.close();
+    }
+    const prod = await instance(
+      {
+        NODE_ENV: 'production',
+        RATE_LIMITS: 'on',
+        SMTP_URL: 'smtp://127.0.0.1:2525',
+        DEPOSIT_ADDRESS: '0x1111111111111111111111111111111111111111',
+        PAYOUT_ADDRESS: '0x3333333333333333333333333333333333333333',
+        CHAIN_RPC_URL: 'https://polygon-rpc.example.com',
+        PUBLIC_URL: 'https://harvest.example.com',
+        JWT_SECRET: STRONG,
+        JWT_SECRET_PREVIOUS: WEAK,
+      },
+      clock,
+      old,
+    );
+    try {
+      // Whoever guessed the old secret could have signed this token: refused.
+      expect((await call(prod.t, 'GET', '/api/user/me', { token })).statusCode).toBe(401);
+      // The authenticator still works: its seed is re-sealed with the new secret.
+      expect(await resealTotpSeeds(prod.ctx)).toBe(1);
+      clock.set(new Date(clock.now().getTime() + 31_000));
+      const login = await call(prod.t, 'POST', '/api/login', {
+        body: { email: u.user.email, password: u.password, totpCode: totpAt(seed, stepOf(clock.now())) },
+      });
+      expect(login.statusCode, JSON.stringify(login.data)).toBe(200);
+      expect((await call(prod.t, 'GET', '/api/user/me', { token: login.data.token })).statusCode).toBe(200);
+    } finally {
+      await prod.close();
+      await old.close();
     }
   });
 
