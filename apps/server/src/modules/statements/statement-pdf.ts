@@ -52,33 +52,39 @@ function loadCoverage(): Promise<Record<Face, Font>> {
 /**
  * Right to left: pdfkit has no bidirectional layout (fontkit shapes an Arabic word and turns it, but pdfkit puts
  * words left to right). So a line is cut into pieces, each drawn on its own, in the order they are seen from the
- * left: every right-to-left word, and each run of left-to-right words (a number, a Latin name, "(Tier 3)") whole.
+ * left: the words of a right-to-left run turned around (an Arabic name in a Russian line), and on an Arabic page
+ * the runs turned around too, each left-to-right run (a Latin name, "(Tier 3)") kept whole.
  */
 const RTL_LETTER = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/u;
 const LETTER = /\p{L}/u;
 const DIGIT = /\p{N}/u;
-function seenFromLeft(line: string): string[] {
+function seenFromLeft(line: string, rtlPage: boolean): string[] {
   const words = line.split(' ');
   const kind = words.map((w) =>
     RTL_LETTER.test(w) ? 'rtl' : LETTER.test(w) ? 'ltr' : DIGIT.test(w) ? 'number' : 'neutral',
   );
   const runs: { ltr: boolean; words: string[] }[] = [];
-  let strong = 'rtl';
+  let strong = rtlPage ? 'rtl' : 'ltr';
   words.forEach((word, i) => {
-    // A number reads with Latin words before it, and on its own after Arabic ones ("1 (Tier)" is two pieces
-    // there); a word without letters or digits ("-", "·") between two left-to-right words belongs to their run.
+    // A number reads with the letters before it (after Arabic ones it stands to their left); a word without
+    // letters between two words of one direction takes theirs; else the page's.
     const k = kind[i];
-    const next = kind.slice(i + 1).find((n) => n !== 'neutral');
-    const last = runs.at(-1);
+    const next = kind.slice(i + 1).find((n) => n === 'rtl' || n === 'ltr') ?? (rtlPage ? 'rtl' : 'ltr');
     const ltr =
-      k === 'ltr' ||
-      (k === 'number' && strong === 'ltr') ||
-      (k === 'neutral' && !!last?.ltr && (next === 'ltr' || (next === 'number' && strong === 'ltr')));
+      k === 'ltr' || k === 'rtl'
+        ? k === 'ltr'
+        : k === 'number'
+          ? strong === 'ltr'
+          : strong === next
+            ? next === 'ltr'
+            : !rtlPage;
     if (k === 'ltr' || k === 'rtl') strong = k;
-    if (ltr && last?.ltr) last.words.push(word);
-    else runs.push({ ltr: ltr && k !== 'number', words: [word] });
+    const last = runs.at(-1);
+    if (last && last.ltr === ltr) last.words.push(word);
+    else runs.push({ ltr, words: [word] });
   });
-  return runs.reverse().map((r) => r.words.join(' '));
+  const pieces = runs.map((r) => (r.ltr ? [r.words.join(' ')] : [...r.words].reverse()));
+  return (rtlPage ? pieces.reverse() : pieces).flat();
 }
 /** Marks that order text for a reader that lays it out itself; the pieces above are already in order. */
 const BIDI_MARKS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
@@ -98,7 +104,8 @@ export async function statementPdf(s: StatementData): Promise<Buffer> {
   const t = statementTexts(translator(s.locale));
   const rtl = s.locale === 'ar';
   // Chinese first for a Chinese reader, so that the digits and Latin letters beside Chinese match it.
-  const faces: Face[] = s.locale === 'zh-CN' ? ['cjk', 'latin'] : ['latin', 'cjk'];
+  const primary: Face = s.locale === 'zh-CN' ? 'cjk' : 'latin';
+  const faces: Face[] = primary === 'cjk' ? ['cjk', 'latin'] : ['latin', 'cjk'];
   const money = (micro: bigint, decimals: number) => t.amount(microToUsdc(micro), decimals);
   const doc: Doc = new PDFDocument({
     size: 'A4',
@@ -123,67 +130,92 @@ export async function statementPdf(s: StatementData): Promise<Buffer> {
     doc.on('error', reject);
   });
 
-  /** Sets the font and size for `text`; returns the text as that font draws it. */
-  const use = (text: string, st: Style): string => {
-    doc.fontSize(st.size).fillColor(st.color ?? INK);
-    if (st.mono) {
-      doc.font(MONO);
-      return text;
+  type Run = { text: string; font: string };
+  /** The text cut where the face changes: each letter in the first face of the reader's language that has it. */
+  const runsOf = (text: string, bold: boolean): Run[] => {
+    const runs: { face: Face; text: string }[] = [];
+    for (const c of text) {
+      const last = runs.at(-1);
+      const face =
+        c === ' ' ? (last?.face ?? primary) : faces.find((f) => fonts[f].hasGlyphForCodePoint(c.codePointAt(0) ?? 0));
+      const drawn = face ? c : '?';
+      if (last && last.face === (face ?? primary)) last.text += drawn;
+      else runs.push({ face: face ?? primary, text: drawn });
     }
-    const chars = [...text.replace(BIDI_MARKS, '')];
-    const has = (f: Face, c: string) => c === ' ' || fonts[f].hasGlyphForCodePoint(c.codePointAt(0) ?? 0);
-    const face = faces.find((f) => chars.every((c) => has(f, c))) ?? faces[0]!;
-    doc.font(`${face}-${st.bold ? 'bold' : 'regular'}`);
-    return chars.map((c) => (has(face, c) ? c : '?')).join('');
+    return runs.map((r) => ({ text: r.text, font: `${r.face}-${bold ? 'bold' : 'regular'}` }));
   };
-  /** The lines of a right-to-left text that fit `width`, in reading order. */
-  const lines = (text: string, width: number): string[] => {
+  const widthOf = (runs: Run[]) => runs.reduce((sum, r) => sum + doc.font(r.font).widthOfString(r.text), 0);
+  const lineHeightOf = (runs: Run[]) => Math.max(...runs.map((r) => doc.font(r.font).currentLineHeight(true)));
+  /**
+   * The lines of a text that fit `width`, in reading order, measured run by run (pdfkit lays out one font at a
+   * time). A word wider than the box (a wallet address) is cut where it reaches the edge.
+   */
+  const lines = (text: string, width: number, bold: boolean): string[] => {
+    const measure = (part: string) => widthOf(runsOf(part, bold));
     const out: string[] = [];
     let line = '';
     for (const word of text.split(' ')) {
       const longer = line ? `${line} ${word}` : word;
-      if (line && doc.widthOfString(longer) > width) {
+      if (line && measure(longer) > width) {
         out.push(line);
         line = word;
       } else line = longer;
-      // A word wider than the box (a wallet address) is cut where it reaches the edge.
-      while (doc.widthOfString(line) > width) {
+      while (measure(line) > width) {
         const chars = [...line];
         let cut = 0;
-        for (let w = 0; cut < chars.length - 1 && (w += doc.widthOfString(chars[cut]!)) <= width;) cut++;
+        for (let w = 0; cut < chars.length - 1 && (w += measure(chars[cut]!)) <= width;) cut++;
         out.push(chars.slice(0, Math.max(cut, 1)).join(''));
         line = chars.slice(Math.max(cut, 1)).join('');
       }
     }
     return [...out, line];
   };
-  const isRtl = (text: string) => rtl && RTL_LETTER.test(text);
+  /** pdfkit lays the text out itself (one face, left to right), or it is laid out here. */
+  const simple = (text: string, runs: Run[]) => runs.length <= 1 && !RTL_LETTER.test(text);
+
   /** The height `text` takes in a box `width` wide. */
   const heightOf = (text: string, width: number, st: Style): number => {
-    const drawn = use(text, st);
-    if (isRtl(drawn)) return lines(drawn, width).length * doc.currentLineHeight(true);
-    return doc.heightOfString(drawn, { width });
+    doc.fontSize(st.size);
+    if (st.mono) return doc.font(MONO).heightOfString(text, { width });
+    const clean = text.replace(BIDI_MARKS, '');
+    const runs = runsOf(clean, !!st.bold);
+    if (simple(clean, runs))
+      return doc.font(runs[0]?.font ?? `${primary}-regular`).heightOfString(runs[0]?.text ?? '', { width });
+    return lines(clean, width, !!st.bold).length * lineHeightOf(runs);
   };
   /** Draws `text` in a box `width` wide at `x` from the start side (the right in Arabic) and `y`; returns its height. */
   const put = (text: string, x: number, y: number, width: number, box: Box): number => {
-    const drawn = use(text, box);
+    doc.fontSize(box.size).fillColor(box.color ?? INK);
     const left = rtl ? A4.width - x - width : x;
     const align = (box.align === 'end') !== rtl ? 'right' : 'left';
-    if (!isRtl(drawn)) {
+    const clean = box.mono ? text : text.replace(BIDI_MARKS, '');
+    const runs = box.mono ? [{ text, font: MONO }] : runsOf(clean, !!box.bold);
+    if (simple(clean, runs)) {
+      const drawn = runs[0]?.text ?? '';
+      doc.font(runs[0]?.font ?? MONO);
       doc.text(drawn, left, y, box.oneLine ? { width, align, lineBreak: false, ellipsis: true } : { width, align });
       return box.oneLine ? doc.currentLineHeight(true) : doc.heightOfString(drawn, { width });
     }
-    let all = lines(drawn, box.oneLine ? width - doc.widthOfString(' …') : width);
+    const bold = !!box.bold;
+    const ellipsis = box.oneLine ? widthOf(runsOf(' …', bold)) : 0;
+    let all = lines(clean, width - ellipsis, bold);
     if (box.oneLine && all.length > 1) all = [`${all[0]} …`];
-    const lh = doc.currentLineHeight(true);
-    const space = doc.widthOfString(' ');
+    const lh = lineHeightOf(runs);
+    const space = widthOf(runsOf(' ', bold));
     all.forEach((line, i) => {
-      const pieces = seenFromLeft(line).map((piece) => ({ piece, width: doc.widthOfString(piece) }));
+      // The words in the order they are seen from the left; each piece drawn run by run.
+      const pieces = seenFromLeft(line, rtl).map((piece) => {
+        const pieceRuns = runsOf(piece, bold);
+        return { runs: pieceRuns, width: widthOf(pieceRuns) };
+      });
       const used = pieces.reduce((sum, p) => sum + p.width + space, -space);
       let at = align === 'right' ? left + width - used : left;
       for (const p of pieces) {
-        doc.text(p.piece, at, y + i * lh, { lineBreak: false });
-        at += p.width + space;
+        for (const r of p.runs) {
+          doc.font(r.font).text(r.text, at, y + i * lh, { lineBreak: false });
+          at += doc.widthOfString(r.text);
+        }
+        at += space;
       }
     });
     return all.length * lh;

@@ -296,15 +296,26 @@ describe("in the reader's language and script", () => {
     for (const [firstName, lastName, drawn] of [
       ['Иван', 'Петров-Müller', 'Иван Петров-Müller'],
       ['张伟', 'Chen', '张伟 Chen'],
+      ['Анна', '张伟', 'Анна 张伟'],
       ['Şükrü', 'Öztürk', 'Şükrü Öztürk'],
       ['Ann', 'Farmer 🌾', 'Ann Farmer ?'],
     ] as const) {
       const u = await makeUser(t, { firstName, lastName });
       expect((await statement(u, `from=${NOV.from}&to=${NOV.to}`)).data.investor.name).toBe(`${firstName} ${lastName}`);
-      const pages = await pdfText(await pdfOf(u));
-      expect(pages[0]).toContain(drawn);
-      expect(pages[0]).toContain(`Statement of account · ${drawn}`);
+      // A name in two scripts is drawn in two fonts: two pieces of text, read as one line.
+      const page = (await pdfText(await pdfOf(u)))[0]?.replace(/\s+/g, ' ');
+      expect(page).toContain(drawn);
+      expect(page).toContain(`Statement of account · ${drawn}`);
     }
+  });
+
+  it('an Arabic name on an English statement reads from the right: its first word is drawn right of its second', async () => {
+    const u = await makeUser(t, { firstName: 'عبد', lastName: 'الرحمن' });
+    const items = (await pdfItems(await pdfOf(u))).filter((i) => i.str === 'عبد' || i.str === 'الرحمن');
+    // The heading's and the footer's: each time the first name is to the right.
+    expect(items.map((i) => i.str)).toEqual(['الرحمن', 'عبد', 'الرحمن', 'عبد']);
+    expect(items[1]!.x).toBeGreaterThan(items[0]!.x);
+    expect(items[3]!.x).toBeGreaterThan(items[2]!.x);
   });
 
   it.each(['ru', 'tr', 'zh-CN', 'es', 'pt-BR'])(
