@@ -28,8 +28,8 @@ type Cells = Record<(typeof COLUMNS)[number]['key'], string>;
 
 /**
  * The faces a statement is written in (assets/fonts): DejaVu Sans Condensed draws Latin, Turkish, Cyrillic and Arabic;
- * Noto Sans SC draws Chinese and the Latin letters and digits beside it. A text takes the first face of the reader's
- * language that has every letter of it; a letter no face has (an emoji) is drawn as "?", not as an empty box.
+ * Noto Sans SC draws Chinese and the Latin letters and digits beside it. Each letter takes the first face of the
+ * reader's language that has it; a letter no face has (an emoji) is drawn as "?", not as an empty box.
  */
 const FACES = {
   latin: { regular: 'DejaVuSansCondensed.ttf', bold: 'DejaVuSansCondensed-Bold.ttf' },
