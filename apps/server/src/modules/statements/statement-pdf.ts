@@ -173,28 +173,26 @@ export async function statementPdf(s: StatementData): Promise<Buffer> {
   /** pdfkit lays the text out itself (one face, left to right), or it is laid out here. */
   const simple = (text: string, runs: Run[]) => runs.length <= 1 && !RTL_LETTER.test(text);
 
-  /** The height `text` takes in a box `width` wide. */
-  const heightOf = (text: string, width: number, st: Style): number => {
-    doc.fontSize(st.size);
-    if (st.mono) return doc.font(MONO).heightOfString(text, { width });
-    const clean = text.replace(BIDI_MARKS, '');
-    const runs = runsOf(clean, !!st.bold);
-    if (simple(clean, runs))
-      return doc.font(runs[0]?.font ?? `${primary}-regular`).heightOfString(runs[0]?.text ?? '', { width });
-    return lines(clean, width, !!st.bold).length * lineHeightOf(runs);
-  };
-  /** Draws `text` in a box `width` wide at `x` from the start side (the right in Arabic) and `y`; returns its height. */
-  const put = (text: string, x: number, y: number, width: number, box: Box): number => {
-    doc.fontSize(box.size).fillColor(box.color ?? INK);
+  /**
+   * `text` in a box `width` wide at `x` from the start side (the right in Arabic), measured once: its height, and
+   * how to draw it at `y` (a table row is measured before it knows on which page it goes).
+   */
+  const layout = (text: string, x: number, width: number, box: Box): { height: number; draw: (y: number) => void } => {
+    doc.fontSize(box.size);
+    const color = box.color ?? INK;
     const left = rtl ? A4.width - x - width : x;
-    const align = (box.align === 'end') !== rtl ? 'right' : 'left';
+    const align: 'left' | 'right' = (box.align === 'end') !== rtl ? 'right' : 'left';
     const clean = box.mono ? text : text.replace(BIDI_MARKS, '');
     const runs = box.mono ? [{ text, font: MONO }] : runsOf(clean, !!box.bold);
     if (simple(clean, runs)) {
-      const drawn = runs[0]?.text ?? '';
-      doc.font(runs[0]?.font ?? MONO);
-      doc.text(drawn, left, y, box.oneLine ? { width, align, lineBreak: false, ellipsis: true } : { width, align });
-      return box.oneLine ? doc.currentLineHeight(true) : doc.heightOfString(drawn, { width });
+      const run = runs[0] ?? { text: '', font: `${primary}-regular` };
+      doc.font(run.font);
+      const options = box.oneLine ? { width, align, lineBreak: false, ellipsis: true } : { width, align };
+      const height = box.oneLine ? doc.currentLineHeight(true) : doc.heightOfString(run.text, { width });
+      return {
+        height,
+        draw: (y) => void doc.fontSize(box.size).fillColor(color).font(run.font).text(run.text, left, y, options),
+      };
     }
     const bold = !!box.bold;
     const ellipsis = box.oneLine ? widthOf(runsOf(' …', bold)) : 0;
@@ -202,23 +200,36 @@ export async function statementPdf(s: StatementData): Promise<Buffer> {
     if (box.oneLine && all.length > 1) all = [`${all[0]} …`];
     const lh = lineHeightOf(runs);
     const space = widthOf(runsOf(' ', bold));
-    all.forEach((line, i) => {
-      // The words in the order they are seen from the left; each piece drawn run by run.
-      const pieces = seenFromLeft(line, rtl).map((piece) => {
-        const pieceRuns = runsOf(piece, bold);
-        return { runs: pieceRuns, width: widthOf(pieceRuns) };
-      });
-      const used = pieces.reduce((sum, p) => sum + p.width + space, -space);
+    // Each line's pieces in the order they are seen from the left, each piece run by run, with where it starts.
+    const placed = all.flatMap((line, i) => {
+      const pieces = seenFromLeft(line, rtl).map((piece) =>
+        runsOf(piece, bold).map((r) => ({ ...r, width: widthOf([r]) })),
+      );
+      const used = pieces.flat().reduce((sum, r) => sum + r.width, space * (pieces.length - 1));
       let at = align === 'right' ? left + width - used : left;
-      for (const p of pieces) {
-        for (const r of p.runs) {
-          doc.font(r.font).text(r.text, at, y + i * lh, { lineBreak: false });
-          at += doc.widthOfString(r.text);
-        }
+      return pieces.flatMap((piece) => {
+        const out = piece.map((r) => {
+          const run = { ...r, x: at, dy: i * lh };
+          at += r.width;
+          return run;
+        });
         at += space;
-      }
+        return out;
+      });
     });
-    return all.length * lh;
+    return {
+      height: all.length * lh,
+      draw: (y) => {
+        doc.fontSize(box.size).fillColor(color);
+        for (const r of placed) doc.font(r.font).text(r.text, r.x, y + r.dy, { lineBreak: false });
+      },
+    };
+  };
+  /** Draws `text` in a box (see layout) at `y`; returns its height. */
+  const put = (text: string, x: number, y: number, width: number, box: Box): number => {
+    const laid = layout(text, x, width, box);
+    laid.draw(y);
+    return laid.height;
   };
 
   // Heading: the platform, the document, and whose it is.
@@ -270,19 +281,20 @@ export async function statementPdf(s: StatementData): Promise<Buffer> {
     bold ? { size: 7.5, bold } : key === 'reference' ? { size: 5.8, mono: true } : { size: 7.5 };
   const drawRow = (cells: Cells, o: { bold?: boolean; fill?: string } = {}) => {
     const bold = o.bold ?? false;
-    const h =
-      Math.max(...COLUMNS.map((c) => heightOf(cells[c.key], c.width - 2 * PAD, cellStyle(c.key, bold)))) + 2 * PAD;
+    let x = MARGIN.left;
+    const laid = COLUMNS.map((c) => {
+      const cell = layout(cells[c.key], x + PAD, c.width - 2 * PAD, { ...cellStyle(c.key, bold), align: c.align });
+      x += c.width;
+      return cell;
+    });
+    const h = Math.max(...laid.map((c) => c.height)) + 2 * PAD;
     if (y + h > A4.height - MARGIN.bottom) {
       doc.addPage();
       y = MARGIN.top;
       drawRow(header, { bold: true, fill: '#efedf7' });
     }
     if (o.fill) doc.rect(MARGIN.left, y, WIDTH, h).fill(o.fill);
-    let x = MARGIN.left;
-    for (const c of COLUMNS) {
-      put(cells[c.key], x + PAD, y + PAD, c.width - 2 * PAD, { ...cellStyle(c.key, bold), align: c.align });
-      x += c.width;
-    }
+    for (const cell of laid) cell.draw(y + PAD);
     doc
       .moveTo(MARGIN.left, y + h)
       .lineTo(MARGIN.left + WIDTH, y + h)
