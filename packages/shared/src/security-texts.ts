@@ -25,5 +25,13 @@ export function sayDevice(t: Translate, device: string): string {
 /** Security activity details the server writes with values in them, read back by the web (security-activity.tsx). */
 export const SECURITY_DETAIL = {
   endsAt: (at: Date) => `Ends ${at.toISOString()}`,
+  /** The instant an `endsAt` detail names, else null. */
+  endsAtOf: (detail: string) => /^Ends (\S+)$/.exec(detail)?.[1] ?? null,
+  /** One session signed out from the list: its device, and its address when known. */
+  session: (device: string, ip: string | null) => (ip ? `${device} (${ip})` : device),
+  sessionOf: (detail: string) => {
+    const [, device = detail, ip = null] = /^(.+?)(?: \(([^()]+)\))?$/.exec(detail) ?? [];
+    return { device, ip };
+  },
   otherSessions: (n: number) => (n === 1 ? '1 other session' : `${n} other sessions`),
 } as const;

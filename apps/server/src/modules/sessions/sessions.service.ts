@@ -153,7 +153,7 @@ export async function revokeOne(ctx: AppContext, user: AuthUser, client: Client,
       at: ctx.clock.now(),
       ip: client.ip,
       device: client.device,
-      detail: `${target.device}${target.ip ? ` (${target.ip})` : ''}`,
+      detail: SECURITY_DETAIL.session(target.device, target.ip),
     });
   });
 }

@@ -5,7 +5,7 @@ import { Pager } from '../../../components/ui/pager.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
 import { dateTime } from '../../../lib/format.ts';
 import { msg } from '@harvest/shared/i18n';
-import { sayDevice } from '@harvest/shared/security-texts';
+import { SECURITY_DETAIL, sayDevice } from '@harvest/shared/security-texts';
 import { t, tx } from '../../../lib/i18n.tsx';
 import { eventsQuery, PAGE_SIZE } from '../api/security.ts';
 
@@ -32,12 +32,11 @@ const ALARM = new Set<SecurityEventType>(['sign_in_failed', 'not_me', 'withdrawa
 
 /** An event's detail in the reader's language. */
 function sayDetail(type: SecurityEventType, detail: string): string {
-  const ends = type === 'withdrawal_lock_off_confirmed' ? /^Ends (\S+)$/.exec(detail) : null;
-  if (ends?.[1]) return t('Ends {at}', { at: dateTime(ends[1]) });
+  const ends = type === 'withdrawal_lock_off_confirmed' ? SECURITY_DETAIL.endsAtOf(detail) : null;
+  if (ends) return t('Ends {at}', { at: dateTime(ends) });
   const said = tx(detail);
   if (type !== 'session_revoked' || said !== detail) return said;
-  // One session signed out from the list: its device, and its address when known ("Chrome 140 on Linux (203.0.113.7)").
-  const [, device = detail, ip] = /^(.+?)(?: \(([^()]+)\))?$/.exec(detail) ?? [];
+  const { device, ip } = SECURITY_DETAIL.sessionOf(detail);
   return ip ? `${sayDevice(t, device)} (${ip})` : sayDevice(t, device);
 }
 
