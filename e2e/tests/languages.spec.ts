@@ -151,5 +151,16 @@ test('Russian: the account’s language wins at sign-in, and every investor tab 
     ['referrals', 'Рефералы'],
     ['statement', 'Выписка'],
   ]);
+  // The Profile's sessions and security activity: the devices the server names, said in Russian.
+  await page.getByRole('button', { name: /^Меню профиля/ }).click();
+  await page.getByRole('menuitem', { name: 'Редактировать профиль' }).click();
+  const profile = page.getByRole('dialog', { name: 'Профиль' });
+  const sessions = profile.getByRole('region', { name: 'Где выполнен вход' });
+  await expect(sessions.getByText(/Chrome \d+ на Linux/).first()).toBeVisible();
+  await expect(sessions.getByText(/ on /)).toHaveCount(0);
+  const activity = profile.getByRole('region', { name: 'Журнал безопасности' });
+  await expect(activity.getByText(/ на Linux · /).first()).toBeVisible();
+  await activity.scrollIntoViewIfNeeded();
+  await look(page, 'ru-profile-security');
   await page.context().close();
 });
