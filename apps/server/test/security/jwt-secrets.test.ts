@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { loadWords, structuredShare } from '../../src/lib/secret-strength.ts';
+import { loadWords, STRUCTURED_LIMIT, structuredShare } from '../../src/lib/secret-strength.ts';
 import { stepOf, totpAt } from '../../src/lib/totp.ts';
 import { call, createTestApp, makeUser, newSession, TEST_SECRET, type TestApp } from '../helpers.ts';
 
@@ -64,9 +64,10 @@ describe('production JWT_SECRET: 32+ random bytes', () => {
         randomBytes(32).toString('base64url'),
       ][i % 4] ?? '';
     for (let i = 0; i < 8; i++) expect(configError({ JWT_SECRET: random(i) })).toBe('');
-    // Far from the limit (half): words and runs that random text holds by chance cover little of it.
+    // Words and runs that random text holds by chance cover little of it: 0.4 or more comes about once in
+    // 100,000 secrets (CI met a 0.45), the limit was never reached in 600,000.
     const words = loadWords();
-    for (let i = 0; i < 4000; i++) expect(structuredShare(random(i), words)).toBeLessThan(0.4);
+    for (let i = 0; i < 4000; i++) expect(structuredShare(random(i), words)).toBeLessThan(STRUCTURED_LIMIT);
   });
 });
 
