@@ -104,6 +104,9 @@ export async function startSmtp(opts: { port?: number } = {}): Promise<{
       });
     },
   });
+  // A sender killed mid-message (a system test's crash) resets its socket; smtp-server then emits 'error', which
+  // with no listener would throw in the test process. That mail is simply not received; the outbox sends again.
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', () => resolve()));
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
