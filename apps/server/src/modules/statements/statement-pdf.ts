@@ -28,12 +28,14 @@ type Cells = Record<(typeof COLUMNS)[number]['key'], string>;
 
 /**
  * The faces a statement is written in (assets/fonts): DejaVu Sans Condensed draws Latin, Turkish, Cyrillic and Arabic;
- * Noto Sans SC draws Chinese and the Latin letters and digits beside it. Each letter takes the first face of the
- * reader's language that has it; a letter no face has (an emoji) is drawn as "?", not as an empty box.
+ * Noto Sans SC draws Chinese, Japanese kana and kanji, and the Latin letters and digits beside them; Noto Sans KR
+ * draws Korean (regular only: a Korean name is the only Korean on a statement). Each letter takes the first face of
+ * the reader's language that has it; a letter no face has (an emoji) is drawn as "?", not as an empty box.
  */
 const FACES = {
   latin: { regular: 'DejaVuSansCondensed.ttf', bold: 'DejaVuSansCondensed-Bold.ttf' },
   cjk: { regular: 'NotoSansSC-Regular.ttf', bold: 'NotoSansSC-Bold.ttf' },
+  ko: { regular: 'NotoSansKR-Regular.ttf', bold: 'NotoSansKR-Regular.ttf' },
 } as const;
 type Face = keyof typeof FACES;
 /** References (record ids and transaction hashes) are ASCII: the standard Courier draws them. */
@@ -44,7 +46,10 @@ let coverage: Promise<Record<Face, Font>> | undefined;
 function loadCoverage(): Promise<Record<Face, Font>> {
   coverage ??= import('fontkit').then(({ openSync }) => {
     const open = (file: string) => openSync(path.join(FONTS_DIR, file)) as Font;
-    return { latin: open(FACES.latin.regular), cjk: open(FACES.cjk.regular) };
+    return Object.fromEntries(Object.entries(FACES).map(([face, files]) => [face, open(files.regular)])) as Record<
+      Face,
+      Font
+    >;
   });
   return coverage;
 }
@@ -105,7 +110,7 @@ export async function statementPdf(s: StatementData): Promise<Buffer> {
   const rtl = s.locale === 'ar';
   // Chinese first for a Chinese reader, so that the digits and Latin letters beside Chinese match it.
   const primary: Face = s.locale === 'zh-CN' ? 'cjk' : 'latin';
-  const faces: Face[] = primary === 'cjk' ? ['cjk', 'latin'] : ['latin', 'cjk'];
+  const faces: Face[] = primary === 'cjk' ? ['cjk', 'latin', 'ko'] : ['latin', 'cjk', 'ko'];
   const money = (micro: bigint, decimals: number) => t.amount(microToUsdc(micro), decimals);
   const doc: Doc = new PDFDocument({
     size: 'A4',

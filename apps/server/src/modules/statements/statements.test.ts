@@ -292,12 +292,14 @@ describe("in the reader's language and script", () => {
   const speaks = async (u: TestUser, locale: string) =>
     ok(call(t, 'PUT', '/api/user/preferences', { token: await tok(u), body: { locale } }));
 
-  it('a Cyrillic, Chinese or Turkish name is drawn as written; a letter no font has (an emoji) is "?", not a box', async () => {
+  it('a Cyrillic, Chinese, Turkish, Japanese or Korean name is drawn as written; a letter no font has (an emoji) is "?", not a box', async () => {
     for (const [firstName, lastName, drawn] of [
       ['Иван', 'Петров-Müller', 'Иван Петров-Müller'],
       ['张伟', 'Chen', '张伟 Chen'],
       ['Анна', '张伟', 'Анна 张伟'],
       ['Şükrü', 'Öztürk', 'Şükrü Öztürk'],
+      ['さくら', '山田', 'さくら 山田'],
+      ['서연', '김', '서연 김'],
       ['Ann', 'Farmer 🌾', 'Ann Farmer ?'],
     ] as const) {
       const u = await makeUser(t, { firstName, lastName });
