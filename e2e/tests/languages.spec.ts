@@ -100,9 +100,12 @@ test('Arabic: the browser’s language, right to left, chosen on the sign-in pag
   // Chosen on the menu (not only detected): signing in keeps it on the account.
   await page.getByLabel('اللغة').selectOption('en');
   await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+  // What was typed stays through a change of language.
+  await page.getByLabel('Email').fill(layla.email);
+  await page.getByLabel('Password', { exact: true }).fill(layla.password);
   await page.getByLabel('Language').selectOption('ar');
-  await page.getByLabel('البريد الإلكتروني').fill(layla.email);
-  await page.getByLabel('كلمة المرور', { exact: true }).fill(layla.password);
+  await expect(page.getByLabel('البريد الإلكتروني')).toHaveValue(layla.email);
+  await expect(page.getByLabel('كلمة المرور', { exact: true })).toHaveValue(layla.password);
   await page.getByRole('button', { name: 'تسجيل الدخول' }).click();
   await expect(page).toHaveURL(/\/dashboard/);
   await expect

@@ -9,7 +9,7 @@ import { fail, stubApi } from '../test/api-stub.ts';
 import { renderApp } from '../test/render.tsx';
 import { ApiError, errorText } from '../lib/api-client.ts';
 import { count, dateTime, usdc } from '../lib/format.ts';
-import { initialLocale, localeUnsaved, setLocale, t, tx } from '../lib/i18n.tsx';
+import { I18n, initialLocale, localeUnsaved, setLocale, t, tx } from '../lib/i18n.tsx';
 
 /*
  * The screens' language (issue 41): the browser's on a first visit, the catalogue loaded on demand, the page laid
@@ -63,6 +63,31 @@ describe('choosing the language', () => {
     expect(localStorage.getItem('locale')).toBe('ru');
     expect(localeUnsaved()).toBe(true);
     expect(t('Investment Platform')).toBe('Инвестиционная платформа');
+  });
+
+  it('what was typed stays through a language change; the form opened afresh starts empty', async () => {
+    stubApi(() => undefined);
+    const valueOf = (label: string) => (screen.getByLabelText(label, { exact: true }) as HTMLInputElement).value;
+    const first = renderApp(
+      <I18n>
+        <TopBar />
+        <LoginForm />
+      </I18n>,
+    );
+    await userEvent.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await userEvent.type(screen.getByLabelText('Password', { exact: true }), 'typed secret');
+    await userEvent.selectOptions(screen.getByLabelText('Language'), 'ru');
+    await screen.findByRole('heading', { name: 'С возвращением' });
+    expect(valueOf('Эл. почта')).toBe('ada@example.com');
+    expect(valueOf('Пароль')).toBe('typed secret');
+    first.unmount();
+    renderApp(
+      <I18n>
+        <LoginForm />
+      </I18n>,
+    );
+    expect(valueOf('Эл. почта')).toBe('');
+    expect(valueOf('Пароль')).toBe('');
   });
 
   it('signed in, the choice is saved on the account (PUT /api/user/preferences)', async () => {

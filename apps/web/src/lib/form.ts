@@ -1,5 +1,7 @@
+import { useEffect, useState } from 'react';
 import { useForm, type FieldValues, type Resolver, type UseFormProps } from 'react-hook-form';
 import * as z from 'zod/mini';
+import { isRedrawing } from './i18n.tsx';
 
 /**
  * react-hook-form driven by a shared Zod schema (the same one the server validates with), so every field
@@ -24,18 +26,34 @@ export function zodResolver<T extends FieldValues>(
   };
 }
 
-/** A form whose fields are checked by `schema` on submit and, once submitted, on every change. */
+/** What each mounted form holds, by its schema, for the form that replaces it when the language changes. */
+const typed = new Map<object, FieldValues>();
+
+/**
+ * A form whose fields are checked by `schema` on submit and, once submitted, on every change. A language change
+ * draws the app again from scratch (I18n): the form drawn then starts from what was typed in the one it replaces.
+ */
 export function useZodForm<T extends FieldValues>(
   schema: z.core.$ZodType,
   props: UseFormProps<T> = {},
   adapt: Parameters<typeof zodResolver<T>>[1] = {},
 ) {
-  return useForm<T>({
+  const [carried] = useState(() => (isRedrawing() ? typed.get(schema) : undefined));
+  const form = useForm<T>({
     resolver: zodResolver<T>(schema, adapt),
     mode: 'onSubmit',
     reValidateMode: 'onChange',
     ...props,
+    ...(carried && { defaultValues: { ...props.defaultValues, ...carried } as UseFormProps<T>['defaultValues'] }),
   });
+  useEffect(() => {
+    const watching = form.watch((values) => typed.set(schema, values));
+    return () => {
+      watching.unsubscribe();
+      typed.delete(schema);
+    };
+  }, [form, schema]);
+  return form;
 }
 
 /** The first error of a submit, for the toast the spec asks for beside the inline texts. */

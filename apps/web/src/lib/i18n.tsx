@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useRef, useState, type ReactNode } from 'react';
 import { i18n, type Messages } from '@lingui/core';
 import { DirectionProvider } from '@radix-ui/react-direction';
 import type { ErrorCode } from '@harvest/shared/errors';
@@ -159,6 +159,10 @@ export function setLocale(locale: Locale, { remember = true } = {}): Promise<voi
   return loading;
 }
 
+let redrawing = false;
+/** Whether the app is being drawn again for a new language: each form then takes up what was typed in it (form.ts). */
+export const isRedrawing = () => redrawing;
+
 /**
  * Draws its children again, from scratch, in the new language when it changes: every component says its texts
  * with `t` as it renders, so none is left in the old language (a language is changed rarely; the session and
@@ -166,7 +170,20 @@ export function setLocale(locale: Locale, { remember = true } = {}): Promise<voi
  */
 export function I18n({ children }: { children: ReactNode }) {
   const [locale, setShown] = useState(currentLocale);
-  useEffect(() => i18n.on('change', () => setShown(currentLocale())), []);
+  const shown = useRef(locale);
+  useEffect(
+    () =>
+      i18n.on('change', () => {
+        if (currentLocale() === shown.current) return;
+        shown.current = currentLocale();
+        redrawing = true;
+        setShown(shown.current);
+      }),
+    [],
+  );
+  useEffect(() => {
+    redrawing = false;
+  }, [locale]);
   // Radix's menus, tabs and dialogs follow the page's direction (arrow keys, alignment) in Arabic.
   return (
     <DirectionProvider dir={directionOf(locale)}>
