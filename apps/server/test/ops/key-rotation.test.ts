@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { MSG } from '@harvest/shared/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
@@ -159,6 +160,51 @@ describe('JWT_SECRET rotation', () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  it('a signup code mailed by an instance on one side of the rotation is taken by one on the other', async () => {
+    const clock = before.clock;
+    const inviter = await makeUser(before);
+    const signUp = async (
+      mailer: Awaited<ReturnType<typeof instance>>,
+      taker: Awaited<ReturnType<typeof instance>>,
+    ) => {
+      clock.set(new Date(clock.now().getTime() + 61_000));
+      const email = `rotation.${randomBytes(4).toString('hex')}@example.com`;
+      expect((await call(mailer.t, 'POST', '/api/send-code', { body: { email } })).statusCode).toBe(200);
+      return call(taker.t, 'POST', '/api/register', {
+        body: {
+          invitationCode: inviter.user.invitationCode,
+          firstName: 'Ada',
+          lastName: 'Lovelace',
+          email,
+          phone: '+44 7700900123',
+          password: 'secret-pass',
+          confirmPassword: 'secret-pass',
+          withdrawalPassword: 'withdraw-pass',
+          verificationCode: before.smtp.codeFor(email),
+        },
+      });
+    };
+    const old = await instance({ JWT_SECRET: OLD, JWT_SECRET_NEXT: NEW }, clock);
+    const rotated = await instance({ JWT_SECRET: NEW, JWT_SECRET_PREVIOUS: OLD }, clock);
+    const done = await instance({ JWT_SECRET: NEW }, clock);
+    try {
+      for (const [mailer, taker] of [
+        [old, rotated],
+        [rotated, old],
+      ] as const) {
+        const res = await signUp(mailer, taker);
+        expect(res.statusCode, JSON.stringify(res.data)).toBe(200);
+      }
+      // Once the old secret is gone everywhere, a code it sealed is wrong (codes live 10 minutes).
+      const res = await signUp(old, done);
+      expect(res.data).toEqual({ error: MSG.invalidCode, code: 'invalid_code' });
+    } finally {
+      await old.close();
+      await rotated.close();
+      await done.close();
     }
   });
 

@@ -8,7 +8,7 @@ import {
 } from '@harvest/shared/constants';
 import { msg, type Locale } from '@harvest/shared/i18n';
 import { MSG } from '@harvest/shared/messages';
-import type { AppContext } from '../../context.ts';
+import { serverSecrets, type AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/tx.ts';
 import { translator } from '../../lib/i18n.ts';
 import { AppError, badRequest, forbidden, unauthorized } from '../../lib/errors.ts';
@@ -26,8 +26,8 @@ import * as q from './auth.queries.ts';
 /** Failed sign-ins to one account within an hour that send the owner a warning: one warning per window. */
 export const FAILED_SIGN_INS_WARNING = { at: 3, windowMs: 60 * 60_000 };
 
-function hashCode(ctx: AppContext, email: string, code: string): string {
-  return createHmac('sha256', ctx.secret).update(`${email}:${code}`).digest('hex');
+function hashCode(secret: string, email: string, code: string): string {
+  return createHmac('sha256', secret).update(`${email}:${code}`).digest('hex');
 }
 
 const CODE_TRIES = { windowMs: EMAIL_CODE_LOCK_MS, maxTries: EMAIL_CODE_MAX_TRIES, lockMs: EMAIL_CODE_LOCK_MS };
@@ -44,7 +44,7 @@ export async function sendCode(ctx: AppContext, email: string, locale?: Locale):
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const sent = await inTransaction(ctx.db, async (tx) => {
     if (!(await q.claimSend(tx, email, now, new Date(now.getTime() - EMAIL_CODE_RESEND_MS)))) return false;
-    const codeHash = hashCode(ctx, email, code);
+    const codeHash = hashCode(ctx.secret, email, code);
     await q.insertCode(
       tx,
       { email, codeHash, sentAt: now, expiresAt: new Date(now.getTime() + EMAIL_CODE_TTL_MS) },
@@ -88,10 +88,13 @@ async function verifyEmailCode(ctx: AppContext, email: string, code: string): Pr
       throw badRequest(MSG.codeTooManyTries, 'invalid_code');
     throw badRequest(MSG.invalidCode, 'invalid_code');
   }
-  const given = Buffer.from(hashCode(ctx, email, code.trim()), 'hex');
-  const match = (await q.liveCodes(ctx.db, email, now)).find(
-    (c) => given.length === 32 && timingSafeEqual(given, Buffer.from(c.codeHash, 'hex')),
-  );
+  // Under each secret the servers hold: during a JWT_SECRET rotation the code may have been mailed by an instance
+  // on the other side of it.
+  const given = serverSecrets(ctx).map((secret) => Buffer.from(hashCode(secret, email, code.trim()), 'hex'));
+  const match = (await q.liveCodes(ctx.db, email, now)).find((c) => {
+    const stored = Buffer.from(c.codeHash, 'hex');
+    return stored.length === 32 && given.some((g) => timingSafeEqual(g, stored));
+  });
   if (match) return match.id;
   if (tries >= EMAIL_CODE_MAX_TRIES) throw badRequest(MSG.codeTooManyTries, 'invalid_code');
   throw badRequest(MSG.invalidCode, 'invalid_code');
