@@ -49,6 +49,17 @@ describe.runIf(avail.ok)('chain:reconcile on a database made before the fix', ()
       15_000,
       'the below-minimum deposit',
     );
+    // The reconciliation reads only what the watcher has read: wait for its cursor to pass that block (a row can
+    // be recorded, and the honest one credited, in the pass before the one that moves the cursor).
+    const { blockNumber } = await p.chain.publicClient.getTransactionReceipt({ hash: below });
+    await until(
+      async () => {
+        const s = await http(server.baseUrl, 'GET', '/api/admin/solvency', { token: admin });
+        return (s.data.watcher?.cursorBlock ?? -1) >= Number(blockNumber) ? true : null;
+      },
+      15_000,
+      "the watcher's cursor past the below-minimum transfer",
+    );
     await server.stop();
 
     // What the old update-failed-deposit and the old settling step did to that row.
