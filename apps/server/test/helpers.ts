@@ -126,6 +126,24 @@ export async function createTestApp(
 let counter = 0;
 export const uniqueEmail = (prefix = 'user') => `${prefix}${++counter}.${randomUUID().slice(0, 8)}@example.com`;
 
+/** A complete signup form for POST /api/register (Ada Lovelace's); `fields` gives its codes and address, or changes any field. */
+export function signupBody(
+  fields: { invitationCode: string | null | undefined; email: string; verificationCode: string } & Record<
+    string,
+    unknown
+  >,
+) {
+  return {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    phone: '+44 7700900123',
+    password: 'secret-pass',
+    confirmPassword: 'secret-pass',
+    withdrawalPassword: 'withdraw-pass',
+    ...fields,
+  };
+}
+
 export interface TestUser {
   user: AuthUser;
   token: string;

@@ -7,7 +7,7 @@ import type { AppContext } from '../../src/context.ts';
 import { SettableClock } from '../../src/lib/clock.ts';
 import { stepOf, totpAt } from '../../src/lib/totp.ts';
 import { resealTotpSeeds } from '../../src/modules/two-factor/two-factor.service.ts';
-import { call, createTestApp, makeUser, TEST_SECRET, type TestApp } from '../helpers.ts';
+import { call, createTestApp, makeUser, signupBody, TEST_SECRET, type TestApp } from '../helpers.ts';
 
 /**
  * Rotating JWT_SECRET (docs/OPERATIONS.md): the new secret signs, the previous one
@@ -174,17 +174,11 @@ describe('JWT_SECRET rotation', () => {
       const email = `rotation.${randomBytes(4).toString('hex')}@example.com`;
       expect((await call(mailer.t, 'POST', '/api/send-code', { body: { email } })).statusCode).toBe(200);
       return call(taker.t, 'POST', '/api/register', {
-        body: {
+        body: signupBody({
           invitationCode: inviter.user.invitationCode,
-          firstName: 'Ada',
-          lastName: 'Lovelace',
           email,
-          phone: '+44 7700900123',
-          password: 'secret-pass',
-          confirmPassword: 'secret-pass',
-          withdrawalPassword: 'withdraw-pass',
           verificationCode: before.smtp.codeFor(email),
-        },
+        }),
       });
     };
     const old = await instance({ JWT_SECRET: OLD, JWT_SECRET_NEXT: NEW }, clock);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@harvest/shared/messages';
-import { call, createTestApp, makeUser, uniqueEmail, type TestApp, type TestUser } from '../helpers.ts';
+import { call, createTestApp, makeUser, signupBody, uniqueEmail, type TestApp, type TestUser } from '../helpers.ts';
 
 /**
  * Issue 11, item 11 (ASVS 6.2.4): passwords from the list of common and breached passwords
@@ -22,18 +22,12 @@ describe('common passwords are refused', () => {
     const email = uniqueEmail();
     await call(t, 'POST', '/api/send-code', { body: { email } });
     const res = await call(t, 'POST', '/api/register', {
-      body: {
+      body: signupBody({
         invitationCode: inviter.user.invitationCode,
-        firstName: 'Ada',
-        lastName: 'Lovelace',
         email,
-        phone: '+44 7700900123',
-        password: 'secret-pass',
-        confirmPassword: 'secret-pass',
-        withdrawalPassword: 'withdraw-pass',
         verificationCode: t.smtp.codeFor(email),
         ...over,
-      },
+      }),
     });
     const created = await t.ctx.db.query.users.findFirst({ where: (u, { eq }) => eq(u.email, email) });
     return { res, created };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@harvest/shared/messages';
-import { call, createTestApp, makeUser, type TestApp, type TestUser } from '../helpers.ts';
+import { call, createTestApp, makeUser, signupBody, type TestApp, type TestUser } from '../helpers.ts';
 
 /**
  * Issue 36, item 9: look-alike accounts and self-referral. `аdmin@...` (a Cyrillic а) and names holding
@@ -25,18 +25,7 @@ async function register(email: string, over: Record<string, unknown> = {}) {
   const sent = await call(t, 'POST', '/api/send-code', { body: { email } });
   const code = sent.statusCode === 200 ? t.smtp.codeFor(email) : '000000';
   return call(t, 'POST', '/api/register', {
-    body: {
-      invitationCode: inviter.user.invitationCode,
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      email,
-      phone: '+44 7700900123',
-      password: 'secret-pass',
-      confirmPassword: 'secret-pass',
-      withdrawalPassword: 'withdraw-pass',
-      verificationCode: code,
-      ...over,
-    },
+    body: signupBody({ invitationCode: inviter.user.invitationCode, email, verificationCode: code, ...over }),
   });
 }
 

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@harvest/shared/messages';
-import { call, createTestApp, makeUser, uniqueEmail, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import {
+  call,
+  createTestApp,
+  makeUser,
+  signupBody,
+  uniqueEmail,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers.ts';
 
 let t: TestApp;
 let inviter: TestUser;
@@ -12,18 +20,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 function payload(email: string, code: string, over: Record<string, unknown> = {}) {
-  return {
-    invitationCode: inviter.user.invitationCode,
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    email,
-    phone: '+44 7700900123',
-    password: 'secret-pass',
-    confirmPassword: 'secret-pass',
-    withdrawalPassword: 'withdraw-pass',
-    verificationCode: code,
-    ...over,
-  };
+  return signupBody({ invitationCode: inviter.user.invitationCode, email, verificationCode: code, ...over });
 }
 
 async function sendCode(email: string) {

@@ -5,6 +5,7 @@ import {
   createTestApp,
   fund,
   makeUser,
+  signupBody,
   uniqueEmail,
   type TestApp,
   type TestUser,
@@ -80,18 +81,15 @@ describe('signup in a language', () => {
     expect(mail?.text).toContain(`Tu código de verificación de Harvest Farm es ${code}.`);
     expect(mail?.text).toContain('Es válido durante 10 minutos.');
     const res = await call(t, 'POST', '/api/register', {
-      body: {
+      body: signupBody({
         invitationCode: inviter.user.invitationCode,
+        email,
+        verificationCode: code,
         firstName: 'Lucía',
         lastName: 'Pérez',
-        email,
         phone: '+34 612345678',
-        password: 'secret-pass',
-        confirmPassword: 'secret-pass',
-        withdrawalPassword: 'withdraw-pass',
-        verificationCode: code,
         locale: 'es',
-      },
+      }),
     });
     expect(res.statusCode).toBe(200);
     expect(res.data.user.locale).toBe('es');
