@@ -106,6 +106,7 @@ test('Arabic: the browser’s language, right to left, chosen on the sign-in pag
   await page.getByLabel('Language').selectOption('ar');
   await expect(page.getByLabel('البريد الإلكتروني')).toHaveValue(layla.email);
   await expect(page.getByLabel('كلمة المرور', { exact: true })).toHaveValue(layla.password);
+  await look(page, 'ar-login-kept');
   await page.getByRole('button', { name: 'تسجيل الدخول' }).click();
   await expect(page).toHaveURL(/\/dashboard/);
   await expect
