@@ -17,12 +17,15 @@ export const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 3
 export async function look(page: Page, name: string, opts: { toast?: string } = {}): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const before = page.viewportSize();
-  // A toast under test stays up while both widths are checked: react-toastify pauses its timer while the
-  // window is blurred (pauseOnFocusLoss), so the toast is part of the axe run and of both screenshots.
-  // (After its entrance animation: the library restarts the timer when that ends.)
-  if (opts.toast) {
-    const shown = page.locator('.Toastify__toast').filter({ hasText: opts.toast });
-    await expect(shown).not.toHaveClass(/-enter/);
+  // Every toast on screen (the one under test, or one a click just raised) stays still while both widths are
+  // checked: after its entrance animation (half faded in, axe measures its contrast wrong; and the library
+  // restarts the timer when it ends), with its timer paused, as react-toastify does while the window is blurred
+  // (pauseOnFocusLoss). So it is part of the axe run and of both screenshots.
+  const toasts = page.locator('.Toastify__toast');
+  if (opts.toast) await expect(toasts.filter({ hasText: opts.toast })).toHaveCount(1);
+  const held = (await toasts.count()) > 0;
+  if (held) {
+    for (const toast of await toasts.all()) await expect(toast).not.toHaveClass(/-enter/);
     await page.evaluate(() => window.dispatchEvent(new Event('blur')));
   }
   try {
@@ -47,7 +50,7 @@ export async function look(page: Page, name: string, opts: { toast?: string } = 
       await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${size.width}.png`), fullPage: true });
     }
   } finally {
-    if (opts.toast) await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    if (held) await page.evaluate(() => window.dispatchEvent(new Event('focus')));
     if (before) await page.setViewportSize(before);
   }
 }
