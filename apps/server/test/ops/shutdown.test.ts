@@ -13,7 +13,7 @@ import { buildServer } from '../support/build.ts';
 
 /**
  * Graceful shutdown of the production build on PostgreSQL: SIGTERM arrives while a money request is
- * in flight (held on a row lock the test owns). The listener stops accepting at once, the request
+ * in flight (a Withdraw All, which any day of the week may send, held on a row lock the test owns). The listener stops accepting at once, the request
  * still completes with 200, the process exits 0, and the ledger is exact. A request that cannot
  * finish within SHUTDOWN_TIMEOUT_MS does not keep the process: it exits 1 and the money did not move.
  */
@@ -77,11 +77,13 @@ async function startServer(shutdownTimeoutMs: number) {
   return server;
 }
 
+const WALLET = '0x2222222222222222222222222222222222222222';
+
 /**
- * Signs the user in, takes a lock on their ledger rows from another connection, sends an investment
+ * Signs the user in, takes a lock on their ledger rows from another connection, sends Withdraw All
  * (which then waits on the lock) and answers once the server's statement is seen waiting.
  */
-async function investHeldOnLock(server: ServerProcess, user: { id: string; email: string }) {
+async function withdrawHeldOnLock(server: ServerProcess, user: { id: string; email: string }) {
   const login = await postJson(server.baseUrl, '/api/login', { email: user.email, password: PASSWORD });
   expect(login.status, JSON.stringify(login.data)).toBe(200);
   const holder = new pg.Client({ connectionString: scratch.url });
@@ -90,12 +92,16 @@ async function investHeldOnLock(server: ServerProcess, user: { id: string; email
   await holder.query('SELECT id FROM ledger_accounts WHERE user_id = $1 FOR UPDATE', [user.id]);
   const answer = postJson(
     server.baseUrl,
-    '/api/user/invest',
-    { amount: '50' },
+    '/api/withdrawal/request-all',
+    { walletAddress: WALLET, withdrawalPassword: 'withdraw-1' },
     { authorization: `Bearer ${login.data.token}`, 'idempotency-key': randomUUID() },
   ).catch((err: unknown) => ({ status: 0, data: String(err) }));
+  let early: unknown;
+  void answer.then((a) => (early = a));
   for (let waiting = 0; waiting === 0;) {
     await new Promise((r) => setTimeout(r, 50));
+    // An answer before the lock is released means the request never waited: say what it was.
+    if (early) throw new Error(`answered without waiting on the lock: ${JSON.stringify(early)}`);
     const r = await holder.query(
       "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
     );
@@ -105,38 +111,42 @@ async function investHeldOnLock(server: ServerProcess, user: { id: string; email
 }
 
 describe('graceful shutdown', () => {
-  it('finishes the in-flight investment, exits 0, and the ledger check is green', { timeout: 180_000 }, async () => {
-    const user = await fundedUser();
-    const server = await startServer(30_000);
-    const { answer, release } = await investHeldOnLock(server, user);
+  it(
+    'finishes the in-flight withdrawal request, exits 0, and the ledger check is green',
+    { timeout: 180_000 },
+    async () => {
+      const user = await fundedUser();
+      const server = await startServer(30_000);
+      const { answer, release } = await withdrawHeldOnLock(server, user);
 
-    server.signal('SIGTERM');
-    // It stops accepting connections while the request is still running.
-    for (let accepting = true; accepting;) {
-      accepting = await fetch(`${server.baseUrl}/healthz`).then(
-        () => true,
-        () => false,
-      );
-      if (accepting) await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(server.alive).toBe(true);
+      server.signal('SIGTERM');
+      // It stops accepting connections while the request is still running.
+      for (let accepting = true; accepting;) {
+        accepting = await fetch(`${server.baseUrl}/healthz`).then(
+          () => true,
+          () => false,
+        );
+        if (accepting) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(server.alive).toBe(true);
 
-    await release();
-    const invested = await answer;
-    expect(invested.status, JSON.stringify(invested.data)).toBe(200);
-    expect(await server.exited()).toEqual({ code: 0, signal: null });
-    const log = server.log();
-    expect(log).toContain('SIGTERM: shutting down');
-    expect(log).toContain('shut down cleanly');
-    // Production logs are JSON lines.
-    const lines = log.split('\n').filter((l) => l.startsWith('{'));
-    expect(lines.some((l) => /^POST \/api\/user\/invest 200 /.test(JSON.parse(l).msg))).toBe(true);
+      await release();
+      const requested = await answer;
+      expect(requested.status, JSON.stringify(requested.data)).toBe(200);
+      expect(await server.exited()).toEqual({ code: 0, signal: null });
+      const log = server.log();
+      expect(log).toContain('SIGTERM: shutting down');
+      expect(log).toContain('shut down cleanly');
+      // Production logs are JSON lines.
+      const lines = log.split('\n').filter((l) => l.startsWith('{'));
+      expect(lines.some((l) => /^POST \/api\/withdrawal\/request-all 200 /.test(JSON.parse(l).msg))).toBe(true);
 
-    expect(await checkLedger(database.db)).toEqual([]);
-    const balances = await userBalances(database.db, user.id);
-    expect(balances.balance).toBe(50_000_000n);
-    expect(balances.invested).toBe(50_000_000n);
-  });
+      expect(await checkLedger(database.db)).toEqual([]);
+      const balances = await userBalances(database.db, user.id);
+      expect(balances.balance).toBe(0n);
+      expect(balances.pending_withdrawal).toBe(100_000_000n);
+    },
+  );
 
   it(
     'is bounded: a request still held after SHUTDOWN_TIMEOUT_MS is cut, the process exits 1, nothing moved',
@@ -144,7 +154,7 @@ describe('graceful shutdown', () => {
     async () => {
       const user = await fundedUser();
       const server = await startServer(1_000);
-      const { answer, release } = await investHeldOnLock(server, user);
+      const { answer, release } = await withdrawHeldOnLock(server, user);
       server.signal('SIGTERM');
       expect(await server.exited()).toEqual({ code: 1, signal: null });
       expect(server.log()).toContain('killed by timeout (1000ms)');
@@ -153,7 +163,7 @@ describe('graceful shutdown', () => {
       expect(await checkLedger(database.db)).toEqual([]);
       const balances = await userBalances(database.db, user.id);
       expect(balances.balance).toBe(100_000_000n);
-      expect(balances.invested).toBe(0n);
+      expect(balances.pending_withdrawal).toBe(0n);
     },
   );
 });
