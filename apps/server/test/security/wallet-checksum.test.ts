@@ -46,6 +46,34 @@ describe('EIP-55 checksums of wallet addresses', () => {
     expect(rows[0]?.n).toBe(0);
   });
 
+  it('a deposit claim or correction from a mistyped mixed-case sender is refused and nothing is recorded', async () => {
+    const u = await makeUser(t);
+    const hash = `0x${'ab'.repeat(32)}`;
+    const claim = await call(t, 'POST', '/api/user/process-deposit', {
+      token: u.token,
+      body: { txHash: hash, amount: '10', fromAddress: TYPO },
+    });
+    expect(claim.statusCode).toBe(400);
+    expect(claim.data).toEqual({ error: MSG.walletChecksum, code: 'validation' });
+    const correction = await call(t, 'POST', '/api/withdrawal/update-failed-deposit', {
+      token: u.token,
+      body: { depositId: '00000000-0000-4000-8000-000000000000', txHash: hash, amount: '10', fromAddress: ONE_FLIP },
+    });
+    expect(correction.statusCode).toBe(400);
+    expect(correction.data).toEqual({ error: MSG.walletChecksum, code: 'validation' });
+    const rows = await rawRows<{ n: number }>(
+      t.ctx.db,
+      sql`SELECT count(*)::int AS n FROM deposits WHERE user_id = ${u.user.id}::uuid`,
+    );
+    expect(rows[0]?.n).toBe(0);
+    // The right checksum is taken as the sender, saved lower case.
+    const right = await call(t, 'POST', '/api/user/process-deposit', {
+      token: u.token,
+      body: { txHash: hash, amount: '10', fromAddress: RIGHT },
+    });
+    expect(right.statusCode, JSON.stringify(right.data)).toBe(200);
+  });
+
   it('the right checksum, all lower case and all upper case are accepted (saved lower case)', async () => {
     for (const wallet of [RIGHT, RIGHT.toLowerCase(), `0x${RIGHT.slice(2).toUpperCase()}`]) {
       const u = await makeUser(t);

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { checksumMatches } from '../address.ts';
 import { MIN_DEPOSIT_MICRO } from '../constants.ts';
 import { TEXT } from '../texts.ts';
 import { exceedsMaxAmount, parseUsdc } from '../money.ts';
@@ -102,7 +103,9 @@ export const processDepositBody = z.pipe(
       const amountError = depositAmountError(v.amount ?? '');
       if (amountError) return fail(amountError, 'amount');
       if (!TX_HASH.test((v.txHash ?? '').trim())) return fail(TEXT.invalidTxHash, 'txHash');
-      if (!EVM_ADDRESS.test((v.fromAddress ?? '').trim())) return fail(TEXT.invalidWallet, 'fromAddress');
+      const from = (v.fromAddress ?? '').trim();
+      if (!EVM_ADDRESS.test(from)) return fail(TEXT.invalidWallet, 'fromAddress');
+      if (!checksumMatches(from)) return fail(TEXT.walletChecksum, 'fromAddress');
     }),
   ),
   z.transform((v) => ({
@@ -151,8 +154,10 @@ export const updateFailedDepositBody = z.pipe(
         const amountError = depositAmountError(v.amount ?? '');
         if (amountError) return fail(amountError, 'amount');
         if (!TX_HASH.test((v.txHash ?? '').trim())) return fail(TEXT.invalidTxHash, 'txHash');
-        if (!blank(v.fromAddress) && !EVM_ADDRESS.test((v.fromAddress ?? '').trim()))
-          return fail(TEXT.invalidWallet, 'fromAddress');
+        const from = (v.fromAddress ?? '').trim();
+        if (blank(v.fromAddress)) return;
+        if (!EVM_ADDRESS.test(from)) return fail(TEXT.invalidWallet, 'fromAddress');
+        if (!checksumMatches(from)) return fail(TEXT.walletChecksum, 'fromAddress');
       }),
     ),
   z.transform((v) => ({

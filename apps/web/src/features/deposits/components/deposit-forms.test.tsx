@@ -53,6 +53,21 @@ describe('deposit claim and correction forms (react-hook-form, shared schemas)',
     await waitFor(() => expect(within(form).getByLabelText('Transaction Hash')).toHaveProperty('value', ''));
   });
 
+  it('the claim form refuses a mixed-case sender whose EIP-55 checksum does not match, under the field', async () => {
+    const user = userEvent.setup();
+    const api = stubApi(() => undefined);
+    renderApp(<DepositForm />, { auth: false });
+    const form = screen.getByRole('form', { name: 'Submit deposit' });
+    await user.type(within(form).getByLabelText('Transaction Hash'), HASH);
+    await user.type(within(form).getByLabelText('Amount (USDC)'), '25');
+    // One letter's case flipped from the checksummed 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed.
+    await user.type(within(form).getByLabelText('From Address'), '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD');
+    await user.click(within(form).getByRole('button', { name: 'Submit Deposit' }));
+    expect(await within(form).findByText(TEXT.walletChecksum)).toBeTruthy();
+    expect(within(form).getByLabelText('From Address').getAttribute('aria-invalid')).toBe('true');
+    expect(api.to('POST /user/process-deposit')).toHaveLength(0);
+  });
+
   it('the correction form needs hash and amount, says so under the field, and resubmits with the deposit id', async () => {
     const user = userEvent.setup();
     const api = stubApi(({ method, path }) => {
