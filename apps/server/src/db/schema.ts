@@ -358,6 +358,10 @@ export const deposits = pgTable(
     index('deposits_watched_pending_idx')
       .on(t.blockNumber)
       .where(sql`${t.status} = 'pending' AND ${t.toAddress} IS NOT NULL`),
+    /** Below-minimum transfers shown before their block was deep enough, whose block is checked once it is. */
+    index('deposits_watched_unchecked_idx')
+      .on(t.blockNumber)
+      .where(sql`${t.status} = 'failed' AND ${t.toAddress} IS NOT NULL AND ${t.processedAt} IS NULL`),
     check('deposits_amount_positive', sql`${t.amount} > 0`),
     check('deposits_status_valid', sql`${t.status} IN ('pending','confirmed','failed')`),
     check('deposits_type_valid', sql`${t.type} IN ('demo','real','admin_credit')`),

@@ -289,6 +289,40 @@ describe.runIf(avail.ok)('deposit watcher (anvil, per-investor addresses)', () =
     await expectLedgerClean(t);
   });
 
+  it('a below-minimum transfer shown before it was deep says so when a re-organisation drops it, and stays uncredited when mined again', async () => {
+    const before = await balance(bob);
+    const evm = (method: string, params?: unknown[]) =>
+      chain.publicClient.request({ method: method as never, ...(params ? { params: params as never } : {}) });
+    // Dropped: shown at once as below the minimum, then the block is gone.
+    let snapshot = await evm('evm_snapshot');
+    const dropped = await transfer(bobAddr, 0.2);
+    await chain.mine(1);
+    await watcher().pass();
+    expect(await byHash(bob, dropped)).toMatchObject([{ status: 'failed', failureReason: MSG.depositBelowMinimum }]);
+    await evm('evm_revert', [snapshot]);
+    await chain.mine(CONFIRMATIONS + 1);
+    await watcher().pass();
+    expect(await byHash(bob, dropped)).toMatchObject([{ status: 'failed', failureReason: MSG.depositDroppedByReorg }]);
+    // Moved: the same transaction mined again in another block is still below the minimum, never credited.
+    snapshot = await evm('evm_snapshot');
+    const moved = await transfer(bobAddr, 0.3);
+    const raw = await evm('eth_getRawTransactionByHash', [moved]);
+    await chain.mine(1);
+    await watcher().pass();
+    await evm('evm_revert', [snapshot]);
+    await chain.mine(2);
+    await evm('eth_sendRawTransaction', [raw]);
+    await chain.mine(CONFIRMATIONS + 1);
+    await watcher().pass();
+    await watcher().pass();
+    expect(await byHash(bob, moved)).toMatchObject([
+      { status: 'failed', amount: 0.3, failureReason: MSG.depositBelowMinimum },
+    ]);
+    expect(await balance(bob)).toBe(before);
+    expect(await openAlarms(t.ctx.db)).toEqual([]);
+    await expectLedgerClean(t);
+  });
+
   it('an RPC outage (anvil stopped and restarted, then errors) loses nothing: no block skipped, found after', async () => {
     const before = await balance(alice);
     const cursor = (await findCursor(t.ctx.db, 'deposits'))?.blockNumber;

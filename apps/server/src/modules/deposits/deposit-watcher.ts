@@ -29,8 +29,9 @@ import { settlePayouts } from '../withdrawals/payouts.service.ts';
  *   range's first block must have the cursor's block as its parent, its last block must not change while the
  *   range is read, and an answer that stops short (a truncated log answer) is read again smaller. A head lower
  *   than one seen before is a lagging node: the pass waits.
- * - Blocks above the cursor are only previewed: their transfers show as pending with their confirmations, and
- *   nothing is credited from them.
+ * - Blocks above the cursor are only previewed: their transfers show as pending with their confirmations (below
+ *   the minimum: failed, with why), and nothing is credited from them. Once the cursor passes their block, it is
+ *   compared with the chain's; a transfer a re-organisation dropped says so.
  * - The cursor's block leaving the chain is a re-organisation deeper than the confirmations: an alarm. The watcher
  *   walks back to the newest checkpoint still on the chain (never to a block it has not compared), matches every
  *   deposit read above it with its transaction again, and reads on from there.
@@ -542,14 +543,18 @@ export class DepositWatcher {
   /**
    * Counts confirmations and credits the pending deposits in blocks the cursor has passed (so at least
    * DEPOSIT_CONFIRMATIONS deep) whose block is still the chain's; the others are matched with their transaction
-   * again. The credited addresses' on-chain balances are read again for the solvency view.
+   * again. Below-minimum transfers shown early are checked the same way once (a re-organisation may have dropped
+   * them), and never credited. The credited addresses' on-chain balances are read again for the solvency view.
    */
   async settle(upTo: bigint, head: bigint, out: PassResult): Promise<void> {
     const chain = this.ctx.chain;
     if (!chain) return;
     const { db } = this.ctx;
     await q.countConfirmations(db, head);
-    const due = await q.pendingWatchedUpTo(db, upTo, SETTLE_BATCH);
+    const due = [
+      ...(await q.pendingWatchedUpTo(db, upTo, SETTLE_BATCH)),
+      ...(await q.uncheckedBelowUpTo(db, upTo, SETTLE_BATCH)),
+    ];
     const canonical = new Map<bigint, string | null>();
     const blocks = [...new Set(due.map((d) => d.blockNumber ?? -1n))].filter((n) => n >= 0n);
     for (let i = 0; i < blocks.length; i += HASH_READS_AT_ONCE) {
@@ -560,14 +565,20 @@ export class DepositWatcher {
     const deep = due.filter((d) => d.blockNumber !== null && canonical.get(d.blockNumber) === d.blockHash);
     const moved = new Set(due.filter((d) => !deep.includes(d) && d.txHash).map((d) => d.txHash as string));
     for (const txHash of moved) await this.recheckTx(txHash, out);
-    const credited = await inTransaction(db, (tx) =>
-      confirmAndCreditMany(
+    const now = this.ctx.clock.now();
+    const credited = await inTransaction(db, async (tx) => {
+      await q.markBelowChecked(
+        tx,
+        deep.filter((d) => d.status === 'failed').map((d) => d.id),
+        now,
+      );
+      return confirmAndCreditMany(
         this.ctx,
         tx,
-        deep.map((d) => d.id),
-        { processedAt: this.ctx.clock.now(), head },
-      ),
-    );
+        deep.filter((d) => d.status === 'pending').map((d) => d.id),
+        { processedAt: now, head },
+      );
+    });
     out.credited += credited.length;
     if (credited.length > 0) {
       const r = await refreshBalancesOf(this.ctx, [...new Set(credited.map((d) => d.toAddress ?? ''))].filter(Boolean));
@@ -601,20 +612,23 @@ export class DepositWatcher {
         );
         const t = i >= 0 ? unused.splice(i, 1)[0] : undefined;
         const dropped = d.status === 'failed' && d.failureReason === MSG.depositDroppedByReorg;
+        // Shown, never credited: when its transfer is gone it says so, as a pending one does.
+        const below = d.status === 'failed' && d.failureReason === MSG.depositBelowMinimum;
         if (t) {
           await dq.updateDeposit(tx, d.id, {
             logIndex: t.logIndex,
             blockNumber: t.blockNumber,
             blockHash: t.blockHash,
             ...(d.status === 'pending' ? { confirmations: t.confirmations } : {}),
-            ...(dropped
-              ? { status: 'pending', failureReason: null, processedAt: null, confirmations: t.confirmations }
+            // Found again: what the chain's transfer makes it (a below-minimum one stays failed, checked again).
+            ...(dropped || below
+              ? { status: t.status, failureReason: t.failureReason, processedAt: null, confirmations: t.confirmations }
               : {}),
           });
         } else {
           await dq.updateDeposit(tx, d.id, {
             logIndex: null,
-            ...(d.status === 'pending'
+            ...(d.status === 'pending' || below
               ? { status: 'failed', failureReason: MSG.depositDroppedByReorg, processedAt: now }
               : {}),
           });

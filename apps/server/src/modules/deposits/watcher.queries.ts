@@ -181,6 +181,35 @@ export async function pendingWatchedUpTo(db: Db, maxBlock: bigint, limit: number
     .limit(limit);
 }
 
+/**
+ * Below-minimum transfers (failed, never credited) in blocks up to `maxBlock` whose block has not been checked
+ * yet: the preview shows them before they are deep, and a re-organisation may still drop or move them.
+ */
+export async function uncheckedBelowUpTo(db: Db, maxBlock: bigint, limit: number): Promise<DepositRow[]> {
+  return db
+    .select()
+    .from(deposits)
+    .where(
+      and(
+        eq(deposits.status, 'failed'),
+        isNotNull(deposits.toAddress),
+        isNull(deposits.processedAt),
+        lte(deposits.blockNumber, maxBlock),
+      ),
+    )
+    .orderBy(asc(deposits.blockNumber))
+    .limit(limit);
+}
+
+/** Below-minimum transfers whose block was found on the chain at their depth: decided, not checked again. */
+export async function markBelowChecked(db: Db, ids: string[], at: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .update(deposits)
+    .set({ processedAt: at })
+    .where(and(inArray(deposits.id, ids), eq(deposits.status, 'failed'), isNull(deposits.processedAt)));
+}
+
 /** Transactions of watched deposits read in blocks after `blockNumber` (a re-organisation may have moved or dropped them). */
 export async function watchedTxsAbove(db: Db, blockNumber: bigint): Promise<string[]> {
   const rows = await db
