@@ -64,7 +64,7 @@ test.describe('demo deposits, investments, withdrawals', () => {
       '0x000000000000000000000000000000000000dEaD',
     );
     await expect(
-      page.getByRole('alert').filter({ hasText: 'Only USDC on the Polygon network is accepted.' }),
+      page.locator('#main').getByRole('alert').filter({ hasText: 'Only USDC on the Polygon network is accepted.' }),
     ).toBeVisible();
     await expect(stat(page, 'Current Balance')).toHaveText('0.0000 USDC');
     await expect(page.getByText('No deposits yet.')).toBeVisible();

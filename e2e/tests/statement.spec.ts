@@ -172,7 +172,7 @@ test('another month, custom dates, and a period the rules refuse', async () => {
   await page.getByLabel('To', { exact: true }).fill('2026-11-01');
   await page.getByRole('button', { name: 'Show statement' }).click();
   await expect(
-    page.getByRole('alert').filter({ hasText: 'The start date must be on or before the end date' }),
+    page.locator('#main').getByRole('alert').filter({ hasText: 'The start date must be on or before the end date' }),
   ).toBeVisible();
   await expect(page.getByLabel('From', { exact: true })).toHaveAttribute('aria-invalid', 'true');
   await look(page, 'statement-error');

@@ -117,7 +117,7 @@ test("item 2: the server's text is shown whenever it sends one; a duplicate-key 
   await page.getByLabel('Email').fill('someone@example.com');
   await page.getByLabel('Password', { exact: true }).fill('some-password');
   await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'Custom server text' })).toBeVisible();
+  await expect(page.locator('#main').getByRole('alert').filter({ hasText: 'Custom server text' })).toBeVisible();
   await expect(toast(page, 'Custom server text')).toBeVisible();
   await expect(page.getByText('Login failed')).toHaveCount(0);
 
