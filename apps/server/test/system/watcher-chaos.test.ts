@@ -1,4 +1,6 @@
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MSG } from '@harvest/shared/messages';
 import type { Address, Hex } from 'viem';
 import { MIN_DEPOSIT_MICRO } from '@harvest/shared/constants';
 import { anvilAvailability, sendToken } from '../anvil.ts';
@@ -222,6 +224,7 @@ describe.runIf(avail.ok)('deposit watcher chaos (two instances, PostgreSQL, anvi
       // What the chain says, read directly from the node: every USDC transfer of at least 0.5 to a handed-out address.
       const handedOut = new Set(investors.map((i) => i.address.toLowerCase()));
       const expected = new Map<string, bigint>();
+      const belowOnChain: string[] = [];
       const usdcAddress = plat.token.address.toLowerCase();
       for (const s of sent) {
         const r = await plat.chain.publicClient.getTransactionReceipt({ hash: s.hash }).catch(() => null);
@@ -231,6 +234,7 @@ describe.runIf(avail.ok)('deposit watcher chaos (two instances, PostgreSQL, anvi
           const to = `0x${log.topics[2]!.slice(26)}`.toLowerCase();
           const value = BigInt(log.data);
           if (handedOut.has(to) && value >= MIN_DEPOSIT_MICRO) expected.set(to, (expected.get(to) ?? 0n) + value);
+          else if (handedOut.has(to)) belowOnChain.push(`${to} ${s.hash.toLowerCase()} ${value}`);
         }
       }
       await mine(CONFIRMATIONS + 2);
@@ -258,6 +262,19 @@ describe.runIf(avail.ok)('deposit watcher chaos (two instances, PostgreSQL, anvi
       await mine(CONFIRMATIONS);
       await pause(1_500);
       expect(await balances()).toEqual(want);
+
+      // Shown as below the minimum: exactly the below-minimum transfers on the chain, none a re-organisation dropped.
+      const db = new pg.Client({ connectionString: plat.env.DATABASE_URL });
+      await db.connect();
+      try {
+        const shown = await db.query<{ row: string }>(
+          "SELECT to_address || ' ' || tx_hash || ' ' || amount AS row FROM deposits WHERE status = 'failed' AND failure_reason = $1",
+          [MSG.depositBelowMinimum],
+        );
+        expect(shown.rows.map((r) => r.row).sort()).toEqual(belowOnChain.sort());
+      } finally {
+        await db.end();
+      }
 
       for (const s of instances) await s.stop();
       const reconcile = await runCliAsync('chain-reconcile', [], plat.env);
