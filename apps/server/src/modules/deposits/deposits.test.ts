@@ -15,7 +15,8 @@ import { rawRows } from '../../db/raw.ts';
 import { sql } from 'drizzle-orm';
 
 const hash = () => `0x${randomBytes(32).toString('hex')}`;
-const FROM = '0xAbCdEf0123456789aBcDeF0123456789ABCDEF01';
+// EIP-55 checksummed (a mixed-case address must carry its checksum).
+const FROM = '0xabCDeF0123456789AbcdEf0123456789aBCDEF01';
 
 let t: TestApp;
 let alice: TestUser;
