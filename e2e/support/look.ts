@@ -20,18 +20,25 @@ export async function look(page: Page, name: string, opts: { toast?: string } = 
   // Every toast on screen (the one under test, or one a click just raised) stays still while both widths are
   // checked: after its entrance animation (half faded in, axe measures its contrast wrong; and the library
   // restarts the timer when it ends), with its timer paused, as react-toastify does while the window is blurred
-  // (pauseOnFocusLoss). So it is part of the axe run and of both screenshots. A toast whose time runs out
-  // meanwhile simply leaves: the check is on the ones moving, not on a count taken before.
+  // (pauseOnFocusLoss). So it is part of the axe run and of both screenshots. The page itself watches, frame by
+  // frame, and blurs from the moment no toast is entering or leaving until every timer shows paused: a wait from
+  // here polls up to a second apart, long enough on a slow machine for a 3-second toast to run out.
   const toasts = page.locator('.Toastify__toast');
-  const moving = page.locator('.Toastify__toast[class*="-enter"], .Toastify__toast[class*="-exit"]');
   if (opts.toast) await expect(toasts.filter({ hasText: opts.toast })).toHaveCount(1);
   const held = (await toasts.count()) > 0;
-  if (held) {
-    await expect(moving).toHaveCount(0);
-    await page.evaluate(() => window.dispatchEvent(new Event('blur')));
-    // One that began to leave just before the pause is gone before anything is looked at.
-    await expect(moving).toHaveCount(0);
-  }
+  if (held)
+    await page.waitForFunction(
+      () => {
+        const all = [...document.querySelectorAll('.Toastify__toast')];
+        if (all.some((t) => /-(enter|exit)/.test(t.className))) return false;
+        // The library started each timer as its entrance ended (before it dropped the class): this comes after.
+        window.dispatchEvent(new Event('blur'));
+        const timers = [...document.querySelectorAll<HTMLElement>('.Toastify__progress-bar--animated')];
+        return timers.every((bar) => bar.style.animationPlayState === 'paused');
+      },
+      undefined,
+      { polling: 'raf' },
+    );
   try {
     for (const [, size] of Object.entries(WIDTHS)) {
       await page.setViewportSize(size);
