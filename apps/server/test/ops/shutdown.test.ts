@@ -13,8 +13,9 @@ import { buildServer } from '../support/build.ts';
 
 /**
  * Graceful shutdown of the production build on PostgreSQL: SIGTERM arrives while a money request is
- * in flight (a Withdraw All, which any day of the week may send, held on a row lock the test owns). The listener stops accepting at once, the request
- * still completes with 200, the process exits 0, and the ledger is exact. A request that cannot
+ * in flight (a Withdraw All, which any day of the week may send, held on a row lock the test owns).
+ * The listener stops accepting at once, the request still completes with 200, the process exits 0,
+ * and the ledger is exact. A request that cannot
  * finish within SHUTDOWN_TIMEOUT_MS does not keep the process: it exits 1 and the money did not move.
  */
 const PASSWORD = 'shutdown-password-1';
@@ -111,42 +112,38 @@ async function withdrawHeldOnLock(server: ServerProcess, user: { id: string; ema
 }
 
 describe('graceful shutdown', () => {
-  it(
-    'finishes the in-flight withdrawal request, exits 0, and the ledger check is green',
-    { timeout: 180_000 },
-    async () => {
-      const user = await fundedUser();
-      const server = await startServer(30_000);
-      const { answer, release } = await withdrawHeldOnLock(server, user);
+  it('finishes the in-flight Withdraw All, exits 0, and the ledger check is green', { timeout: 180_000 }, async () => {
+    const user = await fundedUser();
+    const server = await startServer(30_000);
+    const { answer, release } = await withdrawHeldOnLock(server, user);
 
-      server.signal('SIGTERM');
-      // It stops accepting connections while the request is still running.
-      for (let accepting = true; accepting;) {
-        accepting = await fetch(`${server.baseUrl}/healthz`).then(
-          () => true,
-          () => false,
-        );
-        if (accepting) await new Promise((r) => setTimeout(r, 50));
-      }
-      expect(server.alive).toBe(true);
+    server.signal('SIGTERM');
+    // It stops accepting connections while the request is still running.
+    for (let accepting = true; accepting;) {
+      accepting = await fetch(`${server.baseUrl}/healthz`).then(
+        () => true,
+        () => false,
+      );
+      if (accepting) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(server.alive).toBe(true);
 
-      await release();
-      const requested = await answer;
-      expect(requested.status, JSON.stringify(requested.data)).toBe(200);
-      expect(await server.exited()).toEqual({ code: 0, signal: null });
-      const log = server.log();
-      expect(log).toContain('SIGTERM: shutting down');
-      expect(log).toContain('shut down cleanly');
-      // Production logs are JSON lines.
-      const lines = log.split('\n').filter((l) => l.startsWith('{'));
-      expect(lines.some((l) => /^POST \/api\/withdrawal\/request-all 200 /.test(JSON.parse(l).msg))).toBe(true);
+    await release();
+    const requested = await answer;
+    expect(requested.status, JSON.stringify(requested.data)).toBe(200);
+    expect(await server.exited()).toEqual({ code: 0, signal: null });
+    const log = server.log();
+    expect(log).toContain('SIGTERM: shutting down');
+    expect(log).toContain('shut down cleanly');
+    // Production logs are JSON lines.
+    const lines = log.split('\n').filter((l) => l.startsWith('{'));
+    expect(lines.some((l) => /^POST \/api\/withdrawal\/request-all 200 /.test(JSON.parse(l).msg))).toBe(true);
 
-      expect(await checkLedger(database.db)).toEqual([]);
-      const balances = await userBalances(database.db, user.id);
-      expect(balances.balance).toBe(0n);
-      expect(balances.pending_withdrawal).toBe(100_000_000n);
-    },
-  );
+    expect(await checkLedger(database.db)).toEqual([]);
+    const balances = await userBalances(database.db, user.id);
+    expect(balances.balance).toBe(0n);
+    expect(balances.pending_withdrawal).toBe(100_000_000n);
+  });
 
   it(
     'is bounded: a request still held after SHUTDOWN_TIMEOUT_MS is cut, the process exits 1, nothing moved',

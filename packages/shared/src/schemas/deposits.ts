@@ -86,6 +86,13 @@ export function depositAmountError(value: number | string): string | null {
   return micro < MIN_DEPOSIT_MICRO ? TEXT.minDeposit : null;
 }
 
+/** What is wrong with a typed sending address: not an address, or a mixed-case one whose EIP-55 checksum fails. */
+function senderError(typed: string): string | null {
+  const from = typed.trim();
+  if (!EVM_ADDRESS.test(from)) return TEXT.invalidWallet;
+  return checksumMatches(from) ? null : TEXT.walletChecksum;
+}
+
 /**
  * process-deposit: first every field present ('Please fill all required fields'), then the
  * minimum, then the formats of hash and address, each reported alone (spec section 5).
@@ -103,9 +110,8 @@ export const processDepositBody = z.pipe(
       const amountError = depositAmountError(v.amount ?? '');
       if (amountError) return fail(amountError, 'amount');
       if (!TX_HASH.test((v.txHash ?? '').trim())) return fail(TEXT.invalidTxHash, 'txHash');
-      const from = (v.fromAddress ?? '').trim();
-      if (!EVM_ADDRESS.test(from)) return fail(TEXT.invalidWallet, 'fromAddress');
-      if (!checksumMatches(from)) return fail(TEXT.walletChecksum, 'fromAddress');
+      const fromError = senderError(v.fromAddress ?? '');
+      if (fromError) return fail(fromError, 'fromAddress');
     }),
   ),
   z.transform((v) => ({
@@ -154,10 +160,8 @@ export const updateFailedDepositBody = z.pipe(
         const amountError = depositAmountError(v.amount ?? '');
         if (amountError) return fail(amountError, 'amount');
         if (!TX_HASH.test((v.txHash ?? '').trim())) return fail(TEXT.invalidTxHash, 'txHash');
-        const from = (v.fromAddress ?? '').trim();
-        if (blank(v.fromAddress)) return;
-        if (!EVM_ADDRESS.test(from)) return fail(TEXT.invalidWallet, 'fromAddress');
-        if (!checksumMatches(from)) return fail(TEXT.walletChecksum, 'fromAddress');
+        const fromError = blank(v.fromAddress) ? null : senderError(v.fromAddress ?? '');
+        if (fromError) return fail(fromError, 'fromAddress');
       }),
     ),
   z.transform((v) => ({
