@@ -178,6 +178,11 @@ export const envSchema = z
     TREASURY_ADDRESS: address.optional().or(z.literal('').transform(() => undefined)),
     DEPOSIT_CONFIRMATIONS: z.coerce.number().int().min(0).max(10_000).default(30),
     /**
+     * Hours a cancelled payout batch whose file was downloaded keeps its withdrawals in payment: the multisig may
+     * still execute the file, and a payout found on chain in that time completes them. Only then can they be rejected.
+     */
+    BATCH_CANCEL_GRACE_HOURS: z.coerce.number().int().min(0).max(720).default(24),
+    /**
      * With DEPOSIT_XPUB: the first block the watcher reads on a new platform (the block you launch at), so an
      * address handed out before its first good pass has a start. Required in production; 0 elsewhere (a dev chain).
      */
@@ -284,6 +289,7 @@ export const envSchema = z
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
     addressCooldownMs: env.WITHDRAWAL_ADDRESS_COOLDOWN_HOURS * 3600_000,
     addressLockRequired: env.WITHDRAWAL_ADDRESS_LOCK === 'required',
+    batchCancelGraceMs: env.BATCH_CANCEL_GRACE_HOURS * 3600_000,
   }));
 
 export type Config = z.infer<typeof envSchema>;

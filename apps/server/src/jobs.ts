@@ -5,6 +5,7 @@ import { solvencyRefreshJob } from './modules/solvency/solvency.job.ts';
 import { housekeepingJob } from './modules/housekeeping/housekeeping.job.ts';
 import { mailOutboxJob } from './mail/outbox.job.ts';
 import { reconciliationJob } from './modules/reconciliation/reconciliation.job.ts';
+import { payeeCheckJob } from './modules/withdrawals/payees.job.ts';
 
 export interface Jobs {
   stop(): Promise<void>;
@@ -16,6 +17,7 @@ export const JOBS: Job[] = [
   depositWatchJob,
   solvencyRefreshJob,
   reconciliationJob,
+  payeeCheckJob,
   housekeepingJob,
   mailOutboxJob,
 ];

@@ -49,6 +49,12 @@ export const ERROR_STATUS = {
   request_timeout: 408,
   /** The state changed first (already decided, already running, already taken). */
   conflict: 409,
+  /** A withdrawal in a payout batch is decided by the batch: cancel the batch first (or wait for its grace to end). */
+  in_payment: 409,
+  /** A batch whose file was downloaded is cancelled only once the administrator confirms it was not executed. */
+  batch_downloaded: 409,
+  /** The token refuses transfers to the wallet (USDC's blacklist): it cannot be paid there. */
+  payee_refused: 409,
   /** The tier was changed or deactivated after the investor saw it: show the tiers again. */
   tier_changed: 409,
   /** Update Balance: the balance is no longer the one the administrator saw. */

@@ -73,6 +73,26 @@ export const MSG = {
   batchCreated: (n: number) => `Payout batch of ${n} withdrawal${n === 1 ? '' : 's'} created`,
   batchNotOpen: 'This payout batch is no longer open',
   batchCancelled: 'Payout batch cancelled: its pending withdrawals can be exported again',
+  batchHasFrozen:
+    'Some of these withdrawals belong to accounts whose withdrawals are frozen: they cannot be paid. Refresh and select again.',
+  batchPayeeRefused:
+    'USDC refuses transfers to the wallet of some of these withdrawals (its issuer blocked the address): they cannot be paid there. Refresh and select again.',
+  batchChainUnreachable: 'Could not reach the blockchain to check the wallets of this batch. Please try again.',
+  batchCancelConfirm:
+    "This batch's file was downloaded, so the payout wallet may still execute it. Confirm that it was not and will not be executed (in a Safe: reject that transaction's nonce), then cancel.",
+  batchCancelledGrace:
+    'Payout batch cancelled: its withdrawals stay in payment for the grace period, and a payout read on chain until then still completes them.',
+  withdrawalInPayment:
+    'This withdrawal is in a payout batch, which decides it: a payout read on chain completes it. Cancel the batch first to reject it or to approve it by another hash.',
+  withdrawalInPaymentGrace:
+    "This withdrawal's batch was cancelled after its file was downloaded: it stays in payment until the grace period ends, and a payout read on chain until then still completes it.",
+  withdrawalAccountFrozen: "This account's withdrawals are frozen: lift the freeze before paying it.",
+  withdrawalPayeeRefused:
+    'USDC refuses transfers to this wallet address (its issuer blocked it): this withdrawal cannot be paid there. Reject it so that the investor can choose another address.',
+  payoutHeldFrozen:
+    "Held: the account's withdrawals are frozen, and this transfer left the payout wallet anyway. Investigate before assigning it.",
+  notMeWithdrawalRejected:
+    'Cancelled: you reported the sign-in or address that requested it as not yours. The money is back in your account.',
   batchNeedsPayout: 'PAYOUT_ADDRESS is not set: a payout batch needs the address that pays it.',
   payoutAssigned: 'Withdrawals approved with this payout',
   payoutDismissed: 'Payout removed from the list',

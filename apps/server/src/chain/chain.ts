@@ -83,10 +83,10 @@ export interface Chain {
   block(n: bigint): Promise<ChainRead<BlockHeader | null>>;
   /**
    * Every Transfer log of the configured USDC contracts in blocks `fromBlock..toBlock` (one
-   * eth_getLogs call: the caller keeps the range within what providers allow). With `to`, only
-   * transfers to those addresses (a topic filter: keep the list to a few hundred).
+   * eth_getLogs call: the caller keeps the range within what providers allow). With `to` or `from`, only
+   * transfers to or from those addresses (a topic filter: keep each list to a few hundred).
    */
-  usdcTransfers(fromBlock: bigint, toBlock: bigint, to?: string[]): Promise<ChainRead<TransferLog[]>>;
+  usdcTransfers(fromBlock: bigint, toBlock: bigint, only?: TransferFilter): Promise<ChainRead<TransferLog[]>>;
   /**
    * USDC (summed over the configured contracts) held by each address, in micro-USDC, read with
    * JSON-RPC batches of balanceOf calls (not one HTTP request per address).
@@ -99,6 +99,17 @@ export interface Chain {
    * has `transferWithAuthorization` at all (native USDC does; bridged USDC.e does not).
    */
   tokenInfo(token: string): Promise<ChainRead<TokenInfo>>;
+  /**
+   * The addresses among these that the token refuses to transfer to (native USDC's `isBlacklisted`), or null when the
+   * token has no such list (bridged USDC.e, most test tokens).
+   */
+  refusedBy(token: string, addresses: string[]): Promise<ChainRead<Set<string> | null>>;
+}
+
+/** Senders or recipients a log query is narrowed to. */
+export interface TransferFilter {
+  to?: string[];
+  from?: string[];
 }
 
 export interface TokenInfo {
@@ -108,6 +119,17 @@ export interface TokenInfo {
   decimals: number;
   eip3009: boolean;
 }
+
+/** Native USDC's blacklist read: a payout to a listed address reverts (and a whole Safe batch with it). */
+export const BLACKLIST_ABI = [
+  {
+    type: 'function',
+    name: 'isBlacklisted',
+    stateMutability: 'view',
+    inputs: [{ name: 'account', type: 'address' }],
+    outputs: [{ name: '', type: 'bool' }],
+  },
+] as const;
 
 /** EIP-3009 (native USDC): the reads the server makes, and the call `npm run sweep:submit` sends. */
 export const EIP3009_ABI = [
@@ -201,6 +223,17 @@ function isNotFound(
   if (!(err instanceof BaseError) || err.walk((e) => e instanceof HttpRequestError)) return false;
   const rpc = err.walk((e) => e instanceof RpcRequestError);
   return rpc instanceof RpcRequestError && /not (be )?found/i.test(rpc.details || rpc.message);
+}
+
+/** A contract call that reverted or answered nothing (the function is not there), as opposed to a node that failed. */
+function isMissingFunction(
+  { BaseError, ContractFunctionRevertedError, ContractFunctionZeroDataError }: Viem,
+  err: unknown,
+): boolean {
+  return (
+    err instanceof BaseError &&
+    Boolean(err.walk((e) => e instanceof ContractFunctionRevertedError || e instanceof ContractFunctionZeroDataError))
+  );
 }
 
 const firstLine = ({ BaseError }: Viem, err: unknown) =>
@@ -311,17 +344,22 @@ export function createChain(s: ChainSettings): Chain {
           throw err;
         }
       }),
-    usdcTransfers: (fromBlock, toBlock, to) =>
+    usdcTransfers: (fromBlock, toBlock, only) =>
       read(async (c, { toHex, pad }) => {
         // Raw eth_getLogs and a fixed-shape decode: viem's generic ABI decoding was 10x slower
         // than the node itself at a few hundred transfers per block (docs/decisions/0032).
-        const recipients = to?.map((a) => pad(a as Hex));
+        const topic = (list?: string[]): Hex[] | null => list?.map((a) => pad(a as Hex)) ?? null;
+        const topics: (Hex | Hex[] | null)[] = only?.to
+          ? [TRANSFER_TOPIC, topic(only.from), topic(only.to)]
+          : only?.from
+            ? [TRANSFER_TOPIC, topic(only.from)]
+            : [TRANSFER_TOPIC];
         const logs = await c.request({
           method: 'eth_getLogs',
           params: [
             {
               address: s.usdcContracts as Hex[],
-              topics: recipients ? [TRANSFER_TOPIC, null, recipients] : [TRANSFER_TOPIC],
+              topics,
               fromBlock: toHex(fromBlock),
               toBlock: toHex(toBlock),
             },
@@ -374,6 +412,30 @@ export function createChain(s: ChainSettings): Chain {
         const version = await probe(() => c.readContract({ address, abi: EIP3009_ABI, functionName: 'version' }));
         return { address: lower(token), name, version, decimals, eip3009: state !== null };
       }),
+    refusedBy: (token, addresses) =>
+      read(async (c, viem, batchClient) => {
+        const ask = (client: PublicClient, a: string) =>
+          client.readContract({
+            address: token as Hex,
+            abi: BLACKLIST_ABI,
+            functionName: 'isBlacklisted',
+            args: [a as Hex],
+          });
+        // A token without the list reverts (or answers nothing): nothing is refused. An RPC failure still throws.
+        try {
+          await ask(c, '0x0000000000000000000000000000000000000000');
+        } catch (err) {
+          if (isMissingFunction(viem, err)) return null;
+          throw err;
+        }
+        const refused = new Set<string>();
+        for (let i = 0; i < addresses.length; i += BALANCE_BATCH_SIZE) {
+          const chunk = addresses.slice(i, i + BALANCE_BATCH_SIZE);
+          const flags = await Promise.all(chunk.map((a) => ask(batchClient, a)));
+          chunk.forEach((a, j) => flags[j] && refused.add(lower(a)));
+        }
+        return refused;
+      }),
     usdcBalances: (addresses) =>
       read(async (_c, { erc20Abi }, batchClient) => {
         const out = new Map<string, bigint>();
@@ -414,18 +476,18 @@ export async function completeTransfers(
   chain: Chain,
   fromBlock: bigint,
   toBlock: bigint,
-  to?: string[],
+  only?: TransferFilter,
 ): Promise<ChainRead<TransferLog[]>> {
-  const first = await chain.usdcTransfers(fromBlock, toBlock, to);
+  const first = await chain.usdcTransfers(fromBlock, toBlock, only);
   if (!first.ok || first.value.length === 0) return first;
   const last = first.value.reduce((m, l) => (l.blockNumber > m ? l.blockNumber : m), fromBlock);
   const cut = (message: string): ChainRead<TransferLog[]> => ({ ok: false, error: { kind: 'truncated', message } });
   if (last < toBlock) {
-    const after = await chain.usdcTransfers(last + 1n, toBlock, to);
+    const after = await chain.usdcTransfers(last + 1n, toBlock, only);
     if (!after.ok) return after;
     if (after.value.length > 0) return cut(`blocks ${fromBlock}-${toBlock} stopped at block ${last}`);
   }
-  const whole = await chain.usdcTransfers(last, last, to);
+  const whole = await chain.usdcTransfers(last, last, only);
   if (!whole.ok) return whole;
   if (whole.value.length > first.value.filter((l) => l.blockNumber === last).length)
     return cut(`blocks ${fromBlock}-${toBlock} stopped inside block ${last}`);

@@ -3,19 +3,23 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english';
-import { bytesToHex, parseSignature, type Hex } from 'viem';
+import { bytesToHex, getAddress, isAddress, parseSignature, type Hex } from 'viem';
+import { microToText } from '@harvest/shared/money';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { SweepPlan } from '../modules/solvency/sweep-plan.ts';
 import { AUTHORIZATION_TYPES, type SignedSweep } from '../modules/solvency/sweep-file.ts';
-import { readSecret } from '../lib/secret-input.ts';
+import { confirmed, readSecret } from '../lib/secret-input.ts';
 
 /**
- * `npm run sweep:sign -- --plan plan.json --out signed.json [--path "m/44'/60'/0'/0"] [--hours 6]`, on the operator's
- * offline machine (decision 0072). Standard input holds the extended private key (xprv...) of the DEPOSIT_XPUB node,
- * or a BIP39 mnemonic (the node at --path). The secret is never read from the environment, never printed, never
- * written: what is written is one EIP-3009 authorization per address and token, moving the whole balance to the
- * plan's treasury, with a random nonce, valid for --hours. A secret whose public node is not the plan's DEPOSIT_XPUB
- * is refused.
+ * `npm run sweep:sign -- --plan plan.json --treasury 0x... --out signed.json [--path "m/44'/60'/0'/0"] [--hours 6]
+ * [--yes]`, on the operator's offline machine (decision 0072). The plan came from the online server: it is untrusted.
+ * Where the money goes is this command line's `--treasury` (typed on the offline machine), never the plan's: a plan
+ * naming another treasury is refused. Before signing it prints the destination, the number of addresses and the
+ * totals, and signs only after `--yes` or `yes` typed at the terminal. Standard input holds the extended private key
+ * (xprv...) of the DEPOSIT_XPUB node, or a BIP39 mnemonic (the node at --path); it is never read from the environment,
+ * never printed, never written. What is written is one EIP-3009 authorization per address and token, moving the whole
+ * balance to the treasury, with a random nonce, valid for --hours. A secret whose public node is not the plan's
+ * DEPOSIT_XPUB is refused.
  */
 const args = process.argv.slice(2);
 const arg = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
@@ -26,6 +30,11 @@ const fail = (message: string): never => {
 
 const planFile = arg('--plan') ?? fail('--plan FILE is required (npm run deposits:sweep-plan -- --json --out FILE)');
 const outFile = arg('--out') ?? fail('--out FILE is required');
+const treasuryArg =
+  arg('--treasury') ?? fail('--treasury ADDRESS is required: where the money goes is decided here, not by the plan');
+if (!isAddress(treasuryArg))
+  fail(`--treasury ${treasuryArg} is not an address (or its mixed case is not its EIP-55 checksum)`);
+const treasury = getAddress(treasuryArg);
 const path = arg('--path') ?? "m/44'/60'/0'/0";
 const hours = Number(arg('--hours') ?? 6);
 if (!Number.isFinite(hours) || hours <= 0 || hours > 72) fail('--hours must be between 0 and 72');
@@ -38,7 +47,24 @@ try {
 }
 if (plan!.kind !== 'harvest-farm-sweep-plan' || plan!.version !== 1)
   fail(`${planFile} is not a sweep plan (version 1)`);
-if (!plan!.treasury) fail('the plan has no treasury address (TREASURY_ADDRESS was not set when it was made)');
+if (plan!.treasury && plan!.treasury.toLowerCase() !== treasury.toLowerCase())
+  fail(
+    `the plan sends the money to ${plan!.treasury}, not to --treasury ${treasury}: refused (the plan file was changed, or TREASURY_ADDRESS differs). Nothing was signed.`,
+  );
+const totals = plan!.tokens.map(
+  (t) =>
+    `${microToText(plan!.addresses.reduce((n, a) => n + BigInt(a.balances[t.address] ?? 0), 0n))} of ${t.name} (${t.address})`,
+);
+console.log(
+  [
+    `Sweep to sign on chain ${plan!.chainId}:`,
+    `  destination  ${treasury}`,
+    `  addresses    ${plan!.addresses.length}`,
+    ...totals.map((t) => `  total        ${t}`),
+  ].join('\n'),
+);
+if (!args.includes('--yes') && !(await confirmed('Sign these transfers to this destination? Type yes: ')))
+  fail('not confirmed: nothing was signed (review the summary above, then type yes, or pass --yes)');
 
 const secret = (
   await readSecret('Extended private key (xprv...) or mnemonic of the DEPOSIT_XPUB node (input hidden): ')
@@ -64,7 +90,7 @@ const signed: SignedSweep = {
   kind: 'harvest-farm-sweep-authorizations',
   version: 1,
   chainId: plan!.chainId,
-  treasury: plan!.treasury!,
+  treasury: treasury.toLowerCase(),
   createdAt: new Date().toISOString(),
   authorizations: [],
   manual: [],
@@ -91,7 +117,7 @@ for (const a of plan!.addresses) {
     }
     const message = {
       from: account.address,
-      to: plan!.treasury as Hex,
+      to: treasury,
       value,
       validAfter: 0n,
       validBefore,
@@ -112,7 +138,7 @@ for (const a of plan!.addresses) {
     signed.authorizations.push({
       token: token.address,
       from: account.address.toLowerCase(),
-      to: plan!.treasury!,
+      to: treasury.toLowerCase(),
       value: value.toString(),
       validAfter: '0',
       validBefore: validBefore.toString(),
@@ -127,7 +153,7 @@ for (const a of plan!.addresses) {
 writeFileSync(outFile, `${JSON.stringify(signed, null, 2)}\n`, { mode: 0o600 });
 const total = signed.authorizations.reduce((n, x) => n + BigInt(x.value), 0n);
 console.log(
-  `Signed ${signed.authorizations.length} authorization(s) moving ${total} micro-USDC to ${plan!.treasury}, valid until ${new Date(Number(validBefore) * 1000).toISOString()}: ${outFile}`,
+  `Signed ${signed.authorizations.length} authorization(s) moving ${microToText(total)} USDC to ${treasury}, valid until ${new Date(Number(validBefore) * 1000).toISOString()}: ${outFile}`,
 );
 for (const m of signed.manual)
   console.log(

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createPublicClient, createWalletClient, defineChain, http, type Hex } from 'viem';
+import { createPublicClient, createWalletClient, defineChain, getAddress, http, isAddress, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { EIP3009_ABI } from '../chain/chain.ts';
 import type { SignedSweep } from '../modules/solvency/sweep-file.ts';
@@ -7,8 +7,9 @@ import type { SignedSweep } from '../modules/solvency/sweep-file.ts';
 /**
  * `SWEEP_RELAYER_KEY=0x... npm run sweep:submit -- signed.json`, on any online machine (decision 0072): sends each
  * signed EIP-3009 authorization to its token from the relayer (a gas wallet: it pays the POL, it can move nothing
- * else) and reports each result. An expired, already used or failing one is reported and skipped, never retried.
- * Needs CHAIN_RPC_URL and CHAIN_ID; no database.
+ * else) and reports each result. A file with any authorization to anywhere but TREASURY_ADDRESS is refused whole,
+ * before anything is sent. An expired, already used or failing one is reported and skipped, never retried.
+ * Needs CHAIN_RPC_URL, CHAIN_ID and TREASURY_ADDRESS; no database.
  */
 
 const fail = (message: string): never => {
@@ -19,10 +20,20 @@ const file = process.argv[2] ?? fail('the signed file is required: npm run sweep
 const key = process.env.SWEEP_RELAYER_KEY ?? fail("SWEEP_RELAYER_KEY (the gas wallet's private key) is not set");
 if (!/^0x[0-9a-fA-F]{64}$/.test(key)) fail('SWEEP_RELAYER_KEY must be a 0x-prefixed 32-byte hex private key');
 const rpcUrl = process.env.CHAIN_RPC_URL ?? fail('CHAIN_RPC_URL is not set');
+const treasury = process.env.TREASURY_ADDRESS ?? fail('TREASURY_ADDRESS is not set: sweeps go there and nowhere else');
+if (!isAddress(treasury)) fail('TREASURY_ADDRESS is not an address');
 const chainId = Number(process.env.CHAIN_ID ?? 137);
 const signed = JSON.parse(readFileSync(file, 'utf8')) as SignedSweep;
 if (signed.kind !== 'harvest-farm-sweep-authorizations' || signed.version !== 1) fail(`${file} is not a signed sweep`);
 if (signed.chainId !== chainId) fail(`the authorizations are for chain ${signed.chainId}, CHAIN_ID is ${chainId}`);
+const elsewhere = signed.authorizations.filter((a) => a.to.toLowerCase() !== treasury.toLowerCase());
+if (elsewhere.length > 0)
+  fail(
+    [
+      `${elsewhere.length} authorization(s) send USDC somewhere other than TREASURY_ADDRESS ${getAddress(treasury)}: nothing was sent.`,
+      ...elsewhere.map((a) => `  ${a.from} -> ${a.to} ${a.value} (token ${a.token})`),
+    ].join('\n'),
+  );
 
 const chain = defineChain({
   id: chainId,

@@ -453,6 +453,8 @@ export const chainReconciliations = pgTable(
     checkedDeposits: integer('checked_deposits').notNull().default(0),
     checkedTransfers: integer('checked_transfers').notNull().default(0),
     checkedAddresses: integer('checked_addresses').notNull().default(0),
+    /** Transfers out of the payout address and out of deposit addresses compared (money out). */
+    checkedPayouts: integer('checked_payouts').notNull().default(0),
     differenceCount: integer('difference_count').notNull().default(0),
     /** The first differences found (at most 200), as printed by the command. */
     differences: jsonb('differences')
@@ -612,8 +614,15 @@ export const withdrawals = pgTable(
     processedBy: uuid('processed_by'),
     txHash: text('tx_hash'),
     notes: text('notes'),
-    /** The payout batch it was exported in ("in payment" while the batch is open and it is pending). */
+    /**
+     * The payout batch it was exported in: "in payment" while it is pending and the batch is open, or cancelled
+     * after its file was downloaded and still inside its grace (payout_batches.grace_until).
+     */
     batchId: uuid('batch_id'),
+    /** The session that asked for it: "this wasn't me" about that session rejects it. */
+    sessionId: uuid('session_id'),
+    /** The token was read refusing transfers to the wallet (USDC's blacklist): kept out of batches until it is not. */
+    payeeRefusedAt: ts('payee_refused_at'),
     /**
      * The owner of a rewards or balance withdrawal (null for an earning's): the users foreign key sits here,
      * so an earning withdrawal pays one foreign-key check (withdrawals_earning_fk, which also proves its
@@ -784,6 +793,10 @@ export const payoutBatches = pgTable('payout_batches', {
   createdAt: createdAt(),
   closedAt: ts('closed_at'),
   closedBy: uuid('closed_by'),
+  /** First download of its file: from then on the multisig may execute it, so a cancel must be confirmed. */
+  downloadedAt: ts('downloaded_at'),
+  /** Cancelled after a download: its withdrawals stay in payment until then (a payout found on chain completes them). */
+  graceUntil: ts('grace_until'),
 });
 
 /**
@@ -801,7 +814,7 @@ export const payoutTransfers = pgTable(
     amount: money('amount').notNull(),
     blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
     blockHash: text('block_hash').notNull(),
-    /** pending (not looked at yet), matched, ambiguous, unmatched, dismissed. */
+    /** pending (not looked at yet), matched, ambiguous, unmatched, held (an account frozen), dismissed. */
     status: text('status').notNull().default('pending'),
     /** The withdrawals it paid (matched). */
     withdrawalIds: uuid('withdrawal_ids').array(),
@@ -819,7 +832,10 @@ export const payoutTransfers = pgTable(
   ],
 );
 
-/** USDC moved out of an investor's deposit address to TREASURY_ADDRESS (a sweep), as the watcher read it. */
+/**
+ * USDC moved out of an investor's deposit address, as the watcher read it: a sweep to TREASURY_ADDRESS, or, to any
+ * other address, money that left without the treasury (an alarm, and a difference for the reconciliation).
+ */
 export const depositSweeps = pgTable(
   'deposit_sweeps',
   {

@@ -6,25 +6,34 @@ import { addressKey } from './throttle.ts';
 /** The user agent as kept and shown: at most this many characters. */
 const MAX_UA = 300;
 
+/** What bowser names from its own lists; anything else it reports is copied from the agent, which anyone can write. */
+const BROWSERS = new Set(Object.values(Bowser.BROWSER_MAP));
+const SYSTEMS = new Set(Object.values(Bowser.OS_MAP));
+/** A model read from the agent ("iPhone", "Kindle Fire HD 7"): nothing that could be a link. */
+const MODEL = /^[A-Za-z0-9 ]{1,24}$/;
+const major = (version: string | undefined) => /^\d+/.exec(version ?? '')?.[0];
+
 /**
- * A readable device for a user agent ("Chrome 140 on Windows 10", "Safari 17.4 on iPhone"), read once per
- * sign-in with bowser (MIT, 35 kB, no dependencies: smaller than ua-parser-js, which is AGPL since 2.0).
- * An agent it does not know is shown by its first word ("curl/8.5.0"); none at all is "Unknown device".
+ * A readable device for a user agent ("Chrome 140 on Windows 10", "Safari 17 on iPhone"), read once per sign-in
+ * with bowser (MIT, 35 kB, no dependencies: smaller than ua-parser-js, which is AGPL since 2.0). It goes into the
+ * new-device e-mail, so it holds only names from bowser's lists and version digits: an agent it does not know
+ * ("curl/8.5.0", "Visit-https://evil.example/claim") is "Unknown device", never its own words.
  */
 export function deviceName(userAgent: string | undefined): string {
   const ua = (userAgent ?? '').trim().slice(0, MAX_UA);
   if (!ua) return UNKNOWN_DEVICE;
   const p = Bowser.parse(ua);
-  const browser = [p.browser.name, p.browser.version?.split('.')[0]].filter(Boolean).join(' ');
-  const model = p.platform.model && p.platform.model !== p.os.name ? p.platform.model : null;
-  const os = [p.os.name, p.os.versionName ?? (p.os.name === 'iOS' || p.os.name === 'Android' ? p.os.version : null)]
-    .filter(Boolean)
-    .join(' ');
+  const name = p.browser.name && BROWSERS.has(p.browser.name) ? p.browser.name : null;
+  const browser = name && [name, major(p.browser.version)].filter(Boolean).join(' ');
+  const model =
+    p.platform.model && MODEL.test(p.platform.model) && p.platform.model !== p.os.name ? p.platform.model : null;
+  const system = p.os.name && SYSTEMS.has(p.os.name) ? p.os.name : null;
+  const version = p.os.versionName ?? (system === 'iOS' || system === 'Android' ? major(p.os.version) : null);
+  const os = system && [system, version].filter(Boolean).join(' ');
   const where = model ?? os;
   // The web and the e-mails say "on" in the reader's language (sayDevice).
   if (browser && where) return `${browser} on ${where}`;
-  if (browser || where) return browser || where;
-  return ua.split(/\s+/)[0]?.slice(0, 60) || UNKNOWN_DEVICE;
+  return browser || where || UNKNOWN_DEVICE;
 }
 
 /**

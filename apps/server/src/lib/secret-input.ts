@@ -1,3 +1,6 @@
+import { createReadStream, openSync } from 'node:fs';
+import { createInterface } from 'node:readline/promises';
+
 /**
  * Reads a secret from standard input, never from the environment: piped (`< key.txt`) as it is, or typed at a
  * terminal after `prompt` without being echoed. Nothing here prints or keeps it.
@@ -30,4 +33,25 @@ export async function readSecret(prompt: string): Promise<string> {
     };
     stdin.on('data', onData);
   });
+}
+
+/**
+ * Asks at the terminal (/dev/tty, not standard input, which may carry a secret) for `yes`. No terminal (a pipe, a
+ * job without one): false, so nothing is signed unasked; the caller says how to confirm instead (--yes).
+ */
+export async function confirmed(prompt: string): Promise<boolean> {
+  let fd: number;
+  try {
+    fd = openSync('/dev/tty', 'r');
+  } catch {
+    return false;
+  }
+  const input = createReadStream('', { fd });
+  const rl = createInterface({ input, output: process.stderr, terminal: false });
+  try {
+    return (await rl.question(prompt)).trim().toLowerCase() === 'yes';
+  } finally {
+    rl.close();
+    input.destroy();
+  }
 }

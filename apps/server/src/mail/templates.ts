@@ -1,6 +1,7 @@
 import { intlLocale, type Translate } from '@harvest/shared/i18n';
 import { formatUsdc, microToText, microToUsdc } from '@harvest/shared/money';
 import { sayDevice } from '@harvest/shared/security-texts';
+import { getAddress } from 'viem';
 import { knownText, translator } from '../lib/i18n.ts';
 
 /**
@@ -63,7 +64,9 @@ export type MailEvent =
       notMeUrl: string;
       at: Date;
     }
-  | { kind: 'account_secured'; at: Date };
+  | { kind: 'account_secured'; at: Date }
+  | { kind: 'withdrawal_unpayable'; net: bigint; wallet: string; at: Date }
+  | { kind: 'chain_alarm'; alarm: string; detail: string; at: Date };
 
 export type MailKind = MailEvent['kind'];
 
@@ -205,7 +208,7 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings, t: Translate): B
         rows: [
           [t('Amount'), usdcText(e.amount)],
           [t('Returned to'), returnedTo(t, e.returnedTo)],
-          [t('Notes'), e.notes ?? '—'],
+          [t('Notes'), e.notes ? knownText(locale, e.notes) : '—'],
           [t('Date'), when],
         ],
         closing: [],
@@ -327,6 +330,34 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings, t: Translate): B
           ),
         ],
         links: [{ text: t('Confirm: turn the lock off'), href: e.confirmUrl }, notMe(t, e.notMeUrl)],
+      };
+    case 'withdrawal_unpayable':
+      return {
+        subject: t('Your withdrawal cannot be paid to this address'),
+        lead: t(
+          'USDC refuses transfers to {wallet} (the token issuer blocked this address), so your withdrawal of {amount} cannot be paid there.',
+          { wallet: getAddress(e.wallet), amount: usdcText(e.net) },
+        ),
+        rows: [
+          [t('Amount'), usdcText(e.net)],
+          [t('Wallet'), getAddress(e.wallet)],
+          [t('Date'), when],
+        ],
+        closing: [
+          t('We will return the money to your account. Then use Withdraw All again with another address.'),
+          t('Questions: {support}', { support: s.supportEmail }),
+        ],
+      };
+    case 'chain_alarm':
+      return {
+        subject: t('Chain alarm: {kind}', { kind: e.alarm }),
+        lead: t('The chain watcher raised an alarm that an administrator must look at (admin Solvency panel).'),
+        rows: [
+          [t('Alarm'), e.alarm],
+          [t('What happened'), e.detail],
+          [t('Date'), when],
+        ],
+        closing: [t('Acknowledge it in the Solvency panel once it is handled.')],
       };
     case 'account_secured':
       return {

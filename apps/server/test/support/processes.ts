@@ -143,6 +143,8 @@ export function runCliAsync(
       cwd: ROOT,
       env: { ...process.env, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
+      // No controlling terminal: a command that would ask at one (sweep:sign's confirmation) answers as in a job.
+      detached: true,
     });
     child.stdin?.end(opts.input ?? '');
     let output = '';

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 
-/** What a reconciliation of money in against the chain can find (docs/OPERATIONS.md explains each). */
+/** What a reconciliation of money in and out against the chain can find (docs/OPERATIONS.md explains each). */
 export const DIFFERENCE_KINDS = [
   /** A credited deposit whose transfer is not on the chain. */
   'unbacked',
@@ -12,6 +12,14 @@ export const DIFFERENCE_KINDS = [
   'missed',
   /** Withdrawals approved with a payout transaction that does not carry their net amounts to their wallet. */
   'unpaid',
+  /** A USDC transfer out of PAYOUT_ADDRESS that no approved withdrawal accounts for. */
+  'unmatched_payout',
+  /** A transfer out of PAYOUT_ADDRESS to a wallet whose withdrawal of that amount was rejected: paid after all. */
+  'paid_after_rejection',
+  /** A payout transaction carried more to a wallet than the withdrawals approved with it. */
+  'overpaid',
+  /** USDC left an investor's deposit address for somewhere other than TREASURY_ADDRESS. */
+  'sweep_elsewhere',
 ] as const;
 export type DifferenceKind = (typeof DIFFERENCE_KINDS)[number];
 
@@ -40,7 +48,8 @@ export const reconciliationSchema = z.object({
   finishedAt: z.nullable(z.string()),
   /** The chain was compared up to this block. */
   throughBlock: z.nullable(z.number()),
-  checked: z.object({ deposits: z.number(), transfers: z.number(), addresses: z.number() }),
+  /** Credited deposits, transfers to deposit addresses, addresses, and transfers out (payout and deposit addresses). */
+  checked: z.object({ deposits: z.number(), transfers: z.number(), addresses: z.number(), payouts: z.number() }),
   differenceCount: z.number(),
   /** The first differences found. */
   differences: z.array(differenceSchema),
@@ -78,6 +87,12 @@ export const solvencyResponse = z.object({
   ),
   reconciliation: z.nullable(reconciliationSchema),
   alarms: z.array(chainAlarmSchema),
+  /**
+   * Money that left the platform's addresses without the books releasing it, as the watcher read it: transfers out
+   * of the payout wallet no withdrawal accounts for (unmatched, ambiguous or held), and deposit funds moved anywhere
+   * but the treasury. Already gone from the assets above; shown so that the loss is seen, not only felt.
+   */
+  unexplainedOutflow: z.object({ payoutWallet: z.number(), depositAddresses: z.number() }),
 });
 export type Solvency = z.infer<typeof solvencyResponse>;
 

@@ -74,16 +74,21 @@ export const withdrawalSchema = z.object({
   processedAt: z.nullable(isoDate),
   txHash: z.nullable(z.string()),
   notes: z.nullable(z.string()),
+  /** The token refuses transfers to the wallet (USDC's blacklist): it cannot be paid there; choose another address. */
+  payeeRefused: z.boolean(),
 });
 export type Withdrawal = z.infer<typeof withdrawalSchema>;
 
 /**
- * Every admin view of a withdrawal: the requester populated (spec: userId with firstName, lastName, email), and the
- * payout batch it was exported in (pending with a batch: "in payment"; the investor still sees pending).
+ * Every admin view of a withdrawal: the requester populated (spec: userId with firstName, lastName, email), the
+ * payout batch that holds it in payment (null: none; the investor still sees pending), until when when that batch was
+ * cancelled after its file was downloaded, and whether its account's withdrawals are frozen (it cannot be paid).
  */
 export const adminWithdrawalSchema = z.extend(withdrawalSchema, {
   userId: userRefSchema,
   batchId: z.nullable(z.string()),
+  inPaymentUntil: z.nullable(isoDate),
+  frozen: z.boolean(),
 });
 export type AdminWithdrawal = z.infer<typeof adminWithdrawalSchema>;
 
@@ -139,7 +144,8 @@ export const foundPayoutSchema = z.object({
   walletAddress: z.string(),
   amount: usdc,
   blockNumber: z.number(),
-  status: z.enum(['ambiguous', 'unmatched']),
+  /** held: it paid a frozen account's withdrawals, which are not completed by it until an administrator decides. */
+  status: z.enum(['ambiguous', 'unmatched', 'held']),
   detail: z.nullable(z.string()),
   candidates: z.array(z.array(z.string())),
   pendingToWallet: z.array(payableWithdrawalSchema),
@@ -158,10 +164,19 @@ export const payoutBatchSchema = z.object({
   createdAt: isoDate,
   closedAt: z.nullable(isoDate),
   withdrawals: z.number(),
-  /** Still pending (in payment); the others were completed (or rejected). */
+  /** Still pending (in payment); the others were completed (or, after a cancelled batch's grace, rejected). */
   pending: z.number(),
   transfers: z.number(),
+  /** The net amounts it asks for: its withdrawals still pending or completed by it (never a rejected one). */
   total: usdc,
+  /** What it paid: the net amounts of its withdrawals completed. */
+  paid: usdc,
+  /** Pending withdrawals in it that its file leaves out: accounts frozen, or wallets the token refuses. */
+  frozen: z.number(),
+  refused: z.number(),
+  /** First download of its file (a cancel must then be confirmed), and until when a cancelled one stays in payment. */
+  downloadedAt: z.nullable(isoDate),
+  graceUntil: z.nullable(isoDate),
 });
 export type PayoutBatch = z.infer<typeof payoutBatchSchema>;
 export const createBatchBody = z.strictObject({
@@ -169,5 +184,7 @@ export const createBatchBody = z.strictObject({
   grouped: z.boolean({ error: TEXT.batchGroupedRequired }),
 });
 export type CreateBatchInput = z.input<typeof createBatchBody>;
+/** Cancelling a batch whose file was downloaded: the administrator confirms it was not and will not be executed. */
+export const cancelBatchBody = z.optional(z.strictObject({ confirmNotExecuted: z.optional(z.boolean()) }));
 export const payoutBatchResponse = z.object({ message: z.string(), batch: payoutBatchSchema });
 export const payoutBatchesResponse = z.object({ batches: z.array(payoutBatchSchema) });

@@ -51,7 +51,7 @@ export async function dashboard(ctx: AppContext): Promise<AdminDashboard> {
   const [totals, deposits, withdrawals] = await Promise.all([
     platformTotals(ctx.db),
     recentDeposits(ctx, RECENT_ACTIVITY),
-    recentForAdmin(ctx.db, RECENT_ACTIVITY),
+    recentForAdmin(ctx, RECENT_ACTIVITY),
   ]);
   return {
     metrics: {

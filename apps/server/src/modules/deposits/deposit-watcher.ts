@@ -10,10 +10,11 @@ import {
   type TransferLog,
 } from '../../chain/chain.ts';
 import type { AppContext, ReadinessCheck } from '../../context.ts';
+import type { Tx } from '../../db/client.ts';
 import { inTransaction } from '../../db/tx.ts';
-import { ownersOf } from '../deposit-addresses/deposit-addresses.queries.ts';
+import { ownersOf, type DepositAddressRow } from '../deposit-addresses/deposit-addresses.queries.ts';
 import { DEPOSIT_WATCHER } from '../deposit-addresses/deposit-addresses.service.ts';
-import { refreshBalancesOf, refreshOnchainBalances } from '../solvency/solvency.service.ts';
+import { raiseAlarm, refreshBalancesOf, refreshOnchainBalances } from '../solvency/solvency.service.ts';
 import { confirmAndCreditMany } from './deposits.credit.ts';
 import * as dq from './deposits.queries.ts';
 import * as q from './watcher.queries.ts';
@@ -131,7 +132,7 @@ type RangeRead =
       parentHash: string;
       toHash: string;
       rows: q.WatchedInsert[];
-      /** Transfers out of PAYOUT_ADDRESS, and out of investors' addresses to TREASURY_ADDRESS (sweeps). */
+      /** Transfers out of PAYOUT_ADDRESS, and out of investors' addresses (to TREASURY_ADDRESS: sweeps). */
       payouts: pq.PayoutInsert[];
       sweeps: pq.SweepInsert[];
       /** Logs the node answered, and the USDC transfers among them. */
@@ -403,8 +404,10 @@ export class DepositWatcher {
       )
         throw new WatcherFault('changed', `the logs of blocks ${from}-${to} come from another chain than their blocks`);
       const transfers = logs.filter((l) => l.usdc && l.value > 0n);
-      const rows = await this.depositsIn(transfers, head);
-      const { payouts, sweeps } = await this.outgoingIn(transfers);
+      // One look-up of the investors' addresses among senders and recipients: deposits in, money out.
+      const owners = await ownersOf(this.ctx.db, [...new Set(transfers.flatMap((l) => [l.to, l.from]))]);
+      const rows = await this.depositsIn(transfers, head, owners);
+      const { payouts, sweeps } = this.outgoingIn(transfers, owners);
       return {
         ok: true,
         from,
@@ -440,6 +443,7 @@ export class DepositWatcher {
       await q.recordTransfers(tx, read.rows);
       await pq.recordPayoutTransfers(tx, read.payouts);
       await pq.recordSweeps(tx, read.sweeps);
+      for (const x of read.sweeps.filter((x) => x.toAddress !== this.treasury)) await this.sweptElsewhere(tx, x);
       await q.addCheckpoint(tx, DEPOSIT_WATCHER, read.to, read.toHash, read.to - CHECKPOINT_WINDOW);
       return next;
     });
@@ -463,13 +467,19 @@ export class DepositWatcher {
     out.recorded += rows.length;
   }
 
+  private get treasury(): string | undefined {
+    return this.ctx.config.TREASURY_ADDRESS?.toLowerCase();
+  }
+
   /**
    * The transfers out that the books follow: from PAYOUT_ADDRESS (payouts the watcher matches with withdrawals), and
-   * from an investor's deposit address to TREASURY_ADDRESS (sweeps).
+   * from an investor's deposit address to anywhere (to TREASURY_ADDRESS: a sweep; elsewhere: an alarm).
    */
-  private async outgoingIn(logs: TransferLog[]): Promise<{ payouts: pq.PayoutInsert[]; sweeps: pq.SweepInsert[] }> {
+  private outgoingIn(
+    logs: TransferLog[],
+    investors: DepositAddressRow[],
+  ): { payouts: pq.PayoutInsert[]; sweeps: pq.SweepInsert[] } {
     const payout = this.ctx.config.PAYOUT_ADDRESS?.toLowerCase();
-    const treasury = this.ctx.config.TREASURY_ADDRESS?.toLowerCase();
     const now = this.ctx.clock.now();
     const payouts = payout
       ? logs
@@ -484,20 +494,9 @@ export class DepositWatcher {
             createdAt: now,
           }))
       : [];
-    const toTreasury = treasury ? logs.filter((l) => l.to === treasury) : [];
-    const owners =
-      toTreasury.length > 0
-        ? new Set(
-            (
-              await ownersOf(
-                this.ctx.db,
-                toTreasury.map((l) => l.from),
-              )
-            ).map((o) => o.address),
-          )
-        : null;
-    const sweeps = toTreasury
-      .filter((l) => owners?.has(l.from))
+    const owners = new Set(investors.map((o) => o.address));
+    const sweeps = logs
+      .filter((l) => owners.has(l.from))
       .map((l) => ({
         txHash: l.txHash,
         logIndex: l.logIndex,
@@ -510,9 +509,24 @@ export class DepositWatcher {
     return { payouts, sweeps };
   }
 
+  /** USDC left a deposit address for somewhere other than the treasury: only its key can do that. An alarm. */
+  private async sweptElsewhere(tx: Tx, x: pq.SweepInsert): Promise<void> {
+    const detail = `${formatUsdc(microToUsdc(x.amount), 2, 6)} USDC left the deposit address ${x.fromAddress} for ${x.toAddress}, not for the treasury (transaction ${x.txHash}): the deposit key signed it`;
+    await raiseAlarm(tx, this.ctx, {
+      kind: 'sweep_elsewhere',
+      detail,
+      blockNumber: x.blockNumber,
+      at: this.ctx.clock.now(),
+    });
+    this.ctx.log.error(
+      { from: x.fromAddress, to: x.toAddress, txHash: x.txHash },
+      'deposit funds left for an address that is not the treasury',
+    );
+  }
+
   /** The logs that are deposits: to an investor's address, from the block it was handed out on. */
-  async depositsIn(logs: TransferLog[], head: bigint): Promise<q.WatchedInsert[]> {
-    const owners = await ownersOf(this.ctx.db, [...new Set(logs.map((l) => l.to))]);
+  async depositsIn(logs: TransferLog[], head: bigint, known?: DepositAddressRow[]): Promise<q.WatchedInsert[]> {
+    const owners = known ?? (await ownersOf(this.ctx.db, [...new Set(logs.map((l) => l.to))]));
     if (owners.length === 0) return [];
     const byAddress = new Map(owners.map((o) => [o.address, o]));
     const now = this.ctx.clock.now();
@@ -638,7 +652,7 @@ export class DepositWatcher {
       }
       await q.recordTransfers(tx, unused);
       for (const d of gone)
-        await q.raiseAlarm(tx, {
+        await raiseAlarm(tx, this.ctx, {
           kind: 'credited_gone',
           detail: `a credited deposit of ${formatUsdc(microToUsdc(d.amount), 2, 6)} USDC (transaction ${txHash}, deposit ${d.id}) is no longer on the chain`,
           blockNumber: d.blockNumber,
@@ -678,12 +692,14 @@ export class DepositWatcher {
           logIndex: again.logIndex,
         });
       else
-        await q.raiseAlarm(db, {
-          kind: 'payout_gone',
-          detail: `a payout of ${formatUsdc(microToUsdc(p.amount), 2, 6)} USDC to ${p.toAddress} (transaction ${p.txHash}) that completed withdrawals is no longer on the chain`,
-          blockNumber: p.blockNumber,
-          at: now,
-        });
+        await inTransaction(db, (tx) =>
+          raiseAlarm(tx, this.ctx, {
+            kind: 'payout_gone',
+            detail: `a payout of ${formatUsdc(microToUsdc(p.amount), 2, 6)} USDC to ${p.toAddress} (transaction ${p.txHash}) that completed withdrawals is no longer on the chain`,
+            blockNumber: p.blockNumber,
+            at: now,
+          }),
+        );
     }
   }
 
@@ -712,17 +728,21 @@ export class DepositWatcher {
     }
     if (!found) {
       const detail = `block ${cursor.blockNumber} left the chain and none of the ${checkpoints.length} checkpoints below it is on the chain: the watcher stopped (docs/OPERATIONS.md)`;
-      await q.raiseAlarm(db, { kind: 'fork_not_found', detail, blockNumber: cursor.blockNumber, at: now });
+      await inTransaction(db, (tx) =>
+        raiseAlarm(tx, this.ctx, { kind: 'fork_not_found', detail, blockNumber: cursor.blockNumber, at: now }),
+      );
       this.ctx.log.error({ block: cursor.blockNumber }, 'deposit watcher: fork point not found, stopped');
       throw new WatcherFault('fork_not_found', detail);
     }
     const fork = found;
-    await q.raiseAlarm(db, {
-      kind: 'deep_reorg',
-      detail: `a re-organisation deeper than the ${conf} confirmations replaced blocks ${fork.blockNumber + 1n}-${cursor.blockNumber}`,
-      blockNumber: fork.blockNumber + 1n,
-      at: now,
-    });
+    await inTransaction(db, (tx) =>
+      raiseAlarm(tx, this.ctx, {
+        kind: 'deep_reorg',
+        detail: `a re-organisation deeper than the ${conf} confirmations replaced blocks ${fork.blockNumber + 1n}-${cursor.blockNumber}`,
+        blockNumber: fork.blockNumber + 1n,
+        at: now,
+      }),
+    );
     this.ctx.metrics.watcherErrors.inc({ kind: 'deep_reorg' });
     this.ctx.log.error(
       { from: cursor.blockNumber, to: fork.blockNumber },

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { chainAlarms, chainCheckpoints, chainCursors, depositAddresses, deposits } from '../../db/schema.ts';
+import { chainCheckpoints, chainCursors, depositAddresses, deposits } from '../../db/schema.ts';
 import { MSG } from '@harvest/shared/messages';
 import { failedClaimOf, type DepositRow } from './deposits.queries.ts';
 
@@ -261,28 +261,6 @@ export async function startUnstartedAddresses(db: Db, fromBlock: bigint): Promis
     .where(isNull(depositAddresses.fromBlock))
     .returning({ userId: depositAddresses.userId });
   return rows.length;
-}
-
-/** Raises an alarm for an operator, unless the same one is already open. */
-export async function raiseAlarm(
-  db: Db,
-  alarm: { kind: string; detail: string; blockNumber: bigint | null; at: Date },
-): Promise<boolean> {
-  const open = await db
-    .select({ id: chainAlarms.id })
-    .from(chainAlarms)
-    .where(
-      and(eq(chainAlarms.kind, alarm.kind), eq(chainAlarms.detail, alarm.detail), isNull(chainAlarms.acknowledgedAt)),
-    )
-    .limit(1);
-  if (open.length > 0) return false;
-  await db.insert(chainAlarms).values({
-    kind: alarm.kind,
-    detail: alarm.detail,
-    blockNumber: alarm.blockNumber,
-    createdAt: alarm.at,
-  });
-  return true;
 }
 
 /**

@@ -1,78 +1,33 @@
 import { MSG } from '@harvest/shared/messages';
-import {
-  completeTransfers,
-  unavailableText,
-  type Chain,
-  type ChainRead,
-  type Receipt,
-  type TransferLog,
-} from '../../chain/chain.ts';
+import type { Chain, TransferLog } from '../../chain/chain.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { DEPOSIT_WATCHER } from '../deposit-addresses/deposit-addresses.service.ts';
 import { findCursor } from '../deposits/watcher.queries.ts';
+import { must, transfersOfAddresses, type ChainDifference } from './chain-reads.ts';
+import { reconcileMoneyOut } from './money-out.ts';
 import * as q from './reconciliation.queries.ts';
 
-/** Addresses in one recipient-filtered eth_getLogs call (providers cap topic lists). */
-export const ADDRESSES_PER_READ = 100;
-/** Halvings of a block range a provider refused, before the run fails. */
-const RANGE_HALVINGS = 24;
+export type { ChainDifference };
+
 /** Receipts of shared-address claims asked for at once. */
 const RECEIPTS_AT_ONCE = 8;
-
-export interface ChainDifference {
-  kind: 'unbacked' | 'differs' | 'too_shallow' | 'missed' | 'unpaid';
-  depositId: string | null;
-  userId: string | null;
-  address: string | null;
-  txHash: string | null;
-  logIndex: number | null;
-  chainAmount: bigint | null;
-  creditedAmount: bigint | null;
-  detail: string;
-}
 
 export interface ReconcileResult {
   head: bigint;
   /** Blocks up to here were compared (deep enough, and read by the watcher). */
   through: bigint;
-  checked: { deposits: number; transfers: number; addresses: number };
+  checked: { deposits: number; transfers: number; addresses: number; payouts: number };
   differences: ChainDifference[];
-}
-
-class Unreadable extends Error {}
-
-function must<T>(r: ChainRead<T>): T {
-  if (!r.ok) throw new Unreadable(unavailableText(r.error));
-  return r.value;
 }
 
 const key = (txHash: string | null, logIndex: number | null) => `${txHash}:${logIndex}`;
 
-/** USDC transfers to these addresses in a block range, the range halved while the provider refuses it. */
-async function transfersTo(chain: Chain, addresses: string[], from: bigint, to: bigint): Promise<TransferLog[]> {
-  const out: TransferLog[] = [];
-  let span = to - from + 1n;
-  let halvings = 0;
-  for (let a = from; a <= to;) {
-    const b = a + span - 1n < to ? a + span - 1n : to;
-    const r = await completeTransfers(chain, a, b, addresses);
-    if (!r.ok) {
-      if (span === 1n || ++halvings > RANGE_HALVINGS) must(r);
-      span = span / 2n > 0n ? span / 2n : 1n;
-      continue;
-    }
-    out.push(...r.value);
-    a = b + 1n;
-  }
-  return out;
-}
-
 /**
- * Money in against the chain (DOMAIN.md, "The chain is the truth for money in"): every credited on-chain
- * deposit must match its transfer (token, recipient, sender, amount, depth), and every USDC transfer to a
- * handed-out deposit address, from the block it counts from to the last block both deep enough and read by
- * the watcher, must be a deposit: credited, pending, or failed with why. Read-only.
+ * Money in and out against the chain (DOMAIN.md): every credited on-chain deposit must match its transfer (token,
+ * recipient, sender, amount, depth), and every USDC transfer to a handed-out deposit address, from the block it
+ * counts from to the last block both deep enough and read by the watcher, must be a deposit: credited, pending, or
+ * failed with why. Money out is `reconcileMoneyOut`'s. Read-only.
  */
 export async function reconcile(deps: { db: Db; chain: Chain; config: Config }): Promise<ReconcileResult> {
   const { db, chain, config } = deps;
@@ -87,21 +42,9 @@ export async function reconcile(deps: { db: Db; chain: Chain; config: Config }):
   const addresses = await q.handedOutAddresses(db);
   const rows = await q.watchedDeposits(db);
   const start = config.depositStartBlock ?? 0n;
-  const fromOf = new Map(addresses.map((a) => [a.address, a.fromBlock ?? start]));
   const onChain = new Map<string, TransferLog>();
-  for (let i = 0; i < addresses.length && through >= 0n; i += ADDRESSES_PER_READ) {
-    const batch = addresses.slice(i, i + ADDRESSES_PER_READ);
-    const from = batch.reduce((m, a) => ((a.fromBlock ?? start) < m ? (a.fromBlock ?? start) : m), through + 1n);
-    if (from > through) continue;
-    for (const t of await transfersTo(
-      chain,
-      batch.map((a) => a.address),
-      from,
-      through,
-    ))
-      if (t.value > 0n && t.blockNumber >= (fromOf.get(t.to) ?? through + 1n))
-        onChain.set(key(t.txHash, t.logIndex), t);
-  }
+  for (const t of await transfersOfAddresses(chain, 'to', addresses, start, through))
+    onChain.set(key(t.txHash, t.logIndex), t);
   const byKey = new Map(rows.map((r) => [key(r.txHash, r.logIndex), r]));
   let checkedDeposits = 0;
   for (const r of rows) {
@@ -207,42 +150,13 @@ export async function reconcile(deps: { db: Db; chain: Chain; config: Config }):
       }
     });
   }
-  // Money out: every approval the chain proved is still carried by its payout transaction (a deep re-organisation
-  // may take one away); sweeps out of deposit addresses are the operator's own moves and change nothing here.
-  const payout = config.PAYOUT_ADDRESS?.toLowerCase();
-  const proven = await q.provenPayouts(db);
-  for (let i = 0; i < proven.length; i += RECEIPTS_AT_ONCE) {
-    const batch = proven.slice(i, i + RECEIPTS_AT_ONCE);
-    const receipts = await Promise.all(batch.map((p) => chain.receipt(p.tx_hash)));
-    batch.forEach((p, j) => {
-      const receipt = must(receipts[j] as ChainRead<Receipt>);
-      const paid =
-        receipt.found && receipt.status === 'success'
-          ? receipt.transfers
-              .filter((t) => t.usdc && t.from === payout && t.to === p.wallet_address)
-              .reduce((n, t) => n + t.value, 0n)
-          : 0n;
-      if (paid < BigInt(p.approved))
-        differences.push({
-          kind: 'unpaid',
-          depositId: null,
-          userId: null,
-          address: p.wallet_address,
-          txHash: p.tx_hash,
-          logIndex: null,
-          chainAmount: paid,
-          creditedAmount: BigInt(p.approved),
-          detail: 'withdrawals approved with this payout, which does not carry their net amounts to the wallet',
-        });
-    });
-  }
+  const out = await reconcileMoneyOut(deps, through, addresses);
+  differences.push(...out.differences);
 
   return {
     head,
     through,
-    checked: { deposits: checkedDeposits, transfers: onChain.size, addresses: addresses.length },
+    checked: { deposits: checkedDeposits, transfers: onChain.size, addresses: addresses.length, payouts: out.checked },
     differences,
   };
 }
-
-export { Unreadable as ChainUnreadable };

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
-import { chainReconciliations, depositAddresses, deposits } from '../../db/schema.ts';
+import { chainReconciliations, depositAddresses, deposits, payoutTransfers } from '../../db/schema.ts';
 
 export type RunRow = typeof chainReconciliations.$inferSelect;
 
@@ -74,6 +74,7 @@ export async function finishRun(
     | 'checkedDeposits'
     | 'checkedTransfers'
     | 'checkedAddresses'
+    | 'checkedPayouts'
     | 'differenceCount'
     | 'differences'
     | 'error'
@@ -104,14 +105,30 @@ export async function runningSince(db: Db, since: Date): Promise<RunRow | undefi
   return row;
 }
 
-/** Per payout transaction and wallet the chain proved at approval: the net amounts approved with it. */
-export async function provenPayouts(db: Db) {
-  return rawRows<{ tx_hash: string; wallet_address: string; approved: string }>(
+/** Per payout transaction and wallet: the net amounts of the withdrawals approved with it (micro-USDC). */
+export async function approvedPayouts(db: Db): Promise<{ txHash: string; wallet: string; approved: bigint }[]> {
+  const rows = await rawRows<{ tx_hash: string; wallet_address: string; approved: string }>(
     db,
-    sql`SELECT p.tx_hash, p.wallet_address, COALESCE(sum(w.net_amount), 0)::text AS approved
-        FROM payout_transactions p
-        JOIN withdrawals w ON w.tx_hash = p.tx_hash AND w.wallet_address = p.wallet_address AND w.status = 'approved'
-        WHERE p.chain_value IS NOT NULL
-        GROUP BY p.tx_hash, p.wallet_address`,
+    sql`SELECT tx_hash, wallet_address, sum(net_amount)::text AS approved FROM withdrawals
+        WHERE status = 'approved' AND tx_hash IS NOT NULL GROUP BY tx_hash, wallet_address`,
   );
+  return rows.map((r) => ({ txHash: r.tx_hash, wallet: r.wallet_address, approved: BigInt(r.approved) }));
+}
+
+/** What the watcher made of each transfer out of the payout address it read (matched, held, dismissed...). */
+export async function payoutTransferStates(db: Db) {
+  return db
+    .select({ txHash: payoutTransfers.txHash, logIndex: payoutTransfers.logIndex, status: payoutTransfers.status })
+    .from(payoutTransfers);
+}
+
+/** Net amounts of the rejected withdrawals to a wallet, one by one and per request (what a stale payout file paid). */
+export async function rejectedNetTo(db: Db, wallet: string): Promise<bigint[]> {
+  const rows = await rawRows<{ net: string }>(
+    db,
+    sql`SELECT net_amount::text AS net FROM withdrawals WHERE wallet_address = ${wallet} AND status = 'rejected'
+        UNION SELECT sum(net_amount)::text FROM withdrawals WHERE wallet_address = ${wallet} AND status = 'rejected'
+        GROUP BY request_id`,
+  );
+  return rows.map((r) => BigInt(r.net));
 }

@@ -36,7 +36,12 @@ export function toReconciliationDto(r: q.RunRow): Reconciliation {
     startedAt: r.startedAt.toISOString(),
     finishedAt: r.finishedAt ? r.finishedAt.toISOString() : null,
     throughBlock: r.throughBlock === null ? null : Number(r.throughBlock),
-    checked: { deposits: r.checkedDeposits, transfers: r.checkedTransfers, addresses: r.checkedAddresses },
+    checked: {
+      deposits: r.checkedDeposits,
+      transfers: r.checkedTransfers,
+      addresses: r.checkedAddresses,
+      payouts: r.checkedPayouts,
+    },
     differenceCount: r.differenceCount,
     differences: list.slice(0, 20).map((d) => ({
       ...d,
@@ -83,6 +88,7 @@ export async function completeRun(
     checkedDeposits: result?.checked.deposits ?? 0,
     checkedTransfers: result?.checked.transfers ?? 0,
     checkedAddresses: result?.checked.addresses ?? 0,
+    checkedPayouts: result?.checked.payouts ?? 0,
     differenceCount: result?.differences.length ?? 0,
     differences: (result?.differences ?? []).slice(0, DIFFERENCES_KEPT).map(stored),
     error,

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNotNull, isNull, sql, sum } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
-import { chainAlarms, ledgerAccounts, onchainBalances } from '../../db/schema.ts';
+import { chainAlarms, ledgerAccounts, onchainBalances, users } from '../../db/schema.ts';
 
 export type BalanceKind = 'deposit' | 'shared' | 'payout' | 'treasury';
 
@@ -65,4 +65,31 @@ export async function acknowledgeAlarm(db: Db, id: string, by: string, at: Date)
 export async function anyBalanceRead(db: Db): Promise<boolean> {
   const [row] = await db.select({ address: onchainBalances.address }).from(onchainBalances).limit(1);
   return row !== undefined;
+}
+
+/** Records an alarm for an operator, unless the same one is already open; true when it is new. */
+export async function insertAlarm(
+  db: Db,
+  alarm: { kind: string; detail: string; blockNumber: bigint | null; at: Date },
+): Promise<boolean> {
+  const open = await db
+    .select({ id: chainAlarms.id })
+    .from(chainAlarms)
+    .where(
+      and(eq(chainAlarms.kind, alarm.kind), eq(chainAlarms.detail, alarm.detail), isNull(chainAlarms.acknowledgedAt)),
+    )
+    .limit(1);
+  if (open.length > 0) return false;
+  await db.insert(chainAlarms).values({
+    kind: alarm.kind,
+    detail: alarm.detail,
+    blockNumber: alarm.blockNumber,
+    createdAt: alarm.at,
+  });
+  return true;
+}
+
+/** Every administrator (they are told of chain alarms). */
+export async function adminIds(db: Db): Promise<string[]> {
+  return (await db.select({ id: users.id }).from(users).where(eq(users.isAdmin, true))).map((u) => u.id);
 }

@@ -4,7 +4,9 @@ import type { Reconciliation, Solvency } from '@harvest/shared/schemas/solvency'
 import { unavailableText } from '../../chain/chain.ts';
 import { DEMO_DEPOSIT_ADDRESS } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
+import type { Tx } from '../../db/client.ts';
 import { inTransaction } from '../../db/tx.ts';
+import { queueMails } from '../../mail/outbox.ts';
 import { AppError, conflict, notFound, tooMany } from '../../lib/errors.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
@@ -12,7 +14,7 @@ import { allAddresses } from '../deposit-addresses/deposit-addresses.queries.ts'
 import { DEPOSIT_WATCHER } from '../deposit-addresses/deposit-addresses.service.ts';
 import { findCursor } from '../deposits/watcher.queries.ts';
 import { lastRun } from '../reconciliation/reconciliation.queries.ts';
-import { lastSweep } from '../withdrawals/payouts.queries.ts';
+import { lastSweep, unexplainedOutflow } from '../withdrawals/payouts.queries.ts';
 import { readSweepPlan, type SweepPlan } from './sweep-plan.ts';
 import { completeRun, runningRun, startRun, toReconciliationDto } from '../reconciliation/reconciliation.service.ts';
 import * as q from './solvency.queries.ts';
@@ -73,13 +75,15 @@ export async function refreshBalancesOf(
 }
 
 export async function solvency(ctx: AppContext): Promise<Solvency> {
-  const [liabilities, totals, cursor, run, alarms, sweep] = await Promise.all([
+  const treasuryAddress = ctx.config.TREASURY_ADDRESS?.toLowerCase() ?? null;
+  const [liabilities, totals, cursor, run, alarms, sweep, lost] = await Promise.all([
     q.userLiabilities(ctx.db),
     q.onchainTotals(ctx.db),
     findCursor(ctx.db, DEPOSIT_WATCHER),
     lastRun(ctx.db),
     q.openAlarms(ctx.db),
-    lastSweep(ctx.db),
+    treasuryAddress ? lastSweep(ctx.db, treasuryAddress) : undefined,
+    unexplainedOutflow(ctx.db, treasuryAddress),
   ]);
   const total = (...kinds: string[]) => totals.filter((t) => kinds.includes(t.kind)).reduce((n, t) => n + t.total, 0n);
   const deposit = total('deposit', 'shared');
@@ -120,6 +124,10 @@ export async function solvency(ctx: AppContext): Promise<Solvency> {
       blockNumber: a.blockNumber === null ? null : Number(a.blockNumber),
       createdAt: a.createdAt.toISOString(),
     })),
+    unexplainedOutflow: {
+      payoutWallet: microToUsdc(lost.payoutWallet),
+      depositAddresses: microToUsdc(lost.depositAddresses),
+    },
   };
 }
 
@@ -172,6 +180,27 @@ export async function adminReconcile(ctx: AppContext, admin: AuthUser, ip: strin
     (err: unknown) => ctx.log.error({ err, run: run.id }, 'chain reconciliation run failed'),
   );
   return toReconciliationDto(run);
+}
+
+/**
+ * Raises a chain alarm in the caller's transaction (unless the same one is open): the Solvency panel lists it, the
+ * `chain_alarms_open` gauge counts it, and every administrator is e-mailed at once.
+ */
+export async function raiseAlarm(
+  tx: Tx,
+  ctx: AppContext,
+  alarm: { kind: string; detail: string; blockNumber: bigint | null; at: Date },
+): Promise<void> {
+  if (!(await q.insertAlarm(tx, alarm))) return;
+  const admins = await q.adminIds(tx);
+  await queueMails(
+    tx,
+    ctx,
+    admins.map((userId) => ({
+      userId,
+      event: { kind: 'chain_alarm' as const, alarm: alarm.kind, detail: alarm.detail, at: alarm.at },
+    })),
+  );
 }
 
 /** An administrator has looked at a chain alarm: it leaves the panel and the open-alarms gauge; audited. */

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import type { Font } from 'fontkit';
 import { microToUsdc } from '@harvest/shared/money';
 import { describeMovement, statementTexts } from '@harvest/shared/statement-texts';
@@ -98,6 +99,14 @@ type Style = { size: number; bold?: boolean; mono?: boolean; color?: string };
 type Box = Style & { align?: 'start' | 'end'; oneLine?: boolean };
 
 /**
+ * Statements rendered at once in this process; the others wait their turn. Each render gives the event loop back
+ * after every row, but more of them at once would only slow every other request down.
+ */
+const RENDERS_AT_ONCE = 2;
+let rendering = 0;
+const waiting: (() => void)[] = [];
+
+/**
  * The statement as a PDF a person would file (pdfkit, on the server; docs/decisions/0073), in the reader's language:
  * the platform's name, the investor's name and e-mail, the period and time zone, the opening and closing balances
  * with the money in and out, the movements (their header repeated on each page), and "Page n of N" on every page.
@@ -105,6 +114,19 @@ type Box = Style & { align?: 'start' | 'end'; oneLine?: boolean };
  * and the fonts are loaded on the first statement only.
  */
 export async function statementPdf(s: StatementData): Promise<Buffer> {
+  if (rendering < RENDERS_AT_ONCE) rendering++;
+  else await new Promise<void>((resolve) => waiting.push(resolve));
+  try {
+    return await render(s);
+  } finally {
+    // The turn passes straight to the first in line, so that a newcomer cannot overtake it.
+    const next = waiting.shift();
+    if (next) next();
+    else rendering--;
+  }
+}
+
+async function render(s: StatementData): Promise<Buffer> {
   const [{ default: PDFDocument }, fonts] = await Promise.all([import('pdfkit'), loadCoverage()]);
   const t = statementTexts(translator(s.locale));
   const rtl = s.locale === 'ar';
@@ -313,9 +335,9 @@ export async function statementPdf(s: StatementData): Promise<Buffer> {
     { date: s.from, description: t.openingBalance, reference: '', amount: '', balance: money(s.opening, 4) },
     { bold: true },
   );
-  for (const [i, l] of s.lines.entries()) {
-    // pdfkit lays out synchronously: a year of movements takes seconds, so other requests get their turn between rows.
-    if (i > 0 && i % 200 === 0) await new Promise((resolve) => setImmediate(resolve));
+  for (const l of s.lines) {
+    // pdfkit lays out synchronously: a year of movements takes seconds, so other requests get a turn after each row.
+    await setImmediate();
     drawRow({
       date: l.localAt,
       description: describeMovement(t, l.detail),

@@ -20,7 +20,9 @@ import { rawRows } from '../../db/raw.ts';
 import { inTransaction } from '../../db/tx.ts';
 import { translator } from '../../lib/i18n.ts';
 import { userBalances } from '../../ledger/ledger.ts';
+import { statementPdf } from './statement-pdf.ts';
 import { STATEMENT_ACCOUNTS } from './statements.queries.ts';
+import type { StatementData } from './statements.service.ts';
 
 /**
  * Statements of account (issue 41, items 5-7): a month in which every kind of money movement happened through
@@ -532,6 +534,56 @@ describe('a month of 1,000 movements', () => {
       `[statement] 1,000 movements (3,000 before): JSON ${ms.toFixed(0)} ms; PDF ${pdfs.join(', ')} on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`,
     );
     expect(ms).toBeLessThan(1000);
+  });
+});
+
+describe('PDFs of many movements share the event loop', () => {
+  /** A statement of `n` movements built in memory; `onRow` runs as each row is drawn (it reads the row's reference). */
+  const madeUp = (n: number, onRow = () => {}): StatementData => ({
+    ...NOV,
+    timeZone: TZ,
+    generatedAt: new Date('2026-12-02T00:00:00Z'),
+    investor: { name: 'Busy Investor', email: 'busy@example.com' },
+    locale: 'en',
+    opening: 0n,
+    moneyIn: BigInt(n) * 1_000_000n,
+    moneyOut: 0n,
+    closing: BigInt(n) * 1_000_000n,
+    lines: Array.from({ length: n }, (_, i) => ({
+      at: new Date('2026-11-03T05:05:00Z'),
+      localAt: '2026-11-03 14:05',
+      detail: { kind: 'cycle_earning', tier: 'Busy Tier', cycle: i + 1 },
+      get reference() {
+        onRow();
+        return `0x${'ab'.repeat(32)}`;
+      },
+      amount: 1_000_000n,
+      balance: BigInt(i + 1) * 1_000_000n,
+    })),
+  });
+
+  it('3,000 movements: the loop turns (a setImmediate chain started first runs) at least once every 10 rows', async () => {
+    let turns = 0;
+    let rendering = true;
+    const turn = () => {
+      turns++;
+      if (rendering) setImmediate(turn);
+    };
+    setImmediate(turn);
+    const turnsAtRow: number[] = [];
+    await statementPdf(madeUp(3000, () => turnsAtRow.push(turns)));
+    rendering = false;
+    expect(turnsAtRow).toHaveLength(3000);
+    expect(turnsAtRow.flatMap((n, i) => (i >= 10 && n === turnsAtRow[i - 10] ? [i] : []))).toEqual([]);
+  });
+
+  it('at most two are rendered at once; the others wait their turn', async () => {
+    const finished: string[] = [];
+    const render = (name: string, n: number) => statementPdf(madeUp(n)).then(() => finished.push(name));
+    await Promise.all([render('long', 600), render('shorter', 150), render('empty', 0)]);
+    // All at once, the empty one would finish first; one at a time, last. Two at once: it starts when the shorter
+    // one is done, and is done long before the long one.
+    expect(finished).toEqual(['shorter', 'empty', 'long']);
   });
 });
 

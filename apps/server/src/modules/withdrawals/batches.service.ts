@@ -4,14 +4,20 @@ import { microToText, microToUsdc } from '@harvest/shared/money';
 import type { PayoutBatch } from '@harvest/shared/schemas/withdrawals';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/tx.ts';
-import { conflict, notFound } from '../../lib/errors.ts';
+import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
 import * as bq from './batches.queries.ts';
+import { checkPayees } from './payees.service.ts';
 import type { WithdrawalRow } from './withdrawals.queries.ts';
 
 /** The Safe{Wallet} Transaction Builder version whose file format the export follows. */
 const TX_BUILDER_VERSION = '1.18.0';
+
+/** Whether a batch holds its pending withdrawals in payment: open, or cancelled after a download and inside its grace. */
+export function inPayment(b: { batchStatus: string | null; graceUntil: Date | null }, now: Date): boolean {
+  return b.batchStatus === 'open' || (b.batchStatus === 'cancelled' && b.graceUntil !== null && b.graceUntil > now);
+}
 
 /** One USDC transfer a batch file asks for: to a wallet, the net amounts of one withdrawal or one request. */
 export interface BatchTransfer {
@@ -33,10 +39,7 @@ export function batchTransfers(rows: WithdrawalRow[], grouped: boolean): BatchTr
   return [...byRequest.values()];
 }
 
-function toDto(
-  b: bq.BatchRow,
-  f: { withdrawals: number; pending: number; requests: number; total: string } | undefined,
-): PayoutBatch {
+function toDto(b: bq.BatchRow, f: bq.BatchFigures | undefined): PayoutBatch {
   const withdrawals = f?.withdrawals ?? 0;
   return {
     _id: b.id,
@@ -49,6 +52,11 @@ function toDto(
     pending: f?.pending ?? 0,
     transfers: b.grouped ? (f?.requests ?? 0) : withdrawals,
     total: microToUsdc(BigInt(f?.total ?? 0)),
+    paid: microToUsdc(BigInt(f?.paid ?? 0)),
+    frozen: f?.frozen ?? 0,
+    refused: f?.refused ?? 0,
+    downloadedAt: b.downloadedAt ? b.downloadedAt.toISOString() : null,
+    graceUntil: b.graceUntil ? b.graceUntil.toISOString() : null,
   };
 }
 
@@ -64,7 +72,8 @@ async function batchView(ctx: AppContext, id: string): Promise<PayoutBatch> {
 
 /**
  * Exports selected pending withdrawals as a payout batch: each of them is "in payment" until it is decided or the
- * batch is cancelled, so a second export leaves it out. All or nothing: one that changed meanwhile refuses the batch.
+ * batch is cancelled, so a second export leaves it out. All or nothing: a withdrawal that changed meanwhile, of an
+ * account whose withdrawals are frozen, or to a wallet the token refuses (read on chain now) refuses the batch.
  */
 export async function createBatch(
   ctx: AppContext,
@@ -75,15 +84,24 @@ export async function createBatch(
   const payout = ctx.config.PAYOUT_ADDRESS;
   if (!payout) throw conflict(MSG.batchNeedsPayout);
   const ids = [...new Set(input.withdrawalIds)];
+  const payees = await checkPayees(ctx, await bq.payeesOf(ctx.db, ids));
+  if ('error' in payees) throw new AppError('upstream_error', MSG.batchChainUnreachable);
   const batch = await inTransaction(ctx.db, async (tx) => {
+    const now = ctx.clock.now();
+    await bq.lockOwners(tx, ids);
     const b = await bq.insertBatch(tx, {
       grouped: input.grouped,
       token: ctx.config.USDC_CONTRACTS[0]!.toLowerCase(),
       createdBy: admin.id,
-      createdAt: ctx.clock.now(),
+      createdAt: now,
     });
-    const taken = await bq.takeIntoBatch(tx, b.id, ids);
-    if (taken.length !== ids.length) throw conflict(MSG.batchUnavailable);
+    const taken = await bq.takeIntoBatch(tx, b.id, ids, now);
+    if (taken.length !== ids.length) {
+      const why = await bq.whyNotTaken(tx, ids);
+      if (why.frozen > 0) throw new AppError('withdrawals_frozen', MSG.batchHasFrozen);
+      if (why.refused > 0) throw new AppError('payee_refused', MSG.batchPayeeRefused);
+      throw conflict(MSG.batchUnavailable);
+    }
     const transfers = batchTransfers(taken, input.grouped);
     await writeAudit(tx, {
       adminId: admin.id,
@@ -103,29 +121,50 @@ export async function createBatch(
   return batchView(ctx, batch.id);
 }
 
-/** Cancels an open batch: its pending withdrawals can be exported again (audited). */
-export async function cancelBatch(ctx: AppContext, admin: AuthUser, id: string, ip: string): Promise<PayoutBatch> {
-  await inTransaction(ctx.db, async (tx) => {
-    const b = await bq.cancelBatch(tx, id, admin.id, ctx.clock.now());
-    if (!b) {
-      if (!(await bq.findBatch(tx, id))) throw notFound();
-      throw conflict(MSG.batchNotOpen);
-    }
+/**
+ * Cancels an open batch (audited). Its file never downloaded: its pending withdrawals can be exported again at once.
+ * Downloaded: the payout wallet may still execute it, so the administrator must confirm it was not and will not be
+ * (in a Safe: a rejection of that nonce), and its withdrawals stay in payment for BATCH_CANCEL_GRACE_HOURS, during
+ * which a payout found on chain still completes them; only then can they be rejected or exported again.
+ */
+export async function cancelBatch(
+  ctx: AppContext,
+  admin: AuthUser,
+  id: string,
+  input: { confirmNotExecuted?: boolean | undefined },
+  ip: string,
+): Promise<{ batch: PayoutBatch; grace: boolean }> {
+  const grace = await inTransaction(ctx.db, async (tx) => {
+    const found = await bq.lockBatch(tx, id);
+    if (!found) throw notFound();
+    if (found.status !== 'open') throw conflict(MSG.batchNotOpen);
+    if (found.downloadedAt && !input.confirmNotExecuted) throw new AppError('batch_downloaded', MSG.batchCancelConfirm);
+    const now = ctx.clock.now();
+    const graceUntil = found.downloadedAt ? new Date(now.getTime() + ctx.config.batchCancelGraceMs) : null;
+    const b = await bq.cancelBatch(tx, id, { by: admin.id, at: now, graceUntil });
+    if (!b) throw conflict(MSG.batchNotOpen);
     await writeAudit(tx, {
       adminId: admin.id,
       action: 'payout_batch_cancel',
       targetType: 'payout_batch',
       targetId: id,
+      after: {
+        downloadedAt: found.downloadedAt?.toISOString() ?? null,
+        confirmedNotExecuted: Boolean(found.downloadedAt),
+        inPaymentUntil: graceUntil?.toISOString() ?? null,
+      },
       ip,
     });
+    return graceUntil !== null;
   });
-  return batchView(ctx, id);
+  return { batch: await batchView(ctx, id), grace };
 }
 
 /**
- * The files that pay an open batch's still pending withdrawals: a Safe{Wallet} Transaction Builder batch (one USDC
- * `transfer` call each, from PAYOUT_ADDRESS) or a CSV of address and amount for other wallets. Downloads are
- * audited (they carry wallets and amounts).
+ * The files that pay an open batch's still pending withdrawals (never a frozen account's, nor to a wallet the token
+ * refuses): a Safe{Wallet} Transaction Builder batch (one USDC `transfer` call each, from PAYOUT_ADDRESS) or a CSV of
+ * address and amount for other wallets. Downloads are audited (they carry wallets and amounts); the first one makes a
+ * cancel need the administrator's confirmation that the file was not executed.
  */
 export async function batchFile(
   ctx: AppContext,
@@ -137,14 +176,24 @@ export async function batchFile(
   const b = await bq.findBatch(ctx.db, id);
   if (!b) throw notFound();
   if (b.status !== 'open') throw conflict(MSG.batchNotOpen);
-  const transfers = batchTransfers(await bq.pendingOfBatch(ctx.db, id), b.grouped);
-  await writeAudit(ctx.db, {
-    adminId: admin.id,
-    action: 'payout_batch_download',
-    targetType: 'payout_batch',
-    targetId: id,
-    after: { format, transfers: transfers.length },
-    ip,
+  const payable = await bq.payableOfBatch(ctx.db, id);
+  // Read again now: an address blacklisted since the export would revert the whole file.
+  const payees = await checkPayees(ctx, payable);
+  if ('error' in payees) throw new AppError('upstream_error', MSG.batchChainUnreachable);
+  const transfers = batchTransfers(
+    payable.filter((w) => !payees.refused.has(w.walletAddress)),
+    b.grouped,
+  );
+  await inTransaction(ctx.db, async (tx) => {
+    if (!(await bq.markDownloaded(tx, id, ctx.clock.now()))) throw conflict(MSG.batchNotOpen);
+    await writeAudit(tx, {
+      adminId: admin.id,
+      action: 'payout_batch_download',
+      targetType: 'payout_batch',
+      targetId: id,
+      after: { format, transfers: transfers.length, total: microToText(transfers.reduce((n, t) => n + t.value, 0n)) },
+      ip,
+    });
   });
   const stamp = b.createdAt.toISOString().slice(0, 10);
   if (format === 'csv')

@@ -31,12 +31,12 @@ export async function pendingPayoutTransfers(db: Db, maxBlock: bigint, limit: nu
     .limit(limit);
 }
 
-/** Payout transfers an administrator has to look at (ambiguous or unmatched), newest first. */
+/** Payout transfers an administrator has to look at (ambiguous, unmatched or held), newest first. */
 export async function openPayoutTransfers(db: Db): Promise<PayoutTransferRow[]> {
   return db
     .select()
     .from(payoutTransfers)
-    .where(inArray(payoutTransfers.status, ['ambiguous', 'unmatched']))
+    .where(inArray(payoutTransfers.status, ['ambiguous', 'unmatched', 'held']))
     .orderBy(desc(payoutTransfers.blockNumber), desc(payoutTransfers.logIndex))
     .limit(200);
 }
@@ -67,10 +67,15 @@ export async function settlePayoutTransfer(
   return rows.length > 0;
 }
 
-/** Pending withdrawals to a wallet, with the open batch each is in (null: none), oldest first. */
+/** Pending withdrawals to a wallet, with the batch each was exported in (null: none), oldest first. */
 export async function pendingToWallet(db: Db, wallet: string) {
   return db
-    .select({ w: withdrawals, batchGrouped: payoutBatches.grouped, batchStatus: payoutBatches.status })
+    .select({
+      w: withdrawals,
+      batchGrouped: payoutBatches.grouped,
+      batchStatus: payoutBatches.status,
+      graceUntil: payoutBatches.graceUntil,
+    })
     .from(withdrawals)
     .leftJoin(payoutBatches, eq(payoutBatches.id, withdrawals.batchId))
     .where(and(eq(withdrawals.walletAddress, wallet), eq(withdrawals.status, 'pending')))
@@ -113,10 +118,11 @@ export async function moveMatched(
 }
 
 /**
- * The newest sweep: the sweep transfers read within the hour before the newest one (a sweep's authorizations are
- * sent one after another, into several blocks): how many addresses, how much, up to which block, when.
+ * The newest sweep: the transfers to the treasury read within the hour before the newest one (a sweep's
+ * authorizations are sent one after another, into several blocks): how many addresses, how much, up to which block,
+ * when.
  */
-export async function lastSweep(db: Db) {
+export async function lastSweep(db: Db, treasury: string) {
   const [row] = await rawRows<{
     block_number: string | null;
     addresses: number;
@@ -126,7 +132,8 @@ export async function lastSweep(db: Db) {
     db,
     sql`SELECT max(block_number)::text AS block_number, count(DISTINCT from_address)::int AS addresses,
                sum(amount)::text AS total, max(created_at) AS at
-        FROM deposit_sweeps WHERE created_at >= (SELECT max(created_at) FROM deposit_sweeps) - interval '1 hour'`,
+        FROM deposit_sweeps WHERE to_address = ${treasury}
+          AND created_at >= (SELECT max(created_at) FROM deposit_sweeps WHERE to_address = ${treasury}) - interval '1 hour'`,
   );
   if (!row?.block_number || row.at === null) return undefined;
   return {
@@ -135,4 +142,20 @@ export async function lastSweep(db: Db) {
     total: row.total ?? '0',
     at: new Date(row.at),
   };
+}
+
+/**
+ * Money that left without the books releasing it, as the watcher read it (micro-USDC): transfers out of the payout
+ * address that no withdrawal accounts for yet (unmatched, ambiguous, held; not the ones to the treasury), and
+ * transfers out of deposit addresses to anywhere but the treasury.
+ */
+export async function unexplainedOutflow(db: Db, treasury: string | null) {
+  const [row] = await rawRows<{ payout: string; deposits: string }>(
+    db,
+    sql`SELECT (SELECT COALESCE(sum(amount), 0) FROM payout_transfers
+                WHERE status IN ('unmatched', 'ambiguous', 'held') AND to_address IS DISTINCT FROM ${treasury})::text AS payout,
+               (SELECT COALESCE(sum(amount), 0) FROM deposit_sweeps
+                WHERE to_address IS DISTINCT FROM ${treasury})::text AS deposits`,
+  );
+  return { payoutWallet: BigInt(row?.payout ?? 0), depositAddresses: BigInt(row?.deposits ?? 0) };
 }

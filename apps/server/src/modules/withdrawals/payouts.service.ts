@@ -7,11 +7,14 @@ import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
 import * as pq from './payouts.queries.ts';
+import { inPayment } from './batches.service.ts';
 import { approvePaidBy } from './withdrawals.service.ts';
 import type { WithdrawalRow } from './withdrawals.queries.ts';
 
 /** Payout transfers looked at per watcher pass at most (the next pass continues). */
 export const PAYOUT_BATCH = 200;
+/** Found payouts waiting for an administrator. */
+const OPEN = ['ambiguous', 'unmatched', 'held'];
 
 type Pending = Awaited<ReturnType<typeof pq.pendingToWallet>>[number];
 
@@ -20,7 +23,7 @@ type Pending = Awaited<ReturnType<typeof pq.pendingToWallet>>[number];
  * one withdrawal for exactly its net amount; a whole request's withdrawals together; a grouped batch's transfer for
  * one request (the request's withdrawals in that batch). Each set once.
  */
-export function candidateSets(pending: Pending[], amount: bigint): WithdrawalRow[][] {
+export function candidateSets(pending: Pending[], amount: bigint, now: Date): WithdrawalRow[][] {
   const sets = new Map<string, WithdrawalRow[]>();
   const add = (ws: WithdrawalRow[]) => {
     if (ws.length === 0 || ws.reduce((n, w) => n + w.netAmount, 0n) !== amount) return;
@@ -36,7 +39,7 @@ export function candidateSets(pending: Pending[], amount: bigint): WithdrawalRow
   const groups = new Map<string, WithdrawalRow[]>();
   for (const p of pending) {
     const keys = [`request:${p.w.requestId}`];
-    if (p.w.batchId && p.batchStatus === 'open' && p.batchGrouped) keys.push(`batch:${p.w.batchId}:${p.w.requestId}`);
+    if (p.w.batchId && p.batchGrouped && inPayment(p, now)) keys.push(`batch:${p.w.batchId}:${p.w.requestId}`);
     for (const k of keys) groups.set(k, [...(groups.get(k) ?? []), p.w]);
   }
   for (const ws of groups.values()) add(ws);
@@ -46,13 +49,14 @@ export function candidateSets(pending: Pending[], amount: bigint): WithdrawalRow
 /**
  * The watcher's step after a range is read: each payout transfer not looked at yet completes the withdrawals it
  * paid when exactly one set fits, with every check an administrator's approval makes (`approvePaidBy`). Several
- * sets: nothing is guessed (ambiguous, for an administrator); none: unmatched. A node that cannot be asked
- * leaves it for the next pass.
+ * sets: nothing is guessed (ambiguous, for an administrator); none: unmatched; a frozen account's: held, with why
+ * (the money left, but its withdrawals are not completed by it until an administrator decides). A node that cannot
+ * be asked leaves it for the next pass.
  */
 export async function settlePayouts(ctx: AppContext, upTo: bigint): Promise<{ matched: number; open: number }> {
   const out = { matched: 0, open: 0 };
   for (const t of await pq.pendingPayoutTransfers(ctx.db, upTo, PAYOUT_BATCH)) {
-    const sets = candidateSets(await pq.pendingToWallet(ctx.db, t.toAddress), t.amount);
+    const sets = candidateSets(await pq.pendingToWallet(ctx.db, t.toAddress), t.amount, ctx.clock.now());
     if (sets.length !== 1) {
       const byHand = sets.length === 0 ? await pq.approvedWith(ctx.db, t.txHash, t.toAddress) : [];
       if (byHand.length > 0) {
@@ -77,7 +81,7 @@ export async function settlePayouts(ctx: AppContext, upTo: bigint): Promise<{ ma
       await approvePaidBy(
         ctx,
         { admin: null, ip: null },
-        { withdrawalIds: ids, txHash: t.txHash, notes: null },
+        { withdrawalIds: ids, txHash: t.txHash, notes: null, foundOnChain: true },
         async (tx) => {
           if (
             !(await pq.settlePayoutTransfer(tx, t.id, ['pending'], {
@@ -93,7 +97,12 @@ export async function settlePayouts(ctx: AppContext, upTo: bigint): Promise<{ ma
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       if (err.code === 'upstream_error') return out; // the node: next pass
-      await pq.settlePayoutTransfer(ctx.db, t.id, ['pending'], { status: 'unmatched', detail: err.message });
+      const held = err.code === 'withdrawals_frozen';
+      await pq.settlePayoutTransfer(ctx.db, t.id, ['pending'], {
+        status: held ? 'held' : 'unmatched',
+        detail: held ? MSG.payoutHeldFrozen : err.message,
+        withdrawalIds: held ? ids : null,
+      });
       out.open++;
     }
   }
@@ -103,6 +112,7 @@ export async function settlePayouts(ctx: AppContext, upTo: bigint): Promise<{ ma
 /** The payout transfers an administrator has to decide, each with the sets of withdrawals it could pay now. */
 export async function foundPayouts(ctx: AppContext): Promise<FoundPayout[]> {
   const rows = await pq.openPayoutTransfers(ctx.db);
+  const now = ctx.clock.now();
   return Promise.all(
     rows.map(async (t) => {
       const pending = await pq.pendingToWallet(ctx.db, t.toAddress);
@@ -113,9 +123,9 @@ export async function foundPayouts(ctx: AppContext): Promise<FoundPayout[]> {
         walletAddress: t.toAddress,
         amount: microToUsdc(t.amount),
         blockNumber: Number(t.blockNumber),
-        status: t.status === 'ambiguous' ? ('ambiguous' as const) : ('unmatched' as const),
+        status: t.status === 'ambiguous' || t.status === 'held' ? t.status : ('unmatched' as const),
         detail: t.detail,
-        candidates: candidateSets(pending, t.amount).map((ws) => ws.map((w) => w.id)),
+        candidates: candidateSets(pending, t.amount, now).map((ws) => ws.map((w) => w.id)),
         pendingToWallet: pending.map((p) => ({
           _id: p.w.id,
           requestId: p.w.requestId,
@@ -138,13 +148,13 @@ export async function assignPayout(
 ): Promise<void> {
   const t = await pq.findPayoutTransfer(ctx.db, input.payoutId);
   if (!t) throw notFound();
-  if (t.status !== 'ambiguous' && t.status !== 'unmatched') throw conflict(MSG.payoutAlreadySettled);
+  if (!OPEN.includes(t.status)) throw conflict(MSG.payoutAlreadySettled);
   await approvePaidBy(
     ctx,
     { admin, ip },
-    { withdrawalIds: input.withdrawalIds, txHash: t.txHash, notes: null },
+    { withdrawalIds: input.withdrawalIds, txHash: t.txHash, notes: null, foundOnChain: true },
     async (tx) => {
-      const settled = await pq.settlePayoutTransfer(tx, t.id, ['ambiguous', 'unmatched'], {
+      const settled = await pq.settlePayoutTransfer(tx, t.id, OPEN, {
         status: 'matched',
         withdrawalIds: input.withdrawalIds,
         resolvedAt: ctx.clock.now(),
@@ -160,7 +170,7 @@ export async function dismissPayout(ctx: AppContext, admin: AuthUser, payoutId: 
   await inTransaction(ctx.db, async (tx) => {
     const t = await pq.findPayoutTransfer(tx, payoutId);
     if (!t) throw notFound();
-    const ok = await pq.settlePayoutTransfer(tx, payoutId, ['ambiguous', 'unmatched'], {
+    const ok = await pq.settlePayoutTransfer(tx, payoutId, OPEN, {
       status: 'dismissed',
       resolvedAt: ctx.clock.now(),
       resolvedBy: admin.id,

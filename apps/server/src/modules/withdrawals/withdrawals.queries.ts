@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { oncePerDb, rawRows } from '../../db/raw.ts';
 import { keysetPage, type PageRequest } from '../../db/keyset.ts';
@@ -38,6 +38,7 @@ export async function insertWithdrawAll(
   o: {
     userId: string;
     requestId: string;
+    sessionId: string | null;
     walletAddress: string;
     requestedAt: Date;
     rewards: bigint;
@@ -63,9 +64,9 @@ export async function insertWithdrawAll(
           WHERE s.amount > 0),
         ins AS (
           INSERT INTO withdrawals (id, user_id, request_id, source, status, amount, fee_amount, net_amount,
-                                   cycle_earning_id, investment_id, cycle_number, wallet_address, requested_at)
+                                   cycle_earning_id, investment_id, cycle_number, wallet_address, requested_at, session_id)
           SELECT hf_uuid7(), ${o.userId}::uuid, ${o.requestId}::uuid, source, 'pending', amount, fee, amount - fee,
-                 cycle_earning_id, investment_id, cycle_number, ${o.walletAddress}, ${at}
+                 cycle_earning_id, investment_id, cycle_number, ${o.walletAddress}, ${at}, ${o.sessionId}::uuid
           FROM rows ORDER BY ord NULLS LAST, cycle_number
           RETURNING source, amount, fee_amount),
         wallet AS (UPDATE users SET withdrawal_wallet = ${o.walletAddress} WHERE id = ${o.userId}::uuid AND EXISTS (SELECT 1 FROM rows))
@@ -89,6 +90,53 @@ export async function markEarningsRequested(tx: Db, ids: string[], requested: bo
   await tx.execute(
     sql`UPDATE cycle_earnings SET withdrawal_requested = ${requested} WHERE id IN (SELECT value::uuid FROM jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`,
   );
+}
+
+/** A withdrawal as a decision sees it: locked, with the state of the batch it was exported in. */
+export interface LockedWithdrawal {
+  w: WithdrawalRow;
+  batchStatus: string | null;
+  graceUntil: Date | null;
+}
+
+/**
+ * Locks what a decision on these withdrawals reads (after their owners' ledger accounts: the order every money path
+ * takes): the owners' rows (a freeze waits, or is seen) and the withdrawals (a batch export waits, or is seen).
+ * Answers whose withdrawals are frozen, and each withdrawal with its batch.
+ */
+export async function lockForDecision(
+  tx: Db,
+  ids: string[],
+  ownerIds: string[],
+): Promise<{ frozen: Set<string>; rows: LockedWithdrawal[] }> {
+  const owners = await rawRows<{ id: string; frozen: boolean }>(
+    tx,
+    sql`SELECT id, withdrawals_frozen AS frozen FROM users WHERE id IN (${sql.join(
+      [...new Set(ownerIds)].map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )}) ORDER BY id FOR SHARE`,
+  );
+  const rows = await tx
+    .select({ w: withdrawals, batchStatus: payoutBatches.status, graceUntil: payoutBatches.graceUntil })
+    .from(withdrawals)
+    .leftJoin(payoutBatches, eq(payoutBatches.id, withdrawals.batchId))
+    .where(inArray(withdrawals.id, ids))
+    .orderBy(withdrawals.id)
+    .for('update', { of: withdrawals });
+  return { frozen: new Set(owners.filter((u) => u.frozen).map((u) => u.id)), rows };
+}
+
+/** The pending withdrawals a "this wasn't me" report takes back: asked for by the reported session, or to the reported address. */
+export async function pendingOfReport(tx: Db, userId: string, report: { sessionId?: string; wallet?: string }) {
+  const by = [
+    ...(report.sessionId ? [eq(withdrawals.sessionId, report.sessionId)] : []),
+    ...(report.wallet ? [eq(withdrawals.walletAddress, report.wallet)] : []),
+  ];
+  if (by.length === 0) return [];
+  return tx
+    .select({ id: withdrawals.id })
+    .from(withdrawals)
+    .where(and(eq(withdrawals.userId, userId), eq(withdrawals.status, 'pending'), or(...by)));
 }
 
 export async function findWithdrawal(db: Db, id: string): Promise<WithdrawalRow | undefined> {
@@ -226,7 +274,12 @@ interface RawAdminWithdrawal {
   tx_hash: string | null;
   notes: string | null;
   batch_id: string | null;
+  session_id: string | null;
+  payee_refused_at: Date | string | null;
   non_earning_user_id: string | null;
+  b_status: string | null;
+  b_grace: Date | string | null;
+  u_frozen: boolean;
   inv_id: string | null;
   inv_tier: string | null;
   inv_amount: bigint | string | null;
@@ -259,8 +312,13 @@ function toAdminRow(r: RawAdminWithdrawal) {
       txHash: r.tx_hash,
       notes: r.notes,
       batchId: r.batch_id,
+      sessionId: r.session_id,
+      payeeRefusedAt: r.payee_refused_at === null ? null : date(r.payee_refused_at),
       nonEarningUserId: r.non_earning_user_id,
     } satisfies WithdrawalRow,
+    batchStatus: r.b_status,
+    graceUntil: r.b_grace === null ? null : date(r.b_grace),
+    frozen: r.u_frozen,
     invId: r.inv_id,
     invTier: r.inv_tier,
     invAmount: r.inv_amount === null ? null : BigInt(r.inv_amount),
@@ -284,9 +342,11 @@ export async function adminPage(db: Db, status: string | undefined, page: PageRe
         { expr: sql`w.id`, type: 'uuid' },
       ],
       rows: sql`SELECT w.*, i.id AS inv_id, i.tier_name AS inv_tier, i.amount AS inv_amount,
-                       u.first_name AS u_first_name, u.last_name AS u_last_name, u.email AS u_email, pk.k
+                       u.first_name AS u_first_name, u.last_name AS u_last_name, u.email AS u_email,
+                       u.withdrawals_frozen AS u_frozen, b.status AS b_status, b.grace_until AS b_grace, pk.k
                 FROM page_keys pk JOIN withdrawals w ON w.id = pk.k2 JOIN users u ON u.id = w.user_id
-                LEFT JOIN investments i ON i.id = w.investment_id ORDER BY pk.ord`,
+                LEFT JOIN investments i ON i.id = w.investment_id
+                LEFT JOIN payout_batches b ON b.id = w.batch_id ORDER BY pk.ord`,
     },
     page,
     total,
@@ -296,10 +356,17 @@ export async function adminPage(db: Db, status: string | undefined, page: PageRe
 
 export async function adminOne(db: Db, id: string) {
   const [row] = await db
-    .select({ ...populatedColumns, user: requester })
+    .select({
+      ...populatedColumns,
+      user: requester,
+      frozen: users.withdrawalsFrozen,
+      batchStatus: payoutBatches.status,
+      graceUntil: payoutBatches.graceUntil,
+    })
     .from(withdrawals)
     .leftJoin(investments, eq(investments.id, withdrawals.investmentId))
     .innerJoin(users, eq(users.id, withdrawals.userId))
+    .leftJoin(payoutBatches, eq(payoutBatches.id, withdrawals.batchId))
     .where(eq(withdrawals.id, id))
     .limit(1);
   return row;

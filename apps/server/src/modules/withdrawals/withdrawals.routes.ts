@@ -5,6 +5,7 @@ import {
   adminWithdrawalsResponse,
   approveBody,
   assignPayoutBody,
+  cancelBatchBody,
   createBatchBody,
   foundPayoutsResponse,
   payoutBatchResponse,
@@ -39,7 +40,10 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { ...perIp(30, 15), idempotent: true },
       },
       async (req) => {
-        const res = await service.requestAll(ctx, currentUser(req), req.body, req.ip);
+        const res = await service.requestAll(ctx, currentUser(req), req.body, {
+          ip: req.ip,
+          sessionId: req.session?.id ?? null,
+        });
         return { message: res.message };
       },
     );
@@ -58,7 +62,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         onRequest: requireAdmin,
         schema: { querystring: adminWithdrawalsQuery, response: { 200: adminWithdrawalsResponse } },
       },
-      async (req) => service.adminList(ctx.db, { ...pageOf(req.query), status: 'pending' }),
+      async (req) => service.adminList(ctx, { ...pageOf(req.query), status: 'pending' }),
     );
 
     app.get(
@@ -67,7 +71,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         onRequest: requireAdmin,
         schema: { querystring: adminWithdrawalsQuery, response: { 200: adminWithdrawalsResponse } },
       },
-      async (req) => service.adminList(ctx.db, { ...pageOf(req.query), status: req.query.status }),
+      async (req) => service.adminList(ctx, { ...pageOf(req.query), status: req.query.status }),
     );
 
     app.post(
@@ -131,11 +135,14 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/withdrawal/admin/batches/:id/cancel',
-      { onRequest: requireAdmin, schema: { params: idParams, response: { 200: payoutBatchResponse } } },
-      async (req) => ({
-        message: MSG.batchCancelled,
-        batch: await batches.cancelBatch(ctx, currentUser(req), req.params.id, req.ip),
-      }),
+      {
+        onRequest: requireAdmin,
+        schema: { params: idParams, body: cancelBatchBody, response: { 200: payoutBatchResponse } },
+      },
+      async (req) => {
+        const r = await batches.cancelBatch(ctx, currentUser(req), req.params.id, req.body ?? {}, req.ip);
+        return { message: r.grace ? MSG.batchCancelledGrace : MSG.batchCancelled, batch: r.batch };
+      },
     );
 
     // ------------------------------------------------------------ payouts the watcher could not settle

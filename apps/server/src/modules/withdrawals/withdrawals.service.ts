@@ -5,7 +5,7 @@ import { microToDisplay, microToText, microToUsdc } from '@harvest/shared/money'
 import { type AdminWithdrawal, type Withdrawal } from '@harvest/shared/schemas/withdrawals';
 import type { Chain } from '../../chain/chain.ts';
 import type { AppContext } from '../../context.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import type { PageRequest } from '../../db/keyset.ts';
 import { inTransaction } from '../../db/tx.ts';
 import { lockUserAccounts, post } from '../../ledger/ledger.ts';
@@ -17,6 +17,7 @@ import { writeDecision } from '../audit/audit.queries.ts';
 import { verifySecondFactor } from '../two-factor/two-factor.service.ts';
 import { checkWithdrawalGate, lockWithdrawalGate } from '../withdrawal-addresses/withdrawal-gate.ts';
 import { queueMail } from '../../mail/outbox.ts';
+import { inPayment } from './batches.service.ts';
 import { checkPayout } from './payout-check.ts';
 import { requestHold } from './withdrawals.ledger.ts';
 import * as q from './withdrawals.queries.ts';
@@ -46,11 +47,20 @@ export function toWithdrawalDto(r: PopulatedRow): Withdrawal {
     processedAt: iso(w.processedAt),
     txHash: w.txHash,
     notes: w.notes,
+    payeeRefused: w.status === 'pending' && w.payeeRefusedAt !== null,
   };
 }
 
-export function toAdminDto(r: AdminRow): AdminWithdrawal {
-  return { ...toWithdrawalDto(r), userId: toUserRef(r.user), batchId: r.w.batchId };
+/** The admin view: the batch holding it in payment (and until when, for a cancelled one) and its owner's freeze. */
+export function toAdminDto(r: AdminRow, now: Date): AdminWithdrawal {
+  const paying = r.w.status === 'pending' && inPayment(r, now);
+  return {
+    ...toWithdrawalDto(r),
+    userId: toUserRef(r.user),
+    batchId: paying ? r.w.batchId : null,
+    inPaymentUntil: paying && r.batchStatus === 'cancelled' ? iso(r.graceUntil) : null,
+    frozen: r.frozen,
+  };
 }
 
 // ---------------------------------------------------------------- Withdraw All
@@ -83,8 +93,9 @@ export async function requestAll(
   ctx: AppContext,
   user: AuthUser,
   input: { walletAddress: string; withdrawalPassword: string; totpCode?: string | undefined },
-  ip: string,
+  client: { ip: string; sessionId: string | null },
 ): Promise<RequestAllResult> {
+  const { ip } = client;
   if (!(await q.hasAvailableFunds(ctx.db, user.id))) throw badRequest(MSG.noFunds, 'no_funds');
   await checkWithdrawalGate(ctx, user, input.walletAddress);
   if (user.totpEnabled) await verifySecondFactor(ctx, user, input.totpCode, ip);
@@ -96,7 +107,7 @@ export async function requestAll(
   };
   let result: RequestAllResult;
   try {
-    result = await requestAllWrites(ctx, user, input, passwordChecked);
+    result = await requestAllWrites(ctx, user, { ...input, sessionId: client.sessionId }, passwordChecked);
   } catch (err) {
     // A wrong password is the answer whatever else went wrong (it was the first thing asked).
     await passwordChecked();
@@ -111,7 +122,7 @@ export async function requestAll(
 function requestAllWrites(
   ctx: AppContext,
   user: AuthUser,
-  input: { walletAddress: string },
+  input: { walletAddress: string; sessionId: string | null },
   passwordChecked: () => Promise<void>,
 ): Promise<RequestAllResult> {
   return inTransaction(ctx.db, async (tx) => {
@@ -123,6 +134,7 @@ function requestAllWrites(
     const made = await q.insertWithdrawAll(tx, {
       userId: user.id,
       requestId,
+      sessionId: input.sessionId,
       walletAddress: input.walletAddress,
       requestedAt,
       rewards: balances.get(`${user.id}:rewards`) ?? 0n,
@@ -164,16 +176,19 @@ export async function myWithdrawals(db: Db, userId: string): Promise<Withdrawal[
 }
 
 /** The newest withdrawals of the whole platform (the admin overview). */
-export async function recentForAdmin(db: Db, limit: number): Promise<AdminWithdrawal[]> {
-  return (await q.adminPage(db, undefined, { page: 1, pageSize: limit }, Number.MAX_SAFE_INTEGER)).rows.map(toAdminDto);
+export async function recentForAdmin(ctx: AppContext, limit: number): Promise<AdminWithdrawal[]> {
+  const page = await q.adminPage(ctx.db, undefined, { page: 1, pageSize: limit }, Number.MAX_SAFE_INTEGER);
+  const now = ctx.clock.now();
+  return page.rows.map((r) => toAdminDto(r, now));
 }
 
 /** One page of the back office's withdrawals (keyset; totals from the counters). */
-export async function adminList(db: Db, opts: PageRequest & { status?: string }) {
-  const c = await q.counts(db, opts.status);
-  const page = await q.adminPage(db, opts.status, opts, c.matching);
+export async function adminList(ctx: AppContext, opts: PageRequest & { status?: string }) {
+  const c = await q.counts(ctx.db, opts.status);
+  const page = await q.adminPage(ctx.db, opts.status, opts, c.matching);
+  const now = ctx.clock.now();
   return {
-    withdrawals: page.rows.map(toAdminDto),
+    withdrawals: page.rows.map((r) => toAdminDto(r, now)),
     pagination: { page: opts.page, pageSize: opts.pageSize, total: c.matching },
     counts: { pending: c.pending, total: c.total },
     nextCursor: page.nextCursor,
@@ -190,10 +205,39 @@ async function loadPending(db: Db, id: string): Promise<q.WithdrawalRow> {
   return w;
 }
 
-async function adminView(db: Db, id: string): Promise<AdminWithdrawal> {
-  const row = await q.adminOne(db, id);
+async function adminView(ctx: AppContext, id: string): Promise<AdminWithdrawal> {
+  const row = await q.adminOne(ctx.db, id);
   if (!row) throw notFound();
-  return toAdminDto(row);
+  return toAdminDto(row, ctx.clock.now());
+}
+
+/** Why a withdrawal in payment cannot be decided by hand: its batch decides it (or its cancelled batch's grace). */
+function inPaymentError(r: q.LockedWithdrawal): AppError {
+  return new AppError('in_payment', r.batchStatus === 'open' ? MSG.withdrawalInPayment : MSG.withdrawalInPaymentGrace);
+}
+
+/**
+ * Locks these pending withdrawals for a decision (their owners' accounts and rows first: the order every money path
+ * takes) and refuses what must stop it: not pending, a frozen account, and, unless a payout found on chain decides
+ * it, a payout batch holding it.
+ */
+async function lockPending(
+  tx: Tx,
+  ctx: AppContext,
+  ids: string[],
+  ownerIds: string[],
+  opts: { paying: boolean; foundOnChain: boolean },
+): Promise<q.WithdrawalRow[]> {
+  await lockUserAccounts(tx, ownerIds);
+  const { frozen, rows } = await q.lockForDecision(tx, ids, ownerIds);
+  const now = ctx.clock.now();
+  if (rows.length !== ids.length || rows.some((r) => r.w.status !== 'pending'))
+    throw conflict(MSG.withdrawalNotPending);
+  if (opts.paying && rows.some((r) => frozen.has(r.w.userId)))
+    throw new AppError('withdrawals_frozen', MSG.withdrawalAccountFrozen);
+  const held = opts.foundOnChain ? undefined : rows.find((r) => inPayment(r, now));
+  if (held) throw inPaymentError(held);
+  return rows.map((r) => r.w);
 }
 
 const PAYOUT_REFUSED = {
@@ -232,9 +276,9 @@ export async function approve(
   await approvePaidBy(
     ctx,
     { admin, ip },
-    { withdrawalIds: [input.withdrawalId], txHash: input.txHash, notes: input.notes },
+    { withdrawalIds: [input.withdrawalId], txHash: input.txHash, notes: input.notes, foundOnChain: false },
   );
-  return adminView(ctx.db, input.withdrawalId);
+  return adminView(ctx, input.withdrawalId);
 }
 
 /**
@@ -242,12 +286,14 @@ export async function approve(
  * an approval makes (decisions 0008, 0071). With a chain the hash must prove USDC transfers from the payout address
  * to that wallet, and the net amounts of everything approved with this hash for this wallet may not exceed what
  * they carried (the payout_transactions row of the hash and wallet is the lock). Without a chain a hash pays one
- * request only. `by.admin` null: the watcher found the payout (no audit row; the payout transfer records it).
+ * request only. A frozen account's withdrawal is never approved; one in a payout batch only by a payout found on chain
+ * (`foundOnChain`: the batch's own transfer). `by.admin` null: the watcher found the payout (no audit row; the payout
+ * transfer records it).
  */
 export async function approvePaidBy(
   ctx: AppContext,
   by: { admin: AuthUser | null; ip: string | null },
-  input: { withdrawalIds: string[]; txHash: string; notes: string | null },
+  input: { withdrawalIds: string[]; txHash: string; notes: string | null; foundOnChain: boolean },
   /** Written in the same transaction (the found payout transfer's state). */
   alsoWrite?: (tx: Db) => Promise<void>,
 ): Promise<q.WithdrawalRow[]> {
@@ -261,6 +307,13 @@ export async function approvePaidBy(
 
   return inTransaction(ctx.db, async (tx) => {
     const now = ctx.clock.now();
+    await lockPending(
+      tx,
+      ctx,
+      input.withdrawalIds,
+      current.map((w) => w.userId),
+      { paying: true, foundOnChain: input.foundOnChain },
+    );
     const decided: q.WithdrawalRow[] = [];
     for (const id of input.withdrawalIds) {
       const w = await q.decidePending(tx, id, {
@@ -335,42 +388,17 @@ export async function approvePaidBy(
   });
 }
 
-/** Rejects a pending withdrawal: the held money goes back where it came from, exactly once. */
+/** Rejects a pending withdrawal not in payment: the held money goes back where it came from, exactly once. */
 export async function reject(
   ctx: AppContext,
   admin: AuthUser,
   input: { withdrawalId: string; notes: string | null },
   ip: string,
 ): Promise<AdminWithdrawal> {
-  await loadPending(ctx.db, input.withdrawalId);
+  const current = await loadPending(ctx.db, input.withdrawalId);
   await inTransaction(ctx.db, async (tx) => {
-    const now = ctx.clock.now();
-    const w = await q.decidePending(tx, input.withdrawalId, {
-      status: 'rejected',
-      processedAt: now,
-      processedBy: admin.id,
-      notes: input.notes,
-    });
-    if (!w) throw conflict(MSG.withdrawalNotPending);
-    const back = w.source === 'earning' ? 'earnings' : w.source === 'rewards' ? 'rewards' : 'balance';
-    await post(tx, {
-      kind: 'withdrawal_release',
-      refId: w.id,
-      createdBy: admin.id,
-      createdAt: now,
-      legs: [
-        { account: { userId: w.userId, kind: 'pending_withdrawal' }, amount: -w.amount },
-        { account: { userId: w.userId, kind: back }, amount: w.amount },
-      ],
-    });
-    if (w.source === 'earning' && w.cycleEarningId) await q.markEarningsRequested(tx, [w.cycleEarningId], false);
-    await queueMail(tx, ctx, w.userId, {
-      kind: 'withdrawal_rejected',
-      amount: w.amount,
-      returnedTo: back,
-      notes: input.notes,
-      at: now,
-    });
+    await lockPending(tx, ctx, [current.id], [current.userId], { paying: false, foundOnChain: false });
+    const { w, back } = await releaseWithdrawal(tx, ctx, current.id, { by: admin.id, notes: input.notes });
     await writeDecision(tx, {
       adminId: admin.id,
       action: 'withdrawal_reject',
@@ -382,5 +410,64 @@ export async function reject(
       ip,
     });
   });
-  return adminView(ctx.db, input.withdrawalId);
+  return adminView(ctx, input.withdrawalId);
+}
+
+/**
+ * Rejects a locked pending withdrawal in the caller's transaction: the held money goes back to the account it came
+ * from (an earning becomes available again), and its owner is mailed with `notes` (a known text is translated).
+ */
+export async function releaseWithdrawal(
+  tx: Tx,
+  ctx: AppContext,
+  id: string,
+  o: { by: string | null; notes: string | null },
+): Promise<{ w: q.WithdrawalRow; back: 'earnings' | 'rewards' | 'balance' }> {
+  const now = ctx.clock.now();
+  const w = await q.decidePending(tx, id, { status: 'rejected', processedAt: now, processedBy: o.by, notes: o.notes });
+  if (!w) throw conflict(MSG.withdrawalNotPending);
+  const back = w.source === 'earning' ? 'earnings' : w.source === 'rewards' ? 'rewards' : 'balance';
+  await post(tx, {
+    kind: 'withdrawal_release',
+    refId: w.id,
+    createdBy: o.by,
+    createdAt: now,
+    legs: [
+      { account: { userId: w.userId, kind: 'pending_withdrawal' }, amount: -w.amount },
+      { account: { userId: w.userId, kind: back }, amount: w.amount },
+    ],
+  });
+  if (w.source === 'earning' && w.cycleEarningId) await q.markEarningsRequested(tx, [w.cycleEarningId], false);
+  await queueMail(tx, ctx, w.userId, {
+    kind: 'withdrawal_rejected',
+    amount: w.amount,
+    returnedTo: back,
+    notes: o.notes,
+    at: now,
+  });
+  return { w, back };
+}
+
+/**
+ * "This wasn't me" takes back what the reported session asked for, or what goes to the reported address: each such
+ * pending withdrawal not in payment is rejected (the money is back in the owner's account); one in payment stays,
+ * frozen. In the caller's transaction, after it locked the owner's accounts and row.
+ */
+export async function releaseReported(
+  tx: Tx,
+  ctx: AppContext,
+  userId: string,
+  report: { sessionId?: string; wallet?: string },
+): Promise<number> {
+  const ids = (await q.pendingOfReport(tx, userId, report)).map((r) => r.id);
+  if (ids.length === 0) return 0;
+  const { rows } = await q.lockForDecision(tx, ids, [userId]);
+  const now = ctx.clock.now();
+  let released = 0;
+  for (const r of rows) {
+    if (r.w.status !== 'pending' || inPayment(r, now)) continue;
+    await releaseWithdrawal(tx, ctx, r.w.id, { by: null, notes: MSG.notMeWithdrawalRejected });
+    released++;
+  }
+  return released;
 }

@@ -147,7 +147,13 @@ describe('Withdraw All', () => {
     expect(rewards).toMatchObject({ amount: 3, feeAmount: 0, netAmount: 3, cycleNumber: null, investmentId: null });
     expect(balance).toMatchObject({ amount: 10, feeAmount: 0, netAmount: 10, cycleNumber: null, investmentId: null });
     for (const w of list) {
-      expect(w).toMatchObject({ walletAddress: mixedCase.toLowerCase(), processedAt: null, txHash: null, notes: null });
+      expect(w).toMatchObject({
+        walletAddress: mixedCase.toLowerCase(),
+        processedAt: null,
+        txHash: null,
+        notes: null,
+        payeeRefused: false,
+      });
       expect(Object.keys(w).sort()).toEqual(
         [
           '_id',
@@ -157,6 +163,7 @@ describe('Withdraw All', () => {
           'investmentId',
           'netAmount',
           'notes',
+          'payeeRefused',
           'processedAt',
           'requestId',
           'requestedAt',
