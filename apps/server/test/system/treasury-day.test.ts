@@ -229,7 +229,7 @@ describe.runIf(avail.ok)(
       const signedFile = path.join(dir, 'signed.json');
       const signed = await runCliAsync(
         'sweep-sign',
-        ['--plan', planFile, '--out', signedFile, '--path', PATH],
+        ['--plan', planFile, '--treasury', treasury, '--out', signedFile, '--path', PATH, '--yes'],
         {},
         {
           input: `${node.privateExtendedKey}\n`,
@@ -243,6 +243,7 @@ describe.runIf(avail.ok)(
         SWEEP_RELAYER_KEY: RELAYER_KEY,
         CHAIN_RPC_URL: chain.url,
         CHAIN_ID: '137',
+        TREASURY_ADDRESS: treasury,
       });
       expect(submitted.status, submitted.output).toBe(0);
       expect(submitted.output).toMatch(new RegExp(`Sweep: ${plan.addresses.length} swept, 0 failed`));
@@ -256,6 +257,7 @@ describe.runIf(avail.ok)(
         SWEEP_RELAYER_KEY: RELAYER_KEY,
         CHAIN_RPC_URL: chain.url,
         CHAIN_ID: '137',
+        TREASURY_ADDRESS: treasury,
       });
       expect(twice.output).toMatch(/used {6}/);
 
@@ -289,7 +291,7 @@ describe.runIf(avail.ok)(
       const other = HDKey.fromMasterSeed(mnemonicToSeedSync(DEV_MNEMONIC)).derive("m/44'/60'/22'/0");
       const wrong = await runCliAsync(
         'sweep-sign',
-        ['--plan', planFile, '--out', path.join(dir, 'x.json')],
+        ['--plan', planFile, '--treasury', treasury, '--out', path.join(dir, 'x.json'), '--yes'],
         {},
         {
           input: other.privateExtendedKey!,
@@ -298,16 +300,20 @@ describe.runIf(avail.ok)(
       expect(wrong.status).toBe(2);
       expect(wrong.output).toMatch(/this key is not the one behind the plan's DEPOSIT_XPUB/);
       expect(wrong.output).not.toContain(other.privateExtendedKey!);
-      const fromEnv = await runCliAsync('sweep-sign', ['--plan', planFile, '--out', path.join(dir, 'y.json')], {
-        XPRV: node.privateExtendedKey!,
-        SWEEP_SECRET: node.privateExtendedKey!,
-        DEPOSIT_XPRV: node.privateExtendedKey!,
-      });
+      const fromEnv = await runCliAsync(
+        'sweep-sign',
+        ['--plan', planFile, '--treasury', treasury, '--out', path.join(dir, 'y.json'), '--yes'],
+        {
+          XPRV: node.privateExtendedKey!,
+          SWEEP_SECRET: node.privateExtendedKey!,
+          DEPOSIT_XPRV: node.privateExtendedKey!,
+        },
+      );
       expect(fromEnv.status).toBe(2);
       expect(fromEnv.output).toMatch(/no secret on standard input/);
       const mnemonic = await runCliAsync(
         'sweep-sign',
-        ['--plan', planFile, '--out', path.join(dir, 'z.json'), '--path', PATH],
+        ['--plan', planFile, '--treasury', treasury, '--out', path.join(dir, 'z.json'), '--path', PATH, '--yes'],
         {},
         {
           input: DEV_MNEMONIC,
@@ -327,6 +333,7 @@ describe.runIf(avail.ok)(
         SWEEP_RELAYER_KEY: RELAYER_KEY,
         CHAIN_RPC_URL: chain.url,
         CHAIN_ID: '137',
+        TREASURY_ADDRESS: treasury,
       });
       expect(r.status).toBe(1);
       expect(r.output).toMatch(/expired {3}/);

@@ -185,6 +185,6 @@ export const createBatchBody = z.strictObject({
 });
 export type CreateBatchInput = z.input<typeof createBatchBody>;
 /** Cancelling a batch whose file was downloaded: the administrator confirms it was not and will not be executed. */
-export const cancelBatchBody = z.optional(z.strictObject({ confirmNotExecuted: z.optional(z.boolean()) }));
+export const cancelBatchBody = z.nullish(z.strictObject({ confirmNotExecuted: z.optional(z.boolean()) }));
 export const payoutBatchResponse = z.object({ message: z.string(), batch: payoutBatchSchema });
 export const payoutBatchesResponse = z.object({ batches: z.array(payoutBatchSchema) });
