@@ -63,7 +63,7 @@ console.log(
     ...totals.map((t) => `  total        ${t}`),
   ].join('\n'),
 );
-if (!args.includes('--yes') && !(await confirmed('Sign these transfers to this destination? Type yes: ')))
+if (!args.includes('--yes') && !confirmed('Sign these transfers to this destination? Type yes: '))
   fail('not confirmed: nothing was signed (review the summary above, then type yes, or pass --yes)');
 
 const secret = (

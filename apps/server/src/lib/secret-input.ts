@@ -1,5 +1,4 @@
-import { createReadStream, openSync } from 'node:fs';
-import { createInterface } from 'node:readline/promises';
+import { closeSync, openSync, readSync } from 'node:fs';
 
 /**
  * Reads a secret from standard input, never from the environment: piped (`< key.txt`) as it is, or typed at a
@@ -12,8 +11,9 @@ export async function readSecret(prompt: string): Promise<string> {
     for await (const c of stdin) chunks.push(c as Buffer);
     return Buffer.concat(chunks).toString('utf8');
   }
-  process.stderr.write(prompt);
+  // No echo before the prompt shows: a secret pasted the moment it appears is not printed.
   stdin.setRawMode(true);
+  process.stderr.write(prompt);
   stdin.resume();
   return new Promise((resolve) => {
     let typed = '';
@@ -36,22 +36,28 @@ export async function readSecret(prompt: string): Promise<string> {
 }
 
 /**
- * Asks at the terminal (/dev/tty, not standard input, which may carry a secret) for `yes`. No terminal (a pipe, a
- * job without one): false, so nothing is signed unasked; the caller says how to confirm instead (--yes).
+ * Asks at the terminal (/dev/tty, not standard input, which may carry a secret) for `yes`, reading one line and no
+ * more (a synchronous read: nothing typed after it, such as the secret, is taken). No terminal (a pipe, a job
+ * without one): false, so nothing is signed unasked; the caller says how to confirm instead (--yes).
  */
-export async function confirmed(prompt: string): Promise<boolean> {
+export function confirmed(prompt: string): boolean {
   let fd: number;
   try {
     fd = openSync('/dev/tty', 'r');
   } catch {
     return false;
   }
-  const input = createReadStream('', { fd });
-  const rl = createInterface({ input, output: process.stderr, terminal: false });
   try {
-    return (await rl.question(prompt)).trim().toLowerCase() === 'yes';
+    process.stderr.write(prompt);
+    const buf = Buffer.alloc(256);
+    let line = '';
+    while (!line.includes('\n')) {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      line += buf.toString('utf8', 0, n);
+    }
+    return line.trim().toLowerCase() === 'yes';
   } finally {
-    rl.close();
-    input.destroy();
+    closeSync(fd);
   }
 }

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +10,7 @@ import { MSG } from '@harvest/shared/messages';
 import { anvilAvailability, deployToken, sendToken, startAnvil, type Anvil, type Token } from '../anvil.ts';
 import { call, createTestApp, expectLedgerClean, makeUser, type TestApp, type TestUser } from '../helpers.ts';
 import { DEV_MNEMONIC } from '../support/dev-wallet.ts';
-import { runCliAsync } from '../support/processes.ts';
+import { ROOT, runCliAsync } from '../support/processes.ts';
 import { CHROME_LINUX, FIREFOX_WINDOWS, hours, lastMail, linkToken, mailsTo, signIn } from '../account/support.ts';
 import { depositWatcher } from '../../src/modules/deposits/deposit-watcher.ts';
 import { reconcile } from '../../src/modules/reconciliation/reconcile.ts';
@@ -227,6 +228,43 @@ describe.runIf(avail.ok)('money out, proven by the chain', () => {
       ]),
     );
     expect(differenceLine(found[0]!)).toMatch(/^SWEEP_ELSEWHERE: USDC left this deposit address for 0x2b5a/);
+  });
+
+  it('sweep:sign at a terminal signs after "yes" is typed there, and after nothing else', async () => {
+    const planFile = path.join(dir, 'plan.json');
+    const atTerminal = (typed: string, out: string) =>
+      new Promise<{ status: number | null; output: string }>((resolve) => {
+        // `script` gives the command a terminal of its own, as an operator's shell does.
+        const cmd = `node --import tsx apps/server/src/cli/sweep-sign.ts --plan ${planFile} --treasury ${treasury} --out ${out} --path "${PATH}"`;
+        const child = spawn('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+        let output = '';
+        let sent = false;
+        const seen = (d: Buffer) => {
+          output += d.toString();
+          // The secret is typed once its hidden prompt shows, as a person would (typed earlier, a terminal echoes it).
+          if (!sent && output.includes('(input hidden)')) {
+            sent = true;
+            child.stdin.end(`${node.privateExtendedKey}\r`);
+          }
+        };
+        child.stdout.on('data', seen);
+        child.stderr.on('data', seen);
+        child.stdin.write(`${typed}\r`);
+        child.once('exit', (status) => resolve({ status, output }));
+      });
+    const declined = path.join(dir, 'declined.json');
+    const no = await atTerminal('sign it', declined);
+    expect(no.status).toBe(2);
+    expect(no.output).toMatch(/Type yes: /);
+    expect(no.output).toMatch(/not confirmed: nothing was signed/);
+    expect(existsSync(declined)).toBe(false);
+    const signedFile = path.join(dir, 'typed.json');
+    const yes = await atTerminal('yes', signedFile);
+    expect(yes.status, yes.output).toBe(0);
+    expect(yes.output).not.toContain(node.privateExtendedKey!.slice(4, 40));
+    const signed = JSON.parse(readFileSync(signedFile, 'utf8')) as { authorizations: { to: string }[] };
+    expect(signed.authorizations.length).toBeGreaterThan(0);
+    expect(signed.authorizations.every((a) => a.to === treasury.toLowerCase())).toBe(true);
   });
 
   it('"this wasn’t me" before the payout: the thief’s request is taken back; paid anyway from a stale file, the watcher holds it and the reconciliation names it', async () => {
