@@ -14,6 +14,7 @@ export function ConfirmDialog({
   confirmLabel,
   destructive = false,
   busy = false,
+  confirmDisabled = false,
   error,
   onConfirm,
   onCancel,
@@ -24,6 +25,8 @@ export function ConfirmDialog({
   confirmLabel: string;
   destructive?: boolean;
   busy?: boolean;
+  /** The confirm button waits for something the dialog asks (a required confirmation ticked). */
+  confirmDisabled?: boolean;
   /** Shown inside the dialog, where the person is looking (not under the backdrop). */
   error?: string | null;
   onConfirm: () => void;
@@ -49,7 +52,7 @@ export function ConfirmDialog({
             </AlertDialog.Cancel>
             <Button
               variant={destructive ? 'danger' : 'primary'}
-              disabled={busy}
+              disabled={busy || confirmDisabled}
               onClick={(e) => {
                 e.preventDefault();
                 onConfirm();

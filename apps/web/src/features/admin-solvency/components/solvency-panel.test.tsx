@@ -1,4 +1,4 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -16,6 +16,7 @@ const base: Solvency = {
   watcher: null,
   reconciliation: null,
   alarms: [],
+  unexplainedOutflow: { payoutWallet: 0, depositAddresses: 0 },
 };
 
 const json = (body: unknown, status = 200) =>
@@ -92,7 +93,7 @@ describe('SolvencyPanel', () => {
         startedAt: '2026-11-23T09:00:00.000Z',
         finishedAt: '2026-11-23T09:01:00.000Z',
         throughBlock: 1100,
-        checked: { deposits: 12, transfers: 14, addresses: 10 },
+        checked: { deposits: 12, transfers: 14, addresses: 10, payouts: 3 },
         differenceCount: 1,
         differences: [
           {
@@ -120,9 +121,77 @@ describe('SolvencyPanel', () => {
       ],
     });
     expect((await screen.findByTestId('solvency-watcher')).textContent).toMatch(/Deposits are not being found/);
-    expect(screen.getByTestId('reconciliation-status').textContent).toMatch(/1 difference with the chain/);
+    expect(screen.getByTestId('reconciliation-status').textContent).toMatch(
+      /1 difference with the chain \(12 credited deposits, 14 transfers and 3 transfers out through block 1,100/,
+    );
     expect(screen.getByText(/Credited without a transfer/)).toBeTruthy();
     expect(screen.getByText(/Credited 5,000.00/)).toBeTruthy();
     expect(screen.getByRole('button', { name: /Acknowledge alarm: a re-organisation deeper/ })).toBeTruthy();
+  });
+
+  it('money that left without the books releasing it is a visible loss, red above zero, with where it left from', async () => {
+    show({ ...base, unexplainedOutflow: { payoutWallet: 250, depositAddresses: 0 } });
+    const outflow = await screen.findByTestId('solvency-outflow');
+    expect(within(outflow).getByText(/Left the payout wallet with no withdrawal to account for it/)).toBeTruthy();
+    expect(
+      within(outflow).getByText(/Left investors' deposit addresses for somewhere other than the treasury/),
+    ).toBeTruthy();
+    const loss = within(outflow).getByText('250.00 USDC');
+    expect(loss.className).toMatch(/rose/);
+    expect(within(outflow).getByText('0.00 USDC').className).not.toMatch(/rose/);
+  });
+
+  it('differences and alarms about money out have their own words', async () => {
+    show({
+      ...base,
+      reconciliation: {
+        _id: 'r2',
+        trigger: 'manual',
+        status: 'differences',
+        startedAt: '2026-11-23T09:00:00.000Z',
+        finishedAt: '2026-11-23T09:01:00.000Z',
+        throughBlock: 1100,
+        checked: { deposits: 1, transfers: 1, addresses: 1, payouts: 1 },
+        differenceCount: 2,
+        differences: [
+          {
+            kind: 'overpaid',
+            depositId: null,
+            userId: null,
+            address: '0xabc',
+            txHash: `0x${'34'.repeat(32)}`,
+            logIndex: 0,
+            chainAmount: 120,
+            creditedAmount: 100,
+            detail: 'this payout carried more to the wallet than the withdrawals approved with it',
+          },
+          {
+            kind: 'sweep_elsewhere',
+            depositId: null,
+            userId: null,
+            address: '0xdef',
+            txHash: `0x${'56'.repeat(32)}`,
+            logIndex: 1,
+            chainAmount: 7,
+            creditedAmount: null,
+            detail: 'USDC left this deposit address for 0x999, not for the treasury',
+          },
+        ],
+        error: null,
+      },
+      alarms: [
+        {
+          _id: 'a2',
+          kind: 'sweep_elsewhere',
+          detail: 'USDC left deposit address 0xdef for 0x999, not for the treasury',
+          blockNumber: 11,
+          createdAt: '2026-11-23T08:00:00.000Z',
+        },
+      ],
+    });
+    expect(await screen.findByText('Paid more than approved')).toBeTruthy();
+    expect(screen.getByText(/Approved 100.00/)).toBeTruthy();
+    expect(screen.getByText('Left a deposit address, not for the treasury')).toBeTruthy();
+    expect(screen.getByRole('button', { name: /Acknowledge alarm: USDC left deposit address/ })).toBeTruthy();
   });
 });

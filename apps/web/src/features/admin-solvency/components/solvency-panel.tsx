@@ -15,8 +15,9 @@ import { rich, t } from '../../../lib/i18n.tsx';
 const WATCHER_STALE_MS = 10 * 60_000;
 
 /**
- * What the platform owes against what its addresses hold on chain (red below 100 %), and whether money in
- * still agrees with the chain: the deposit watcher's last read, the last reconciliation, open alarms.
+ * What the platform owes against what its addresses hold on chain (red below 100 %), what left them unexplained, and
+ * whether money in and out still agrees with the chain: the deposit watcher's last read, the last reconciliation,
+ * open alarms.
  */
 export function SolvencyPanel() {
   const q = useQuery(solvencyQuery());
@@ -46,6 +47,7 @@ export function SolvencyPanel() {
       ) : (
         <div className="space-y-4 text-sm" data-testid="solvency">
           <Coverage s={s} />
+          <Outflow s={s} />
           {s.watcher && <WatcherLine watcher={s.watcher} />}
           <SweepLine s={s} />
           <ReconciliationSection run={s.reconciliation} />
@@ -88,6 +90,47 @@ function Coverage({ s }: { s: Solvency }) {
           : t('On-chain balances not read yet: the blockchain node has not answered since the server started.')}
       </p>
     </div>
+  );
+}
+
+/** USDC that left the platform's addresses without the books releasing it: a loss, already out of the assets. */
+function Outflow({ s }: { s: Solvency }) {
+  const outflow = s.unexplainedOutflow;
+  const rows = [
+    {
+      label: t('From the payout wallet'),
+      why: t('Left the payout wallet with no withdrawal to account for it'),
+      amount: outflow.payoutWallet,
+    },
+    {
+      label: t('From deposit addresses'),
+      why: t("Left investors' deposit addresses for somewhere other than the treasury"),
+      amount: outflow.depositAddresses,
+    },
+  ];
+  return (
+    <section aria-labelledby="outflow-title" className="space-y-2 border-t border-slate-200 pt-3">
+      <h3 id="outflow-title" className="font-semibold text-slate-900">
+        {t('Unexplained outflow')}
+      </h3>
+      <dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 text-slate-700" data-testid="solvency-outflow">
+        {rows.map((r) => (
+          <div key={r.label} className="contents">
+            <dt>
+              {r.label}
+              <span className="block text-xs text-slate-600">{r.why}</span>
+            </dt>
+            <dd
+              className={`text-end whitespace-nowrap ${r.amount > 0 ? 'font-bold text-rose-700' : 'font-medium'}`}
+              data-loss={r.amount > 0 ? 'yes' : 'no'}
+            >
+              {/* A loss always shows; a zero only once the chain was read, like the balances above. */}
+              {s.asOf || r.amount > 0 ? usdc(r.amount) : '—'}
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </section>
   );
 }
 
@@ -151,7 +194,13 @@ const KIND_LABEL: Record<Difference['kind'], string> = {
   too_shallow: msg('Credited too early'),
   missed: msg('Transfer not credited'),
   unpaid: msg('Payout not on the chain'),
+  unmatched_payout: msg('Payout no withdrawal accounts for'),
+  paid_after_rejection: msg('Paid after its withdrawal was rejected'),
+  overpaid: msg('Paid more than approved'),
+  sweep_elsewhere: msg('Left a deposit address, not for the treasury'),
 };
+/** Differences about money out: their booked amount was approved for a withdrawal, not credited. */
+const APPROVED_KINDS: ReadonlySet<Difference['kind']> = new Set(['unpaid', 'overpaid']);
 
 function ReconciliationSection({ run }: { run: Reconciliation | null }) {
   const reconcile = useReconcile();
@@ -190,7 +239,9 @@ function ReconciliationSection({ run }: { run: Reconciliation | null }) {
                 <p>
                   {d.creditedAmount !== null && (
                     <span className="whitespace-nowrap">
-                      {t('Credited {amount}', { amount: usdc(d.creditedAmount) })}
+                      {APPROVED_KINDS.has(d.kind)
+                        ? t('Approved {amount}', { amount: usdc(d.creditedAmount) })
+                        : t('Credited {amount}', { amount: usdc(d.creditedAmount) })}
                     </span>
                   )}
                   {d.creditedAmount !== null && d.chainAmount !== null && ' · '}
@@ -239,15 +290,15 @@ function reconciliationText(run: Reconciliation | null): string {
   const when = dateTime(run.finishedAt ?? run.startedAt);
   if (run.status === 'failed')
     return t('Could not read the chain ({when}): {error}', { when, error: run.error ?? t('unknown error') });
-  const deposits = run.checked.deposits;
-  const transfers = run.checked.transfers;
-  const scope = t('{deposits} and {transfers} through block {block}', {
+  const { deposits, transfers, payouts } = run.checked;
+  const scope = t('{deposits}, {transfers} and {payouts} through block {block}', {
     deposits: deposits === 1 ? t('1 credited deposit') : t('{n} credited deposits', { n: count(deposits) }),
     transfers: transfers === 1 ? t('1 transfer') : t('{n} transfers', { n: count(transfers) }),
+    payouts: payouts === 1 ? t('1 transfer out') : t('{n} transfers out', { n: count(payouts) }),
     block: count(run.throughBlock ?? 0),
   });
   return run.status === 'clean'
-    ? t('Clean: every credit matches the chain ({scope}, {when}).', { scope, when })
+    ? t('Clean: money in and out matches the chain ({scope}, {when}).', { scope, when })
     : run.differenceCount === 1
       ? t('1 difference with the chain ({scope}, {when}). npm run chain:reconcile prints them all.', { scope, when })
       : t('{n} differences with the chain ({scope}, {when}). npm run chain:reconcile prints them all.', {

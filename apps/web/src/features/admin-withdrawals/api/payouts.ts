@@ -46,11 +46,18 @@ export function useCreateBatch() {
   });
 }
 
+/**
+ * Cancels an open batch. Once its file was downloaded the server asks the administrator's confirmation that it was
+ * not and will not be executed (`confirmNotExecuted`); without a download nothing is sent but the request.
+ */
 export function useCancelBatch() {
   const refresh = useRefreshWithdrawals();
   return useMutation({
-    mutationFn: (id: string) =>
-      api(`/withdrawal/admin/batches/${encodeURIComponent(id)}/cancel`, payoutBatchResponse, { method: 'POST' }),
+    mutationFn: (v: { id: string; confirmNotExecuted: boolean }) =>
+      api(`/withdrawal/admin/batches/${encodeURIComponent(v.id)}/cancel`, payoutBatchResponse, {
+        method: 'POST',
+        body: v.confirmNotExecuted ? { confirmNotExecuted: true } : undefined,
+      }),
     onSettled: refresh,
   });
 }
@@ -76,13 +83,23 @@ export function useDismissPayout() {
   });
 }
 
-/** Saves one of an open batch's files: the Safe Transaction Builder batch or the CSV (address, amount). */
-export async function downloadBatchFile(id: string, format: 'safe' | 'csv'): Promise<string> {
-  const file = await fetchFile(
-    `/withdrawal/admin/batches/${encodeURIComponent(id)}/file?format=${format}`,
-    format === 'safe' ? 'payout-batch.safe.json' : 'payout-batch.csv',
-    format === 'safe' ? 'application/json' : 'text/csv',
-  );
-  save(file);
-  return file.name;
+/**
+ * Saves one of an open batch's files: the Safe Transaction Builder batch or the CSV (address, amount). The batch is
+ * read again afterwards: its first download makes a cancel need the administrator's confirmation.
+ */
+export function useDownloadBatchFile() {
+  const qc = useQueryClient();
+  return async (id: string, format: 'safe' | 'csv'): Promise<string> => {
+    try {
+      const file = await fetchFile(
+        `/withdrawal/admin/batches/${encodeURIComponent(id)}/file?format=${format}`,
+        format === 'safe' ? 'payout-batch.safe.json' : 'payout-batch.csv',
+        format === 'safe' ? 'application/json' : 'text/csv',
+      );
+      save(file);
+      return file.name;
+    } finally {
+      void qc.invalidateQueries({ queryKey: queryKeys.admin.batches });
+    }
+  };
 }

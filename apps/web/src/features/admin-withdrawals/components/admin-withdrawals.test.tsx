@@ -25,12 +25,27 @@ const pending: AdminWithdrawal = {
   notes: null,
   userId: { _id: 'u1', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' },
   batchId: null,
+  inPaymentUntil: null,
+  frozen: false,
+  payeeRefused: false,
 };
 const list = {
   withdrawals: [pending],
   pagination: { page: 1, pageSize: 25, total: 1 },
   counts: { pending: 1, total: 7 },
 };
+
+/** The admin API with this one pending withdrawal; decisions answer what `decide` says. */
+function showOne(w: AdminWithdrawal, decide: (path: string) => unknown = () => undefined) {
+  const api = stubApi(({ path }) =>
+    path.startsWith('/withdrawal/admin/pending') || path.startsWith('/withdrawal/admin/all')
+      ? { ...list, withdrawals: [w] }
+      : decide(path),
+  );
+  renderApp(<AdminWithdrawals />, { auth: false });
+  return api;
+}
+const button = (name: string) => screen.getByRole<HTMLButtonElement>('button', { name });
 
 describe('AdminWithdrawals', () => {
   it('shows Pending and History with counts and processes a withdrawal: hash required, server text or fallbacks, Reject asks first', async () => {
@@ -79,6 +94,58 @@ describe('AdminWithdrawals', () => {
 
     await user.click(screen.getByRole('tab', { name: 'History (6)' }));
     await waitFor(() => expect(api.to('GET /withdrawal/admin/all').length).toBeGreaterThan(0));
+  });
+
+  it('a frozen account: badged, kept out of batches, Approve disabled with the reason; Reject still returns the money', async () => {
+    const user = userEvent.setup();
+    const api = showOne({ ...pending, frozen: true }, (path) =>
+      path.startsWith('/withdrawal/admin/reject') ? { message: 'Withdrawal rejected' } : undefined,
+    );
+    const row = await screen.findByRole('button', { name: /Ada Lovelace/ });
+    expect(within(row).getByText('Frozen')).toBeTruthy();
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: /Add to a payout batch/ }).disabled).toBe(true);
+    await user.click(row);
+    expect(screen.getByRole('status').textContent).toMatch(/withdrawals are frozen: it cannot be paid/);
+    expect(button('Approve').disabled).toBe(true);
+    expect(button('Reject').disabled).toBe(false);
+    await user.click(button('Reject'));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Reject this withdrawal?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Reject' }));
+    await waitFor(() => expect(api.to('POST /withdrawal/admin/reject')).toHaveLength(1));
+    expect(api.to('POST /withdrawal/admin/approve')).toHaveLength(0);
+  });
+
+  it('in payment: a batch decides it, so neither Approve nor Reject can be pressed; a cancelled batch says until when', async () => {
+    const user = userEvent.setup();
+    showOne({ ...pending, batchId: 'b1', inPaymentUntil: '2026-11-29T10:00:00.000Z' });
+    const row = await screen.findByRole('button', { name: /Ada Lovelace/ });
+    expect(within(row).getByText(/^In payment until Nov 29, 2026/)).toBeTruthy();
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: /Add to a payout batch/ }).disabled).toBe(true);
+    await user.click(row);
+    expect(screen.getByRole('status').textContent).toMatch(/stays in payment until Nov 29, 2026/);
+    expect(button('Approve').disabled).toBe(true);
+    expect(button('Reject').disabled).toBe(true);
+  });
+
+  it('a wallet the token refuses: Approve disabled, and one press rejects it with the reason in the notes', async () => {
+    const user = userEvent.setup();
+    const api = showOne({ ...pending, payeeRefused: true }, (path) =>
+      path.startsWith('/withdrawal/admin/reject') ? { message: 'Withdrawal rejected' } : undefined,
+    );
+    const row = await screen.findByRole('button', { name: /Ada Lovelace/ });
+    expect(within(row).getByText('Token refuses wallet')).toBeTruthy();
+    await user.click(row);
+    expect(button('Approve').disabled).toBe(true);
+    await user.click(button('Reject: token refuses this wallet'));
+    expect(screen.getByLabelText<HTMLTextAreaElement>('Notes (optional)').value).toMatch(/^USDC refuses transfers/);
+    const dialog = await screen.findByRole('alertdialog', { name: 'Reject this withdrawal?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Reject' }));
+    await waitFor(() => expect(api.to('POST /withdrawal/admin/reject')).toHaveLength(1));
+    expect(api.to('POST /withdrawal/admin/reject')[0]?.body).toEqual({
+      withdrawalId: 'w1',
+      notes:
+        'USDC refuses transfers to this wallet address (its issuer blocked it): withdraw again to another address.',
+    });
   });
 
   it("says 'Failed to fetch withdrawals' when the list cannot be read", async () => {

@@ -22,7 +22,7 @@ import { adminWithdrawalsQuery, type WithdrawalView } from '../../../lib/admin-q
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
 import { Email } from '../../../components/ui/email.tsx';
 import { FIRST_PAGE, type PageAt } from '../../../lib/paging.ts';
-import { rich, t } from '../../../lib/i18n.tsx';
+import { rich, t, tx } from '../../../lib/i18n.tsx';
 
 const PAGE_SIZE = 25;
 const STATUS = {
@@ -31,6 +31,13 @@ const STATUS = {
   rejected: { label: msg('Rejected'), cls: 'bg-rose-100 text-rose-800' },
 } as const;
 const SOURCE = { earning: msg('Cycle earning'), rewards: msg('Referral rewards'), balance: msg('Balance') } as const;
+/** Saved as the rejection's notes in English, a catalogue text: the investor reads it in their language. */
+const REFUSED_NOTE = msg(
+  'USDC refuses transfers to this wallet address (its issuer blocked it): withdraw again to another address.',
+);
+
+/** What stops a pending withdrawal being paid here: a batch decides it, or it cannot be paid at all. */
+const canPay = (w: AdminWithdrawal) => w.batchId === null && !w.frozen && !w.payeeRefused;
 
 /** Admin withdrawals: Pending and History sub-tabs with counts, refresh, and the Process Withdrawal panel. */
 /** `toolbar` is composed by the app layer (e.g. the CSV downloads). */
@@ -137,7 +144,7 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: ReactNode } = {}) {
                         whom: w.userId ? `${w.userId.firstName} ${w.userId.lastName}` : w.walletAddress,
                       })}
                       checked={forBatch.has(w._id)}
-                      disabled={w.batchId !== null}
+                      disabled={!canPay(w)}
                       onChange={(e) => {
                         const next = new Set(forBatch);
                         if (e.target.checked) next.add(w._id);
@@ -201,9 +208,19 @@ function WithdrawalRow({ w, selected, onSelect }: { w: AdminWithdrawal; selected
           {w.userId ? `${w.userId.firstName} ${w.userId.lastName}` : t('Unknown user')}
         </span>
         <span className="flex flex-wrap gap-1">
+          {w.status === 'pending' && w.frozen && (
+            <span className="rounded-full bg-red-100 px-2.5 py-0.5 text-xs font-semibold text-red-800">
+              {t('Frozen')}
+            </span>
+          )}
+          {w.status === 'pending' && w.payeeRefused && (
+            <span className="rounded-full bg-orange-100 px-2.5 py-0.5 text-xs font-semibold text-orange-900">
+              {t('Token refuses wallet')}
+            </span>
+          )}
           {w.status === 'pending' && w.batchId && (
             <span className="rounded-full bg-sky-100 px-2.5 py-0.5 text-xs font-semibold text-sky-800">
-              {t('In payment')}
+              {w.inPaymentUntil ? t('In payment until {date}', { date: dateTime(w.inPaymentUntil) }) : t('In payment')}
             </span>
           )}
           <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${st.cls}`}>{t(st.label)}</span>
@@ -235,7 +252,7 @@ function WithdrawalRow({ w, selected, onSelect }: { w: AdminWithdrawal; selected
         {w.processedAt && <> · {t('Processed {date}', { date: dateTime(w.processedAt) })}</>}
         {w.txHash && <> · {t('Tx {hash}', { hash: shortHash(w.txHash) })}</>}
       </p>
-      {w.notes && <p className="mt-1 text-xs text-slate-600">{t('Notes: {notes}', { notes: w.notes })}</p>}
+      {w.notes && <p className="mt-1 text-xs text-slate-600">{t('Notes: {notes}', { notes: tx(w.notes) })}</p>}
     </button>
   );
 }
@@ -256,9 +273,13 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
   const [confirmReject, setConfirmReject] = useState(false);
   const [rejectError, setRejectError] = useState<string | null>(null);
   const busy = approve.isPending || reject.isPending;
+  // A batch decides a withdrawal in payment (the server answers in_payment); a frozen account's or one to a wallet
+  // the token refuses cannot be paid, only rejected (its money back to the investor).
+  const inPayment = withdrawal?.batchId != null;
+  const canApprove = withdrawal !== null && canPay(withdrawal);
 
   async function onApprove(v: ProcessValues) {
-    if (!withdrawal) return;
+    if (!withdrawal || !canApprove) return;
     try {
       await approve.mutateAsync({
         withdrawalId: withdrawal._id,
@@ -323,6 +344,43 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
             <dt className="col-span-2 text-slate-600">{t('To wallet')}</dt>
             <dd className="col-span-2 font-mono text-xs break-all text-slate-900">{withdrawal.walletAddress}</dd>
           </dl>
+          {withdrawal.frozen && (
+            <p role="status" className="rounded-xl bg-red-50 p-3 text-sm text-red-800">
+              {t("This account's withdrawals are frozen: it cannot be paid. Lift the freeze in Users first.")}
+            </p>
+          )}
+          {inPayment && (
+            <p role="status" className="rounded-xl bg-sky-50 p-3 text-sm text-sky-900">
+              {withdrawal.inPaymentUntil
+                ? t(
+                    'Its payout batch was cancelled after its file was downloaded: it stays in payment until {date}, and a payout read on chain until then still completes it. It cannot be approved or rejected here until then.',
+                    { date: dateTime(withdrawal.inPaymentUntil) },
+                  )
+                : t(
+                    'This withdrawal is in a payout batch, which decides it: a payout read on chain completes it. Cancel the batch first to reject it or to approve it by another hash.',
+                  )}
+            </p>
+          )}
+          {withdrawal.payeeRefused && (
+            <div className="space-y-2 rounded-xl bg-orange-50 p-3 text-sm text-orange-900">
+              <p role="status">
+                {t(
+                  'USDC refuses transfers to this wallet address (its issuer blocked it): this withdrawal cannot be paid there. Reject it so that the investor can choose another address.',
+                )}
+              </p>
+              <Button
+                variant="danger"
+                disabled={busy || inPayment}
+                onClick={() => {
+                  if (!notes.trim()) form.setValue('notes', REFUSED_NOTE);
+                  setRejectError(null);
+                  setConfirmReject(true);
+                }}
+              >
+                {t('Reject: token refuses this wallet')}
+              </Button>
+            </div>
+          )}
           <TextInput
             label={t('Transaction Hash')}
             error={errors.txHash?.message}
@@ -352,11 +410,11 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
                 setRejectError(null);
                 setConfirmReject(true);
               }}
-              disabled={busy}
+              disabled={busy || inPayment}
             >
               {t('Reject')}
             </Button>
-            <Button type="submit" variant="success" disabled={busy}>
+            <Button type="submit" variant="success" disabled={busy || !canApprove}>
               {approve.isPending ? t('Approving...') : t('Approve')}
             </Button>
           </div>

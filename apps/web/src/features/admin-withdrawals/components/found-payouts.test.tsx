@@ -56,6 +56,20 @@ describe('payouts found on chain and payout batches', () => {
     expect(api.to('POST /withdrawal/admin/payouts/p1/assign')[0]?.body).toEqual({ withdrawalIds: ['w2'] });
   });
 
+  it("a held payout (a frozen account's) is badged with its reason, and can still be assigned", async () => {
+    const detail =
+      "Held: the account's withdrawals are frozen, and this transfer left the payout wallet anyway. Investigate before assigning it.";
+    stubApi(({ path }) =>
+      path === '/withdrawal/admin/payouts'
+        ? { payouts: [{ ...payout, status: 'held', detail, candidates: [['w1']] }] }
+        : undefined,
+    );
+    renderApp(<FoundPayouts />, { auth: false });
+    expect(await screen.findByText('Held: account frozen')).toBeTruthy();
+    expect(screen.getByText(detail)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Approve with this payout' })).toBeTruthy();
+  });
+
   it('nothing to decide: the card is not shown', async () => {
     stubApi(({ path }) => (path === '/withdrawal/admin/payouts' ? { payouts: [] } : undefined));
     const { container } = renderApp(<FoundPayouts />, { auth: false });

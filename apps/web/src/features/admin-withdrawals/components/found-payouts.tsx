@@ -8,7 +8,7 @@ import { errorText } from '../../../lib/api-client.ts';
 import { count, dateTime, shortHash, usdc } from '../../../lib/format.ts';
 import { toast } from '../../../lib/toast.ts';
 import { foundPayoutsQuery, useAssignPayout, useDismissPayout } from '../api/payouts.ts';
-import { rich, t } from '../../../lib/i18n.tsx';
+import { rich, t, tx } from '../../../lib/i18n.tsx';
 
 const SOURCE = { earning: msg('Cycle earning'), rewards: msg('Referral rewards'), balance: msg('Balance') } as const;
 
@@ -44,6 +44,8 @@ function PayoutItem({ p }: { p: FoundPayout }) {
   const assign = useAssignPayout();
   const dismiss = useDismissPayout();
   const name = `payout-${p._id}`;
+  // Held: it paid a frozen account's withdrawals, which it does not complete (assigning is refused while frozen).
+  const held = p.status === 'held';
 
   async function onAssign() {
     if (choice === null) return;
@@ -62,7 +64,14 @@ function PayoutItem({ p }: { p: FoundPayout }) {
   }
 
   return (
-    <li className="rounded-xl border border-amber-200 bg-amber-50 p-3 text-sm">
+    <li
+      className={`rounded-xl border p-3 text-sm ${held ? 'border-red-200 bg-red-50' : 'border-amber-200 bg-amber-50'}`}
+    >
+      {held && (
+        <span className="mb-1 inline-block rounded-full bg-red-100 px-2.5 py-0.5 text-xs font-semibold text-red-800">
+          {t('Held: account frozen')}
+        </span>
+      )}
       <p className="font-semibold text-slate-900">
         {rich(t('<0>{amount}</0> to <1>{wallet}</1>', { amount: usdc(p.amount), wallet: p.walletAddress }), [
           (text) => <span className="whitespace-nowrap">{text}</span>,
@@ -85,7 +94,7 @@ function PayoutItem({ p }: { p: FoundPayout }) {
           ],
         )}
       </p>
-      {p.detail && <p className="mt-1 text-amber-900">{p.detail}</p>}
+      {p.detail && <p className={`mt-1 ${held ? 'text-red-800' : 'text-amber-900'}`}>{tx(p.detail)}</p>}
       {choices.length > 0 ? (
         <fieldset className="mt-2 space-y-1">
           <legend className="font-medium text-slate-900">{t('It paid')}</legend>

@@ -6,10 +6,10 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
-import { errorText } from '../../../lib/api-client.ts';
+import { errorText, hasCode } from '../../../lib/api-client.ts';
 import { count, dateTime, usdc } from '../../../lib/format.ts';
 import { toast } from '../../../lib/toast.ts';
-import { batchesQuery, downloadBatchFile, useCancelBatch, useCreateBatch } from '../api/payouts.ts';
+import { batchesQuery, useCancelBatch, useCreateBatch, useDownloadBatchFile } from '../api/payouts.ts';
 import { t, tx } from '../../../lib/i18n.tsx';
 
 const BATCH_STATUS = {
@@ -18,12 +18,16 @@ const BATCH_STATUS = {
   cancelled: { label: msg('Cancelled'), cls: 'bg-slate-100 text-slate-700' },
 } as const;
 
-async function download(id: string, format: 'safe' | 'csv') {
-  try {
-    toast.success(t('Downloaded {name}', { name: await downloadBatchFile(id, format) }));
-  } catch (err) {
-    toast.error(errorText(err, t('The batch file could not be downloaded')));
-  }
+/** Downloads a batch's file and says so (or why not). */
+function useDownload() {
+  const downloadFile = useDownloadBatchFile();
+  return async (id: string, format: 'safe' | 'csv') => {
+    try {
+      toast.success(t('Downloaded {name}', { name: await downloadFile(id, format) }));
+    } catch (err) {
+      toast.error(errorText(err, t('The batch file could not be downloaded')));
+    }
+  };
 }
 
 /**
@@ -44,6 +48,7 @@ export function ExportBatchDialog({
   const [grouped, setGrouped] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const create = useCreateBatch();
+  const download = useDownload();
 
   async function onCreate() {
     setError(null);
@@ -138,14 +143,23 @@ export function PayoutBatches() {
 
 function BatchItem({ b }: { b: PayoutBatch }) {
   const cancel = useCancelBatch();
+  const download = useDownload();
   const [confirm, setConfirm] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Downloaded (as read, or as the server answered a cancel): the payout wallet may still execute the file.
+  const [downloaded, setDownloaded] = useState(false);
+  const [notExecuted, setNotExecuted] = useState(false);
+  const mustConfirm = b.downloadedAt !== null || downloaded;
   const st = BATCH_STATUS[b.status];
+  // A cancelled batch whose file was downloaded keeps its withdrawals in payment until then.
+  const graceUntil =
+    b.status === 'cancelled' && b.graceUntil && new Date(b.graceUntil).getTime() > Date.now() ? b.graceUntil : null;
   async function onCancel() {
     try {
-      toast.success((await cancel.mutateAsync(b._id)).message);
+      toast.success((await cancel.mutateAsync({ id: b._id, confirmNotExecuted: mustConfirm && notExecuted })).message);
       setConfirm(false);
     } catch (err) {
+      if (hasCode(err, 'batch_downloaded')) setDownloaded(true);
       setError(errorText(err, t('The batch could not be cancelled')));
     }
   }
@@ -161,8 +175,29 @@ function BatchItem({ b }: { b: PayoutBatch }) {
           transfers: b.transfers === 1 ? t('1 transfer') : t('{n} transfers', { n: count(b.transfers) }),
           total: usdc(b.total),
         })}
+        {' · '}
+        {t('{amount} paid', { amount: usdc(b.paid) })}
         {b.status === 'open' && <> · {t('{n} still to pay', { n: count(b.pending) })}</>}
       </p>
+      {b.frozen > 0 && (
+        <p className="mt-1 font-medium text-red-700">
+          {b.frozen === 1
+            ? t('1 withdrawal of a frozen account left out of the file')
+            : t('{n} withdrawals of frozen accounts left out of the file', { n: count(b.frozen) })}
+        </p>
+      )}
+      {b.refused > 0 && (
+        <p className="mt-1 font-medium text-red-700">
+          {b.refused === 1
+            ? t('1 withdrawal to a wallet the token refuses left out of the file')
+            : t('{n} withdrawals to wallets the token refuses left out of the file', { n: count(b.refused) })}
+        </p>
+      )}
+      {graceUntil && (
+        <p className="mt-1 text-sky-800">
+          {t('Cancelled: its withdrawals stay in payment until {date}', { date: dateTime(graceUntil) })}
+        </p>
+      )}
       {b.status === 'open' && (
         <div className="mt-2 flex flex-wrap justify-end gap-2">
           <Button variant="secondary" onClick={() => void download(b._id, 'safe')}>
@@ -175,6 +210,7 @@ function BatchItem({ b }: { b: PayoutBatch }) {
             variant="danger"
             onClick={() => {
               setError(null);
+              setNotExecuted(false);
               setConfirm(true);
             }}
           >
@@ -188,20 +224,49 @@ function BatchItem({ b }: { b: PayoutBatch }) {
         confirmLabel={t('Cancel batch')}
         destructive
         busy={cancel.isPending}
+        confirmDisabled={mustConfirm && !notExecuted}
         error={error}
         onCancel={() => setConfirm(false)}
         onConfirm={() => void onCancel()}
       >
-        <p>
-          {b.pending === 1
-            ? t(
-                'Its 1 withdrawal still to pay leaves it and can be exported again. Cancel only if the batch was not executed: a payout read on chain still completes it.',
-              )
-            : t(
-                'Its {n} withdrawals still to pay leave it and can be exported again. Cancel only if the batch was not executed: a payout read on chain still completes them.',
-                { n: count(b.pending) },
-              )}
-        </p>
+        {mustConfirm ? (
+          <>
+            <p>
+              {b.pending === 1
+                ? t(
+                    'Its file was downloaded, so the payout wallet may still execute it. Its 1 withdrawal still to pay stays in payment for the grace period (BATCH_CANCEL_GRACE_HOURS, 24 hours by default): a payout read on chain in that time still completes it. Only then can it be rejected or exported again.',
+                  )
+                : t(
+                    'Its file was downloaded, so the payout wallet may still execute it. Its {n} withdrawals still to pay stay in payment for the grace period (BATCH_CANCEL_GRACE_HOURS, 24 hours by default): a payout read on chain in that time still completes them. Only then can they be rejected or exported again.',
+                    { n: count(b.pending) },
+                  )}
+            </p>
+            <label className="mt-3 flex items-start gap-2 font-medium text-slate-900">
+              <input
+                type="checkbox"
+                className="mt-0.5 size-4 shrink-0 accent-purple-700"
+                checked={notExecuted}
+                onChange={(e) => setNotExecuted(e.target.checked)}
+              />
+              <span>
+                {t(
+                  "I confirm this file was not and will not be executed (in a Safe: I rejected that transaction's nonce)",
+                )}
+              </span>
+            </label>
+          </>
+        ) : (
+          <p>
+            {b.pending === 1
+              ? t(
+                  'Its 1 withdrawal still to pay leaves it and can be exported again. Cancel only if the batch was not executed: a payout read on chain still completes it.',
+                )
+              : t(
+                  'Its {n} withdrawals still to pay leave it and can be exported again. Cancel only if the batch was not executed: a payout read on chain still completes them.',
+                  { n: count(b.pending) },
+                )}
+          </p>
+        )}
       </ConfirmDialog>
     </li>
   );

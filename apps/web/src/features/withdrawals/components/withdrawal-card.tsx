@@ -2,7 +2,7 @@ import { msg } from '@harvest/shared/i18n';
 import type { Withdrawal } from '@harvest/shared/schemas/withdrawals';
 import { STATUS_STYLE, statusLabel } from '../lib/format.ts';
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
-import { t } from '../../../lib/i18n.tsx';
+import { t, tx } from '../../../lib/i18n.tsx';
 
 const SOURCE_LABEL = {
   earning: msg('Cycle earning'),
@@ -66,8 +66,16 @@ export function WithdrawalCard({ w }: { w: Withdrawal }) {
           </>
         )}
       </dl>
+      {w.status === 'pending' && w.payeeRefused && (
+        <p className="mt-2 rounded-lg bg-orange-50 p-2 text-orange-900">
+          {t(
+            'USDC refuses transfers to this address: it cannot be paid there. We will return the money to your account; then withdraw again to another address.',
+          )}
+        </p>
+      )}
+      {/* A note the platform wrote (a catalogue text) reads in the investor's language; typed notes stay as typed. */}
       {w.notes && (
-        <p className="mt-2 rounded-lg bg-slate-50 p-2 text-slate-700">{t('Notes: {notes}', { notes: w.notes })}</p>
+        <p className="mt-2 rounded-lg bg-slate-50 p-2 text-slate-700">{t('Notes: {notes}', { notes: tx(w.notes) })}</p>
       )}
     </article>
   );

@@ -61,6 +61,7 @@ const base = {
   walletAddress: '0x2222222222222222222222222222222222222222',
   requestedAt: '2026-01-02T00:00:00.000Z',
   notes: null,
+  payeeRefused: false,
 };
 const withdrawals: Withdrawal[] = [
   {
@@ -146,6 +147,23 @@ describe('WithdrawalsSection', () => {
     expect(screen.getByLabelText('Withdrawal Rejected')).toBeTruthy();
     expect(screen.getByText(`${HASH.slice(0, 20)}...`)).toBeTruthy();
     expect(screen.getByText('Notes: Paid')).toBeTruthy();
+    expect(screen.queryByText(/USDC refuses transfers/)).toBeNull();
+  });
+
+  it('a pending withdrawal to a wallet the token refuses says it cannot be paid there and what happens next', async () => {
+    const [, pending] = withdrawals;
+    stubAppApi((call) => {
+      if (call.path.startsWith('/user/dashboard')) return dashboard;
+      if (call.path.startsWith('/withdrawal/my-withdrawals'))
+        return { withdrawals: [{ ...pending, payeeRefused: true }] };
+    });
+    renderSection();
+    const card = await screen.findByLabelText('Withdrawal Pending');
+    expect(
+      within(card).getByText(
+        'USDC refuses transfers to this address: it cannot be paid there. We will return the money to your account; then withdraw again to another address.',
+      ),
+    ).toBeTruthy();
   });
 
   it('Withdraw All: asks for the wallet, shows gross, fee and net before confirming, then sends the request', async () => {
