@@ -185,6 +185,8 @@ describe.runIf(avail.ok)('money out, proven by the chain', () => {
     expect((await runCliAsync('sweep-submit', [out], submitEnv)).output).toMatch(/TREASURY_ADDRESS is not set/);
 
     // Whoever holds the key can still move the money by hand: the watcher raises it within one pass.
+    const read = await call(t, 'POST', '/api/admin/solvency/refresh', { token: admin.token });
+    const heldBefore = read.data.assets.depositAddresses as number;
     const signed = JSON.parse(readFileSync(out, 'utf8')) as {
       authorizations: {
         from: Hex;
@@ -217,6 +219,8 @@ describe.runIf(avail.ok)('money out, proven by the chain', () => {
     expect(alarms).toHaveLength(2);
     expect(alarms.map((x) => x.detail).join('\n')).toContain(b.address.toLowerCase());
     expect(solvency.unexplainedOutflow).toEqual({ payoutWallet: 0, depositAddresses: 2_000 });
+    // The addresses it left were read again: the panel no longer counts money that is gone.
+    expect(heldBefore - (solvency.assets.depositAddresses as number)).toBe(2_000);
     expect(await t.ctx.metrics.registry.getSingleMetricAsString('chain_alarms_open')).toMatch(/chain_alarms_open 2/);
     const adminMail = (await mailsTo(t, admin.user.email)).filter((m) => m.subject === 'Chain alarm: sweep_elsewhere');
     expect(adminMail).toHaveLength(2);

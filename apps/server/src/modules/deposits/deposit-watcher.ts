@@ -447,8 +447,25 @@ export class DepositWatcher {
       await q.addCheckpoint(tx, DEPOSIT_WATCHER, read.to, read.toHash, read.to - CHECKPOINT_WINDOW);
       return next;
     });
-    if (moved) out.recorded += read.rows.length;
+    if (moved) {
+      out.recorded += read.rows.length;
+      await this.readAgainAfterMoneyOut(read);
+    }
     return moved;
+  }
+
+  /** Money left the platform's addresses: the solvency view reads the ones it left (and the treasury) again now. */
+  private async readAgainAfterMoneyOut(read: { payouts: pq.PayoutInsert[]; sweeps: pq.SweepInsert[] }) {
+    const payout = this.ctx.config.PAYOUT_ADDRESS?.toLowerCase();
+    const changed = [
+      ...[...new Set(read.sweeps.map((x) => x.fromAddress))].map((address) => ({ address, kind: 'deposit' as const })),
+      ...(payout && read.payouts.length > 0 ? [{ address: payout, kind: 'payout' as const }] : []),
+      ...(this.treasury && read.sweeps.some((x) => x.toAddress === this.treasury)
+        ? [{ address: this.treasury, kind: 'treasury' as const }]
+        : []),
+    ];
+    const r = await refreshBalancesOf(this.ctx, changed);
+    if ('error' in r) this.ctx.log.warn({ err: r.error }, 'solvency: addresses money left not read again');
   }
 
   /**
@@ -595,7 +612,11 @@ export class DepositWatcher {
     });
     out.credited += credited.length;
     if (credited.length > 0) {
-      const r = await refreshBalancesOf(this.ctx, [...new Set(credited.map((d) => d.toAddress ?? ''))].filter(Boolean));
+      const addresses = [...new Set(credited.map((d) => d.toAddress ?? ''))].filter(Boolean);
+      const r = await refreshBalancesOf(
+        this.ctx,
+        addresses.map((address) => ({ address, kind: 'deposit' as const })),
+      );
       if ('error' in r) this.ctx.log.warn({ err: r.error }, 'solvency: credited addresses not read again');
     }
   }

@@ -60,18 +60,16 @@ export async function refreshOnchainBalances(ctx: AppContext): Promise<{ address
 }
 
 /**
- * Reads again the deposit addresses just credited (their USDC is what changed), after a batch of credits;
- * not before every address has been read once (a partial reading would show a coverage that is not one).
+ * Reads again the addresses whose USDC just changed (deposit addresses credited or swept, the payout address after a
+ * payout, the treasury after a sweep); not before every address has been read once (a partial reading would show a
+ * coverage that is not one).
  */
 export async function refreshBalancesOf(
   ctx: AppContext,
-  addresses: string[],
+  addresses: { address: string; kind: q.BalanceKind }[],
 ): Promise<{ addresses: number } | { error: string }> {
-  if (!(await q.anyBalanceRead(ctx.db))) return { addresses: 0 };
-  return readAndSave(
-    ctx,
-    addresses.map((address) => ({ address, kind: 'deposit' })),
-  );
+  if (addresses.length === 0 || !(await q.anyBalanceRead(ctx.db))) return { addresses: 0 };
+  return readAndSave(ctx, addresses);
 }
 
 export async function solvency(ctx: AppContext): Promise<Solvency> {

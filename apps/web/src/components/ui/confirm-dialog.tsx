@@ -12,6 +12,7 @@ export function ConfirmDialog({
   title,
   children,
   confirmLabel,
+  cancelLabel,
   destructive = false,
   busy = false,
   confirmDisabled = false,
@@ -23,6 +24,8 @@ export function ConfirmDialog({
   title: string;
   children: ReactNode;
   confirmLabel: string;
+  /** The button that backs out, when "Cancel" would read like the action (Cancel batch). */
+  cancelLabel?: string;
   destructive?: boolean;
   busy?: boolean;
   /** The confirm button waits for something the dialog asks (a required confirmation ticked). */
@@ -48,7 +51,7 @@ export function ConfirmDialog({
           )}
           <div className="mt-5 flex justify-end gap-2">
             <AlertDialog.Cancel asChild>
-              <Button variant="secondary">{t('Cancel')}</Button>
+              <Button variant="secondary">{cancelLabel ?? t('Cancel')}</Button>
             </AlertDialog.Cancel>
             <Button
               variant={destructive ? 'danger' : 'primary'}

@@ -181,9 +181,18 @@ function BatchItem({ b }: { b: PayoutBatch }) {
       </p>
       {b.frozen > 0 && (
         <p className="mt-1 font-medium text-red-700">
-          {b.frozen === 1
-            ? t('1 withdrawal of a frozen account left out of the file')
-            : t('{n} withdrawals of frozen accounts left out of the file', { n: count(b.frozen) })}
+          {b.downloadedAt
+            ? b.frozen === 1
+              ? t(
+                  '1 withdrawal of a frozen account: new downloads leave it out, but a file downloaded before still pays it (such a payout is held).',
+                )
+              : t(
+                  '{n} withdrawals of frozen accounts: new downloads leave them out, but a file downloaded before still pays them (such a payout is held).',
+                  { n: count(b.frozen) },
+                )
+            : b.frozen === 1
+              ? t('1 withdrawal of a frozen account left out of the file')
+              : t('{n} withdrawals of frozen accounts left out of the file', { n: count(b.frozen) })}
         </p>
       )}
       {b.refused > 0 && (
@@ -222,6 +231,7 @@ function BatchItem({ b }: { b: PayoutBatch }) {
         open={confirm}
         title={t('Cancel this payout batch?')}
         confirmLabel={t('Cancel batch')}
+        cancelLabel={t('Keep the batch')}
         destructive
         busy={cancel.isPending}
         confirmDisabled={mustConfirm && !notExecuted}
