@@ -16,6 +16,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../helpers.ts';
+import { seedFromEnv } from '../simulation/model.ts';
 import { startSmtp } from '../smtp.ts';
 import { DEV_MNEMONIC } from '../support/dev-wallet.ts';
 import { scratchPostgres } from '../support/processes.ts';
@@ -35,7 +36,8 @@ import { differenceLine } from '../../src/modules/reconciliation/reconciliation.
  * Money out as a model-based test (issue 45, item 5): fast-check draws sequences of Withdraw All (by the owner or by a
  * thief's new session), approval by hash (the payout sent first, as an operator does; also for withdrawals the
  * approval must refuse), rejection, payout batches (export, download, cancel with its grace, the multisig executing a
- * downloaded file, stale or not), freezes, "this wasn't me" from the e-mailed link, stray payouts and clock moves.
+ * downloaded file, stale or not), freezes, "this wasn't me" from the e-mailed link, stray payouts, an administrator
+ * settling found payouts (assign, dismiss) and clock moves.
  * Two app instances share one PostgreSQL, one anvil chain with an EIP-3009 6-decimal USDC, one clock and one mailer;
  * each call goes to the instance the command drew, each watcher pass to either (the lease handed back after it).
  *
@@ -51,14 +53,15 @@ import { differenceLine } from '../../src/modules/reconciliation/reconciliation.
  * run; a failure prints the seed and fast-check's path (MODEL_PATH) and the commands' replay path (MODEL_REPLAY).
  */
 const avail = anvilAvailability();
-const SEED = process.env.MODEL_SEED ? Number(process.env.MODEL_SEED) : Math.floor(Math.random() * 2 ** 31);
+const SEED = seedFromEnv('MODEL_SEED');
 const RUNS = Number(process.env.MODEL_RUNS ?? 5);
-const COMMANDS = Number(process.env.MODEL_COMMANDS ?? 12);
+const COMMANDS = Number(process.env.MODEL_COMMANDS ?? 30);
 const PATH = process.env.MODEL_PATH;
 const REPLAY = process.env.MODEL_REPLAY;
+const TIME_LIMIT_MS = 25 * 60_000;
 const CONFIRMATIONS = 2;
 const INVESTORS = 3;
-const WALLETS = 3;
+const WALLETS = 2;
 /** Few amounts, so that two withdrawals to one wallet often ask for the same net amount (the watcher must not guess). */
 const AMOUNTS = [10_000_000n, 25_000_000n, 7_654_321n];
 /** A stray payout's amount no withdrawal asks for. */
@@ -68,12 +71,19 @@ const GRACE_MS = 24 * 3600_000;
 const START = new Date('2026-11-25T09:00:00Z');
 const TRANSFER = toEventSelector('Transfer(address,address,uint256)');
 const NEW_SIGN_IN = 'New sign-in to your Harvest Farm account';
+/** What the runs did and met, printed at the end: commands run, answers refused, watcher outcomes, differences. */
+const stats = new Map<string, number>();
+const count = (what: string) => stats.set(what, (stats.get(what) ?? 0) + 1);
+/** Every difference reconcile named in some check (its kind and transaction). */
+const namedSeen = new Set<string>();
 
 // ---------------------------------------------------------------- the model
 
 type Status = 'pending' | 'approved' | 'rejected';
-/** What the watcher made of a transfer out of the payout wallet (payout_transfers.status). */
-type Outcome = 'matched' | 'unmatched' | 'ambiguous' | 'held';
+/** What became of a transfer out of the payout wallet (payout_transfers.status): the watcher's, or an administrator's. */
+type Outcome = 'matched' | 'unmatched' | 'ambiguous' | 'held' | 'dismissed';
+/** The found payouts an administrator has to settle. */
+const OPEN: Outcome[] = ['unmatched', 'ambiguous', 'held'];
 
 interface Investor {
   u: TestUser;
@@ -172,48 +182,51 @@ function reject(m: Model, w: Withdrawal): void {
 }
 
 /**
- * What the watcher makes of one transfer out of the payout wallet (payouts.service.ts settlePayouts): the pending
- * withdrawals to that wallet that ask for exactly this amount (each Withdraw All here is one withdrawal, so a request
- * or a batch's request adds no other set). One: it completes it, unless its account is frozen (held) or the hash
- * already carries approvals by hand that leave no room for it (refused: unmatched). None: matched if it was approved
- * by hand with this hash, else unmatched. Several: ambiguous (nothing guessed).
+ * What the watcher makes of one transfer out of the payout wallet (payouts.service.ts settlePayouts): matched when
+ * approvals by hand with this hash account for all it carried to the wallet; else the pending withdrawals to that
+ * wallet that ask for exactly this amount (each Withdraw All here is one withdrawal, so a request or a batch's request
+ * adds no other set). One: it completes it, unless its account is frozen (held) or approvals by hand leave no room
+ * for it (refused: unmatched). None: unmatched. Several: ambiguous (nothing guessed).
  */
 function settle(m: Model, l: Omit<PayoutLog, 'outcome'>, txLogs: Omit<PayoutLog, 'outcome'>[]): Outcome {
+  const carried = sum(txLogs.filter((x) => x.to === l.to).map((x) => x.value));
+  const byHand = approvedWith(m, l.txHash, l.to);
+  if (byHand.length > 0 && sum(byHand.map((x) => x.net)) >= carried) return 'matched';
   const fits = m.wds.filter((w) => w.status === 'pending' && w.wallet === l.to && w.net === l.value);
-  if (fits.length !== 1) {
-    if (fits.length === 0 && approvedWith(m, l.txHash, l.to).length > 0) return 'matched';
-    return fits.length === 0 ? 'unmatched' : 'ambiguous';
-  }
+  if (fits.length !== 1) return fits.length === 0 ? 'unmatched' : 'ambiguous';
   const w = fits[0]!;
   if (frozen(m, w)) return 'held';
-  const carried = sum(txLogs.filter((x) => x.to === l.to).map((x) => x.value));
-  const already = sum(approvedWith(m, l.txHash, l.to).map((x) => x.net));
-  // The server's rule today: a hash an administrator already used for this wallet is not taken as this withdrawal's
-  // too (approvePaidBy refuses: short), and the transfer is left unmatched although the approval explains it.
-  if (already + w.net > carried) return 'unmatched';
+  // What an approval by hand with this hash left uncovered is all this transfer may still pay (approvePaidBy: short).
+  if (sum(byHand.map((x) => x.net)) + w.net > carried) return 'unmatched';
   approve(m, w, l.txHash);
   return 'matched';
+}
+
+/** This run's payouts per transaction and wallet: what the chain carried, what was approved with it, its first transfer. */
+function payouts(m: Readonly<Model>) {
+  const groups = new Map<string, { txHash: string; to: string; total: bigint; paid: bigint; first: PayoutLog }>();
+  for (const l of m.logs) {
+    const k = `${l.txHash}:${l.to}`;
+    const g = groups.get(k) ?? { txHash: l.txHash, to: l.to, total: 0n, paid: 0n, first: l };
+    g.total += l.value;
+    groups.set(k, g);
+  }
+  for (const g of groups.values()) g.paid = sum(approvedWith(m, g.txHash, g.to).map((w) => w.net));
+  return [...groups.values()];
 }
 
 /**
  * What `reconcile` must say about this run's payouts (money-out.ts): per transaction and wallet, what the chain carried
  * beyond the withdrawals approved with that hash is overpaid (some approved), paid_after_rejection (the amount of a
- * rejected withdrawal to that wallet) or unmatched_payout.
+ * rejected withdrawal to that wallet) or unmatched_payout; unless nothing was approved with it and an administrator
+ * dismissed it (the operator's own move, audited).
  */
 function expectedDifferences(m: Readonly<Model>): Difference[] {
-  const groups = new Map<string, { txHash: string; to: string; total: bigint }>();
-  for (const l of m.logs) {
-    const k = `${l.txHash}:${l.to}`;
-    const g = groups.get(k) ?? { txHash: l.txHash, to: l.to, total: 0n };
-    g.total += l.value;
-    groups.set(k, g);
-  }
   const out: Difference[] = [];
-  for (const g of groups.values()) {
-    const paid = sum(approvedWith(m, g.txHash, g.to).map((w) => w.net));
-    if (g.total <= paid) continue;
+  for (const g of payouts(m)) {
+    if (g.total <= g.paid || (g.paid === 0n && g.first.outcome === 'dismissed')) continue;
     const base = { address: g.to, txHash: g.txHash, chainAmount: g.total };
-    if (paid > 0n) out.push({ ...base, kind: 'overpaid', creditedAmount: paid });
+    if (g.paid > 0n) out.push({ ...base, kind: 'overpaid', creditedAmount: g.paid });
     else {
       const rejected = m.wds.filter((w) => w.status === 'rejected' && w.wallet === g.to).map((w) => w.net);
       const kind = rejected.includes(g.total) ? 'paid_after_rejection' : 'unmatched_payout';
@@ -222,9 +235,8 @@ function expectedDifferences(m: Readonly<Model>): Difference[] {
   }
   return out;
 }
-/** The outflow no approval explains: what reconcile names, to the micro-USDC. */
-const unexplained = (m: Readonly<Model>) =>
-  sum(expectedDifferences(m).map((d) => (d.chainAmount ?? 0n) - (d.creditedAmount ?? 0n)));
+/** The outflow no approval carries (injected, held, paid again, stale), to the micro-USDC. */
+const unapproved = (m: Readonly<Model>) => sum(payouts(m).map((g) => (g.total > g.paid ? g.total - g.paid : 0n)));
 const byKey = (a: Difference, b: Difference) =>
   `${a.txHash}:${a.address}:${a.kind}`.localeCompare(`${b.txHash}:${b.address}:${b.kind}`);
 
@@ -256,10 +268,6 @@ let closeAll: () => Promise<void>;
 const allWallets = new Set<string>();
 let runs = 0;
 let keys = 0;
-const stats = new Map<string, number>();
-const count = (what: string) => stats.set(what, (stats.get(what) ?? 0) + 1);
-/** Every difference reconcile named in some check (its kind and transaction). */
-const namedSeen = new Set<string>();
 
 const app = (i: number) => apps[i % 2]!;
 const micro = (usdc: number) => BigInt(Math.round(usdc * 1_000_000));
@@ -498,10 +506,10 @@ async function verify(m: Model, r: Real, inst: number, before: { frozen: boolean
     const approved = sum(approvedWith(m, w.txHash ?? '', w.wallet).map((x) => x.net));
     expect(approved <= carried, `${w.txHash} carries ${carried}, approved ${approved}`).toBe(true);
   }
-  // (c) The payout wallet's outflow is the approved net amounts plus the unexplained outflow, to the micro-USDC.
+  // (c) The payout wallet's outflow is the approved net amounts plus the outflow no approval carries, to the micro-USDC.
   const outflow = r.payoutStart - (await balanceOf(payout));
   expect(sum(received)).toBe(outflow);
-  expect(outflow).toBe(sum(m.wds.filter((w) => w.status === 'approved').map((w) => w.net)) + unexplained(m));
+  expect(outflow).toBe(sum(m.wds.filter((w) => w.status === 'approved').map((w) => w.net)) + unapproved(m));
 
   // (d) The reconciliation names exactly the outflows the model knows are unexplained: clean exactly when none.
   const result = await reconcile({ db, chain: t.ctx.chain!, config: t.ctx.config });
@@ -706,21 +714,29 @@ class Reject extends Step {
   }
 }
 
+/**
+ * Exports pending withdrawals as a payout batch (all or nothing): mostly ones it can take, sometimes any pending one
+ * (`any`: a frozen account's is refused 403, one another batch holds in payment 409).
+ */
 class Export extends Step {
   constructor(
     readonly picks: number[],
     readonly grouped: boolean,
     readonly downloaded: boolean,
+    readonly any: boolean,
     inst: number,
   ) {
     super(inst);
   }
+  private choices(m: Readonly<Model>) {
+    return m.wds.filter((w) => (this.any ? w.status === 'pending' : approvable(m, w)));
+  }
   check(m: Readonly<Model>): boolean {
-    return m.wds.some((w) => w.status === 'pending');
+    return this.choices(m).length > 0;
   }
   async act(m: Model, r: Real) {
-    const pending = m.wds.filter((w) => w.status === 'pending');
-    const chosen = [...new Set(this.picks.map((p) => pending[p % pending.length]!))];
+    const from = this.choices(m);
+    const chosen = [...new Set(this.picks.map((p) => from[p % from.length]!))];
     const res = await asAdmin(r, this.inst, 'POST', '/api/withdrawal/admin/batches', {
       withdrawalIds: chosen.map((w) => w.id),
       grouped: this.grouped,
@@ -734,7 +750,8 @@ class Export extends Step {
     if (this.downloaded) await download(m, r, this.inst + 1, b);
   }
   toString(): string {
-    return `Export([${this.picks.join(', ')}]${this.grouped ? ', grouped' : ''}${this.downloaded ? ', downloaded' : ''}) @${this.inst}`;
+    const flags = [this.grouped && 'grouped', this.downloaded && 'downloaded', this.any && 'any pending'];
+    return `Export([${[...this.picks, ...flags.filter(Boolean)].join(', ')}]) @${this.inst}`;
   }
 }
 
@@ -903,6 +920,93 @@ class NotMe extends Step {
   }
 }
 
+/** A found payout's id, from the administrator's list of the payouts to settle. */
+async function foundId(r: Real, inst: number, l: PayoutLog): Promise<string> {
+  const res = await asAdmin(r, inst, 'GET', '/api/withdrawal/admin/payouts');
+  const found = (res.data.payouts as { _id: string; txHash: string; logIndex: number; status: string }[]).find(
+    (p) => p.txHash === l.txHash && p.logIndex === l.logIndex,
+  );
+  expect(found, `${l.txHash}:${l.logIndex} listed`).toMatchObject({ status: l.outcome });
+  return found!._id;
+}
+
+/**
+ * An administrator says which pending withdrawal to its wallet a found payout paid: every check of an approval (the
+ * chain must carry its net amount beside what was approved with that hash already; never a frozen account's), a batch
+ * holding it in payment does not stop it.
+ */
+class Assign extends Step {
+  constructor(
+    readonly pick: number,
+    readonly choice: number,
+    inst: number,
+  ) {
+    super(inst);
+  }
+  private choices(m: Readonly<Model>) {
+    return m.logs.filter(
+      (l) => OPEN.includes(l.outcome) && m.wds.some((w) => w.status === 'pending' && w.wallet === l.to),
+    );
+  }
+  check(m: Readonly<Model>): boolean {
+    return this.choices(m).length > 0;
+  }
+  async act(m: Model, r: Real) {
+    const open = this.choices(m);
+    const l = open[this.pick % open.length]!;
+    const to = m.wds.filter((w) => w.status === 'pending' && w.wallet === l.to);
+    const w = to[this.choice % to.length]!;
+    const res = await asAdmin(
+      r,
+      this.inst,
+      'POST',
+      `/api/withdrawal/admin/payouts/${await foundId(r, this.inst, l)}/assign`,
+      {
+        withdrawalIds: [w.id],
+      },
+    );
+    const carried = sum(m.logs.filter((x) => x.txHash === l.txHash && x.to === l.to).map((x) => x.value));
+    const already = sum(approvedWith(m, l.txHash, l.to).map((x) => x.net));
+    if (w.net > carried) return expectError(res, 400, 'chain_mismatch');
+    if (frozen(m, w)) return expectError(res, 403, 'withdrawals_frozen');
+    if (already + w.net > carried) return expectError(res, 400, 'chain_mismatch');
+    expect(res.statusCode, res.body).toBe(200);
+    approve(m, w, l.txHash);
+    l.outcome = 'matched';
+  }
+  toString(): string {
+    return `Assign(${this.pick}, ${this.choice}) @${this.inst}`;
+  }
+}
+
+/** An administrator says a found payout paid no withdrawal (the operator moved the money): it leaves the list. */
+class Dismiss extends Step {
+  constructor(
+    readonly pick: number,
+    inst: number,
+  ) {
+    super(inst);
+  }
+  check(m: Readonly<Model>): boolean {
+    return m.logs.some((l) => OPEN.includes(l.outcome));
+  }
+  async act(m: Model, r: Real) {
+    const open = m.logs.filter((l) => OPEN.includes(l.outcome));
+    const l = open[this.pick % open.length]!;
+    const res = await asAdmin(
+      r,
+      this.inst,
+      'POST',
+      `/api/withdrawal/admin/payouts/${await foundId(r, this.inst, l)}/dismiss`,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    l.outcome = 'dismissed';
+  }
+  toString(): string {
+    return `Dismiss(${this.pick}) @${this.inst}`;
+  }
+}
+
 /** Time passes (one clock for both instances): a cancelled batch's grace may end. */
 class Advance extends Step {
   constructor(
@@ -948,37 +1052,57 @@ class StrayPayout extends Step {
 const inst = fc.nat({ max: 1 });
 const pick = fc.nat({ max: 50 });
 const who = fc.nat({ max: INVESTORS - 1 });
+const wallet = fc.nat({ max: WALLETS - 1 });
 /** Weighted by repetition: fc.commands draws its arbitraries evenly. */
+const times = (n: number, arb: fc.Arbitrary<Step>) => Array.from({ length: n }, () => arb);
 const commandArbs: fc.Arbitrary<Step>[] = [
-  ...Array.from({ length: 3 }, () =>
-    fc.tuple(who, fc.nat({ max: WALLETS - 1 }), fc.boolean(), inst).map(([a, b, c, d]) => new WithdrawAll(a, b, c, d)),
+  ...times(
+    3,
+    fc.tuple(who, wallet, fc.boolean(), inst).map(([a, b, c, d]) => new WithdrawAll(a, b, c, d)),
   ),
   fc.tuple(who, fc.nat({ max: AMOUNTS.length - 1 }), inst).map(([a, b, c]) => new Deposit(a, b, c)),
-  ...Array.from({ length: 2 }, () => fc.tuple(pick, inst).map(([a, b]) => new ApprovePaid(a, b))),
+  ...times(
+    2,
+    fc.tuple(pick, inst).map(([a, b]) => new ApprovePaid(a, b)),
+  ),
   fc.tuple(pick, inst).map(([a, b]) => new ApproveRefused(a, b)),
   fc.tuple(pick, inst).map(([a, b]) => new Reject(a, b)),
-  ...Array.from({ length: 3 }, () =>
+  ...times(
+    3,
     fc
-      .tuple(fc.array(pick, { minLength: 1, maxLength: 3 }), fc.boolean(), fc.boolean(), inst)
-      .map(([a, b, c, d]) => new Export(a, b, c, d)),
+      // Mostly downloaded at once (what the multisig gets), sometimes left for a later Download or a plain cancel;
+      // mostly of withdrawals it can take.
+      .tuple(fc.array(pick, { minLength: 1, maxLength: 4 }), fc.boolean(), fc.nat({ max: 3 }), fc.nat({ max: 3 }), inst)
+      .map(([a, b, c, d, e]) => new Export(a, b, c > 0, d === 0, e)),
   ),
   fc.tuple(pick, inst).map(([a, b]) => new Download(a, b)),
-  ...Array.from({ length: 2 }, () => fc.tuple(pick, inst).map(([a, b]) => new Cancel(a, b))),
-  ...Array.from({ length: 3 }, () => fc.tuple(pick, inst).map(([a, b]) => new Execute(a, b))),
+  ...times(
+    2,
+    fc.tuple(pick, inst).map(([a, b]) => new Cancel(a, b)),
+  ),
+  ...times(
+    4,
+    fc.tuple(pick, inst).map(([a, b]) => new Execute(a, b)),
+  ),
   fc.tuple(who, fc.boolean(), inst).map(([a, b, c]) => new Freeze(a, b, c)),
   fc.tuple(who, inst).map(([a, b]) => new ThiefSignIn(a, b)),
   fc.tuple(who, inst).map(([a, b]) => new NotMe(a, b)),
   fc.tuple(fc.nat({ max: HOURS.length - 1 }), inst).map(([a, b]) => new Advance(a, b)),
-  fc.tuple(fc.nat({ max: WALLETS - 1 }), pick, inst).map(([a, b, c]) => new StrayPayout(a, b, c)),
+  fc.tuple(wallet, pick, inst).map(([a, b, c]) => new StrayPayout(a, b, c)),
+  fc.tuple(pick, pick, inst).map(([a, b, c]) => new Assign(a, b, c)),
+  fc.tuple(pick, inst).map(([a, b]) => new Dismiss(a, b)),
 ];
 
-/** A run's own world: new investors funded through their deposit addresses, new wallets, the baselines. */
-async function setup(amounts: number[]): Promise<{ model: Model; real: Real }> {
+/**
+ * A run's own world: new investors funded through their deposit addresses (some of whom ask for everything at once, so
+ * that the first commands have withdrawals to act on), new wallets, the baselines.
+ */
+async function setup(start: { amount: number; withdrawTo: number | null }[]): Promise<{ model: Model; real: Real }> {
   const run = ++runs;
   const a = app(run);
   const adminToken = await sessionToken(a, admin.user.id, admin.user.tokenVersion);
   const inv: Investor[] = [];
-  for (const amount of amounts) {
+  for (const { amount } of start) {
     const u = await makeUser(a);
     const me = await call(a, 'GET', '/api/user/me', { token: u.token });
     // The usual device first: a later sign-in from another one is new (and mailed).
@@ -1004,6 +1128,8 @@ async function setup(amounts: number[]): Promise<{ model: Model; real: Real }> {
   };
   const real: Real = { adminToken, payoutStart: await balanceOf(payout) };
   await verify(model, real, run, { frozen: inv.map(() => false), approved: new Set() });
+  for (const [k, { withdrawTo }] of start.entries())
+    if (withdrawTo !== null) await new WithdrawAll(k, withdrawTo, false, run + k).run(model, real);
   return { model, real };
 }
 
@@ -1087,18 +1213,26 @@ describe.runIf(avail.ok)('money out, model-based: two instances, one PostgreSQL,
 
   it(
     `keeps money out exact under random sequences (MODEL_SEED=${SEED}, ${RUNS} runs of up to ${COMMANDS} commands)`,
-    { timeout: 30 * 60_000 },
+    { timeout: TIME_LIMIT_MS + 5 * 60_000 },
     async () => {
       console.log(`[money-out-model] seed=${SEED} runs=${RUNS} commands<=${COMMANDS}; replay with MODEL_SEED=${SEED}`);
       const property = fc.asyncProperty(
-        fc.array(fc.nat({ max: AMOUNTS.length - 1 }), { minLength: INVESTORS, maxLength: INVESTORS }),
+        fc.array(
+          fc.record({ amount: fc.nat({ max: AMOUNTS.length - 1 }), withdrawTo: fc.option(wallet, { freq: 3 }) }),
+          {
+            minLength: INVESTORS,
+            maxLength: INVESTORS,
+          },
+        ),
         fc.commands(commandArbs, { maxCommands: COMMANDS, size: 'max', ...(REPLAY ? { replayPath: REPLAY } : {}) }),
-        async (amounts, commands) => fc.asyncModelRun(() => setup(amounts), commands),
+        async (start, commands) => fc.asyncModelRun(() => setup(start), commands),
       );
       const started = Date.now();
       const out = await fc.check(property, {
         numRuns: RUNS,
         seed: SEED,
+        // Shrinking reruns whole sequences: it stops in time to report what it has before the test's own timeout.
+        interruptAfterTimeLimit: TIME_LIMIT_MS,
         ...(PATH ? { path: PATH, endOnFailure: true } : {}),
       });
       for (const d of namedSeen) count(`named ${d.split(' ')[0]}`);
@@ -1108,6 +1242,8 @@ describe.runIf(avail.ok)('money out, model-based: two instances, one PostgreSQL,
           .map(([k, n]) => `${k} ${n}`)
           .join(', ')}`,
       );
+      if (out.interrupted && !out.failed)
+        console.log(`[money-out-model] stopped after ${out.numRuns} run(s): time limit`);
       if (out.failed) {
         console.log(
           `[money-out-model] FAILED: replay with MODEL_SEED=${out.seed} MODEL_PATH=${out.counterexamplePath ?? ''}` +

@@ -469,4 +469,26 @@ describe.runIf(avail.ok)('money out, proven by the chain', () => {
       creditedAmount: usdc(100),
     });
   });
+
+  it('a payout approved by hand is explained, even when another pending withdrawal to that wallet asks the same amount', async () => {
+    const wallet = chain.accounts[2] as Address;
+    const [a, b] = [await investor(10), await investor(10)];
+    await withdrawAll(a, wallet);
+    await withdrawAll(b, wallet);
+    const [wa] = await pendingOf(a);
+    const lostBefore = (await call(t, 'GET', '/api/admin/solvency', { token: admin.token })).data.unexplainedOutflow;
+    const hash = await sendToken(chain, token, payout, 'transfer', [wallet, usdc(10)]);
+    const approved = await call(t, 'POST', '/api/withdrawal/admin/approve', {
+      token: admin.token,
+      body: { withdrawalId: wa!._id, txHash: hash },
+    });
+    expect(approved.statusCode).toBe(200);
+    await passes();
+    const found = (await call(t, 'GET', '/api/withdrawal/admin/payouts', { token: admin.token })).data.payouts;
+    expect(found.filter((p: { txHash: string }) => p.txHash === hash.toLowerCase())).toEqual([]);
+    expect((await pendingOf(b))[0]).toMatchObject({ payeeRefused: false });
+    expect((await call(t, 'GET', '/api/admin/solvency', { token: admin.token })).data.unexplainedOutflow).toEqual(
+      lostBefore,
+    );
+  });
 });

@@ -82,15 +82,22 @@ export async function pendingToWallet(db: Db, wallet: string) {
     .orderBy(asc(withdrawals.requestedAt), asc(withdrawals.id));
 }
 
-/** Withdrawals to this wallet already approved with this hash (by hand, before the watcher read the transfer). */
-export async function approvedWith(db: Db, txHash: string, wallet: string): Promise<string[]> {
-  const rows = await db
-    .select({ id: withdrawals.id })
-    .from(withdrawals)
-    .where(
-      and(eq(withdrawals.txHash, txHash), eq(withdrawals.walletAddress, wallet), eq(withdrawals.status, 'approved')),
-    );
-  return rows.map((r) => r.id);
+/**
+ * Withdrawals to this wallet already approved with this hash (by hand, before the watcher read the transfer), and
+ * whether their net amounts account for everything the transaction carried to the wallet (its transfers read).
+ */
+export async function approvedWith(db: Db, txHash: string, wallet: string): Promise<{ ids: string[]; covers: boolean }> {
+  const [r] = await rawRows<{ ids: string[] | null; approved: string; carried: string }>(
+    db,
+    sql`SELECT (SELECT array_agg(id::text) FROM withdrawals
+                WHERE tx_hash = ${txHash} AND wallet_address = ${wallet} AND status = 'approved') AS ids,
+               (SELECT COALESCE(sum(net_amount), 0) FROM withdrawals
+                WHERE tx_hash = ${txHash} AND wallet_address = ${wallet} AND status = 'approved')::text AS approved,
+               (SELECT COALESCE(sum(amount), 0) FROM payout_transfers
+                WHERE tx_hash = ${txHash} AND to_address = ${wallet})::text AS carried`,
+  );
+  const ids = r?.ids ?? [];
+  return { ids, covers: ids.length > 0 && BigInt(r?.approved ?? 0) >= BigInt(r?.carried ?? 0) };
 }
 
 /** After a re-organisation: what was read above the fork point and not acted on is read again. */

@@ -56,18 +56,19 @@ export function candidateSets(pending: Pending[], amount: bigint, now: Date): Wi
 export async function settlePayouts(ctx: AppContext, upTo: bigint): Promise<{ matched: number; open: number }> {
   const out = { matched: 0, open: 0 };
   for (const t of await pq.pendingPayoutTransfers(ctx.db, upTo, PAYOUT_BATCH)) {
+    // Approved by hand with this hash before the watcher read it, for all it carried: nothing left to match.
+    const byHand = await pq.approvedWith(ctx.db, t.txHash, t.toAddress);
+    if (byHand.covers) {
+      await pq.settlePayoutTransfer(ctx.db, t.id, ['pending'], {
+        status: 'matched',
+        withdrawalIds: byHand.ids,
+        detail: MSG.payoutMatchedByHand,
+      });
+      out.matched++;
+      continue;
+    }
     const sets = candidateSets(await pq.pendingToWallet(ctx.db, t.toAddress), t.amount, ctx.clock.now());
     if (sets.length !== 1) {
-      const byHand = sets.length === 0 ? await pq.approvedWith(ctx.db, t.txHash, t.toAddress) : [];
-      if (byHand.length > 0) {
-        await pq.settlePayoutTransfer(ctx.db, t.id, ['pending'], {
-          status: 'matched',
-          withdrawalIds: byHand,
-          detail: MSG.payoutMatchedByHand,
-        });
-        out.matched++;
-        continue;
-      }
       const detail = sets.length === 0 ? MSG.payoutNoMatch : MSG.payoutSeveralMatches(sets.length);
       await pq.settlePayoutTransfer(ctx.db, t.id, ['pending'], {
         status: sets.length === 0 ? 'unmatched' : 'ambiguous',
