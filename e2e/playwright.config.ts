@@ -7,7 +7,7 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   // Each file starts its own server on its own data directory: in CI two files run at once.
   workers: process.env.CI ? 2 : 1,
-  retries: process.env.CI ? 1 : 0,
+  retries: 0,
   reporter: [['list']],
   use: {
     headless: true,

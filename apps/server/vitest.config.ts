@@ -1,10 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three sets of tests, chosen by the environment:
+ * Sets of tests, chosen by the environment:
  * - `npm test`: the fast suites (under 3 minutes on two cores);
  * - `npm run test:system` (SYSTEM_TESTS=1): the long ones that start real processes (anvil, nginx, Redis, whole
- *   server processes), the seeded simulation and the fuzz over every route. CI runs them on PGlite and PostgreSQL;
+ *   server processes), the seeded simulation and the fuzz over every route; `npm run test:system:pg`
+ *   (SYSTEM_TESTS=pg, with DATABASE_URL) the ones among them whose subject is PostgreSQL;
  * - `npm run test:crash` (CRASH_TESTS=1): the crash tests, on a throwaway cluster of their own.
  */
 const SYSTEM = [
@@ -19,14 +20,40 @@ const SYSTEM = [
   'test/ops/logs.test.ts',
   'test/ops/shutdown.test.ts',
   'test/security/first-start.test.ts',
+  'test/security/revocation-frozen.test.ts',
   'test/security/fuzz.test.ts',
 ];
+/**
+ * The system files whose subject is PostgreSQL itself (concurrent transactions, locks, pg_dump): `.ci/run` runs them a
+ * second time on it (`npm run test:system:pg`). The others start their own PostgreSQL where they need one.
+ */
+const SYSTEM_PG = [
+  'test/simulation/**/*.test.ts',
+  'src/modules/deposits/deposit-watcher.anvil.test.ts',
+  'src/modules/deposits/deposits.chain.test.ts',
+  'test/ops/backup.test.ts',
+  'test/ops/backup-trust.test.ts',
+];
 const CRASH = ['test/crash/**/*.test.ts'];
-const set = process.env.CRASH_TESTS === '1' ? 'crash' : process.env.SYSTEM_TESTS === '1' ? 'system' : 'fast';
+const set =
+  process.env.CRASH_TESTS === '1'
+    ? 'crash'
+    : process.env.SYSTEM_TESTS === 'pg'
+      ? 'system-pg'
+      : process.env.SYSTEM_TESTS === '1'
+        ? 'system'
+        : 'fast';
 
 export default defineConfig({
   test: {
-    include: set === 'crash' ? CRASH : set === 'system' ? SYSTEM : ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include:
+      set === 'crash'
+        ? CRASH
+        : set === 'system'
+          ? SYSTEM
+          : set === 'system-pg'
+            ? SYSTEM_PG
+            : ['src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: set === 'fast' ? [...SYSTEM, ...CRASH, '**/node_modules/**'] : ['**/node_modules/**'],
     globalSetup: ['./test/global-setup.ts'],
     setupFiles: ['./test/setup-console.ts', './test/setup-cheap-hashes.ts'],

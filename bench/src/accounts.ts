@@ -82,6 +82,11 @@ export async function earnThousand(
   return chosen;
 }
 
+/** The days (UTC, the bench server's platform zone) earnThousand's cycles fall on: a statement's period. */
+export function earnedPeriod(o = { days: 20 }): { from: string; to: string } {
+  return { from: weekday(1, 9).toISOString().slice(0, 10), to: weekday(o.days, 17, 1).toISOString().slice(0, 10) };
+}
+
 /** One Withdraw All, timed from sending to the whole answer. */
 export async function withdrawAll(base: string, token: string): Promise<number> {
   const t0 = performance.now();

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { earnThousand, login, seedEmail, signIn, timedGet, withdrawAll } from './accounts.ts';
+import { earnedPeriod, earnThousand, login, seedEmail, signIn, timedGet, withdrawAll } from './accounts.ts';
 import { migrations, seed, startServer, type Server } from './checkout.ts';
 import { copyDatabase, seededUsers, seedingMode, sql, startPostgres } from './cluster.ts';
 import { percentile, passes, step, type Pool, type StepResult } from './load.ts';
@@ -222,6 +222,19 @@ async function main() {
         const t = await withdrawAll(s.url, heavy[i]?.[k] ?? '');
         if (k > 0) wa[i]?.push(t);
       }
+    // Alone: the statement of those weeks (2,000 movements: the earnings and their withdrawals), JSON and PDF.
+    const statements = { json: servers.map(() => [] as number[]), pdf: servers.map(() => [] as number[]) };
+    const { from, to } = earnedPeriod();
+    for (let k = 0; k <= runs; k++)
+      for (const [i, s] of servers.entries())
+        for (const format of ['json', 'pdf'] as const) {
+          const t = await timedGet(
+            s.url,
+            heavy[i]?.[k] ?? '',
+            `/api/user/statement?from=${from}&to=${to}&format=${format}`,
+          );
+          if (k > 0) statements[format][i]?.push(t);
+        }
 
     // The table.
     const best = [...searches.values()].map((x) => x.lo);
@@ -269,6 +282,13 @@ async function main() {
         `Withdraw All of 1,000 earnings, alone: median (max) of ${runs}, ms`,
         col((i) => `${ms(median(wa[i] ?? []))} (${ms(Math.max(...(wa[i] ?? [])))})`),
         ratio((i) => median(wa[i] ?? [])),
+      ),
+      ...(['json', 'pdf'] as const).map((format) =>
+        row(
+          `Statement of 2,000 movements (${format.toUpperCase()}), alone: median (max) of ${runs}, ms`,
+          col((i) => `${ms(median(statements[format][i] ?? []))} (${ms(Math.max(...(statements[format][i] ?? [])))})`),
+          ratio((i) => median(statements[format][i] ?? [])),
+        ),
       ),
       row(
         `Analytics 90 days, alone: median (max) of ${num('alone')}, ms`,

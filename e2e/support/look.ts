@@ -9,6 +9,16 @@ export const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.u
 export const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 375, height: 812 } } as const;
 
 /**
+ * Resolves once the page has painted two more frames: what a state change or a resize set off (a re-render, a
+ * ResizeObserver callback, a toast mounting) has reached the screen. A condition, not a fixed wait.
+ */
+export async function framesPainted(page: Page): Promise<void> {
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
+}
+
+/**
  * Looks at the screen as it is, at 1280 px and at 375 px: axe-core finds no violation of any impact
  * (WCAG 2.x A and AA plus best practices), the page is no wider than the window, and a full-page screenshot is saved for each width, named
  * `<name>-1280.png` / `<name>-375.png`. The viewport is put back afterwards. With `toast`, that toast must be
@@ -43,8 +53,8 @@ export async function look(page: Page, name: string, opts: { toast?: string } = 
     for (const [, size] of Object.entries(WIDTHS)) {
       await page.setViewportSize(size);
       if (opts.toast) await expect(page.locator('.Toastify').getByText(opts.toast, { exact: true })).toBeVisible();
-      // Let layout settle after the resize (charts measure their container).
-      await page.waitForTimeout(150);
+      // Layout settles after the resize (charts measure their container in a ResizeObserver callback).
+      await framesPainted(page);
       const results = await new AxeBuilder({ page })
         .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
         .analyze();

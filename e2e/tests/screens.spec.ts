@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { stepOf, totpAt } from '../../apps/server/src/lib/totp.ts';
-import { expectOneLine, look, WIDTHS } from '../support/look.ts';
+import { expectOneLine, framesPainted, look, WIDTHS } from '../support/look.ts';
 import {
   openTab,
   randomTxHash,
@@ -181,7 +181,8 @@ test('two-factor sign-in: the code step is a normal step, not an error', async (
   // No red: the field is not invalid, no error text, no toast.
   await expect(code).not.toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByText('Enter the 6-digit code from your authenticator app')).toHaveCount(0);
-  await page.waitForTimeout(500);
+  // The sign-in's answer is handled (the prompt shows): a toast it raised would be on screen two frames later.
+  await framesPainted(page);
   await expect(page.locator('.Toastify__toast')).toHaveCount(0);
   await look(page, 'login-two-factor');
 });

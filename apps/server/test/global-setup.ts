@@ -17,7 +17,7 @@ import { buildServer } from './support/build.ts';
 export default async function setup() {
   // The system and crash tests run the production build (servers, CLIs): built once here, before any file
   // starts a process from it, so no file rebuilds dist/ under another file's running server.
-  if (process.env.SYSTEM_TESTS === '1' || process.env.CRASH_TESTS === '1') buildServer();
+  if (process.env.SYSTEM_TESTS || process.env.CRASH_TESTS === '1') buildServer();
   const url = process.env.DATABASE_URL;
   if (url) {
     const template = process.env.HF_TEST_PG_TEMPLATE ?? 'hf_test_template';
@@ -35,13 +35,17 @@ export default async function setup() {
     return;
   }
   const client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hf-template-'));
+  // Also the cluster before any migration (a test of migrating), so that no test file runs initdb itself.
+  const empty = path.join(dir, 'empty.tar');
+  writeFileSync(empty, Buffer.from(await (await client.dumpDataDir('none')).arrayBuffer()));
   await wrapPglite(client).migrate();
   const dump = await client.dumpDataDir('none');
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'hf-template-'));
   const file = path.join(dir, 'template.tar');
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   await client.close();
   process.env.HF_PGLITE_TEMPLATE = file;
+  process.env.HF_PGLITE_EMPTY = empty;
 }
 
 export function withDatabase(url: string, name: string): string {

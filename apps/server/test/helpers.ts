@@ -1,13 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { AppContext } from '../src/context.ts';
 import { openPostgres, type Database } from '../src/db/client.ts';
-import { PGLITE_EXTENSIONS, wrapPglite } from '../src/db/pglite.ts';
+import { wrapPglite } from '../src/db/pglite.ts';
 import { checkLedger } from '../src/ledger/check.ts';
 import { post, userTransfer } from '../src/ledger/ledger.ts';
 import { inTransaction } from '../src/db/tx.ts';
@@ -18,6 +17,7 @@ import { insertUserWithAccounts, newInvitationCode } from '../src/modules/users/
 import type { AuthUser } from '../src/plugins/auth.ts';
 import { insertSession } from '../src/modules/sessions/sessions.queries.ts';
 import { startSmtp } from './smtp.ts';
+import { giveBack, templateDatabase } from './support/pglite-pool.ts';
 import { withDatabase } from './global-setup.ts';
 
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789';
@@ -43,9 +43,10 @@ function pgliteTemplate(): Blob {
 
 /**
  * A fresh database for one test file: a copy of the migrated template. On PostgreSQL `url` names it,
- * so a test can open a second instance on the same database.
+ * so a test can open a second instance on the same database. On PGlite its close() hands it back to be reset for
+ * the next file (support/pglite-pool.ts); with `closes`, close() stops it for real (a test of a database that is down).
  */
-export async function freshDatabase(): Promise<Database & { url?: string }> {
+export async function freshDatabase(opts: { closes?: boolean } = {}): Promise<Database & { url?: string }> {
   const url = process.env.DATABASE_URL;
   if (url) {
     const name = `hf_test_${randomUUID().replace(/-/g, '')}`;
@@ -66,8 +67,9 @@ export async function freshDatabase(): Promise<Database & { url?: string }> {
       },
     };
   }
-  const client = await PGlite.create({ loadDataDir: pgliteTemplate(), extensions: PGLITE_EXTENSIONS });
-  return wrapPglite(client);
+  const client = await templateDatabase(pgliteTemplate);
+  const database = wrapPglite(client);
+  return opts.closes ? database : { ...database, close: async () => giveBack(client) };
 }
 
 export interface TestApp {
@@ -85,7 +87,7 @@ export interface TestApp {
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  opts: { logStream?: { write(line: string): void }; metrics?: Metrics } = {},
+  opts: { logStream?: { write(line: string): void }; metrics?: Metrics; databaseCloses?: boolean } = {},
 ): Promise<TestApp> {
   const smtp = await startSmtp();
   const config = loadConfig({
@@ -95,9 +97,11 @@ export async function createTestApp(
     JWT_SECRET: TEST_SECRET,
     SMTP_URL: smtp.url,
     DEPOSIT_ADDRESS: '0x1111111111111111111111111111111111111111',
+    // CI runs the fast suite in another platform zone some days (.ci/run): a test that depends on one sets it.
+    PLATFORM_TIMEZONE: process.env.PLATFORM_TIMEZONE ?? 'UTC',
     ...env,
   });
-  const database = await freshDatabase();
+  const database = await freshDatabase({ closes: opts.databaseCloses });
   const clock = new SettableClock();
   const secret = config.JWT_SECRET ?? TEST_SECRET;
   const { app, ctx } = await buildApp({

@@ -1,5 +1,15 @@
 import { SMTPServer } from 'smtp-server';
 
+type ConnectionPrototype = { init(): void; _setListeners(ready: () => void): void; connectionReady(): void };
+// smtp-server waits 100 ms before its greeting to catch a client that talks too soon (spammers' trick); the
+// app's mailer never does, and every mail of the suite would wait for it. The test's server greets at once.
+const { SMTPConnection } = (await import('smtp-server/lib/smtp-connection.js' as string)) as {
+  SMTPConnection: { prototype: ConnectionPrototype };
+};
+SMTPConnection.prototype.init = function (this: ConnectionPrototype) {
+  this._setListeners(() => this.connectionReady());
+};
+
 export interface CapturedMail {
   to: string[];
   raw: string;
@@ -92,6 +102,9 @@ export async function startSmtp(opts: { port?: number } = {}): Promise<{
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    // A test's server: no reverse lookup of 127.0.0.1, and closing it ends the senders' pooled connections at once.
+    disableReverseLookup: true,
+    closeTimeout: 1,
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));

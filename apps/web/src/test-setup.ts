@@ -1,5 +1,6 @@
-import { afterEach, vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { cleanup } from '@testing-library/react';
+import { toast } from 'react-toastify';
 
 // An unexpected console.error fails the test, as on the server (apps/server/test/setup-console.ts): React
 // warnings (act, keys, invalid DOM) and errors the app logs are bugs. A test that expects one spies on it.
@@ -9,6 +10,12 @@ console.error = (...args: unknown[]) => {
   errors.push(args);
   original(...args);
 };
+
+// The files share one window per worker (vite.config.ts): a toast a previous test raised as it ended (the app
+// raises them a tick late) must not show up in this one's container.
+beforeEach(() => {
+  toast.dismiss();
+});
 
 afterEach(() => {
   cleanup();

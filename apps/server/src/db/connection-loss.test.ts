@@ -4,6 +4,7 @@ import pg from 'pg';
 import { freshDatabase } from '../../test/helpers.ts';
 import { rawRows } from './raw.ts';
 import { inTransaction } from './tx.ts';
+import { until } from '../../test/support/until.ts';
 
 /**
  * A server losing PostgreSQL (restart, failover, an administrator's pg_terminate_backend) while a
@@ -35,7 +36,14 @@ describe.skipIf(!url)('a connection lost in the middle of a transaction', () => 
         const [me] = await rawRows<{ pid: number }>(tx, sql`SELECT pg_backend_pid() AS pid`);
         // Terminated while idle in the transaction: the client gets the server's FATAL with no query running.
         await admin.query('SELECT pg_terminate_backend($1)', [me?.pid]);
-        await new Promise((r) => setTimeout(r, 300));
+        await until(
+          async () =>
+            (await admin.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [me?.pid])).rowCount === 0
+              ? true
+              : null,
+          10_000,
+          'the backend gone',
+        );
         await rawRows(tx, sql`SELECT 1 AS one`);
       });
       await expect(attempt).rejects.toThrow();

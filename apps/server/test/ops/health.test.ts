@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
@@ -82,7 +83,12 @@ describe('health probes', () => {
 
 describe('readiness of the database', () => {
   it('an unmigrated database is not ready (migrations); a closed one is not either (database) while /healthz stays 200', async () => {
-    const client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
+    // The run's cluster before any migration (global-setup.ts; a run on PostgreSQL makes none): no initdb here.
+    const empty = process.env.HF_PGLITE_EMPTY;
+    const client = await PGlite.create({
+      extensions: PGLITE_EXTENSIONS,
+      ...(empty ? { loadDataDir: new Blob([readFileSync(empty)]) } : {}),
+    });
     const database = wrapPglite(client);
     const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', JWT_SECRET: TEST_SECRET });
     const { app } = await buildApp({ config, database, secret: TEST_SECRET });

@@ -97,7 +97,7 @@ describe('answers of Idempotency-Key replays', () => {
 
 describe('/readyz with the database down', () => {
   it('names the failed checks only: no query text, no driver message', async () => {
-    const other = await createTestApp();
+    const other = await createTestApp({}, { databaseCloses: true });
     try {
       await other.database.close();
       const res = await call(other, 'GET', '/readyz');

@@ -21,7 +21,8 @@ import { freePort } from '../net.ts';
  *  - Issue 11, item 4: the embedded database files were world-readable (0666/0755).
  *  - Issue 11, item 10: the demo administrator had the known password `harvest-admin`.
  */
-const SERVER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/server.ts');
+/** The production build (the system suite's global setup made it): what `npm start` runs on a first start. */
+const SERVER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/server.js');
 const ROOT = path.resolve(path.dirname(SERVER), '../../..');
 
 interface Started {
@@ -39,7 +40,7 @@ async function start(dataDir: string): Promise<Started> {
     delete env[k];
   Object.assign(env, { DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMITS: 'off' });
   // The umask an operator's shell usually has: files 0644, folders 0755 unless the server tightens them.
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
+  const child = spawn(process.execPath, ['--enable-source-maps', SERVER], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,53 +1,27 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import { openPostgres, type Database } from '../../src/db/client.ts';
-import { SettableClock } from '../../src/lib/clock.ts';
 import { call, createTestApp, makeUser, TEST_SECRET, type TestApp, type TestUser } from '../helpers.ts';
-import { freePort } from '../net.ts';
-import { scratchPostgres, ServerProcess } from '../support/processes.ts';
-import { startSmtp } from '../smtp.ts';
+import { until } from '../support/until.ts';
+import { twoInstances, type TwoInstances } from './two-instances.ts';
 
 /**
  * Revocation across instances, on real PostgreSQL: two instances A and B on one database. Every request
  * reads the user's row and compares its token version (plugins/auth.ts), so what A (or an operator's SQL)
  * changes, B honours in the very next request: a block, a logout and a password change refuse the old
- * token on B, also when B's connections were cut or its process was frozen while the change happened.
+ * token on B, also when B's connections were cut (a frozen process: revocation-frozen.test.ts, a system test).
  */
 
-let scratch: Awaited<ReturnType<typeof scratchPostgres>>;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-let sql: pg.Client;
-const open: { database: Database; close(): Promise<void> }[] = [];
+let env: TwoInstances;
 let a: TestApp;
 let b: TestApp;
 let admin: TestUser;
+let sql: TwoInstances['sql'];
 
-async function instance(url: string): Promise<TestApp> {
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    RATE_LIMITS: 'off',
-    JWT_SECRET: TEST_SECRET,
-    SMTP_URL: smtp.url,
-    ADMIN_REQUIRE_2FA: '0',
-    DEPOSIT_ADDRESS: '0x1111111111111111111111111111111111111111',
-  });
-  const database = openPostgres(url, 4);
-  const clock = new SettableClock();
-  const { app, ctx } = await buildApp({ config, database, secret: TEST_SECRET, clock });
-  await app.ready();
-  const close = async () => {
-    await app.close();
-    await database.close();
-  };
-  open.push({ database, close });
-  return { app, ctx, clock, database, smtp, close };
-}
+beforeAll(async () => {
+  env = await twoInstances();
+  ({ a, b, admin, sql } = env);
+}, 120_000);
+afterAll(() => env?.close());
 
 const me = (t: TestApp, u: { token: string }) => call(t, 'GET', '/api/user/me', { token: u.token });
 
@@ -57,26 +31,6 @@ async function seenByB(): Promise<TestUser> {
   expect((await me(b, u)).statusCode).toBe(200);
   return u;
 }
-
-beforeAll(async () => {
-  scratch = await scratchPostgres();
-  smtp = await startSmtp();
-  const migrator = openPostgres(scratch.url, 1);
-  await migrator.migrate();
-  await migrator.close();
-  sql = new pg.Client({ connectionString: scratch.url });
-  await sql.connect();
-  a = await instance(scratch.url);
-  b = await instance(scratch.url);
-  admin = await makeUser(a, { isAdmin: true });
-}, 120_000);
-
-afterAll(async () => {
-  for (const o of open.reverse()) await o.close().catch(() => undefined);
-  await sql?.end().catch(() => undefined);
-  await smtp?.close();
-  await scratch?.destroy();
-});
 
 describe('revocation on two instances (PostgreSQL)', () => {
   it("every request reads the user's row: an operator's change is seen by both instances at once", async () => {
@@ -131,48 +85,16 @@ describe('revocation on two instances (PostgreSQL)', () => {
         WHERE pid <> pg_backend_pid() AND datname = current_database() AND backend_type = 'client backend'`,
     );
     // The pools drop the dead idle connections when the server's notice arrives, and open new ones.
-    await new Promise((r) => setTimeout(r, 200));
+    await until(
+      () => (a.database.poolStats().idle === 0 && b.database.poolStats().idle === 0 ? true : null),
+      10_000,
+      'both pools dropping the cut connections',
+    );
     const block = await call(a, 'POST', `/api/user/admin/toggle-block/${blocked.user.id}`, { token: admin.token });
     expect(block.statusCode).toBe(200);
     const after = await me(b, blocked);
     expect(after.statusCode).toBe(403);
   });
-});
-
-describe('a frozen instance (child process, SIGSTOP)', () => {
-  it('a block answered by A while B was frozen is refused by B as soon as B runs again', async () => {
-    const port = await freePort();
-    const child = new ServerProcess(port, {
-      NODE_ENV: 'test',
-      DATABASE_URL: scratch.url,
-      DATABASE_POOL_SIZE: '4',
-      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'hf-revocation-data-')),
-      RATE_LIMITS: 'off',
-      ADMIN_REQUIRE_2FA: '0',
-      JWT_SECRET: TEST_SECRET,
-      SMTP_URL: smtp.url,
-      LOG_LEVEL: 'warn',
-    });
-    await child.start();
-    try {
-      const u = await makeUser(a);
-      const get = () => fetch(`${child.baseUrl}/api/user/me`, { headers: { authorization: `Bearer ${u.token}` } });
-      expect((await get()).status).toBe(200);
-
-      child.signal('SIGSTOP');
-      try {
-        const block = await call(a, 'POST', `/api/user/admin/toggle-block/${u.user.id}`, { token: admin.token });
-        expect(block.statusCode).toBe(200);
-      } finally {
-        child.signal('SIGCONT');
-      }
-      const after = await get();
-      expect(after.status).toBe(403);
-      expect(((await after.json()) as { code: string }).code).toBe('blocked');
-    } finally {
-      await child.stop();
-    }
-  }, 120_000);
 });
 
 describe("the suite's own database (PGlite in the default run): two apps in one process", () => {

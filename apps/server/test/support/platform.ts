@@ -1,3 +1,4 @@
+import { until } from './until.ts';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -178,19 +179,22 @@ export async function balanceOf(base: string, token: string): Promise<number> {
   return r.data.accountSummary.balance as number;
 }
 
-/** Polls `fn` until it gives a value (not null or undefined), or fails after `ms`. */
-export async function until<T>(
-  fn: () => T | null | undefined | Promise<T | null | undefined>,
-  ms: number,
-  what = 'condition',
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== null && v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+export { until };
+
+/**
+ * Waits until the chain watcher has finished a pass that saw the chain's current head (its cursor row's head block,
+ * written at the end of a pass): whatever that pass would do with the blocks mined so far is done.
+ */
+export async function watcherCaughtUp(p: Platform, base: string, adminToken: string): Promise<void> {
+  const head = Number(await p.chain.publicClient.getBlockNumber({ cacheTime: 0 }));
+  await until(
+    async () => {
+      const s = await http(base, 'GET', '/api/admin/solvency', { token: adminToken });
+      return (s.data.watcher?.headBlock ?? -1) >= head ? true : null;
+    },
+    30_000,
+    `a watcher pass that saw block ${head}`,
+  );
 }
 
 /** One sample of a Prometheus metric from a metrics listener (labels as written, e.g. `{kind="rpc"}`); 0 if absent. */

@@ -16,6 +16,11 @@ import { freePort } from '../net.ts';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 /** Fills the ROOT-relative production build (npm run build:server); the ops tests run it. */
 export const DIST_SERVER = 'apps/server/dist/server.js';
+/**
+ * What processes run by default: the production build in the system and crash suites (their global setup built it
+ * once; a process starts in a fraction of the time tsx takes to compile the sources), the sources elsewhere.
+ */
+export const DEFAULT_ENTRY: 'source' | 'dist' = process.env.SYSTEM_TESTS || process.env.CRASH_TESTS ? 'dist' : 'source';
 const PGBIN = process.env.PGBIN ?? '/usr/lib/postgresql/15/bin';
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
@@ -116,7 +121,7 @@ export function runCli(
   name: string,
   args: string[],
   env: Record<string, string | undefined>,
-  entry: 'source' | 'dist' = 'source',
+  entry: 'source' | 'dist' = DEFAULT_ENTRY,
 ) {
   const argv =
     entry === 'dist'
@@ -138,8 +143,12 @@ export function runCliAsync(
   env: Record<string, string | undefined>,
   opts: { input?: string } = {},
 ): Promise<{ status: number | null; output: string }> {
+  const argv =
+    DEFAULT_ENTRY === 'dist'
+      ? ['--enable-source-maps', `apps/server/dist/cli/${name}.js`]
+      : ['--import', 'tsx', `apps/server/src/cli/${name}.ts`];
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', `apps/server/src/cli/${name}.ts`, ...args], {
+    const child = spawn(process.execPath, [...argv, ...args], {
       cwd: ROOT,
       env: { ...process.env, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -188,7 +197,7 @@ export class ServerProcess {
   }
   async start(): Promise<void> {
     const argv =
-      this.opts.entry === 'dist'
+      (this.opts.entry ?? DEFAULT_ENTRY) === 'dist'
         ? ['--enable-source-maps', DIST_SERVER]
         : ['--import', 'tsx', 'apps/server/src/server.ts'];
     const [cmd, ...args] = this.opts.command?.argv ?? [process.execPath, ...argv];

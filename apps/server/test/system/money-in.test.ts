@@ -11,6 +11,7 @@ import {
   signUp,
   startPlatform,
   until,
+  watcherCaughtUp,
   type Investor,
   type Platform,
 } from '../support/platform.ts';
@@ -171,7 +172,7 @@ describe.runIf(avail.ok)('money in is what the chain says (real server, anvil)',
     });
     expect(claimed.status).toBe(400);
     await mine(CONFIRMATIONS + 2);
-    await new Promise((r) => setTimeout(r, 1500));
+    await watcherCaughtUp(p, base, admin);
     expect(await balanceOf(base, bob.token)).toBe(before);
     expect((await history(bob)).find((d) => d._id === failed._id)).toMatchObject({
       status: 'failed',
@@ -211,7 +212,7 @@ describe.runIf(avail.ok)('money in is what the chain says (real server, anvil)',
     await until(async () => ((await balanceOf(base, ann.token)) === lost + 7 ? true : null), 15_000, "Ann's 7 USDC");
     // One deposit for that transfer: the correction and the watcher's own read are the same row.
     await mine(CONFIRMATIONS);
-    await new Promise((r) => setTimeout(r, 1000));
+    await watcherCaughtUp(p, base, admin);
     expect((await history(ann)).filter((d) => d.txHash === sent.toLowerCase())).toHaveLength(1);
     expect(await balanceOf(base, ann.token)).toBe(lost + 7);
   });

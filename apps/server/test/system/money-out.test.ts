@@ -239,7 +239,7 @@ describe.runIf(avail.ok)('money out, proven by the chain', () => {
     const atTerminal = (typed: string, out: string) =>
       new Promise<{ status: number | null; output: string }>((resolve) => {
         // `script` gives the command a terminal of its own, as an operator's shell does.
-        const cmd = `node --import tsx apps/server/src/cli/sweep-sign.ts --plan ${planFile} --treasury ${treasury} --out ${out} --path "${PATH}"`;
+        const cmd = `node apps/server/dist/cli/sweep-sign.js --plan ${planFile} --treasury ${treasury} --out ${out} --path "${PATH}"`;
         const child = spawn('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
         let output = '';
         let sent = false;

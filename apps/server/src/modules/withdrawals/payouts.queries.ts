@@ -86,7 +86,11 @@ export async function pendingToWallet(db: Db, wallet: string) {
  * Withdrawals to this wallet already approved with this hash (by hand, before the watcher read the transfer), and
  * whether their net amounts account for everything the transaction carried to the wallet (its transfers read).
  */
-export async function approvedWith(db: Db, txHash: string, wallet: string): Promise<{ ids: string[]; covers: boolean }> {
+export async function approvedWith(
+  db: Db,
+  txHash: string,
+  wallet: string,
+): Promise<{ ids: string[]; covers: boolean }> {
   const [r] = await rawRows<{ ids: string[] | null; approved: string; carried: string }>(
     db,
     sql`SELECT (SELECT array_agg(id::text) FROM withdrawals

@@ -511,9 +511,13 @@ describe('one hold per request (docs/decisions/0053-withdraw-all-one-hold.md)', 
     const ids = (await withdrawalsOf(t, u.user.id)).map((w) => w.id);
     expect(ids).toHaveLength(3);
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    const [before] = await rawRows<{ id: string }>(t.ctx.db, sql`SELECT hf_uuid7()::text AS id`);
-    await new Promise((r) => setTimeout(r, 3));
-    const [after] = await rawRows<{ id: string }>(t.ctx.db, sql`SELECT hf_uuid7()::text AS id`);
+    const uuid7 = async () =>
+      (await rawRows<{ id: string }>(t.ctx.db, sql`SELECT hf_uuid7()::text AS id`))[0]?.id ?? '';
+    const millis = (id: string) => id.replace(/-/g, '').slice(0, 12);
+    const before = { id: await uuid7() };
+    // The next one made in a later millisecond of the database's clock.
+    let after = { id: await uuid7() };
+    while (millis(after.id) === millis(before.id)) after = { id: await uuid7() };
     expect((before?.id ?? '') < (after?.id ?? '')).toBe(true);
     expect(Number.parseInt((after?.id ?? '').replace(/-/g, '').slice(0, 12), 16)).toBeGreaterThan(Date.now() - 60_000);
   });

@@ -62,7 +62,7 @@ describe('InvestmentCycles', () => {
     ]);
     expect(screen.getByText('Earning in progress')).toBeTruthy();
     expect(screen.getByText(/^(4h 0m 0s|3h 59m 59s)$/)).toBeTruthy();
-    expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('50');
+    expect(screen.getByRole('progressbar', { name: 'Cycle progress' }).getAttribute('aria-valuenow')).toBe('50');
   });
 
   it('labels the start button Mon-Fri only, and New Cycle once earnings exist', () => {
