@@ -13,7 +13,8 @@ import { CHROME_LINUX, FIREFOX_WINDOWS, hours, lastMail, linkToken, mailsTo, sig
  */
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  // The e-mails' times below are in UTC.
+  t = await createTestApp({ PLATFORM_TIMEZONE: 'UTC' });
 });
 afterAll(() => t.close());
 

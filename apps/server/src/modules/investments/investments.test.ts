@@ -21,7 +21,8 @@ let t: TestApp;
 const WED = '2026-01-14';
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // The days and weekends below are UTC's.
+  t = await createTestApp({ PLATFORM_TIMEZONE: 'UTC' });
   expect(await seedTiers(t.ctx.db)).toBe(5);
   expect(await seedTiers(t.ctx.db)).toBe(0);
   await addTier(t, 'Odd', '123.456789', 12345);
