@@ -56,6 +56,7 @@ export async function look(page: Page, name: string, opts: { toast?: string } = 
       // Layout settles after the resize (charts measure their container in a ResizeObserver callback).
       await framesPainted(page);
       const results = await new AxeBuilder({ page })
+        .setLegacyMode(true)
         .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
         .analyze();
       const found = results.violations.map(
@@ -88,4 +89,21 @@ export async function expectOneLine(items: Locator, what: string): Promise<void>
   );
   expect(found.length, `${what}: none found`).toBeGreaterThan(0);
   for (const f of found) expect(f.lines, `${what}: "${f.text}" wraps`).toBe(1);
+}
+
+/** At 375 px every tab of the bar shows its whole label, inside the bar (no label cut at the edge). */
+export async function expectWholeTabs(page: Page): Promise<void> {
+  await page.setViewportSize(WIDTHS.phone);
+  const bar = await page.getByRole('tablist', { name: 'Dashboard sections' }).boundingBox();
+  if (!bar) throw new Error('no tab bar');
+  const tabs = page.getByRole('tab');
+  for (let i = 0; i < (await tabs.count()); i++) {
+    const tab = tabs.nth(i);
+    const box = await tab.boundingBox();
+    if (!box) throw new Error(`tab ${i} has no box`);
+    expect(await tab.evaluate((el) => el.scrollWidth <= el.clientWidth), await tab.innerText()).toBe(true);
+    expect(box.x).toBeGreaterThanOrEqual(bar.x);
+    expect(box.x + box.width).toBeLessThanOrEqual(bar.x + bar.width + 0.5);
+  }
+  await page.setViewportSize(WIDTHS.desktop);
 }

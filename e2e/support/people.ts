@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import type { RunningApp } from './server.ts';
+import { ADMIN, type RunningApp } from './server.ts';
 
 /** Someone who signed up through the API (send-code, the e-mailed code, register). */
 export interface Person {
@@ -99,4 +99,17 @@ export async function tokenFor(app: RunningApp, who: { email: string; password: 
   });
   if (res.status !== 200) throw new Error(`login: ${res.status} ${JSON.stringify(res.data)}`);
   return res.data.token;
+}
+
+/** A demo deposit of `amount` USDC from `from`, approved by the administrator: `who`'s balance grows by it. */
+export async function creditedDeposit(app: RunningApp, who: Person, amount: number, from: string): Promise<void> {
+  const d = await app.api<{ deposit: { _id: string } }>('POST', '/user/process-deposit', {
+    token: await tokenFor(app, who),
+    body: { txHash: randomTxHash(), amount, fromAddress: from },
+  });
+  const ok = await app.api('POST', '/admin/process-deposit', {
+    token: await tokenFor(app, ADMIN),
+    body: { depositId: d.data.deposit._id },
+  });
+  expect(ok.status).toBe(200);
 }
