@@ -5,11 +5,11 @@ import { openTab, randomTxHash, signIn, signUpInvestor, tokenFor, toast, type Pe
 import { ADMIN, startApp, type RunningApp } from '../support/server.ts';
 
 /**
- * Issue 39 as it happens: an investor with the withdrawal address lock on has a "thief" with both passwords sign
- * in from a second browser and add the thief's address. The thief cannot withdraw to it, not even 24 hours later
- * (the server clock moved), while the investor gets the new-device and the new-address e-mails, presses "this
- * wasn't me" and the thief's session is gone. The Profile's security sections, Withdraw All's "choose or add"
- * and the e-mailed link's page pass axe at 1280 and 375 px, with a 60-character name and a seven-figure balance.
+ * Account takeover as it happens: an investor with the withdrawal address lock on has a "thief" with both passwords
+ * sign in from a second browser and add the thief's address. The thief cannot withdraw to it, not even 24 hours later
+ * (the server clock moved), while the investor gets the new-device and the new-address e-mails, presses "this wasn't
+ * me" and the thief's session is gone. The Profile's security sections, Withdraw All's "choose or add" and the e-mailed
+ * link's page pass axe at 1280 and 375 px, with a 60-character name and a seven-figure balance.
  */
 const MONDAY_9 = '2026-11-16T09:00:00Z';
 const TUESDAY_10 = '2026-11-17T10:00:00Z';

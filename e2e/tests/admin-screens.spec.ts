@@ -63,7 +63,7 @@ test('admin screens and their confirmations', async ({ page }) => {
     await look(page, name);
   }
 
-  // Withdrawals on a phone: a tap brings the process panel into view (item 7).
+  // Withdrawals on a phone: a tap brings the process panel into view.
   await openTab(page, 'Withdrawals');
   await page.setViewportSize(WIDTHS.phone);
   await page.getByRole('button', { name: /Cy Withdrawer/ }).click();
@@ -78,7 +78,7 @@ test('admin screens and their confirmations', async ({ page }) => {
   await look(page, 'admin-withdrawal-reject-confirm');
   await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click();
 
-  // The CSV says what it exports and offers all (item 17).
+  // The CSV says what it exports and offers all.
   await page.getByRole('button', { name: 'Download CSV' }).click();
   await expect(page.getByRole('menuitem', { name: 'Pending withdrawals' })).toBeVisible();
   await expect(page.getByRole('menuitem', { name: 'All withdrawals (pending and processed)' })).toBeVisible();
@@ -97,7 +97,7 @@ test('admin screens and their confirmations', async ({ page }) => {
   await page.getByRole('menuitem', { name: 'Pending withdrawals' }).click();
   await look(page, 'admin-withdrawals-csv-empty', { toast: 'Nothing to export: there are no pending withdrawals.' });
 
-  // Referrals: look up a user's network; both networks on one page name their regions apart (item 20).
+  // Referrals: look up a user's network; both networks on one page name their regions apart.
   await openTab(page, 'Referrals');
   await page.getByRole('searchbox', { name: 'Search users by name or e-mail' }).fill(FIRST);
   await page.getByRole('button', { name: 'Search', exact: true }).click();
@@ -126,7 +126,7 @@ test('admin screens and their confirmations', async ({ page }) => {
   const card = page.locator('section').filter({ hasText: ada.email });
   await expect(card).toBeVisible();
   await expect(card.getByText('1,000,000.0000\u00a0USDC')).toBeVisible();
-  // Amounts never break from their unit, at either width (item 5).
+  // Amounts never break from their unit, at either width.
   for (const size of Object.values(WIDTHS)) {
     await page.setViewportSize(size);
     await expectOneLine(card.locator('dd'), `${NAME}'s figures at ${size.width} px`);
@@ -138,7 +138,7 @@ test('admin screens and their confirmations', async ({ page }) => {
   await look(page, 'admin-user-deposits');
   await card.getByRole('button', { name: 'Hide Deposits' }).click();
 
-  // Block asks, then says it is done; Unblock asks too, and says so (item 17).
+  // Block asks, then says it is done; Unblock asks too, and says so.
   await card.getByRole('button', { name: 'Block' }).click();
   await expect(page.getByRole('alertdialog', { name: `Block ${NAME}?` })).toBeVisible();
   await look(page, 'admin-block-confirm');
@@ -156,7 +156,7 @@ test('admin screens and their confirmations', async ({ page }) => {
   await card.getByRole('button', { name: 'Update Balance' }).click();
   // Open, the toggle reads "Close Update Balance": the submit is the form's button.
   const balanceForm = card.getByRole('form', { name: /Update balance/ });
-  // Too large says so, with the limit (item 12).
+  // Too large says so, with the limit.
   await balanceForm.getByLabel('New Balance (USDC)').fill('1000000000000');
   await balanceForm.getByRole('button', { name: 'Update Balance' }).click();
   await expect(balanceForm.getByText('Amount must be at most 1,000,000,000 USDC')).toBeVisible();
@@ -168,7 +168,7 @@ test('admin screens and their confirmations', async ({ page }) => {
   await look(page, 'admin-balance-confirm');
   await confirm.getByRole('button', { name: 'Cancel' }).click();
 
-  // The audit log in names and words, not "user_block" and ids (item 18).
+  // The audit log in names and words, not "user_block" and ids.
   await openTab(page, 'Audit Log');
   const blocked = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'User blocked' }) });
   await expect(blocked.first()).toContainText(`User ${NAME} (${ada.email})`);

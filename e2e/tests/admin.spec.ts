@@ -347,7 +347,7 @@ test.describe('admin back office', () => {
     expect(tiers).not.toContain('Orchard');
 
     await openTab(page, 'Audit Log');
-    // Each action in words (issue 38), one heading per entry.
+    // Each action in words, one heading per entry.
     const actions = page.getByRole('listitem').getByRole('heading', { level: 3 });
     const counts = {
       'Deposit approved': 2,

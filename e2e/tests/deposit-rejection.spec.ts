@@ -4,7 +4,7 @@ import { startFastApp as startApp } from '../support/fresh-data-dir.ts';
 import { ADMIN, type RunningApp } from '../support/server.ts';
 
 /**
- * Issue 15 as people see it: an administrator rejects a pending deposit with a reason, the investor
+ * Deposit rejection as people see it: an administrator rejects a pending deposit with a reason, the investor
  * reads it in Failed Deposits (and by e-mail), corrects the hash, amount and from-address, the
  * administrator approves the corrected deposit and the balance is credited (and mailed). A second
  * failed deposit is dismissed from the list and stays in the history.

@@ -5,7 +5,7 @@ import { startFastApp as startApp } from '../support/fresh-data-dir.ts';
 import { ADMIN, type RunningApp } from '../support/server.ts';
 
 /**
- * Issue 41, languages: a browser set to Arabic or Russian opens the sign-in page in that language; the language
+ * Languages: a browser set to Arabic or Russian opens the sign-in page in that language; the language
  * menu of the header chooses it and the account keeps it; the investor's tabs are walked in Arabic (right to left)
  * and in Russian, each looked at (axe clean, nothing wider than the window, screenshots at 1280 and 375 px).
  * Long real data: a 60-character name and seven-figure amounts.

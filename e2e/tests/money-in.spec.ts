@@ -8,7 +8,7 @@ import { ADMIN } from '../support/server.ts';
 import { openTab, signIn, signUpInvestor, type Person } from '../support/people.ts';
 
 /**
- * Issue 35 on screen, against a real anvil node: an investor's below-minimum transfer is shown with why and no
+ * Money in on screen, against a real anvil node: an investor's below-minimum transfer is shown with why and no
  * correction form; after a re-organisation deeper than the confirmations takes away a credited seven-figure
  * transfer, the administrator's Solvency panel shows the alarms, and "Reconcile now" names the credit the chain
  * no longer backs. Screens at 1280 and 375 px, axe clean.

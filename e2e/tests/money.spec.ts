@@ -7,7 +7,7 @@ import { startFastApp as startApp } from '../support/fresh-data-dir.ts';
 import { ADMIN, type RunningApp } from '../support/server.ts';
 
 /**
- * Issues 3, 4 and 5 as a user sees them: a demo deposit approved by the admin, a tier bought on
+ * Money as a user sees it: a demo deposit approved by the admin, a tier bought on
  * a weekday (refused on Saturday), one 8-hour earning cycle on the test clock, referral rewards
  * three levels up, Withdraw All approved with a hash (48 h wait) and rejected (money back),
  * and a failed on-chain deposit corrected against a real anvil node.

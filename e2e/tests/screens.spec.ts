@@ -16,12 +16,12 @@ import { startFastApp as startApp } from '../support/fresh-data-dir.ts';
 import { ADMIN, type RunningApp } from '../support/server.ts';
 
 /**
- * Issue 14 as a person meets it: every screen at 1280 px and 375 px passes axe-core with no violation
+ * The screens as a person meets them: every screen at 1280 px and 375 px passes axe-core with no violation
  * (look() fails the build on one) and leaves a screenshot in e2e/screenshots/; the signup fields are
  * inside the card and wide enough to read; errors raised in dialogs show in them; an expired session
  * returns to sign-in and then to the same screen; weekend rules are shown before anyone clicks.
  *
- * Issue 38: with long real data (a 60-character name, seven-figure balances) the layouts hold: the profile menu
+ * With long real data (a 60-character name, seven-figure balances) the layouts hold: the profile menu
  * fits the phone, amounts never break from their unit, the phone's tab bar shows every label, the balance card
  * is not a stretched box, the process panel comes into view on a phone, the chart's unit is clear of its ticks,
  * the weekend reason comes first; the forms say what is wrong (too long, too large), once; the two-factor step
@@ -91,7 +91,7 @@ test('signup: every field inside the card and readable at both widths; one summa
   await expect(toast(page, 'All fields are required, including verification code')).toBeVisible();
   // Looked at while the toast is on screen (look() holds it; the checks below take longer than it stays).
   await look(page, 'signup-errors', { toast: 'All fields are required, including verification code' });
-  // Said once in the form (item 19), each empty field marked and pointing at that one sentence.
+  // Said once in the form, each empty field marked and pointing at that one sentence.
   const form = page.locator('form');
   await expect(form.getByText('All fields are required, including verification code')).toHaveCount(1);
   for (const label of ['First Name', 'Last Name', 'Email', 'Verification Code', 'Phone Number', 'Password']) {
@@ -107,7 +107,7 @@ test('login: the heading takes focus without a ring; errors; an expired session 
   await page.goto(`${app.baseURL}/login`);
   const heading = page.getByRole('heading', { name: 'Welcome Back' });
   await expect(heading).toBeFocused();
-  // Focus for screen readers, no ring where nobody navigated by key (item 10).
+  // Focus for screen readers, no ring where nobody navigated by key.
   await expect(heading).toHaveCSS('outline-style', 'none');
   await look(page, 'login');
   await page.getByRole('button', { name: 'Sign In' }).click();
@@ -185,12 +185,12 @@ test('investor screens, dialogs and their errors', async ({ page }) => {
   await openTab(page, 'Deposit');
   await expect(page.getByText('Current Balance')).toBeVisible();
   await expect(page.getByRole('list', { name: 'Recent deposits' })).toBeVisible();
-  // The balance card is as tall as its figure, not stretched beside the deposit card (item 6).
+  // The balance card is as tall as its figure, not stretched beside the deposit card.
   const balanceCard = await page.getByText('Current Balance', { exact: true }).locator('..').boundingBox();
   expect(balanceCard?.height).toBeLessThan(160);
   await look(page, 'investor-deposit');
 
-  // A number too large says so, with the limit (item 12).
+  // A number too large says so, with the limit.
   const depositForm = page.getByRole('form', { name: 'Submit deposit' });
   await depositForm.getByLabel('Transaction Hash').fill(randomTxHash());
   await depositForm.getByLabel('Amount (USDC)').fill('99999999999999999999');
@@ -227,7 +227,7 @@ test('investor screens, dialogs and their errors', async ({ page }) => {
   await openTab(page, 'Referrals');
   await look(page, 'investor-referrals');
 
-  // The profile menu with a 60-character name: at most 20 rem wide, inside the phone's window (item 4).
+  // The profile menu with a 60-character name: at most 20 rem wide, inside the phone's window.
   await page.setViewportSize(WIDTHS.phone);
   await page.getByRole('button', { name: 'Profile menu' }).click();
   const menu = page.getByRole('menu');
@@ -289,7 +289,7 @@ test('first run: an empty dashboard invites the first deposit; too little balanc
   await expect(page.getByRole('link', { name: 'Make your first deposit' })).toBeVisible();
   await look(page, 'investor-first-run');
 
-  // Item 14: the warning once, and Confirm off (not pressable into the same error twice more).
+  // The warning once, and Confirm off (not pressable into the same error twice more).
   await openTab(page, 'Tiers');
   await page.getByRole('button', { name: 'Invest Now in Starter' }).click();
   const invest = page.getByRole('dialog', { name: 'Confirm investment' });
@@ -324,7 +324,7 @@ test('weekend: complete, start and invest are off with the reason before anyone 
   await look(page, 'weekend-investments');
   await openTab(page, 'Tiers');
   await expect(page.getByRole('button', { name: /Invest Now in/ }).first()).toBeDisabled();
-  // Item 9: one clear line, above the greyed buttons, and no second sentence saying it again.
+  // One clear line, above the greyed buttons, and no second sentence saying it again.
   const reason = page.getByRole('note').filter({
     hasText: 'Investments are only available Monday through Friday. Please try again on a weekday.',
   });

@@ -4,7 +4,7 @@ import { signIn, signUpInvestor, toast } from '../support/people.ts';
 import { ADMIN, startApp, type RunningApp } from '../support/server.ts';
 
 /**
- * Issue 11, item 1, through the screens: turning two-factor sign-in on, and an administrator's
+ * Re-authentication through the screens: turning two-factor sign-in on, and an administrator's
  * e-mail change, ask for the current password; a wrong one is shown and the session stays.
  */
 let app: RunningApp;

@@ -6,7 +6,7 @@ import { startFastApp as startApp } from '../support/fresh-data-dir.ts';
 import { ADMIN, type RunningApp } from '../support/server.ts';
 
 /**
- * Issue 41, statements: Dashboard -> Statement shows the current month (opening line, every kind of movement,
+ * Statements: Dashboard -> Statement shows the current month (opening line, every kind of movement,
  * closing line) and downloads it as CSV and PDF; another month and custom dates; a period the rules refuse says
  * why; at 375 px the movements are cards and nothing scrolls sideways. The administrator downloads a user's
  * statement from the user's card (audited). Long real data: a 60-character name and seven-figure amounts.

@@ -8,7 +8,7 @@ import { ADMIN } from '../support/server.ts';
 import { openTab, signIn, signUpInvestor, toast, type Person } from '../support/people.ts';
 
 /**
- * Issue 40 on screen, against a real anvil node: the administrator ticks pending withdrawals and exports a payout
+ * The treasury on screen, against a real anvil node: the administrator ticks pending withdrawals and exports a payout
  * batch; the batch is executed from the payout address and completes by itself; a payout two withdrawals would fit
  * waits for the administrator, who picks; a sweep into the treasury shows on the Solvency panel. Then the money-out
  * safeguards: a frozen account's withdrawal in a downloaded batch cannot be decided here, and cancelling that batch asks

@@ -6,9 +6,9 @@ import { startFastApp as startApp } from '../support/fresh-data-dir.ts';
 import { ADMIN, type RunningApp } from '../support/server.ts';
 
 /**
- * Issue 38's journeys: one session across the tabs of a browser (item 1), the server's error text (2), tabs and
- * history (3), over-long inputs (11), one toast per effect on a double click (13), and a Refresh button that
- * background polls leave alone (15).
+ * Journeys across the app: one session across the tabs of a browser, the server's error text, tabs and history,
+ * over-long inputs, one toast per effect on a double click, and a Refresh button that background polls leave
+ * alone.
  */
 
 const MONDAY_9 = '2026-11-16T09:00:00Z';
@@ -39,9 +39,7 @@ async function fund(who: Person, amount: number) {
   expect(ok.status).toBe(200);
 }
 
-test('item 1: a sign-out, a block or an expiry in one tab ends the session in every tab at once', async ({
-  browser,
-}) => {
+test('a sign-out, a block or an expiry in one tab ends the session in every tab at once', async ({ browser }) => {
   const ada = await person('Ada', 'Tabs');
   await fund(ada, 250);
   const context = await browser.newContext();
@@ -107,7 +105,7 @@ test('item 1: a sign-out, a block or an expiry in one tab ends the session in ev
   await context.close();
 });
 
-test("item 2: the server's text is shown whenever it sends one; a duplicate-key e-mail text reads as the spec's", async ({
+test("the server's text is shown whenever it sends one; a duplicate-key e-mail text reads as the spec's", async ({
   page,
 }) => {
   // A reply without a code (a proxy, an older server) still shows its text, not "Login failed".
@@ -148,7 +146,7 @@ test("item 2: the server's text is shown whenever it sends one; a duplicate-key 
   await expect(page.getByText('Registration failed')).toHaveCount(0);
 });
 
-test('item 3: a tab change is a history entry; an unknown address says so with a way home', async ({ page }) => {
+test('a tab change is a history entry; an unknown address says so with a way home', async ({ page }) => {
   const bea = await person('Bea', 'History');
   await signIn(page, app, bea);
   await openTab(page, 'Deposit');
@@ -180,7 +178,7 @@ test('item 3: a tab change is a history entry; an unknown address says so with a
     ).toBe(true);
 });
 
-test("item 11: inputs carry the server's limits, and an over-long value gets its own message", async ({ page }) => {
+test("inputs carry the server's limits, and an over-long value gets its own message", async ({ page }) => {
   await page.goto(`${app.baseURL}/signup?code=ANYCODE123`);
   const first = page.getByLabel('First Name');
   await expect(first).toHaveAttribute('maxlength', '100');
@@ -225,7 +223,7 @@ test("item 11: inputs carry the server's limits, and an over-long value gets its
   await expect(profile.getByLabel('New Password', { exact: true })).toHaveAttribute('maxlength', '200');
 });
 
-test('item 13: a double click on Approve, Start Earning or Confirm Withdrawal moves money once and says so once', async ({
+test('a double click on Approve, Start Earning or Confirm Withdrawal moves money once and says so once', async ({
   page,
 }) => {
   const dee = await person('Dee', 'Double');
@@ -282,7 +280,7 @@ test('item 13: a double click on Approve, Start Earning or Confirm Withdrawal mo
   expect((await summary()).pendingApproval).toBe(200);
 });
 
-test('item 15: background polls leave the Refresh button alone; only a press changes it; axe finds nothing', async ({
+test('background polls leave the Refresh button alone; only a press changes it; axe finds nothing', async ({
   page,
 }) => {
   const eve = await person('Eve', 'Polls');

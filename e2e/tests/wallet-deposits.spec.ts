@@ -8,8 +8,8 @@ import { openTab, signIn, signUpInvestor, type Person, toast, stat } from '../su
 import type { RunningApp } from '../support/server.ts';
 
 /**
- * Issue 13 as an investor sees it, against a real anvil node: with DEPOSIT_XPUB every investor has an
- * address of their own (child k of m/44'/60'/0'/0 of the dev mnemonic, so anvil's account k). (a) A
+ * Per-investor deposit addresses as an investor sees them, against a real anvil node: with DEPOSIT_XPUB every
+ * investor has an address of their own (child k of m/44'/60'/0'/0 of the dev mnemonic, so anvil's account k). (a) A
  * transfer made on the chain shows up by itself, pending with a confirmations bar, and lands in the
  * balance after the confirmations, nobody typing a hash. (b) "Send from my wallet" with an EIP-1193
  * wallet in the page whose requests go to anvil (which signs for its unlocked accounts).

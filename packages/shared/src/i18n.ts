@@ -1,5 +1,5 @@
 /**
- * The languages the platform speaks (issue 41, docs/decisions/0075). English is the source: its texts are the
+ * The languages the platform speaks (docs/decisions/0075). English is the source: its texts are the
  * spec's words, written where they are used; every other language is one catalogue, locales/<locale>.json,
  * keyed by the English text. Small on purpose: the web's first load carries this module.
  */

@@ -9,7 +9,7 @@ import { PART_TEMPLATES, TEXT_TEMPLATES, templatePattern } from './text-template
 import { TEXT, tooLongText } from './texts.ts';
 
 /*
- * The languages stay complete (issue 41, docs/decisions/0075): en.json is every English text the code says (the
+ * The languages stay complete (docs/decisions/0075): en.json is every English text the code says (the
  * extractor's list), every other language has exactly its keys, and each translation is a message Lingui compiles
  * with the same placeholders and marked parts as its English.
  */

@@ -170,7 +170,7 @@ export const MSG = {
   /** A back-office list cursor the server did not make (docs/decisions/0036-keyset-paging.md). */
   invalidCursor: 'This page link is no longer valid: go back to the first page',
 
-  // ---------------------------------------------------------------- account security (issue 39)
+  // ---------------------------------------------------------------- account security
   addressAdded: (hours: number) =>
     `Address added. Confirm it from the link we e-mailed you within 1 hour; it becomes usable ${hours} hours after it was added.`,
   addressExists: 'This address is already in your address book',

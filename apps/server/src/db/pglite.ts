@@ -37,7 +37,7 @@ export function wrapPglite(client: PGlite): Database {
 
 /** The embedded database in DATA_DIR/pglite, locked to this process until it is closed (lib/data-dir.ts). */
 export async function openPglite(dataDir: string): Promise<Database & { client: PGlite }> {
-  // Owner-only (issue 11): the umask covers the files PGlite creates while it runs; the files of
+  // Owner-only: the umask covers the files PGlite creates while it runs; the files of
   // a new cluster are written by PGlite's initdb with their own modes, so they are tightened after.
   secureDataDir(dataDir);
   const release = lockDataDir(dataDir);

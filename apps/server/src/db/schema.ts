@@ -29,7 +29,7 @@ export const users = pgTable(
     email: text('email').notNull(),
     /**
      * The mailbox the address delivers to (users.service#mailboxOf): one account per mailbox. NULL only for
-     * accounts that shared a mailbox with an older one before migration 0022.
+     * accounts that shared a mailbox with an older one before that rule.
      */
     mailbox: text('mailbox'),
     firstName: text('first_name').notNull(),
@@ -50,7 +50,7 @@ export const users = pgTable(
     totpLastStep: bigint('totp_last_step', { mode: 'number' }),
     /** The language the person reads the app, their e-mails and statements in (packages/shared/src/i18n.ts). */
     locale: text('locale').notNull().default('en'),
-    /** Withdraw All pays only to active addresses of the book (issue 39); see withdrawalLockEndsAt. */
+    /** Withdraw All pays only to active addresses of the book; see withdrawalLockEndsAt. */
     withdrawalLock: boolean('withdrawal_lock').notNull().default(false),
     /** The lock was turned off (confirmed by e-mail): it holds until this time, then it is off. */
     withdrawalLockEndsAt: ts('withdrawal_lock_ends_at'),
@@ -114,7 +114,7 @@ export const recoveryCodes = pgTable(
   (t) => [index('recovery_codes_user_idx').on(t.userId)],
 );
 
-// ---------------------------------------------------------------- account security (issue 39)
+// ---------------------------------------------------------------- account security
 
 /**
  * One row per sign-in; its id is the token's `sid`. Every authenticated request reads it by primary key
@@ -649,7 +649,7 @@ export const withdrawals = pgTable(
      * The back-office withdrawal lists page by keyset, newest first: (requested_at, cycle key, id) with
      * the cycle key putting rewards and balance rows (no cycle) before the earnings of their request.
      * They also serve every look-up by requested_at or (status, requested_at): no separate index for those
-     * prefixes, which Withdraw All would update once per row (migration 0015).
+     * prefixes, which Withdraw All would update once per row.
      */
     index('withdrawals_requested_key_idx').on(t.requestedAt, sql`coalesce(${t.cycleNumber}, 2147483647)`, t.id),
     index('withdrawals_status_requested_key_idx').on(

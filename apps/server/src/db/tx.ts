@@ -1,7 +1,3 @@
-import { MSG } from '@harvest/shared/messages';
-import { idempotencyStore } from '../lib/idempotency-context.ts';
-import { AppError } from '../lib/errors.ts';
-import { markKeyCommitted } from '../plugins/idempotency.queries.ts';
 import type { Db, Tx } from './client.ts';
 
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -29,24 +25,27 @@ export function constraintName(err: unknown): string | undefined {
   return undefined;
 }
 
+/** A request's Idempotency-Key: committed inside the transaction that moves its money, or not at all. */
+export interface OnceKey {
+  committed: boolean;
+  commit(tx: Tx): Promise<void>;
+}
+
 /**
  * One database transaction for one business change. Deadlocks and serialization failures
- * are retried a few times; any other error rolls back and propagates.
+ * are retried a few times; any other error rolls back and propagates. With the request's
+ * Idempotency-Key (`key`, not yet committed) the key commits in this same transaction.
  */
-export async function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  const idem = idempotencyStore.getStore();
+export async function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, key?: OnceKey | null): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       const result = await db.transaction(async (tx) => {
-        // The request's Idempotency-Key commits with the money it moves, or not at all: a
-        // crash can never leave a key whose effect happened but is not recorded.
-        if (idem && !idem.committed) {
-          if (!(await markKeyCommitted(tx, idem.userId, idem.key)))
-            throw new AppError('idempotency_in_progress', MSG.idempotencyBusy);
-        }
+        // The key commits with the money it moves, or not at all: a crash can never leave a
+        // key whose effect happened but is not recorded.
+        if (key && !key.committed) await key.commit(tx);
         return fn(tx);
       });
-      if (idem) idem.committed = true;
+      if (key) key.committed = true;
       return result;
     } catch (err) {
       if (attempt < 4 && RETRYABLE.has(pgCode(err) ?? '')) continue;

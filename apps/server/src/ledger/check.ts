@@ -58,7 +58,7 @@ const RULES: { rule: string; query: ReturnType<typeof sql> }[] = [
     query: sql`SELECT r.id::text AS detail FROM referral_rewards r LEFT JOIN ledger_transactions t ON t.kind = 'referral_reward' AND t.ref_id = r.id::text GROUP BY r.id HAVING COUNT(t.id) <> 1`,
   },
   {
-    // Held by its own `withdrawal_hold` (ref = the withdrawal; fixtures, and Withdraw All before migration 0015)
+    // Held by its own `withdrawal_hold` (ref = the withdrawal; fixtures, and Withdraw All's older rows)
     // or by its request's `withdrawal_request_hold` (ref = the request): exactly one of them, once.
     rule: 'every withdrawal is held once and settled at most once, matching its status',
     query: sql`SELECT w.id || ' ' || w.status AS detail FROM withdrawals w

@@ -26,7 +26,7 @@ export type LedgerTxKind =
   | 'investment'
   | 'referral_reward'
   | 'cycle_earning'
-  /** One withdrawal's hold (before migration 0015 Withdraw All booked one per withdrawal; fixtures still do). */
+  /** One withdrawal's hold (fixtures, and older Withdraw All rows: one hold per withdrawal). */
   | 'withdrawal_hold'
   /** The hold of every withdrawal of one Withdraw All request (ref = the request id). */
   | 'withdrawal_request_hold'

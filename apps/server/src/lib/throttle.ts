@@ -106,7 +106,7 @@ export class FailureThrottle {
 }
 
 /**
- * Login-password changes per account (issue 36): at most 5 an hour, whatever their outcome once the
+ * Login-password changes per account: at most 5 an hour, whatever their outcome once the
  * current password is confirmed. Always on (RATE_LIMITS=off does not lift it): a person changes a
  * password a few times a year, and its answers say whether a guess is the withdrawal password.
  */

@@ -2,9 +2,9 @@ import { createHmac } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MSG } from '@harvest/shared/messages';
 import type { Db } from '../db/client.ts';
+import type { OnceKey } from '../db/tx.ts';
 import { AppError } from '../lib/errors.ts';
 import type { Clock } from '../lib/clock.ts';
-import { idempotencyStore, type IdempotencyContext } from '../lib/idempotency-context.ts';
 import * as q from './idempotency.queries.ts';
 
 declare module 'fastify' {
@@ -13,8 +13,28 @@ declare module 'fastify' {
     idempotent?: boolean;
   }
   interface FastifyRequest {
-    idempotency: IdempotencyContext | null;
+    /** The claimed Idempotency-Key of a money-moving call: its route hands it to the service. */
+    idempotency: ClaimedKey | null;
   }
+}
+
+/** A claimed Idempotency-Key: the service passes it to the `inTransaction` that moves the money. */
+export interface ClaimedKey extends OnceKey {
+  userId: string;
+  key: string;
+}
+
+/** Its `commit` marks the key committed in the caller's transaction; a key no longer running is 409. */
+function claimedKey(userId: string, key: string): ClaimedKey {
+  return {
+    userId,
+    key,
+    committed: false,
+    async commit(tx) {
+      if (!(await q.markKeyCommitted(tx, userId, key)))
+        throw new AppError('idempotency_in_progress', MSG.idempotencyBusy);
+    },
+  };
 }
 
 const TTL_MS = 24 * 60 * 60 * 1000;
@@ -67,9 +87,11 @@ function stableJson(v: unknown): string {
 /**
  * Idempotency-Key on money-moving calls (docs/decisions/0013): scoped per user, kept 24 h.
  * Same key and body: the first answer again. Same key, other body: 422. While the first is
- * still running: 409. The key is marked committed inside the business transaction
- * (db/tx.ts), so after a crash a retry either re-runs safely (nothing committed) or is told
- * the request was already processed; it never runs the money movement twice.
+ * still running: 409. The route hands the claimed key (`request.idempotency`) to its service,
+ * which passes it to the `inTransaction` that moves the money (db/tx.ts): the key is marked
+ * committed inside that business transaction, so after a crash a retry either re-runs safely
+ * (nothing committed) or is told the request was already processed; it never runs the money
+ * movement twice.
  */
 export function registerIdempotency(
   app: FastifyInstance,
@@ -85,13 +107,6 @@ export function registerIdempotency(
   // asynchronous hooks it has no use for.
   app.addHook('onRoute', (route) => {
     if (!route.config?.idempotent) return;
-    const handler = route.handler;
-    route.handler = function (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
-      const ctx = request.idempotency;
-      return ctx
-        ? idempotencyStore.run(ctx, () => handler.call(this, request, reply))
-        : handler.call(this, request, reply);
-    };
     route.preHandler = [...hooksOf(route.preHandler), claimKey];
     route.onSend = [...hooksOf(route.onSend), storeAnswer];
   });
@@ -118,7 +133,7 @@ export function registerIdempotency(
       expiresAt: new Date(now.getTime() + TTL_MS),
     });
     if (inserted) {
-      request.idempotency = { userId: user.id, key: raw, committed: false };
+      request.idempotency = claimedKey(user.id, raw);
       return;
     }
     const row = await q.findKey(db, user.id, raw);
@@ -144,7 +159,7 @@ export function registerIdempotency(
     // Running: still in progress, unless its lease ran out (the process died before committing).
     if (!(await q.takeOverStaleKey(db, user.id, raw, now, leaseMs)))
       throw new AppError('idempotency_in_progress', MSG.idempotencyStillRunning);
-    request.idempotency = { userId: user.id, key: raw, committed: false };
+    request.idempotency = claimedKey(user.id, raw);
   }
 
   async function storeAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown) {

@@ -5,7 +5,7 @@ import { call, createTestApp, expectLedgerClean, fund, makeUser, type TestApp, t
 import { hours, lastMail, linkToken, mailsTo, OWN_WALLET, THIEF_WALLET, withdrawAll } from './support.ts';
 
 /**
- * Issue 39, item 1: the withdrawal address book. An address is usable only once confirmed from the e-mailed
+ * The withdrawal address book. An address is usable only once confirmed from the e-mailed
  * link (single use, 1 hour) and after the cool-down; with the lock on, Withdraw All pays only to an active
  * address of the book; the lock goes off only with the password, an e-mailed confirmation and the cool-down.
  */

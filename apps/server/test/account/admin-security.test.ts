@@ -4,7 +4,7 @@ import { call, createTestApp, expectLedgerClean, fund, makeUser, type TestApp, t
 import { lastMail, linkToken, OWN_WALLET, signIn, THIEF_WALLET, withdrawAll } from './support.ts';
 
 /**
- * Issue 39, item 6: the user detail shows a user's sessions and addresses with their states; an administrator
+ * The user detail shows a user's sessions and addresses with their states; an administrator
  * signs a user's sessions out and freezes withdrawals (short of a block), both audited.
  */
 let t: TestApp;

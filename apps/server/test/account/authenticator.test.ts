@@ -5,7 +5,7 @@ import { call, createTestApp, expectLedgerClean, fund, makeUser, type TestApp } 
 import { mailsTo, OWN_WALLET, signIn, withdrawAll } from './support.ts';
 
 /**
- * Issue 39, item 4: investors may turn on the administrators' authenticator (with recovery codes). Then sign-in
+ * Investors may turn on the administrators' authenticator (with recovery codes). Then sign-in
  * and Withdraw All ask for it, and a password change never asks for less than the sign-in did.
  */
 let t: TestApp;

@@ -16,7 +16,7 @@ import {
 } from './support.ts';
 
 /**
- * Money out stops where it should (issue 45, DOMAIN.md "Money out"), over HTTP without a chain: a freeze stops every
+ * Money out stops where it should (DOMAIN.md "Money out"), over HTTP without a chain: a freeze stops every
  * way out, "this wasn't me" takes back what the reported session asked for, and a withdrawal in a payout batch is
  * decided by the batch (a cancelled batch whose file was downloaded keeps it in payment for its grace).
  */

@@ -3,7 +3,7 @@ import { SECURITY_EVENTS_SHOWN } from '@harvest/shared/constants';
 import { call, createTestApp, makeUser, type TestApp } from '../helpers.ts';
 import { FIREFOX_WINDOWS, lastMail, linkToken, OWN_WALLET, signIn } from './support.ts';
 
-/** Issue 39, item 5: Profile shows the newest 50 security events of the account, paged, and only its own. */
+/** Profile shows the newest 50 security events of the account, paged, and only its own. */
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();

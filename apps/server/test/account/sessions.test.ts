@@ -7,7 +7,7 @@ import { call, createTestApp, makeUser, type TestApp, type TestUser } from '../h
 import { CHROME_LINUX, FIREFOX_WINDOWS, hours, lastMail, linkToken, mailsTo, signIn } from './support.ts';
 
 /**
- * Issue 39, items 2 and 3: each sign-in is a session (listed, signed out one by one or all others); a block, a
+ * Each sign-in is a session (listed, signed out one by one or all others); a block, a
  * password change and "this wasn't me" end them all; a sign-in from a new device and repeated failed sign-ins
  * e-mail the owner.
  */

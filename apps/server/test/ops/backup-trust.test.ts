@@ -23,8 +23,8 @@ import { Cluster, runCli as runSourceCli, scratchPostgres } from '../support/pro
 import { buildServer } from '../support/build.ts';
 
 /**
- * Issue 36, items 5 and 6, through the CLIs. A backup is owner-only from its first byte (pg_dump wrote
- * FILE.partial as 0644 and the chmod came after; a left-over FILE.partial kept its mode). A restore trusts
+ * Backups and restores through the CLIs. A backup is owner-only from its first byte (a chmod after pg_dump
+ * would leave FILE.partial 0644 meanwhile, and a left-over FILE.partial would lend it its mode). A restore trusts
  * only what BACKUP_KEY signed: a swapped, changed or unsigned archive is refused unless --unsigned; on
  * PostgreSQL it refuses a superuser connection unless --allow-superuser, because SQL in an archive (here a
  * CHECK constraint calling COPY ... TO PROGRAM) runs with the database server's rights during pg_restore.
@@ -79,7 +79,7 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-describe('item 5: backups are owner-only from the first byte', () => {
+describe('backups are owner-only from the first byte', () => {
   it('a left-over FILE.partial readable by others does not lend its mode to the backup', () => {
     const file = path.join(work, 'leftover.backup');
     writeFileSync(`${file}.partial`, 'old');
@@ -115,7 +115,7 @@ describe('item 5: backups are owner-only from the first byte', () => {
   });
 });
 
-describe('item 6: restore trusts only what BACKUP_KEY signed', () => {
+describe('restore trusts only what BACKUP_KEY signed', () => {
   const file = path.join(work, 'signed.backup');
   const target = () => path.join(work, `target-${randomUUID().slice(0, 8)}`);
   const restored = (dataDir: string) =>
@@ -176,7 +176,7 @@ describe('item 6: restore trusts only what BACKUP_KEY signed', () => {
   });
 });
 
-describe('item 6: restore refuses a PostgreSQL superuser connection', () => {
+describe('restore refuses a PostgreSQL superuser connection', () => {
   it('SQL planted in an archive cannot run programs: refused as superuser, denied as the app role', async () => {
     const src = await scratch();
     const asSuper = await scratch();

@@ -87,7 +87,7 @@ describe('JWT_SECRET rotation', () => {
     }
   });
 
-  it('a rolling rotation over two instances on one database signs nobody out and never answers 500 (issue 36, item 8)', async () => {
+  it('a rolling rotation over two instances on one database signs nobody out and never answers 500', async () => {
     const clock = before.clock;
     const tick = () => clock.set(new Date(clock.now().getTime() + 31_000)); // a new TOTP step
     type Instance = Awaited<ReturnType<typeof instance>>;

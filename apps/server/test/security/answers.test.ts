@@ -4,11 +4,10 @@ import { seedTiers } from '../../src/modules/tiers/tiers.seed.ts';
 import { call, createTestApp, fund, makeUser, type TestApp, type TestUser } from '../helpers.ts';
 
 /**
- * Issue 36, item 10: answers that leaked or broke. A crafted `after`/`before` cursor on the back-office
- * lists gave 500 (and the log held the SQL with its parameters): any bad cursor is a 400. /readyz with the
- * database down showed the failed query's text: it names the failed check only. Replayed idempotent errors
- * lost their `code`: a replay is the first answer. `"100.000000"` and `100` are one amount, also for an
- * Idempotency-Key.
+ * Answers that must neither leak nor break. Any bad `after`/`before` cursor on the back-office lists is a 400
+ * (not a 500 with the SQL and its parameters in the log). /readyz with the database down names the failed
+ * check only, not the failed query's text. A replayed idempotent error keeps its `code`: a replay is the first
+ * answer. `"100.000000"` and `100` are one amount, also for an Idempotency-Key.
  */
 const log: string[] = [];
 let t: TestApp;

@@ -5,9 +5,9 @@ import { stepOf, totpAt } from '../../src/lib/totp.ts';
 import { call, createTestApp, makeUser, type TestApp } from '../helpers.ts';
 
 /**
- * Issue 11, item 9: exports of personal data and changes of sign-in credentials left no
- * trace. Every CSV export (who, what, filter, rows), two-factor change, password change and
- * e-mail change now writes an audit entry with the client address.
+ * Exports of personal data and changes of sign-in credentials leave a trace: every CSV export
+ * (who, what, filter, rows), two-factor change, password change and e-mail change writes an
+ * audit entry with the client address.
  */
 interface AuditRow {
   admin_id: string;

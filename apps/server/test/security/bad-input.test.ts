@@ -16,7 +16,7 @@ import {
  * Bad input on every route of the table: always a 4xx, never a 5xx, and no table row differs
  * afterwards (the fingerprint covers every table: users, ledger, deposits, audit, keys...).
  */
-/** A well-formed sign-in with a wrong password is not bad input: the account's activity records it (issue 39). */
+/** A well-formed sign-in with a wrong password is not bad input: the account's activity records it. */
 const SIGN_IN_FAILURES = ['security_events', 'throttle_counters'];
 let t: TestApp;
 let w: World;

@@ -15,7 +15,7 @@ import {
 } from '../helpers.ts';
 
 /**
- * Issue 36, item 2: Update Balance is a compare-and-set. The administrator sees 100 and sets 50; the
+ * Update Balance is a compare-and-set. The administrator sees 100 and sets 50; the
  * investor's Withdraw All moves the 100 first: with `expectedBalance: 100` the update is refused (409,
  * 'The balance changed to 0.00 USDC...') instead of booking +50, and the audit row holds the true
  * before and after. The spec's call without `expectedBalance` still sets the balance. On PostgreSQL,

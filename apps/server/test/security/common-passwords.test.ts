@@ -3,7 +3,7 @@ import { MSG } from '@harvest/shared/messages';
 import { call, createTestApp, makeUser, signupBody, uniqueEmail, type TestApp, type TestUser } from '../helpers.ts';
 
 /**
- * Issue 11, item 11 (ASVS 6.2.4): passwords from the list of common and breached passwords
+ * ASVS 6.2.4: passwords from the list of common and breached passwords
  * (zxcvbn-ts's, a maintained package) are refused with 'This password is too common. Choose
  * another.'; the spec's 6-character minimum and its message stay as they are.
  */

@@ -3,9 +3,9 @@ import { csvLine } from '../../src/modules/admin/csv.ts';
 import { createTestApp, makeUser, type TestApp } from '../helpers.ts';
 
 /**
- * Issue 11, item 8: a last name `;=cmd|' /C calc'!A0;` was exported unquoted, and spreadsheets
- * that split on `;` started a new cell with a formula. Every cell holding a comma, semicolon,
- * tab, quote or line break is now quoted; cells starting with = + - @ tab or CR keep the `'`.
+ * CSV injection: a last name `;=cmd|' /C calc'!A0;` exported unquoted makes spreadsheets that
+ * split on `;` start a new cell with a formula. Every cell holding a comma, semicolon, tab,
+ * quote or line break is quoted; cells starting with = + - @ tab or CR keep the `'`.
  */
 const EVIL = ";=cmd|' /C calc'!A0;";
 

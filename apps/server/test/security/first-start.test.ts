@@ -17,9 +17,10 @@ import { freePort } from '../net.ts';
 
 /**
  * The real server started as an operator starts it (`src/server.ts`, embedded database, no
- * ADMIN_* set) on a DATA_DIR an older version left open to everyone.
- *  - Issue 11, item 4: the embedded database files were world-readable (0666/0755).
- *  - Issue 11, item 10: the demo administrator had the known password `harvest-admin`.
+ * ADMIN_* set) on a DATA_DIR an older version left open to everyone. The tests are named by their
+ * rows in docs/SECURITY.md's table of the outside attack:
+ *  - item 4: the embedded database files are owner-only (PGlite's initdb writes 0666/0755).
+ *  - item 10: the demo administrator has no known password (such as `harvest-admin`).
  */
 /** The production build (the system suite's global setup made it): what `npm start` runs on a first start. */
 const SERVER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/server.js');

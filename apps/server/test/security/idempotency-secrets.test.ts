@@ -5,8 +5,8 @@ import { rawRows } from '../../src/db/raw.ts';
 import { call, createTestApp, fund, makeUser, type TestApp } from '../helpers.ts';
 
 /**
- * Issue 11, item 5: the stored Idempotency-Key fingerprint of a Withdraw All was an unsalted
- * SHA-256 of the body, which holds the withdrawal password: anyone who reads the table (a
+ * The stored Idempotency-Key fingerprint of a Withdraw All is not an unsalted SHA-256 of the
+ * body, which holds the withdrawal password: anyone who reads the table (a
  * backup, a replica, a SQL injection elsewhere) could test guesses offline at full speed.
  */
 const WALLET = '0x2222222222222222222222222222222222222222';

@@ -7,11 +7,10 @@ import { stepOf, totpAt } from '../../src/lib/totp.ts';
 import { call, createTestApp, makeUser, newSession, TEST_SECRET, type TestApp } from '../helpers.ts';
 
 /**
- * Issue 36, item 4: production accepted guessable JWT secrets (the documentation's placeholder, the
- * alphabet, a phrase), and with one a forged `mfa: true` token read the administrators' views. Now
- * production needs 32+ random bytes as hex or base64; tokens living longer than JWT_TTL_SECONDS or
- * issued in the future are refused whoever signed them; an administrator's password change keeps the
- * session's second factor.
+ * Production refuses guessable JWT secrets (the documentation's placeholder, the alphabet, a phrase):
+ * with one, a forged `mfa: true` token would read the administrators' views. Production needs 32+ random
+ * bytes as hex or base64; tokens living longer than JWT_TTL_SECONDS or issued in the future are refused
+ * whoever signed them; an administrator's password change keeps the session's second factor.
  */
 const PROD = {
   NODE_ENV: 'production',

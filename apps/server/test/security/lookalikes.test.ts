@@ -4,9 +4,9 @@ import { MSG } from '@harvest/shared/messages';
 import { call, createTestApp, makeUser, signupBody, type TestApp, type TestUser } from '../helpers.ts';
 
 /**
- * Issue 36, item 9: look-alike accounts and self-referral. `аdmin@...` (a Cyrillic а) and names holding
- * U+202E or zero-width characters registered and sat beside the real accounts; `box@`, `box+1@`,
- * `box+2@`... of one mailbox earned referral rewards on their own investments. Now: invisible and
+ * Look-alike accounts and self-referral. `аdmin@...` (a Cyrillic а) and names holding U+202E or
+ * zero-width characters would sit beside the real accounts; `box@`, `box+1@`, `box+2@`... of one
+ * mailbox would earn referral rewards on their own investments. So invisible and
  * text-direction characters are refused in names and e-mail addresses, e-mail parts that mix alphabets
  * are refused, and a mailbox (the address without its +tag; at Gmail also without dots) has one account.
  */

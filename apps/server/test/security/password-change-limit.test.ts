@@ -5,9 +5,9 @@ import { rawRows } from '../../src/db/raw.ts';
 import { call, createTestApp, makeUser, type TestApp, sessionToken } from '../helpers.ts';
 
 /**
- * Issue 36, item 3: the answer 'must be different' to a new login password tells whether it is the
- * withdrawal password. Someone holding a session and the login password tried 41 of them unthrottled,
- * found it, and withdrew everything. At most 5 login-password changes per account per hour, that
+ * The answer 'must be different' to a new login password tells whether it is the withdrawal password:
+ * someone holding a session and the login password could try them unthrottled, find it, and withdraw
+ * everything. At most 5 login-password changes per account per hour, that
  * answer counted among them; then 429 saying when to try again; one 'password changed' e-mail per
  * change that happened. Always on (also with RATE_LIMITS=off, as here).
  */

@@ -4,10 +4,10 @@ import { stepOf, totpAt } from '../../src/lib/totp.ts';
 import { call, createTestApp, makeUser, type TestApp } from '../helpers.ts';
 
 /**
- * Issue 11, item 1: with only a stolen session token, `2fa/setup` + `2fa/enable` enrolled the
- * attacker's authenticator (the owner locked out for good; for an administrator, the admin
- * second-factor rule bypassed). Setup, enable and disable, and an administrator's e-mail
- * change, now need the current login password: a wrong one is 401 `wrong_password`, counted by
+ * With only a stolen session token, `2fa/setup` + `2fa/enable` would enrol the attacker's
+ * authenticator (the owner locked out for good; for an administrator, the admin second-factor
+ * rule bypassed). So setup, enable and disable, and an administrator's e-mail change, need
+ * the current login password: a wrong one is 401 `wrong_password`, counted by
  * the sign-in failure throttle.
  */
 const WRONG = { error: MSG.currentPasswordWrong, code: 'wrong_password' };

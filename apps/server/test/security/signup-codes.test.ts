@@ -3,8 +3,8 @@ import { MSG } from '@harvest/shared/messages';
 import { call, createTestApp, makeUser, signupBody, uniqueEmail, type TestApp, type TestUser } from '../helpers.ts';
 
 /**
- * Issue 11, item 7: a resend reset the wrong-code counter (unlimited guessing at 5 a minute)
- * and cancelled the code already sent (anyone could block a stranger's sign-up). Now, after 5
+ * A resend neither resets the wrong-code counter (unlimited guessing at 5 a minute) nor
+ * cancels the code already sent (anyone could block a stranger's sign-up). After 5
  * wrong codes the address gets no new code and accepts none for 15 minutes, resends or not;
  * a resend leaves earlier unexpired codes valid (at most 3 live codes per address).
  */

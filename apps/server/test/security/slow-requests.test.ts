@@ -5,7 +5,7 @@ import { httpFrom, listenOnLoopback } from '../http.ts';
 import { until } from '../support/until.ts';
 
 /**
- * Issue 11, item 6: a body sent one byte every few seconds held a connection for minutes. Now
+ * A body sent one byte every few seconds must not hold a connection for minutes, so
  * a request must arrive within REQUEST_TIMEOUT_MS (30 s by default, 1.5 s here) or it gets 408
  * and the connection is closed; one client address may hold only MAX_CONNECTIONS_PER_IP
  * connections. Real sockets on loopback, trickling bytes.

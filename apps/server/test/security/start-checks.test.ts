@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config.ts';
 import { call, createTestApp, makeUser, newSession, TEST_SECRET, type TestApp } from '../helpers.ts';
 
 /**
- * Issue 11, item 10: insecure defaults and start checks (the demo administrator's password is
+ * Insecure defaults and start checks (the demo administrator's password is
  * proven with the real server in first-start.test.ts).
  */
 const PROD = {

@@ -5,7 +5,7 @@ import { fund, createTestApp, makeUser, type TestApp, type TestUser } from '../h
 import { httpFrom, listenOnLoopback, statusCounts } from '../http.ts';
 
 /**
- * Issue 11, items 2 and 3: wrong secrets are counted before they are checked (so parallel
+ * Wrong secrets are counted before they are checked (so parallel
  * guesses cannot outrun the limit), the hard stop is per account AND client address (so an
  * attacker cannot lock the owner out), and a wider per-account budget across addresses slows
  * a guesser spread over many addresses without stopping the owner's known addresses. Real

@@ -7,7 +7,7 @@ import { seedTiers } from '../../src/modules/tiers/tiers.seed.ts';
 import { call, createTestApp, expectLedgerClean, fund, makeUser, type TestApp, type TestUser } from '../helpers.ts';
 
 /**
- * Issue 36, item 1: the investor gets exactly the tier and daily rate they confirmed. An administrator
+ * The investor gets exactly the tier and daily rate they confirmed. An administrator
  * adds "Diamond" at Bronze's amount (100 USDC) with a higher rate; the investor's Invest Now on Bronze
  * sends Bronze's `_id` (and the rate the dialog showed) and gets Bronze; an amount alone that fits two
  * tiers is refused (never guessed); a tier changed or deactivated since the page loaded is refused.

@@ -6,13 +6,13 @@ import { userBalances } from '../../src/ledger/ledger.ts';
 import { call, createTestApp, expectLedgerClean, fund, makeUser, type TestApp } from '../helpers.ts';
 
 /**
- * Issue 36, item 7: a mixed-case address is an EIP-55 checksummed one, and its checksum must match: one
- * letter's case flipped (a typo) passed review and was submitted. Now refused with 'This address has a
+ * A mixed-case address is an EIP-55 checksummed one, and its checksum must match: one letter's case
+ * flipped (a typo) would pass review and be submitted. It is refused with 'This address has a
  * typo: its checksum does not match' and nothing moves; the right checksum, all lower case and all upper
  * case are accepted.
  */
 const RIGHT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
-/** The issue's address: the last letter's case flipped. */
+/** The typo: the last letter's case flipped. */
 const TYPO = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD';
 const ONE_FLIP = '0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 let t: TestApp;

@@ -719,7 +719,7 @@ async function simulate(t: TestApp): Promise<void> {
   const statementLines = await compareStatements();
 
   /**
-   * Statements of random investors over random periods (issue 41) against the ledger and the model: the opening and
+   * Statements of random investors over random periods against the ledger and the model: the opening and
    * closing balances are the covered accounts' entries before the period's first and after its last day, the lines
    * add up from one to the other, there is one line per counter-entry of every transaction that moved the covered
    * total, and a statement that ends today closes at what the model holds for that investor (all but invested).

@@ -221,7 +221,7 @@ export async function seedManyCycleEarnings(
 
 /**
  * A pending balance withdrawal: the money is held in pending_withdrawal by the withdrawal's own
- * `withdrawal_hold` (the form Withdraw All booked before migration 0015, which ledger:check still accepts).
+ * `withdrawal_hold` (the older form of Withdraw All's hold, which ledger:check still accepts).
  */
 export async function seedWithdrawal(
   t: TestApp,

@@ -17,9 +17,9 @@ import {
 } from '../support/platform.ts';
 
 /**
- * Issue 35, cases 1 to 5, from outside: server processes started as an operator starts them, on one database,
- * against a real anvil node with a 6-decimal USDC, an RPC that can be taken away, and real e-mail sign-ups.
- * Each case was seen on the code before the fix; each is what an investor, an operator or an attacker sees.
+ * Money in, cases 1 to 5 of docs/SECURITY.md's "Money in proven by the chain", from outside: server processes started
+ * as an operator starts them, on one database, against a real anvil node with a 6-decimal USDC, an RPC that can be
+ * taken away, and real e-mail sign-ups. Each case is what an investor, an operator or an attacker sees.
  */
 const avail = anvilAvailability();
 if (!avail.ok) console.warn(`[money-in system test] skipped: ${avail.why}`);

@@ -33,7 +33,7 @@ import { reconcile } from '../../src/modules/reconciliation/reconcile.ts';
 import { differenceLine } from '../../src/modules/reconciliation/reconciliation.service.ts';
 
 /**
- * Money out as a model-based test (issue 45, item 5): fast-check draws sequences of Withdraw All (by the owner or by a
+ * Money out as a model-based test: fast-check draws sequences of Withdraw All (by the owner or by a
  * thief's new session), approval by hash (the payout sent first, as an operator does; also for withdrawals the
  * approval must refuse), rejection, payout batches (export, download, cancel with its grace, the multisig executing a
  * downloaded file, stale or not), freezes, "this wasn't me" from the e-mailed link, stray payouts, an administrator

@@ -19,7 +19,7 @@ import { payeeCheckJob } from '../../src/modules/withdrawals/payees.job.ts';
 import { userBalances } from '../../src/ledger/ledger.ts';
 
 /**
- * Issue 45's three attacks on money out, on anvil with an EIP-3009 USDC that keeps a blacklist as native USDC does:
+ * Three attacks on money out, on anvil with an EIP-3009 USDC that keeps a blacklist as native USDC does:
  * a tampered sweep plan, a frozen account's withdrawal paid anyway, a rejected withdrawal in a payout batch paid twice.
  * Each is refused where it can be, and where the chain moved money anyway the watcher and the reconciliation say so.
  */

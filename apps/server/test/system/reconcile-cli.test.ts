@@ -12,7 +12,7 @@ import { adminLogin, balanceOf, http, signUp, startPlatform, until, usdc, type P
 
 /**
  * `npm run chain:reconcile` finds what `npm run ledger:check` cannot: a credit the chain never sent. The
- * database is the one the code before the fix made of case 1 of issue 35 (a below-minimum transfer the
+ * database is the one the code before the fix made of a forged correction (a below-minimum transfer the
  * watcher recorded, "corrected" to another hash and 5,000 USDC and credited by the watcher's settling step),
  * written here with the same statements that code ran.
  */

@@ -16,11 +16,11 @@ import { reconcile } from '../../src/modules/reconciliation/reconcile.ts';
 import { userBalances } from '../../src/ledger/ledger.ts';
 
 /**
- * Issue 40's proof, on anvil: an operator's whole day. Ten investors deposit to their own addresses, invest, run a
- * cycle and Withdraw All; the administrator exports one payout batch for the multisig, the multisig executes it (one
- * transaction, as a Safe's MultiSend), and every withdrawal completes by itself with its receipt; then the deposit
- * addresses are swept to the treasury with EIP-3009 authorizations signed offline, with no POL on any of them; and
- * solvency and the reconciliation agree with the chain to the micro-USDC.
+ * Treasury without hand-made transactions, on anvil: an operator's whole day. Ten investors deposit to their own
+ * addresses, invest, run a cycle and Withdraw All; the administrator exports one payout batch for the multisig, the
+ * multisig executes it (one transaction, as a Safe's MultiSend), and every withdrawal completes by itself with its
+ * receipt; then the deposit addresses are swept to the treasury with EIP-3009 authorizations signed offline, with no
+ * POL on any of them; and solvency and the reconciliation agree with the chain to the micro-USDC.
  */
 const avail = anvilAvailability();
 const CONFIRMATIONS = 2;

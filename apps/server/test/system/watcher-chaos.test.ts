@@ -18,7 +18,7 @@ import {
 } from '../support/platform.ts';
 
 /**
- * The chain watcher under chaos (issue 35), seeded and replayable: two server instances on one PostgreSQL
+ * The chain watcher under chaos, seeded and replayable: two server instances on one PostgreSQL
  * follow a real anvil chain while transfers of every kind arrive (good ones, below the minimum, a look-alike
  * token, two in one transaction, to addresses nobody was given, to addresses handed out while the chain could
  * not be read), the chain re-organises (up to the confirmations, and once deeper), the RPC fails, goes away,

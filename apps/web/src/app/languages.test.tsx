@@ -12,7 +12,7 @@ import { count, dateTime, usdc } from '../lib/format.ts';
 import { I18n, initialLocale, localeUnsaved, setLocale, t, tx } from '../lib/i18n.tsx';
 
 /*
- * The screens' language (issue 41): the browser's on a first visit, the catalogue loaded on demand, the page laid
+ * The screens' language: the browser's on a first visit, the catalogue loaded on demand, the page laid
  * out in the language's direction, and what the server says in English shown in the chosen language.
  */
 afterEach(async () => {

@@ -33,7 +33,7 @@ export function AppRouter() {
             <Route path="/login" element={<Login />} />
             <Route path="/signup" element={<Signup />} />
             <Route path="/dashboard" element={<Dashboard />} />
-            {/* The security e-mails' links (issue 39). */}
+            {/* The security e-mails' links. */}
             <Route path="/confirm-address" element={<AccountLink />} />
             <Route path="/confirm-lock-off" element={<AccountLink />} />
             <Route path="/not-me" element={<AccountLink />} />

@@ -18,7 +18,7 @@ export const queryKeys = {
     failed: ['deposits', 'failed'] as const,
   },
   withdrawals: { mine: ['withdrawals', 'mine'] as const },
-  /** The account's security (issue 39): the address book, sessions, activity; an action refreshes all of it. */
+  /** The account's security: the address book, sessions, activity; an action refreshes all of it. */
   account: {
     all: ['account-security'] as const,
     addresses: (page: number, pageSize: number) => ['account-security', 'addresses', page, pageSize] as const,

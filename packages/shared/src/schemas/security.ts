@@ -7,7 +7,7 @@ import { TEXT, tooLongText } from '../texts.ts';
 import { EVM_ADDRESS, isoDate, pageInfo, requiredText } from './common.ts';
 
 /*
- * An investor's account security (issue 39): the withdrawal address book and its lock, sessions, the e-mailed
+ * An investor's account security: the withdrawal address book and its lock, sessions, the e-mailed
  * links that confirm or report a change, and the account's security activity.
  */
 

@@ -4,7 +4,7 @@ import { TEXT } from '../texts.ts';
 import { isoDate, usdc } from './common.ts';
 
 /**
- * A statement of account (issue 41): the money an investor holds with the platform outside their
+ * A statement of account: the money an investor holds with the platform outside their
  * invested principal (balance, rewards, earnings and pending withdrawals; docs/decisions/0073), at the
  * start and end of a period of platform calendar days (PLATFORM_TIMEZONE), and every movement between.
  */

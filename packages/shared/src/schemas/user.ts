@@ -44,7 +44,7 @@ export const userSchema = z.object({
   twoFactorEnabled: z.boolean(),
   /** The language the person reads the app, their e-mails and statements in. */
   locale: localeSchema,
-  /** Withdraw All pays only to active addresses of the book (issue 39). */
+  /** Withdraw All pays only to active addresses of the book. */
   withdrawalLock: withdrawalLockSchema,
   /** Withdrawals are frozen ("this wasn't me", or an administrator): Withdraw All is refused until an administrator lifts it. */
   withdrawalsFrozen: z.boolean(),

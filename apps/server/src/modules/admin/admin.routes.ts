@@ -81,7 +81,7 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (req) => service.referralLookup(ctx, req.params.id),
     );
 
-    // ------------------------------------------------------------ a user's sessions and address book (issue 39)
+    // ------------------------------------------------------------ a user's sessions and address book
     app.get(
       '/admin/users/:id/sessions',
       {

@@ -29,7 +29,7 @@ import { rawRows } from '../../db/raw.ts';
 import { sql } from 'drizzle-orm';
 
 /**
- * What a chain and its providers do to a watcher (issue 35, case 6): a lagging node, a provider that cuts its
+ * What a chain and its providers do to a watcher: a lagging node, a provider that cuts its
  * answers short, the chain changing during a read, re-organisations deeper than the confirmations (past more
  * checkpoints than a bounded search would look at), and a fork point that cannot be found. Each on anvil.
  */

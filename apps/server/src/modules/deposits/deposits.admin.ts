@@ -3,7 +3,7 @@ import { MSG } from '@harvest/shared/messages';
 import type { AdminDeposit, AdminDepositFilter, Deposit, DepositCounts } from '@harvest/shared/schemas/deposits';
 import type { AppContext } from '../../context.ts';
 import type { PageRequest } from '../../db/keyset.ts';
-import { inTransaction } from '../../db/tx.ts';
+import { inTransaction, type OnceKey } from '../../db/tx.ts';
 import { lockUserAccounts, post } from '../../ledger/ledger.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
@@ -62,27 +62,32 @@ export async function approveDeposit(
   admin: AuthUser,
   depositId: string,
   ip: string,
+  key?: OnceKey | null,
 ): Promise<{ message: string; deposit: Deposit }> {
   if (!isUuid(depositId)) throw notFound(MSG.notFound);
   const now = ctx.clock.now();
-  const row = await inTransaction(ctx.db, async (tx) => {
-    const credited = await confirmAndCredit(ctx, tx, depositId, { processedAt: now, processedBy: admin.id });
-    if (!credited) {
-      const existing = await q.findDeposit(tx, depositId);
-      if (!existing) throw notFound(MSG.notFound);
-      throw conflict(existing.status === 'confirmed' ? MSG.depositAlreadyProcessed : MSG.depositNotPending);
-    }
-    await writeDecision(tx, {
-      adminId: admin.id,
-      action: 'deposit_approve',
-      targetType: 'deposit',
-      targetId: credited.id,
-      status: 'confirmed',
-      facts: { amount: credited.amount.toString(), userId: credited.userId },
-      ip,
-    });
-    return credited;
-  });
+  const row = await inTransaction(
+    ctx.db,
+    async (tx) => {
+      const credited = await confirmAndCredit(ctx, tx, depositId, { processedAt: now, processedBy: admin.id });
+      if (!credited) {
+        const existing = await q.findDeposit(tx, depositId);
+        if (!existing) throw notFound(MSG.notFound);
+        throw conflict(existing.status === 'confirmed' ? MSG.depositAlreadyProcessed : MSG.depositNotPending);
+      }
+      await writeDecision(tx, {
+        adminId: admin.id,
+        action: 'deposit_approve',
+        targetType: 'deposit',
+        targetId: credited.id,
+        status: 'confirmed',
+        facts: { amount: credited.amount.toString(), userId: credited.userId },
+        ip,
+      });
+      return credited;
+    },
+    key,
+  );
   return { message: MSG.depositApproved, deposit: dto(ctx, row) };
 }
 
@@ -96,33 +101,38 @@ export async function rejectDeposit(
   admin: AuthUser,
   input: { depositId: string; reason: string },
   ip: string,
+  key?: OnceKey | null,
 ): Promise<{ message: string; deposit: Deposit }> {
   if (!isUuid(input.depositId)) throw notFound(MSG.notFound);
   const now = ctx.clock.now();
-  const row = await inTransaction(ctx.db, async (tx) => {
-    const failed = await failPending(ctx, tx, input.depositId, {
-      reason: input.reason,
-      kind: 'rejected',
-      processedAt: now,
-      processedBy: admin.id,
-    });
-    if (!failed) {
-      const existing = await q.findDeposit(tx, input.depositId);
-      if (!existing) throw notFound(MSG.notFound);
-      throw conflict(MSG.depositAlreadyProcessed);
-    }
-    await writeDecision(tx, {
-      adminId: admin.id,
-      action: 'deposit_reject',
-      targetType: 'deposit',
-      targetId: failed.id,
-      status: 'failed',
-      facts: { amount: failed.amount.toString(), userId: failed.userId },
-      note: input.reason,
-      ip,
-    });
-    return failed;
-  });
+  const row = await inTransaction(
+    ctx.db,
+    async (tx) => {
+      const failed = await failPending(ctx, tx, input.depositId, {
+        reason: input.reason,
+        kind: 'rejected',
+        processedAt: now,
+        processedBy: admin.id,
+      });
+      if (!failed) {
+        const existing = await q.findDeposit(tx, input.depositId);
+        if (!existing) throw notFound(MSG.notFound);
+        throw conflict(MSG.depositAlreadyProcessed);
+      }
+      await writeDecision(tx, {
+        adminId: admin.id,
+        action: 'deposit_reject',
+        targetType: 'deposit',
+        targetId: failed.id,
+        status: 'failed',
+        facts: { amount: failed.amount.toString(), userId: failed.userId },
+        note: input.reason,
+        ip,
+      });
+      return failed;
+    },
+    key,
+  );
   return { message: MSG.depositRejected, deposit: dto(ctx, row) };
 }
 
@@ -138,64 +148,69 @@ export async function updateUserBalance(
   admin: AuthUser,
   input: { userId: string; newBalance: bigint; note: string; expectedBalance?: bigint },
   ip: string,
+  key?: OnceKey | null,
 ): Promise<{ message: string }> {
   if (!isUuid(input.userId)) throw notFound(MSG.notFound);
   const now = ctx.clock.now();
-  await inTransaction(ctx.db, async (tx) => {
-    const balances = await lockUserAccounts(tx, [input.userId]);
-    const current = balances.get(`${input.userId}:balance`);
-    if (current === undefined) throw notFound(MSG.notFound);
-    // Compare-and-set under the account lock: a balance that moved since the administrator read it
-    // (a Withdraw All, a deposit) is not overwritten with a figure computed from the old one.
-    if (input.expectedBalance !== undefined && input.expectedBalance !== current)
-      throw new AppError('balance_changed', MSG.balanceChanged(current));
-    const diff = input.newBalance - current;
-    let depositId: string | null = null;
-    if (diff !== 0n) {
-      if (diff > 0n) {
-        const dep = await q.insertDeposit(tx, {
+  await inTransaction(
+    ctx.db,
+    async (tx) => {
+      const balances = await lockUserAccounts(tx, [input.userId]);
+      const current = balances.get(`${input.userId}:balance`);
+      if (current === undefined) throw notFound(MSG.notFound);
+      // Compare-and-set under the account lock: a balance that moved since the administrator read it
+      // (a Withdraw All, a deposit) is not overwritten with a figure computed from the old one.
+      if (input.expectedBalance !== undefined && input.expectedBalance !== current)
+        throw new AppError('balance_changed', MSG.balanceChanged(current));
+      const diff = input.newBalance - current;
+      let depositId: string | null = null;
+      if (diff !== 0n) {
+        if (diff > 0n) {
+          const dep = await q.insertDeposit(tx, {
+            userId: input.userId,
+            amount: diff,
+            type: 'admin_credit',
+            status: 'confirmed',
+            note: input.note,
+            createdAt: now,
+            processedAt: now,
+            processedBy: admin.id,
+          });
+          depositId = dep.id;
+        }
+        const adjustmentId = depositId ?? randomUUID();
+        await q.insertAdjustment(tx, {
+          id: adjustmentId,
           userId: input.userId,
           amount: diff,
-          type: 'admin_credit',
-          status: 'confirmed',
-          note: input.note,
+          note: input.note || null,
+          createdBy: admin.id,
           createdAt: now,
-          processedAt: now,
-          processedBy: admin.id,
         });
-        depositId = dep.id;
+        await post(tx, {
+          kind: 'admin_adjustment',
+          refId: adjustmentId,
+          memo: input.note,
+          createdBy: admin.id,
+          createdAt: now,
+          legs: [
+            { account: { userId: input.userId, kind: 'balance' }, amount: diff },
+            { account: { platform: 'platform_adjustments' }, amount: -diff },
+          ],
+        });
       }
-      const adjustmentId = depositId ?? randomUUID();
-      await q.insertAdjustment(tx, {
-        id: adjustmentId,
-        userId: input.userId,
-        amount: diff,
-        note: input.note || null,
-        createdBy: admin.id,
-        createdAt: now,
+      await writeAudit(tx, {
+        adminId: admin.id,
+        action: 'balance_update',
+        targetType: 'user',
+        targetId: input.userId,
+        before: { balance: current.toString() },
+        after: { balance: input.newBalance.toString(), ...(depositId ? { depositId } : {}) },
+        note: input.note,
+        ip,
       });
-      await post(tx, {
-        kind: 'admin_adjustment',
-        refId: adjustmentId,
-        memo: input.note,
-        createdBy: admin.id,
-        createdAt: now,
-        legs: [
-          { account: { userId: input.userId, kind: 'balance' }, amount: diff },
-          { account: { platform: 'platform_adjustments' }, amount: -diff },
-        ],
-      });
-    }
-    await writeAudit(tx, {
-      adminId: admin.id,
-      action: 'balance_update',
-      targetType: 'user',
-      targetId: input.userId,
-      before: { balance: current.toString() },
-      after: { balance: input.newBalance.toString(), ...(depositId ? { depositId } : {}) },
-      note: input.note,
-      ip,
-    });
-  });
+    },
+    key,
+  );
   return { message: MSG.balanceUpdated };
 }

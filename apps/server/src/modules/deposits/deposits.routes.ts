@@ -32,7 +32,7 @@ export function depositRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { body: processDepositBody, response: { 200: depositResultResponse } },
         config: { idempotent: true },
       },
-      async (req) => service.submitDeposit(ctx, currentUser(req), req.body),
+      async (req) => service.submitDeposit(ctx, currentUser(req), req.body, req.idempotency),
     );
 
     app.get(
@@ -69,7 +69,7 @@ export function depositRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { body: updateFailedDepositBody, response: { 200: depositResultResponse } },
         config: { idempotent: true },
       },
-      async (req) => service.updateFailedDeposit(ctx, currentUser(req), req.body),
+      async (req) => service.updateFailedDeposit(ctx, currentUser(req), req.body, req.idempotency),
     );
 
     app.post(
@@ -79,7 +79,7 @@ export function depositRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { body: dismissFailedDepositBody, response: { 200: depositResultResponse } },
         config: { idempotent: true },
       },
-      async (req) => service.dismissFailedDeposit(ctx, currentUser(req), req.body.depositId),
+      async (req) => service.dismissFailedDeposit(ctx, currentUser(req), req.body.depositId, req.idempotency),
     );
 
     app.get(
@@ -98,7 +98,7 @@ export function depositRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { body: adminProcessDepositBody, response: { 200: adminProcessDepositResponse } },
         config: { idempotent: true },
       },
-      async (req) => admin.approveDeposit(ctx, currentUser(req), req.body.depositId, req.ip),
+      async (req) => admin.approveDeposit(ctx, currentUser(req), req.body.depositId, req.ip, req.idempotency),
     );
 
     app.post(
@@ -108,7 +108,7 @@ export function depositRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { body: adminRejectDepositBody, response: { 200: adminProcessDepositResponse } },
         config: { idempotent: true },
       },
-      async (req) => admin.rejectDeposit(ctx, currentUser(req), req.body, req.ip),
+      async (req) => admin.rejectDeposit(ctx, currentUser(req), req.body, req.ip, req.idempotency),
     );
 
     app.post(
@@ -118,7 +118,7 @@ export function depositRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { body: updateUserBalanceBody, response: { 200: messageResponse } },
         config: { idempotent: true },
       },
-      async (req) => admin.updateUserBalance(ctx, currentUser(req), req.body, req.ip),
+      async (req) => admin.updateUserBalance(ctx, currentUser(req), req.body, req.ip, req.idempotency),
     );
   };
 }

@@ -1,7 +1,7 @@
 import { MSG } from '@harvest/shared/messages';
 import type { Deposit } from '@harvest/shared/schemas/deposits';
 import type { AppContext } from '../../context.ts';
-import { inTransaction } from '../../db/tx.ts';
+import { inTransaction, type OnceKey } from '../../db/tx.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { perInvestorAddresses } from '../deposit-addresses/deposit-addresses.service.ts';
@@ -27,24 +27,28 @@ export async function submitDeposit(
   ctx: AppContext,
   user: AuthUser,
   input: { txHash: string; amount: bigint; fromAddress: string },
+  key?: OnceKey | null,
 ): Promise<{ message: string; deposit: Deposit }> {
-  if (ctx.chain && perInvestorAddresses(ctx)) return claimOwnTransfer(ctx, user, input);
+  if (ctx.chain && perInvestorAddresses(ctx)) return claimOwnTransfer(ctx, user, input, key);
   const real = ctx.chain !== null;
   let row: DepositRow;
   try {
     // The unique index decides who claims a hash: no look-up before insert. In a transaction so
     // that a request's Idempotency-Key commits with the row (a retry after a crash replays).
-    row = await inTransaction(ctx.db, (tx) =>
-      q.insertDeposit(tx, {
-        userId: user.id,
-        amount: input.amount,
-        type: real ? 'real' : 'demo',
-        status: 'pending',
-        txHash: input.txHash,
-        fromAddress: input.fromAddress,
-        nextCheckAt: ctx.clock.now(),
-        createdAt: ctx.clock.now(),
-      }),
+    row = await inTransaction(
+      ctx.db,
+      (tx) =>
+        q.insertDeposit(tx, {
+          userId: user.id,
+          amount: input.amount,
+          type: real ? 'real' : 'demo',
+          status: 'pending',
+          txHash: input.txHash,
+          fromAddress: input.fromAddress,
+          nextCheckAt: ctx.clock.now(),
+          createdAt: ctx.clock.now(),
+        }),
+      key,
     );
   } catch (err) {
     if (isHashTaken(err)) throw conflict(MSG.depositHashTaken);
@@ -62,9 +66,10 @@ async function claimOwnTransfer(
   ctx: AppContext,
   user: AuthUser,
   input: { txHash: string; amount: bigint; fromAddress: string },
+  key?: OnceKey | null,
 ): Promise<{ message: string; deposit: Deposit }> {
   const found = await verifyOwnTransfer(ctx, user, input);
-  await inTransaction(ctx.db, (tx) => recordTransfers(tx, [found]));
+  await inTransaction(ctx.db, (tx) => recordTransfers(tx, [found]), key);
   const row = await findByLog(ctx.db, found.txHash, found.logIndex);
   if (!row) throw new Error('claimed deposit not recorded');
   return { message: resultMessage(row, MSG.depositSubmitted), deposit: dto(ctx, row) };
@@ -90,6 +95,7 @@ export async function updateFailedDeposit(
   ctx: AppContext,
   user: AuthUser,
   input: { depositId: string; txHash: string; amount: bigint; fromAddress: string | null },
+  key?: OnceKey | null,
 ): Promise<{ message: string; deposit: Deposit }> {
   if (!isUuid(input.depositId)) throw notFound(MSG.notFound);
   const existing = await q.findDeposit(ctx.db, input.depositId);
@@ -105,8 +111,10 @@ export async function updateFailedDeposit(
         fromAddress: input.fromAddress ?? existing.fromAddress ?? '',
       };
       const found = await verifyOwnTransfer(ctx, user, claim);
-      row = await inTransaction(ctx.db, (tx) =>
-        adoptTransfer(tx, existing.id, user.id, { ...found, now: ctx.clock.now() }),
+      row = await inTransaction(
+        ctx.db,
+        (tx) => adoptTransfer(tx, existing.id, user.id, { ...found, now: ctx.clock.now() }),
+        key,
       );
     } else {
       row = await q.resubmitIfFailed(ctx.db, input.depositId, user.id, {
@@ -123,7 +131,8 @@ export async function updateFailedDeposit(
   }
   // Changed in between (corrected or dismissed by a parallel request).
   if (!row) throw conflict(MSG.depositNotFailed);
-  if (ctx.chain && !perInvestorAddresses(ctx)) row = await verifyDeposit(ctx, row);
+  // The resubmission above is no transaction of its own: the key commits with the chain's answer.
+  if (ctx.chain && !perInvestorAddresses(ctx)) row = await verifyDeposit(ctx, row, key);
   return { message: resultMessage(row, MSG.depositResubmitted), deposit: dto(ctx, row) };
 }
 
@@ -132,9 +141,10 @@ export async function dismissFailedDeposit(
   ctx: AppContext,
   user: AuthUser,
   depositId: string,
+  key?: OnceKey | null,
 ): Promise<{ message: string; deposit: Deposit }> {
   if (!isUuid(depositId)) throw notFound(MSG.notFound);
-  const row = await inTransaction(ctx.db, (tx) => q.dismissIfFailed(tx, depositId, user.id, ctx.clock.now()));
+  const row = await inTransaction(ctx.db, (tx) => q.dismissIfFailed(tx, depositId, user.id, ctx.clock.now()), key);
   if (!row) {
     const existing = await q.findDeposit(ctx.db, depositId);
     if (!existing || existing.userId !== user.id) throw notFound(MSG.notFound);

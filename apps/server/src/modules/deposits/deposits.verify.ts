@@ -2,7 +2,7 @@ import { MSG } from '@harvest/shared/messages';
 import type { DepositFailureKind } from '@harvest/shared/schemas/deposits';
 import type { TransferLog } from '../../chain/chain.ts';
 import type { AppContext } from '../../context.ts';
-import { inTransaction } from '../../db/tx.ts';
+import { inTransaction, type OnceKey } from '../../db/tx.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { ensureDepositAddress, perInvestorAddresses } from '../deposit-addresses/deposit-addresses.service.ts';
@@ -36,73 +36,82 @@ async function applyCheck(
   checked: DepositRow,
   result: ChainCheck,
   own: string | null,
+  key?: OnceKey | null,
 ): Promise<DepositRow> {
   const now = ctx.clock.now();
   const required = ctx.config.DEPOSIT_CONFIRMATIONS;
   try {
-    return await inTransaction(ctx.db, async (tx) => {
-      const d = await q.lockDeposit(tx, checked.id);
-      if (!d) throw notFound();
-      const unchanged =
-        d.status === 'pending' &&
-        d.txHash === checked.txHash &&
-        d.amount === checked.amount &&
-        d.fromAddress === checked.fromAddress;
-      if (!unchanged) return d;
-      const fail = async (reason: string, kind: DepositFailureKind) =>
-        (await failPending(ctx, tx, d.id, { reason, kind, processedAt: now })) ?? d;
-      switch (result.kind) {
-        case 'rpc_error':
-          // Nothing is decided while the node cannot be asked: the next pass retries.
-          ctx.log.warn({ depositId: d.id, err: result.message }, 'deposit check: chain RPC unavailable');
-          return (await q.updateDeposit(tx, d.id, { nextCheckAt: now })) ?? d;
-        case 'not_found': {
-          const attempts = d.checkAttempts + 1;
-          if (attempts >= NOT_FOUND_ATTEMPTS) return fail(MSG.depositNotFoundOnChain(ctx.config.CHAIN_ID), 'not_found');
-          return (
-            (await q.updateDeposit(tx, d.id, {
-              checkAttempts: attempts,
-              nextCheckAt: new Date(now.getTime() + NOT_FOUND_RETRY_MS),
-            })) ?? d
-          );
-        }
-        case 'mismatch':
-          return fail(result.reason, result.why);
-        case 'match': {
-          const t = result.transfer;
-          if (own)
+    return await inTransaction(
+      ctx.db,
+      async (tx) => {
+        const d = await q.lockDeposit(tx, checked.id);
+        if (!d) throw notFound();
+        const unchanged =
+          d.status === 'pending' &&
+          d.txHash === checked.txHash &&
+          d.amount === checked.amount &&
+          d.fromAddress === checked.fromAddress;
+        if (!unchanged) return d;
+        const fail = async (reason: string, kind: DepositFailureKind) =>
+          (await failPending(ctx, tx, d.id, { reason, kind, processedAt: now })) ?? d;
+        switch (result.kind) {
+          case 'rpc_error':
+            // Nothing is decided while the node cannot be asked: the next pass retries.
+            ctx.log.warn({ depositId: d.id, err: result.message }, 'deposit check: chain RPC unavailable');
+            return (await q.updateDeposit(tx, d.id, { nextCheckAt: now })) ?? d;
+          case 'not_found': {
+            const attempts = d.checkAttempts + 1;
+            if (attempts >= NOT_FOUND_ATTEMPTS)
+              return fail(MSG.depositNotFoundOnChain(ctx.config.CHAIN_ID), 'not_found');
             return (
               (await q.updateDeposit(tx, d.id, {
-                ...chainFacts(t),
-                confirmations: result.confirmations,
-                checkAttempts: 0,
-                nextCheckAt: null,
+                checkAttempts: attempts,
+                nextCheckAt: new Date(now.getTime() + NOT_FOUND_RETRY_MS),
               })) ?? d
             );
-          if (result.confirmations >= required) {
-            const credited = await confirmAndCredit(ctx, tx, d.id, {
-              processedAt: now,
-              logIndex: t.logIndex,
-              confirmations: result.confirmations,
-            });
-            return credited ?? d;
           }
-          return (
-            (await q.updateDeposit(tx, d.id, {
-              logIndex: t.logIndex,
-              confirmations: result.confirmations,
-              checkAttempts: 0,
-              nextCheckAt: now,
-            })) ?? d
-          );
+          case 'mismatch':
+            return fail(result.reason, result.why);
+          case 'match': {
+            const t = result.transfer;
+            if (own)
+              return (
+                (await q.updateDeposit(tx, d.id, {
+                  ...chainFacts(t),
+                  confirmations: result.confirmations,
+                  checkAttempts: 0,
+                  nextCheckAt: null,
+                })) ?? d
+              );
+            if (result.confirmations >= required) {
+              const credited = await confirmAndCredit(ctx, tx, d.id, {
+                processedAt: now,
+                logIndex: t.logIndex,
+                confirmations: result.confirmations,
+              });
+              return credited ?? d;
+            }
+            return (
+              (await q.updateDeposit(tx, d.id, {
+                logIndex: t.logIndex,
+                confirmations: result.confirmations,
+                checkAttempts: 0,
+                nextCheckAt: now,
+              })) ?? d
+            );
+          }
         }
-      }
-    });
+      },
+      key,
+    );
   } catch (err) {
     // The same transfer log is already held by another deposit: this one can never be credited.
     if (isHashTaken(err)) {
-      const failed = await inTransaction(ctx.db, (tx) =>
-        failPending(ctx, tx, checked.id, { reason: MSG.depositHashTaken, kind: 'hash_taken', processedAt: now }),
+      const failed = await inTransaction(
+        ctx.db,
+        (tx) =>
+          failPending(ctx, tx, checked.id, { reason: MSG.depositHashTaken, kind: 'hash_taken', processedAt: now }),
+        key,
       );
       return failed ?? (await q.findDeposit(ctx.db, checked.id)) ?? checked;
     }
@@ -127,12 +136,13 @@ function chainFacts(t: TransferLog) {
  * Asks the chain about one pending claimed deposit and records the answer: checked against the address
  * its investor may be credited for (their own with DEPOSIT_XPUB, the shared one without).
  */
-export async function verifyDeposit(ctx: AppContext, d: DepositRow): Promise<DepositRow> {
+export async function verifyDeposit(ctx: AppContext, d: DepositRow, key?: OnceKey | null): Promise<DepositRow> {
   if (!ctx.chain || d.type !== 'real' || d.status !== 'pending' || !d.txHash || !d.fromAddress) return d;
   const claim = { txHash: d.txHash, fromAddress: d.fromAddress, amount: d.amount };
   const own = perInvestorAddresses(ctx) ? await ensureDepositAddress(ctx, d.userId) : null;
   const to = own ?? ctx.config.DEPOSIT_ADDRESS;
-  return applyCheck(ctx, d, await checkDeposit(ctx.chain, claim, to, own ? MSG.depositNotYourAddress : undefined), own);
+  const check = await checkDeposit(ctx.chain, claim, to, own ? MSG.depositNotYourAddress : undefined);
+  return applyCheck(ctx, d, check, own, key);
 }
 
 /**

@@ -24,7 +24,7 @@ export function investmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { body: investBody, response: { 200: investResponse } },
       },
       async (req) => {
-        const { investment } = await service.invest(ctx, currentUser(req), req.body);
+        const { investment } = await service.invest(ctx, currentUser(req), req.body, req.idempotency);
         return { message: MSG.invested, investment: toInvestmentDto(investment, []) };
       },
     );
@@ -37,7 +37,7 @@ export function investmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { body: startEarningBody, response: { 200: startEarningResponse } },
       },
       async (req) => {
-        await service.startEarning(ctx, currentUser(req), req.body.investmentId);
+        await service.startEarning(ctx, currentUser(req), req.body.investmentId, req.idempotency);
         return { message: MSG.started };
       },
     );
@@ -50,7 +50,7 @@ export function investmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { body: completeCycleBody, response: { 200: completeCycleResponse } },
       },
       async (req) => {
-        const { gross } = await service.completeCycle(ctx, currentUser(req), req.body.investmentId);
+        const { gross } = await service.completeCycle(ctx, currentUser(req), req.body.investmentId, req.idempotency);
         return { message: service.completedMessage(gross) };
       },
     );

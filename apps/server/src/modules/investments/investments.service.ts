@@ -3,7 +3,7 @@ import { MSG } from '@harvest/shared/messages';
 import { cycleEarning, microToDisplay, percentOf, rateToScaled } from '@harvest/shared/money';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
-import { inTransaction } from '../../db/tx.ts';
+import { inTransaction, type OnceKey } from '../../db/tx.ts';
 import { lockUserAccounts, post } from '../../ledger/ledger.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { isWeekday, platformDay } from '../../lib/time.ts';
@@ -53,63 +53,68 @@ export async function invest(
   ctx: AppContext,
   user: AuthUser,
   choice: InvestChoice,
+  key?: OnceKey | null,
 ): Promise<{ investment: q.InvestmentRow }> {
   const now = ctx.clock.now();
   if (!isWeekday(now, ctx.config.PLATFORM_TIMEZONE)) throw badRequest(MSG.weekdayInvest, 'weekday_only');
 
-  return inTransaction(ctx.db, async (tx) => {
-    const tier = await confirmedTier(tx, choice);
-    const referrers = await referrerChain(tx, user.id);
-    const balances = await lockUserAccounts(tx, [user.id, ...referrers.map((r) => r.userId)]);
-    if ((balances.get(`${user.id}:balance`) ?? 0n) < tier.amount)
-      throw badRequest(MSG.investInsufficientBalance, 'insufficient_funds');
+  return inTransaction(
+    ctx.db,
+    async (tx) => {
+      const tier = await confirmedTier(tx, choice);
+      const referrers = await referrerChain(tx, user.id);
+      const balances = await lockUserAccounts(tx, [user.id, ...referrers.map((r) => r.userId)]);
+      if ((balances.get(`${user.id}:balance`) ?? 0n) < tier.amount)
+        throw badRequest(MSG.investInsufficientBalance, 'insufficient_funds');
 
-    const investment = await q.insertInvestment(tx, {
-      userId: user.id,
-      tierId: tier.id,
-      tierName: tier.name,
-      amount: tier.amount,
-      dailyRateScaled: tier.dailyRateScaled,
-      createdAt: now,
-    });
-    await post(tx, {
-      kind: 'investment',
-      refId: investment.id,
-      memo: `Tier ${tier.name}`,
-      createdAt: now,
-      insufficientMessage: MSG.investInsufficientBalance,
-      legs: [
-        { account: { userId: user.id, kind: 'balance' }, amount: -tier.amount },
-        { account: { userId: user.id, kind: 'invested' }, amount: tier.amount },
-      ],
-    });
-
-    for (const ref of referrers) {
-      const rate = REFERRAL_RATES_PERCENT[ref.level - 1];
-      if (rate === undefined) continue;
-      const reward = percentOf(tier.amount, rate);
-      if (reward <= 0n) continue;
-      const row = await q.insertReferralReward(tx, {
-        userId: ref.userId,
-        fromUserId: user.id,
-        investmentId: investment.id,
-        level: ref.level,
-        amount: reward,
+      const investment = await q.insertInvestment(tx, {
+        userId: user.id,
+        tierId: tier.id,
+        tierName: tier.name,
+        amount: tier.amount,
+        dailyRateScaled: tier.dailyRateScaled,
         createdAt: now,
       });
       await post(tx, {
-        kind: 'referral_reward',
-        refId: row.id,
-        memo: `Level ${ref.level} reward`,
+        kind: 'investment',
+        refId: investment.id,
+        memo: `Tier ${tier.name}`,
         createdAt: now,
+        insufficientMessage: MSG.investInsufficientBalance,
         legs: [
-          { account: { userId: ref.userId, kind: 'rewards' }, amount: reward },
-          { account: { platform: 'platform_reward_expense' }, amount: -reward },
+          { account: { userId: user.id, kind: 'balance' }, amount: -tier.amount },
+          { account: { userId: user.id, kind: 'invested' }, amount: tier.amount },
         ],
       });
-    }
-    return { investment };
-  });
+
+      for (const ref of referrers) {
+        const rate = REFERRAL_RATES_PERCENT[ref.level - 1];
+        if (rate === undefined) continue;
+        const reward = percentOf(tier.amount, rate);
+        if (reward <= 0n) continue;
+        const row = await q.insertReferralReward(tx, {
+          userId: ref.userId,
+          fromUserId: user.id,
+          investmentId: investment.id,
+          level: ref.level,
+          amount: reward,
+          createdAt: now,
+        });
+        await post(tx, {
+          kind: 'referral_reward',
+          refId: row.id,
+          memo: `Level ${ref.level} reward`,
+          createdAt: now,
+          legs: [
+            { account: { userId: ref.userId, kind: 'rewards' }, amount: reward },
+            { account: { platform: 'platform_reward_expense' }, amount: -reward },
+          ],
+        });
+      }
+      return { investment };
+    },
+    key,
+  );
 }
 
 /**
@@ -121,22 +126,27 @@ export async function startEarning(
   ctx: AppContext,
   user: AuthUser,
   investmentId: string,
+  key?: OnceKey | null,
 ): Promise<{ investment: q.InvestmentRow }> {
   const now = ctx.clock.now();
   const tz = ctx.config.PLATFORM_TIMEZONE;
-  return inTransaction(ctx.db, async (tx) => {
-    const inv = await q.lockOwnInvestment(tx, user.id, investmentId);
-    if (!inv) throw notFound();
-    if (inv.earningStarted) throw conflict(MSG.cycleRunning);
-    if (!isWeekday(now, tz)) throw badRequest(MSG.weekdayStart, 'weekday_only');
-    if (inv.nextCycleAvailableAt && now < inv.nextCycleAvailableAt)
-      throw badRequest(MSG.cooldown(inv.nextCycleAvailableAt.getTime() - now.getTime()), 'too_early');
-    const day = platformDay(now, tz);
-    if (inv.lastCycleDay === day) throw conflict(MSG.alreadyToday);
-    const updated = await q.markCycleStarted(tx, inv.id, now, new Date(now.getTime() + CYCLE_MS), day);
-    if (!updated) throw conflict(MSG.cycleRunning);
-    return { investment: updated };
-  });
+  return inTransaction(
+    ctx.db,
+    async (tx) => {
+      const inv = await q.lockOwnInvestment(tx, user.id, investmentId);
+      if (!inv) throw notFound();
+      if (inv.earningStarted) throw conflict(MSG.cycleRunning);
+      if (!isWeekday(now, tz)) throw badRequest(MSG.weekdayStart, 'weekday_only');
+      if (inv.nextCycleAvailableAt && now < inv.nextCycleAvailableAt)
+        throw badRequest(MSG.cooldown(inv.nextCycleAvailableAt.getTime() - now.getTime()), 'too_early');
+      const day = platformDay(now, tz);
+      if (inv.lastCycleDay === day) throw conflict(MSG.alreadyToday);
+      const updated = await q.markCycleStarted(tx, inv.id, now, new Date(now.getTime() + CYCLE_MS), day);
+      if (!updated) throw conflict(MSG.cycleRunning);
+      return { investment: updated };
+    },
+    key,
+  );
 }
 
 /**
@@ -148,41 +158,46 @@ export async function completeCycle(
   ctx: AppContext,
   user: AuthUser,
   investmentId: string,
+  key?: OnceKey | null,
 ): Promise<{ investment: q.InvestmentRow; gross: bigint }> {
   const now = ctx.clock.now();
-  return inTransaction(ctx.db, async (tx) => {
-    const inv = await q.lockOwnInvestment(tx, user.id, investmentId);
-    if (!inv) throw notFound();
-    if (!inv.earningStarted || !inv.cycleEndTime) throw conflict(MSG.notRunning);
-    if (now < inv.cycleEndTime)
-      throw badRequest(MSG.cycleNotFinished(inv.cycleEndTime.getTime() - now.getTime()), 'too_early');
-    if (!isWeekday(now, ctx.config.PLATFORM_TIMEZONE)) throw badRequest(MSG.weekendComplete, 'weekday_only');
+  return inTransaction(
+    ctx.db,
+    async (tx) => {
+      const inv = await q.lockOwnInvestment(tx, user.id, investmentId);
+      if (!inv) throw notFound();
+      if (!inv.earningStarted || !inv.cycleEndTime) throw conflict(MSG.notRunning);
+      if (now < inv.cycleEndTime)
+        throw badRequest(MSG.cycleNotFinished(inv.cycleEndTime.getTime() - now.getTime()), 'too_early');
+      if (!isWeekday(now, ctx.config.PLATFORM_TIMEZONE)) throw badRequest(MSG.weekendComplete, 'weekday_only');
 
-    const cycleNumber = inv.cyclesCompleted + 1;
-    const gross = cycleEarning(inv.amount, BigInt(inv.dailyRateScaled));
-    const updated = await q.markCycleCompleted(tx, inv.id, cycleNumber, gross, now);
-    if (!updated) throw conflict(MSG.notRunning);
-    const earning = await q.insertCycleEarning(tx, {
-      investmentId: inv.id,
-      userId: user.id,
-      cycleNumber,
-      grossAmount: gross,
-      createdAt: now,
-    });
-    if (gross > 0n) {
-      await post(tx, {
-        kind: 'cycle_earning',
-        refId: earning.id,
-        memo: `Cycle ${cycleNumber}`,
+      const cycleNumber = inv.cyclesCompleted + 1;
+      const gross = cycleEarning(inv.amount, BigInt(inv.dailyRateScaled));
+      const updated = await q.markCycleCompleted(tx, inv.id, cycleNumber, gross, now);
+      if (!updated) throw conflict(MSG.notRunning);
+      const earning = await q.insertCycleEarning(tx, {
+        investmentId: inv.id,
+        userId: user.id,
+        cycleNumber,
+        grossAmount: gross,
         createdAt: now,
-        legs: [
-          { account: { userId: user.id, kind: 'earnings' }, amount: gross },
-          { account: { platform: 'platform_earning_expense' }, amount: -gross },
-        ],
       });
-    }
-    return { investment: updated, gross };
-  });
+      if (gross > 0n) {
+        await post(tx, {
+          kind: 'cycle_earning',
+          refId: earning.id,
+          memo: `Cycle ${cycleNumber}`,
+          createdAt: now,
+          legs: [
+            { account: { userId: user.id, kind: 'earnings' }, amount: gross },
+            { account: { platform: 'platform_earning_expense' }, amount: -gross },
+          ],
+        });
+      }
+      return { investment: updated, gross };
+    },
+    key,
+  );
 }
 
 export const completedMessage = (gross: bigint) => MSG.cycleCompleted(microToDisplay(gross));

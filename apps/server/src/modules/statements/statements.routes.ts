@@ -27,7 +27,7 @@ async function send(reply: FastifyReply, s: service.StatementData, format: State
 }
 
 /**
- * Statements of account (issue 41): an investor's own (the session says whose: the route takes no user), and any
+ * Statements of account: an investor's own (the session says whose: the route takes no user), and any
  * user's for an administrator (audited).
  */
 export function statementRoutes(ctx: AppContext): FastifyPluginAsyncZod {

@@ -25,7 +25,7 @@ import { STATEMENT_ACCOUNTS } from './statements.queries.ts';
 import type { StatementData } from './statements.service.ts';
 
 /**
- * Statements of account (issue 41, items 5-7): a month in which every kind of money movement happened through
+ * Statements of account: a month in which every kind of money movement happened through
  * the API, in the platform's time zone (Tokyo: a movement at 2026-10-31T16:00Z is on November 1st there),
  * downloaded as JSON, CSV and PDF (its text parsed) and compared with the ledger to the micro-USDC; who may
  * read whose; the administrator's downloads audited; bad input; a month of many movements (its time is a row of

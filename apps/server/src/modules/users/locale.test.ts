@@ -15,7 +15,7 @@ import { hashOf, WALLET } from '../../../test/support/money.ts';
 import { deliverOutbox } from '../../mail/outbox.ts';
 
 /**
- * The person's language on the account (issue 41): PUT /api/user/preferences keeps it, GET /api/user/me says it,
+ * The person's language on the account: PUT /api/user/preferences keeps it, GET /api/user/me says it,
  * the signup page's language becomes the account's, and that person's e-mails (through the outbox and a real SMTP
  * server) and statements are written in it. API errors keep their English text (the spec's contract).
  */

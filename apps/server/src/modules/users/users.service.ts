@@ -50,7 +50,8 @@ export interface NewUser {
 /**
  * The mailbox an address delivers to: without its `+tag`, and at Gmail (gmail.com, googlemail.com)
  * without dots. One mailbox holds one account (`users_mailbox_key`), so `box+1@` cannot be a second
- * account of `box@` (referral rewards on one's own investments). Migration 0022 computes the same in SQL.
+ * account of `box@` (referral rewards on one's own investments). The migration that added `users.mailbox`
+ * computes the same in SQL.
  */
 export function mailboxOf(email: string): string {
   const at = email.lastIndexOf('@');

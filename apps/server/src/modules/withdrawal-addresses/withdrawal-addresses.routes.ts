@@ -16,7 +16,7 @@ import { authHooks, currentClient, currentUser } from '../../plugins/auth.ts';
 import { perIp } from '../../plugins/rate-limit.ts';
 import * as service from './withdrawal-addresses.service.ts';
 
-/** The withdrawal address book and its lock (issue 39). */
+/** The withdrawal address book and its lock. */
 export function withdrawalAddressRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { requireUser } = authHooks(ctx);
   return async (app) => {

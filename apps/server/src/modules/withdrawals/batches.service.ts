@@ -3,7 +3,7 @@ import { MSG } from '@harvest/shared/messages';
 import { microToText, microToUsdc } from '@harvest/shared/money';
 import type { PayoutBatch } from '@harvest/shared/schemas/withdrawals';
 import type { AppContext } from '../../context.ts';
-import { inTransaction } from '../../db/tx.ts';
+import { inTransaction, type OnceKey } from '../../db/tx.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
@@ -80,44 +80,50 @@ export async function createBatch(
   admin: AuthUser,
   input: { withdrawalIds: string[]; grouped: boolean },
   ip: string,
+  key?: OnceKey | null,
 ): Promise<PayoutBatch> {
   const payout = ctx.config.PAYOUT_ADDRESS;
   if (!payout) throw conflict(MSG.batchNeedsPayout);
   const ids = [...new Set(input.withdrawalIds)];
+  // The payee marks checkPayees may write are not the batch: the request's key commits with the batch below.
   const payees = await checkPayees(ctx, await bq.payeesOf(ctx.db, ids));
   if ('error' in payees) throw new AppError('upstream_error', MSG.batchChainUnreachable);
-  const batch = await inTransaction(ctx.db, async (tx) => {
-    const now = ctx.clock.now();
-    await bq.lockOwners(tx, ids);
-    const b = await bq.insertBatch(tx, {
-      grouped: input.grouped,
-      token: ctx.config.USDC_CONTRACTS[0]!.toLowerCase(),
-      createdBy: admin.id,
-      createdAt: now,
-    });
-    const taken = await bq.takeIntoBatch(tx, b.id, ids, now);
-    if (taken.length !== ids.length) {
-      const why = await bq.whyNotTaken(tx, ids);
-      if (why.frozen > 0) throw new AppError('withdrawals_frozen', MSG.batchHasFrozen);
-      if (why.refused > 0) throw new AppError('payee_refused', MSG.batchPayeeRefused);
-      throw conflict(MSG.batchUnavailable);
-    }
-    const transfers = batchTransfers(taken, input.grouped);
-    await writeAudit(tx, {
-      adminId: admin.id,
-      action: 'payout_batch_create',
-      targetType: 'payout_batch',
-      targetId: b.id,
-      after: {
-        withdrawals: taken.length,
-        transfers: transfers.length,
-        total: microToText(transfers.reduce((n, t) => n + t.value, 0n)),
+  const batch = await inTransaction(
+    ctx.db,
+    async (tx) => {
+      const now = ctx.clock.now();
+      await bq.lockOwners(tx, ids);
+      const b = await bq.insertBatch(tx, {
         grouped: input.grouped,
-      },
-      ip,
-    });
-    return b;
-  });
+        token: ctx.config.USDC_CONTRACTS[0]!.toLowerCase(),
+        createdBy: admin.id,
+        createdAt: now,
+      });
+      const taken = await bq.takeIntoBatch(tx, b.id, ids, now);
+      if (taken.length !== ids.length) {
+        const why = await bq.whyNotTaken(tx, ids);
+        if (why.frozen > 0) throw new AppError('withdrawals_frozen', MSG.batchHasFrozen);
+        if (why.refused > 0) throw new AppError('payee_refused', MSG.batchPayeeRefused);
+        throw conflict(MSG.batchUnavailable);
+      }
+      const transfers = batchTransfers(taken, input.grouped);
+      await writeAudit(tx, {
+        adminId: admin.id,
+        action: 'payout_batch_create',
+        targetType: 'payout_batch',
+        targetId: b.id,
+        after: {
+          withdrawals: taken.length,
+          transfers: transfers.length,
+          total: microToText(transfers.reduce((n, t) => n + t.value, 0n)),
+          grouped: input.grouped,
+        },
+        ip,
+      });
+      return b;
+    },
+    key,
+  );
   return batchView(ctx, batch.id);
 }
 

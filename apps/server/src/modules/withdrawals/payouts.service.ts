@@ -2,7 +2,7 @@ import { MSG } from '@harvest/shared/messages';
 import { microToUsdc } from '@harvest/shared/money';
 import type { FoundPayout } from '@harvest/shared/schemas/withdrawals';
 import type { AppContext } from '../../context.ts';
-import { inTransaction } from '../../db/tx.ts';
+import { inTransaction, type OnceKey } from '../../db/tx.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
@@ -19,7 +19,7 @@ const OPEN = ['ambiguous', 'unmatched', 'held'];
 type Pending = Awaited<ReturnType<typeof pq.pendingToWallet>>[number];
 
 /**
- * The sets of pending withdrawals a transfer of `amount` to their wallet could have paid (issue 40, decision 0071):
+ * The sets of pending withdrawals a transfer of `amount` to their wallet could have paid (decision 0071):
  * one withdrawal for exactly its net amount; a whole request's withdrawals together; a grouped batch's transfer for
  * one request (the request's withdrawals in that batch). Each set once.
  */
@@ -146,6 +146,7 @@ export async function assignPayout(
   admin: AuthUser,
   input: { payoutId: string; withdrawalIds: string[] },
   ip: string,
+  key?: OnceKey | null,
 ): Promise<void> {
   const t = await pq.findPayoutTransfer(ctx.db, input.payoutId);
   if (!t) throw notFound();
@@ -163,6 +164,7 @@ export async function assignPayout(
       });
       if (!settled) throw conflict(MSG.payoutAlreadySettled);
     },
+    key,
   );
 }
 

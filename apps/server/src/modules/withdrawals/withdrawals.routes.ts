@@ -40,10 +40,13 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { ...perIp(30, 15), idempotent: true },
       },
       async (req) => {
-        const res = await service.requestAll(ctx, currentUser(req), req.body, {
-          ip: req.ip,
-          sessionId: req.session?.id ?? null,
-        });
+        const res = await service.requestAll(
+          ctx,
+          currentUser(req),
+          req.body,
+          { ip: req.ip, sessionId: req.session?.id ?? null },
+          req.idempotency,
+        );
         return { message: res.message };
       },
     );
@@ -83,7 +86,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (req) => ({
         message: MSG.withdrawalApproved,
-        withdrawal: await service.approve(ctx, currentUser(req), req.body, req.ip),
+        withdrawal: await service.approve(ctx, currentUser(req), req.body, req.ip, req.idempotency),
       }),
     );
 
@@ -96,7 +99,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (req) => ({
         message: MSG.withdrawalRejected,
-        withdrawal: await service.reject(ctx, currentUser(req), req.body, req.ip),
+        withdrawal: await service.reject(ctx, currentUser(req), req.body, req.ip, req.idempotency),
       }),
     );
 
@@ -115,7 +118,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { idempotent: true },
       },
       async (req, reply) => {
-        const batch = await batches.createBatch(ctx, currentUser(req), req.body, req.ip);
+        const batch = await batches.createBatch(ctx, currentUser(req), req.body, req.ip, req.idempotency);
         return reply.status(201).send({ message: MSG.batchCreated(batch.withdrawals), batch });
       },
     );
@@ -160,7 +163,8 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { idempotent: true },
       },
       async (req) => {
-        await payouts.assignPayout(ctx, currentUser(req), { payoutId: req.params.id, ...req.body }, req.ip);
+        const input = { payoutId: req.params.id, ...req.body };
+        await payouts.assignPayout(ctx, currentUser(req), input, req.ip, req.idempotency);
         return { message: MSG.payoutAssigned };
       },
     );

@@ -7,7 +7,7 @@ import type { Chain } from '../../chain/chain.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import type { PageRequest } from '../../db/keyset.ts';
-import { inTransaction } from '../../db/tx.ts';
+import { inTransaction, type OnceKey } from '../../db/tx.ts';
 import { lockUserAccounts, post } from '../../ledger/ledger.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
@@ -94,6 +94,7 @@ export async function requestAll(
   user: AuthUser,
   input: { walletAddress: string; withdrawalPassword: string; totpCode?: string | undefined },
   client: { ip: string; sessionId: string | null },
+  key?: OnceKey | null,
 ): Promise<RequestAllResult> {
   const { ip } = client;
   if (!(await q.hasAvailableFunds(ctx.db, user.id))) throw badRequest(MSG.noFunds, 'no_funds');
@@ -107,7 +108,7 @@ export async function requestAll(
   };
   let result: RequestAllResult;
   try {
-    result = await requestAllWrites(ctx, user, { ...input, sessionId: client.sessionId }, passwordChecked);
+    result = await requestAllWrites(ctx, user, { ...input, sessionId: client.sessionId }, passwordChecked, key);
   } catch (err) {
     // A wrong password is the answer whatever else went wrong (it was the first thing asked).
     await passwordChecked();
@@ -124,51 +125,56 @@ function requestAllWrites(
   user: AuthUser,
   input: { walletAddress: string; sessionId: string | null },
   passwordChecked: () => Promise<void>,
+  key?: OnceKey | null,
 ): Promise<RequestAllResult> {
-  return inTransaction(ctx.db, async (tx) => {
-    const balances = await lockUserAccounts(tx, [user.id]);
-    // After the account locks (the order every Withdraw All takes): the users row, then the book entry.
-    await lockWithdrawalGate(tx, ctx, user.id, input.walletAddress);
-    const requestId = randomUUID();
-    const requestedAt = ctx.clock.now();
-    const made = await q.insertWithdrawAll(tx, {
-      userId: user.id,
-      requestId,
-      sessionId: input.sessionId,
-      walletAddress: input.walletAddress,
-      requestedAt,
-      rewards: balances.get(`${user.id}:rewards`) ?? 0n,
-      balance: balances.get(`${user.id}:balance`) ?? 0n,
-      feePercent: WITHDRAWAL_FEE_PERCENT,
-    });
-    // A parallel request took everything between the first read and the lock.
-    if (made.count === 0) throw badRequest(MSG.noFunds, 'no_funds');
-    await post(tx, requestHold({ requestId, userId: user.id, at: requestedAt, held: made.held }, MSG.noFunds));
-    const net = made.gross - made.fee;
-    await queueMail(tx, ctx, user.id, {
-      kind: 'withdrawal_requested',
-      count: made.count,
-      gross: made.gross,
-      fee: made.fee,
-      net,
-      wallet: input.walletAddress,
-      at: requestedAt,
-    });
-    await passwordChecked();
-    return {
-      message: MSG.withdrawalRequested(
-        made.count,
-        microToDisplay(made.gross),
-        microToDisplay(made.fee),
-        microToDisplay(net),
-      ),
-      requestId,
-      count: made.count,
-      gross: made.gross,
-      fee: made.fee,
-      net,
-    };
-  });
+  return inTransaction(
+    ctx.db,
+    async (tx) => {
+      const balances = await lockUserAccounts(tx, [user.id]);
+      // After the account locks (the order every Withdraw All takes): the users row, then the book entry.
+      await lockWithdrawalGate(tx, ctx, user.id, input.walletAddress);
+      const requestId = randomUUID();
+      const requestedAt = ctx.clock.now();
+      const made = await q.insertWithdrawAll(tx, {
+        userId: user.id,
+        requestId,
+        sessionId: input.sessionId,
+        walletAddress: input.walletAddress,
+        requestedAt,
+        rewards: balances.get(`${user.id}:rewards`) ?? 0n,
+        balance: balances.get(`${user.id}:balance`) ?? 0n,
+        feePercent: WITHDRAWAL_FEE_PERCENT,
+      });
+      // A parallel request took everything between the first read and the lock.
+      if (made.count === 0) throw badRequest(MSG.noFunds, 'no_funds');
+      await post(tx, requestHold({ requestId, userId: user.id, at: requestedAt, held: made.held }, MSG.noFunds));
+      const net = made.gross - made.fee;
+      await queueMail(tx, ctx, user.id, {
+        kind: 'withdrawal_requested',
+        count: made.count,
+        gross: made.gross,
+        fee: made.fee,
+        net,
+        wallet: input.walletAddress,
+        at: requestedAt,
+      });
+      await passwordChecked();
+      return {
+        message: MSG.withdrawalRequested(
+          made.count,
+          microToDisplay(made.gross),
+          microToDisplay(made.fee),
+          microToDisplay(net),
+        ),
+        requestId,
+        count: made.count,
+        gross: made.gross,
+        fee: made.fee,
+        net,
+      };
+    },
+    key,
+  );
 }
 
 export async function myWithdrawals(db: Db, userId: string): Promise<Withdrawal[]> {
@@ -272,11 +278,14 @@ export async function approve(
   admin: AuthUser,
   input: { withdrawalId: string; txHash: string; notes: string | null },
   ip: string,
+  key?: OnceKey | null,
 ): Promise<AdminWithdrawal> {
   await approvePaidBy(
     ctx,
     { admin, ip },
     { withdrawalIds: [input.withdrawalId], txHash: input.txHash, notes: input.notes, foundOnChain: false },
+    undefined,
+    key,
   );
   return adminView(ctx, input.withdrawalId);
 }
@@ -296,6 +305,8 @@ export async function approvePaidBy(
   input: { withdrawalIds: string[]; txHash: string; notes: string | null; foundOnChain: boolean },
   /** Written in the same transaction (the found payout transfer's state). */
   alsoWrite?: (tx: Db) => Promise<void>,
+  /** The administrator's request's Idempotency-Key (none for the watcher). */
+  key?: OnceKey | null,
 ): Promise<q.WithdrawalRow[]> {
   const current = await Promise.all(input.withdrawalIds.map((id) => loadPending(ctx.db, id)));
   const wallet = current[0]?.walletAddress;
@@ -305,87 +316,91 @@ export async function approvePaidBy(
   const net = current.reduce((n, w) => n + w.netAmount, 0n);
   if (proof && proof.value < net) throw badRequest(MSG.payoutShort, 'chain_mismatch');
 
-  return inTransaction(ctx.db, async (tx) => {
-    const now = ctx.clock.now();
-    await lockPending(
-      tx,
-      ctx,
-      input.withdrawalIds,
-      current.map((w) => w.userId),
-      { paying: true, foundOnChain: input.foundOnChain },
-    );
-    const decided: q.WithdrawalRow[] = [];
-    for (const id of input.withdrawalIds) {
-      const w = await q.decidePending(tx, id, {
-        status: 'approved',
-        processedAt: now,
-        processedBy: by.admin?.id ?? null,
-        txHash: input.txHash,
-        notes: input.notes,
-      });
-      if (!w) throw conflict(MSG.withdrawalNotPending);
-      decided.push(w);
-    }
-    const bound = await q.claimPayoutTx(tx, {
-      txHash: input.txHash,
-      requestId: decided[0]!.requestId,
-      walletAddress: wallet,
-      chainValue: proof?.value ?? null,
-    });
-    if (!proof) {
-      if (decided.some((w) => w.requestId !== bound.requestId)) throw conflict(MSG.hashUsedElsewhere);
-      if (await q.hashUsedForOtherWallet(tx, input.txHash, wallet)) throw conflict(MSG.hashOtherWallet);
-    }
-    if (proof) {
-      // These withdrawals are already marked approved with the hash, so the sum includes them.
-      const paid = await q.approvedNetFor(tx, input.txHash, wallet);
-      if (paid > proof.value) throw badRequest(MSG.payoutShort, 'chain_mismatch');
-    }
-    for (const w of decided) {
-      await post(tx, {
-        kind: 'withdrawal_payout',
-        refId: w.id,
-        createdBy: by.admin?.id ?? null,
-        createdAt: now,
-        memo: input.txHash,
-        legs: [
-          { account: { userId: w.userId, kind: 'pending_withdrawal' }, amount: -w.amount },
-          { account: { platform: 'platform_payouts' }, amount: w.netAmount },
-          ...(w.feeAmount > 0n ? [{ account: { platform: 'platform_fees' as const }, amount: w.feeAmount }] : []),
-        ],
-      });
-      if (w.source === 'earning' && w.investmentId)
-        await q.startCooldown(tx, w.investmentId, now, new Date(now.getTime() + WITHDRAWAL_COOLDOWN_MS));
-      await queueMail(tx, ctx, w.userId, {
-        kind: 'withdrawal_approved',
-        amount: w.amount,
-        fee: w.feeAmount,
-        net: w.netAmount,
-        wallet: w.walletAddress,
-        txHash: input.txHash,
-        notes: input.notes,
-        at: now,
-      });
-      if (by.admin)
-        await writeDecision(tx, {
-          adminId: by.admin.id,
-          action: 'withdrawal_approve',
-          targetType: 'withdrawal',
-          targetId: w.id,
+  return inTransaction(
+    ctx.db,
+    async (tx) => {
+      const now = ctx.clock.now();
+      await lockPending(
+        tx,
+        ctx,
+        input.withdrawalIds,
+        current.map((w) => w.userId),
+        { paying: true, foundOnChain: input.foundOnChain },
+      );
+      const decided: q.WithdrawalRow[] = [];
+      for (const id of input.withdrawalIds) {
+        const w = await q.decidePending(tx, id, {
           status: 'approved',
-          facts: {
-            txHash: input.txHash,
-            netAmount: microToText(w.netAmount),
-            chainValue: proof ? microToText(proof.value) : null,
-          },
-          note: input.notes,
-          ip: by.ip ?? '',
+          processedAt: now,
+          processedBy: by.admin?.id ?? null,
+          txHash: input.txHash,
+          notes: input.notes,
         });
-    }
-    await q.completeBatchesOf(tx, decided, now);
-    await alsoWrite?.(tx);
-    return decided;
-  });
+        if (!w) throw conflict(MSG.withdrawalNotPending);
+        decided.push(w);
+      }
+      const bound = await q.claimPayoutTx(tx, {
+        txHash: input.txHash,
+        requestId: decided[0]!.requestId,
+        walletAddress: wallet,
+        chainValue: proof?.value ?? null,
+      });
+      if (!proof) {
+        if (decided.some((w) => w.requestId !== bound.requestId)) throw conflict(MSG.hashUsedElsewhere);
+        if (await q.hashUsedForOtherWallet(tx, input.txHash, wallet)) throw conflict(MSG.hashOtherWallet);
+      }
+      if (proof) {
+        // These withdrawals are already marked approved with the hash, so the sum includes them.
+        const paid = await q.approvedNetFor(tx, input.txHash, wallet);
+        if (paid > proof.value) throw badRequest(MSG.payoutShort, 'chain_mismatch');
+      }
+      for (const w of decided) {
+        await post(tx, {
+          kind: 'withdrawal_payout',
+          refId: w.id,
+          createdBy: by.admin?.id ?? null,
+          createdAt: now,
+          memo: input.txHash,
+          legs: [
+            { account: { userId: w.userId, kind: 'pending_withdrawal' }, amount: -w.amount },
+            { account: { platform: 'platform_payouts' }, amount: w.netAmount },
+            ...(w.feeAmount > 0n ? [{ account: { platform: 'platform_fees' as const }, amount: w.feeAmount }] : []),
+          ],
+        });
+        if (w.source === 'earning' && w.investmentId)
+          await q.startCooldown(tx, w.investmentId, now, new Date(now.getTime() + WITHDRAWAL_COOLDOWN_MS));
+        await queueMail(tx, ctx, w.userId, {
+          kind: 'withdrawal_approved',
+          amount: w.amount,
+          fee: w.feeAmount,
+          net: w.netAmount,
+          wallet: w.walletAddress,
+          txHash: input.txHash,
+          notes: input.notes,
+          at: now,
+        });
+        if (by.admin)
+          await writeDecision(tx, {
+            adminId: by.admin.id,
+            action: 'withdrawal_approve',
+            targetType: 'withdrawal',
+            targetId: w.id,
+            status: 'approved',
+            facts: {
+              txHash: input.txHash,
+              netAmount: microToText(w.netAmount),
+              chainValue: proof ? microToText(proof.value) : null,
+            },
+            note: input.notes,
+            ip: by.ip ?? '',
+          });
+      }
+      await q.completeBatchesOf(tx, decided, now);
+      await alsoWrite?.(tx);
+      return decided;
+    },
+    key,
+  );
 }
 
 /** Rejects a pending withdrawal not in payment: the held money goes back where it came from, exactly once. */
@@ -394,22 +409,27 @@ export async function reject(
   admin: AuthUser,
   input: { withdrawalId: string; notes: string | null },
   ip: string,
+  key?: OnceKey | null,
 ): Promise<AdminWithdrawal> {
   const current = await loadPending(ctx.db, input.withdrawalId);
-  await inTransaction(ctx.db, async (tx) => {
-    await lockPending(tx, ctx, [current.id], [current.userId], { paying: false, foundOnChain: false });
-    const { w, back } = await releaseWithdrawal(tx, ctx, current.id, { by: admin.id, notes: input.notes });
-    await writeDecision(tx, {
-      adminId: admin.id,
-      action: 'withdrawal_reject',
-      targetType: 'withdrawal',
-      targetId: w.id,
-      status: 'rejected',
-      facts: { returnedTo: back, amount: microToText(w.amount) },
-      note: input.notes,
-      ip,
-    });
-  });
+  await inTransaction(
+    ctx.db,
+    async (tx) => {
+      await lockPending(tx, ctx, [current.id], [current.userId], { paying: false, foundOnChain: false });
+      const { w, back } = await releaseWithdrawal(tx, ctx, current.id, { by: admin.id, notes: input.notes });
+      await writeDecision(tx, {
+        adminId: admin.id,
+        action: 'withdrawal_reject',
+        targetType: 'withdrawal',
+        targetId: w.id,
+        status: 'rejected',
+        facts: { returnedTo: back, amount: microToText(w.amount) },
+        note: input.notes,
+        ip,
+      });
+    },
+    key,
+  );
   return adminView(ctx, input.withdrawalId);
 }
 

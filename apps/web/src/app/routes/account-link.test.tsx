@@ -5,7 +5,7 @@ import { fail, stubApi } from '../../test/api-stub.ts';
 import { renderApp } from '../../test/render.tsx';
 import { Component as AccountLink } from './account-link.tsx';
 
-/** Issue 39: the pages the security e-mails link to; nothing happens before the button is pressed. */
+/** The pages the security e-mails link to; nothing happens before the button is pressed. */
 describe('the e-mailed links', () => {
   it('"this wasn\'t me" needs no session: it posts the fragment\'s token after the press and says what happened', async () => {
     const u = userEvent.setup();

@@ -11,7 +11,7 @@ export interface TabDef {
 
 const tab = (load: () => Promise<{ default: ComponentType }>) => lazy(loadChunk(load));
 
-/** Investor tabs (spec section 2, and the statement of issue 41): dashboard is the default. */
+/** Investor tabs (spec section 2, plus the statement of account): dashboard is the default. */
 export const INVESTOR_TABS: TabDef[] = [
   { id: 'dashboard', label: () => t('Dashboard'), component: tab(() => import('./tabs/investor-dashboard.tsx')) },
   { id: 'deposit', label: () => t('Deposit'), component: tab(() => import('./tabs/deposit.tsx')) },

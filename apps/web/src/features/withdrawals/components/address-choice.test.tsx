@@ -8,7 +8,7 @@ import { fail, stubApi } from '../../../test/api-stub.ts';
 import { renderApp } from '../../../test/render.tsx';
 import { WithdrawalsSection } from './withdrawals-section.tsx';
 
-/** Issue 39: with the address lock on, Withdraw All chooses from the book or adds to it; it asks for the authenticator. */
+/** With the address lock on, Withdraw All chooses from the book or adds to it; it asks for the authenticator. */
 const OWN = '0x52908400098527886E0F7030069857D2E4169EE7';
 const NEW = '0x8617E340B3D01FA5F11F306F4090FD50E238070D';
 const user: User = {

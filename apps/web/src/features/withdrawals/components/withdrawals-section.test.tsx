@@ -137,7 +137,7 @@ describe('WithdrawalsSection', () => {
     renderSection();
     expect(await screen.findByText('Cycle Withdrawals')).toBeTruthy();
     const summary = await screen.findByLabelText('Withdrawal Summary');
-    // Exact, like the dashboard's cards: 1.275 is not rounded to 1.28 (issue 12 item 5).
+    // Exact, like the dashboard's cards: 1.275 is not rounded to 1.28.
     await waitFor(() => expect(within(summary).getByText('15.734567 USDC')).toBeTruthy());
     expect(within(summary).getByText('4.00 USDC')).toBeTruthy();
     expect(within(summary).getByText('1.275 USDC')).toBeTruthy();
