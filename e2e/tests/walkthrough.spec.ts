@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { WIDTHS } from '../support/look.ts';
-import { openTab, randomTxHash, signIn, signUpInvestor, tokenFor, toast, type Person } from '../support/people.ts';
+import { creditedDeposit, openTab, randomTxHash, signIn, signUpInvestor, tokenFor, toast } from '../support/people.ts';
 import { startFastApp as startApp } from '../support/fresh-data-dir.ts';
 import { ADMIN, type RunningApp } from '../support/server.ts';
 
@@ -26,22 +26,9 @@ test.afterAll(async () => app?.stop());
 const person = async (firstName: string, lastName: string) =>
   signUpInvestor(app, { firstName, lastName, inviterToken: await tokenFor(app, ADMIN) });
 
-/** A deposit the administrator approved: `amount` USDC on the person's balance. */
-async function fund(who: Person, amount: number) {
-  const d = await app.api<{ deposit: { _id: string } }>('POST', '/user/process-deposit', {
-    token: await tokenFor(app, who),
-    body: { txHash: randomTxHash(), amount, fromAddress: WALLET },
-  });
-  const ok = await app.api('POST', '/admin/process-deposit', {
-    token: await tokenFor(app, ADMIN),
-    body: { depositId: d.data.deposit._id },
-  });
-  expect(ok.status).toBe(200);
-}
-
 test('a sign-out, a block or an expiry in one tab ends the session in every tab at once', async ({ browser }) => {
   const ada = await person('Ada', 'Tabs');
-  await fund(ada, 250);
+  await creditedDeposit(app, ada, 250, WALLET);
   const context = await browser.newContext();
   const one = await context.newPage();
   const two = await context.newPage();
@@ -284,7 +271,7 @@ test('background polls leave the Refresh button alone; only a press changes it; 
   page,
 }) => {
   const eve = await person('Eve', 'Polls');
-  await fund(eve, 120);
+  await creditedDeposit(app, eve, 120, WALLET);
   await signIn(page, app, eve);
   await openTab(page, 'Investments');
   const refresh = page.getByRole('button', { name: 'Refresh withdrawals' });
