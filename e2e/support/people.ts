@@ -20,6 +20,11 @@ export const toast = (page: Page, text: string | RegExp) =>
 export const stat = (page: Page, label: string) =>
   page.getByText(label, { exact: true }).locator('xpath=following-sibling::*[1]');
 
+/** Long real data the layouts must hold: a 60-character name (with its space, so it wraps only there). */
+export const LONG_FIRST_NAME = 'Maximiliana Alexandrina';
+export const LONG_LAST_NAME = 'Featherstonehaugh-Worthington-Smythe';
+export const LONG_NAME = `${LONG_FIRST_NAME} ${LONG_LAST_NAME}`;
+
 let seq = 0;
 
 /** The invitation code of the person holding `token` (generated on first use). */

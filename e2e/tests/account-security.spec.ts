@@ -1,7 +1,17 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readMail } from '../../apps/server/test/smtp.ts';
 import { look } from '../support/look.ts';
-import { openTab, randomTxHash, signIn, signUpInvestor, tokenFor, toast, type Person } from '../support/people.ts';
+import {
+  openTab,
+  randomTxHash,
+  signIn,
+  signUpInvestor,
+  tokenFor,
+  toast,
+  type Person,
+  LONG_FIRST_NAME as FIRST,
+  LONG_LAST_NAME as LAST,
+} from '../support/people.ts';
 import { ADMIN, startApp, type RunningApp } from '../support/server.ts';
 
 /**
@@ -16,8 +26,6 @@ const TUESDAY_10 = '2026-11-17T10:00:00Z';
 const FROM = '0x1111111111111111111111111111111111111111';
 const OWN = '0x52908400098527886E0F7030069857D2E4169EE7';
 const THIEFS = '0x8617E340B3D01FA5F11F306F4090FD50E238070D';
-const FIRST = 'Maximiliana Alexandrina';
-const LAST = 'Featherstonehaugh-Worthington-Smythe';
 
 let app: RunningApp;
 let ada: Person;

@@ -1,6 +1,17 @@
 import { expect, test } from '@playwright/test';
 import { expectOneLine, expectWholeTabs, look, WIDTHS } from '../support/look.ts';
-import { creditedDeposit, openTab, signIn, signUpInvestor, tokenFor, type Person, toast } from '../support/people.ts';
+import {
+  creditedDeposit,
+  openTab,
+  signIn,
+  signUpInvestor,
+  tokenFor,
+  type Person,
+  toast,
+  LONG_FIRST_NAME as FIRST,
+  LONG_LAST_NAME as LAST,
+  LONG_NAME as NAME,
+} from '../support/people.ts';
 import { startFastApp as startApp } from '../support/fresh-data-dir.ts';
 import { ADMIN, type RunningApp } from '../support/server.ts';
 
@@ -13,10 +24,6 @@ import { ADMIN, type RunningApp } from '../support/server.ts';
 
 const MONDAY_9 = '2026-11-16T09:00:00Z';
 const FROM = '0x1111111111111111111111111111111111111111';
-const FIRST = 'Maximiliana Alexandrina';
-const LAST = 'Featherstonehaugh-Worthington-Smythe';
-/** A 60-character name. */
-const NAME = `${FIRST} ${LAST}`;
 
 let app: RunningApp;
 let ada: Person;

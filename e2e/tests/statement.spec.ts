@@ -1,7 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { look, WIDTHS } from '../support/look.ts';
-import { openTab, randomTxHash, signIn, signUpInvestor, tokenFor, toast, type Person } from '../support/people.ts';
+import {
+  openTab,
+  randomTxHash,
+  signIn,
+  signUpInvestor,
+  tokenFor,
+  toast,
+  type Person,
+  LONG_FIRST_NAME as FIRST,
+  LONG_LAST_NAME as LAST,
+} from '../support/people.ts';
 import { startFastApp as startApp } from '../support/fresh-data-dir.ts';
 import { ADMIN, type RunningApp } from '../support/server.ts';
 
@@ -16,8 +26,6 @@ const MONDAY_17 = '2026-11-16T17:30:00Z';
 const TUESDAY = '2026-11-17T10:00:00Z';
 const FROM = '0x1111111111111111111111111111111111111111';
 const WALLET = '0x2222222222222222222222222222222222222222';
-const FIRST = 'Maximiliana Alexandrina';
-const LAST = 'Featherstonehaugh-Worthington-Smythe';
 
 let app: RunningApp;
 let ada: Person;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig, type Config } from '../src/config.ts';
 import type { AppContext } from '../src/context.ts';
 import { openPostgres, type Database } from '../src/db/client.ts';
 import { wrapPglite } from '../src/db/pglite.ts';
@@ -81,6 +81,21 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** The configuration every in-process test app starts from: quiet, unthrottled, mail to `smtpUrl`, demo deposits. */
+export function testConfig(smtpUrl: string, env: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    RATE_LIMITS: 'off',
+    JWT_SECRET: TEST_SECRET,
+    SMTP_URL: smtpUrl,
+    DEPOSIT_ADDRESS: '0x1111111111111111111111111111111111111111',
+    // CI runs the fast suite in another platform zone some days (.ci/run): a test that depends on one sets it.
+    PLATFORM_TIMEZONE: process.env.PLATFORM_TIMEZONE ?? 'UTC',
+    ...env,
+  });
+}
+
 /**
  * `logStream` captures the app's log (with its real level and redaction), e.g. to search it for secrets;
  * `metrics` replaces the default registry (e.g. one with process metrics).
@@ -90,17 +105,7 @@ export async function createTestApp(
   opts: { logStream?: { write(line: string): void }; metrics?: Metrics; databaseCloses?: boolean } = {},
 ): Promise<TestApp> {
   const smtp = await startSmtp();
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    RATE_LIMITS: 'off',
-    JWT_SECRET: TEST_SECRET,
-    SMTP_URL: smtp.url,
-    DEPOSIT_ADDRESS: '0x1111111111111111111111111111111111111111',
-    // CI runs the fast suite in another platform zone some days (.ci/run): a test that depends on one sets it.
-    PLATFORM_TIMEZONE: process.env.PLATFORM_TIMEZONE ?? 'UTC',
-    ...env,
-  });
+  const config = testConfig(smtp.url, env);
   const database = await freshDatabase({ closes: opts.databaseCloses });
   const clock = new SettableClock();
   const secret = config.JWT_SECRET ?? TEST_SECRET;

@@ -1,9 +1,8 @@
 import pg from 'pg';
 import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
 import { openPostgres } from '../../src/db/client.ts';
 import { SettableClock } from '../../src/lib/clock.ts';
-import { makeUser, TEST_SECRET, type TestApp, type TestUser } from '../helpers.ts';
+import { makeUser, TEST_SECRET, testConfig, type TestApp, type TestUser } from '../helpers.ts';
 import { startSmtp } from '../smtp.ts';
 import { scratchPostgres } from '../support/processes.ts';
 
@@ -28,15 +27,7 @@ export async function twoInstances(): Promise<TwoInstances> {
   const sql = new pg.Client({ connectionString: scratch.url });
   await sql.connect();
   const instance = async (): Promise<TestApp> => {
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      RATE_LIMITS: 'off',
-      JWT_SECRET: TEST_SECRET,
-      SMTP_URL: smtp.url,
-      ADMIN_REQUIRE_2FA: '0',
-      DEPOSIT_ADDRESS: '0x1111111111111111111111111111111111111111',
-    });
+    const config = testConfig(smtp.url);
     const database = openPostgres(scratch.url, 4);
     const clock = new SettableClock();
     const { app, ctx } = await buildApp({ config, database, secret: TEST_SECRET, clock });

@@ -13,6 +13,7 @@ import {
   makeUser,
   sessionToken,
   TEST_SECRET,
+  testConfig,
   type TestApp,
   type TestUser,
 } from '../helpers.ts';
@@ -21,7 +22,6 @@ import { startSmtp } from '../smtp.ts';
 import { DEV_MNEMONIC } from '../support/dev-wallet.ts';
 import { scratchPostgres } from '../support/processes.ts';
 import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
 import type { AppContext } from '../../src/context.ts';
 import { openPostgres } from '../../src/db/client.ts';
 import { rawRows } from '../../src/db/raw.ts';
@@ -1140,16 +1140,7 @@ async function instance(
   smtp: TestApp['smtp'],
   mailer?: AppContext['mailer'],
 ): Promise<TestApp> {
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    RATE_LIMITS: 'off',
-    JWT_SECRET: TEST_SECRET,
-    SMTP_URL: smtp.url,
-    ADMIN_REQUIRE_2FA: '0',
-    DEPOSIT_ADDRESS: '0x1111111111111111111111111111111111111111',
-    ...env,
-  });
+  const config = testConfig(smtp.url, env);
   const database = openPostgres(url, 5);
   const { app: fastify, ctx } = await buildApp({
     config,
