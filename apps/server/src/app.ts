@@ -1,4 +1,5 @@
 import path from 'node:path';
+import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -18,9 +19,9 @@ import { createCounterStore, RedisCounterStore } from './lib/counter-store.ts';
 import { createThrottles } from './lib/throttle.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { clientErrorHandler, limitConnectionsPerAddress } from './plugins/connections.ts';
-import { registerErrorHandler } from './plugins/error-handler.ts';
+import { apiNotFound, pageNotFound, registerErrorHandler } from './plugins/error-handler.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
-import { registerSecurity } from './plugins/security.ts';
+import { pageHelmet, registerApiSecurity, registerInputGuards } from './plugins/security.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerObservability } from './plugins/observability.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -143,8 +144,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   // The page carries run-time settings the screens show, and the page's own chunks as preload links.
   const pageHtml = spaHtml(webDist, config.SUPPORT_EMAIL);
   const hasWeb = pageHtml !== undefined;
-  registerErrorHandler(app, pageHtml);
-  await registerSecurity(app, config.isProduction);
+  registerErrorHandler(app);
+  registerInputGuards(app);
   await registerRateLimit(
     app,
     config.rateLimits,
@@ -162,26 +163,36 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(healthRoutes(ctx));
-  if (!config.isProduction) app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(apiRoutes(ctx), { prefix: '/api' });
-  if (config.TEST_CLOCK && clock instanceof SettableClock)
-    await app.register(testClockRoutes(clock), { prefix: '/api' });
-
-  if (hasWeb)
-    await app.register(fastifyStatic, {
-      root: webDist,
-      wildcard: false,
-      index: false,
-      preCompressed: true,
-      // Hashed build assets never change: cached for a year. Anything else (index.html, icons)
-      // is revalidated, or a deploy would never reach returning users.
-      cacheControl: false,
-      setHeaders: (res, filePath) => {
-        const hashed = path.relative(webDist, filePath).split(path.sep)[0] === 'assets';
-        res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
-      },
-    });
+  // Two contexts with their own helmet headers and 404s: the API answers JSON, the rest serves pages.
+  await app.register(
+    async (api) => {
+      await registerApiSecurity(api, config.isProduction);
+      api.setNotFoundHandler(apiNotFound);
+      if (!config.isProduction) api.get('/docs', { schema: { hide: true } }, async () => app.swagger());
+      await api.register(apiRoutes(ctx));
+      if (config.TEST_CLOCK && clock instanceof SettableClock) await api.register(testClockRoutes(clock));
+    },
+    { prefix: '/api' },
+  );
+  await app.register(async (web) => {
+    await web.register(helmet, pageHelmet(config.isProduction));
+    web.setNotFoundHandler(pageNotFound(pageHtml));
+    await web.register(healthRoutes(ctx));
+    if (hasWeb)
+      await web.register(fastifyStatic, {
+        root: webDist,
+        wildcard: false,
+        index: false,
+        preCompressed: true,
+        // Hashed build assets never change: cached for a year. Anything else (index.html, icons)
+        // is revalidated, or a deploy would never reach returning users.
+        cacheControl: false,
+        setHeaders: (res, filePath) => {
+          const hashed = path.relative(webDist, filePath).split(path.sep)[0] === 'assets';
+          res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+        },
+      });
+  });
   return { app, ctx };
 }
 

@@ -1,5 +1,5 @@
 import { DrizzleQueryError } from 'drizzle-orm/errors';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERROR_STATUS, type ErrorCode } from '@harvest/shared/errors';
 import { errorResponse } from '@harvest/shared/schemas/common';
@@ -36,7 +36,7 @@ function codeForStatus(status: number): ErrorCode {
  * text; every 5xx is logged and answered with a generic text, so no stack trace or SQL reaches
  * a client.
  */
-export function registerErrorHandler(app: FastifyInstance, spaPage?: (pathname: string) => string): void {
+export function registerErrorHandler(app: FastifyInstance): void {
   // Every API route answers errors in the one shape; the OpenAPI document shows it (and the codes).
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api') || route.schema?.hide) return;
@@ -70,13 +70,19 @@ export function registerErrorHandler(app: FastifyInstance, spaPage?: (pathname: 
     );
     return reply.status(500).send({ error: MSG.internal, code: 'internal' });
   });
+}
 
-  // Unknown API paths are 404 JSON; any other page path gets the SPA, which routes it.
-  app.setNotFoundHandler((request, reply) => {
+/** Unknown API paths: 404 JSON. */
+export function apiNotFound(_request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return reply.status(404).send({ error: MSG.notFound, code: 'not_found' });
+}
+
+/** Any other unknown path: the SPA, which routes it, for a page; 404 JSON for a missing file or another method. */
+export function pageNotFound(spaPage?: (pathname: string) => string) {
+  return (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const pathOnly = request.url.split('?')[0] ?? '';
-    if (spaPage && request.method === 'GET' && !pathOnly.startsWith('/api') && !/\.[a-z0-9]+$/i.test(pathOnly)) {
+    if (spaPage && request.method === 'GET' && !/\.[a-z0-9]+$/i.test(pathOnly))
       return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(spaPage(pathOnly));
-    }
-    return reply.status(404).send({ error: MSG.notFound, code: 'not_found' });
-  });
+    return apiNotFound(request, reply);
+  };
 }

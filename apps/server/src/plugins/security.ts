@@ -1,11 +1,13 @@
 import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { MSG } from '@harvest/shared/messages';
 import { badRequest } from '../lib/errors.ts';
 
-/** Security headers for the API and the SPA served from the same origin. No CORS: same origin only. */
-export async function registerSecurity(app: FastifyInstance, production: boolean): Promise<void> {
-  const headers = await helmetHeaders({
+const hsts = (production: boolean) => (production ? { maxAge: 31536000, includeSubDomains: true } : false);
+
+/** Helmet's headers for the pages (the SPA, its assets, the health checks). */
+export function pageHelmet(production: boolean): FastifyHelmetOptions {
+  return {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -22,29 +24,48 @@ export async function registerSecurity(app: FastifyInstance, production: boolean
         frameAncestors: ["'none'"],
       },
     },
-    hsts: production ? { maxAge: 31536000, includeSubDomains: true } : false,
+    hsts: hsts(production),
     referrerPolicy: { policy: 'no-referrer' },
     crossOriginEmbedderPolicy: false,
-  });
-  // The API's answers are JSON read by the app, never documents: they carry the headers that matter for
-  // an API (OWASP REST Security: no sniffing, no framing, no caching, no referrer, not embeddable from
-  // another origin, HSTS) and not the ones that only mean something for a page (docs/decisions/0055).
-  const apiHeaders: Record<string, string> = {
-    'content-security-policy': "default-src 'self'; object-src 'none'; frame-ancestors 'none'",
-    'x-content-type-options': 'nosniff',
-    'x-frame-options': 'DENY',
-    'referrer-policy': 'no-referrer',
-    'cross-origin-resource-policy': 'same-origin',
-    'cache-control': 'no-store',
-    ...(headers['strict-transport-security']
-      ? { 'strict-transport-security': headers['strict-transport-security'] }
-      : {}),
   };
-  // The same headers on every response; @fastify/helmet would rebuild them (CSP parsing included) per request.
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.url.startsWith('/api/') ? apiHeaders : headers);
+}
+
+/**
+ * The API's answers are JSON read by the app, never documents: the headers that matter for an API (OWASP REST
+ * Security: no sniffing, no framing, no referrer, not embeddable from another origin, HSTS) and not the ones that
+ * only mean something for a page.
+ */
+export function apiHelmet(production: boolean): FastifyHelmetOptions {
+  return {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'self'"], objectSrc: ["'none'"], frameAncestors: ["'none'"] },
+    },
+    hsts: hsts(production),
+    referrerPolicy: { policy: 'no-referrer' },
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    frameguard: { action: 'deny' },
+    crossOriginEmbedderPolicy: false,
+    crossOriginOpenerPolicy: false,
+    originAgentCluster: false,
+    dnsPrefetchControl: false,
+    ieNoOpen: false,
+    permittedCrossDomainPolicies: false,
+    xssFilter: false,
+  };
+}
+
+/** The API context: its helmet headers, and nothing it answers is cached (personal data, balances). */
+export async function registerApiSecurity(api: FastifyInstance, production: boolean): Promise<void> {
+  await api.register(helmet, apiHelmet(production));
+  api.addHook('onRequest', (_request, reply, done) => {
+    reply.header('cache-control', 'no-store');
     done();
   });
+}
+
+/** Checks on every request's parsed input. No CORS: same origin only. */
+export function registerInputGuards(app: FastifyInstance): void {
   // A call that declares no body (logout, generate-invitation, toggle-block, 2fa/setup) takes none:
   // fields sent to it are refused, as the strict body schemas refuse extra fields elsewhere.
   app.addHook('preValidation', (request, _reply, done) => {
@@ -61,23 +82,6 @@ export async function registerSecurity(app: FastifyInstance, production: boolean
       return done();
     done(badRequest(MSG.noBodyAllowed));
   });
-}
-
-/**
- * The headers helmet sets with these options, computed once: a throwaway Fastify instance with
- * @fastify/helmet answers one request, and every helmet header of that answer is kept.
- */
-async function helmetHeaders(options: FastifyHelmetOptions): Promise<Record<string, string>> {
-  const probe = Fastify({ logger: false });
-  await probe.register(helmet, options);
-  probe.get('/', async () => 'probe');
-  const res = await probe.inject({ method: 'GET', url: '/' });
-  await probe.close();
-  const own = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive']);
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(res.headers))
-    if (!own.has(name) && value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : String(value);
-  return out;
 }
 
 /** Any string (value or key) in a parsed request holds a NUL character. */

@@ -115,4 +115,21 @@ describe('tokens and caching', () => {
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
+
+  it('pages, assets and health checks carry the page headers; the API its own', async () => {
+    for (const url of ['/', '/dashboard', '/assets/index-abc123.js', '/healthz', '/missing.png']) {
+      const h = (await t.app.inject({ method: 'GET', url })).headers;
+      expect(String(h['content-security-policy']), url).toMatch(/script-src 'self';.*frame-ancestors 'none'/);
+      expect(h['cross-origin-opener-policy'], url).toBe('same-origin');
+      expect(h['x-content-type-options'], url).toBe('nosniff');
+      expect(h['cross-origin-resource-policy'], url).toBe('same-origin');
+    }
+    for (const url of ['/api/tiers', '/api/nope']) {
+      const h = (await t.app.inject({ method: 'GET', url })).headers;
+      expect(h['content-security-policy'], url).toBe("default-src 'self';object-src 'none';frame-ancestors 'none'");
+      expect(h['cross-origin-opener-policy'], url).toBeUndefined();
+      expect(h['x-frame-options'], url).toBe('DENY');
+      expect(h['cache-control'], url).toBe('no-store');
+    }
+  });
 });
