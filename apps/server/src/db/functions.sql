@@ -3,7 +3,7 @@
 -- whenever it changes (db/functions.ts, in one transaction, which then rebuilds the figures the triggers keep),
 -- so a change is made here and nowhere else. Only CREATE OR REPLACE (DROP + CREATE for triggers): it may run
 -- on any database migrated to the latest migration.
--- The composite type hf_delta (metric text, day date, slot integer, n bigint) is created by migration 0008.
+-- The composite type hf_delta (metric text, day date, slot integer, n bigint) is created by the migrations.
 
 -- ------------------------------------------------------------------------------------------ append-only tables
 

@@ -28,7 +28,7 @@ export async function registerSecurity(app: FastifyInstance, production: boolean
   });
   // The API's answers are JSON read by the app, never documents: they carry the headers that matter for
   // an API (OWASP REST Security: no sniffing, no framing, no caching, no referrer, not embeddable from
-  // another origin, HSTS) and not the ones that only mean something for a page (docs/decisions/0055).
+  // another origin, HSTS) and not the ones that only mean something for a page (docs/decisions/0079).
   const apiHeaders: Record<string, string> = {
     'content-security-policy': "default-src 'self'; object-src 'none'; frame-ancestors 'none'",
     'x-content-type-options': 'nosniff',
