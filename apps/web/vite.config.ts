@@ -100,7 +100,7 @@ function i18nMessages(): Plugin {
 export default defineConfig({
   plugins: [i18nMessages(), react(), tailwindcss(), precompress(), routePreloads()],
   // react-router's package exports point every bundler at its development build (extra checks and
-  // warnings); its production build is the same API without them (docs/decisions/0040).
+  // warnings); its production build is the same API without them (docs/decisions/0081).
   resolve: {
     alias: [
       {
@@ -115,7 +115,7 @@ export default defineConfig({
     sourcemap: false,
     chunkSizeWarningLimit: 600,
     // Everything the entry loads at once goes into one chunk: one file compresses better than four
-    // (about 1.3 KB gzip less on each first load; docs/decisions/0040).
+    // (about 1.3 KB gzip less on each first load; docs/decisions/0081).
     rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'app', tags: ['$initial'] }] } } },
   },
   // 15 s: the machine is shared, and typing into forms through user-event is slow there.

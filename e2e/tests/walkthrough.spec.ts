@@ -56,7 +56,7 @@ test('a sign-out, a block or an expiry in one tab ends the session in every tab 
   await expect(two.getByText('You signed out in another tab. Please sign in again.')).toBeVisible();
   await expect(two.getByRole('button', { name: 'Withdraw All' })).toHaveCount(0);
   await expect(two.getByRole('button', { name: /Profile menu/ })).toHaveCount(0);
-  // Nothing keeps polling with the dead token (it used to: 8 answers of 401 in 10 s): ten seconds of its timers
+  // Nothing keeps polling with the dead token (a poll would answer 401 every 2 s): ten seconds of its timers
   // run at once, and the page made no call.
   const calls = () => two.evaluate(() => (window as unknown as { apiCalls: number }).apiCalls);
   const before = await calls();

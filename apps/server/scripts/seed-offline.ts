@@ -1,5 +1,5 @@
 /**
- * The large seed's offline-only bulk load (docs/decisions/0044): for an empty database nothing else writes to.
+ * The large seed's offline-only bulk load (bench/README.md, Method): for an empty database nothing else writes to.
  * It skips what protects concurrent writers (locks, balance checks, per-row triggers and index upkeep), so
  * requests never use it: money moves through ledger.ts's postMany. `ledger:check` proves what it wrote.
  */

@@ -347,7 +347,7 @@ export function createChain(s: ChainSettings): Chain {
     usdcTransfers: (fromBlock, toBlock, only) =>
       read(async (c, { toHex, pad }) => {
         // Raw eth_getLogs and a fixed-shape decode: viem's generic ABI decoding was 10x slower
-        // than the node itself at a few hundred transfers per block (docs/decisions/0032).
+        // than the node itself at a few hundred transfers per block (docs/decisions/0080).
         const topic = (list?: string[]): Hex[] | null => list?.map((a) => pad(a as Hex)) ?? null;
         const topics: (Hex | Hex[] | null)[] = only?.to
           ? [TRANSFER_TOPIC, topic(only.from), topic(only.to)]

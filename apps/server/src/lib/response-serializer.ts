@@ -5,7 +5,7 @@ import { serializerCompiler as zodSerializerCompiler } from 'fastify-type-provid
 import { toJSONSchema, type $ZodType } from 'zod/v4/core';
 
 /**
- * Response serialization (docs/decisions/0055-lean-request-path.md). Every response schema is a Zod schema
+ * Response serialization (docs/decisions/0079-request-path.md). Every response schema is a Zod schema
  * of the shared contract; the answer is written by a serializer compiled from its JSON Schema
  * (fast-json-stringify): it writes exactly the declared properties, so a field the schema does not list (a
  * hash, a token version) can never leave.

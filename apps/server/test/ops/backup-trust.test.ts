@@ -97,8 +97,8 @@ describe('backups are owner-only from the first byte', () => {
     const seen = path.join(work, 'mode-seen');
     try {
       rmSync(bin, { recursive: true, force: true });
-      // A pg_dump under a usual umask (022) that reports the mode of its output file just before it exits
-      // (the old code's chmod came after it).
+      // A pg_dump under a usual umask (022) that reports the mode of its output file just before it exits: the
+      // file must be owner-only before pg_dump writes its first byte, not made so afterwards.
       const real = '/usr/lib/postgresql/15/bin';
       const script = (tool: string) =>
         `#!/bin/sh\numask 022\n"${real}/${tool}" "$@" || exit $?\nfor a in "$@"; do case "$a" in --file=*) stat -c %a "\${a#--file=}" > "${seen}";; esac; done\n`;

@@ -294,8 +294,8 @@ describe('fuzzing the route table', () => {
         if (process.env.FUZZ_STATS)
           console.log(who, [...seen].map(([k, v]) => `${k}: ${[...v].sort().join(',')}`).join('\n'));
         // The fuzzer reaches the handlers, not only the validators: half of this caller's calls answered 2xx at
-        // least once. Draws vary from run to run (a CI run on PostgreSQL reached 27 of the admin's routes, one under
-        // the 60 % this bar used to be), so it sits at half.
+        // least once. Draws vary from run to run (a CI run on PostgreSQL reached 27 of the admin's routes, under 60 %),
+        // so the bar sits at half.
         // Not counted: a route that succeeds only with a user's id in its path (never drawn, above) or with an
         // e-mailed link's secret (never known to a caller).
         const reachable = routes.filter(

@@ -55,7 +55,7 @@ describe('security headers on every route', () => {
     expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
     expect(String(res.headers['cache-control'])).toMatch(/no-store/);
     expectSecurityHeaders(res.headers, 'me');
-    // JSON is never a document (decision 0055): not embeddable from another origin, never framed.
+    // JSON is never a document (decision 0079): not embeddable from another origin, never framed.
     expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
     expect(res.headers['x-frame-options']).toBe('DENY');
   });

@@ -59,7 +59,7 @@ describe('signup codes', () => {
     const email = uniqueEmail();
     const code = await sendOk(email);
     for (let i = 0; i < 3; i++) expect((await register(email, other(code, i))).data.error).toBe(MSG.invalidCode);
-    // A resend in between does not reset the count (it used to).
+    // A resend in between does not reset the count.
     at(61_000);
     const second = await sendOk(email);
     const wrong = (i: number) => [other(code, i), other(second, i)].find((c) => c !== code && c !== second) ?? '000000';

@@ -32,7 +32,7 @@ import * as service from './admin.service.ts';
 import * as csvExports from './exports.service.ts';
 
 /**
- * Back-office reads across areas (docs/ARCHITECTURE.md, "The admin module"). Every route sits
+ * Back-office reads across areas (admin actions on one area stay in that area's module). Every route sits
  * behind requireAdmin in onRequest, so a non-admin is refused before the request is even parsed.
  */
 export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {

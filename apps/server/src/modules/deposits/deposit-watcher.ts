@@ -22,7 +22,7 @@ import * as pq from '../withdrawals/payouts.queries.ts';
 import { settlePayouts } from '../withdrawals/payouts.service.ts';
 
 /**
- * The chain watcher (DEPOSIT_XPUB mode, docs/decisions/0031, 0032 and 0068): follows the chain from a persisted
+ * The chain watcher (DEPOSIT_XPUB mode, docs/decisions/0031, 0068 and 0080): follows the chain from a persisted
  * cursor, records every USDC transfer to an investor's deposit address as a deposit, and credits it once it is
  * DEPOSIT_CONFIRMATIONS deep.
  *
@@ -40,7 +40,7 @@ import { settlePayouts } from '../withdrawals/payouts.service.ts';
  *   the range's deposits; deposits are unique per (tx hash, log index); pending -> confirmed happens once.
  */
 
-/** Most blocks read by one eth_getLogs call; within it a range is sized from the density just read (decision 0037). */
+/** Most blocks read by one eth_getLogs call; within it a range is sized from the density just read (decision 0080). */
 export const SCAN_BLOCKS_MAX = 1_000;
 /** Logs one eth_getLogs answer aims at: well under providers' result caps and viem's 10 MB response limit. */
 export const LOGS_PER_READ = 10_000;

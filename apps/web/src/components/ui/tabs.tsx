@@ -5,7 +5,7 @@ import { useEffect, useId, useRef, type ReactNode } from 'react';
  * Tabs on Radix Tabs (WAI-ARIA tabs pattern: one tab in the Tab order, Left/Right wrap, Home/End, the
  * panel labelled by its tab, selection follows focus). Only the selected panel is rendered: `children`
  * is its content. The dashboard route that uses it is a lazy chunk, so /login never loads this code
- * (docs/decisions/0023).
+ * (docs/decisions/0081).
  *
  * The panel is our own element, with Radix's roles and links (each tab names its panel, the panel is
  * labelled by its tab). Radix's Content wraps it in Presence, which reads the panel's computed animation

@@ -2,7 +2,7 @@ import { createPublicClient, createWalletClient, custom, erc20Abi, type Address,
 import { WALLET_TEXT } from '@harvest/shared/wallet-texts';
 
 /**
- * "Send from my wallet" (docs/ARCHITECTURE.md, deposits): the investor's EIP-1193 browser wallet
+ * "Send from my wallet" (docs/decisions/0038): the investor's EIP-1193 browser wallet
  * sends the USDC `transfer` to their own deposit address. Loaded only when the button is pressed
  * (dynamic import), so viem's wallet code never weighs on the first load.
  */
