@@ -3,6 +3,7 @@ import { defineConfig } from '@playwright/test';
 /** Browser journeys in Debian's Chromium (test tools cannot download browsers here). */
 export default defineConfig({
   testDir: './tests',
+  globalSetup: './support/global-setup.ts',
   timeout: 90_000,
   expect: { timeout: 10_000 },
   // Each file starts its own server on its own data directory: in CI two files run at once.
