@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { openPostgres } from '../src/db/client.ts';
-import { PGLITE_EXTENSIONS, wrapPglite } from '../src/db/pglite.ts';
+import { PGLITE_OPTIONS, wrapPglite } from '../src/db/pglite.ts';
 import { buildServer } from './support/build.ts';
 
 /**
@@ -34,7 +34,7 @@ export default async function setup() {
     process.env.HF_TEST_PG_TEMPLATE = template;
     return;
   }
-  const client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
+  const client = await PGlite.create(PGLITE_OPTIONS);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'hf-template-'));
   // Also the cluster before any migration (a test of migrating), so that no test file runs initdb itself.
   const empty = path.join(dir, 'empty.tar');

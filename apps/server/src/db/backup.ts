@@ -17,7 +17,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { lockDataDir, secureDataDir } from '../lib/data-dir.ts';
 import { countUserTables, dropAppSchemas, mayRunServerPrograms } from './backup.queries.ts';
 import { openPostgres } from './client.ts';
-import { openPglite, PGLITE_EXTENSIONS } from './pglite.ts';
+import { openPglite, PGLITE_OPTIONS } from './pglite.ts';
 
 /**
  * Backups of the one database the server uses (docs/OPERATIONS.md): the embedded PGlite's data-dir
@@ -207,7 +207,7 @@ async function restorePglite(dataDir: string, file: string, force: boolean): Pro
     }
     const client = await PGlite.create(dir, {
       loadDataDir: new Blob([readFileSync(file)]),
-      extensions: PGLITE_EXTENSIONS,
+      ...PGLITE_OPTIONS,
     });
     await client.close();
     const secretCopy = secretCopyOf(file);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, types, type PGliteOptions } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -15,7 +15,16 @@ import * as schema from './schema.ts';
  */
 
 /** Extensions the migrations use; PGlite loads them at open. */
-export const PGLITE_EXTENSIONS = { pg_trgm };
+const PGLITE_EXTENSIONS = { pg_trgm };
+
+/**
+ * How every PGlite in the code and the tests opens: the migrations' extensions, and int8 as a JS bigint, as
+ * node-postgres is configured (client.ts), so a row has the same types on both drivers.
+ */
+export const PGLITE_OPTIONS = {
+  extensions: PGLITE_EXTENSIONS,
+  parsers: { [types.INT8]: (v: string) => BigInt(v) },
+} satisfies PGliteOptions;
 
 export function wrapPglite(client: PGlite): Database {
   const db: Db = drizzlePglite(client, { schema });
@@ -42,7 +51,7 @@ export async function openPglite(dataDir: string): Promise<Database & { client: 
   secureDataDir(dataDir);
   const release = lockDataDir(dataDir);
   try {
-    const client = await PGlite.create(path.join(dataDir, 'pglite'), { extensions: PGLITE_EXTENSIONS });
+    const client = await PGlite.create(path.join(dataDir, 'pglite'), PGLITE_OPTIONS);
     secureDataDir(dataDir);
     const database = wrapPglite(client);
     return {

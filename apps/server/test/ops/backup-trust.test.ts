@@ -17,7 +17,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmin } from '../../src/bootstrap.ts';
 import { PGlite } from '@electric-sql/pglite';
-import { openPglite, PGLITE_EXTENSIONS, wrapPglite } from '../../src/db/pglite.ts';
+import { openPglite, PGLITE_OPTIONS, wrapPglite } from '../../src/db/pglite.ts';
 import { freePort } from '../net.ts';
 import { Cluster, runCli as runSourceCli, scratchPostgres } from '../support/processes.ts';
 import { buildServer } from '../support/build.ts';
@@ -42,7 +42,7 @@ async function embeddedSource(name: string, adminEmail: string): Promise<string>
     ? wrapPglite(
         await PGlite.create(path.join(dataDir, 'pglite'), {
           loadDataDir: new Blob([readFileSync(template)]),
-          extensions: PGLITE_EXTENSIONS,
+          ...PGLITE_OPTIONS,
         }),
       )
     : await openPglite(dataDir);

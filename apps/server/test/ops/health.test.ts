@@ -3,7 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { PGLITE_EXTENSIONS, wrapPglite } from '../../src/db/pglite.ts';
+import { PGLITE_OPTIONS, wrapPglite } from '../../src/db/pglite.ts';
 import { call, createTestApp, makeUser, TEST_SECRET, type TestApp } from '../helpers.ts';
 
 /** GET /healthz (the process answers) and GET /readyz (it can serve: database, migrations, module checks). */
@@ -86,7 +86,7 @@ describe('readiness of the database', () => {
     // The run's cluster before any migration (global-setup.ts; a run on PostgreSQL makes none): no initdb here.
     const empty = process.env.HF_PGLITE_EMPTY;
     const client = await PGlite.create({
-      extensions: PGLITE_EXTENSIONS,
+      ...PGLITE_OPTIONS,
       ...(empty ? { loadDataDir: new Blob([readFileSync(empty)]) } : {}),
     });
     const database = wrapPglite(client);

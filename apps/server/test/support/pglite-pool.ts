@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import { PGLITE_EXTENSIONS } from '../../src/db/pglite.ts';
+import { PGLITE_OPTIONS } from '../../src/db/pglite.ts';
 
 /**
  * Embedded databases for test files, reused within a worker. Booting a PGlite from the migrated template costs about
@@ -79,7 +79,7 @@ export async function templateDatabase(template: () => Blob): Promise<PGlite> {
     if (state && (await reset(c, state))) return c;
     await c.close();
   }
-  const client = await PGlite.create({ loadDataDir: template(), extensions: PGLITE_EXTENSIONS });
+  const client = await PGlite.create({ ...PGLITE_OPTIONS, loadDataDir: template() });
   state ??= await readState(client);
   return client;
 }
