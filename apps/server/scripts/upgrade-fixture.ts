@@ -5,6 +5,9 @@
  *
  *   npx tsx apps/server/scripts/upgrade-fixture.ts [--from <git revision>]
  *
+ * With DATABASE_URL it fills that (empty) PostgreSQL database instead and writes no fixture: the same upgrade is
+ * then checked by hand on PostgreSQL (pg_dump it, restore the dump into a new database, start today's code on it).
+ *
  * It checks that revision out in a temporary git worktree (sharing this checkout's node_modules), copies itself
  * there and runs with --fill inside it: every import below then is that revision's code, so the fixture stays a
  * database made by the old code whatever today's services do. The data goes in through the API (sign-in,
@@ -52,6 +55,9 @@ async function fill(out: string): Promise<void> {
   // The revision's own code (relative to the copy of this file in its worktree).
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGLITE_EXTENSIONS, wrapPglite } = await import('../src/db/pglite.ts');
+  const { openPostgres } = await import('../src/db/client.ts');
+  const { rawRows } = await import('../src/db/raw.ts');
+  const { sql } = await import('drizzle-orm');
   const { buildApp } = await import('../src/app.ts');
   const { loadConfig } = await import('../src/config.ts');
   const { SettableClock } = await import('../src/lib/clock.ts');
@@ -62,8 +68,9 @@ async function fill(out: string): Promise<void> {
   const { checkLedger } = await import('../src/ledger/check.ts');
   const { CYCLE_MS } = await import('@harvest/shared/constants');
 
-  const client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
-  const database = wrapPglite(client);
+  const url = process.env.DATABASE_URL;
+  const client = url ? null : await PGlite.create({ extensions: PGLITE_EXTENSIONS });
+  const database = client ? wrapPglite(client) : openPostgres(url ?? '', 2);
   await database.migrate();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hf-pre-baseline-data-'));
   const config = loadConfig({
@@ -172,10 +179,11 @@ async function fill(out: string): Promise<void> {
     });
   const pending = async (name: string): Promise<string[]> =>
     (
-      await client.query<{ id: string }>(`SELECT id FROM withdrawals WHERE user_id = $1 AND status = 'pending'`, [
-        ids[name],
-      ])
-    ).rows.map((r) => r.id);
+      await rawRows<{ id: string }>(
+        ctx.db,
+        sql`SELECT id FROM withdrawals WHERE user_id = ${ids[name]} AND status = 'pending'`,
+      )
+    ).map((r) => r.id);
   for (const id of await pending('alice'))
     await api('POST', '/api/withdrawal/admin/approve', admin, { withdrawalId: id, txHash: `0x${hex(64)}` });
   for (const id of await pending('bob'))
@@ -184,6 +192,12 @@ async function fill(out: string): Promise<void> {
   const violations = await checkLedger(ctx.db);
   if (violations.length > 0) throw new Error(`the fixture's ledger is not clean: ${JSON.stringify(violations)}`);
   await app.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  if (!client) {
+    await database.close();
+    console.log(`filled ${url}`);
+    return;
+  }
   await client.exec('CHECKPOINT');
   const tar = Buffer.from(await (await client.dumpDataDir('none')).arrayBuffer());
   // Brotli with a 16 MB window finds the three databases' identical catalogs: a third of gzip's size.
@@ -193,6 +207,5 @@ async function fill(out: string): Promise<void> {
     zlib.brotliCompressSync(tar, { params: { [BROTLI_PARAM_QUALITY]: 11, [BROTLI_PARAM_LGWIN]: 24 } }),
   );
   await client.close();
-  rmSync(dataDir, { recursive: true, force: true });
   console.log(`wrote ${out}`);
 }
