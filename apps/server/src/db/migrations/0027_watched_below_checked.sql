@@ -1,1 +1,0 @@
-CREATE INDEX "deposits_watched_unchecked_idx" ON "deposits" USING btree ("block_number") WHERE "deposits"."status" = 'failed' AND "deposits"."to_address" IS NOT NULL AND "deposits"."processed_at" IS NULL;
