@@ -1,6 +1,6 @@
 /**
  * Makes test/fixtures/pre-baseline.tar.br: an embedded database (PGlite data dir) created and filled by the code
- * of the last commit that still had the 29 migrations the baseline replaced (docs/decisions/0079). The upgrade
+ * of the last commit that still had the 29 migrations the baseline replaced (docs/decisions/0082). The upgrade
  * test (src/db/baseline-upgrade.test.ts) loads it and runs today's migrate on it.
  *
  *   npx tsx apps/server/scripts/upgrade-fixture.ts [--from <git revision>]

@@ -15,7 +15,7 @@ import { PGLITE_EXTENSIONS, wrapPglite } from './pglite.ts';
 import { rawRows } from './raw.ts';
 
 /**
- * The baseline migration (docs/decisions/0079) on a database made by the 29 migrations it replaced: the embedded
+ * The baseline migration (docs/decisions/0082) on a database made by the 29 migrations it replaced: the embedded
  * database of test/fixtures/pre-baseline.tar.br, created and filled through the API by that code
  * (scripts/upgrade-fixture.ts). Its users' password is the one that script gives them.
  */

@@ -1,4 +1,4 @@
--- The schema as it stood after the 29 migrations it replaces (docs/decisions/0079): tables, indexes, types,
+-- The schema as it stood after the 29 migrations it replaces (docs/decisions/0082): tables, indexes, types,
 -- extensions and seeded rows. Functions, views and triggers are db/functions.sql's, applied after the migrations.
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 --> statement-breakpoint
