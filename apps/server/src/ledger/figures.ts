@@ -22,8 +22,9 @@ function storedFigures(): SQL {
 }
 
 /**
- * Rebuilds every user's totals and the daily rollups from the postings (a new platform time zone, a bulk
- * load, a changed LEDGER_FIGURES). Writers wait for it: their postings add to what it writes.
+ * Rebuilds every user's totals and the daily rollups from the postings (at start for a new platform time zone
+ * or a changed LEDGER_FIGURES: syncRollupTimezone; after a bulk load). Postings wait for it: they add to what
+ * it writes.
  */
 export async function rebuildLedgerFigures(tx: Tx): Promise<void> {
   await tx.execute(sql`LOCK TABLE user_totals, rollups IN SHARE ROW EXCLUSIVE MODE`);

@@ -196,5 +196,11 @@ describe('rollups and user totals', () => {
     expect(await syncRollupTimezone(t.ctx.db, 'Pacific/Honolulu')).toBe(false);
     await expectLedgerClean(t);
     expect(await syncRollupTimezone(t.ctx.db, 'UTC')).toBe(true);
+    // Figures summed by an older LEDGER_FIGURES are rebuilt at the next start.
+    await t.ctx.db.execute(sql`UPDATE rollups SET n = n + 1 WHERE metric = 'deposit.amount' AND n = 500000`);
+    await t.ctx.db.execute(sql`UPDATE settings SET value = 'older' WHERE key = 'ledger_figures'`);
+    expect(await syncRollupTimezone(t.ctx.db, 'UTC')).toBe(true);
+    expect(await syncRollupTimezone(t.ctx.db, 'UTC')).toBe(false);
+    await expectLedgerClean(t);
   });
 });

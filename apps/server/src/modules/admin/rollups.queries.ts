@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
 import { inTransaction } from '../../db/tx.ts';
 import { rebuildLedgerFigures } from '../../ledger/figures.ts';
-import { PLATFORM_TZ } from '../../ledger/ledger.ts';
+import { LEDGER_FIGURES, PLATFORM_TZ } from '../../ledger/ledger.ts';
 
 /**
  * The daily money rollups (table `rollups`: `<ledger kind>.count` and `.amount` per platform day and slot) and
@@ -12,9 +12,9 @@ import { PLATFORM_TZ } from '../../ledger/ledger.ts';
  */
 
 /**
- * Records the platform time zone the rollups are dated in; when it changes (or on a first start),
- * the rollups are rebuilt from the postings in the same transaction. Several instances starting
- * at once queue on an advisory lock; the second finds the zone already set.
+ * Records the platform time zone the rollups are dated in and the LEDGER_FIGURES they were summed by; when
+ * either changes (or on a first start), the totals and rollups are rebuilt from the postings in the same
+ * transaction. Several instances starting at once queue on an advisory lock; the second finds both set.
  */
 export async function syncRollupTimezone(db: Db, tz: string): Promise<boolean> {
   return inTransaction(db, async (tx) => {
@@ -22,10 +22,16 @@ export async function syncRollupTimezone(db: Db, tz: string): Promise<boolean> {
     const [ready] = await rawRows<{ ok: boolean }>(tx, sql`SELECT to_regclass('public.rollups') IS NOT NULL AS ok`);
     if (!ready?.ok) return false;
     await tx.execute(sql`SELECT pg_advisory_xact_lock(7261002)`);
-    const [row] = await rawRows<{ value: string }>(tx, sql`SELECT value FROM settings WHERE key = 'rollup_timezone'`);
-    if (row?.value === tz) return false;
+    const figures = JSON.stringify(LEDGER_FIGURES);
+    const [row] = await rawRows<{ tz: string | null; figures: string | null }>(
+      tx,
+      sql`SELECT (SELECT value FROM settings WHERE key = 'rollup_timezone') AS tz,
+                 (SELECT value FROM settings WHERE key = 'ledger_figures') AS figures`,
+    );
+    if (row?.tz === tz && row.figures === figures) return false;
     await tx.execute(
-      sql`INSERT INTO settings (key, value) VALUES ('rollup_timezone', ${tz}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+      sql`INSERT INTO settings (key, value) VALUES ('rollup_timezone', ${tz}), ('ledger_figures', ${figures})
+          ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
     );
     await rebuildLedgerFigures(tx);
     return true;
