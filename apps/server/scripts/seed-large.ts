@@ -24,7 +24,6 @@ import {
   lastTransactionId,
   offlineBulkLoad,
   offlineDropSecondaryIndexes,
-  offlineRollupTriggers,
   offlineSettleBalances,
 } from './seed-offline.ts';
 
@@ -124,6 +123,7 @@ async function seedLarge(db: Db, n: number, log: (s: string) => void = console.l
       'ledger: deposits',
       rowTransfers('deposit', 'deposits', {
         where: sql`t.status = 'confirmed'`,
+        at: sql`coalesce(t.processed_at, t.created_at)`,
         from: 'platform_deposits',
         to: 'balance',
       }),
@@ -181,28 +181,23 @@ async function seedLarge(db: Db, n: number, log: (s: string) => void = console.l
     await run();
     log(`  ${name.padEnd(34)} ${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s`);
   };
-  // The rollup triggers work per statement; for a load of millions of rows they are off and the
-  // rollups are rebuilt once at the end (whatever happens, the triggers are back on). Secondary
-  // indexes and foreign keys of the loaded tables are dropped for the load and built once after it
-  // (a foreign key re-added is validated by one query over the whole table).
+  // The bulk load writes the ledger without postMany: the cached balances, then the user totals and
+  // daily rollups, are computed once from its entries at the end. Secondary indexes and foreign keys of the
+  // loaded tables are dropped for the load and built once after it (a foreign key re-added is validated by
+  // one query over the whole table).
   const since = await lastTransactionId(db);
-  await offlineRollupTriggers(db, false);
+  const deferred = await offlineDropSecondaryIndexes(db, BULK_TABLES);
   try {
-    const deferred = await offlineDropSecondaryIndexes(db, BULK_TABLES);
-    try {
-      for (const [name, step] of steps)
-        await timed(name, () => (is(step, SQL) ? db.execute(step) : offlineBulkLoad(db, step)));
-      await timed('ledger: cached balances', () => offlineSettleBalances(db, since));
-    } finally {
-      await timed(`indexes and keys (${deferred.length})`, async () => {
-        for (const statement of deferred) await db.execute(sql.raw(statement));
-      });
-    }
-    await timed('vacuum analyze', () => db.execute(sql`VACUUM ANALYZE`));
-    await timed('analytics rollups', () => rebuildRollups(db));
+    for (const [name, step] of steps)
+      await timed(name, () => (is(step, SQL) ? db.execute(step) : offlineBulkLoad(db, step)));
+    await timed('ledger: cached balances', () => offlineSettleBalances(db, since));
   } finally {
-    await offlineRollupTriggers(db, true);
+    await timed(`indexes and keys (${deferred.length})`, async () => {
+      for (const statement of deferred) await db.execute(sql.raw(statement));
+    });
   }
+  await timed('vacuum analyze', () => db.execute(sql`VACUUM ANALYZE`));
+  await timed('user totals and rollups', () => rebuildRollups(db));
 }
 
 const BULK_TABLES = [

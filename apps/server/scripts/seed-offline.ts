@@ -1,6 +1,6 @@
 /**
  * The large seed's offline-only bulk load (bench/README.md, Method): for an empty database nothing else writes to.
- * It skips what protects concurrent writers (locks, balance checks, per-row triggers and index upkeep), so
+ * It skips what protects concurrent writers (locks, balance checks, figure upkeep and index upkeep), so
  * requests never use it: money moves through ledger.ts's postMany. `ledger:check` proves what it wrote.
  */
 import { sql } from 'drizzle-orm';
@@ -51,21 +51,6 @@ export async function offlineSettleBalances(db: Db, sinceTxId: number): Promise<
   await db.execute(sql`UPDATE ledger_accounts a SET balance = a.balance + s.delta
     FROM (SELECT account_id, sum(amount) AS delta FROM ledger_entries WHERE transaction_id > ${sinceTxId} GROUP BY account_id) s
     WHERE a.id = s.account_id AND a.user_id IS NOT NULL AND s.delta <> 0`);
-}
-
-const ROLLUP_TABLES = ['users', 'deposits', 'investments', 'balance_adjustments', 'withdrawals', 'audit_log'];
-/** The tables whose rows add to each user's totals (triggers `<table>_totals_<op>`, db/functions.sql). */
-const USER_TOTALS_TABLES = ['cycle_earnings', 'referral_rewards', 'deposits', 'balance_adjustments'];
-
-/** Turns the rollup and user-totals triggers off (or back on); the seed then rebuilds both once (`rebuildRollups`). */
-export async function offlineRollupTriggers(db: Db, enabled: boolean): Promise<void> {
-  const triggers = [
-    ...ROLLUP_TABLES.map((table) => [table, `${table}_rollup`]),
-    ...USER_TOTALS_TABLES.map((table) => [table, `${table}_totals`]),
-  ];
-  for (const [table, prefix] of triggers)
-    for (const op of ['ins', 'upd', 'del'])
-      await db.execute(sql.raw(`ALTER TABLE ${table} ${enabled ? 'ENABLE' : 'DISABLE'} TRIGGER ${prefix}_${op}`));
 }
 
 /**

@@ -54,7 +54,7 @@ function checkoutAndFill(rev: string): void {
 async function fill(out: string): Promise<void> {
   // The revision's own code (relative to the copy of this file in its worktree).
   const { PGlite } = await import('@electric-sql/pglite');
-  const { PGLITE_EXTENSIONS, wrapPglite } = await import('../src/db/pglite.ts');
+  const { PGLITE_OPTIONS, wrapPglite } = await import('../src/db/pglite.ts');
   const { openPostgres } = await import('../src/db/client.ts');
   const { rawRows } = await import('../src/db/raw.ts');
   const { sql } = await import('drizzle-orm');
@@ -69,7 +69,7 @@ async function fill(out: string): Promise<void> {
   const { CYCLE_MS } = await import('@harvest/shared/constants');
 
   const url = process.env.DATABASE_URL;
-  const client = url ? null : await PGlite.create({ extensions: PGLITE_EXTENSIONS });
+  const client = url ? null : await PGlite.create(PGLITE_OPTIONS);
   const database = client ? wrapPglite(client) : openPostgres(url ?? '', 2);
   await database.migrate();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hf-pre-baseline-data-'));

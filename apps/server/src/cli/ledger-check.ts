@@ -10,7 +10,7 @@ try {
   const violations = await checkLedger(database.db);
   if (violations.length === 0) {
     console.log(
-      "Ledger check: no violations (every transaction sums to zero; cached balances match; no negative user account; every business row has its ledger transaction; the analytics rollups and counters equal the raw rows; every user's lifetime totals equal the raw rows).",
+      "Ledger check: no violations (every transaction sums to zero; cached balances match; no negative user account; every business row has its ledger transaction; the daily money rollups and every user's lifetime totals equal the sum of postings by kind).",
     );
   } else {
     console.log(`Ledger check: ${violations.length} violation(s):`);

@@ -11,7 +11,7 @@ import { checkLedger } from '../ledger/check.ts';
 import { SettableClock } from '../lib/clock.ts';
 import { SERVER_DIR } from '../lib/paths.ts';
 import type { Db } from './client.ts';
-import { PGLITE_EXTENSIONS, wrapPglite } from './pglite.ts';
+import { PGLITE_OPTIONS, wrapPglite } from './pglite.ts';
 import { rawRows } from './raw.ts';
 
 /**
@@ -52,11 +52,11 @@ let fresh: PGlite;
 
 beforeAll(async () => {
   const tar = zlib.brotliDecompressSync(readFileSync(FIXTURE));
-  old = await PGlite.create({ loadDataDir: new Blob([tar]), extensions: PGLITE_EXTENSIONS });
+  old = await PGlite.create({ ...PGLITE_OPTIONS, loadDataDir: new Blob([tar]) });
   // A new database: the run's migrated template, or (a run on PostgreSQL makes none) one migrated here.
   const template = process.env.HF_PGLITE_TEMPLATE;
   fresh = await PGlite.create({
-    extensions: PGLITE_EXTENSIONS,
+    ...PGLITE_OPTIONS,
     ...(template ? { loadDataDir: new Blob([readFileSync(template)]) } : {}),
   });
   await wrapPglite(fresh).migrate();

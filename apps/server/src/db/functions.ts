@@ -12,17 +12,14 @@ export interface ScriptConnection {
 
 /**
  * Applies db/functions.sql (every SQL function, view and trigger as it is now) after the migrations when it
- * changed since it was last applied (its SHA-256 is kept in settings). In the same transaction the figures the
- * triggers keep (rollups, user totals) are rebuilt from the raw rows, as the new definitions derive them.
- * Callers hold the migration lock. Returns whether it ran.
+ * changed since it was last applied (its SHA-256 is kept in settings), in one transaction. Callers hold the
+ * migration lock. Returns whether it ran.
  */
 export async function applyFunctions(db: ScriptConnection): Promise<boolean> {
   const text = readFileSync(FUNCTIONS_FILE, 'utf8');
   const hash = createHash('sha256').update(text).digest('hex');
   if ((await db.value(`SELECT value FROM settings WHERE key = 'sql_functions'`)) === hash) return false;
   await db.script(`${text}
-SELECT hf_rebuild_rollups();
-SELECT hf_rebuild_user_totals();
 INSERT INTO settings (key, value) VALUES ('sql_functions', '${hash}') ON CONFLICT (key) DO UPDATE SET value = excluded.value;`);
   return true;
 }

@@ -718,12 +718,10 @@ export const balanceAdjustments = pgTable(
 // ---------------------------------------------------------------- rollups
 
 /**
- * Per platform day (PLATFORM_TIMEZONE, kept in settings as `rollup_timezone`) and slot (a hash of
- * the user, so parallel writers rarely share a row), the sum of one metric's deltas: registrations,
- * deposits that count by kind (dated by confirmation), adjustments, investments, withdrawals; and
- * row counters (`deposits.pending`, `audit`, ...) on the fixed day 1970-01-01. Kept by statement
- * triggers in the same transaction as the business rows (db/functions.sql); `ledger:check` compares
- * them with the raw rows (docs/decisions/0035-rollups-by-trigger.md).
+ * The daily money rollups: per platform day (PLATFORM_TIMEZONE, kept in settings as `rollup_timezone`) and slot
+ * (a hash of the user, so parallel writers rarely share a row), `<ledger kind>.count` and `<ledger kind>.amount`
+ * of the deposits, admin adjustments and investments booked. Written by postMany with the postings
+ * (LEDGER_FIGURES in ledger/ledger.ts); `ledger:check` compares them with the entries (docs/decisions/0083).
  */
 export const rollups = pgTable(
   'rollups',
@@ -737,10 +735,10 @@ export const rollups = pgTable(
 );
 
 /**
- * Per user, the lifetime sums the dashboard and the admin users list show: earnings (every cycle earning's gross),
- * referral rewards, deposits that count, and balance adjustments. Kept at the writer's COMMIT by triggers on those
- * four tables (db/functions.sql); a user with nothing yet has no row (read as zeros). `ledger:check` compares them
- * with the raw rows (docs/decisions/0063-user-totals.md).
+ * Per user, the lifetime sums the dashboard and the admin users list show: earnings (every cycle earning booked),
+ * referral rewards, deposits that count, and balance adjustments. Written by postMany with the postings
+ * (LEDGER_FIGURES); a user with nothing yet has no row (read as zeros). `ledger:check` compares them with the
+ * entries (docs/decisions/0083).
  */
 export const userTotals = pgTable('user_totals', {
   userId: uuid('user_id')

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { rawRows } from '../db/raw.ts';
-import { ROLLUP_CHECK, USER_TOTALS_CHECK } from '../modules/admin/rollups.queries.ts';
+import { ROLLUP_CHECK, USER_TOTALS_CHECK } from './figures.ts';
 
 export interface Violation {
   rule: string;
@@ -41,8 +41,26 @@ const RULES: { rule: string; query: ReturnType<typeof sql> }[] = [
       WHERE hf_deposit_counts(d.status, d.type) GROUP BY d.id HAVING COUNT(t.id) <> 1`,
   },
   {
-    rule: 'no unconfirmed deposit has a ledger transaction',
-    query: sql`SELECT d.id::text AS detail FROM deposits d JOIN ledger_transactions t ON t.kind = 'deposit' AND t.ref_id = d.id::text WHERE d.status <> 'confirmed'`,
+    rule: 'no deposit that does not count has a ledger transaction',
+    query: sql`SELECT d.id::text AS detail FROM deposits d JOIN ledger_transactions t ON t.kind = 'deposit' AND t.ref_id = d.id::text
+      WHERE NOT hf_deposit_counts(d.status, d.type)`,
+  },
+  {
+    // The figures (user totals, daily rollups) are sums of these entries: so they are sums of the rows too.
+    rule: "each deposit, investment, cycle earning, referral reward and adjustment moves its amount on its owner's account",
+    query: sql`WITH rows(kind, ref_id, user_id, account, amount) AS (
+        SELECT 'deposit', id::text, user_id, 'balance', amount FROM deposits WHERE hf_deposit_counts(status, type)
+        UNION ALL SELECT 'investment', id::text, user_id, 'invested', amount FROM investments
+        UNION ALL SELECT 'cycle_earning', id::text, user_id, 'earnings', gross_amount FROM cycle_earnings WHERE gross_amount <> 0
+        UNION ALL SELECT 'referral_reward', id::text, user_id, 'rewards', amount FROM referral_rewards
+        UNION ALL SELECT 'admin_adjustment', id::text, user_id, 'balance', amount FROM balance_adjustments),
+      booked AS (
+        SELECT t.kind, t.ref_id, a.user_id, a.kind AS account, sum(e.amount) AS amount FROM ledger_transactions t
+        JOIN ledger_entries e ON e.transaction_id = t.id JOIN ledger_accounts a ON a.id = e.account_id AND a.user_id IS NOT NULL
+        JOIN rows r ON r.kind = t.kind AND r.ref_id = t.ref_id AND r.account = a.kind GROUP BY 1, 2, 3, 4)
+      SELECT r.kind || ' ' || r.ref_id || ' amount=' || r.amount || ' booked=' || coalesce(b.amount, 0) AS detail
+      FROM rows r LEFT JOIN booked b ON b.kind = r.kind AND b.ref_id = r.ref_id AND b.user_id = r.user_id
+      WHERE b.amount IS DISTINCT FROM r.amount`,
   },
   {
     rule: 'every investment has exactly one ledger transaction',
@@ -121,11 +139,11 @@ const RULES: { rule: string; query: ReturnType<typeof sql> }[] = [
       WHERE t.kind = 'admin_adjustment' AND NOT EXISTS (SELECT 1 FROM balance_adjustments b WHERE b.id::text = t.ref_id)`,
   },
   {
-    rule: 'the rollups equal the raw rows (per metric, platform day and slot)',
+    rule: 'the daily rollups equal the sum of postings by kind (per metric, platform day and slot)',
     query: ROLLUP_CHECK,
   },
   {
-    rule: "each user's lifetime totals equal the raw rows (earnings, rewards, deposits, adjustments)",
+    rule: "each user's lifetime totals equal the sum of their postings by kind (earnings, rewards, deposits, adjustments)",
     query: USER_TOTALS_CHECK,
   },
 ];

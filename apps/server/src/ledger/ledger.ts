@@ -35,6 +35,66 @@ export type LedgerTxKind =
   | 'admin_adjustment'
   | 'test_funding';
 
+/** A lifetime sum of one user (a column of user_totals). */
+export type UserTotal = 'earnings' | 'referral_rewards' | 'deposits' | 'adjustments';
+
+/**
+ * The money figures a kind of transaction moves, read from its own entries on the user's `account`: they add
+ * to that user's lifetime `total` (user_totals: the dashboard and the admin users list) and, when `daily`, to
+ * the rollups `<kind>.count` and `<kind>.amount` of the platform day it was booked on (admin totals and
+ * analytics). postMany applies them in the posting's statement; ledger:check recomputes them from the entries.
+ * "Lifetime earnings" is the cycle earnings booked; "deposits" the deposit transactions (only a deposit that
+ * counts, hf_deposit_counts, is booked as one: ledger:check).
+ */
+export const LEDGER_FIGURES: Partial<
+  Record<LedgerTxKind, { account: UserAccountKind; total?: UserTotal; daily?: true }>
+> = {
+  deposit: { account: 'balance', total: 'deposits', daily: true },
+  admin_adjustment: { account: 'balance', total: 'adjustments', daily: true },
+  investment: { account: 'invested', daily: true },
+  cycle_earning: { account: 'earnings', total: 'earnings' },
+  referral_reward: { account: 'rewards', total: 'referral_rewards' },
+};
+
+/** The time zone platform days are counted in (the server records PLATFORM_TIMEZONE at start: syncRollupTimezone). */
+export const PLATFORM_TZ = sql`coalesce((SELECT value FROM settings WHERE key = 'rollup_timezone'), 'UTC')`;
+
+/**
+ * The figure of each transaction of `legs` (rows kind, ref_id, at, user_id, account, amount) whose kind has one:
+ * rows kind, ref_id, user_id, total, daily, day (its platform day), slot, amount. `kinds` narrows the join.
+ */
+export function figureRows(
+  legs: SQL,
+  kinds: LedgerTxKind[] = Object.keys(LEDGER_FIGURES) as LedgerTxKind[],
+): SQL | null {
+  const defs = [...new Set(kinds)].flatMap((kind) => {
+    const f = LEDGER_FIGURES[kind];
+    return f ? [sql`(${kind}::text, ${f.account}::text, ${f.total ?? null}::text, ${f.daily ?? false}::boolean)`] : [];
+  });
+  if (defs.length === 0) return null;
+  // Eight slots per kind and day, by user: writers for different users rarely wait on one rollup row.
+  return sql`SELECT l.kind, l.ref_id, l.user_id, f.total, f.daily, (min(l.at) AT TIME ZONE ${PLATFORM_TZ})::date AS day,
+      hashtext(l.user_id::text) & 7 AS slot, sum(l.amount)::bigint AS amount
+    FROM (${legs}) l JOIN (VALUES ${sql.join(defs, sql`, `)}) AS f(kind, account, total, daily)
+      ON f.kind = l.kind AND f.account = l.account AND l.user_id IS NOT NULL
+    GROUP BY l.kind, l.ref_id, l.user_id, f.total, f.daily`;
+}
+
+/** Per user, the four lifetime sums of the figure rows `fig` (those with a total). */
+export function totalsOf(fig: SQL): SQL {
+  const col = (t: UserTotal) => sql`coalesce(sum(amount) FILTER (WHERE total = ${t}), 0)::bigint`;
+  return sql`SELECT user_id, ${col('earnings')} AS earnings, ${col('referral_rewards')} AS referral_rewards,
+      ${col('deposits')} AS deposits, ${col('adjustments')} AS adjustments
+    FROM (${fig}) f WHERE total IS NOT NULL GROUP BY user_id`;
+}
+
+/** The daily rollups of the figure rows `fig` (those counted daily): rows metric, day, slot, n. */
+export function rollupsOf(fig: SQL): SQL {
+  return sql`SELECT m.metric, f.day, f.slot, sum(m.n)::bigint AS n FROM (${fig}) f
+    CROSS JOIN LATERAL (VALUES (f.kind || '.count', 1::bigint), (f.kind || '.amount', f.amount)) AS m(metric, n)
+    WHERE f.daily GROUP BY 1, 2, 3`;
+}
+
 export interface PostInput {
   kind: LedgerTxKind;
   /** Id of the business row that caused this movement; (kind, refId) is unique. */
@@ -221,6 +281,31 @@ function legsOfSet(set: PostSet): SQL {
 }
 
 /**
+ * The CTEs of postMany's statement that add its transactions' figures (LEDGER_FIGURES) to the user totals and
+ * the daily rollups, rows in key order. They run after the user accounts are locked: a user's totals row is
+ * only written by a holder of that user's account locks.
+ */
+function applyFigures(kinds: LedgerTxKind[]): SQL {
+  const fig = figureRows(
+    sql`SELECT legs.kind, legs.ref_id, ins.created_at AS at, legs.user_id, legs.account, legs.amount
+        FROM legs JOIN ins ON ins.kind = legs.kind AND ins.ref_id = legs.ref_id`,
+    kinds,
+  );
+  if (!fig) return sql``;
+  return sql`, fig AS MATERIALIZED (${fig}),
+    totals AS (
+      INSERT INTO user_totals AS t (user_id, earnings, referral_rewards, deposits, adjustments)
+      SELECT * FROM (${totalsOf(sql`SELECT * FROM fig`)}) s ORDER BY user_id
+      ON CONFLICT (user_id) DO UPDATE SET earnings = t.earnings + excluded.earnings,
+        referral_rewards = t.referral_rewards + excluded.referral_rewards, deposits = t.deposits + excluded.deposits,
+        adjustments = t.adjustments + excluded.adjustments),
+    days AS (
+      INSERT INTO rollups AS r (metric, day, slot, n)
+      SELECT * FROM (${rollupsOf(sql`SELECT * FROM fig`)}) s WHERE n <> 0 ORDER BY metric, day, slot
+      ON CONFLICT (metric, day, slot) DO UPDATE SET n = r.n + excluded.n)`;
+}
+
+/**
  * Posts many ledger transactions in a constant number of statements whatever their number (a seed of
  * 100k users posts millions). Given as objects (their ids come back in input order) or as a PostSet of
  * SQL over business rows (the number posted comes back).
@@ -229,7 +314,8 @@ function legsOfSet(set: PostSet): SQL {
  *    (no user account below zero: InsufficientFunds, nothing written);
  * 2. the cached balances are updated once per account;
  * 3. the transactions and their entries are inserted set-based ((kind, refId) unique: a second
- *    booking of one business row is a conflict).
+ *    booking of one business row is a conflict), and in the same statement their figures added to the
+ *    user totals and daily rollups (LEDGER_FIGURES).
  * Objects are checked in code (at least two non-zero entries summing to zero); a PostSet by one query
  * before anything is locked.
  */
@@ -290,10 +376,11 @@ export async function postMany(tx: Tx, source: PostInput[] | PostSet): Promise<n
             INSERT INTO ledger_transactions (kind, ref_id, memo, created_by, created_at)
             SELECT kind, ref_id, min(memo), (array_agg(created_by))[1], coalesce(min(created_at), now())
             FROM legs GROUP BY kind, ref_id ORDER BY min(n), kind, ref_id
-            RETURNING id, kind, ref_id),
+            RETURNING id, kind, ref_id, created_at),
           entries AS (
             INSERT INTO ledger_entries (transaction_id, account_id, amount)
             SELECT ins.id, legs.account_id, legs.amount FROM legs JOIN ins ON ins.kind = legs.kind AND ins.ref_id = legs.ref_id)
+          ${applyFigures(Array.isArray(source) ? source.map((i) => i.kind) : [source.kind])}
           SELECT ${Array.isArray(source) ? sql`id, kind, ref_id FROM ins` : sql`count(*) AS id, '' AS kind, '' AS ref_id FROM ins`}`,
     );
   } catch (err) {

@@ -84,10 +84,11 @@ export async function seedDeposit(
       .returning();
     if (!d) throw new Error('deposit not inserted');
     if (status === 'confirmed') {
-      await post(
-        tx,
-        userTransfer('deposit', d.id, userId, { from: 'platform_deposits', to: 'balance', amount: o.amount }),
-      );
+      // Booked when it was confirmed, as confirmAndCredit books it.
+      await post(tx, {
+        ...userTransfer('deposit', d.id, userId, { from: 'platform_deposits', to: 'balance', amount: o.amount }),
+        createdAt: d.processedAt ?? undefined,
+      });
     }
     return d.id;
   });
@@ -126,7 +127,10 @@ export async function seedInvestment(
 ): Promise<string> {
   return inTransaction(t.ctx.db, async (tx) => {
     const id = await insertInvestment(tx, userId, tier, o.at);
-    await post(tx, userTransfer('investment', id, userId, { from: 'balance', to: 'invested', amount: tier.amount }));
+    await post(tx, {
+      ...userTransfer('investment', id, userId, { from: 'balance', to: 'invested', amount: tier.amount }),
+      createdAt: at(o.at),
+    });
     for (const [i, referrer] of (o.referrers ?? []).slice(0, 3).entries()) {
       const rate = REFERRAL_RATES_PERCENT[i];
       if (rate === undefined) continue;
@@ -136,10 +140,10 @@ export async function seedInvestment(
         .values({ userId: referrer, fromUserId: userId, investmentId: id, level: i + 1, amount, createdAt: at(o.at) })
         .returning();
       if (!r) throw new Error('reward not inserted');
-      await post(
-        tx,
-        userTransfer('referral_reward', r.id, referrer, { from: 'platform_reward_expense', to: 'rewards', amount }),
-      );
+      await post(tx, {
+        ...userTransfer('referral_reward', r.id, referrer, { from: 'platform_reward_expense', to: 'rewards', amount }),
+        createdAt: at(o.at),
+      });
     }
     return id;
   });

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
 import { keysetPage, type PageRequest } from '../../db/keyset.ts';
-import { counters } from './rollups.queries.ts';
+import { userCount } from './rollups.queries.ts';
 import { big, iso, type Big, type Ts } from './row-values.ts';
 
 export interface AdminUserRow {
@@ -98,8 +98,8 @@ function toAdminUser(r: RawUser): AdminUserRow {
 }
 
 /**
- * Newest users first, one keyset page, with their account figures. The total is the `users` counter
- * without a search; with one, the matching rows are counted (the trigram index finds them).
+ * Newest users first, one keyset page, with their account figures. The total counts every user on the primary
+ * key without a search; with one, the matching rows (the trigram index finds them).
  */
 export async function usersPage(
   db: Db,
@@ -110,7 +110,7 @@ export async function usersPage(
   if (opts.search) {
     const [c] = await rawRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM users u WHERE ${filter}`);
     total = Number(c?.n ?? 0);
-  } else total = Number((await counters(db, ['users'])).users ?? 0n);
+  } else total = await userCount(db);
   const page = await keysetPage<RawUser & { k: string[] }>(
     db,
     {

@@ -98,13 +98,13 @@ export async function analytics(ctx: AppContext, period: number): Promise<Analyt
     userGrowth: days.map(({ day, v }) => ({ _id: day, count: Number(v('registrations')) })),
     investmentTrends: days.map(({ day, v }) => ({
       _id: day,
-      totalAmount: microToUsdc(v('investments.amount')),
-      count: Number(v('investments.count')),
+      totalAmount: microToUsdc(v('investment.amount')),
+      count: Number(v('investment.count')),
     })),
     depositTrends: days.map(({ day, v }) => ({
       _id: day,
-      totalAmount: microToUsdc(v('deposits.demo.amount') + v('deposits.real.amount')),
-      count: Number(v('deposits.demo.count') + v('deposits.real.count')),
+      totalAmount: microToUsdc(v('deposit.amount')),
+      count: Number(v('deposit.count')),
     })),
   };
 }

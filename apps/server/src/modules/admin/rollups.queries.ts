@@ -2,19 +2,19 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
 import { inTransaction } from '../../db/tx.ts';
+import { rebuildLedgerFigures } from '../../ledger/figures.ts';
+import { LEDGER_FIGURES, PLATFORM_TZ } from '../../ledger/ledger.ts';
 
 /**
- * The rollups (table `rollups`, kept by statement triggers in the same transaction as the business
- * rows: db/functions.sql, docs/decisions/0035-rollups-by-trigger.md). Days are platform days in the
- * time zone recorded in settings (`rollup_timezone`); counters sit on the fixed day 1970-01-01.
+ * The daily money rollups (table `rollups`: `<ledger kind>.count` and `.amount` per platform day and slot) and
+ * the user totals are written by ledger.ts's postMany with each posting (LEDGER_FIGURES); days are platform days
+ * in the time zone recorded in settings (`rollup_timezone`). Counts that are not money are counted on indexes.
  */
 
-export const COUNTER_DAY = '1970-01-01';
-
 /**
- * Records the platform time zone the rollups are dated in; when it changes (or on a first start),
- * the rollups are rebuilt from the raw rows in the same transaction. Several instances starting
- * at once queue on an advisory lock; the second finds the zone already set.
+ * Records the platform time zone the rollups are dated in and the LEDGER_FIGURES they were summed by; when
+ * either changes (or on a first start), the totals and rollups are rebuilt from the postings in the same
+ * transaction. Several instances starting at once queue on an advisory lock; the second finds both set.
  */
 export async function syncRollupTimezone(db: Db, tz: string): Promise<boolean> {
   return inTransaction(db, async (tx) => {
@@ -22,42 +22,66 @@ export async function syncRollupTimezone(db: Db, tz: string): Promise<boolean> {
     const [ready] = await rawRows<{ ok: boolean }>(tx, sql`SELECT to_regclass('public.rollups') IS NOT NULL AS ok`);
     if (!ready?.ok) return false;
     await tx.execute(sql`SELECT pg_advisory_xact_lock(7261002)`);
-    const [row] = await rawRows<{ value: string }>(tx, sql`SELECT value FROM settings WHERE key = 'rollup_timezone'`);
-    if (row?.value === tz) return false;
-    await tx.execute(
-      sql`INSERT INTO settings (key, value) VALUES ('rollup_timezone', ${tz}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    const figures = JSON.stringify(LEDGER_FIGURES);
+    const [row] = await rawRows<{ tz: string | null; figures: string | null }>(
+      tx,
+      sql`SELECT (SELECT value FROM settings WHERE key = 'rollup_timezone') AS tz,
+                 (SELECT value FROM settings WHERE key = 'ledger_figures') AS figures`,
     );
-    await tx.execute(sql`SELECT hf_rebuild_rollups()`);
+    if (row?.tz === tz && row.figures === figures) return false;
+    await tx.execute(
+      sql`INSERT INTO settings (key, value) VALUES ('rollup_timezone', ${tz}), ('ledger_figures', ${figures})
+          ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    );
+    await rebuildLedgerFigures(tx);
     return true;
   });
 }
 
-/** Rebuilds every rollup and each user's totals from the raw rows (after a bulk load that ran with the triggers off). */
+/** Rebuilds the rollups and each user's totals from the postings (after a bulk load of the ledger). */
 export async function rebuildRollups(db: Db): Promise<void> {
-  await inTransaction(db, async (tx) => {
-    await tx.execute(sql`SELECT hf_rebuild_rollups()`);
-    await tx.execute(sql`SELECT hf_rebuild_user_totals()`);
-  });
+  await inTransaction(db, (tx) => rebuildLedgerFigures(tx));
 }
 
-/** Counter values by name (summed over slots); a name never written is 0. */
-export function counterSql(names: string[]) {
-  return sql`(SELECT coalesce(jsonb_object_agg(metric, n), '{}'::jsonb) FROM (
-      SELECT metric, sum(n)::text AS n FROM rollups
-      WHERE metric IN (${sql.join(
-        names.map((n) => sql`${n}`),
-        sql`, `,
-      )}) AND day = ${COUNTER_DAY}::date GROUP BY metric) c)`;
+/** Rollup metrics summed over the platform days `days` (every day if absent); a metric never booked is 0. */
+export async function rollupSums(
+  db: Db,
+  metrics: string[],
+  days?: { from: string; to: string },
+): Promise<Record<string, bigint>> {
+  const rows = await rawRows<{ metric: string; n: string }>(
+    db,
+    sql`SELECT metric, sum(n)::text AS n FROM rollups WHERE metric IN (${sql.join(
+      metrics.map((m) => sql`${m}`),
+      sql`, `,
+    )}) ${days ? sql`AND day BETWEEN ${days.from}::date AND ${days.to}::date` : sql``} GROUP BY metric`,
+  );
+  const got = new Map(rows.map((r) => [r.metric, BigInt(r.n)]));
+  return Object.fromEntries(metrics.map((m) => [m, got.get(m) ?? 0n]));
 }
 
-export async function counters(db: Db, names: string[]): Promise<Record<string, bigint>> {
-  const [row] = await rawRows<{ c: Record<string, string> | string }>(db, sql`SELECT ${counterSql(names)} AS c`);
-  const c = typeof row?.c === 'string' ? (JSON.parse(row.c) as Record<string, string>) : (row?.c ?? {});
-  return Object.fromEntries(names.map((n) => [n, BigInt(c[n] ?? 0)]));
+/** Rows per status, counted on the table's (status, ...) index. */
+export async function statusCounts(db: Db, table: 'deposits' | 'withdrawals'): Promise<Map<string, number>> {
+  const rows = await rawRows<{ k: string; n: number }>(
+    db,
+    sql`SELECT status AS k, count(*)::int AS n FROM ${sql.identifier(table)} GROUP BY 1`,
+  );
+  return new Map(rows.map((r) => [r.k, Number(r.n)]));
 }
 
-/** Rollups that differ from what the raw rows imply (ledger:check), as readable lines. */
-export const ROLLUP_CHECK = sql`SELECT d AS detail FROM hf_rollup_diff() AS d`;
+/** Registered users in all. */
+export async function userCount(db: Db): Promise<number> {
+  const [row] = await rawRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM users`);
+  return Number(row?.n ?? 0);
+}
 
-/** Users whose `user_totals` row differs from the sums of their raw rows, as readable lines. */
-export const USER_TOTALS_CHECK = sql`SELECT d AS detail FROM hf_user_totals_diff() AS d`;
+/** Registrations per platform day of `from`..`to` (users_created_at_idx). */
+export async function registrationsPerDay(db: Db, from: string, to: string): Promise<Map<string, bigint>> {
+  const rows = await rawRows<{ day: string; n: string }>(
+    db,
+    sql`SELECT to_char((created_at AT TIME ZONE ${PLATFORM_TZ})::date, 'YYYY-MM-DD') AS day, count(*)::text AS n FROM users
+        WHERE created_at >= (${from}::date::timestamp AT TIME ZONE ${PLATFORM_TZ})
+          AND created_at < ((${to}::date + 1)::timestamp AT TIME ZONE ${PLATFORM_TZ}) GROUP BY 1`,
+  );
+  return new Map(rows.map((r) => [r.day, BigInt(r.n)]));
+}

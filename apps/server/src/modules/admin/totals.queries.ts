@@ -1,9 +1,9 @@
 import type { Db } from '../../db/client.ts';
-import { counters } from './rollups.queries.ts';
+import { rollupSums, statusCounts, userCount } from './rollups.queries.ts';
 
 export interface Totals {
   totalUsers: number;
-  /** Confirmed demo and on-chain deposits (hf_deposit_counts in db/functions.sql; admin adjustments are not deposits). */
+  /** Deposits booked in the ledger: the ones that count (hf_deposit_counts; admin adjustments are not deposits). */
   totalDeposits: bigint;
   /** Admin balance adjustments, net of reductions. */
   totalAdjustments: bigint;
@@ -12,23 +12,20 @@ export interface Totals {
   pendingWithdrawals: number;
 }
 
-/** The platform's totals from the rollup counters (a few dozen rows, whatever the number of users). */
+/** The platform's totals: money from the daily rollups, counts from indexes. */
 export async function platformTotals(db: Db): Promise<Totals> {
-  const c = await counters(db, [
-    'users',
-    'deposits.total_amount',
-    'adjustments.total_amount',
-    'investments.total_amount',
-    'deposits.pending',
-    'withdrawals.pending',
+  const [money, users, deposits, withdrawals] = await Promise.all([
+    rollupSums(db, ['deposit.amount', 'admin_adjustment.amount', 'investment.amount']),
+    userCount(db),
+    statusCounts(db, 'deposits'),
+    statusCounts(db, 'withdrawals'),
   ]);
-  const n = (k: string) => c[k] ?? 0n;
   return {
-    totalUsers: Number(n('users')),
-    totalDeposits: n('deposits.total_amount'),
-    totalAdjustments: n('adjustments.total_amount'),
-    totalInvestments: n('investments.total_amount'),
-    pendingDeposits: Number(n('deposits.pending')),
-    pendingWithdrawals: Number(n('withdrawals.pending')),
+    totalUsers: users,
+    totalDeposits: money['deposit.amount'] ?? 0n,
+    totalAdjustments: money['admin_adjustment.amount'] ?? 0n,
+    totalInvestments: money['investment.amount'] ?? 0n,
+    pendingDeposits: deposits.get('pending') ?? 0,
+    pendingWithdrawals: withdrawals.get('pending') ?? 0,
   };
 }

@@ -1,8 +1,6 @@
 import type { Db } from '../../db/client.ts';
 import { auditLog } from '../../db/schema.ts';
 
-// Trigger-derived figures: the audit counters in rollups follow every audit row (db/functions.sql).
-
 export interface AuditEntry {
   adminId: string;
   action: string;

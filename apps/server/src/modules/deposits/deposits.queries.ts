@@ -3,12 +3,10 @@ import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
 import { constraintName, sqlState } from '../../db/tx.ts';
 import { keysetPage, type PageRequest } from '../../db/keyset.ts';
-import { counters } from '../admin/rollups.queries.ts';
+import { statusCounts } from '../admin/rollups.queries.ts';
 import { date, dateOrNull } from '../admin/row-values.ts';
 import { balanceAdjustments, deposits, users } from '../../db/schema.ts';
 import type { AdminDepositFilter, DepositCounts, DepositFailureKind } from '@harvest/shared/schemas/deposits';
-
-// Trigger-derived figures: rollups and user_totals follow the deposits and balance_adjustments rows written here (db/functions.sql).
 
 export type DepositRow = typeof deposits.$inferSelect;
 
@@ -262,14 +260,14 @@ export async function depositsPage(db: Db, f: DepositFilter, page: PageRequest, 
   return { ...res, rows: res.rows.map(toDepositWithUser) };
 }
 
-/** Deposits per status from the rollup counters (no scan of the table). */
+/** Deposits per status, counted on the status index. */
 export async function depositCounts(db: Db): Promise<DepositCounts> {
-  const c = await counters(db, ['deposits.pending', 'deposits.confirmed', 'deposits.failed']);
+  const c = await statusCounts(db, 'deposits');
   const out = {
     all: 0,
-    pending: Number(c['deposits.pending'] ?? 0n),
-    confirmed: Number(c['deposits.confirmed'] ?? 0n),
-    failed: Number(c['deposits.failed'] ?? 0n),
+    pending: c.get('pending') ?? 0,
+    confirmed: c.get('confirmed') ?? 0,
+    failed: c.get('failed') ?? 0,
   };
   out.all = out.pending + out.confirmed + out.failed;
   return out;

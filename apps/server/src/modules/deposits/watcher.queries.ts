@@ -4,8 +4,6 @@ import { chainCheckpoints, chainCursors, depositAddresses, deposits } from '../.
 import { MSG } from '@harvest/shared/messages';
 import { failedClaimOf, type DepositRow } from './deposits.queries.ts';
 
-// Trigger-derived figures: rollups and user_totals follow the deposits rows written here (db/functions.sql).
-
 export type CursorRow = typeof chainCursors.$inferSelect;
 
 export async function findCursor(db: Db, name: string): Promise<CursorRow | undefined> {

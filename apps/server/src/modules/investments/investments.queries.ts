@@ -2,8 +2,6 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { cycleEarnings, investments, referralRewards } from '../../db/schema.ts';
 
-// Trigger-derived figures: rollups follow investments, user_totals follow cycle_earnings and referral_rewards (db/functions.sql).
-
 export type InvestmentRow = typeof investments.$inferSelect;
 export type CycleEarningRow = typeof cycleEarnings.$inferSelect;
 

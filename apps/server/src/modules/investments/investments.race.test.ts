@@ -87,6 +87,32 @@ describe.runIf(isPostgres)('investment races on PostgreSQL', () => {
     await expectLedgerClean(t);
   });
 
+  it('sixteen investors and their referrer at once on one platform day: the day and the totals count every one', async () => {
+    at(t, '2026-01-15T10:00:00Z');
+    const admin = await makeUser(t, { isAdmin: true });
+    const analytics = async () =>
+      (await call(t, 'GET', '/api/user/admin/analytics?period=7', { token: await tokenNow(t, admin) })).data;
+    const ref = await makeUser(t);
+    const investors = await Promise.all(Array.from({ length: 16 }, () => makeUser(t, { referrerId: ref.user.id })));
+    for (const u of investors) await fund(t, u.user.id, 100_000_000n);
+    const before = await analytics();
+    const results = await Promise.all(investors.map((u) => invest(u)));
+    expect(results.map((r) => r.statusCode)).toEqual(investors.map(() => 200));
+    const after = await analytics();
+    const today = (a: typeof before) => a.investmentTrends.find((d: { _id: string }) => d._id === '2026-01-15');
+    expect(today(after)).toEqual({
+      _id: '2026-01-15',
+      count: (today(before)?.count ?? 0) + 16,
+      totalAmount: (today(before)?.totalAmount ?? 0) + 1600,
+    });
+    expect(after.summary.totalInvestments).toBe(before.summary.totalInvestments + 1600);
+    const page = await call(t, 'GET', `/api/admin/users?search=${encodeURIComponent(ref.user.email)}`, {
+      token: await tokenNow(t, admin),
+    });
+    expect(page.data.users[0]).toMatchObject({ referralRewards: 160 }); // 10 % of each 100
+    await expectLedgerClean(t);
+  });
+
   it("each user's lifetime totals stay right while a referrer completes a cycle, its referrals invest, and an administrator adjusts and approves at once", async () => {
     // On a weekday ahead of the database's today, as in production: the first Wednesday at least a week ahead.
     const ahead = new Date(Date.now() + 7 * 86_400_000);

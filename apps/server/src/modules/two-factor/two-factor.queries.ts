@@ -2,8 +2,6 @@ import { and, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { recoveryCodes, users } from '../../db/schema.ts';
 
-// Trigger-derived figures: rollups follow the users rows updated here (db/functions.sql; a setting change moves no figure).
-
 /**
  * Records an authenticator time step as used, only if it is newer than the last one (a conditional
  * update, so two parallel uses of one code cannot both pass). False when it was not newer.

@@ -2,8 +2,6 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 
-// Trigger-derived figures: rollups (registrations, users) follow every users row written here (db/functions.sql).
-
 export async function findUserById(db: Db, id: string) {
   const [u] = await db.select().from(users).where(eq(users.id, id)).limit(1);
   return u;

@@ -2,8 +2,6 @@ import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { accountLinks, users, withdrawalAddresses } from '../../db/schema.ts';
 
-// Trigger-derived figures: rollups follow the users rows written here (db/functions.sql; a setting change moves no figure).
-
 export type AddressRow = typeof withdrawalAddresses.$inferSelect;
 
 const live = (userId: string) => and(eq(withdrawalAddresses.userId, userId), isNull(withdrawalAddresses.removedAt));

@@ -2,10 +2,8 @@ import { and, desc, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { oncePerDb, rawRows } from '../../db/raw.ts';
 import { keysetPage, type PageRequest } from '../../db/keyset.ts';
-import { counters } from '../admin/rollups.queries.ts';
+import { statusCounts } from '../admin/rollups.queries.ts';
 import { investments, payoutBatches, payoutTransactions, users, withdrawals } from '../../db/schema.ts';
-
-// Trigger-derived figures: rollups follow the withdrawals and users rows written here (db/functions.sql).
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 
@@ -372,10 +370,10 @@ export async function adminOne(db: Db, id: string) {
   return row;
 }
 
-/** Withdrawals per status from the rollup counters (no scan of the table). */
+/** Withdrawals per status, counted on the status index. */
 export async function counts(db: Db, status?: string): Promise<{ pending: number; total: number; matching: number }> {
-  const c = await counters(db, ['withdrawals.pending', 'withdrawals.approved', 'withdrawals.rejected']);
-  const n = (k: string) => Number(c[`withdrawals.${k}`] ?? 0n);
+  const c = await statusCounts(db, 'withdrawals');
+  const n = (k: string) => c.get(k) ?? 0;
   const total = n('pending') + n('approved') + n('rejected');
   return { pending: n('pending'), total, matching: status ? n(status) : total };
 }
