@@ -191,7 +191,7 @@ test.describe('admin back office', () => {
     await periods.getByRole('button', { name: '7 days' }).click();
     await expect(periods.getByRole('button', { name: '7 days' })).toHaveAttribute('aria-pressed', 'true');
     await expect(bars('Deposits Received')).toHaveCount(1);
-    // The "last 7 entries" are the last seven days with activity (decision 0035): only today's deposit.
+    // The "last 7 entries" are the last seven days with activity (decision 0083): only today's deposit.
     await expect(lastDeposits.getByRole('listitem')).toHaveCount(1);
     await expect(lastDeposits.getByRole('listitem').first()).toHaveText(/Nov 16\s*200\.00\sUSDC/);
     await expect(ticks('Deposits Received')).toHaveText([
