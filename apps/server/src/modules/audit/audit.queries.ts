@@ -12,6 +12,8 @@ export interface AuditEntry {
   after?: unknown;
   note?: string | null;
   ip?: string | null;
+  /** When, on the injected clock. */
+  at: Date;
 }
 
 /** Appends one audit row inside the transaction of the admin action it records. */
@@ -25,6 +27,7 @@ export async function writeAudit(tx: Db, e: AuditEntry): Promise<void> {
     after: e.after ?? null,
     note: e.note ?? null,
     ip: e.ip ?? null,
+    createdAt: e.at,
   });
 }
 
@@ -41,6 +44,7 @@ export async function writeDecision(
     facts: Record<string, unknown>;
     note?: string | null;
     ip: string;
+    at: Date;
   },
 ): Promise<void> {
   await writeAudit(tx, {
@@ -52,5 +56,6 @@ export async function writeDecision(
     after: { status: d.status, ...d.facts },
     note: d.note,
     ip: d.ip,
+    at: d.at,
   });
 }
