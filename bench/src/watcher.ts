@@ -21,12 +21,8 @@ import { openPostgres } from '../../apps/server/src/db/client.ts';
 import { rawRows } from '../../apps/server/src/db/raw.ts';
 import { checkLedger } from '../../apps/server/src/ledger/check.ts';
 import { USER_ACCOUNT_KINDS } from '../../apps/server/src/db/schema.ts';
-import {
-  DepositWatcher,
-  LOGS_PER_READ,
-  READ_AHEAD,
-  SCAN_BLOCKS_MAX,
-} from '../../apps/server/src/modules/deposits/deposit-watcher.ts';
+import { DepositWatcher } from '../../apps/server/src/modules/deposits/deposit-watcher.ts';
+import { LOGS_PER_READ, READ_AHEAD, SCAN_BLOCKS_MAX } from '../../apps/server/src/modules/deposits/watcher-ranges.ts';
 import { createCursor } from '../../apps/server/src/modules/deposits/watcher.queries.ts';
 import { deployToken, sendToken, startAnvil } from '../../apps/server/test/anvil.ts';
 import { devXpub } from '../../apps/server/test/support/dev-wallet.ts';
@@ -160,7 +156,7 @@ async function watcherBench(pgUrl: string): Promise<{ rows: WatcherBenchRow[]; l
         await db.execute(sql`DELETE FROM deposits`);
         await db.execute(sql`DELETE FROM chain_checkpoints`);
         await db.execute(sql`DELETE FROM chain_cursors`);
-        await createCursor(db, 'deposits', startBlock, startHash.toLowerCase());
+        await createCursor(db, 'deposits', startBlock, startHash.toLowerCase(), ctx.clock.now());
         const w = new DepositWatcher(ctx, { scanBlocks });
         // Time inside eth_getLogs calls (summed; reads ahead overlap the database work).
         const chainApi = ctx.chain!;

@@ -18,6 +18,7 @@ import { openDatabase, type Db } from '../src/db/client.ts';
 import { rawRows } from '../src/db/raw.ts';
 import { checkLedger } from '../src/ledger/check.ts';
 import { rowTransfers, type PostSet } from '../src/ledger/ledger.ts';
+import { systemClock } from '../src/lib/clock.ts';
 import { seedTiers } from '../src/modules/tiers/tiers.seed.ts';
 import { rebuildRollups } from '../src/modules/admin/rollups.queries.ts';
 import {
@@ -39,7 +40,7 @@ async function seedLarge(db: Db, n: number, log: (s: string) => void = console.l
     sql`SELECT count(*)::int AS count FROM users WHERE email LIKE '%@seed.harvest'`,
   );
   if (count > 0) throw new Error(`The database already holds ${count} seeded users: seed an empty database.`);
-  await seedTiers(db);
+  await seedTiers(db, systemClock.now());
   const pw = await hash('seed-password');
   const wpw = await hash('seed-withdrawal');
   const span = 90 * 86400;

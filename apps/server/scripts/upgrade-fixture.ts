@@ -51,25 +51,31 @@ function checkoutAndFill(rev: string): void {
   }
 }
 
+/**
+ * A module of the revision being run. Its API is that revision's, not today's: untyped here, so today's
+ * typecheck does not judge old code.
+ */
+const old = (specifier: string): Promise<any> => import(new URL(specifier, import.meta.url).href);
+
 async function fill(out: string): Promise<void> {
   // The revision's own code (relative to the copy of this file in its worktree).
   const { PGlite } = await import('@electric-sql/pglite');
-  const { PGLITE_OPTIONS, wrapPglite } = await import('../src/db/pglite.ts');
-  const { openPostgres } = await import('../src/db/client.ts');
-  const { rawRows } = await import('../src/db/raw.ts');
+  const { PGLITE_EXTENSIONS, wrapPglite } = await old('../src/db/pglite.ts');
+  const { openPostgres } = await old('../src/db/client.ts');
+  const { rawRows } = await old('../src/db/raw.ts');
   const { sql } = await import('drizzle-orm');
-  const { buildApp } = await import('../src/app.ts');
-  const { loadConfig } = await import('../src/config.ts');
-  const { SettableClock } = await import('../src/lib/clock.ts');
-  const { inTransaction } = await import('../src/db/tx.ts');
-  const { createAdmin } = await import('../src/bootstrap.ts');
-  const { insertUserWithAccounts, newInvitationCode } = await import('../src/modules/users/users.service.ts');
-  const { seedTiers } = await import('../src/modules/tiers/tiers.seed.ts');
-  const { checkLedger } = await import('../src/ledger/check.ts');
+  const { buildApp } = await old('../src/app.ts');
+  const { loadConfig } = await old('../src/config.ts');
+  const { SettableClock } = await old('../src/lib/clock.ts');
+  const { inTransaction } = await old('../src/db/tx.ts');
+  const { createAdmin } = await old('../src/bootstrap.ts');
+  const { insertUserWithAccounts, newInvitationCode } = await old('../src/modules/users/users.service.ts');
+  const { seedTiers } = await old('../src/modules/tiers/tiers.seed.ts');
+  const { checkLedger } = await old('../src/ledger/check.ts');
   const { CYCLE_MS } = await import('@harvest/shared/constants');
 
   const url = process.env.DATABASE_URL;
-  const client = url ? null : await PGlite.create(PGLITE_OPTIONS);
+  const client = url ? null : await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   const database = client ? wrapPglite(client) : openPostgres(url ?? '', 2);
   await database.migrate();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hf-pre-baseline-data-'));
@@ -116,7 +122,7 @@ async function fill(out: string): Promise<void> {
   const tokens: Record<string, string> = {};
   let referrerId: string | null = null;
   for (const name of names) {
-    const user = await inTransaction(ctx.db, (tx) =>
+    const user = await inTransaction(ctx.db, (tx: unknown) =>
       insertUserWithAccounts(tx, {
         email: `${name}@example.com`,
         firstName: name[0]!.toUpperCase() + name.slice(1),
@@ -179,10 +185,9 @@ async function fill(out: string): Promise<void> {
     });
   const pending = async (name: string): Promise<string[]> =>
     (
-      await rawRows<{ id: string }>(
-        ctx.db,
-        sql`SELECT id FROM withdrawals WHERE user_id = ${ids[name]} AND status = 'pending'`,
-      )
+      (await rawRows(ctx.db, sql`SELECT id FROM withdrawals WHERE user_id = ${ids[name]} AND status = 'pending'`)) as {
+        id: string;
+      }[]
     ).map((r) => r.id);
   for (const id of await pending('alice'))
     await api('POST', '/api/withdrawal/admin/approve', admin, { withdrawalId: id, txHash: `0x${hex(64)}` });

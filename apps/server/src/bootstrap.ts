@@ -26,7 +26,7 @@ export function resolveSecret(config: Config): string {
 
 export async function createAdmin(
   db: Db,
-  a: { email: string; password: string; firstName?: string; lastName?: string },
+  a: { email: string; password: string; firstName?: string; lastName?: string; createdAt: Date },
 ) {
   assertNotCommon(a.password);
   return inTransaction(db, (tx) =>
@@ -39,6 +39,7 @@ export async function createAdmin(
       withdrawalPassword: randomBytes(24).toString('base64url'),
       isAdmin: true,
       invitationCode: newInvitationCode(),
+      createdAt: a.createdAt,
     }),
   );
 }
@@ -59,11 +60,11 @@ export interface AdminNotice {
  * and kept owner-only in DATA_DIR: a known default password on a server listening on every
  * interface would be anyone's administrator account.
  */
-export async function ensureAdmin(db: Db, config: Config): Promise<AdminNotice | null> {
+export async function ensureAdmin(db: Db, config: Config, now: Date): Promise<AdminNotice | null> {
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
     const existing = await findUserByEmail(db, config.ADMIN_EMAIL.toLowerCase());
     if (existing) return { email: existing.email, invitationCode: existing.invitationCode, created: false };
-    const admin = await createAdmin(db, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
+    const admin = await createAdmin(db, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD, createdAt: now });
     return { email: admin.email, invitationCode: admin.invitationCode, created: true };
   }
   if (config.DATABASE_URL || config.isProduction) return null;
@@ -79,7 +80,13 @@ export async function ensureAdmin(db: Db, config: Config): Promise<AdminNotice |
   }
   if ((await countAdmins(db)) > 0) return null;
   const password = randomBytes(18).toString('base64url');
-  const admin = await createAdmin(db, { email: DEMO_ADMIN_EMAIL, password, firstName: 'Demo', lastName: 'Admin' });
+  const admin = await createAdmin(db, {
+    email: DEMO_ADMIN_EMAIL,
+    password,
+    firstName: 'Demo',
+    lastName: 'Admin',
+    createdAt: now,
+  });
   writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
   chmodSync(passwordFile, 0o600);
   return { email: DEMO_ADMIN_EMAIL, password, passwordFile, invitationCode: admin.invitationCode, created: true };

@@ -33,8 +33,8 @@ async function main() {
     nextSecret: config.JWT_SECRET_NEXT,
     metrics,
   });
-  const notice = await ensureAdmin(ctx.db, config);
-  await seedTiers(ctx.db);
+  const notice = await ensureAdmin(ctx.db, config, ctx.clock.now());
+  await seedTiers(ctx.db, ctx.clock.now());
   const resealed = await resealTotpSeeds(ctx);
   if (resealed > 0) app.log.info({ resealed }, 'authenticator seeds re-sealed with the new JWT_SECRET');
   const jobs = startBackgroundJobs(ctx);

@@ -169,7 +169,7 @@ export async function makeUser(
   const withdrawalPassword = 'withdraw-1';
   const email = opts.email ?? uniqueEmail(opts.isAdmin ? 'admin' : 'user');
   const user = opts.isAdmin
-    ? await createAdmin(t.ctx.db, { email, password })
+    ? await createAdmin(t.ctx.db, { email, password, createdAt: t.clock.now() })
     : await inTransaction(t.ctx.db, (tx) =>
         insertUserWithAccounts(tx, {
           email,
@@ -181,6 +181,7 @@ export async function makeUser(
           withdrawalPassword,
           referrerId: opts.referrerId ?? null,
           invitationCode: newInvitationCode(),
+          createdAt: t.clock.now(),
         }),
       );
   const token = await sessionToken(t, user.id, user.tokenVersion);

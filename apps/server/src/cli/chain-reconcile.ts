@@ -1,6 +1,7 @@
 import { microToUsdc } from '@harvest/shared/money';
 import { openChainCli } from '../lib/chain-cli.ts';
 import { completeRun, differenceLine, runningRun, startRun } from '../modules/reconciliation/reconciliation.service.ts';
+import { systemClock } from '../lib/clock.ts';
 
 /**
  * `npm run chain:reconcile`: money in against the chain. Every credited on-chain deposit is read again
@@ -10,7 +11,7 @@ import { completeRun, differenceLine, runningRun, startRun } from '../modules/re
  */
 const { config, chain, database } = await openChainCli('there is no chain to reconcile against.');
 try {
-  const deps = { db: database.db, chain, config, now: () => new Date() };
+  const deps = { db: database.db, chain, config, now: () => systemClock.now() };
   if (await runningRun(deps)) console.log('Note: another reconciliation is running; this one runs as well.');
   const { run, result } = await completeRun(deps, await startRun(deps, 'cli', null));
   if (!result) {

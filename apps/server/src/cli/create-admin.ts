@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { createAdmin } from '../bootstrap.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
+import { systemClock } from '../lib/clock.ts';
 
 /** `npm run admin:create -- --email a@b.co --password '...' [--first Ada --last Lovelace]` */
 const { values } = parseArgs({
@@ -27,6 +28,7 @@ try {
     password: values.password,
     firstName: values.first,
     lastName: values.last,
+    createdAt: systemClock.now(),
   });
   console.log(`Administrator created: ${admin.email} (invitation code ${admin.invitationCode})`);
 } catch (err) {

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { openChainCli } from '../lib/chain-cli.ts';
 import { readSweepPlan, sweepPlanLines } from '../modules/solvency/sweep-plan.ts';
+import { systemClock } from '../lib/clock.ts';
 
 /**
  * `npm run deposits:sweep-plan [-- --all] [--json] [--out FILE]`: the USDC each investor deposit address holds on
@@ -11,7 +12,7 @@ const args = process.argv.slice(2);
 const out = args.includes('--out') ? args[args.indexOf('--out') + 1] : undefined;
 const { config, chain, database } = await openChainCli('there is no chain to read balances from.');
 try {
-  const plan = await readSweepPlan(database.db, chain, config, { all: args.includes('--all') });
+  const plan = await readSweepPlan(database.db, chain, config, { all: args.includes('--all'), now: systemClock.now() });
   if ('error' in plan) {
     console.error(plan.error);
     process.exitCode = 1;

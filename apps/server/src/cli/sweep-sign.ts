@@ -9,6 +9,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import type { SweepPlan } from '../modules/solvency/sweep-plan.ts';
 import { AUTHORIZATION_TYPES, type SignedSweep } from '../modules/solvency/sweep-file.ts';
 import { confirmed, readSecret } from '../lib/secret-input.ts';
+import { systemClock } from '../lib/clock.ts';
 
 /**
  * `npm run sweep:sign -- --plan plan.json --treasury 0x... --out signed.json [--path "m/44'/60'/0'/0"] [--hours 6]
@@ -84,14 +85,15 @@ if (node!.publicExtendedKey !== plan!.xpub)
     `this key is not the one behind the plan's DEPOSIT_XPUB (${plan!.xpub.slice(0, 16)}...): check --path and the key`,
   );
 
-const now = Math.floor(Date.now() / 1000);
+const at = systemClock.now();
+const now = Math.floor(at.getTime() / 1000);
 const validBefore = BigInt(now + Math.round(hours * 3600));
 const signed: SignedSweep = {
   kind: 'harvest-farm-sweep-authorizations',
   version: 1,
   chainId: plan!.chainId,
   treasury: treasury.toLowerCase(),
-  createdAt: new Date().toISOString(),
+  createdAt: at.toISOString(),
   authorizations: [],
   manual: [],
 };

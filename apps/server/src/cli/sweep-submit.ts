@@ -3,6 +3,7 @@ import { createPublicClient, createWalletClient, defineChain, getAddress, http, 
 import { privateKeyToAccount } from 'viem/accounts';
 import { EIP3009_ABI } from '../chain/chain.ts';
 import type { SignedSweep } from '../modules/solvency/sweep-file.ts';
+import { systemClock } from '../lib/clock.ts';
 
 /**
  * `SWEEP_RELAYER_KEY=0x... npm run sweep:submit -- signed.json`, on any online machine (decision 0072): sends each
@@ -50,7 +51,7 @@ let failed = 0;
 let sent = 0;
 for (const a of signed.authorizations) {
   const label = `${a.from} -> ${a.to} ${a.value} (token ${a.token})`;
-  const now = BigInt(Math.floor(Date.now() / 1000));
+  const now = BigInt(Math.floor(systemClock.now().getTime() / 1000));
   if (now >= BigInt(a.validBefore)) {
     console.log(`expired   ${label}: sign a new plan`);
     failed++;

@@ -18,6 +18,7 @@ import { lockDataDir, secureDataDir } from '../lib/data-dir.ts';
 import { countUserTables, dropAppSchemas, mayRunServerPrograms } from './backup.queries.ts';
 import { openPostgres } from './client.ts';
 import { openPglite, PGLITE_OPTIONS } from './pglite.ts';
+import { systemClock } from '../lib/clock.ts';
 
 /**
  * Backups of the one database the server uses (docs/OPERATIONS.md): the embedded PGlite's data-dir
@@ -203,7 +204,7 @@ async function restorePglite(dataDir: string, file: string, force: boolean): Pro
         throw new BackupError(
           `DATA_DIR ${dataDir} already holds an embedded database: restore into an empty DATA_DIR, or add --force to replace it`,
         );
-      renameSync(dir, `${dir}.replaced-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+      renameSync(dir, `${dir}.replaced-${systemClock.now().toISOString().replace(/[:.]/g, '-')}`);
     }
     const client = await PGlite.create(dir, {
       loadDataDir: new Blob([readFileSync(file)]),

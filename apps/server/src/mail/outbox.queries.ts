@@ -4,7 +4,7 @@ import { rawRows } from '../db/raw.ts';
 import { mailOutbox, users } from '../db/schema.ts';
 import { ledgerAccounts } from '../db/schema.ts';
 
-export type NewOutboxMail = typeof mailOutbox.$inferInsert;
+export type NewOutboxMail = typeof mailOutbox.$inferInsert & { createdAt: Date };
 
 export async function insertMails(db: Db, rows: NewOutboxMail[]): Promise<void> {
   if (rows.length > 0) await db.insert(mailOutbox).values(rows);

@@ -27,6 +27,8 @@ import { Cluster, ServerProcess } from '../support/processes.ts';
  * Slow, so it runs only with CRASH_TESTS=1 (`npm run test:crash`). CRASH_SEED replays the
  * workload's choices (the crash timing is real time and differs between runs).
  */
+/** When the people these tests create signed up: a fixed day, no app clock here. */
+const SIGNED_UP = new Date('2026-01-01T00:00:00Z');
 const RUN = process.env.CRASH_TESTS === '1';
 const SEED = seedFromEnv('CRASH_SEED');
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 5);
@@ -209,6 +211,7 @@ describe.runIf(RUN)('crash: kill -9 and PostgreSQL immediate stop under a money 
             withdrawalPassword: 'withdraw-1',
             referrerId: referrer,
             invitationCode: newInvitationCode(),
+            createdAt: SIGNED_UP,
           }),
         );
         model.add(u.id, referrer);

@@ -29,6 +29,8 @@ import { buildServer } from '../support/build.ts';
  * PostgreSQL it refuses a superuser connection unless --allow-superuser, because SQL in an archive (here a
  * CHECK constraint calling COPY ... TO PROGRAM) runs with the database server's rights during pg_restore.
  */
+/** When the people these tests create signed up: a fixed day, no app clock here. */
+const SIGNED_UP = new Date('2026-01-01T00:00:00Z');
 const work = mkdtempSync(path.join(os.tmpdir(), 'hf-backup-trust-'));
 const KEY = randomBytes(32).toString('hex');
 const OTHER_KEY = randomBytes(32).toString('hex');
@@ -48,7 +50,7 @@ async function embeddedSource(name: string, adminEmail: string): Promise<string>
     : await openPglite(dataDir);
   try {
     if (!template) await database.migrate();
-    await createAdmin(database.db, { email: adminEmail, password: 'a-long-admin-password-1' });
+    await createAdmin(database.db, { email: adminEmail, password: 'a-long-admin-password-1', createdAt: SIGNED_UP });
   } finally {
     await database.close();
   }

@@ -21,6 +21,8 @@ import { buildServer } from '../support/build.ts';
  * balance is there, sign-in works, the ledger check is green. A second restore over it is refused
  * without --force; an embedded DATA_DIR in use by a running server is refused.
  */
+/** When the people these tests create signed up: a fixed day, no app clock here. */
+const SIGNED_UP = new Date('2026-01-01T00:00:00Z');
 const work = mkdtempSync(path.join(os.tmpdir(), 'hf-backup-'));
 const file = path.join(work, 'harvest.backup');
 const ADMIN = { email: `ops.admin.${randomUUID().slice(0, 6)}@example.com`, password: 'backup-admin-password-7' };
@@ -63,7 +65,7 @@ beforeAll(async () => {
   const db = await source.open();
   try {
     await db.migrate();
-    await createAdmin(db.db, ADMIN);
+    await createAdmin(db.db, { ...ADMIN, createdAt: SIGNED_UP });
     for (const [i, micro] of [12_345_678n, 1_000_000n, 250_000_001n].entries()) {
       const email = `investor${i}.${randomUUID().slice(0, 6)}@example.com`;
       const u = await inTransaction(db.db, (tx) =>
@@ -77,6 +79,7 @@ beforeAll(async () => {
           withdrawalPassword: 'withdraw-1',
           referrerId: null,
           invitationCode: newInvitationCode(),
+          createdAt: SIGNED_UP,
         }),
       );
       const rewards = BigInt(i) * 333_333n;

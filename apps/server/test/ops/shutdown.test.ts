@@ -18,6 +18,8 @@ import { buildServer } from '../support/build.ts';
  * and the ledger is exact. A request that cannot
  * finish within SHUTDOWN_TIMEOUT_MS does not keep the process: it exits 1 and the money did not move.
  */
+/** When the people these tests create signed up: a fixed day, no app clock here. */
+const SIGNED_UP = new Date('2026-01-01T00:00:00Z');
 const PASSWORD = 'shutdown-password-1';
 let scratch: Awaited<ReturnType<typeof scratchPostgres>>;
 let database: Database;
@@ -46,6 +48,7 @@ async function fundedUser() {
       withdrawalPassword: 'withdraw-1',
       referrerId: null,
       invitationCode: newInvitationCode(),
+      createdAt: SIGNED_UP,
     }),
   );
   await inTransaction(database.db, (tx) =>

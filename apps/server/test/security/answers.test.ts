@@ -16,7 +16,7 @@ let admin: TestUser;
 beforeAll(async () => {
   t = await createTestApp({ LOG_LEVEL: 'info' }, { logStream: { write: (line) => void log.push(line) } });
   t.clock.set(new Date('2026-01-14T10:00:00Z')); // a Wednesday
-  await seedTiers(t.ctx.db);
+  await seedTiers(t.ctx.db, t.clock.now());
   admin = await makeUser(t, { isAdmin: true });
 });
 afterAll(() => t.close());

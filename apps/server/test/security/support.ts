@@ -265,7 +265,7 @@ export interface World {
 
 export async function buildWorld(t: TestApp): Promise<World> {
   t.clock.set(new Date('2026-01-14T10:00:00Z'));
-  await seedTiers(t.ctx.db);
+  await seedTiers(t.ctx.db, t.clock.now());
   const admin = await makeUser(t, { isAdmin: true });
   const investor = await makeUser(t);
   const victim = await makeUser(t);

@@ -20,7 +20,7 @@ let tiers: Record<string, { _id: string; amount: number; dailyRate: number }>;
 beforeAll(async () => {
   t = await createTestApp();
   t.clock.set(new Date('2026-01-14T10:00:00Z')); // a Wednesday
-  await seedTiers(t.ctx.db);
+  await seedTiers(t.ctx.db, t.clock.now());
   admin = await makeUser(t, { isAdmin: true });
   investor = await makeUser(t);
   await fund(t, investor.user.id, 1_000_000_000n);

@@ -98,7 +98,7 @@ async function simulate(t: TestApp): Promise<void> {
   const rng = new Rng(SEED);
   const model = new MoneyModel();
   t.clock.set(START);
-  await seedTiers(t.ctx.db);
+  await seedTiers(t.ctx.db, t.clock.now());
   const tiers = (
     await rawRows<{ amount: bigint | string; daily_rate_scaled: number }>(
       t.ctx.db,

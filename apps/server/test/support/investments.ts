@@ -19,7 +19,15 @@ export async function addTier(
   active = true,
 ): Promise<void> {
   await insertTiers(t.ctx.db, [
-    { name, amount: usdcMicro(amount), dailyRateScaled: rateScaled, active, sortOrder: 100 },
+    {
+      name,
+      amount: usdcMicro(amount),
+      dailyRateScaled: rateScaled,
+      active,
+      sortOrder: 100,
+      createdAt: t.clock.now(),
+      updatedAt: t.clock.now(),
+    },
   ]);
 }
 

@@ -58,7 +58,7 @@ describe.runIf(avail.ok)(
         PAYOUT_ADDRESS: payout,
         TREASURY_ADDRESS: treasury,
       });
-      await seedTiers(t.ctx.db);
+      await seedTiers(t.ctx.db, t.clock.now());
       t.clock.set(new Date('2026-11-25T09:00:00Z')); // a Wednesday: tokens are issued on the platform's clock
       admin = await makeUser(t, { isAdmin: true });
     }, 120_000);

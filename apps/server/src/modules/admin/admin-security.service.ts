@@ -75,6 +75,7 @@ export async function revokeUserSessions(ctx: AppContext, admin: AuthUser, userI
       targetType: 'user',
       targetId: userId,
       after: { sessionsEnded: ended },
+      at: ctx.clock.now(),
       ip,
     });
     await recordSecurityEvent(tx, {
@@ -111,6 +112,7 @@ export async function setWithdrawalsFrozen(
       before: { withdrawalsFrozen: target.withdrawalsFrozen },
       after: { withdrawalsFrozen: input.frozen },
       note: input.note || null,
+      at: ctx.clock.now(),
       ip,
     });
     await recordSecurityEvent(tx, {

@@ -94,6 +94,7 @@ async function auditExport(
     targetType: 'export',
     targetId: what,
     after: { filter: Object.fromEntries(Object.entries(filter).filter(([, v]) => v)), rows },
+    at: ctx.clock.now(),
     ip,
   });
 }

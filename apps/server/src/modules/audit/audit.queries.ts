@@ -10,6 +10,8 @@ export interface AuditEntry {
   after?: unknown;
   note?: string | null;
   ip?: string | null;
+  /** When, on the injected clock. */
+  at: Date;
 }
 
 /** Appends one audit row inside the transaction of the admin action it records. */
@@ -23,6 +25,7 @@ export async function writeAudit(tx: Db, e: AuditEntry): Promise<void> {
     after: e.after ?? null,
     note: e.note ?? null,
     ip: e.ip ?? null,
+    createdAt: e.at,
   });
 }
 
@@ -39,6 +42,7 @@ export async function writeDecision(
     facts: Record<string, unknown>;
     note?: string | null;
     ip: string;
+    at: Date;
   },
 ): Promise<void> {
   await writeAudit(tx, {
@@ -50,5 +54,6 @@ export async function writeDecision(
     after: { status: d.status, ...d.facts },
     note: d.note,
     ip: d.ip,
+    at: d.at,
   });
 }

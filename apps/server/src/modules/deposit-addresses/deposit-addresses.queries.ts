@@ -20,7 +20,7 @@ export async function nextChildIndex(db: Db): Promise<number> {
 /** Inserts the user's address unless they already have one (a racing request won): undefined then. */
 export async function insertAddress(
   db: Db,
-  values: typeof depositAddresses.$inferInsert,
+  values: typeof depositAddresses.$inferInsert & { createdAt: Date },
 ): Promise<DepositAddressRow | undefined> {
   const [row] = await db.insert(depositAddresses).values(values).onConflictDoNothing().returning();
   return row;

@@ -25,7 +25,9 @@ import { devXpub } from '../../../test/support/dev-wallet.ts';
 import { buildApp } from '../../app.ts';
 import { userBalances } from '../../ledger/ledger.ts';
 import { createDeriver } from '../deposit-addresses/derive.ts';
+import { DEPOSIT_WATCHER } from '../deposit-addresses/deposit-addresses.service.ts';
 import { DepositWatcher, depositWatcher } from './deposit-watcher.ts';
+import { watcherLeaseMs } from './watcher-lease.ts';
 import { findCursor } from './watcher.queries.ts';
 import { openAlarms } from '../solvency/solvency.queries.ts';
 import { refreshOnchainBalances } from '../solvency/solvency.service.ts';
@@ -427,6 +429,30 @@ describe.runIf(avail.ok)('deposit watcher (anvil, per-investor addresses)', () =
     await expectLedgerClean(t);
   });
 
+  it('a leader that stops without giving the lease back is replaced once its lease expires on the clock', async () => {
+    const second = await buildApp({ config: t.ctx.config, database: t.database, secret: TEST_SECRET, clock: t.clock });
+    try {
+      const a = watcher();
+      const b = new DepositWatcher(second.ctx);
+      expect((await a.pass()).ran).toBe(true);
+      // The leader crashes here: it never releases. Until its lease runs out on the clock, nobody else works.
+      expect((await b.pass()).stopped).toBe('lease');
+      const until = (await findCursor(t.ctx.db, DEPOSIT_WATCHER))!.leaseUntil!;
+      expect(until.getTime() - t.clock.now().getTime()).toBeLessThanOrEqual(
+        watcherLeaseMs(t.ctx.config.DEPOSIT_CHECK_INTERVAL_MS),
+      );
+      t.clock.set(new Date(until.getTime() - 5_000));
+      expect((await b.pass()).stopped).toBe('lease');
+      t.clock.set(new Date(until.getTime() + 1_000));
+      expect((await b.pass()).ran).toBe(true);
+      expect(b.status().leader).toBe(true);
+      expect((await a.pass()).stopped).toBe('lease');
+      await b.release();
+    } finally {
+      await second.app.close();
+    }
+  });
+
   it('solvency: liabilities from the ledger against cached on-chain USDC (batched reads), red below 100 %', async () => {
     const admin = await makeUser(t, { isAdmin: true });
     expect((await call(t, 'GET', '/api/admin/solvency', { token: alice.token })).statusCode).toBe(403);
@@ -461,7 +487,7 @@ describe.runIf(avail.ok)('deposit watcher (anvil, per-investor addresses)', () =
     const after = (await call(t, 'GET', '/api/admin/solvency', { token: admin.token })).data;
     expect(after.coverage).toBeLessThan(1);
 
-    const plan = await readSweepPlan(t.ctx.db, t.ctx.chain!, t.ctx.config);
+    const plan = await readSweepPlan(t.ctx.db, t.ctx.chain!, t.ctx.config, { now: t.clock.now() });
     if ('error' in plan) throw new Error(plan.error);
     const tk = token.address.toLowerCase();
     expect(plan.totals[tk]).toBe(held.toString());

@@ -82,6 +82,7 @@ export async function approveDeposit(
         targetId: credited.id,
         status: 'confirmed',
         facts: { amount: credited.amount.toString(), userId: credited.userId },
+        at: ctx.clock.now(),
         ip,
       });
       return credited;
@@ -127,6 +128,7 @@ export async function rejectDeposit(
         status: 'failed',
         facts: { amount: failed.amount.toString(), userId: failed.userId },
         note: input.reason,
+        at: ctx.clock.now(),
         ip,
       });
       return failed;
@@ -207,6 +209,7 @@ export async function updateUserBalance(
         before: { balance: current.toString() },
         after: { balance: input.newBalance.toString(), ...(depositId ? { depositId } : {}) },
         note: input.note,
+        at: ctx.clock.now(),
         ip,
       });
     },

@@ -20,14 +20,20 @@ export const isHashTaken = (err: unknown) =>
   sqlState(err) === '23505' && LIVE_HASH_CONSTRAINTS.has(constraintName(err) ?? '');
 export type DepositUser = Pick<typeof users.$inferSelect, 'id' | 'firstName' | 'lastName' | 'email'>;
 
-export async function insertDeposit(db: Db, values: typeof deposits.$inferInsert): Promise<DepositRow> {
+export async function insertDeposit(
+  db: Db,
+  values: typeof deposits.$inferInsert & { createdAt: Date },
+): Promise<DepositRow> {
   const [row] = await db.insert(deposits).values(values).returning();
   if (!row) throw new Error('deposit not inserted');
   return row;
 }
 
 /** An administrator's balance change (signed), in the caller's transaction. */
-export async function insertAdjustment(db: Db, values: typeof balanceAdjustments.$inferInsert): Promise<void> {
+export async function insertAdjustment(
+  db: Db,
+  values: typeof balanceAdjustments.$inferInsert & { createdAt: Date },
+): Promise<void> {
   await db.insert(balanceAdjustments).values(values);
 }
 

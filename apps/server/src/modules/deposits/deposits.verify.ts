@@ -6,11 +6,11 @@ import { inTransaction, type OnceKey } from '../../db/tx.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { ensureDepositAddress, perInvestorAddresses } from '../deposit-addresses/deposit-addresses.service.ts';
-import { depositWatcher } from './deposit-watcher.ts';
 import { checkDeposit, type ChainCheck } from './deposit-check.ts';
 import { confirmAndCredit, failPending } from './deposits.credit.ts';
 import * as q from './deposits.queries.ts';
 import type { DepositRow } from './deposits.queries.ts';
+import { depositsIn } from './watcher-credit.ts';
 import type { WatchedInsert } from './watcher.queries.ts';
 import { isHashTaken } from './deposits.queries.ts';
 
@@ -188,7 +188,7 @@ export async function verifyOwnTransfer(
   if (check.kind === 'not_found') throw conflict(MSG.depositNotOnChainYet(ctx.config.CHAIN_ID));
   if (check.kind === 'mismatch') throw badRequest(check.reason, 'chain_mismatch');
   const head = check.transfer.blockNumber + BigInt(check.confirmations) - 1n;
-  const [row] = await depositWatcher(ctx).depositsIn([check.transfer], head);
+  const [row] = await depositsIn(ctx, [check.transfer], head);
   // Before the block from which the address counts: it was not handed out yet.
   if (!row) throw badRequest(MSG.depositNotYourAddress([own], own), 'chain_mismatch');
   return row;

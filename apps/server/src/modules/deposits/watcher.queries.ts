@@ -12,8 +12,14 @@ export async function findCursor(db: Db, name: string): Promise<CursorRow | unde
 }
 
 /** First start: the cursor is created once (a racing instance's row wins). */
-export async function createCursor(db: Db, name: string, blockNumber: bigint, blockHash: string): Promise<void> {
-  await db.insert(chainCursors).values({ name, blockNumber, blockHash }).onConflictDoNothing();
+export async function createCursor(
+  db: Db,
+  name: string,
+  blockNumber: bigint,
+  blockHash: string,
+  now: Date,
+): Promise<void> {
+  await db.insert(chainCursors).values({ name, blockNumber, blockHash, updatedAt: now }).onConflictDoNothing();
 }
 
 /** Takes or renews the lease: only when free, expired, or already ours. */

@@ -5,13 +5,16 @@ import { cycleEarnings, investments, referralRewards } from '../../db/schema.ts'
 export type InvestmentRow = typeof investments.$inferSelect;
 export type CycleEarningRow = typeof cycleEarnings.$inferSelect;
 
-export async function insertInvestment(db: Db, values: typeof investments.$inferInsert): Promise<InvestmentRow> {
+export async function insertInvestment(
+  db: Db,
+  values: typeof investments.$inferInsert & { createdAt: Date },
+): Promise<InvestmentRow> {
   const [row] = await db.insert(investments).values(values).returning();
   if (!row) throw new Error('investment not inserted');
   return row;
 }
 
-export async function insertReferralReward(db: Db, values: typeof referralRewards.$inferInsert) {
+export async function insertReferralReward(db: Db, values: typeof referralRewards.$inferInsert & { createdAt: Date }) {
   const [row] = await db.insert(referralRewards).values(values).returning();
   if (!row) throw new Error('referral reward not inserted');
   return row;
@@ -97,7 +100,10 @@ export async function markCycleCompleted(
  * One cycle's earning. Its id begins with its owner's (hf_owner_uuid, db/functions.sql): a user's earnings share
  * a few pages of the primary key, which Withdraw All updates once per earning (decision 0058).
  */
-export async function insertCycleEarning(db: Db, values: typeof cycleEarnings.$inferInsert): Promise<CycleEarningRow> {
+export async function insertCycleEarning(
+  db: Db,
+  values: typeof cycleEarnings.$inferInsert & { createdAt: Date },
+): Promise<CycleEarningRow> {
   const [row] = await db
     .insert(cycleEarnings)
     .values({ ...values, id: values.id ?? sql`hf_owner_uuid(${values.userId}::uuid)` })

@@ -23,8 +23,8 @@ const WED = '2026-01-14';
 beforeAll(async () => {
   // The days and weekends below are UTC's.
   t = await createTestApp({ PLATFORM_TIMEZONE: 'UTC' });
-  expect(await seedTiers(t.ctx.db)).toBe(5);
-  expect(await seedTiers(t.ctx.db)).toBe(0);
+  expect(await seedTiers(t.ctx.db, t.clock.now())).toBe(5);
+  expect(await seedTiers(t.ctx.db, t.clock.now())).toBe(0);
   await addTier(t, 'Odd', '123.456789', 12345);
   await addTier(t, 'Retired', '777', 10000, false);
 });

@@ -16,10 +16,11 @@ export const solvencyRefreshJob: Job = {
   intervalMs: (config) => Math.min(config.DEPOSIT_CHECK_INTERVAL_MS, SOLVENCY_REFRESH_MS),
   atStart: true,
   async run(ctx: AppContext) {
-    if (!ctx.chain || Date.now() - (lastRead.get(ctx) ?? -Infinity) < SOLVENCY_REFRESH_MS) return;
+    const now = ctx.clock.now().getTime();
+    if (!ctx.chain || now - (lastRead.get(ctx) ?? -Infinity) < SOLVENCY_REFRESH_MS) return;
     const r = await refreshOnchainBalances(ctx);
     if (!('error' in r)) {
-      lastRead.set(ctx, Date.now());
+      lastRead.set(ctx, now);
       return;
     }
     ctx.log.warn({ err: r.error }, 'solvency: on-chain balances not read');

@@ -141,6 +141,7 @@ export async function adminRefresh(ctx: AppContext, admin: AuthUser, ip: string)
     targetType: 'platform',
     targetId: 'solvency',
     after: 'error' in r ? { error: r.error } : { addresses: r.addresses },
+    at: ctx.clock.now(),
     ip,
   });
   if ('error' in r) throw new AppError('upstream_error', MSG.depositChainUnavailable);
@@ -163,6 +164,7 @@ export async function adminReconcile(ctx: AppContext, admin: AuthUser, ip: strin
       action: 'chain_reconcile',
       targetType: 'platform',
       targetId: started.id,
+      at: ctx.clock.now(),
       ip,
     });
     return started;
@@ -212,6 +214,7 @@ export async function acknowledgeAlarm(ctx: AppContext, admin: AuthUser, id: str
       targetType: 'chain_alarm',
       targetId: id,
       before: { kind: alarm.kind, detail: alarm.detail },
+      at: ctx.clock.now(),
       ip,
     });
   });
@@ -229,6 +232,7 @@ export async function adminSweepPlan(ctx: AppContext, admin: AuthUser, ip: strin
     targetType: 'platform',
     targetId: 'sweep-plan',
     after: { addresses: plan.addresses.length, totals: plan.totals },
+    at: ctx.clock.now(),
     ip,
   });
   return plan;

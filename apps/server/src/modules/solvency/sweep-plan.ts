@@ -35,7 +35,7 @@ export async function readSweepPlan(
   db: Db,
   chain: Chain,
   config: Config,
-  opts: { all?: boolean; now?: Date } = {},
+  opts: { all?: boolean; now: Date },
 ): Promise<SweepPlan | { error: string }> {
   if (!config.DEPOSIT_XPUB)
     return { error: 'DEPOSIT_XPUB is not set: there are no deposit addresses of their own to sweep.' };
@@ -71,7 +71,7 @@ export async function readSweepPlan(
       kind: 'harvest-farm-sweep-plan',
       version: 1,
       chainId: config.CHAIN_ID,
-      createdAt: (opts.now ?? new Date()).toISOString(),
+      createdAt: opts.now.toISOString(),
       block: head.ok ? head.value.toString() : null,
       xpub: config.DEPOSIT_XPUB,
       treasury: config.TREASURY_ADDRESS?.toLowerCase() ?? null,

@@ -140,6 +140,7 @@ export async function userStatement(
     targetType: 'user',
     targetId: userId,
     after: { from: data.from, to: data.to, format: query.format, movements: data.lines.length },
+    at: ctx.clock.now(),
     ip,
   });
   return data;

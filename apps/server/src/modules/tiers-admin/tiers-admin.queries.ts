@@ -14,7 +14,10 @@ export async function lockTier(db: Db, id: string): Promise<TierRow | undefined>
   return t;
 }
 
-export async function insertTier(db: Db, values: typeof tiers.$inferInsert): Promise<TierRow> {
+export async function insertTier(
+  db: Db,
+  values: typeof tiers.$inferInsert & { createdAt: Date; updatedAt: Date },
+): Promise<TierRow> {
   const [t] = await db.insert(tiers).values(values).returning();
   if (!t) throw new Error('tier not inserted');
   return t;

@@ -57,6 +57,8 @@ export async function createTier(ctx: AppContext, admin: AuthUser, input: TierCr
       dailyRateScaled: input.dailyRate,
       active: input.active ?? true,
       sortOrder: input.sortOrder ?? 0,
+      createdAt: ctx.clock.now(),
+      updatedAt: ctx.clock.now(),
     });
     await writeAudit(tx, {
       adminId: admin.id,
@@ -65,6 +67,7 @@ export async function createTier(ctx: AppContext, admin: AuthUser, input: TierCr
       targetId: tier.id,
       before: null,
       after: snapshot(tier),
+      at: ctx.clock.now(),
       ip,
     });
     return tierDto(tier);
@@ -98,6 +101,7 @@ export async function updateTier(
       targetId: id,
       before: snapshot(before),
       after: snapshot(after),
+      at: ctx.clock.now(),
       ip,
     });
     return tierDto(after);

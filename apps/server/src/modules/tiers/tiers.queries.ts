@@ -34,7 +34,10 @@ export async function countTiers(db: Db): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-export async function insertTiers(db: Db, rows: (typeof tiers.$inferInsert)[]): Promise<void> {
+export async function insertTiers(
+  db: Db,
+  rows: (typeof tiers.$inferInsert & { createdAt: Date; updatedAt: Date })[],
+): Promise<void> {
   if (rows.length > 0) await db.insert(tiers).values(rows);
 }
 

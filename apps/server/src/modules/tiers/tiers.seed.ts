@@ -40,12 +40,15 @@ export function readTierSeed(file = TIERS_SEED_FILE): (typeof tiers.$inferInsert
  * Seeds the example tiers when the tiers table is empty (first start). The table lock makes
  * two instances starting at once seed only once. Returns how many tiers were inserted.
  */
-export async function seedTiers(db: Db, file = TIERS_SEED_FILE): Promise<number> {
+export async function seedTiers(db: Db, now: Date, file = TIERS_SEED_FILE): Promise<number> {
   const rows = readTierSeed(file);
   return inTransaction(db, async (tx) => {
     await lockTiers(tx);
     if ((await countTiers(tx)) > 0) return 0;
-    await insertTiers(tx, rows);
+    await insertTiers(
+      tx,
+      rows.map((r) => ({ ...r, createdAt: now, updatedAt: now })),
+    );
     return rows.length;
   });
 }

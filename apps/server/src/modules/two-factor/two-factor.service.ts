@@ -108,7 +108,14 @@ export async function enable(
   const token = await inTransaction(ctx.db, async (tx) => {
     await twoFactorQueries.replaceRecoveryCodes(tx, user.id, codes.map(hashRecovery));
     await q.updateUser(tx, user.id, { totpEnabled: true });
-    await writeAudit(tx, { adminId: user.id, action: 'two_factor_enable', targetType: 'user', targetId: user.id, ip });
+    await writeAudit(tx, {
+      adminId: user.id,
+      action: 'two_factor_enable',
+      targetType: 'user',
+      targetId: user.id,
+      ip,
+      at: ctx.clock.now(),
+    });
     await recordSecurityEvent(tx, {
       userId: user.id,
       type: 'two_factor_enabled',
@@ -137,7 +144,14 @@ export async function disable(
   const token = await inTransaction(ctx.db, async (tx) => {
     await twoFactorQueries.replaceRecoveryCodes(tx, user.id, []);
     await q.updateUser(tx, user.id, { totpEnabled: false, totpSecret: null, totpLastStep: null });
-    await writeAudit(tx, { adminId: user.id, action: 'two_factor_disable', targetType: 'user', targetId: user.id, ip });
+    await writeAudit(tx, {
+      adminId: user.id,
+      action: 'two_factor_disable',
+      targetType: 'user',
+      targetId: user.id,
+      ip,
+      at: ctx.clock.now(),
+    });
     await recordSecurityEvent(tx, {
       userId: user.id,
       type: 'two_factor_disabled',

@@ -22,7 +22,7 @@ export async function lockUser(db: Db, id: string) {
   return u;
 }
 
-export async function insertUser(db: Db, values: typeof users.$inferInsert) {
+export async function insertUser(db: Db, values: typeof users.$inferInsert & { createdAt: Date }) {
   const [u] = await db.insert(users).values(values).returning();
   if (!u) throw new Error('user not inserted');
   return u;

@@ -42,8 +42,8 @@ export interface NewUser {
   invitationCode?: string | null;
   /** The language the signup page showed (English otherwise). */
   locale?: Locale;
-  /** When the person signed up, on the injected clock (the database's now() otherwise). */
-  createdAt?: Date;
+  /** When the person signed up, on the injected clock. */
+  createdAt: Date;
 }
 
 /** Inserts a user with its ledger accounts, in the caller's transaction. */
@@ -92,7 +92,7 @@ export async function insertUserWithAccounts(tx: Tx, u: NewUser): Promise<AuthUs
       referrerId: u.referrerId ?? null,
       invitationCode: u.invitationCode ?? null,
       ...(u.locale ? { locale: u.locale } : {}),
-      ...(u.createdAt ? { createdAt: u.createdAt } : {}),
+      createdAt: u.createdAt,
     });
     await openUserAccounts(tx, user.id);
     return user;
@@ -139,6 +139,7 @@ export async function updateProfile(
       action: 'password_change',
       targetType: 'user',
       targetId: user.id,
+      at: ctx.clock.now(),
       ip: client.ip,
     });
     await recordSecurityEvent(tx, {
@@ -202,6 +203,7 @@ export async function updateEmail(
         targetId: admin.id,
         before: { email: admin.email },
         after: { email: newEmail },
+        at: ctx.clock.now(),
         ip,
       });
       await queueMail(tx, ctx, admin.id, {
@@ -253,6 +255,7 @@ export async function toggleBlock(ctx: AppContext, admin: AuthUser, targetId: st
       targetId: target.id,
       before: { isBlocked: target.isBlocked },
       after: { isBlocked },
+      at: ctx.clock.now(),
       ip,
     });
     return updated;

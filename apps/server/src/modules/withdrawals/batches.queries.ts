@@ -5,7 +5,10 @@ import { payoutBatches, withdrawals } from '../../db/schema.ts';
 
 export type BatchRow = typeof payoutBatches.$inferSelect;
 
-export async function insertBatch(db: Db, values: typeof payoutBatches.$inferInsert): Promise<BatchRow> {
+export async function insertBatch(
+  db: Db,
+  values: typeof payoutBatches.$inferInsert & { createdAt: Date },
+): Promise<BatchRow> {
   const [row] = await db.insert(payoutBatches).values(values).returning();
   if (!row) throw new Error('payout batch not inserted');
   return row;

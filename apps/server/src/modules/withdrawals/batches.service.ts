@@ -118,6 +118,7 @@ export async function createBatch(
           total: microToText(transfers.reduce((n, t) => n + t.value, 0n)),
           grouped: input.grouped,
         },
+        at: ctx.clock.now(),
         ip,
       });
       return b;
@@ -159,6 +160,7 @@ export async function cancelBatch(
         confirmedNotExecuted: Boolean(found.downloadedAt),
         inPaymentUntil: graceUntil?.toISOString() ?? null,
       },
+      at: ctx.clock.now(),
       ip,
     });
     return graceUntil !== null;
@@ -198,6 +200,7 @@ export async function batchFile(
       targetType: 'payout_batch',
       targetId: id,
       after: { format, transfers: transfers.length, total: microToText(transfers.reduce((n, t) => n + t.value, 0n)) },
+      at: ctx.clock.now(),
       ip,
     });
   });

@@ -8,7 +8,7 @@ export type PayoutInsert = Pick<
   typeof payoutTransfers.$inferInsert,
   'txHash' | 'logIndex' | 'toAddress' | 'amount' | 'blockNumber' | 'blockHash' | 'createdAt'
 >;
-export type SweepInsert = typeof depositSweeps.$inferInsert;
+export type SweepInsert = typeof depositSweeps.$inferInsert & { createdAt: Date };
 
 /** Records transfers out of the payout address (once per log; read again: nothing changes). */
 export async function recordPayoutTransfers(db: Db, rows: PayoutInsert[]): Promise<void> {

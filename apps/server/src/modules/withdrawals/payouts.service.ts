@@ -185,6 +185,7 @@ export async function dismissPayout(ctx: AppContext, admin: AuthUser, payoutId: 
       targetType: 'payout_transfer',
       targetId: payoutId,
       before: { status: t.status, txHash: t.txHash, to: t.toAddress, amount: t.amount.toString() },
+      at: ctx.clock.now(),
       ip,
     });
   });

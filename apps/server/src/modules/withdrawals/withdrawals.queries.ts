@@ -177,7 +177,7 @@ export type PayoutTxRow = typeof payoutTransactions.$inferSelect;
 /** Claims a payout hash for a wallet (first use: with the request it paid) and locks the row. */
 export async function claimPayoutTx(
   tx: Db,
-  v: { txHash: string; requestId: string; walletAddress: string; chainValue: bigint | null },
+  v: { txHash: string; requestId: string; walletAddress: string; chainValue: bigint | null; createdAt: Date },
 ): Promise<PayoutTxRow> {
   await tx.insert(payoutTransactions).values(v).onConflictDoNothing();
   const key = and(eq(payoutTransactions.txHash, v.txHash), eq(payoutTransactions.walletAddress, v.walletAddress));

@@ -340,6 +340,7 @@ export async function approvePaidBy(
         decided.push(w);
       }
       const bound = await q.claimPayoutTx(tx, {
+        createdAt: now,
         txHash: input.txHash,
         requestId: decided[0]!.requestId,
         walletAddress: wallet,
@@ -392,6 +393,7 @@ export async function approvePaidBy(
               chainValue: proof ? microToText(proof.value) : null,
             },
             note: input.notes,
+            at: ctx.clock.now(),
             ip: by.ip ?? '',
           });
       }
@@ -425,6 +427,7 @@ export async function reject(
         status: 'rejected',
         facts: { returnedTo: back, amount: microToText(w.amount) },
         note: input.notes,
+        at: ctx.clock.now(),
         ip,
       });
     },
