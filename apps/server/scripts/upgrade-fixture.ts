@@ -55,7 +55,9 @@ function checkoutAndFill(rev: string): void {
  * A module of the revision being run. Its API is that revision's, not today's: untyped here, so today's
  * typecheck does not judge old code.
  */
-const old = (specifier: string): Promise<any> => import(new URL(specifier, import.meta.url).href);
+function old(specifier: string): Promise<any> {
+  return import(new URL(specifier, import.meta.url).href);
+}
 
 async function fill(out: string): Promise<void> {
   // The revision's own code (relative to the copy of this file in its worktree).

@@ -1,7 +1,7 @@
 -- Every SQL function, view and trigger of the database, as it is now: guards (append-only tables), id functions
 -- and the one definition of a deposit that counts. No trigger derives a figure (postMany writes the money
--- figures with the postings: ledger/ledger.ts). The migrations in migrations/ are history (tables, columns,
--- indexes, data); this file is the current definition, applied after them whenever it changes
+-- figures with the postings: ledger/ledger.ts). The migrations (a baseline, then later ones) hold the tables,
+-- columns, indexes and data; this file is the current definition, applied after them whenever it changes
 -- (db/functions.ts), so a change is made here and nowhere else. Only CREATE OR REPLACE: it may run on any
 -- database migrated to the latest migration.
 
