@@ -12,7 +12,8 @@ import {
   LONG_FIRST_NAME as FIRST,
   LONG_LAST_NAME as LAST,
 } from '../support/people.ts';
-import { ADMIN, startApp, type RunningApp } from '../support/server.ts';
+import { startFastApp as startApp } from '../support/fresh-data-dir.ts';
+import { ADMIN, type RunningApp } from '../support/server.ts';
 
 /**
  * Account takeover as it happens: an investor with the withdrawal address lock on has a "thief" with both passwords

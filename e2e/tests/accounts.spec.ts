@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, startApp, type RunningApp } from '../support/server.ts';
+import { startFastApp as startApp } from '../support/fresh-data-dir.ts';
+import { ADMIN, type RunningApp } from '../support/server.ts';
 import { toast } from '../support/people.ts';
 
 let app: RunningApp;

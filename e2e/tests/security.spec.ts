@@ -1,7 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { stepOf, totpAt } from '../../apps/server/src/lib/totp.ts';
 import { signIn, signUpInvestor, toast } from '../support/people.ts';
-import { ADMIN, startApp, type RunningApp } from '../support/server.ts';
+import { startFastApp as startApp } from '../support/fresh-data-dir.ts';
+import { ADMIN, type RunningApp } from '../support/server.ts';
 
 /**
  * Re-authentication through the screens: turning two-factor sign-in on, and an administrator's
