@@ -26,6 +26,13 @@ export function pageParams(at: PageAt, pageSize: number): Record<string, string 
   return { page: at.page, pageSize };
 }
 
+/** A query string: the page's parameters first, then `extra` (filters), each in the order given. */
+export const pageQuery = (at: PageAt, pageSize: number, extra: Record<string, string | number> = {}) =>
+  queryString({ ...pageParams(at, pageSize), ...extra });
+
+export const queryString = (params: Record<string, string | number>) =>
+  new URLSearchParams(Object.entries(params).map(([a, b]) => [a, String(b)])).toString();
+
 export const nextPage = (at: PageAt, cursors: PageCursors | undefined): PageAt =>
   cursors?.nextCursor ? { page: at.page + 1, after: cursors.nextCursor } : { page: at.page + 1 };
 

@@ -53,9 +53,8 @@ export const queryKeys = {
 };
 
 /*
- * The reads, as queryOptions factories on these keys: the dashboard here (every investor screen reads it),
- * the investor's other reads in investor-queries.ts and the administrator's in admin-queries.ts, so each
- * page's first load carries only the response schemas it uses. `refetchInterval` is the screen's: 2 s on
+ * Each feature's reads sit in its api/ folder on these keys. The dashboard is here: the app's tabs and the
+ * withdrawals feature read it, and a feature never imports another. `refetchInterval` is the screen's: 2 s on
  * the investments tab, 30 s on the deposit tab (spec section 7).
  */
 

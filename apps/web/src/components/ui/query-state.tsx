@@ -47,16 +47,26 @@ export function LoadError({
 export function QueryState<T>({
   query,
   what,
+  fallback,
   lines,
+  frame,
   children,
 }: {
   query: UseQueryResult<T>;
   /** What is loaded, for the texts ("your deposits"). */
   what: string;
+  /** The spec's text for this failed read, where it has one. */
+  fallback?: string;
   lines?: number;
+  /** Where the skeleton and the error sit until there is data (e.g. a card with the panel's title). */
+  frame?: (state: ReactNode) => ReactNode;
   children: (data: T) => ReactNode;
 }) {
   if (query.data !== undefined) return <>{children(query.data)}</>;
-  if (query.isError) return <LoadError error={query.error} what={what} onRetry={() => void query.refetch()} />;
-  return <Skeleton lines={lines} label={t('Loading {what}', { what })} />;
+  const state = query.isError ? (
+    <LoadError error={query.error} what={what} fallback={fallback} onRetry={() => void query.refetch()} />
+  ) : (
+    <Skeleton lines={lines} label={t('Loading {what}', { what })} />
+  );
+  return <>{frame ? frame(state) : state}</>;
 }

@@ -1,8 +1,7 @@
-import { useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { SecurityEventType } from '@harvest/shared/schemas/security';
 import { Pager } from '../../../components/ui/pager.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
+import { usePagedQuery } from '../../../lib/use-paged-query.ts';
 import { dateTime } from '../../../lib/format.ts';
 import { msg } from '@harvest/shared/i18n';
 import { SECURITY_DETAIL, sayDevice } from '@harvest/shared/security-texts';
@@ -42,8 +41,8 @@ function sayDetail(type: SecurityEventType, detail: string): string {
 
 /** Profile: the newest security events of the account (the server keeps it to the last 50), paged. */
 export function SecurityActivity() {
-  const [page, setPage] = useState(1);
-  const query = useQuery({ ...eventsQuery(page), placeholderData: keepPreviousData });
+  const list = usePagedQuery(eventsQuery, { pageSize: PAGE_SIZE, total: (d) => d.pagination.total });
+  const query = list.query;
   return (
     <section aria-labelledby="activity-title" className="space-y-3 rounded-lg border border-slate-200 p-3 text-sm">
       <h3 id="activity-title" className="font-semibold text-slate-800">
@@ -77,15 +76,7 @@ export function SecurityActivity() {
           )
         }
       </QueryState>
-      <Pager
-        label={t('Security activity pages')}
-        at={{ page }}
-        pages={Math.ceil((query.data?.pagination.total ?? 0) / PAGE_SIZE)}
-        cursors={undefined}
-        busy={query.isPlaceholderData}
-        onGo={(at) => setPage(at.page)}
-        onLight
-      />
+      <Pager label={t('Security activity pages')} {...list.pager} onLight />
     </section>
   );
 }

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Button } from '../../../components/ui/button.tsx';
 import { Pager } from '../../../components/ui/pager.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
+import { usePagedQuery } from '../../../lib/use-paged-query.ts';
 import { errorText } from '../../../lib/api-client.ts';
 import { dateTime } from '../../../lib/format.ts';
 import { sayDevice } from '@harvest/shared/security-texts';
@@ -14,9 +15,9 @@ import { PAGE_SIZE, revokeOtherSessions, revokeSession, sessionsQuery } from '..
 /** Profile: where the account is signed in, with "Sign out" per session and "Sign out all others". */
 export function SessionsSection() {
   const qc = useQueryClient();
-  const [page, setPage] = useState(1);
   const [busy, setBusy] = useState(false);
-  const query = useQuery({ ...sessionsQuery(page), placeholderData: keepPreviousData });
+  const list = usePagedQuery(sessionsQuery, { pageSize: PAGE_SIZE, total: (d) => d.pagination.total });
+  const query = list.query;
 
   async function run(action: () => Promise<{ message: string }>, failed: string) {
     setBusy(true);
@@ -76,15 +77,7 @@ export function SessionsSection() {
           </ul>
         )}
       </QueryState>
-      <Pager
-        label={t('Session pages')}
-        at={{ page }}
-        pages={Math.ceil((query.data?.pagination.total ?? 0) / PAGE_SIZE)}
-        cursors={undefined}
-        busy={query.isPlaceholderData}
-        onGo={(at) => setPage(at.page)}
-        onLight
-      />
+      <Pager label={t('Session pages')} {...list.pager} onLight />
       {others && (
         <Button
           variant="secondary"

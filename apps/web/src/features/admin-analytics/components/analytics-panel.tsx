@@ -4,9 +4,9 @@ import { ANALYTICS_PERIODS, DEFAULT_ANALYTICS_PERIOD } from '@harvest/shared/con
 import { TEXT } from '@harvest/shared/texts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, StatCard } from '../../../components/ui/card.tsx';
-import { LoadError } from '../../../components/ui/query-state.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { useQuery } from '@tanstack/react-query';
-import { analyticsQuery } from '../../../lib/admin-queries.ts';
+import { analyticsQuery } from '../api/analytics.ts';
 import { count, dayLabel, usdc, usdcTick } from '../../../lib/format.ts';
 import { roundTicks } from '../lib/ticks.ts';
 import { t } from '../../../lib/i18n.tsx';
@@ -104,57 +104,51 @@ export function AnalyticsPanel() {
           </p>
         )}
       </Card>
-      {q.isPending ? (
-        <p role="status" className="text-white">
-          {t('Loading analytics...')}
-        </p>
-      ) : q.isError ? (
-        <Card>
-          <LoadError
-            error={q.error}
-            what={t('analytics')}
-            fallback={TEXT.analyticsFailed}
-            onRetry={() => void q.refetch()}
-          />
-        </Card>
-      ) : (
-        <>
-          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
-            <StatCard label={t('Total Users')} value={count(q.data.summary.totalUsers)} />
-            <StatCard label={t('Total Investments')} value={usdc(q.data.summary.totalInvestments)} tone="sky" />
-            <StatCard label={t('Total Deposits')} value={usdc(q.data.summary.totalDeposits)} tone="emerald" />
-            <StatCard label={t('Admin Adjustments (net)')} value={usdc(q.data.summary.totalAdjustments)} tone="sky" />
-          </div>
-          <div className="grid grid-cols-1 gap-6 lg:grid-cols-2" aria-busy={q.isFetching}>
-            <DayChart
-              title={t('New Registrations')}
-              unit={t('People per day')}
-              integer
-              format={count}
-              data={q.data.userGrowth.map((d) => ({ day: d._id, value: d.count, count: d.count }))}
-            />
-            <DayChart
-              title={t('Investment Amount')}
-              unit={t('USDC per day')}
-              format={usdc}
-              data={q.data.investmentTrends.map((d) => ({ day: d._id, value: d.totalAmount, count: d.count }))}
-            />
-            <DayChart
-              title={t('Deposits Received')}
-              unit={t('USDC per day')}
-              format={usdc}
-              data={q.data.depositTrends.map((d) => ({ day: d._id, value: d.totalAmount, count: d.count }))}
-            />
-            <DayChart
-              title={t('Number of Investments')}
-              unit={t('Investments per day')}
-              integer
-              format={count}
-              data={q.data.investmentTrends.map((d) => ({ day: d._id, value: d.count, count: d.count }))}
-            />
-          </div>
-        </>
-      )}
+      <QueryState
+        query={q}
+        what={t('analytics')}
+        fallback={TEXT.analyticsFailed}
+        frame={(state) => <Card>{state}</Card>}
+      >
+        {(data) => (
+          <>
+            <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
+              <StatCard label={t('Total Users')} value={count(data.summary.totalUsers)} />
+              <StatCard label={t('Total Investments')} value={usdc(data.summary.totalInvestments)} tone="sky" />
+              <StatCard label={t('Total Deposits')} value={usdc(data.summary.totalDeposits)} tone="emerald" />
+              <StatCard label={t('Admin Adjustments (net)')} value={usdc(data.summary.totalAdjustments)} tone="sky" />
+            </div>
+            <div className="grid grid-cols-1 gap-6 lg:grid-cols-2" aria-busy={q.isFetching}>
+              <DayChart
+                title={t('New Registrations')}
+                unit={t('People per day')}
+                integer
+                format={count}
+                data={data.userGrowth.map((d) => ({ day: d._id, value: d.count, count: d.count }))}
+              />
+              <DayChart
+                title={t('Investment Amount')}
+                unit={t('USDC per day')}
+                format={usdc}
+                data={data.investmentTrends.map((d) => ({ day: d._id, value: d.totalAmount, count: d.count }))}
+              />
+              <DayChart
+                title={t('Deposits Received')}
+                unit={t('USDC per day')}
+                format={usdc}
+                data={data.depositTrends.map((d) => ({ day: d._id, value: d.totalAmount, count: d.count }))}
+              />
+              <DayChart
+                title={t('Number of Investments')}
+                unit={t('Investments per day')}
+                integer
+                format={count}
+                data={data.investmentTrends.map((d) => ({ day: d._id, value: d.count, count: d.count }))}
+              />
+            </div>
+          </>
+        )}
+      </QueryState>
     </div>
   );
 }

@@ -5,19 +5,16 @@ import { auditFilterForm, type AuditEntry } from '@harvest/shared/schemas/admin'
 import { Pager } from '../../../components/ui/pager.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
-import { LoadError } from '../../../components/ui/query-state.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { TextInput } from '../../../components/ui/field.tsx';
 import { SelectField } from '../../../components/ui/select-field.tsx';
 import { useZodForm } from '../../../lib/form.ts';
-import { useQuery } from '@tanstack/react-query';
-import { auditQuery } from '../../../lib/admin-queries.ts';
+import { auditQuery, AUDIT_PAGE_SIZE } from '../api/audit.ts';
 import { count, dateTime, fullName, usdc } from '../../../lib/format.ts';
-import { FIRST_PAGE, type PageAt } from '../../../lib/paging.ts';
+import { usePagedQuery } from '../../../lib/use-paged-query.ts';
 import { microToUsdc } from '@harvest/shared/money';
 import { Email } from '../../../components/ui/email.tsx';
 import { rich, t } from '../../../lib/i18n.tsx';
-
-const PAGE_SIZE = 25;
 
 /**
  * Money in the audit snapshots, shown in USDC like every amount. Deposit decisions and balance updates
@@ -128,18 +125,18 @@ function Snapshot({ action, label, value }: { action: string; label: string; val
 
 /** The append-only audit log of admin actions: paged, filtered by action and target. */
 export function AuditLog() {
-  const [at, setAt] = useState<PageAt>(FIRST_PAGE);
   const [filter, setFilter] = useState({ action: '', targetId: '' });
   const form = useZodForm<{ action: string; targetId: string }>(auditFilterForm, {
     defaultValues: { action: '', targetId: '' },
   });
-  const q = useQuery(auditQuery(at, PAGE_SIZE, filter.action, filter.targetId));
-  const pages = Math.max(1, Math.ceil((q.data?.total ?? 0) / PAGE_SIZE));
-
-  const onSubmit = form.handleSubmit((v) => {
-    setFilter((f) => ({ ...f, targetId: v.targetId.trim() }));
-    setAt(FIRST_PAGE);
+  const list = usePagedQuery((at) => auditQuery(at, filter.action, filter.targetId), {
+    pageSize: AUDIT_PAGE_SIZE,
+    total: (d) => d.total,
+    filter,
   });
+  const q = list.query;
+
+  const onSubmit = form.handleSubmit((v) => setFilter((f) => ({ ...f, targetId: v.targetId.trim() })));
 
   return (
     <div className="space-y-4">
@@ -153,10 +150,7 @@ export function AuditLog() {
               ...(q.data?.actions ?? []).map((a) => ({ value: a, label: actionText(a) })),
             ]}
             {...form.register('action', {
-              onChange: (e: { target: { value: string } }) => {
-                setFilter((f) => ({ ...f, action: e.target.value }));
-                setAt(FIRST_PAGE);
-              },
+              onChange: (e: { target: { value: string } }) => setFilter((f) => ({ ...f, action: e.target.value })),
             })}
           />
           <TextInput
@@ -173,40 +167,24 @@ export function AuditLog() {
           </p>
         )}
       </Card>
-      {q.isPending ? (
-        <p role="status" className="text-white">
-          {t('Loading audit log...')}
-        </p>
-      ) : q.isError ? (
-        <Card>
-          <LoadError
-            error={q.error}
-            what={t('the audit log')}
-            fallback={TEXT.auditFailed}
-            onRetry={() => void q.refetch()}
-          />
-        </Card>
-      ) : q.data.entries.length === 0 ? (
-        <Card>
-          <p className="text-slate-500">{t('No entries.')}</p>
-        </Card>
-      ) : (
-        <ul className="space-y-3" aria-busy={q.isFetching}>
-          {q.data.entries.map((e) => (
-            <li key={e._id}>
-              <Entry entry={e} />
-            </li>
-          ))}
-        </ul>
-      )}
-      <Pager
-        label={t('Audit log pages')}
-        at={at}
-        pages={pages}
-        cursors={q.data}
-        busy={q.isPlaceholderData}
-        onGo={setAt}
-      />
+      <QueryState query={q} what={t('the audit log')} fallback={TEXT.auditFailed}>
+        {(data) =>
+          data.entries.length === 0 ? (
+            <Card>
+              <p className="text-slate-500">{t('No entries.')}</p>
+            </Card>
+          ) : (
+            <ul className="space-y-3" aria-busy={q.isFetching}>
+              {data.entries.map((e) => (
+                <li key={e._id}>
+                  <Entry entry={e} />
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </QueryState>
+      <Pager label={t('Audit log pages')} {...list.pager} />
     </div>
   );
 }

@@ -12,19 +12,17 @@ import {
 import { Pager } from '../../../components/ui/pager.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
-import { LoadError } from '../../../components/ui/query-state.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { ReasonDialog } from '../../../components/ui/reason-dialog.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useApproveDeposit } from '../api/approve-deposit.ts';
 import { useRejectDeposit } from '../api/reject-deposit.ts';
-import { useQuery } from '@tanstack/react-query';
-import { adminDepositsQuery } from '../../../lib/admin-queries.ts';
+import { adminDepositsQuery, DEPOSITS_PAGE_SIZE } from '../api/deposits.ts';
 import { dateTime, fullName, shortHash, usdc } from '../../../lib/format.ts';
 import { Email } from '../../../components/ui/email.tsx';
-import { FIRST_PAGE, type PageAt } from '../../../lib/paging.ts';
+import { usePagedQuery } from '../../../lib/use-paged-query.ts';
 import { rich, t } from '../../../lib/i18n.tsx';
 
-const PAGE_SIZE = 50;
 const FILTER_LABEL: Record<AdminDepositFilter, string> = {
   all: msg('All'),
   pending: msg('Pending'),
@@ -52,10 +50,12 @@ const TYPE_LABEL: Record<AdminDeposit['type'], string> = {
 /** `toolbar` (composed by the app layer, e.g. a CSV download) receives the current filter. */
 export function AdminDepositsPanel({ toolbar }: { toolbar?: (filter: AdminDepositFilter) => ReactNode } = {}) {
   const [filter, setFilter] = useState<AdminDepositFilter>('all');
-  const [at, setAt] = useState<PageAt>(FIRST_PAGE);
-  const q = useQuery(adminDepositsQuery(filter, at, PAGE_SIZE));
-  const counts = q.data?.counts;
-  const pages = Math.max(1, Math.ceil((q.data?.total ?? 0) / PAGE_SIZE));
+  const list = usePagedQuery((at) => adminDepositsQuery(filter, at), {
+    pageSize: DEPOSITS_PAGE_SIZE,
+    total: (d) => d.total,
+    filter,
+  });
+  const counts = list.query.data?.counts;
 
   return (
     <Card title={t('Deposits')} actions={toolbar?.(filter)}>
@@ -65,37 +65,26 @@ export function AdminDepositsPanel({ toolbar }: { toolbar?: (filter: AdminDeposi
             key={f}
             variant={filter === f ? 'primary' : 'secondary'}
             aria-pressed={filter === f}
-            onClick={() => {
-              setFilter(f);
-              setAt(FIRST_PAGE);
-            }}
+            onClick={() => setFilter(f)}
           >
             {t('{filter} ({n})', { filter: t(FILTER_LABEL[f]), n: counts ? counts[f] : '…' })}
           </Button>
         ))}
       </div>
-      {q.isPending ? (
-        <p className="text-sm text-slate-500">{t('Loading deposits...')}</p>
-      ) : q.isError ? (
-        <LoadError error={q.error} what={t('deposits')} onRetry={() => void q.refetch()} />
-      ) : q.data.deposits.length === 0 ? (
-        <p className="text-sm text-slate-500">{t('No deposits.')}</p>
-      ) : (
-        <ul className="divide-y divide-slate-200">
-          {q.data.deposits.map((d) => (
-            <AdminDepositRow key={d._id} deposit={d} />
-          ))}
-        </ul>
-      )}
-      <Pager
-        label={t('Deposit pages')}
-        at={at}
-        pages={pages}
-        cursors={q.data}
-        busy={q.isPlaceholderData}
-        onGo={setAt}
-        onLight
-      />
+      <QueryState query={list.query} what={t('deposits')}>
+        {(data) =>
+          data.deposits.length === 0 ? (
+            <p className="text-sm text-slate-500">{t('No deposits.')}</p>
+          ) : (
+            <ul className="divide-y divide-slate-200">
+              {data.deposits.map((d) => (
+                <AdminDepositRow key={d._id} deposit={d} />
+              ))}
+            </ul>
+          )
+        }
+      </QueryState>
+      <Pager label={t('Deposit pages')} {...list.pager} onLight />
     </Card>
   );
 }

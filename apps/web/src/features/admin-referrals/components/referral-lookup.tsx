@@ -5,10 +5,10 @@ import { userSearchForm, type AdminReferralLookup } from '@harvest/shared/schema
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { SearchForm } from '../../../components/ui/search-form.tsx';
-import { errorText } from '../../../lib/api-client.ts';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { useZodForm } from '../../../lib/form.ts';
 import { useQuery } from '@tanstack/react-query';
-import { userCandidatesQuery, userNetworkQuery } from '../../../lib/admin-queries.ts';
+import { userCandidatesQuery, userNetworkQuery } from '../api/referrals.ts';
 import { date, usdc } from '../../../lib/format.ts';
 import { Email } from '../../../components/ui/email.tsx';
 import { t } from '../../../lib/i18n.tsx';
@@ -38,60 +38,58 @@ export function ReferralLookup({
           onSubmit={form.handleSubmit((v) => setSearch(v.search.trim()))}
           input={{ placeholder: t('Name or e-mail'), maxLength: MAX_LENGTH.search, ...form.register('search') }}
         />
-        {candidates.isFetching && <p className="mt-2 text-sm text-slate-500">{t('Searching...')}</p>}
-        {candidates.isError && (
-          <p className="mt-2 text-sm text-rose-700">{errorText(candidates.error, TEXT.usersFailed)}</p>
-        )}
-        {candidates.data && (
-          <ul className="mt-3 divide-y divide-slate-200" aria-label={t('Matching users')}>
-            {candidates.data.users.length === 0 && (
-              <li className="py-2 text-sm text-slate-500">{t('No users found.')}</li>
+        {search && (
+          <QueryState query={candidates} what={t('users')} fallback={TEXT.usersFailed} lines={2}>
+            {(data) => (
+              <ul className="mt-3 divide-y divide-slate-200" aria-label={t('Matching users')}>
+                {data.users.length === 0 && <li className="py-2 text-sm text-slate-500">{t('No users found.')}</li>}
+                {data.users.map((u) => (
+                  <li key={u._id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+                    <div className="min-w-0">
+                      <p className="font-medium [overflow-wrap:anywhere] text-slate-900">
+                        {u.firstName} {u.lastName}
+                      </p>
+                      <p className="text-xs text-slate-500">
+                        <Email address={u.email} />
+                      </p>
+                    </div>
+                    <Button
+                      variant={userId === u._id ? 'primary' : 'secondary'}
+                      aria-pressed={userId === u._id}
+                      onClick={() => setUserId(u._id)}
+                    >
+                      {userId === u._id ? t('Showing') : t('Show network')}
+                    </Button>
+                  </li>
+                ))}
+              </ul>
             )}
-            {candidates.data.users.map((u) => (
-              <li key={u._id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-                <div className="min-w-0">
-                  <p className="font-medium [overflow-wrap:anywhere] text-slate-900">
-                    {u.firstName} {u.lastName}
-                  </p>
-                  <p className="text-xs text-slate-500">
-                    <Email address={u.email} />
-                  </p>
-                </div>
-                <Button
-                  variant={userId === u._id ? 'primary' : 'secondary'}
-                  aria-pressed={userId === u._id}
-                  onClick={() => setUserId(u._id)}
-                >
-                  {userId === u._id ? t('Showing') : t('Show network')}
-                </Button>
-              </li>
-            ))}
-          </ul>
+          </QueryState>
         )}
       </Card>
-      {userId &&
-        (network.isPending ? (
-          <p role="status" className="text-white">
-            {t('Loading referral network...')}
-          </p>
-        ) : network.isError ? (
-          <Card>
-            <p className="text-rose-700">{errorText(network.error, TEXT.referralsFailed)}</p>
-          </Card>
-        ) : (
-          <>
-            {renderTree(network.data, () => void network.refetch(), network.isFetching)}
-            {network.data.tree.totalReferrals > 0 &&
-              (network.data.counts.level1 > network.data.listLimit ||
-                network.data.counts.level2 > network.data.listLimit ||
-                network.data.counts.level3 > network.data.listLimit) && (
-                <p className="text-sm text-white">
-                  {t('Each level lists its newest {n} members; the counts are exact.', { n: network.data.listLimit })}
-                </p>
-              )}
-            <RewardsCard data={network.data} />
-          </>
-        ))}
+      {userId && (
+        <QueryState
+          query={network}
+          what={t('the referral network')}
+          fallback={TEXT.referralsFailed}
+          frame={(state) => <Card>{state}</Card>}
+        >
+          {(data) => (
+            <>
+              {renderTree(data, () => void network.refetch(), network.isFetching)}
+              {data.tree.totalReferrals > 0 &&
+                (data.counts.level1 > data.listLimit ||
+                  data.counts.level2 > data.listLimit ||
+                  data.counts.level3 > data.listLimit) && (
+                  <p className="text-sm text-white">
+                    {t('Each level lists its newest {n} members; the counts are exact.', { n: data.listLimit })}
+                  </p>
+                )}
+              <RewardsCard data={data} />
+            </>
+          )}
+        </QueryState>
+      )}
     </div>
   );
 }

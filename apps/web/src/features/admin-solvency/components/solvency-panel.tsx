@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Difference, Reconciliation, Solvency } from '@harvest/shared/schemas/solvency';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { fetchFile, save } from '../../../lib/download.ts';
 import { count, dateTime, shortHash, usdc } from '../../../lib/format.ts';
@@ -22,7 +23,6 @@ const WATCHER_STALE_MS = 10 * 60_000;
 export function SolvencyPanel() {
   const q = useQuery(solvencyQuery());
   const refresh = useRefreshSolvency();
-  const s = q.data;
 
   async function onRefresh() {
     try {
@@ -42,18 +42,18 @@ export function SolvencyPanel() {
         </Button>
       }
     >
-      {!s ? (
-        <p className="text-sm text-slate-600">{q.isError ? t('Solvency could not be loaded.') : t('Loading...')}</p>
-      ) : (
-        <div className="space-y-4 text-sm" data-testid="solvency">
-          <Coverage s={s} />
-          <Outflow s={s} />
-          {s.watcher && <WatcherLine watcher={s.watcher} />}
-          <SweepLine s={s} />
-          <ReconciliationSection run={s.reconciliation} />
-          {s.alarms.length > 0 && <Alarms alarms={s.alarms} />}
-        </div>
-      )}
+      <QueryState query={q} what={t('solvency')} fallback={t('Solvency could not be loaded.')} lines={4}>
+        {(s) => (
+          <div className="space-y-4 text-sm" data-testid="solvency">
+            <Coverage s={s} />
+            <Outflow s={s} />
+            {s.watcher && <WatcherLine watcher={s.watcher} />}
+            <SweepLine s={s} />
+            <ReconciliationSection run={s.reconciliation} />
+            {s.alarms.length > 0 && <Alarms alarms={s.alarms} />}
+          </div>
+        )}
+      </QueryState>
     </Card>
   );
 }

@@ -5,13 +5,13 @@ import { MAX_LENGTH } from '@harvest/shared/constants';
 import { createTierBody, type AdminTier } from '@harvest/shared/schemas/admin';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
-import { LoadError } from '../../../components/ui/query-state.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { TextInput } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useZodForm } from '../../../lib/form.ts';
 import { useSaveTier } from '../api/save-tier.ts';
 import { useQuery } from '@tanstack/react-query';
-import { adminTiersQuery } from '../../../lib/admin-queries.ts';
+import { adminTiersQuery } from '../api/tiers.ts';
 import { dateTime, usdc } from '../../../lib/format.ts';
 import { t, tx } from '../../../lib/i18n.tsx';
 
@@ -40,58 +40,54 @@ export function TiersManager() {
         </p>
       </Card>
       {editing && <TierForm tier={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
-      {q.isPending ? (
-        <p role="status" className="text-white">
-          {t('Loading tiers...')}
-        </p>
-      ) : q.isError ? (
-        <Card>
-          <LoadError
-            error={q.error}
-            what={t('tiers')}
-            fallback={t('Failed to load tiers')}
-            onRetry={() => void q.refetch()}
-          />
-        </Card>
-      ) : q.data.tiers.length === 0 ? (
-        <Card>
-          <p className="text-slate-500">{t('No tiers yet.')}</p>
-        </Card>
-      ) : (
-        <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          {q.data.tiers.map((tier) => (
-            <li key={tier._id}>
-              <Card className={tier.active ? '' : 'opacity-75'}>
-                <div className="flex items-start justify-between gap-2">
-                  <h3 className="text-base font-bold [overflow-wrap:anywhere] text-slate-900">{tier.name}</h3>
-                  <span
-                    className={`rounded-full px-2 py-0.5 text-xs font-bold ${tier.active ? 'bg-emerald-100 text-emerald-800' : 'bg-slate-200 text-slate-700'}`}
-                  >
-                    {tier.active ? t('ACTIVE') : t('INACTIVE')}
-                  </span>
-                </div>
-                <p className="mt-2 text-xl font-bold text-purple-700">{usdc(tier.amount)}</p>
-                <p className="text-sm text-slate-600">
-                  {t('{rate}% daily · order {order}', { rate: tier.dailyRate, order: tier.sortOrder })}
-                </p>
-                <p className="text-xs text-slate-500">{t('Updated {date}', { date: dateTime(tier.updatedAt) })}</p>
-                <div className="mt-3 flex flex-wrap gap-2">
-                  <Button variant="secondary" onClick={() => setEditing(tier)}>
-                    {t('Edit')}
-                  </Button>
-                  <Button
-                    variant={tier.active ? 'danger' : 'success'}
-                    disabled={save.isPending}
-                    onClick={() => void setActive(tier, !tier.active)}
-                  >
-                    {tier.active ? t('Deactivate') : t('Activate')}
-                  </Button>
-                </div>
-              </Card>
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryState
+        query={q}
+        what={t('tiers')}
+        fallback={t('Failed to load tiers')}
+        frame={(state) => <Card>{state}</Card>}
+      >
+        {(data) =>
+          data.tiers.length === 0 ? (
+            <Card>
+              <p className="text-slate-500">{t('No tiers yet.')}</p>
+            </Card>
+          ) : (
+            <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
+              {data.tiers.map((tier) => (
+                <li key={tier._id}>
+                  <Card className={tier.active ? '' : 'opacity-75'}>
+                    <div className="flex items-start justify-between gap-2">
+                      <h3 className="text-base font-bold [overflow-wrap:anywhere] text-slate-900">{tier.name}</h3>
+                      <span
+                        className={`rounded-full px-2 py-0.5 text-xs font-bold ${tier.active ? 'bg-emerald-100 text-emerald-800' : 'bg-slate-200 text-slate-700'}`}
+                      >
+                        {tier.active ? t('ACTIVE') : t('INACTIVE')}
+                      </span>
+                    </div>
+                    <p className="mt-2 text-xl font-bold text-purple-700">{usdc(tier.amount)}</p>
+                    <p className="text-sm text-slate-600">
+                      {t('{rate}% daily · order {order}', { rate: tier.dailyRate, order: tier.sortOrder })}
+                    </p>
+                    <p className="text-xs text-slate-500">{t('Updated {date}', { date: dateTime(tier.updatedAt) })}</p>
+                    <div className="mt-3 flex flex-wrap gap-2">
+                      <Button variant="secondary" onClick={() => setEditing(tier)}>
+                        {t('Edit')}
+                      </Button>
+                      <Button
+                        variant={tier.active ? 'danger' : 'success'}
+                        disabled={save.isPending}
+                        onClick={() => void setActive(tier, !tier.active)}
+                      >
+                        {tier.active ? t('Deactivate') : t('Activate')}
+                      </Button>
+                    </div>
+                  </Card>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </QueryState>
     </div>
   );
 }

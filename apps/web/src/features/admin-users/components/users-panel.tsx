@@ -1,5 +1,5 @@
 import { msg } from '@harvest/shared/i18n';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { TEXT } from '@harvest/shared/texts';
 import { statementTexts } from '@harvest/shared/statement-texts';
@@ -8,20 +8,19 @@ import { userSearchForm, type AdminUser } from '@harvest/shared/schemas/admin';
 import { Pager } from '../../../components/ui/pager.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
-import { LoadError } from '../../../components/ui/query-state.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { SearchForm } from '../../../components/ui/search-form.tsx';
 import { useZodForm } from '../../../lib/form.ts';
 import { useToggleBlock } from '../api/toggle-block.ts';
-import { useQuery } from '@tanstack/react-query';
-import { adminUsersQuery, userDepositsQuery } from '../../../lib/admin-queries.ts';
+import { adminUsersQuery, userDepositsQuery, USER_DEPOSITS_PAGE_SIZE, USERS_PAGE_SIZE } from '../api/users.ts';
 import { count, date, dateTime, shortHash, usdc } from '../../../lib/format.ts';
 import { Email } from '../../../components/ui/email.tsx';
-import { FIRST_PAGE, nextPage, prevPage, type PageAt } from '../../../lib/paging.ts';
+import { nextPage, prevPage } from '../../../lib/paging.ts';
+import { usePagedQuery } from '../../../lib/use-paged-query.ts';
 import { t, tx } from '../../../lib/i18n.tsx';
 import { UserSecurity } from './user-security.tsx';
 
-const PAGE_SIZE = 20;
 const DEPOSIT_STYLE = {
   pending: 'bg-amber-100 text-amber-800',
   confirmed: 'bg-emerald-100 text-emerald-800',
@@ -42,14 +41,14 @@ export interface UsersPanelSlots {
 export function UsersPanel({ toolbar, balanceForm, statementForm }: UsersPanelSlots) {
   const form = useZodForm<{ search: string }>(userSearchForm, { defaultValues: { search: '' } });
   const [search, setSearch] = useState('');
-  const [at, setAt] = useState<PageAt>(FIRST_PAGE);
-  const q = useQuery(adminUsersQuery(at, PAGE_SIZE, search));
-  const pages = Math.max(1, Math.ceil((q.data?.total ?? 0) / PAGE_SIZE));
-
-  const onSearch = form.handleSubmit((v) => {
-    setSearch(v.search.trim());
-    setAt(FIRST_PAGE);
+  const list = usePagedQuery((at) => adminUsersQuery(at, search), {
+    pageSize: USERS_PAGE_SIZE,
+    total: (d) => d.total,
+    filter: search,
   });
+  const q = list.query;
+
+  const onSearch = form.handleSubmit((v) => setSearch(v.search.trim()));
 
   return (
     <div className="space-y-4">
@@ -69,7 +68,6 @@ export function UsersPanel({ toolbar, balanceForm, statementForm }: UsersPanelSl
               onClick={() => {
                 form.reset({ search: '' });
                 setSearch('');
-                setAt(FIRST_PAGE);
               }}
             >
               {t('Clear')}
@@ -88,33 +86,29 @@ export function UsersPanel({ toolbar, balanceForm, statementForm }: UsersPanelSl
           </p>
         )}
       </Card>
-      {q.isPending ? (
-        <p role="status" className="text-white">
-          {t('Loading users...')}
-        </p>
-      ) : q.isError ? (
-        <Card>
-          <LoadError error={q.error} what={t('users')} fallback={TEXT.usersFailed} onRetry={() => void q.refetch()} />
-        </Card>
-      ) : q.data.users.length === 0 ? (
-        <Card>
-          <p className="text-slate-500">{t('No users found.')}</p>
-        </Card>
-      ) : (
-        <ul className="space-y-4" aria-busy={q.isFetching}>
-          {q.data.users.map((u) => (
-            <li key={u._id}>
-              <UserCard
-                user={u}
-                balanceForm={balanceForm}
-                statementForm={statementForm}
-                onChanged={() => void q.refetch()}
-              />
-            </li>
-          ))}
-        </ul>
-      )}
-      <Pager label={t('Users pages')} at={at} pages={pages} cursors={q.data} busy={q.isPlaceholderData} onGo={setAt} />
+      <QueryState query={q} what={t('users')} fallback={TEXT.usersFailed}>
+        {(data) =>
+          data.users.length === 0 ? (
+            <Card>
+              <p className="text-slate-500">{t('No users found.')}</p>
+            </Card>
+          ) : (
+            <ul className="space-y-4" aria-busy={q.isFetching}>
+              {data.users.map((u) => (
+                <li key={u._id}>
+                  <UserCard
+                    user={u}
+                    balanceForm={balanceForm}
+                    statementForm={statementForm}
+                    onChanged={() => void q.refetch()}
+                  />
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </QueryState>
+      <Pager label={t('Users pages')} {...list.pager} />
     </div>
   );
 }
@@ -260,44 +254,52 @@ function Figure({ label, value }: { label: string; value: string }) {
 }
 
 function UserDeposits({ userId }: { userId: string }) {
-  const [at, setAt] = useState<PageAt>(FIRST_PAGE);
-  const q = useQuery(userDepositsQuery(userId, at));
-  useEffect(() => setAt(FIRST_PAGE), [userId]);
-  if (q.isPending) return <p className="mt-3 text-sm text-slate-500">{t('Loading deposits...')}</p>;
-  if (q.isError)
-    return (
-      <div className="mt-3">
-        <LoadError error={q.error} what={t('deposits')} onRetry={() => void q.refetch()} />
-      </div>
-    );
-  if (q.data.deposits.length === 0) return <p className="mt-3 text-sm text-slate-500">{t('No deposits.')}</p>;
-  const pages = Math.max(1, Math.ceil(q.data.total / q.data.pageSize));
+  const {
+    query: q,
+    at,
+    pages,
+    pager,
+  } = usePagedQuery((at) => userDepositsQuery(userId, at), {
+    pageSize: USER_DEPOSITS_PAGE_SIZE,
+    total: (d) => d.total,
+    filter: userId,
+  });
   return (
     <div className="mt-3">
-      <ul className="divide-y divide-slate-200 text-sm">
-        {q.data.deposits.map((d) => (
-          <li key={d._id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-            <div className="min-w-0">
-              <p className="font-medium text-slate-900">
-                {usdc(d.amount)} <span className="text-xs text-slate-500">· {t(TYPE_LABEL[d.type])}</span>
-              </p>
-              <p className="break-all text-xs text-slate-500">
-                {d.txHash ? shortHash(d.txHash, 'adminDeposits') : t('No transaction hash')} ·{' '}
-                <span className="whitespace-nowrap">{dateTime(d.createdAt)}</span>
-              </p>
-            </div>
-            <span className={`rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${DEPOSIT_STYLE[d.status]}`}>
-              {d.status === 'pending' ? t('pending') : d.status === 'confirmed' ? t('confirmed') : t('failed')}
-            </span>
-          </li>
-        ))}
-      </ul>
+      <QueryState query={q} what={t('deposits')} lines={2}>
+        {(data) =>
+          data.deposits.length === 0 ? (
+            <p className="text-sm text-slate-500">{t('No deposits.')}</p>
+          ) : (
+            <ul className="divide-y divide-slate-200 text-sm">
+              {data.deposits.map((d) => (
+                <li key={d._id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+                  <div className="min-w-0">
+                    <p className="font-medium text-slate-900">
+                      {usdc(d.amount)} <span className="text-xs text-slate-500">· {t(TYPE_LABEL[d.type])}</span>
+                    </p>
+                    <p className="break-all text-xs text-slate-500">
+                      {d.txHash ? shortHash(d.txHash, 'adminDeposits') : t('No transaction hash')} ·{' '}
+                      <span className="whitespace-nowrap">{dateTime(d.createdAt)}</span>
+                    </p>
+                  </div>
+                  <span
+                    className={`rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${DEPOSIT_STYLE[d.status]}`}
+                  >
+                    {d.status === 'pending' ? t('pending') : d.status === 'confirmed' ? t('confirmed') : t('failed')}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </QueryState>
       {pages > 1 && (
         <div className="mt-2 flex items-center gap-2 text-sm">
           <Button
             variant="ghost"
-            disabled={at.page <= 1 || q.isPlaceholderData}
-            onClick={() => setAt(prevPage(at, q.data))}
+            disabled={at.page <= 1 || pager.busy}
+            onClick={() => pager.onGo(prevPage(at, q.data))}
           >
             {t('Newer')}
           </Button>
@@ -306,8 +308,8 @@ function UserDeposits({ userId }: { userId: string }) {
           </span>
           <Button
             variant="ghost"
-            disabled={at.page >= pages || q.isPlaceholderData}
-            onClick={() => setAt(nextPage(at, q.data))}
+            disabled={at.page >= pages || pager.busy}
+            onClick={() => pager.onGo(nextPage(at, q.data))}
           >
             {t('Older')}
           </Button>

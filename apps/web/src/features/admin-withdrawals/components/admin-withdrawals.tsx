@@ -9,7 +9,7 @@ import { Pager } from '../../../components/ui/pager.tsx';
 import { Tabs } from '../../../components/ui/tabs.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
-import { LoadError } from '../../../components/ui/query-state.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { Field, TextInput, inputClass } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
@@ -17,14 +17,12 @@ import { firstError, useZodForm } from '../../../lib/form.ts';
 import { useApproveWithdrawal } from '../api/approve-withdrawal.ts';
 import { useRejectWithdrawal } from '../api/reject-withdrawal.ts';
 import { ExportBatchDialog } from './payout-batches.tsx';
-import { useQuery } from '@tanstack/react-query';
-import { adminWithdrawalsQuery, type WithdrawalView } from '../../../lib/admin-queries.ts';
+import { adminWithdrawalsQuery, WITHDRAWALS_PAGE_SIZE, type WithdrawalView } from '../api/withdrawals.ts';
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
 import { Email } from '../../../components/ui/email.tsx';
-import { FIRST_PAGE, type PageAt } from '../../../lib/paging.ts';
+import { usePagedQuery } from '../../../lib/use-paged-query.ts';
 import { rich, t, tx } from '../../../lib/i18n.tsx';
 
-const PAGE_SIZE = 25;
 const STATUS = {
   pending: { label: msg('Pending'), cls: 'bg-amber-100 text-amber-800' },
   approved: { label: msg('Completed'), cls: 'bg-emerald-100 text-emerald-800' },
@@ -43,17 +41,19 @@ const canPay = (w: AdminWithdrawal) => w.batchId === null && !w.frozen && !w.pay
 /** `toolbar` is composed by the app layer (e.g. the CSV downloads). */
 export function AdminWithdrawals({ toolbar }: { toolbar?: ReactNode } = {}) {
   const [view, setView] = useState<WithdrawalView>('pending');
-  const [at, setAt] = useState<PageAt>(FIRST_PAGE);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   /** Pending withdrawals ticked for a payout batch (by id, across pages). */
   const [forBatch, setForBatch] = useState<ReadonlySet<string>>(new Set());
   const [exporting, setExporting] = useState(false);
-  const query = useQuery(adminWithdrawalsQuery(view, at, PAGE_SIZE));
+  const list = usePagedQuery((at) => adminWithdrawalsQuery(view, at), {
+    pageSize: WITHDRAWALS_PAGE_SIZE,
+    total: (d) => d.pagination.total,
+    filter: view,
+  });
+  const query = list.query;
   const all = query.data?.withdrawals ?? [];
   const rows = view === 'history' ? all.filter((w) => w.status !== 'pending') : all;
   const counts = query.data?.counts;
-  const total = query.data?.pagination.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const selected = rows.find((w) => w._id === selectedId) ?? null;
   const panel = useRef<HTMLDivElement>(null);
   const revealPanel = useRef(false);
@@ -76,11 +76,6 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: ReactNode } = {}) {
     if (query.isError)
       toast.error(errorText(query.error, TEXT.fetchWithdrawalsFailed), { toastId: 'fetch-withdrawals' });
   }, [query.isError, query.error, query.errorUpdatedAt]);
-
-  // The list shrank under the shown page (withdrawals processed): show its new last page.
-  useEffect(() => {
-    if (at.page > pages) setAt({ page: pages });
-  }, [at.page, pages]);
 
   const tabs: { id: WithdrawalView; label: string; count: number | undefined }[] = [
     { id: 'pending', label: t('Pending'), count: counts?.pending },
@@ -111,70 +106,54 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: ReactNode } = {}) {
             label: t('{label} ({n})', { label: tab.label, n: tab.count ?? '…' }),
           }))}
           value={view}
-          onChange={(id) => {
-            setView(id);
-            setAt(FIRST_PAGE);
-          }}
+          onChange={setView}
           listClassName="mb-4 flex gap-1 rounded-xl bg-purple-50 p-1"
           tabClassName="flex-1 rounded-lg px-3 py-2 text-sm font-semibold text-purple-700 transition hover:bg-white/60 data-[state=active]:bg-white data-[state=active]:text-purple-800 data-[state=active]:shadow"
         >
-          {query.isPending ? (
-            <p className="text-sm text-slate-500">{t('Loading withdrawals...')}</p>
-          ) : query.isError && rows.length === 0 ? (
-            <LoadError
-              error={query.error}
-              what={t('withdrawals')}
-              fallback={TEXT.fetchWithdrawalsFailed}
-              onRetry={() => void query.refetch()}
-            />
-          ) : rows.length === 0 ? (
-            <p className="text-sm text-slate-500">
-              {view === 'pending' ? t('No pending withdrawals.') : t('No withdrawals yet.')}
-            </p>
-          ) : (
-            <ul className="space-y-2">
-              {rows.map((w) => (
-                <li key={w._id} className="flex items-start gap-2">
-                  {view === 'pending' && (
-                    <input
-                      type="checkbox"
-                      className="mt-4 size-5 shrink-0 accent-purple-700 disabled:opacity-40"
-                      aria-label={t('Add to a payout batch: {amount} to {whom}', {
-                        amount: usdc(w.netAmount),
-                        whom: w.userId ? `${w.userId.firstName} ${w.userId.lastName}` : w.walletAddress,
-                      })}
-                      checked={forBatch.has(w._id)}
-                      disabled={!canPay(w)}
-                      onChange={(e) => {
-                        const next = new Set(forBatch);
-                        if (e.target.checked) next.add(w._id);
-                        else next.delete(w._id);
-                        setForBatch(next);
-                      }}
-                    />
-                  )}
-                  <WithdrawalRow
-                    w={w}
-                    selected={w._id === selectedId}
-                    onSelect={() => {
-                      revealPanel.current = true;
-                      setSelectedId(w._id);
-                    }}
-                  />
-                </li>
-              ))}
-            </ul>
-          )}
+          <QueryState query={query} what={t('withdrawals')} fallback={TEXT.fetchWithdrawalsFailed}>
+            {() =>
+              rows.length === 0 ? (
+                <p className="text-sm text-slate-500">
+                  {view === 'pending' ? t('No pending withdrawals.') : t('No withdrawals yet.')}
+                </p>
+              ) : (
+                <ul className="space-y-2">
+                  {rows.map((w) => (
+                    <li key={w._id} className="flex items-start gap-2">
+                      {view === 'pending' && (
+                        <input
+                          type="checkbox"
+                          className="mt-4 size-5 shrink-0 accent-purple-700 disabled:opacity-40"
+                          aria-label={t('Add to a payout batch: {amount} to {whom}', {
+                            amount: usdc(w.netAmount),
+                            whom: w.userId ? `${w.userId.firstName} ${w.userId.lastName}` : w.walletAddress,
+                          })}
+                          checked={forBatch.has(w._id)}
+                          disabled={!canPay(w)}
+                          onChange={(e) => {
+                            const next = new Set(forBatch);
+                            if (e.target.checked) next.add(w._id);
+                            else next.delete(w._id);
+                            setForBatch(next);
+                          }}
+                        />
+                      )}
+                      <WithdrawalRow
+                        w={w}
+                        selected={w._id === selectedId}
+                        onSelect={() => {
+                          revealPanel.current = true;
+                          setSelectedId(w._id);
+                        }}
+                      />
+                    </li>
+                  ))}
+                </ul>
+              )
+            }
+          </QueryState>
 
-          <Pager
-            label={t('Pages')}
-            at={at}
-            pages={pages}
-            cursors={query.data}
-            busy={query.isPlaceholderData}
-            onGo={setAt}
-            onLight
-          />
+          <Pager label={t('Pages')} {...list.pager} onLight />
         </Tabs>
       </Card>
 

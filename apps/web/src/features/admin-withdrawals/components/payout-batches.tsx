@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { PayoutBatch } from '@harvest/shared/schemas/withdrawals';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { errorText, hasCode } from '../../../lib/api-client.ts';
@@ -117,7 +118,6 @@ export function ExportBatchDialog({
 /** Payout batches: the open ones' files (Safe or CSV) and cancellation, and the recently closed ones. */
 export function PayoutBatches() {
   const q = useQuery(batchesQuery());
-  const batches = q.data?.batches ?? [];
   return (
     <Card title={t('Payout batches')}>
       <p className="mb-3 text-sm text-slate-700">
@@ -126,17 +126,19 @@ export function PayoutBatches() {
           { safe: 'Safe{Wallet}' },
         )}
       </p>
-      {q.isPending ? (
-        <p className="text-sm text-slate-600">{t('Loading...')}</p>
-      ) : batches.length === 0 ? (
-        <p className="text-sm text-slate-600">{t('No payout batches yet.')}</p>
-      ) : (
-        <ul className="space-y-2">
-          {batches.map((b) => (
-            <BatchItem key={b._id} b={b} />
-          ))}
-        </ul>
-      )}
+      <QueryState query={q} what={t('payout batches')} lines={2}>
+        {({ batches }) =>
+          batches.length === 0 ? (
+            <p className="text-sm text-slate-600">{t('No payout batches yet.')}</p>
+          ) : (
+            <ul className="space-y-2">
+              {batches.map((b) => (
+                <BatchItem key={b._id} b={b} />
+              ))}
+            </ul>
+          )
+        }
+      </QueryState>
     </Card>
   );
 }

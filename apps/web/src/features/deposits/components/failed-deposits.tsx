@@ -9,7 +9,7 @@ import { firstError, useZodForm } from '../../../lib/form.ts';
 import { useUpdateFailedDeposit } from '../api/update-failed-deposit.ts';
 import { useDismissFailedDeposit } from '../api/dismiss-failed-deposit.ts';
 import { useQuery } from '@tanstack/react-query';
-import { failedDepositsQuery } from '../../../lib/investor-queries.ts';
+import { failedDepositsQuery } from '../api/deposit-history.ts';
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
 import { t, tx } from '../../../lib/i18n.tsx';
 

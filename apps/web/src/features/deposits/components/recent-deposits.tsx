@@ -4,7 +4,7 @@ import { STATUS_LABEL, STATUS_STYLE, TYPE_LABEL } from '../lib/format.ts';
 import { useEffect, useRef } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { QueryState } from '../../../components/ui/query-state.tsx';
-import { depositHistoryQuery } from '../../../lib/investor-queries.ts';
+import { depositHistoryQuery } from '../api/deposit-history.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
 import { t, tx } from '../../../lib/i18n.tsx';

@@ -4,7 +4,7 @@ import { TEXT } from '@harvest/shared/texts';
 import { statementTexts } from '@harvest/shared/statement-texts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
-import { LoadError, Skeleton } from '../../../components/ui/query-state.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { statementQuery, type Period } from '../api/statement.ts';
 import { periodError } from '../lib/period.ts';
 import { DownloadButtons } from './download-buttons.tsx';
@@ -45,22 +45,15 @@ export function StatementPanel() {
           <Button type="submit">{st.screen.show}</Button>
         </form>
       </Card>
-      {q.data ? (
-        <StatementView statement={q.data} actions={<DownloadButtons path={PATH} period={q.data} />} />
-      ) : (
-        <Card>
-          {q.isError ? (
-            <LoadError
-              error={q.error}
-              what={t('your statement')}
-              fallback={TEXT.statementFailed}
-              onRetry={() => void q.refetch()}
-            />
-          ) : (
-            <Skeleton lines={5} label={st.screen.loading} />
-          )}
-        </Card>
-      )}
+      <QueryState
+        query={q}
+        what={t('your statement')}
+        fallback={TEXT.statementFailed}
+        lines={5}
+        frame={(state) => <Card>{state}</Card>}
+      >
+        {(data) => <StatementView statement={data} actions={<DownloadButtons path={PATH} period={data} />} />}
+      </QueryState>
     </div>
   );
 }

@@ -5,12 +5,12 @@ import { cycleEarning, microToUsdc, parseUsdc, rateToScaled } from '@harvest/sha
 import type { Tier } from '@harvest/shared/schemas/investments';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
-import { LoadError, Skeleton } from '../../../components/ui/query-state.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { investBodyOf, useInvest } from '../api/invest.ts';
 import { useQuery } from '@tanstack/react-query';
-import { tiersQuery } from '../../../lib/investor-queries.ts';
+import { tiersQuery } from '../api/tiers.ts';
 import { usdc } from '../../../lib/format.ts';
 import { rich, t, tx } from '../../../lib/i18n.tsx';
 
@@ -31,65 +31,60 @@ export function TierList({ balance, weekday }: { balance?: number; weekday?: boo
   // On a weekend Invest Now is off and says why, instead of being refused after the click.
   const weekend = weekday === false;
 
-  if (tiers.data === undefined)
-    return (
-      <Card title={t('Investment Tiers')}>
-        {tiers.isError ? (
-          <LoadError error={tiers.error} what={t('the investment tiers')} onRetry={() => void tiers.refetch()} />
-        ) : (
-          <Skeleton lines={3} label={t('Loading the investment tiers')} />
-        )}
-      </Card>
-    );
-
   return (
     <Card title={t('Investment Tiers')}>
-      {/* On a weekend the one reason comes first, before the buttons it turns off. */}
-      {weekend && (
-        <p
-          id="tiers-weekend"
-          role="note"
-          className="mb-4 rounded-lg bg-amber-50 p-3 text-sm font-medium text-amber-900"
-        >
-          {t(TEXT.weekdayInvest)}
-        </p>
-      )}
-      {tiers.data.tiers.length === 0 ? (
-        <p className="text-slate-600">{t('No investment tiers are available right now.')}</p>
-      ) : (
-        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          {tiers.data.tiers.map((tier) => (
-            <li
-              key={tier._id}
-              className="flex flex-col rounded-xl border border-purple-100 bg-gradient-to-br from-white to-purple-50 p-4 shadow-sm"
-            >
-              <h3 className="text-lg font-bold text-purple-900">{tier.name}</h3>
-              <p className="mt-2 text-2xl font-bold text-slate-900">{usdc(tier.amount)}</p>
-              <p className="mt-1 text-sm text-slate-600">
-                {rich(t('Daily rate: <0>{rate}%</0>', { rate: tier.dailyRate }), [
-                  (text) => <span className="font-semibold text-emerald-700">{text}</span>,
-                ])}
-              </p>
-              <Button
-                className="mt-4"
-                onClick={() => setChosen(tier)}
-                disabled={weekend}
-                aria-label={t('Invest Now in {tier}', { tier: tier.name })}
-                aria-describedby={weekend ? 'tiers-weekend' : undefined}
+      <QueryState query={tiers} what={t('the investment tiers')} lines={3}>
+        {(data) => (
+          <>
+            {/* On a weekend the one reason comes first, before the buttons it turns off. */}
+            {weekend && (
+              <p
+                id="tiers-weekend"
+                role="note"
+                className="mb-4 rounded-lg bg-amber-50 p-3 text-sm font-medium text-amber-900"
               >
-                {t('Invest Now')}
-              </Button>
-            </li>
-          ))}
-        </ul>
-      )}
-      <p className="mt-4 text-xs text-slate-600">
-        {weekend
-          ? t('Daily rates are set by the platform operator and are not guaranteed.')
-          : t(
-              'Investments are available Monday through Friday. Daily rates are set by the platform operator and are not guaranteed.',
+                {t(TEXT.weekdayInvest)}
+              </p>
             )}
-      </p>
+            {data.tiers.length === 0 ? (
+              <p className="text-slate-600">{t('No investment tiers are available right now.')}</p>
+            ) : (
+              <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+                {data.tiers.map((tier) => (
+                  <li
+                    key={tier._id}
+                    className="flex flex-col rounded-xl border border-purple-100 bg-gradient-to-br from-white to-purple-50 p-4 shadow-sm"
+                  >
+                    <h3 className="text-lg font-bold text-purple-900">{tier.name}</h3>
+                    <p className="mt-2 text-2xl font-bold text-slate-900">{usdc(tier.amount)}</p>
+                    <p className="mt-1 text-sm text-slate-600">
+                      {rich(t('Daily rate: <0>{rate}%</0>', { rate: tier.dailyRate }), [
+                        (text) => <span className="font-semibold text-emerald-700">{text}</span>,
+                      ])}
+                    </p>
+                    <Button
+                      className="mt-4"
+                      onClick={() => setChosen(tier)}
+                      disabled={weekend}
+                      aria-label={t('Invest Now in {tier}', { tier: tier.name })}
+                      aria-describedby={weekend ? 'tiers-weekend' : undefined}
+                    >
+                      {t('Invest Now')}
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <p className="mt-4 text-xs text-slate-600">
+              {weekend
+                ? t('Daily rates are set by the platform operator and are not guaranteed.')
+                : t(
+                    'Investments are available Monday through Friday. Daily rates are set by the platform operator and are not guaranteed.',
+                  )}
+            </p>
+          </>
+        )}
+      </QueryState>
       <ConfirmInvest tier={chosen} balance={balance} onClose={() => setChosen(null)} />
     </Card>
   );

@@ -7,13 +7,14 @@ import {
   type AddWithdrawalAddressInput,
 } from '@harvest/shared/schemas/security';
 import { api } from '../../../lib/api-client.ts';
+import type { PageAt } from '../../../lib/paging.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** Rows per page of the address book in Profile; Withdraw All's choice reads the largest page the server gives. */
 export const ADDRESS_PAGE_SIZE = 10;
 export const ADDRESS_CHOICE_SIZE = 50;
 
-export const addressesQuery = (page: number, pageSize = ADDRESS_PAGE_SIZE) =>
+export const addressesQuery = ({ page }: PageAt, pageSize = ADDRESS_PAGE_SIZE) =>
   queryOptions({
     queryKey: queryKeys.account.addresses(page, pageSize),
     queryFn: () => api(`/user/withdrawal-addresses?page=${page}&pageSize=${pageSize}`, withdrawalAddressesResponse),

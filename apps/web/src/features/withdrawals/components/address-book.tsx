@@ -1,5 +1,7 @@
 import { useState } from 'react';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { FIRST_PAGE } from '../../../lib/paging.ts';
+import { usePagedQuery } from '../../../lib/use-paged-query.ts';
 import {
   addWithdrawalAddressBody,
   type AddWithdrawalAddressInput,
@@ -122,11 +124,11 @@ export function AddAddressForm({
 /** Profile: the withdrawal address book, with each address's state, Remove (at once) and Add. */
 export function AddressBookSection() {
   const qc = useQueryClient();
-  const [page, setPage] = useState(1);
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<WithdrawalAddress | null>(null);
   const [busy, setBusy] = useState(false);
-  const query = useQuery({ ...addressesQuery(page), placeholderData: keepPreviousData });
+  const list = usePagedQuery(addressesQuery, { pageSize: ADDRESS_PAGE_SIZE, total: (d) => d.pagination.total });
+  const query = list.query;
 
   async function remove() {
     if (!removing) return;
@@ -178,15 +180,7 @@ export function AddressBookSection() {
           )
         }
       </QueryState>
-      <Pager
-        label={t('Address pages')}
-        at={{ page }}
-        pages={Math.ceil((query.data?.pagination.total ?? 0) / ADDRESS_PAGE_SIZE)}
-        cursors={undefined}
-        busy={query.isPlaceholderData}
-        onGo={(at) => setPage(at.page)}
-        onLight
-      />
+      <Pager label={t('Address pages')} {...list.pager} onLight />
       {adding ? (
         <AddAddressForm onDone={() => setAdding(false)} onCancel={() => setAdding(false)} />
       ) : (
@@ -234,7 +228,7 @@ export function AddressChoice({
   error?: string | undefined;
 }) {
   const [adding, setAdding] = useState(false);
-  const query = useQuery(addressesQuery(1, ADDRESS_CHOICE_SIZE));
+  const query = useQuery(addressesQuery(FIRST_PAGE, ADDRESS_CHOICE_SIZE));
   const errorId = 'address-choice-error';
   return (
     <fieldset className="space-y-2" aria-describedby={error ? errorId : undefined}>

@@ -3,7 +3,7 @@ import { POLL_INVESTMENTS_MS } from '@harvest/shared/constants';
 import { microToUsdc, parseUsdc } from '@harvest/shared/money';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
-import { LoadError, Skeleton } from '../../../components/ui/query-state.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { TEXT } from '@harvest/shared/texts';
 import { useAuth } from '../../../lib/auth.tsx';
 import { withdrawBreakdown } from '../lib/breakdown.ts';
@@ -12,7 +12,7 @@ import { WithdrawalCard } from './withdrawal-card.tsx';
 import { WithdrawalSummary } from './withdrawal-summary.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { dashboardQuery } from '../../../lib/query-keys.ts';
-import { myWithdrawalsQuery } from '../../../lib/investor-queries.ts';
+import { myWithdrawalsQuery } from '../api/my-withdrawals.ts';
 import { usdc } from '../../../lib/format.ts';
 import { t } from '../../../lib/i18n.tsx';
 
@@ -65,22 +65,20 @@ export function WithdrawalsSection() {
     >
       <div className="space-y-5">
         {breakdown && available <= 0 && <p className="text-sm font-medium text-slate-700">{t(TEXT.noFunds)}</p>}
-        {summary && history.data ? (
-          <WithdrawalSummary
-            available={available}
-            pending={summary.pendingApproval}
-            completed={sum(completed.map((w) => w.netAmount))}
-            fees={sum(completed.map((w) => w.feeAmount))}
-          />
-        ) : dashboard.isError || history.isError ? (
-          <LoadError
-            error={dashboard.error ?? history.error}
-            what={t('your withdrawal summary')}
-            onRetry={() => void Promise.all([dashboard.refetch(), history.refetch()])}
-          />
-        ) : (
-          <Skeleton lines={2} label={t('Loading your withdrawal summary')} />
-        )}
+        <QueryState query={dashboard} what={t('your withdrawal summary')} lines={2}>
+          {() => (
+            <QueryState query={history} what={t('your withdrawal summary')} lines={2}>
+              {() => (
+                <WithdrawalSummary
+                  available={available}
+                  pending={summary?.pendingApproval ?? 0}
+                  completed={sum(completed.map((w) => w.netAmount))}
+                  fees={sum(completed.map((w) => w.feeAmount))}
+                />
+              )}
+            </QueryState>
+          )}
+        </QueryState>
         {breakdown && available > 0 && (
           <p className="text-sm text-slate-700">
             {t(
@@ -94,23 +92,21 @@ export function WithdrawalsSection() {
           <h3 id="withdrawal-history" className="mb-2 text-base font-semibold text-slate-900">
             {t('Withdrawal History')}
           </h3>
-          {history.data === undefined ? (
-            history.isError ? (
-              <LoadError error={history.error} what={t('your withdrawals')} onRetry={() => void history.refetch()} />
-            ) : (
-              <Skeleton lines={3} label={t('Loading your withdrawals')} />
-            )
-          ) : withdrawals.length === 0 ? (
-            <p className="text-sm text-slate-700">{t('No withdrawals yet.')}</p>
-          ) : (
-            <ul className="grid grid-cols-1 gap-3 md:grid-cols-2 xl:grid-cols-3">
-              {withdrawals.map((w) => (
-                <li key={w._id}>
-                  <WithdrawalCard w={w} />
-                </li>
-              ))}
-            </ul>
-          )}
+          <QueryState query={history} what={t('your withdrawals')} lines={3}>
+            {() =>
+              withdrawals.length === 0 ? (
+                <p className="text-sm text-slate-700">{t('No withdrawals yet.')}</p>
+              ) : (
+                <ul className="grid grid-cols-1 gap-3 md:grid-cols-2 xl:grid-cols-3">
+                  {withdrawals.map((w) => (
+                    <li key={w._id}>
+                      <WithdrawalCard w={w} />
+                    </li>
+                  ))}
+                </ul>
+              )
+            }
+          </QueryState>
         </section>
       </div>
 

@@ -4,9 +4,9 @@ import { Card } from '../../../../components/ui/card.tsx';
 import { InviteDialog } from '../../../../features/invitation/components/invite-dialog.tsx';
 import { ReferralNetwork } from '../../../../features/referrals/components/referral-network.tsx';
 import { ReferralRewards } from '../../../../features/referrals/components/referral-rewards.tsx';
-import { errorText } from '../../../../lib/api-client.ts';
+import { QueryState } from '../../../../components/ui/query-state.tsx';
 import { useQuery } from '@tanstack/react-query';
-import { referralRewardsQuery, referralTreeQuery } from '../../../../lib/investor-queries.ts';
+import { referralRewardsQuery, referralTreeQuery } from '../../../../features/referrals/api/referrals.ts';
 import { t } from '../../../../lib/i18n.tsx';
 
 /** The signed-in user's own Referral Network, rewards and the invitation dialog (investor and admin tabs). */
@@ -22,31 +22,20 @@ export function MyReferralNetwork({ children }: { children?: ReactNode }) {
 
   return (
     <div className="space-y-6">
-      {tree.isPending ? (
-        <Card title={t('Referral Network')}>
-          <p role="status" className="text-slate-500">
-            {t('Loading your network...')}
-          </p>
-        </Card>
-      ) : tree.isError ? (
-        <Card
-          title={t('Referral Network')}
-          actions={
-            <Button variant="secondary" onClick={refresh}>
-              {t('Retry')}
-            </Button>
-          }
-        >
-          <p className="text-slate-600">{errorText(tree.error, t('Could not load your referral network.'))}</p>
-        </Card>
-      ) : (
-        <ReferralNetwork
-          tree={tree.data}
-          onRefresh={refresh}
-          refreshing={tree.isFetching || rewards.isFetching}
-          emptyAction={<Button onClick={() => setInviteOpen(true)}>{t('Share your invitation code')}</Button>}
-        />
-      )}
+      <QueryState
+        query={tree}
+        what={t('your referral network')}
+        frame={(state) => <Card title={t('Referral Network')}>{state}</Card>}
+      >
+        {(data) => (
+          <ReferralNetwork
+            tree={data}
+            onRefresh={refresh}
+            refreshing={tree.isFetching || rewards.isFetching}
+            emptyAction={<Button onClick={() => setInviteOpen(true)}>{t('Share your invitation code')}</Button>}
+          />
+        )}
+      </QueryState>
       {rewards.data && <ReferralRewards data={rewards.data} />}
       {children}
       <InviteDialog open={inviteOpen} onClose={closeInvite} />

@@ -1,6 +1,6 @@
 import { POLL_DEPOSITS_MS } from '@harvest/shared/constants';
 import { Card, StatCard } from '../../../../components/ui/card.tsx';
-import { LoadError, Skeleton } from '../../../../components/ui/query-state.tsx';
+import { QueryState } from '../../../../components/ui/query-state.tsx';
 import { useAuth } from '../../../../lib/auth.tsx';
 import { DepositAddress } from '../../../../features/deposits/components/deposit-address.tsx';
 import { DepositForm } from '../../../../features/deposits/components/deposit-form.tsx';
@@ -20,7 +20,6 @@ import { t } from '../../../../lib/i18n.tsx';
 export default function Tab() {
   const { user } = useAuth();
   const dashboard = useQuery(dashboardQuery(POLL_DEPOSITS_MS));
-  const balance = dashboard.data?.accountSummary.balance;
   const settings = useQuery(depositSettingsQuery()).data;
   const own = settings?.ownAddress ?? false;
   return (
@@ -39,13 +38,9 @@ export default function Tab() {
           label={t('Current Balance')}
           className="lg:self-start"
           value={
-            balance !== undefined ? (
-              usdc(balance, 'balance')
-            ) : dashboard.isError ? (
-              <LoadError error={dashboard.error} what={t('your balance')} onRetry={() => void dashboard.refetch()} />
-            ) : (
-              <Skeleton lines={1} label={t('Loading your balance')} />
-            )
+            <QueryState query={dashboard} what={t('your balance')} lines={1}>
+              {(d) => usdc(d.accountSummary.balance, 'balance')}
+            </QueryState>
           }
         />
       </div>

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { Card } from '../../../../components/ui/card.tsx';
-import { LoadError, Skeleton } from '../../../../components/ui/query-state.tsx';
+import { QueryState } from '../../../../components/ui/query-state.tsx';
 import { AccountSummaryCards } from '../../../../features/dashboard/components/account-summary-cards.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { dashboardQuery } from '../../../../lib/query-keys.ts';
@@ -8,40 +8,33 @@ import { t } from '../../../../lib/i18n.tsx';
 
 export default function Tab() {
   const dashboard = useQuery(dashboardQuery());
-  if (dashboard.data === undefined)
-    return (
-      <Card title={t('Your account')}>
-        {dashboard.isError ? (
-          <LoadError
-            error={dashboard.error}
-            what={t('your account summary')}
-            onRetry={() => void dashboard.refetch()}
-          />
-        ) : (
-          <Skeleton lines={4} label={t('Loading your account')} />
-        )}
-      </Card>
-    );
-  const s = dashboard.data.accountSummary;
-  const fresh = s.balance === 0 && s.totalInvestment === 0 && s.totalEarnings === 0 && s.referralRewards === 0;
   return (
-    <div className="space-y-4">
-      {fresh && (
-        <Card title={t('Welcome to Harvest Farm')}>
-          <p className="text-slate-700">
-            {t(
-              'Start with a deposit of USDC on Polygon (at least 0.5 USDC). Once it is confirmed, choose a tier and your investment earns its daily rate in 8-hour cycles, Monday to Friday.',
-            )}
-          </p>
-          <Link
-            to="/dashboard?tab=deposit"
-            className="mt-3 inline-flex min-h-10 items-center rounded-lg bg-purple-700 px-4 py-2 text-sm font-semibold text-white hover:bg-purple-800"
-          >
-            {t('Make your first deposit')}
-          </Link>
-        </Card>
+    <QueryState
+      query={dashboard}
+      what={t('your account summary')}
+      lines={4}
+      frame={(state) => <Card title={t('Your account')}>{state}</Card>}
+    >
+      {({ accountSummary: s }) => (
+        <div className="space-y-4">
+          {s.balance === 0 && s.totalInvestment === 0 && s.totalEarnings === 0 && s.referralRewards === 0 && (
+            <Card title={t('Welcome to Harvest Farm')}>
+              <p className="text-slate-700">
+                {t(
+                  'Start with a deposit of USDC on Polygon (at least 0.5 USDC). Once it is confirmed, choose a tier and your investment earns its daily rate in 8-hour cycles, Monday to Friday.',
+                )}
+              </p>
+              <Link
+                to="/dashboard?tab=deposit"
+                className="mt-3 inline-flex min-h-10 items-center rounded-lg bg-purple-700 px-4 py-2 text-sm font-semibold text-white hover:bg-purple-800"
+              >
+                {t('Make your first deposit')}
+              </Link>
+            </Card>
+          )}
+          <AccountSummaryCards summary={s} />
+        </div>
       )}
-      <AccountSummaryCards summary={s} />
-    </div>
+    </QueryState>
   );
 }
