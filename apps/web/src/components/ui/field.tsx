@@ -80,6 +80,18 @@ export const TextInput = forwardRef<HTMLInputElement, InputProps>(function TextI
   );
 });
 
+/**
+ * Every typed amount of USDC. A text field with the decimal keypad rather than type="number", which hands the
+ * shared schema "" for "1,5" or "abc" (so the wrong message) and changes under the mouse wheel.
+ */
+export const AmountInput = forwardRef<HTMLInputElement, Omit<InputProps, 'type' | 'inputMode'>>(
+  function AmountInput(props, ref) {
+    return (
+      <TextInput ref={ref} type="text" inputMode="decimal" dir="ltr" autoComplete="off" spellCheck={false} {...props} />
+    );
+  },
+);
+
 /** A password field with the spec's Show/Hide toggle. */
 export const PasswordInput = forwardRef<HTMLInputElement, InputProps>(function PasswordInput(
   { label, hint, error, flaggedBy, ...props },

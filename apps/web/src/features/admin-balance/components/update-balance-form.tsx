@@ -6,7 +6,7 @@ import { updateUserBalanceBody, type UpdateUserBalanceInput } from '@harvest/sha
 import type { AdminUser } from '@harvest/shared/schemas/admin';
 import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
-import { TextInput } from '../../../components/ui/field.tsx';
+import { AmountInput, TextInput } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { firstError, useZodForm } from '../../../lib/form.ts';
 import { fullName, usdc } from '../../../lib/format.ts';
@@ -72,12 +72,8 @@ export function UpdateBalanceForm({ user, onDone }: { user: AdminUser; onDone?: 
           (text) => <strong>{text}</strong>,
         ])}
       </p>
-      <TextInput
+      <AmountInput
         label={t('New Balance (USDC)')}
-        type="text"
-        inputMode="decimal"
-        dir="ltr"
-        autoComplete="off"
         placeholder="0.00"
         error={errors.newBalance?.message}
         {...form.register('newBalance')}

@@ -6,7 +6,7 @@ import { createTierBody, type AdminTier } from '@harvest/shared/schemas/admin';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
-import { TextInput } from '../../../components/ui/field.tsx';
+import { AmountInput, TextInput } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useZodForm } from '../../../lib/form.ts';
 import { useSaveTier } from '../api/save-tier.ts';
@@ -153,17 +153,7 @@ function TierForm({ tier, onClose }: { tier: AdminTier | null; onClose: () => vo
           error={errors.name?.message}
           {...form.register('name')}
         />
-        <TextInput
-          label={t('Amount (USDC)')}
-          type="number"
-          inputMode="decimal"
-          dir="ltr"
-          min="0"
-          step="any"
-          required
-          error={errors.amount?.message}
-          {...form.register('amount')}
-        />
+        <AmountInput label={t('Amount (USDC)')} required error={errors.amount?.message} {...form.register('amount')} />
         <TextInput
           label={t('Daily rate (%)')}
           type="number"

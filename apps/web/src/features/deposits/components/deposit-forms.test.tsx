@@ -28,7 +28,7 @@ const failed: Deposit = {
 };
 
 describe('deposit claim and correction forms (react-hook-form, shared schemas)', () => {
-  it("the claim form marks each empty field with the spec's text, then the minimum, and sends nothing until valid", async () => {
+  it("the claim form marks each empty field with the spec's text, then the minimum and a malformed amount, and sends nothing until valid", async () => {
     const user = userEvent.setup();
     const api = stubApi(({ method, path }) => {
       if (method === 'POST' && path === '/user/process-deposit')
@@ -44,6 +44,10 @@ describe('deposit claim and correction forms (react-hook-form, shared schemas)',
     await user.type(within(form).getByLabelText('From Address'), FROM);
     await user.click(within(form).getByRole('button', { name: 'Submit Deposit' }));
     expect(await within(form).findByText(TEXT.minDeposit)).toBeTruthy();
+    // A decimal comma reaches the schema as typed (a number field would hand it "" and say "required").
+    await user.clear(within(form).getByLabelText('Amount (USDC)'));
+    await user.type(within(form).getByLabelText('Amount (USDC)'), '1,5');
+    expect(await within(form).findByText(TEXT.invalidDepositAmount)).toBeTruthy();
     expect(api.to('POST /user/process-deposit')).toHaveLength(0);
     await user.clear(within(form).getByLabelText('Amount (USDC)'));
     await user.type(within(form).getByLabelText('Amount (USDC)'), '25');

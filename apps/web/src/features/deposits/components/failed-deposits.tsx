@@ -3,11 +3,11 @@ import { POLL_DEPOSITS_MS } from '@harvest/shared/constants';
 import { TEXT } from '@harvest/shared/texts';
 import { FROM_ADDRESS_CORRECTABLE, updateFailedDepositBody, type Deposit } from '@harvest/shared/schemas/deposits';
 import { Button } from '../../../components/ui/button.tsx';
-import { TextInput } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { firstError, useZodForm } from '../../../lib/form.ts';
 import { useUpdateFailedDeposit } from '../api/update-failed-deposit.ts';
 import { useDismissFailedDeposit } from '../api/dismiss-failed-deposit.ts';
+import { DepositFields, type DepositValues } from './deposit-fields.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { failedDepositsQuery } from '../api/deposit-history.ts';
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
@@ -93,22 +93,16 @@ function DismissButton({ deposit }: { deposit: Deposit }) {
   );
 }
 
-interface Values {
-  txHash: string;
-  amount: string;
-  fromAddress: string;
-}
-
 function FailedDepositItem({ deposit }: { deposit: Deposit }) {
   // A wrong sender (or an administrator's rejection) may need another from-address.
   const withFrom = deposit.failureKind !== null && FROM_ADDRESS_CORRECTABLE.includes(deposit.failureKind);
-  const body = (v: Values) => ({
+  const body = (v: DepositValues) => ({
     depositId: deposit._id,
     txHash: v.txHash,
     amount: v.amount,
     ...(withFrom ? { fromAddress: v.fromAddress } : {}),
   });
-  const form = useZodForm<Values>(
+  const form = useZodForm<DepositValues>(
     updateFailedDepositBody,
     {
       defaultValues: {
@@ -119,10 +113,9 @@ function FailedDepositItem({ deposit }: { deposit: Deposit }) {
     },
     { toInput: body },
   );
-  const errors = form.formState.errors;
   const update = useUpdateFailedDeposit();
 
-  async function onValid(v: Values) {
+  async function onValid(v: DepositValues) {
     try {
       const res = await update.mutateAsync(body(v));
       if (res.deposit.status === 'failed') toast.error(res.message);
@@ -142,33 +135,7 @@ function FailedDepositItem({ deposit }: { deposit: Deposit }) {
         className={`mt-3 grid gap-3 sm:items-end ${withFrom ? 'sm:grid-cols-[1fr_10rem_1fr_auto]' : 'sm:grid-cols-[1fr_10rem_auto]'}`}
         aria-label={t('Correct failed deposit')}
       >
-        <TextInput
-          label={t('Transaction Hash')}
-          autoComplete="off"
-          spellCheck={false}
-          dir="ltr"
-          error={errors.txHash?.message}
-          {...form.register('txHash')}
-        />
-        <TextInput
-          label={t('Amount (USDC)')}
-          type="number"
-          inputMode="decimal"
-          dir="ltr"
-          step="any"
-          error={errors.amount?.message}
-          {...form.register('amount')}
-        />
-        {withFrom && (
-          <TextInput
-            label={t('From Address')}
-            autoComplete="off"
-            spellCheck={false}
-            dir="ltr"
-            error={errors.fromAddress?.message}
-            {...form.register('fromAddress')}
-          />
-        )}
+        <DepositFields form={form} withFrom={withFrom} />
         <Button type="submit" disabled={update.isPending}>
           {update.isPending ? t('Updating...') : t('Update & Retry')}
         </Button>

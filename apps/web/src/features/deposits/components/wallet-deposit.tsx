@@ -6,7 +6,7 @@ import { walletDepositBody } from '@harvest/shared/schemas/deposits';
 import type { DepositSettings } from '@harvest/shared/schemas/deposit-settings';
 import { parseUsdc } from '@harvest/shared/money';
 import { Button } from '../../../components/ui/button.tsx';
-import { TextInput } from '../../../components/ui/field.tsx';
+import { AmountInput } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { firstError, useZodForm } from '../../../lib/form.ts';
 import { toast } from '../../../lib/toast.ts';
@@ -98,12 +98,8 @@ export function WalletDeposit({ settings, address }: { settings: DepositSettings
       </p>
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
         <div className="min-w-0 sm:w-64">
-          <TextInput
+          <AmountInput
             label={t('Amount to send (USDC)')}
-            type="text"
-            inputMode="decimal"
-            dir="ltr"
-            autoComplete="off"
             placeholder="0.5"
             error={errors.amount?.message}
             {...form.register('amount')}
