@@ -16,6 +16,7 @@ export const queryKeys = {
     all: ['deposits'] as const,
     history: ['deposits', 'history'] as const,
     failed: ['deposits', 'failed'] as const,
+    settings: ['deposits', 'settings'] as const,
   },
   withdrawals: { mine: ['withdrawals', 'mine'] as const },
   /** The account's security: the address book, sessions, activity; an action refreshes all of it. */
@@ -37,9 +38,14 @@ export const queryKeys = {
       all: ['admin', 'users'] as const,
       list: (at: PageAt, pageSize: number, search: string) => ['admin', 'users', 'list', at, pageSize, search] as const,
       deposits: (userId: string, at: PageAt) => ['admin', 'users', userId, 'deposits', at] as const,
+      sessions: (userId: string) => ['admin', 'users', userId, 'sessions'] as const,
+      addresses: (userId: string) => ['admin', 'users', userId, 'addresses'] as const,
     },
     deposits: (status: AdminDepositFilter, at: PageAt) => ['admin', 'deposits', status, at] as const,
-    withdrawals: (view: 'pending' | 'history', at: PageAt) => ['admin', 'withdrawals', view, at] as const,
+    withdrawals: {
+      all: ['admin', 'withdrawals'] as const,
+      list: (view: 'pending' | 'history', at: PageAt) => ['admin', 'withdrawals', view, at] as const,
+    },
     batches: ['admin', 'payout-batches'] as const,
     payouts: ['admin', 'found-payouts'] as const,
     referrals: {

@@ -9,12 +9,12 @@ const id = (userId: string) => encodeURIComponent(userId);
 /** A user's sessions and address book in the back office (the newest 50 of each). */
 export const userSessionsQuery = (userId: string) =>
   queryOptions({
-    queryKey: [...queryKeys.admin.users.all, userId, 'sessions'],
+    queryKey: queryKeys.admin.users.sessions(userId),
     queryFn: () => api(`/admin/users/${id(userId)}/sessions?pageSize=50`, adminSessionsResponse),
   });
 export const userAddressesQuery = (userId: string) =>
   queryOptions({
-    queryKey: [...queryKeys.admin.users.all, userId, 'addresses'],
+    queryKey: queryKeys.admin.users.addresses(userId),
     queryFn: () => api(`/admin/users/${id(userId)}/withdrawal-addresses?pageSize=50`, adminWithdrawalAddressesResponse),
   });
 

@@ -33,7 +33,7 @@ function useRefreshWithdrawals() {
     Promise.all([
       qc.invalidateQueries({ queryKey: queryKeys.admin.batches }),
       qc.invalidateQueries({ queryKey: queryKeys.admin.payouts }),
-      qc.invalidateQueries({ queryKey: ['admin', 'withdrawals'] }),
+      qc.invalidateQueries({ queryKey: queryKeys.admin.withdrawals.all }),
     ]);
 }
 

@@ -11,7 +11,7 @@ export const WITHDRAWALS_PAGE_SIZE = 25;
 export type WithdrawalView = 'pending' | 'history';
 export const adminWithdrawalsQuery = (view: WithdrawalView, at: PageAt) =>
   queryOptions({
-    queryKey: queryKeys.admin.withdrawals(view, at),
+    queryKey: queryKeys.admin.withdrawals.list(view, at),
     queryFn: () =>
       api(
         `/withdrawal/admin/${view === 'pending' ? 'pending' : 'all'}?${pageQuery(at, WITHDRAWALS_PAGE_SIZE, { t: Date.now() })}`,

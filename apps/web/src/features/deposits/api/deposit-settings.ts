@@ -6,7 +6,7 @@ import { queryKeys } from '../../../lib/query-keys.ts';
 /** How deposits work on this server: own address (found on chain) or the shared one (claimed); the chain id. */
 export const depositSettingsQuery = () =>
   queryOptions({
-    queryKey: [...queryKeys.deposits.all, 'settings'] as const,
+    queryKey: queryKeys.deposits.settings,
     queryFn: () => api('/user/deposit-settings', depositSettingsResponse),
     staleTime: Infinity,
   });
