@@ -62,7 +62,6 @@ export interface StatementTexts {
     downloadPdf: string;
     preparing: string;
     downloaded: (name: string) => string;
-    loading: string;
     movements: (n: number) => string;
     adminOpen: string;
     adminClose: string;
@@ -136,7 +135,6 @@ export function statementTexts(t: Translate = english): StatementTexts {
       downloadPdf: t('Download PDF'),
       preparing: t('Preparing...'),
       downloaded: (name) => t('Downloaded {name}', { name }),
-      loading: t('Loading your statement'),
       movements: (n) => (n === 1 ? t('1 movement') : t('{n} movements', { n })),
       adminOpen: t('Download Statement'),
       adminClose: t('Close Statement'),

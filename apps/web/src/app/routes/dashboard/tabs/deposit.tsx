@@ -20,6 +20,7 @@ import { t } from '../../../../lib/i18n.tsx';
 export default function Tab() {
   const { user } = useAuth();
   const dashboard = useQuery(dashboardQuery(POLL_DEPOSITS_MS));
+  const balance = dashboard.data?.accountSummary.balance;
   const settings = useQuery(depositSettingsQuery()).data;
   const own = settings?.ownAddress ?? false;
   return (
@@ -38,9 +39,14 @@ export default function Tab() {
           label={t('Current Balance')}
           className="lg:self-start"
           value={
-            <QueryState query={dashboard} what={t('your balance')} lines={1}>
-              {(d) => usdc(d.accountSummary.balance, 'balance')}
-            </QueryState>
+            // The figure as text, which the card sizes to fit; the read's other states until then.
+            balance !== undefined ? (
+              usdc(balance, 'balance')
+            ) : (
+              <QueryState query={dashboard} what={t('your balance')} lines={1}>
+                {() => null}
+              </QueryState>
+            )
           }
         />
       </div>
