@@ -1,4 +1,5 @@
 import type { Translate } from './i18n.ts';
+import { said } from './said.ts';
 
 /**
  * The texts of the account-security screens (address book, withdrawal lock, sessions, e-mailed links) that the
@@ -33,5 +34,10 @@ export const SECURITY_DETAIL = {
     const [, device = detail, ip = null] = /^(.+?)(?: \(([^()]+)\))?$/.exec(detail) ?? [];
     return { device, ip };
   },
-  otherSessions: (n: number) => (n === 1 ? '1 other session' : `${n} other sessions`),
+  otherSessions: (n: number) =>
+    said(
+      n === 1 ? '1 other session' : '{n} other sessions',
+      { n },
+      n === 1 ? '1 other session' : `${n} other sessions`,
+    ),
 } as const;

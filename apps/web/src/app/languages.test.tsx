@@ -1,15 +1,17 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AdminUser } from '@harvest/shared/schemas/admin';
 import { TEXT } from '@harvest/shared/texts';
 import { TopBar } from './top-bar.tsx';
 import { LoginForm } from '../features/auth/components/login-form.tsx';
 import { SecurityActivity } from '../features/account-security/components/security-activity.tsx';
+import { UpdateBalanceForm } from '../features/admin-balance/components/update-balance-form.tsx';
 import { fail, stubApi } from '../test/api-stub.ts';
 import { renderApp } from '../test/render.tsx';
 import { ApiError, errorText } from '../lib/api-client.ts';
 import { count, dateTime, usdc } from '../lib/format.ts';
-import { I18n, initialLocale, localeUnsaved, setLocale, t, tx } from '../lib/i18n.tsx';
+import { I18nProvider, initialLocale, localeUnsaved, setLocale, t } from '../lib/i18n.tsx';
 
 /*
  * The screens' language: the browser's on a first visit, the catalogue loaded on demand, the page laid
@@ -65,26 +67,32 @@ describe('choosing the language', () => {
     expect(t('Investment Platform')).toBe('Инвестиционная платформа');
   });
 
-  it('what was typed stays through a language change; the form opened afresh starts empty', async () => {
+  it('a language change redraws the form in place: what was typed stays, the labels and errors change', async () => {
     stubApi(() => undefined);
     const valueOf = (label: string) => (screen.getByLabelText(label, { exact: true }) as HTMLInputElement).value;
     const first = renderApp(
-      <I18n>
+      <I18nProvider>
         <TopBar />
         <LoginForm />
-      </I18n>,
+      </I18nProvider>,
     );
-    await userEvent.type(screen.getByLabelText('Email'), 'ada@example.com');
-    await userEvent.type(screen.getByLabelText('Password', { exact: true }), 'typed secret');
+    const email = screen.getByLabelText('Email');
+    await userEvent.type(email, 'ada@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect((await screen.findAllByText('Email and password are required')).length).toBeGreaterThan(0);
     await userEvent.selectOptions(screen.getByLabelText('Language'), 'ru');
     await screen.findByRole('heading', { name: 'С возвращением' });
     expect(valueOf('Эл. почта')).toBe('ada@example.com');
+    // The same field, not a new one drawn from scratch; its error said again in the new language.
+    expect(screen.getByLabelText('Эл. почта')).toBe(email);
+    expect((await screen.findAllByText('Требуются эл. почта и пароль')).length).toBeGreaterThan(0);
+    await userEvent.type(screen.getByLabelText('Пароль', { exact: true }), 'typed secret');
     expect(valueOf('Пароль')).toBe('typed secret');
     first.unmount();
     renderApp(
-      <I18n>
+      <I18nProvider>
         <LoginForm />
-      </I18n>,
+      </I18nProvider>,
     );
     expect(valueOf('Эл. почта')).toBe('');
     expect(valueOf('Пароль')).toBe('');
@@ -143,8 +151,23 @@ describe('Russian', () => {
       'Недостаточно средств',
     );
     expect(errorText(new ApiError(0, null), TEXT.investFailed)).toBe('Вложение не выполнено');
-    expect(tx('This cycle is not finished yet: 1h 2m left.')).toBe('Этот цикл ещё не закончился: осталось 1 ч 2 мин.');
-    expect(tx('First name must be at most 100 characters')).toBe('Имя: не более 100 символов');
+    const said = (
+      error: string,
+      code: 'too_early' | 'validation',
+      template: string,
+      params: Record<string, number | string>,
+    ) => errorText(new ApiError(400, error, code, { template, params }), TEXT.investFailed);
+    expect(
+      said('This cycle is not finished yet: 1h 2m left.', 'too_early', 'This cycle is not finished yet: {left} left.', {
+        left: 3_720_000,
+      }),
+    ).toBe('Этот цикл ещё не закончился: осталось 1 ч 2 мин.');
+    expect(
+      said('First name must be at most 100 characters', 'validation', '{field} must be at most {max} characters', {
+        field: 'First name',
+        max: 100,
+      }),
+    ).toBe('Имя: не более 100 символов');
   });
 
   it('security activity: the devices and the details the server writes in English are in Russian', async () => {
@@ -163,10 +186,9 @@ describe('Russian', () => {
             events: [
               event('session_revoked', 'Safari 17 on iPhone (198.51.100.2)', 'Chrome 140 on Linux'),
               event('session_revoked', 'Signed out', 'Unknown device'),
-              event('sessions_revoked', '3 other sessions', 'Firefox 133 on Windows 10'),
               event('withdrawal_lock_off_confirmed', 'Ends 2026-11-29T01:00:00.000Z', 'curl/8.5.0'),
             ],
-            pagination: { page: 1, pageSize: 10, total: 4 },
+            pagination: { page: 1, pageSize: 10, total: 3 },
           }
         : undefined,
     );
@@ -175,7 +197,6 @@ describe('Russian', () => {
     expect(screen.getByText('Chrome 140 на Linux · 203.0.113.7')).toBeTruthy();
     expect(screen.getByText('Неизвестное устройство · 203.0.113.7')).toBeTruthy();
     expect(screen.getByText('Вы вышли')).toBeTruthy();
-    expect(screen.getByText('Других сеансов: 3')).toBeTruthy();
     expect(screen.getByText(`Заканчивается ${dateTime('2026-11-29T01:00:00.000Z')}`)).toBeTruthy();
     expect(dateTime('2026-11-29T01:00:00.000Z')).toMatch(/29 нояб/);
     // An agent the server could not name is shown as it came.
@@ -187,6 +208,57 @@ describe('Russian', () => {
     expect(usdc(1234.5)).toBe('1\u00a0234,50\u00a0USDC');
     expect(usdc(1234.5, 'balance')).toBe('1\u00a0234,5000\u00a0USDC');
     expect(count(1234567)).toBe('1\u00a0234\u00a0567');
+  });
+});
+
+describe("a server's error with values", () => {
+  const investor: AdminUser = {
+    _id: 'u2',
+    firstName: 'Grace',
+    lastName: 'Hopper',
+    email: 'grace@example.com',
+    phone: null,
+    isAdmin: false,
+    isBlocked: false,
+    withdrawalsFrozen: false,
+    createdAt: '2026-11-01T00:00:00.000Z',
+    withdrawalWallet: null,
+    balance: 10,
+    totalInvestment: 0,
+    totalEarnings: 0,
+    referralRewards: 0,
+    totalDeposits: 10,
+    totalAdjustments: 0,
+  };
+  const balanceChanged = {
+    __status: 409,
+    error: 'The balance changed to 12,345.50\u00a0USDC. Review and try again.',
+    code: 'balance_changed',
+    template: 'The balance changed to {amount}\u00a0USDC. Review and try again.',
+    params: { amount: '12345500000' },
+  };
+
+  it('is said in Spanish with its amount written the Spanish way, then in Arabic when the language changes', async () => {
+    await setLocale('es');
+    vi.spyOn(window, 'alert').mockImplementation(() => undefined);
+    stubApi(({ method, path }) =>
+      method === 'POST' && path === '/admin/update-user-balance' ? balanceChanged : undefined,
+    );
+    renderApp(
+      <I18nProvider>
+        <UpdateBalanceForm user={investor} />
+      </I18nProvider>,
+    );
+    await userEvent.type(screen.getByLabelText('Nuevo saldo (USDC)'), '20');
+    await userEvent.click(screen.getByRole('button', { name: 'Actualizar saldo' }));
+    const dialog = await screen.findByRole('alertdialog');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Actualizar saldo' }));
+    const said = () => within(dialog).queryByRole('alert')?.textContent;
+    await waitFor(() => expect(said()).toBe('El saldo cambió a 12.345,50\u00a0USDC. Revisa e inténtalo de nuevo.'));
+    expect(window.alert).toHaveBeenCalledWith('El saldo cambió a 12.345,50\u00a0USDC. Revisa e inténtalo de nuevo.');
+    // The open dialog follows a language change in place, the amount in Western digits, isolated left to right.
+    await setLocale('ar');
+    await waitFor(() => expect(said()).toBe('تغيّر الرصيد إلى \u206612,345.50\u2069\u00a0USDC. راجِع وحاول مرة أخرى.'));
   });
 });
 
@@ -208,7 +280,11 @@ describe('English', () => {
     await setLocale('en');
     expect(document.documentElement.dir).toBe('ltr');
     expect(t('Welcome Back')).toBe('Welcome Back');
-    expect(tx('This cycle is not finished yet: 1h 2m left.')).toBe('This cycle is not finished yet: 1h 2m left.');
+    const error = new ApiError(400, 'This cycle is not finished yet: 1h 2m left.', 'too_early', {
+      template: 'This cycle is not finished yet: {left} left.',
+      params: { left: 3_720_000 },
+    });
+    expect(errorText(error, TEXT.investFailed)).toBe('This cycle is not finished yet: 1h 2m left.');
     expect(usdc(1234.5)).toBe('1,234.50\u00a0USDC');
   });
 });

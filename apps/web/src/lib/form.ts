@@ -1,7 +1,19 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm, type FieldValues, type Resolver, type UseFormProps } from 'react-hook-form';
 import * as z from 'zod/mini';
-import { isRedrawing } from './i18n.tsx';
+import { paramsSchema } from '@harvest/shared/schemas/common';
+import { errorText } from './api-client.ts';
+import { known, useLingui } from './i18n.tsx';
+import { sayServer } from './server-text.ts';
+
+/** The template and values a schema's check with values (atMost) puts in its issue. */
+const issueSaid = z.object({ template: z.string(), params: paramsSchema });
+
+/** An issue's text in the current language: the spec's English said by itself, or by its template with its values. */
+function issueText(issue: z.core.$ZodIssue): string {
+  const said = 'params' in issue ? z.safeParse(issueSaid, issue.params) : null;
+  return said?.success ? sayServer({ text: issue.message, ...said.data }) : known(issue.message);
+}
 
 /**
  * react-hook-form driven by a shared Zod schema (the same one the server validates with), so every field
@@ -20,39 +32,36 @@ export function zodResolver<T extends FieldValues>(
     for (const issue of parsed.error.issues) {
       const path = issue.path.length ? issue.path.join('.') : 'root';
       const key = adapt.fieldOf?.[path] ?? path;
-      errors[key] ??= { type: issue.code, message: issue.message };
+      errors[key] ??= { type: issue.code, message: issueText(issue) };
     }
     return { values: {}, errors: errors as never };
   };
 }
 
-/** What each mounted form holds, by its schema, for the form that replaces it when the language changes. */
-const typed = new Map<object, FieldValues>();
-
 /**
  * A form whose fields are checked by `schema` on submit and, once submitted, on every change. A language change
- * draws the app again from scratch (I18n): the form drawn then starts from what was typed in the one it replaces.
+ * draws it again in place (what was typed stays) and says its field errors again in the new language.
  */
 export function useZodForm<T extends FieldValues>(
   schema: z.core.$ZodType,
   props: UseFormProps<T> = {},
   adapt: Parameters<typeof zodResolver<T>>[1] = {},
 ) {
-  const [carried] = useState(() => (isRedrawing() ? typed.get(schema) : undefined));
+  const { locale } = useLingui();
   const form = useForm<T>({
     resolver: zodResolver<T>(schema, adapt),
     mode: 'onSubmit',
     reValidateMode: 'onChange',
     ...props,
-    ...(carried && { defaultValues: { ...props.defaultValues, ...carried } as UseFormProps<T>['defaultValues'] }),
   });
+  const said = useRef(locale);
   useEffect(() => {
-    const watching = form.watch((values) => typed.set(schema, values));
-    return () => {
-      watching.unsubscribe();
-      typed.delete(schema);
-    };
-  }, [form, schema]);
+    if (said.current === locale) return;
+    said.current = locale;
+    // The schema's errors (typed by their issue code; a server's error set on a field has none) are said again.
+    const checked = Object.entries(form.formState.errors).filter(([name, e]) => name !== 'root' && e?.type);
+    if (checked.length) void form.trigger(checked.map(([name]) => name) as never);
+  }, [form, locale]);
   return form;
 }
 
@@ -60,4 +69,17 @@ export function useZodForm<T extends FieldValues>(
 export function firstError(errors: Record<string, { message?: unknown } | undefined>): string | null {
   for (const e of Object.values(errors)) if (e && typeof e.message === 'string') return e.message;
   return null;
+}
+
+/**
+ * A form's failure not tied to one field (a server's error, or a rule's English text as `fallback` with no
+ * error): kept as it came and said in the current language where it is shown, so a language change says it again.
+ */
+export function useFailure() {
+  const [failure, setFailure] = useState<{ err: unknown; fallback: string } | null>(null);
+  return {
+    text: failure && errorText(failure.err, failure.fallback),
+    set: (err: unknown, fallback: string) => setFailure({ err, fallback }),
+    clear: () => setFailure(null),
+  };
 }

@@ -33,7 +33,7 @@ export async function checkDeposit(
   chain: Chain,
   claim: DepositClaim,
   depositAddress: string,
-  wrongRecipient: (to: string[], depositAddress: string) => string = MSG.depositWrongRecipient,
+  wrongRecipient: (to: string[], depositAddress: string) => string = (t, a) => MSG.depositWrongRecipient(t, a).text,
 ): Promise<ChainCheck> {
   const read = await chain.receipt(claim.txHash);
   if (!read.ok) return { kind: 'rpc_error', message: unavailableText(read.error) };
@@ -48,7 +48,7 @@ export async function checkDeposit(
     return {
       kind: 'mismatch',
       why: 'wrong_token',
-      reason: MSG.depositWrongToken(distinct((toUs.length ? toUs : receipt.transfers).map((t) => t.token))),
+      reason: MSG.depositWrongToken(distinct((toUs.length ? toUs : receipt.transfers).map((t) => t.token))).text,
     };
   }
   const toUs = usdc.filter((t) => t.to === to);
@@ -63,7 +63,7 @@ export async function checkDeposit(
     return {
       kind: 'mismatch',
       why: 'wrong_sender',
-      reason: MSG.depositWrongSender(distinct(toUs.map((t) => t.from)), claim.fromAddress.toLowerCase()),
+      reason: MSG.depositWrongSender(distinct(toUs.map((t) => t.from)), claim.fromAddress.toLowerCase()).text,
     };
   const exact = fromSender.find((t) => t.value === claim.amount);
   if (!exact)
@@ -73,7 +73,7 @@ export async function checkDeposit(
       reason: MSG.depositWrongAmount(
         fromSender.map((t) => t.value),
         claim.amount,
-      ),
+      ).text,
     };
 
   const head = await chain.headBlock();

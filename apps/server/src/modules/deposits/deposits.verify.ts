@@ -25,6 +25,9 @@ export const CHECK_LEASE_MS = 2 * 60_000;
 /** Deposits claimed per background pass. */
 export const CHECK_BATCH = 50;
 
+/** A transfer to another address than the investor's own, as a deposit's stored reason. */
+const notYours = (to: string[], yours: string) => MSG.depositNotYourAddress(to, yours).text;
+
 /**
  * Applies one chain answer to a deposit, under its row lock and only while it is still the
  * pending deposit that was checked (an admin may have approved it, or it may have changed).
@@ -62,7 +65,7 @@ async function applyCheck(
           case 'not_found': {
             const attempts = d.checkAttempts + 1;
             if (attempts >= NOT_FOUND_ATTEMPTS)
-              return fail(MSG.depositNotFoundOnChain(ctx.config.CHAIN_ID), 'not_found');
+              return fail(MSG.depositNotFoundOnChain(ctx.config.CHAIN_ID).text, 'not_found');
             return (
               (await q.updateDeposit(tx, d.id, {
                 checkAttempts: attempts,
@@ -141,7 +144,7 @@ export async function verifyDeposit(ctx: AppContext, d: DepositRow, key?: OnceKe
   const claim = { txHash: d.txHash, fromAddress: d.fromAddress, amount: d.amount };
   const own = perInvestorAddresses(ctx) ? await ensureDepositAddress(ctx, d.userId) : null;
   const to = own ?? ctx.config.DEPOSIT_ADDRESS;
-  const check = await checkDeposit(ctx.chain, claim, to, own ? MSG.depositNotYourAddress : undefined);
+  const check = await checkDeposit(ctx.chain, claim, to, own ? notYours : undefined);
   return applyCheck(ctx, d, check, own, key);
 }
 
@@ -183,7 +186,7 @@ export async function verifyOwnTransfer(
   const chain = ctx.chain;
   const own = await ensureDepositAddress(ctx, user.id);
   if (!chain || !own) throw new Error('verifyOwnTransfer needs a chain and DEPOSIT_XPUB');
-  const check = await checkDeposit(chain, claim, own, MSG.depositNotYourAddress);
+  const check = await checkDeposit(chain, claim, own, notYours);
   if (check.kind === 'rpc_error') throw new AppError('upstream_error', MSG.depositChainUnavailable);
   if (check.kind === 'not_found') throw conflict(MSG.depositNotOnChainYet(ctx.config.CHAIN_ID));
   if (check.kind === 'mismatch') throw badRequest(check.reason, 'chain_mismatch');

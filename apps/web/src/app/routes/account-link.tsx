@@ -6,7 +6,8 @@ import { Button } from '../../components/ui/button.tsx';
 import { errorText } from '../../lib/api-client.ts';
 import { rememberWhere, useAuth } from '../../lib/auth.tsx';
 import { dateTime } from '../../lib/format.ts';
-import { t, tx } from '../../lib/i18n.tsx';
+import { t } from '../../lib/i18n.tsx';
+import { sayReceipt } from '../../lib/server-text.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { reportNotMe } from '../../features/account-security/api/security.ts';
 import { confirmAddress, confirmLockOff } from '../../features/withdrawals/api/address-book.ts';
@@ -68,7 +69,7 @@ export function Component() {
         setResult({
           ok: true,
           text: t('{message}: {label} ({address}). {when}', {
-            message: tx(res.message),
+            message: sayReceipt(res),
             label: res.address.label,
             address: res.address.address,
             when,
@@ -77,10 +78,10 @@ export function Component() {
       } else if (kind === 'confirm-lock-off') {
         const res = await confirmLockOff(token);
         if (user) setUser({ ...user, withdrawalLock: res.withdrawalLock });
-        setResult({ ok: true, text: tx(res.message) });
+        setResult({ ok: true, text: sayReceipt(res) });
       } else {
         const res = await reportNotMe(token);
-        setResult({ ok: true, text: tx(res.message) });
+        setResult({ ok: true, text: sayReceipt(res) });
         // This browser's session was signed out too.
         if (status === 'authenticated') await refresh();
       }

@@ -6,7 +6,7 @@ import { QueryState } from '../../../components/ui/query-state.tsx';
 import { dateTime } from '../../../lib/format.ts';
 import { msg } from '@harvest/shared/i18n';
 import { SECURITY_DETAIL, sayDevice } from '@harvest/shared/security-texts';
-import { t, tx } from '../../../lib/i18n.tsx';
+import { t, known } from '../../../lib/i18n.tsx';
 import { eventsQuery, PAGE_SIZE } from '../api/security.ts';
 
 const LABELS: Record<SecurityEventType, string> = {
@@ -34,7 +34,7 @@ const ALARM = new Set<SecurityEventType>(['sign_in_failed', 'not_me', 'withdrawa
 function sayDetail(type: SecurityEventType, detail: string): string {
   const ends = type === 'withdrawal_lock_off_confirmed' ? SECURITY_DETAIL.endsAtOf(detail) : null;
   if (ends) return t('Ends {at}', { at: dateTime(ends) });
-  const said = tx(detail);
+  const said = known(detail);
   if (type !== 'session_revoked' || said !== detail) return said;
   const { device, ip } = SECURITY_DETAIL.sessionOf(detail);
   return ip ? `${sayDevice(t, device)} (${ip})` : sayDevice(t, device);

@@ -13,7 +13,7 @@ import { useSaveTier } from '../api/save-tier.ts';
 import { useQuery } from '@tanstack/react-query';
 import { adminTiersQuery } from '../../../lib/admin-queries.ts';
 import { dateTime, usdc } from '../../../lib/format.ts';
-import { t, tx } from '../../../lib/i18n.tsx';
+import { t, known } from '../../../lib/i18n.tsx';
 
 /** Tier management: create, edit, activate and deactivate. Bought investments keep their terms. */
 export function TiersManager() {
@@ -193,7 +193,7 @@ function TierForm({ tier, onClose }: { tier: AdminTier | null; onClose: () => vo
         </label>
         {error && (
           <p role="alert" className="text-sm text-rose-700 sm:col-span-2">
-            {tx(error)}
+            {known(error)}
           </p>
         )}
         <div className="flex gap-2 sm:col-span-2">

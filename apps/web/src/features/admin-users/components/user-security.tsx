@@ -9,7 +9,8 @@ import { dateTime } from '../../../lib/format.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { msg } from '@harvest/shared/i18n';
 import { sayDevice } from '@harvest/shared/security-texts';
-import { t, tx } from '../../../lib/i18n.tsx';
+import { t } from '../../../lib/i18n.tsx';
+import { sayReceipt } from '../../../lib/server-text.ts';
 import { toast } from '../../../lib/toast.ts';
 import {
   revokeUserSessions,
@@ -56,7 +57,7 @@ export function UserSecurity({ user, name }: { user: AdminUser; name: string }) 
         pending === 'revoke'
           ? await revokeUserSessions(user._id)
           : await setWithdrawalsFrozen(user._id, !user.withdrawalsFrozen);
-      toast.success(t('{message}: {name}', { message: tx(res.message), name }));
+      toast.success(t('{message}: {name}', { message: sayReceipt(res), name }));
       setPending(null);
       await qc.invalidateQueries({ queryKey: queryKeys.admin.users.all });
     } catch (err) {

@@ -22,7 +22,7 @@ import { adminWithdrawalsQuery, type WithdrawalView } from '../../../lib/admin-q
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
 import { Email } from '../../../components/ui/email.tsx';
 import { FIRST_PAGE, type PageAt } from '../../../lib/paging.ts';
-import { rich, t, tx } from '../../../lib/i18n.tsx';
+import { rich, t, known } from '../../../lib/i18n.tsx';
 
 const PAGE_SIZE = 25;
 const STATUS = {
@@ -252,7 +252,7 @@ function WithdrawalRow({ w, selected, onSelect }: { w: AdminWithdrawal; selected
         {w.processedAt && <> · {t('Processed {date}', { date: dateTime(w.processedAt) })}</>}
         {w.txHash && <> · {t('Tx {hash}', { hash: shortHash(w.txHash) })}</>}
       </p>
-      {w.notes && <p className="mt-1 text-xs text-slate-600">{t('Notes: {notes}', { notes: tx(w.notes) })}</p>}
+      {w.notes && <p className="mt-1 text-xs text-slate-600">{t('Notes: {notes}', { notes: known(w.notes) })}</p>}
     </button>
   );
 }

@@ -10,7 +10,8 @@ import { errorText, hasCode } from '../../../lib/api-client.ts';
 import { count, dateTime, usdc } from '../../../lib/format.ts';
 import { toast } from '../../../lib/toast.ts';
 import { batchesQuery, useCancelBatch, useCreateBatch, useDownloadBatchFile } from '../api/payouts.ts';
-import { t, tx } from '../../../lib/i18n.tsx';
+import { t, known } from '../../../lib/i18n.tsx';
+import { sayReceipt } from '../../../lib/server-text.ts';
 
 const BATCH_STATUS = {
   open: { label: msg('In payment'), cls: 'bg-sky-100 text-sky-800' },
@@ -53,8 +54,9 @@ export function ExportBatchDialog({
   async function onCreate() {
     setError(null);
     try {
-      const { message, batch } = await create.mutateAsync({ withdrawalIds: ids, grouped });
-      toast.success(message);
+      const res = await create.mutateAsync({ withdrawalIds: ids, grouped });
+      const { batch } = res;
+      toast.success(sayReceipt(res));
       onDone();
       await download(batch._id, 'safe');
     } catch (err) {
@@ -99,7 +101,7 @@ export function ExportBatchDialog({
       </fieldset>
       {error && (
         <p role="alert" className="mt-3 text-sm text-red-700">
-          {tx(error)}
+          {known(error)}
         </p>
       )}
       <div className="mt-5 flex flex-wrap justify-end gap-2">

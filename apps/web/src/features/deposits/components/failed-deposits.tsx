@@ -11,7 +11,7 @@ import { useDismissFailedDeposit } from '../api/dismiss-failed-deposit.ts';
 import { useQuery } from '@tanstack/react-query';
 import { failedDepositsQuery } from '../../../lib/investor-queries.ts';
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
-import { t, tx } from '../../../lib/i18n.tsx';
+import { t, known } from '../../../lib/i18n.tsx';
 
 /** The failed-deposits correction area: each failed deposit with its reason and a correction form. */
 export function FailedDeposits() {
@@ -47,7 +47,7 @@ function ChainFailure({ deposit }: { deposit: Deposit }) {
   return (
     <li className="rounded-xl bg-white p-4 shadow-sm">
       <DepositLine deposit={deposit} />
-      {deposit.failureReason && <p className="mt-2 text-sm text-rose-800">{tx(deposit.failureReason)}</p>}
+      {deposit.failureReason && <p className="mt-2 text-sm text-rose-800">{known(deposit.failureReason)}</p>}
       <p className="mt-1 text-sm text-slate-700">
         {t(
           'This transfer was read from the blockchain, so it cannot be corrected. It was not credited; send a new deposit to your deposit address instead.',
@@ -135,7 +135,7 @@ function FailedDepositItem({ deposit }: { deposit: Deposit }) {
   return (
     <li className="rounded-xl bg-white p-4 shadow-sm">
       <DepositLine deposit={deposit} />
-      {deposit.failureReason && <p className="mt-2 text-sm text-rose-800">{tx(deposit.failureReason)}</p>}
+      {deposit.failureReason && <p className="mt-2 text-sm text-rose-800">{known(deposit.failureReason)}</p>}
       <form
         onSubmit={form.handleSubmit(onValid, (errs) => toast.error(firstError(errs) ?? TEXT.updateFailed))}
         noValidate

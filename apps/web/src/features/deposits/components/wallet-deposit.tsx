@@ -12,7 +12,7 @@ import { firstError, useZodForm } from '../../../lib/form.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useSubmitDeposit } from '../api/submit-deposit.ts';
 import type { Eip1193 } from '../lib/wallet.ts';
-import { t, tx } from '../../../lib/i18n.tsx';
+import { t, known } from '../../../lib/i18n.tsx';
 
 /** The browser's EIP-1193 wallet (MetaMask and the like inject `window.ethereum`), if there is one. */
 export function browserWallet(): Eip1193 | null {
@@ -119,7 +119,7 @@ export function WalletDeposit({ settings, address }: { settings: DepositSettings
       </div>
       {error && (
         <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
-          {tx(error)}
+          {known(error)}
         </p>
       )}
     </form>

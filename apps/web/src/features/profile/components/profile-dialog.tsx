@@ -8,10 +8,10 @@ import { Dialog } from '../../../components/ui/dialog.tsx';
 import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
 import { errorText, hasCode, tokenStore } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth.tsx';
-import { firstError, useZodForm } from '../../../lib/form.ts';
+import { firstError, useFailure, useZodForm } from '../../../lib/form.ts';
 import { updateEmail, updateProfile } from '../api/profile.ts';
 import { Email } from '../../../components/ui/email.tsx';
-import { t, tx } from '../../../lib/i18n.tsx';
+import { t } from '../../../lib/i18n.tsx';
 
 interface ProfileValues {
   firstName: string;
@@ -90,15 +90,17 @@ function ProfileBody({
     { toInput: profileInput },
   );
   const errors = form.formState.errors;
+  const failure = useFailure();
   const email = form.watch('email');
   if (!user) return null;
   // Errors show in the dialog, under their field (and in a toast).
-  const report = (field: keyof ProfileValues | 'root', text: string) => {
+  const report = (field: keyof ProfileValues, text: string) => {
     form.setError(field, { message: text });
     toast.error(text);
   };
 
   async function onSave(v: ProfileValues) {
+    failure.clear();
     if (v.confirmPassword && !v.newPassword) return report('confirmPassword', TEXT.newPasswordsMismatch);
     const emailChanged = Boolean(user?.isAdmin) && v.email.trim().toLowerCase() !== user?.email;
     try {
@@ -116,7 +118,10 @@ function ProfileBody({
         report(emailChanged && !v.newPassword ? 'emailPassword' : 'currentPassword', text);
       else if (hasCode(err, 'two_factor_required') || hasCode(err, 'two_factor_invalid')) report('totpCode', text);
       else if (/email/i.test(text) && emailChanged) report('email', text);
-      else report('root', text);
+      else {
+        failure.set(err, TEXT.profileFailed);
+        toast.error(text);
+      }
     }
   }
 
@@ -221,9 +226,9 @@ function ProfileBody({
           />
         )}
       </fieldset>
-      {errors.root?.message && (
+      {failure.text && (
         <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
-          {tx(errors.root.message)}
+          {failure.text}
         </p>
       )}
       <div className="flex justify-end gap-2 pt-2">

@@ -12,7 +12,7 @@ import { investBodyOf, useInvest } from '../api/invest.ts';
 import { useQuery } from '@tanstack/react-query';
 import { tiersQuery } from '../../../lib/investor-queries.ts';
 import { usdc } from '../../../lib/format.ts';
-import { rich, t, tx } from '../../../lib/i18n.tsx';
+import { rich, t, known } from '../../../lib/i18n.tsx';
 
 /** Gross earning of one 8-hour cycle, as the server computes it (rounded down to the micro-unit). */
 function perCycle(t: Tier): number | null {
@@ -157,7 +157,7 @@ function ConfirmInvest({ tier, balance, onClose }: { tier: Tier | null; balance?
           )}
           {error && (
             <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
-              {tx(error)}
+              {known(error)}
             </p>
           )}
           <div className="flex justify-end gap-2">

@@ -7,11 +7,12 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
 import { errorText, hasCode } from '../../../lib/api-client.ts';
-import { firstError, useZodForm } from '../../../lib/form.ts';
+import { firstError, useFailure, useZodForm } from '../../../lib/form.ts';
 import { useRequestAll } from '../api/request-all.ts';
 import type { Breakdown } from '../lib/breakdown.ts';
 import { usdc } from '../../../lib/format.ts';
-import { t, tx } from '../../../lib/i18n.tsx';
+import { t } from '../../../lib/i18n.tsx';
+import { sayReceipt } from '../../../lib/server-text.ts';
 import { useAuth } from '../../../lib/auth.tsx';
 import { AddressChoice } from './address-book.tsx';
 
@@ -97,13 +98,19 @@ function WithdrawAllBody({
   const wallet = form.watch('walletAddress');
 
   // Errors are shown here, inside the dialog, next to the field they concern (and in a toast).
-  function report(field: keyof RequestAllInput | 'root', text: string) {
+  function report(field: keyof RequestAllInput, text: string) {
     form.setError(field, { message: text });
     toast.error(text);
   }
+  const failure = useFailure();
+  function reportFailure(err: unknown, fallback: string) {
+    failure.set(err, fallback);
+    toast.error(errorText(err, fallback));
+  }
 
   function onReview(v: RequestAllInput) {
-    if (breakdown.gross <= 0) return report('root', TEXT.noFunds);
+    failure.clear();
+    if (breakdown.gross <= 0) return reportFailure(null, TEXT.noFunds);
     if (needsCode && !v.totpCode?.trim()) return report('totpCode', TEXT.totpRequired);
     setStep('confirm');
   }
@@ -116,7 +123,7 @@ function WithdrawAllBody({
         withdrawalPassword: v.withdrawalPassword,
         ...(needsCode ? { totpCode: v.totpCode?.trim() } : {}),
       });
-      toast.success(res.message);
+      toast.success(sayReceipt(res));
       onDone(v.walletAddress.trim().toLowerCase());
       onClose();
     } catch (err) {
@@ -126,7 +133,7 @@ function WithdrawAllBody({
       else if (hasCode(err, 'two_factor_invalid') || hasCode(err, 'two_factor_required')) report('totpCode', text);
       else if (hasCode(err, 'address_not_active')) report('walletAddress', text);
       else if (hasCode(err, 'validation') && /wallet/i.test(text)) report('walletAddress', text);
-      else report('root', text);
+      else reportFailure(err, TEXT.withdrawFailed);
     }
   }
 
@@ -201,9 +208,9 @@ function WithdrawAllBody({
           {...form.register('totpCode')}
         />
       )}
-      {errors.root?.message && (
+      {failure.text && (
         <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
-          {tx(errors.root.message)}
+          {failure.text}
         </p>
       )}
       <div className="flex flex-wrap justify-end gap-2">
