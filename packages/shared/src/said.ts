@@ -1,5 +1,5 @@
 /**
- * A text with values in it, as the server says it (docs/decisions/0079): `text` is the English, filled in (the
+ * A text with values in it, as the server says it (docs/decisions/0084): `text` is the English, filled in (the
  * spec's words, what `error` or `message` carries), `template` the same English with {placeholders} (the
  * catalogue's key), `params` the values as data, so another language says them its own way.
  *

@@ -14,7 +14,7 @@ export interface ServerText {
 }
 
 /**
- * The one place a server's text becomes a message descriptor (docs/decisions/0079): a text with values is said by
+ * The one place a server's text becomes a message descriptor (docs/decisions/0084): a text with values is said by
  * its template with its values written the current language's way; a text without is said by itself when the
  * catalogue has it, else by its code's sentence. English shows the server's own words (the spec).
  */
