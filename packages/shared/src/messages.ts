@@ -153,7 +153,7 @@ export const MSG = {
   depositNotFoundOnChain: (chainId: number) =>
     said(
       'Transaction not found on the Polygon network (chain {chainId}). Check the hash, and that you sent it on Polygon, then correct this deposit.',
-      { chainId },
+      { chainId: String(chainId) },
       `Transaction not found on the ${NETWORK} network (chain ${chainId}). Check the hash, and that you sent it on ${NETWORK}, then correct this deposit.`,
     ),
   depositWrongToken: (contracts: string[]) =>
@@ -199,7 +199,7 @@ export const MSG = {
   depositNotOnChainYet: (chainId: number) =>
     said(
       'This transaction is not on the Polygon network (chain {chainId}) yet. Deposits to your address show up by themselves once mined; try again in a minute if it does not.',
-      { chainId },
+      { chainId: String(chainId) },
       `This transaction is not on the ${NETWORK} network (chain ${chainId}) yet. Deposits to your address show up by themselves once mined; try again in a minute if it does not.`,
     ),
   depositChainUnavailable: 'The blockchain node cannot be reached right now. Please try again in a few minutes.',

@@ -19,6 +19,14 @@ export interface Said {
 
 export const said = (template: string, params: Params, text: string): Said => ({ text, template, params });
 
+/** What a row keeps of a text with values beside its English: its template and values. */
+export type StoredSaid = Omit<Said, 'text'>;
+/** The template and values of a text to store with it: null for a plain text. */
+export const storedSaid = (s: string | Said): StoredSaid | null =>
+  typeof s === 'string' ? null : { template: s.template, params: s.params };
+/** The English of a text, with or without values. */
+export const englishOf = (s: string | Said): string => (typeof s === 'string' ? s : s.text);
+
 /** The placeholders whose value is micro-USDC. */
 export const AMOUNT_PARAMS: readonly string[] = ['amount', 'gross', 'fee', 'net'];
 

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AdminUser } from '@harvest/shared/schemas/admin';
@@ -6,6 +6,7 @@ import { TEXT } from '@harvest/shared/texts';
 import { TopBar } from './top-bar.tsx';
 import { LoginForm } from '../features/auth/components/login-form.tsx';
 import { SecurityActivity } from '../features/account-security/components/security-activity.tsx';
+import { RecentDeposits } from '../features/deposits/components/recent-deposits.tsx';
 import { UpdateBalanceForm } from '../features/admin-balance/components/update-balance-form.tsx';
 import { fail, stubApi } from '../test/api-stub.ts';
 import { renderApp } from '../test/render.tsx';
@@ -169,20 +170,28 @@ describe('Russian', () => {
   it('security activity: the devices and the details the server writes in English are in Russian', async () => {
     await setLocale('ru');
     const at = '2026-11-27T10:00:00.000Z';
-    const event = (type: string, detail: string | null, device: string | null) => ({
-      type,
-      at,
-      ip: '203.0.113.7',
-      device,
-      detail,
-    });
+    const event = (
+      type: string,
+      detail: string | null,
+      device: string | null,
+      detailSaid: { template: string; params: Record<string, string | number> } | null = null,
+    ) => ({ type, at, ip: '203.0.113.7', device, detail, detailSaid });
+    const ends = '2026-11-29T01:00:00.000Z';
     stubApi(({ path }) =>
       path.startsWith('/user/security-events')
         ? {
             events: [
-              event('session_revoked', 'Safari 17 on iPhone (198.51.100.2)', 'Chrome 140 on Linux'),
+              event('session_revoked', 'Safari 17 on iPhone (198.51.100.2)', 'Chrome 140 on Linux', {
+                template: '{device} ({ip})',
+                params: { device: 'Safari 17 on iPhone', ip: '198.51.100.2' },
+              }),
               event('session_revoked', 'Signed out', 'Unknown device'),
-              event('withdrawal_lock_off_confirmed', 'Ends 2026-11-29T01:00:00.000Z', 'curl/8.5.0'),
+              event('withdrawal_lock_off_confirmed', `Ends ${ends}`, 'curl/8.5.0', {
+                template: 'Ends {at}',
+                params: { at: ends },
+              }),
+              // Stored before details kept their values: shown as it is.
+              event('sessions_revoked', 'Ends soon (2 of them)', null),
             ],
             pagination: { page: 1, pageSize: 10, total: 3 },
           }
@@ -197,6 +206,55 @@ describe('Russian', () => {
     expect(dateTime('2026-11-29T01:00:00.000Z')).toMatch(/29 нояб/);
     // An agent the server could not name is shown as it came.
     expect(screen.getByText('curl/8.5.0 · 203.0.113.7')).toBeTruthy();
+    expect(screen.getByText('Ends soon (2 of them)')).toBeTruthy();
+  });
+
+  it('a failed deposit says its reason by its template and values, again on a language change; an old one as it is', async () => {
+    await setLocale('es');
+    const from = '0x00000000000000000000000000000000000000a1';
+    const entered = '0x00000000000000000000000000000000000000b2';
+    const deposit = (id: string, failureReason: string, failureSaid: unknown) => ({
+      _id: id,
+      amount: 2,
+      status: 'failed',
+      type: 'real',
+      txHash: `0x${id.repeat(64)}`,
+      fromAddress: entered,
+      createdAt: '2026-11-27T10:00:00.000Z',
+      processedAt: '2026-11-27T10:05:00.000Z',
+      confirmations: 0,
+      requiredConfirmations: 12,
+      failureReason,
+      failureSaid,
+      failureKind: 'wrong_sender',
+      correctable: true,
+      userId: 'u1',
+    });
+    stubApi(({ path }) =>
+      path.startsWith('/user/deposit-history')
+        ? {
+            deposits: [
+              deposit(
+                'a',
+                `Wrong sender: the USDC in this transaction came from ${from}, not from the address you entered (${entered}). Enter the address you sent from.`,
+                {
+                  template:
+                    'Wrong sender: the USDC in this transaction came from {from}, not from the address you entered ({entered}). Enter the address you sent from.',
+                  params: { from, entered },
+                },
+              ),
+              deposit('b', 'Wrong sender: nothing came from that address', null),
+            ],
+          }
+        : undefined,
+    );
+    renderApp(<RecentDeposits />);
+    expect(
+      await screen.findByText(new RegExp(`^Remitente incorrecto: el USDC de esta transacción vino de ${from}`)),
+    ).toBeTruthy();
+    expect(screen.getByText('Wrong sender: nothing came from that address')).toBeTruthy();
+    await act(() => setLocale('ru'));
+    expect(await screen.findByText(new RegExp(`^Неверный отправитель.*${from}`))).toBeTruthy();
   });
 
   it('numbers follow the language; USDC keeps its decimals', async () => {

@@ -1,6 +1,7 @@
 import type { ErrorCode } from '@harvest/shared/errors';
 import { microToUsdc } from '@harvest/shared/money';
-import { AMOUNT_PARAMS, type Params } from '@harvest/shared/said';
+import { AMOUNT_PARAMS, type Params, type StoredSaid } from '@harvest/shared/said';
+import { sayDevice } from '@harvest/shared/security-texts';
 import { timeLeftParts } from '@harvest/shared/time-left';
 import { count, dateTime, ltr, usdcNumber } from './format.ts';
 import { codeText, isKnown, known, say, t, type Descriptor } from './i18n.tsx';
@@ -26,6 +27,12 @@ export function serverMessage(s: ServerText): Descriptor {
 
 export const sayServer = (s: ServerText): string => say(serverMessage(s));
 
+/**
+ * A text the server stored (a deposit's failure reason, a security event's detail) in the current language: by its
+ * template and values when the row kept them, else the text itself (a row stored before they were kept).
+ */
+export const sayStored = (text: string, said: StoredSaid | null) => sayServer({ text, ...said });
+
 /** A success answer's text: `message`, with `template` and `params` when it has values. */
 export interface Receipt {
   message: string;
@@ -48,6 +55,7 @@ function localValue(name: string, v: string | number): string {
   }
   if (name === 'at') return dateTime(v);
   if (AMOUNT_PARAMS.includes(name) && /^-?\d+$/.test(v)) return usdcNumber(microToUsdc(BigInt(v)));
+  if (name === 'device') return sayDevice(t, v);
   // A field's label or a stored reason: English words of ours. Anything else (an address) reads left to right.
   return name === 'field' || name === 'reason' ? known(v) : ltr(v);
 }

@@ -17,6 +17,8 @@ import { exceedsMaxAmount, parseUsdc } from '../money.ts';
  */
 export const paramsSchema = z.record(z.string(), z.union([z.string(), z.number()]));
 export const saidFields = { template: z.optional(z.string()), params: z.optional(paramsSchema) };
+/** A stored text's template and values beside its English (a deposit's failure reason, an event's detail); null for a text without values, or one stored before they were kept. */
+export const storedSaidSchema = z.nullable(z.object({ template: z.string(), params: paramsSchema }));
 
 /** Every error answer: the text people read, the stable code clients switch on, and the text's values if it has any. */
 export const errorResponse = z.object({ error: z.string(), code: z.enum(ERROR_CODES), ...saidFields });

@@ -5,7 +5,7 @@ import { hasInvisible } from '../lookalikes.ts';
 import { msg } from '../i18n.ts';
 import { SECURITY_TEXT } from '../security-texts.ts';
 import { TEXT, tooLongText } from '../texts.ts';
-import { EVM_ADDRESS, isoDate, pageInfo, requiredText, saidFields } from './common.ts';
+import { EVM_ADDRESS, isoDate, pageInfo, requiredText, saidFields, storedSaidSchema } from './common.ts';
 
 /*
  * An investor's account security: the withdrawal address book and its lock, sessions, the e-mailed
@@ -146,6 +146,8 @@ export const securityEventSchema = z.object({
   device: z.nullable(z.string()),
   /** What it was about, in words ("My Ledger 0xAb...", "wrong authenticator code", "by an administrator"). */
   detail: z.nullable(z.string()),
+  /** The detail's template and values, said in the reader's language (docs/decisions/0084). */
+  detailSaid: storedSaidSchema,
 });
 export type SecurityEvent = z.infer<typeof securityEventSchema>;
 export const securityEventsResponse = z.object({ events: z.array(securityEventSchema), pagination: pageInfo });

@@ -1,5 +1,6 @@
 import { confirmationsAt, unavailableText, type Chain, type TransferLog } from '../../chain/chain.ts';
 import { MSG } from '@harvest/shared/messages';
+import type { Said } from '@harvest/shared/said';
 import type { DepositFailureKind } from '@harvest/shared/schemas/deposits';
 
 /**
@@ -13,7 +14,7 @@ import type { DepositFailureKind } from '@harvest/shared/schemas/deposits';
 export type ChainCheck =
   | { kind: 'match'; transfer: TransferLog; confirmations: number }
   | { kind: 'not_found' }
-  | { kind: 'mismatch'; why: DepositFailureKind; reason: string }
+  | { kind: 'mismatch'; why: DepositFailureKind; reason: string | Said }
   | { kind: 'rpc_error'; message: string };
 
 export interface DepositClaim {
@@ -33,7 +34,7 @@ export async function checkDeposit(
   chain: Chain,
   claim: DepositClaim,
   depositAddress: string,
-  wrongRecipient: (to: string[], depositAddress: string) => string = (t, a) => MSG.depositWrongRecipient(t, a).text,
+  wrongRecipient: (to: string[], depositAddress: string) => Said = MSG.depositWrongRecipient,
 ): Promise<ChainCheck> {
   const read = await chain.receipt(claim.txHash);
   if (!read.ok) return { kind: 'rpc_error', message: unavailableText(read.error) };
@@ -48,7 +49,7 @@ export async function checkDeposit(
     return {
       kind: 'mismatch',
       why: 'wrong_token',
-      reason: MSG.depositWrongToken(distinct((toUs.length ? toUs : receipt.transfers).map((t) => t.token))).text,
+      reason: MSG.depositWrongToken(distinct((toUs.length ? toUs : receipt.transfers).map((t) => t.token))),
     };
   }
   const toUs = usdc.filter((t) => t.to === to);
@@ -63,7 +64,7 @@ export async function checkDeposit(
     return {
       kind: 'mismatch',
       why: 'wrong_sender',
-      reason: MSG.depositWrongSender(distinct(toUs.map((t) => t.from)), claim.fromAddress.toLowerCase()).text,
+      reason: MSG.depositWrongSender(distinct(toUs.map((t) => t.from)), claim.fromAddress.toLowerCase()),
     };
   const exact = fromSender.find((t) => t.value === claim.amount);
   if (!exact)
@@ -73,7 +74,7 @@ export async function checkDeposit(
       reason: MSG.depositWrongAmount(
         fromSender.map((t) => t.value),
         claim.amount,
-      ).text,
+      ),
     };
 
   const head = await chain.headBlock();

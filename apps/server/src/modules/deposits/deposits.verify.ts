@@ -1,4 +1,5 @@
 import { MSG } from '@harvest/shared/messages';
+import type { Said } from '@harvest/shared/said';
 import type { DepositFailureKind } from '@harvest/shared/schemas/deposits';
 import type { TransferLog } from '../../chain/chain.ts';
 import type { AppContext } from '../../context.ts';
@@ -26,7 +27,7 @@ export const CHECK_LEASE_MS = 2 * 60_000;
 export const CHECK_BATCH = 50;
 
 /** A transfer to another address than the investor's own, as a deposit's stored reason. */
-const notYours = (to: string[], yours: string) => MSG.depositNotYourAddress(to, yours).text;
+const notYours = (to: string[], yours: string) => MSG.depositNotYourAddress(to, yours);
 
 /**
  * Applies one chain answer to a deposit, under its row lock and only while it is still the
@@ -55,7 +56,7 @@ async function applyCheck(
           d.amount === checked.amount &&
           d.fromAddress === checked.fromAddress;
         if (!unchanged) return d;
-        const fail = async (reason: string, kind: DepositFailureKind) =>
+        const fail = async (reason: string | Said, kind: DepositFailureKind) =>
           (await failPending(ctx, tx, d.id, { reason, kind, processedAt: now })) ?? d;
         switch (result.kind) {
           case 'rpc_error':
@@ -65,7 +66,7 @@ async function applyCheck(
           case 'not_found': {
             const attempts = d.checkAttempts + 1;
             if (attempts >= NOT_FOUND_ATTEMPTS)
-              return fail(MSG.depositNotFoundOnChain(ctx.config.CHAIN_ID).text, 'not_found');
+              return fail(MSG.depositNotFoundOnChain(ctx.config.CHAIN_ID), 'not_found');
             return (
               (await q.updateDeposit(tx, d.id, {
                 checkAttempts: attempts,

@@ -169,7 +169,7 @@ export async function revokeOthers(ctx: AppContext, user: AuthUser, client: Clie
         at: ctx.clock.now(),
         ip: client.ip,
         device: client.device,
-        detail: SECURITY_DETAIL.otherSessions(ended).text,
+        detail: SECURITY_DETAIL.otherSessions(ended),
       });
     return ended;
   });

@@ -23,6 +23,7 @@ import { dateTime, fullName, shortHash, usdc } from '../../../lib/format.ts';
 import { Email } from '../../../components/ui/email.tsx';
 import { FIRST_PAGE, type PageAt } from '../../../lib/paging.ts';
 import { rich, t } from '../../../lib/i18n.tsx';
+import { StoredText } from '../../../components/ui/stored-text.tsx';
 
 const PAGE_SIZE = 50;
 const FILTER_LABEL: Record<AdminDepositFilter, string> = {
@@ -144,7 +145,11 @@ function AdminDepositRow({ deposit: d }: { deposit: AdminDeposit }) {
           </p>
         )}
         <p className="text-xs text-slate-400">{dateTime(d.createdAt)}</p>
-        {d.failureReason && <p className="text-xs text-rose-700">{d.failureReason}</p>}
+        {d.failureReason && (
+          <p className="text-xs text-rose-700">
+            <StoredText text={d.failureReason} said={d.failureSaid} />
+          </p>
+        )}
       </div>
       {d.status === 'pending' && (
         <div className="flex gap-2">
