@@ -9,6 +9,8 @@ import type { Params, Said } from '@harvest/shared/said';
 export class AppError extends Error {
   readonly template: string | undefined;
   readonly params: Params | undefined;
+  /** The request body's property the failure is about, so a form shows it at that field. */
+  field: string | undefined;
 
   constructor(
     readonly code: ErrorCode,
@@ -21,6 +23,12 @@ export class AppError extends Error {
       this.template = message.template;
       this.params = message.params;
     }
+  }
+
+  /** This failure is about the body's `field`. */
+  about(field: string): this {
+    this.field = field;
+    return this;
   }
 
   get statusCode(): number {

@@ -36,8 +36,8 @@ const issueSaid = z.object({ template: z.string(), params: paramsSchema });
 
 /**
  * The one place errors become responses: `{ "error": text, "code": stable-code }` with the
- * status the code stands for (ERROR_STATUS in the shared package), plus `template` and `params`
- * when the text has values. Known errors keep their text; every 5xx is logged and answered with
+ * status the code stands for (ERROR_STATUS in the shared package), plus `field` when it is about one
+ * property of the body, and `template` and `params` when the text has values. Known errors keep their text; every 5xx is logged and answered with
  * a generic text, so no stack trace or SQL reaches a client.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
@@ -51,11 +51,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
   });
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
-      const { template, params } = err;
+      const { template, params, field } = err;
       return reply
         .status(err.statusCode)
         .headers(err.headers)
-        .send({ error: err.message, code: err.code, ...(template && { template, params }) });
+        .send({ error: err.message, code: err.code, ...(field && { field }), ...(template && { template, params }) });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       // A path id of the wrong shape names nothing: not found, like someone else's id.

@@ -7,6 +7,7 @@ import { TopBar } from './top-bar.tsx';
 import { LoginForm } from '../features/auth/components/login-form.tsx';
 import { SecurityActivity } from '../features/account-security/components/security-activity.tsx';
 import { RecentDeposits } from '../features/deposits/components/recent-deposits.tsx';
+import { AddAddressForm } from '../features/withdrawals/components/address-book.tsx';
 import { UpdateBalanceForm } from '../features/admin-balance/components/update-balance-form.tsx';
 import { fail, stubApi } from '../test/api-stub.ts';
 import { renderApp } from '../test/render.tsx';
@@ -262,6 +263,38 @@ describe('Russian', () => {
     expect(usdc(1234.5)).toBe('1\u00a0234,50\u00a0USDC');
     expect(usdc(1234.5, 'balance')).toBe('1\u00a0234,5000\u00a0USDC');
     expect(count(1234567)).toBe('1\u00a0234\u00a0567');
+  });
+});
+
+describe('a server error at a field', () => {
+  /** The error text under a field (its aria-describedby), not the toast. */
+  const fieldError = (label: string) => {
+    const ids = (screen.getByLabelText(label).getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean);
+    return ids.map((id) => document.getElementById(id)?.textContent ?? '').find((x) => x) ?? null;
+  };
+
+  it('goes to the field the server names, in any language, and is said again when the language changes', async () => {
+    stubApi(({ method, path }) =>
+      method === 'POST' && path === '/user/withdrawal-addresses'
+        ? { ...fail(409, 'This address is already in your address book', 'conflict'), field: 'address' }
+        : undefined,
+    );
+    renderApp(<AddAddressForm onDone={() => undefined} onCancel={() => undefined} />);
+    await userEvent.type(screen.getByLabelText('Label'), 'Cold wallet');
+    await userEvent.type(
+      screen.getByLabelText('Wallet address (Polygon USDC)'),
+      '0x00000000000000000000000000000000000000b2',
+    );
+    await userEvent.type(screen.getByLabelText('Login password'), 'password-1');
+    await act(() => setLocale('ru'));
+    await userEvent.click(screen.getByRole('button', { name: 'Добавить адрес' }));
+    await waitFor(() =>
+      expect(fieldError('Адрес кошелька (USDC в сети Polygon)')).toBe('Этот адрес уже есть в вашей адресной книге'),
+    );
+    await act(() => setLocale('es'));
+    expect(fieldError('Dirección del monedero (USDC en Polygon)')).toBe(
+      'Esta dirección ya está en su libreta de direcciones',
+    );
   });
 });
 

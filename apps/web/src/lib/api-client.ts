@@ -26,6 +26,8 @@ export class ApiError extends Error {
     readonly serverMessage: string | null,
     readonly code: ErrorCode | null = null,
     readonly said: { template: string; params: Params } | null = null,
+    /** The request body's property it is about, when the server named one. */
+    readonly field: string | null = null,
   ) {
     super(serverMessage ?? `Request failed (${status})`);
   }
@@ -39,6 +41,7 @@ export class ApiError extends Error {
 const errorBody = z.object({
   error: z.string(),
   code: z.optional(z.string()),
+  field: z.optional(z.string()),
   template: z.optional(z.string()),
   params: z.optional(paramsSchema),
 });
@@ -48,10 +51,13 @@ const isCode = (c: string | undefined): c is ErrorCode => (ERROR_CODES as readon
 export function apiErrorOf(status: number, data: unknown): ApiError {
   const parsed = z.safeParse(errorBody, data);
   if (!parsed.success) return new ApiError(status, null);
-  const { error, code, template, params } = parsed.data;
+  const { error, code, field, template, params } = parsed.data;
   const said = template && params ? { template, params } : null;
-  return new ApiError(status, error.trim() || null, isCode(code) ? code : null, said);
+  return new ApiError(status, error.trim() || null, isCode(code) ? code : null, said, field ?? null);
 }
+
+/** The call failed about this property of its request body (the server named it). */
+export const isAbout = (err: unknown, field: string): boolean => err instanceof ApiError && err.field === field;
 
 /** The call failed with this stable code. */
 export function hasCode(err: unknown, code: ErrorCode): boolean {

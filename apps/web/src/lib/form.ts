@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
-import { useForm, type FieldValues, type Resolver, type UseFormProps } from 'react-hook-form';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useForm, type FieldPath, type FieldValues, type Resolver, type UseFormProps } from 'react-hook-form';
 import * as z from 'zod/mini';
 import { paramsSchema } from '@harvest/shared/schemas/common';
 import { errorText } from './api-client.ts';
@@ -55,15 +55,34 @@ export function useZodForm<T extends FieldValues>(
     ...props,
   });
   const said = useRef(locale);
+  // Failures the server reported at a field, kept as they came so a language change says them again.
+  const failures = useRef(new Map<string, { err: unknown; fallback: string }>());
   useEffect(() => {
     if (said.current === locale) return;
     said.current = locale;
-    // The schema's errors (typed by their issue code; a server's error set on a field has none) are said again.
-    const checked = Object.entries(form.formState.errors).filter(([name, e]) => name !== 'root' && e?.type);
-    if (checked.length) void form.trigger(checked.map(([name]) => name) as never);
+    const errors = Object.entries(form.formState.errors).filter(([name, e]) => name !== 'root' && e?.type);
+    for (const [name, e] of errors) {
+      const f = failures.current.get(name);
+      if (e?.type === SERVER && f)
+        form.setError(name as never, { type: SERVER, message: errorText(f.err, f.fallback) });
+    }
+    // The schema's errors (typed by their issue code) are checked, and so said, again.
+    const checked = errors.filter(([, e]) => e?.type !== SERVER).map(([name]) => name);
+    if (checked.length) void form.trigger(checked as never);
   }, [form, locale]);
-  return form;
+  /** Shows a failed call's error (or `fallback`, our English) at `name`, in the current language. */
+  const fail = useCallback(
+    (name: FieldPath<T>, err: unknown, fallback: string) => {
+      failures.current.set(name, { err, fallback });
+      form.setError(name, { type: SERVER, message: errorText(err, fallback) });
+    },
+    [form],
+  );
+  return Object.assign(form, { fail });
 }
+
+/** The type of a field error the server reported (a schema's error is typed by its issue code). */
+const SERVER = 'server';
 
 /** The first error of a submit, for the toast the spec asks for beside the inline texts. */
 export function firstError(errors: Record<string, { message?: unknown } | undefined>): string | null {
@@ -76,6 +95,7 @@ export function firstError(errors: Record<string, { message?: unknown } | undefi
  * error): kept as it came and said in the current language where it is shown, so a language change says it again.
  */
 export function useFailure() {
+  useLingui();
   const [failure, setFailure] = useState<{ err: unknown; fallback: string } | null>(null);
   return {
     text: failure && errorText(failure.err, failure.fallback),

@@ -20,8 +20,16 @@ export const saidFields = { template: z.optional(z.string()), params: z.optional
 /** A stored text's template and values beside its English (a deposit's failure reason, an event's detail); null for a text without values, or one stored before they were kept. */
 export const storedSaidSchema = z.nullable(z.object({ template: z.string(), params: paramsSchema }));
 
-/** Every error answer: the text people read, the stable code clients switch on, and the text's values if it has any. */
-export const errorResponse = z.object({ error: z.string(), code: z.enum(ERROR_CODES), ...saidFields });
+/**
+ * Every error answer: the text people read, the stable code clients switch on, the body's property it is about
+ * (when it is about one: a form shows it at that field), and the text's values if it has any.
+ */
+export const errorResponse = z.object({
+  error: z.string(),
+  code: z.enum(ERROR_CODES),
+  field: z.optional(z.string()),
+  ...saidFields,
+});
 export type ErrorResponse = z.infer<typeof errorResponse>;
 export const messageResponse = z.object({ message: z.string(), ...saidFields });
 

@@ -139,7 +139,7 @@ describe('register', () => {
     const code = await sendCode(existing.user.email);
     const res = await call(t, 'POST', '/api/register', { body: payload(existing.user.email, code) });
     expect(res.statusCode).toBe(409);
-    expect(res.data).toEqual({ error: MSG.emailExists, code: 'conflict' });
+    expect(res.data).toEqual({ error: MSG.emailExists, code: 'conflict', field: 'email' });
   });
 
   it('locks the code after 5 wrong tries, counted exactly under 50 parallel guesses', async () => {

@@ -102,7 +102,7 @@ export async function addAddress(
     });
   } catch (err) {
     if (sqlState(err) === '23505' && constraintName(err) === 'withdrawal_addresses_live_key')
-      throw conflict(MSG.addressExists);
+      throw conflict(MSG.addressExists).about('address');
     throw err;
   }
 }

@@ -190,16 +190,16 @@ function RejectDepositDialog({
 }) {
   const reject = useRejectDeposit();
   // Errors show in the dialog, at the reason (and in a toast).
-  async function onConfirm(reason: string): Promise<string | null> {
+  async function onConfirm(reason: string) {
     const body = z.safeParse(adminRejectDepositBody, { depositId: d._id, reason });
-    const text = body.success
+    const failure = body.success
       ? await reject.mutateAsync(body.data).then(
           (res) => (toast.success(res.message), null),
-          (err: unknown) => errorText(err, TEXT.rejectDepositFailed),
+          (err: unknown) => ({ err, fallback: TEXT.rejectDepositFailed }),
         )
-      : (body.error.issues[0]?.message ?? TEXT.rejectDepositFailed);
-    if (text !== null) toast.error(text);
-    return text;
+      : { err: null, fallback: body.error.issues[0]?.message ?? TEXT.rejectDepositFailed };
+    if (failure !== null) toast.error(errorText(failure.err, failure.fallback));
+    return failure;
   }
   return (
     <ReasonDialog

@@ -13,7 +13,7 @@ import { LoadError } from '../../../components/ui/query-state.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { Field, TextInput, inputClass } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
-import { firstError, useZodForm } from '../../../lib/form.ts';
+import { firstError, useFailure, useZodForm } from '../../../lib/form.ts';
 import { useApproveWithdrawal } from '../api/approve-withdrawal.ts';
 import { useRejectWithdrawal } from '../api/reject-withdrawal.ts';
 import { ExportBatchDialog } from './payout-batches.tsx';
@@ -271,7 +271,7 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
   const approve = useApproveWithdrawal();
   const reject = useRejectWithdrawal();
   const [confirmReject, setConfirmReject] = useState(false);
-  const [rejectError, setRejectError] = useState<string | null>(null);
+  const rejectFailure = useFailure();
   const busy = approve.isPending || reject.isPending;
   // A batch decides a withdrawal in payment (the server answers in_payment); a frozen account's or one to a wallet
   // the token refuses cannot be paid, only rejected (its money back to the investor).
@@ -289,9 +289,8 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
       toast.success(t('Withdrawal approved'));
       onDone();
     } catch (err) {
-      const text = errorText(err, TEXT.approveWithdrawalFailed);
-      form.setError('txHash', { message: text });
-      toast.error(text);
+      form.fail('txHash', err, TEXT.approveWithdrawalFailed);
+      toast.error(errorText(err, TEXT.approveWithdrawalFailed));
     }
   }
 
@@ -303,9 +302,8 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
       setConfirmReject(false);
       onDone();
     } catch (err) {
-      const text = errorText(err, TEXT.rejectWithdrawalFailed);
-      setRejectError(text);
-      toast.error(text);
+      rejectFailure.set(err, TEXT.rejectWithdrawalFailed);
+      toast.error(errorText(err, TEXT.rejectWithdrawalFailed));
     }
   }
 
@@ -373,7 +371,7 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
                 disabled={busy || inPayment}
                 onClick={() => {
                   if (!notes.trim()) form.setValue('notes', REFUSED_NOTE);
-                  setRejectError(null);
+                  rejectFailure.clear();
                   setConfirmReject(true);
                 }}
               >
@@ -407,7 +405,7 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
             <Button
               variant="danger"
               onClick={() => {
-                setRejectError(null);
+                rejectFailure.clear();
                 setConfirmReject(true);
               }}
               disabled={busy || inPayment}
@@ -424,7 +422,7 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
             confirmLabel={t('Reject')}
             destructive
             busy={reject.isPending}
-            error={rejectError}
+            error={rejectFailure.text}
             onCancel={() => setConfirmReject(false)}
             onConfirm={() => void onReject()}
           >

@@ -7,10 +7,11 @@ import { Card } from '../../../components/ui/card.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { errorText, hasCode } from '../../../lib/api-client.ts';
+import { useFailure } from '../../../lib/form.ts';
 import { count, dateTime, usdc } from '../../../lib/format.ts';
 import { toast } from '../../../lib/toast.ts';
 import { batchesQuery, useCancelBatch, useCreateBatch, useDownloadBatchFile } from '../api/payouts.ts';
-import { t, known } from '../../../lib/i18n.tsx';
+import { t } from '../../../lib/i18n.tsx';
 import { sayReceipt } from '../../../lib/server-text.ts';
 
 const BATCH_STATUS = {
@@ -47,12 +48,12 @@ export function ExportBatchDialog({
   onDone: () => void;
 }) {
   const [grouped, setGrouped] = useState(true);
-  const [error, setError] = useState<string | null>(null);
+  const failure = useFailure();
   const create = useCreateBatch();
   const download = useDownload();
 
   async function onCreate() {
-    setError(null);
+    failure.clear();
     try {
       const res = await create.mutateAsync({ withdrawalIds: ids, grouped });
       const { batch } = res;
@@ -60,7 +61,7 @@ export function ExportBatchDialog({
       onDone();
       await download(batch._id, 'safe');
     } catch (err) {
-      setError(errorText(err, t('The payout batch could not be created')));
+      failure.set(err, msg('The payout batch could not be created'));
     }
   }
 
@@ -99,9 +100,9 @@ export function ExportBatchDialog({
           <span>{t('One per withdrawal')}</span>
         </label>
       </fieldset>
-      {error && (
+      {failure.text && (
         <p role="alert" className="mt-3 text-sm text-red-700">
-          {known(error)}
+          {failure.text}
         </p>
       )}
       <div className="mt-5 flex flex-wrap justify-end gap-2">
@@ -147,7 +148,7 @@ function BatchItem({ b }: { b: PayoutBatch }) {
   const cancel = useCancelBatch();
   const download = useDownload();
   const [confirm, setConfirm] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const failure = useFailure();
   // Downloaded (as read, or as the server answered a cancel): the payout wallet may still execute the file.
   const [downloaded, setDownloaded] = useState(false);
   const [notExecuted, setNotExecuted] = useState(false);
@@ -162,7 +163,7 @@ function BatchItem({ b }: { b: PayoutBatch }) {
       setConfirm(false);
     } catch (err) {
       if (hasCode(err, 'batch_downloaded')) setDownloaded(true);
-      setError(errorText(err, t('The batch could not be cancelled')));
+      failure.set(err, msg('The batch could not be cancelled'));
     }
   }
   return (
@@ -220,7 +221,7 @@ function BatchItem({ b }: { b: PayoutBatch }) {
           <Button
             variant="danger"
             onClick={() => {
-              setError(null);
+              failure.clear();
               setNotExecuted(false);
               setConfirm(true);
             }}
@@ -237,7 +238,7 @@ function BatchItem({ b }: { b: PayoutBatch }) {
         destructive
         busy={cancel.isPending}
         confirmDisabled={mustConfirm && !notExecuted}
-        error={error}
+        error={failure.text}
         onCancel={() => setConfirm(false)}
         onConfirm={() => void onCancel()}
       >

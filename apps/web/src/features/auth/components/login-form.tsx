@@ -44,11 +44,10 @@ export function LoginForm() {
         setNeedsCode(true);
         return;
       }
-      const text = errorText(err, TEXT.loginFailed);
       if (hasCode(err, 'two_factor_invalid') || hasCode(err, 'two_factor_required'))
-        form.setError('totpCode', { message: text });
+        form.fail('totpCode', err, TEXT.loginFailed);
       else failure.set(err, TEXT.loginFailed);
-      toast.error(text);
+      toast.error(errorText(err, TEXT.loginFailed));
     }
   };
 

@@ -6,7 +6,7 @@ import { MAX_LENGTH } from '@harvest/shared/constants';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
-import { errorText, hasCode, tokenStore } from '../../../lib/api-client.ts';
+import { errorText, hasCode, isAbout, tokenStore } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth.tsx';
 import { firstError, useFailure, useZodForm } from '../../../lib/form.ts';
 import { updateEmail, updateProfile } from '../api/profile.ts';
@@ -94,14 +94,14 @@ function ProfileBody({
   const email = form.watch('email');
   if (!user) return null;
   // Errors show in the dialog, under their field (and in a toast).
-  const report = (field: keyof ProfileValues, text: string) => {
-    form.setError(field, { message: text });
-    toast.error(text);
+  const report = (field: keyof ProfileValues, err: unknown, fallback: string) => {
+    form.fail(field, err, fallback);
+    toast.error(errorText(err, fallback));
   };
 
   async function onSave(v: ProfileValues) {
     failure.clear();
-    if (v.confirmPassword && !v.newPassword) return report('confirmPassword', TEXT.newPasswordsMismatch);
+    if (v.confirmPassword && !v.newPassword) return report('confirmPassword', null, TEXT.newPasswordsMismatch);
     const emailChanged = Boolean(user?.isAdmin) && v.email.trim().toLowerCase() !== user?.email;
     try {
       // The e-mail first: its password check failing leaves the rest of the form unsaved too.
@@ -113,14 +113,15 @@ function ProfileBody({
       setEditing(false);
       form.reset({ ...v, emailPassword: '', currentPassword: '', newPassword: '', confirmPassword: '', totpCode: '' });
     } catch (err) {
-      const text = errorText(err, TEXT.profileFailed);
+      const fallback = TEXT.profileFailed;
       if (hasCode(err, 'wrong_password'))
-        report(emailChanged && !v.newPassword ? 'emailPassword' : 'currentPassword', text);
-      else if (hasCode(err, 'two_factor_required') || hasCode(err, 'two_factor_invalid')) report('totpCode', text);
-      else if (/email/i.test(text) && emailChanged) report('email', text);
+        report(emailChanged && !v.newPassword ? 'emailPassword' : 'currentPassword', err, fallback);
+      else if (hasCode(err, 'two_factor_required') || hasCode(err, 'two_factor_invalid'))
+        report('totpCode', err, fallback);
+      else if (emailChanged && isAbout(err, 'newEmail')) report('email', err, fallback);
       else {
-        failure.set(err, TEXT.profileFailed);
-        toast.error(text);
+        failure.set(err, fallback);
+        toast.error(errorText(err, fallback));
       }
     }
   }

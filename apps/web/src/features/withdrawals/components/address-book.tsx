@@ -11,7 +11,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
 import { Pager } from '../../../components/ui/pager.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
-import { errorText, hasCode } from '../../../lib/api-client.ts';
+import { errorText, hasCode, isAbout } from '../../../lib/api-client.ts';
 import { dateTime } from '../../../lib/format.ts';
 import { firstError, useFailure, useZodForm } from '../../../lib/form.ts';
 import { msg } from '@harvest/shared/i18n';
@@ -60,12 +60,11 @@ export function AddAddressForm({
       await qc.invalidateQueries({ queryKey: queryKeys.account.all });
       onDone(res.address);
     } catch (err) {
-      const text = errorText(err, t('Could not add the address'));
-      toast.error(text);
-      if (hasCode(err, 'wrong_password')) form.setError('password', { message: text });
-      else if (hasCode(err, 'conflict') || /address|wallet|checksum/i.test(text))
-        form.setError('address', { message: text });
-      else failure.set(err, msg('Could not add the address'));
+      const fallback = msg('Could not add the address');
+      toast.error(errorText(err, fallback));
+      if (hasCode(err, 'wrong_password')) form.fail('password', err, fallback);
+      else if (hasCode(err, 'conflict') || isAbout(err, 'address')) form.fail('address', err, fallback);
+      else failure.set(err, fallback);
     }
   }
   const submit = form.handleSubmit(onSubmit, (e) => toast.error(firstError(e) ?? t('Could not add the address')));

@@ -6,7 +6,7 @@ import { MAX_LENGTH } from '@harvest/shared/constants';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
-import { errorText, hasCode } from '../../../lib/api-client.ts';
+import { errorText, hasCode, isAbout } from '../../../lib/api-client.ts';
 import { firstError, useFailure, useZodForm } from '../../../lib/form.ts';
 import { useRequestAll } from '../api/request-all.ts';
 import type { Breakdown } from '../lib/breakdown.ts';
@@ -98,9 +98,9 @@ function WithdrawAllBody({
   const wallet = form.watch('walletAddress');
 
   // Errors are shown here, inside the dialog, next to the field they concern (and in a toast).
-  function report(field: keyof RequestAllInput, text: string) {
-    form.setError(field, { message: text });
-    toast.error(text);
+  function report(field: keyof RequestAllInput, err: unknown, fallback: string) {
+    form.fail(field, err, fallback);
+    toast.error(errorText(err, fallback));
   }
   const failure = useFailure();
   function reportFailure(err: unknown, fallback: string) {
@@ -111,7 +111,7 @@ function WithdrawAllBody({
   function onReview(v: RequestAllInput) {
     failure.clear();
     if (breakdown.gross <= 0) return reportFailure(null, TEXT.noFunds);
-    if (needsCode && !v.totpCode?.trim()) return report('totpCode', TEXT.totpRequired);
+    if (needsCode && !v.totpCode?.trim()) return report('totpCode', null, TEXT.totpRequired);
     setStep('confirm');
   }
 
@@ -128,12 +128,13 @@ function WithdrawAllBody({
       onClose();
     } catch (err) {
       setStep('form');
-      const text = errorText(err, TEXT.withdrawFailed);
-      if (hasCode(err, 'wrong_password')) report('withdrawalPassword', text);
-      else if (hasCode(err, 'two_factor_invalid') || hasCode(err, 'two_factor_required')) report('totpCode', text);
-      else if (hasCode(err, 'address_not_active')) report('walletAddress', text);
-      else if (hasCode(err, 'validation') && /wallet/i.test(text)) report('walletAddress', text);
-      else reportFailure(err, TEXT.withdrawFailed);
+      const fallback = TEXT.withdrawFailed;
+      if (hasCode(err, 'wrong_password')) report('withdrawalPassword', err, fallback);
+      else if (hasCode(err, 'two_factor_invalid') || hasCode(err, 'two_factor_required'))
+        report('totpCode', err, fallback);
+      else if (hasCode(err, 'address_not_active') || isAbout(err, 'walletAddress'))
+        report('walletAddress', err, fallback);
+      else reportFailure(err, fallback);
     }
   }
 

@@ -1,3 +1,4 @@
+import { msg } from '@harvest/shared/i18n';
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { withdrawalLockBody, type WithdrawalLockInput } from '@harvest/shared/schemas/security';
@@ -53,9 +54,8 @@ export function WithdrawalLockSection() {
       setSent(res);
       toast.success(sayReceipt(res));
     } catch (err) {
-      const text = errorText(err, t('Could not turn the lock off'));
-      form.setError('password', { message: text });
-      toast.error(text);
+      form.fail('password', err, msg('Could not turn the lock off'));
+      toast.error(errorText(err, msg('Could not turn the lock off')));
     }
   }
 
