@@ -1,7 +1,8 @@
 /**
  * `npm run i18n:extract`: writes packages/shared/src/locales/en.json, the English catalogue every other language
  * translates (docs/decisions/0075). Its keys are every `t('...')` text of the web, the server and the shared code,
- * and every text the server and the shared schemas say (TEXT, MSG, SECURITY_TEXT, their patterns, the codes' sentences).
+ * every text with values (`said('...')`, said.ts) and every text the server and the shared schemas say (TEXT, MSG,
+ * SECURITY_TEXT, the codes' sentences).
  * packages/shared/src/locales.test.ts fails when en.json is not what this makes, or a language lacks a key.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,7 +10,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CODE_TEXT } from '../../packages/shared/src/error-texts.ts';
 import { MSG } from '../../packages/shared/src/messages.ts';
-import { FIELD_NAMES, PART_TEMPLATES, TEXT_TEMPLATES } from '../../packages/shared/src/text-templates.ts';
 import { SECURITY_TEXT } from '../../packages/shared/src/security-texts.ts';
 import { WALLET_TEXT } from '../../packages/shared/src/wallet-texts.ts';
 import { findMessages } from './messages.ts';
@@ -38,7 +38,6 @@ export function englishTexts(): string[] {
     ...Object.values(CODE_TEXT),
   ])
     if (typeof v === 'string') texts.add(v);
-  for (const v of [...TEXT_TEMPLATES, ...PART_TEMPLATES, ...FIELD_NAMES]) texts.add(v);
   return [...texts].sort();
 }
 

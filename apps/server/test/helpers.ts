@@ -1,3 +1,4 @@
+import type { Said } from '@harvest/shared/said';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -269,3 +270,6 @@ export async function expectLedgerClean(t: TestApp): Promise<void> {
 export function csvLines(body: string): string[] {
   return body.split('\r\n').filter((l, i, all) => !(l === '' && i === all.length - 1));
 }
+
+/** An error answer whose text has values: its English, code, template and values. */
+export const saidError = (s: Said, code: string) => ({ error: s.text, code, template: s.template, params: s.params });

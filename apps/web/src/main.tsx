@@ -4,7 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import './index.css';
 import { AppRouter } from './app/router.tsx';
 import { AuthProvider } from './lib/auth.tsx';
-import { I18n, initialLocale, setLocale } from './lib/i18n.tsx';
+import { I18nProvider, initialLocale, setLocale } from './lib/i18n.tsx';
 import { queryClient } from './lib/query-client.ts';
 
 const root = document.getElementById('root');
@@ -18,9 +18,9 @@ if (root) {
         <StrictMode>
           <QueryClientProvider client={queryClient}>
             <AuthProvider>
-              <I18n>
+              <I18nProvider>
                 <AppRouter />
-              </I18n>
+              </I18nProvider>
             </AuthProvider>
           </QueryClientProvider>
         </StrictMode>,

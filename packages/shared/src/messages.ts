@@ -1,4 +1,5 @@
 import { microToDisplay, microToText } from './money.ts';
+import { said } from './said.ts';
 import { TEXT } from './texts.ts';
 import { timeLeftText } from './time-left.ts';
 
@@ -38,7 +39,11 @@ export const MSG = {
   mailFailed: 'Could not send the e-mail. Please try again later.',
   passwordTooCommon: 'This password is too common. Choose another.',
   passwordChangesLimit: (ms: number) =>
-    `Too many password changes on this account. Please try again in ${timeLeftText(ms)}.`,
+    said(
+      'Too many password changes on this account. Please try again in {left}.',
+      { left: ms },
+      `Too many password changes on this account. Please try again in ${timeLeftText(ms)}.`,
+    ),
   mailboxTaken:
     'This mailbox already has an account (addresses that differ only by a +tag, or by dots at Gmail, are one mailbox). Sign in with it instead.',
   adminOnlyEmail: 'Only administrators can change their email',
@@ -66,11 +71,20 @@ export const MSG = {
   payoutMatchedByHand: 'Approved by hand with this transaction before it was read from the chain',
   payoutNoMatch: 'No pending withdrawal to this wallet adds up to this amount',
   payoutSeveralMatches: (n: number) =>
-    `${n} sets of pending withdrawals to this wallet add up to this amount: choose the one it paid`,
+    said(
+      '{n} sets of pending withdrawals to this wallet add up to this amount: choose the one it paid',
+      { n },
+      `${n} sets of pending withdrawals to this wallet add up to this amount: choose the one it paid`,
+    ),
   payoutAlreadySettled: 'This payout was already settled',
   batchUnavailable:
     'Some of these withdrawals are no longer pending or are already in a payout batch. Refresh and select again.',
-  batchCreated: (n: number) => `Payout batch of ${n} withdrawal${n === 1 ? '' : 's'} created`,
+  batchCreated: (n: number) =>
+    said(
+      n === 1 ? 'Payout batch of {n} withdrawal created' : 'Payout batch of {n} withdrawals created',
+      { n },
+      `Payout batch of ${n} withdrawal${n === 1 ? '' : 's'} created`,
+    ),
   batchNotOpen: 'This payout batch is no longer open',
   batchCancelled: 'Payout batch cancelled: its pending withdrawals can be exported again',
   batchHasFrozen:
@@ -99,12 +113,24 @@ export const MSG = {
   payoutOneWallet: 'One payout pays withdrawals to one wallet: choose withdrawals to the same wallet.',
   solvencyNoChain: 'No blockchain node is configured (CHAIN_RPC_URL): there is nothing to read.',
   solvencyRefreshTooSoon: (seconds: number) =>
-    `The balances were read a moment ago. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+    said(
+      seconds === 1
+        ? 'The balances were read a moment ago. Try again in {n} second.'
+        : 'The balances were read a moment ago. Try again in {n} seconds.',
+      { n: seconds },
+      `The balances were read a moment ago. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+    ),
   reconciliationRunning: 'A reconciliation is already running. Its result will show here when it ends.',
   reconciliationStarted: 'Reconciliation started. Its result will show here when it ends.',
   chainAlarmAcknowledged: 'Alarm acknowledged',
   depositNotCorrectable: (reason: string | null) =>
-    `This transfer was read from the blockchain, so it cannot be corrected${reason ? ` (${reason})` : ''}. Send a new deposit to your deposit address instead.`,
+    said(
+      reason
+        ? 'This transfer was read from the blockchain, so it cannot be corrected ({reason}). Send a new deposit to your deposit address instead.'
+        : 'This transfer was read from the blockchain, so it cannot be corrected. Send a new deposit to your deposit address instead.',
+      reason ? { reason } : {},
+      `This transfer was read from the blockchain, so it cannot be corrected${reason ? ` (${reason})` : ''}. Send a new deposit to your deposit address instead.`,
+    ),
   depositSubmitted: 'Deposit submitted. It will be credited once it is confirmed.',
   depositConfirmed: 'Deposit confirmed and credited to your balance',
   depositApproved: 'Deposit approved and credited',
@@ -116,27 +142,66 @@ export const MSG = {
   balanceUpdated: 'Balance updated successfully',
   /** Update Balance with `expectedBalance`: the balance moved after the administrator read it. */
   balanceChanged: (current: bigint) =>
-    `The balance changed to ${microToDisplay(current)}\u00a0USDC. Review and try again.`,
+    said(
+      'The balance changed to {amount}\u00a0USDC. Review and try again.',
+      { amount: String(current) },
+      `The balance changed to ${microToDisplay(current)}\u00a0USDC. Review and try again.`,
+    ),
   /** Why the chain refused a deposit, in words the owner can act on ("failed, with the reason"). */
   depositReverted:
     'The transaction failed (reverted) on chain, so no USDC was transferred. Send a new transaction and submit its hash.',
   depositNotFoundOnChain: (chainId: number) =>
-    `Transaction not found on the ${NETWORK} network (chain ${chainId}). Check the hash, and that you sent it on ${NETWORK}, then correct this deposit.`,
+    said(
+      'Transaction not found on the Polygon network (chain {chainId}). Check the hash, and that you sent it on Polygon, then correct this deposit.',
+      { chainId: String(chainId) },
+      `Transaction not found on the ${NETWORK} network (chain ${chainId}). Check the hash, and that you sent it on ${NETWORK}, then correct this deposit.`,
+    ),
   depositWrongToken: (contracts: string[]) =>
-    `This transaction does not transfer USDC on ${NETWORK}${contracts.length ? ` (token contract ${contracts.join(', ')})` : ''}. Only USDC on the ${NETWORK} network is accepted: check the network and token.`,
+    said(
+      contracts.length
+        ? 'This transaction does not transfer USDC on Polygon (token contract {contracts}). Only USDC on the Polygon network is accepted: check the network and token.'
+        : 'This transaction does not transfer USDC on Polygon. Only USDC on the Polygon network is accepted: check the network and token.',
+      contracts.length ? { contracts: contracts.join(', ') } : {},
+      `This transaction does not transfer USDC on ${NETWORK}${contracts.length ? ` (token contract ${contracts.join(', ')})` : ''}. Only USDC on the ${NETWORK} network is accepted: check the network and token.`,
+    ),
   depositWrongRecipient: (to: string[], depositAddress: string) =>
-    `Wrong recipient: this transaction sent USDC to ${to.join(', ')}, not to the platform deposit address ${depositAddress}.`,
+    said(
+      'Wrong recipient: this transaction sent USDC to {to}, not to the platform deposit address {address}.',
+      { to: to.join(', '), address: depositAddress },
+      `Wrong recipient: this transaction sent USDC to ${to.join(', ')}, not to the platform deposit address ${depositAddress}.`,
+    ),
   depositWrongSender: (from: string[], entered: string) =>
-    `Wrong sender: the USDC in this transaction came from ${from.join(', ')}, not from the address you entered (${entered}). Enter the address you sent from.`,
+    said(
+      'Wrong sender: the USDC in this transaction came from {from}, not from the address you entered ({entered}). Enter the address you sent from.',
+      { from: from.join(', '), entered },
+      `Wrong sender: the USDC in this transaction came from ${from.join(', ')}, not from the address you entered (${entered}). Enter the address you sent from.`,
+    ),
+  /** `chain` is a list of amounts, said as the chain reads them; `amount` the one to enter. */
   depositWrongAmount: (chain: bigint[], entered: bigint) =>
-    `Amount differs: the chain shows ${chain.map((v) => `${microToText(v)} USDC`).join(', ')} for this transfer, but you entered ${microToText(entered)} USDC. Correct the amount to ${microToText(chain[0] ?? 0n)}.`,
+    said(
+      'Amount differs: the chain shows {chain} for this transfer, but you entered {entered} USDC. Correct the amount to {amount}.',
+      {
+        chain: chain.map((v) => `${microToText(v)} USDC`).join(', '),
+        entered: microToText(entered),
+        amount: String(chain[0] ?? 0n),
+      },
+      `Amount differs: the chain shows ${chain.map((v) => `${microToText(v)} USDC`).join(', ')} for this transfer, but you entered ${microToText(entered)} USDC. Correct the amount to ${microToText(chain[0] ?? 0n)}.`,
+    ),
   /** Per-investor deposit addresses (DEPOSIT_XPUB): found on chain by the watcher. */
   depositBelowMinimum: 'Below the minimum deposit',
   depositDroppedByReorg: 'Transaction dropped by a chain reorganisation',
   depositNotYourAddress: (to: string[], yours: string) =>
-    `This transfer went to ${to.join(', ')}, not to your deposit address ${yours}. Only transfers to your own deposit address can be submitted.`,
+    said(
+      'This transfer went to {to}, not to your deposit address {yours}. Only transfers to your own deposit address can be submitted.',
+      { to: to.join(', '), yours },
+      `This transfer went to ${to.join(', ')}, not to your deposit address ${yours}. Only transfers to your own deposit address can be submitted.`,
+    ),
   depositNotOnChainYet: (chainId: number) =>
-    `This transaction is not on the ${NETWORK} network (chain ${chainId}) yet. Deposits to your address show up by themselves once mined; try again in a minute if it does not.`,
+    said(
+      'This transaction is not on the Polygon network (chain {chainId}) yet. Deposits to your address show up by themselves once mined; try again in a minute if it does not.',
+      { chainId: String(chainId) },
+      `This transaction is not on the ${NETWORK} network (chain ${chainId}) yet. Deposits to your address show up by themselves once mined; try again in a minute if it does not.`,
+    ),
   depositChainUnavailable: 'The blockchain node cannot be reached right now. Please try again in a few minutes.',
   noSuchTier: 'No active investment tier has this amount. Please choose one of the listed tiers.',
   tierAmbiguous: 'More than one tier has this amount. Please choose the tier you want on the Tiers tab.',
@@ -147,11 +212,31 @@ export const MSG = {
   started: 'Earning cycle started. Come back in 8 hours to complete it.',
   notRunning: 'No earning cycle is running for this investment. Please start earning first.',
   cooldown: (ms: number) =>
-    `The next cycle becomes available 48 hours after your approved withdrawal: ${timeLeftText(ms)} left.`,
-  cycleNotFinished: (ms: number) => `This cycle is not finished yet: ${timeLeftText(ms)} left.`,
-  cycleCompleted: (grossUsdc: string) => `Cycle completed: ${grossUsdc}\u00a0USDC earned.`,
-  withdrawalRequested: (items: number, gross: string, fee: string, net: string) =>
-    `Withdrawal request submitted for ${items === 1 ? '1 item' : `${items} items`}: ${gross}\u00a0USDC gross, ${fee}\u00a0USDC fee, ${net}\u00a0USDC to be paid. Withdrawals may take up to 48 hours to process.`,
+    said(
+      'The next cycle becomes available 48 hours after your approved withdrawal: {left} left.',
+      { left: ms },
+      `The next cycle becomes available 48 hours after your approved withdrawal: ${timeLeftText(ms)} left.`,
+    ),
+  cycleNotFinished: (ms: number) =>
+    said(
+      'This cycle is not finished yet: {left} left.',
+      { left: ms },
+      `This cycle is not finished yet: ${timeLeftText(ms)} left.`,
+    ),
+  cycleCompleted: (gross: bigint) =>
+    said(
+      'Cycle completed: {amount}\u00a0USDC earned.',
+      { amount: String(gross) },
+      `Cycle completed: ${microToDisplay(gross)}\u00a0USDC earned.`,
+    ),
+  withdrawalRequested: (n: number, gross: bigint, fee: bigint, net: bigint) =>
+    said(
+      n === 1
+        ? 'Withdrawal request submitted for 1 item: {gross}\u00a0USDC gross, {fee}\u00a0USDC fee, {net}\u00a0USDC to be paid. Withdrawals may take up to 48 hours to process.'
+        : 'Withdrawal request submitted for {n} items: {gross}\u00a0USDC gross, {fee}\u00a0USDC fee, {net}\u00a0USDC to be paid. Withdrawals may take up to 48 hours to process.',
+      { n, gross: String(gross), fee: String(fee), net: String(net) },
+      `Withdrawal request submitted for ${n === 1 ? '1 item' : `${n} items`}: ${microToDisplay(gross)}\u00a0USDC gross, ${microToDisplay(fee)}\u00a0USDC fee, ${microToDisplay(net)}\u00a0USDC to be paid. Withdrawals may take up to 48 hours to process.`,
+    ),
   withdrawalNotPending: 'This withdrawal has already been processed',
   withdrawalApproved: 'Withdrawal approved',
   withdrawalRejected: 'Withdrawal rejected',
@@ -172,35 +257,86 @@ export const MSG = {
 
   // ---------------------------------------------------------------- account security
   addressAdded: (hours: number) =>
-    `Address added. Confirm it from the link we e-mailed you within 1 hour; it becomes usable ${hours} hours after it was added.`,
+    said(
+      'Address added. Confirm it from the link we e-mailed you within 1 hour; it becomes usable {hours} hours after it was added.',
+      { hours },
+      `Address added. Confirm it from the link we e-mailed you within 1 hour; it becomes usable ${hours} hours after it was added.`,
+    ),
   addressExists: 'This address is already in your address book',
-  addressBookFull: (n: number) => `Your address book holds at most ${n} addresses. Remove one first.`,
+  addressBookFull: (n: number) =>
+    said(
+      'Your address book holds at most {n} addresses. Remove one first.',
+      { n },
+      `Your address book holds at most ${n} addresses. Remove one first.`,
+    ),
   addressConfirmed: 'Address confirmed',
   addressRemoved: 'Address removed',
   addressGone: 'This address was removed from your address book. Add it again to use it.',
   linkInvalid: 'This link is invalid, already used or expired.',
   linkOtherAccount: 'This link was sent to another account. Sign in with the account it was sent to.',
   addressNotInBook: (hours: number) =>
-    `With the withdrawal address lock on, withdrawals go only to an address of your address book. Add this address in Profile: it becomes usable ${hours} hours after you add it, once you confirm it.`,
-  addressUnconfirmed: (at: string) =>
-    `This address is not confirmed yet: open the link we e-mailed you. Once confirmed it becomes usable at ${at}.`,
+    said(
+      'With the withdrawal address lock on, withdrawals go only to an address of your address book. Add this address in Profile: it becomes usable {hours} hours after you add it, once you confirm it.',
+      { hours },
+      `With the withdrawal address lock on, withdrawals go only to an address of your address book. Add this address in Profile: it becomes usable ${hours} hours after you add it, once you confirm it.`,
+    ),
+  /** `shown`: `at` as the English says it (in the platform's time zone). */
+  addressUnconfirmed: (at: Date, shown: string) =>
+    said(
+      'This address is not confirmed yet: open the link we e-mailed you. Once confirmed it becomes usable at {at}.',
+      { at: at.toISOString() },
+      `This address is not confirmed yet: open the link we e-mailed you. Once confirmed it becomes usable at ${shown}.`,
+    ),
   addressUnconfirmedExpired: 'This address was never confirmed and its link has expired: remove it and add it again.',
-  addressCoolingDown: (at: string, left: string) => `This address becomes usable at ${at} (in ${left}).`,
+  addressCoolingDown: (at: Date, shown: string, ms: number) =>
+    said(
+      'This address becomes usable at {at} (in {left}).',
+      { at: at.toISOString(), left: ms },
+      `This address becomes usable at ${shown} (in ${timeLeftText(ms)}).`,
+    ),
   withdrawalsFrozen: (support: string) =>
-    `Withdrawals are frozen on this account. Contact ${support} to have the freeze lifted.`,
+    said(
+      'Withdrawals are frozen on this account. Contact {support} to have the freeze lifted.',
+      { support },
+      `Withdrawals are frozen on this account. Contact ${support} to have the freeze lifted.`,
+    ),
   lockOn: 'Withdrawal address lock is on: withdrawals go only to active addresses of your address book.',
   lockAlreadyOff: 'The withdrawal address lock is already off.',
-  lockAlreadyTurningOff: (at: string) => `The withdrawal address lock is already turning off: it ends at ${at}.`,
+  lockAlreadyTurningOff: (at: Date, shown: string) =>
+    said(
+      'The withdrawal address lock is already turning off: it ends at {at}.',
+      { at: at.toISOString() },
+      `The withdrawal address lock is already turning off: it ends at ${shown}.`,
+    ),
   lockOffRequested: (hours: number) =>
-    `We e-mailed you a link to confirm. The lock turns off ${hours} hours after you confirm it.`,
-  lockOffConfirmed: (at: string) => `Confirmed: the withdrawal address lock turns off at ${at}.`,
+    said(
+      'We e-mailed you a link to confirm. The lock turns off {hours} hours after you confirm it.',
+      { hours },
+      `We e-mailed you a link to confirm. The lock turns off ${hours} hours after you confirm it.`,
+    ),
+  lockOffConfirmed: (at: Date, shown: string) =>
+    said(
+      'Confirmed: the withdrawal address lock turns off at {at}.',
+      { at: at.toISOString() },
+      `Confirmed: the withdrawal address lock turns off at ${shown}.`,
+    ),
   lockRequired:
     'This platform requires the withdrawal address book for every withdrawal: the lock cannot be turned off.',
   sessionRevoked: 'Session signed out',
-  sessionsRevoked: (n: number) => `${n} other session${n === 1 ? '' : 's'} signed out`,
+  sessionsRevoked: (n: number) =>
+    said(
+      n === 1 ? '1 other session signed out' : '{n} other sessions signed out',
+      { n },
+      `${n} other session${n === 1 ? '' : 's'} signed out`,
+    ),
   notMeDone:
     'Your account is secured: every session is signed out and withdrawals are frozen. Sign in, change your password, and contact support to lift the freeze.',
-  adminSessionsRevoked: (n: number) => `${n} session${n === 1 ? '' : 's'} signed out`,
+  adminSessionsRevoked: (n: number) =>
+    said(
+      n === 1 ? '1 session signed out' : '{n} sessions signed out',
+      { n },
+      `${n} session${n === 1 ? '' : 's'} signed out`,
+    ),
   adminWithdrawalsFrozen: 'Withdrawals frozen',
   adminWithdrawalsUnfrozen: 'Withdrawals unfrozen',
 } as const;

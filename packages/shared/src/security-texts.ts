@@ -1,4 +1,5 @@
 import type { Translate } from './i18n.ts';
+import { said } from './said.ts';
 
 /**
  * The texts of the account-security screens (address book, withdrawal lock, sessions, e-mailed links) that the
@@ -22,16 +23,16 @@ export function sayDevice(t: Translate, device: string): string {
   return named ? t('{browser} on {os}', { browser: named[1] ?? '', os: named[2] ?? '' }) : device;
 }
 
-/** Security activity details the server writes with values in them, read back by the web (security-activity.tsx). */
+/** Security activity details with values in them (stored with their template and values, said by the web). */
 export const SECURITY_DETAIL = {
-  endsAt: (at: Date) => `Ends ${at.toISOString()}`,
-  /** The instant an `endsAt` detail names, else null. */
-  endsAtOf: (detail: string) => /^Ends (\S+)$/.exec(detail)?.[1] ?? null,
+  endsAt: (at: Date) => said('Ends {at}', { at: at.toISOString() }, `Ends ${at.toISOString()}`),
   /** One session signed out from the list: its device, and its address when known. */
-  session: (device: string, ip: string | null) => (ip ? `${device} (${ip})` : device),
-  sessionOf: (detail: string) => {
-    const [, device = detail, ip = null] = /^(.+?)(?: \(([^()]+)\))?$/.exec(detail) ?? [];
-    return { device, ip };
-  },
-  otherSessions: (n: number) => (n === 1 ? '1 other session' : `${n} other sessions`),
+  session: (device: string, ip: string | null) =>
+    ip ? said('{device} ({ip})', { device, ip }, `${device} (${ip})`) : said('{device}', { device }, device),
+  otherSessions: (n: number) =>
+    said(
+      n === 1 ? '1 other session' : '{n} other sessions',
+      { n },
+      n === 1 ? '1 other session' : `${n} other sessions`,
+    ),
 } as const;

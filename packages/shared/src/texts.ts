@@ -1,3 +1,5 @@
+import { said } from './said.ts';
+
 /**
  * The texts the web app shows and the shared schemas report (the spec's words, docs/product-spec.md
  * sections 5 and 8, and the texts it leaves open): a small module, so a page's first load does not
@@ -57,7 +59,8 @@ export const TEXT = {
   invalidWallet: 'Invalid wallet address: expected 0x followed by 40 hex characters',
   walletChecksum: 'This address has a typo: its checksum does not match',
   batchEmpty: 'Select at least one pending withdrawal',
-  batchTooLarge: (n: number) => `A batch holds at most ${n} withdrawals`,
+  batchTooLarge: (n: number) =>
+    said('A batch holds at most {n} withdrawals', { n }, `A batch holds at most ${n} withdrawals`),
   batchGroupedRequired: 'Choose one transfer per withdrawal or per request',
 
   // ---------------------------------------------------------------- accounts, sessions, second factor
@@ -120,4 +123,5 @@ export const TEXT = {
 } as const;
 
 /** A text over its field's limit (MAX_LENGTH): "First name must be at most 100 characters". */
-export const tooLongText = (field: string, max: number) => `${field} must be at most ${max} characters`;
+export const tooLongText = (field: string, max: number) =>
+  said('{field} must be at most {max} characters', { field, max }, `${field} must be at most ${max} characters`);

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { StoredSaid } from '@harvest/shared/said';
 import {
   bigint,
   bigserial,
@@ -228,6 +229,8 @@ export const securityEvents = pgTable(
     ip: text('ip'),
     device: text('device'),
     detail: text('detail'),
+    /** The detail's template and values when it has values (its English is `detail`). */
+    detailSaid: jsonb('detail_said').$type<StoredSaid>(),
     createdAt: ts('created_at').notNull(),
   },
   (t) => [index('security_events_user_idx').on(t.userId, t.createdAt, t.id)],
@@ -326,6 +329,8 @@ export const deposits = pgTable(
     blockHash: text('block_hash'),
     confirmations: integer('confirmations').notNull().default(0),
     failureReason: text('failure_reason'),
+    /** The reason's template and values when it has values (its English is `failure_reason`). */
+    failureSaid: jsonb('failure_said').$type<StoredSaid>(),
     /** What kind of failure (the correction form offers the from-address for a wrong sender or a rejection). */
     failureKind: text('failure_kind'),
     /** The owner dismissed this failed deposit from the failed-deposits list; it stays in the history. */

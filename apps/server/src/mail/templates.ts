@@ -1,6 +1,8 @@
 import { intlLocale, type Translate } from '@harvest/shared/i18n';
 import { formatUsdc, microToText, microToUsdc } from '@harvest/shared/money';
+import { AMOUNT_PARAMS, type StoredSaid } from '@harvest/shared/said';
 import { sayDevice } from '@harvest/shared/security-texts';
+import { timeLeftParts } from '@harvest/shared/time-left';
 import { getAddress } from 'viem';
 import { knownText, translator } from '../lib/i18n.ts';
 
@@ -13,7 +15,15 @@ import { knownText, translator } from '../lib/i18n.ts';
  */
 export type MailEvent =
   | { kind: 'deposit_confirmed'; amount: bigint; txHash: string | null; at: Date }
-  | { kind: 'deposit_failed'; amount: bigint; txHash: string | null; reason: string; at: Date }
+  | {
+      kind: 'deposit_failed';
+      amount: bigint;
+      txHash: string | null;
+      reason: string;
+      /** The reason's template and values when it has values (absent in mails queued before they were kept). */
+      reasonSaid?: StoredSaid | null;
+      at: Date;
+    }
   | {
       kind: 'withdrawal_requested';
       count: number;
@@ -93,13 +103,34 @@ interface Body {
 
 /** An amount as the screens show it (in the locale's digits and separators): grouped, at least 2 and at most 6 decimals (all it has). */
 export function usdcTextIn(micro: bigint, locale = 'en'): string {
+  return `${usdcNumberIn(micro, locale)} USDC`;
+}
+
+function usdcNumberIn(micro: bigint, locale: string): string {
   const decimals = Math.max(2, (microToText(micro < 0n ? -micro : micro).split('.')[1] ?? '').length);
   const n = microToUsdc(micro);
-  const text =
-    locale === 'en'
-      ? formatUsdc(n, decimals)
-      : n.toLocaleString(intlLocale(locale), { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-  return `${text} USDC`;
+  return locale === 'en'
+    ? formatUsdc(n, decimals)
+    : n.toLocaleString(intlLocale(locale), { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+}
+
+/**
+ * A stored text in the recipient's language: by its template, its values written the language's way (said.ts
+ * names them), when it kept them; else the text itself, translated when the catalogue has it.
+ */
+function sayStored(t: Translate, locale: string, text: string, said: StoredSaid | null | undefined, timeZone: string) {
+  if (!said) return knownText(locale, text);
+  const value = (name: string, v: string | number): string => {
+    if (typeof v === 'number') {
+      if (name !== 'left') return v.toLocaleString(intlLocale(locale));
+      const { h, m } = timeLeftParts(v);
+      return h > 0 ? t('{h}h {m}m', { h, m }) : t('{m}m', { m });
+    }
+    if (name === 'at') return timeText(new Date(v), timeZone, locale);
+    if (AMOUNT_PARAMS.includes(name) && /^-?\d+$/.test(v)) return usdcNumberIn(BigInt(v), locale);
+    return name === 'field' || name === 'reason' ? knownText(locale, v) : v;
+  };
+  return t(said.template, Object.fromEntries(Object.entries(said.params).map(([k, v]) => [k, value(k, v)])));
 }
 
 export function timeText(at: Date, timeZone: string, locale = 'en'): string {
@@ -157,7 +188,7 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings, t: Translate): B
         rows: [
           [t('Amount'), usdcText(e.amount)],
           [t('Transaction hash'), e.txHash ?? '—'],
-          [t('Reason'), knownText(locale, e.reason)],
+          [t('Reason'), sayStored(t, locale, e.reason, e.reasonSaid, s.timeZone)],
           [t('Date'), when],
         ],
         closing: [

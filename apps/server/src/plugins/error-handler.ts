@@ -2,7 +2,8 @@ import { DrizzleQueryError } from 'drizzle-orm/errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERROR_STATUS, type ErrorCode } from '@harvest/shared/errors';
-import { errorResponse } from '@harvest/shared/schemas/common';
+import * as z from 'zod/mini';
+import { errorResponse, paramsSchema } from '@harvest/shared/schemas/common';
 import { MSG } from '@harvest/shared/messages';
 import { AppError } from '../lib/errors.ts';
 
@@ -30,11 +31,14 @@ function codeForStatus(status: number): ErrorCode {
   }
 }
 
+/** What a schema's check with values (atMost) puts in its issue: the text's template and values. */
+const issueSaid = z.object({ template: z.string(), params: paramsSchema });
+
 /**
  * The one place errors become responses: `{ "error": text, "code": stable-code }` with the
- * status the code stands for (ERROR_STATUS in the shared package). Known errors keep their
- * text; every 5xx is logged and answered with a generic text, so no stack trace or SQL reaches
- * a client.
+ * status the code stands for (ERROR_STATUS in the shared package), plus `field` when it is about one
+ * property of the body, and `template` and `params` when the text has values. Known errors keep their text; every 5xx is logged and answered with
+ * a generic text, so no stack trace or SQL reaches a client.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   // Every API route answers errors in the one shape; the OpenAPI document shows it (and the codes).
@@ -47,13 +51,20 @@ export function registerErrorHandler(app: FastifyInstance): void {
   });
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
-      return reply.status(err.statusCode).headers(err.headers).send({ error: err.message, code: err.code });
+      const { template, params, field } = err;
+      return reply
+        .status(err.statusCode)
+        .headers(err.headers)
+        .send({ error: err.message, code: err.code, ...(field && { field }), ...(template && { template, params }) });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       // A path id of the wrong shape names nothing: not found, like someone else's id.
       if (err.validationContext === 'params') return reply.status(404).send({ error: MSG.notFound, code: 'not_found' });
       const first = err.validation[0];
-      return reply.status(400).send({ error: first?.message ?? MSG.invalidRequest, code: 'validation' });
+      const values = z.safeParse(issueSaid, first?.params.params);
+      return reply
+        .status(400)
+        .send({ error: first?.message ?? MSG.invalidRequest, code: 'validation', ...(values.success && values.data) });
     }
     const status = err.statusCode ?? 500;
     if (status === 413) return reply.status(413).send({ error: MSG.payloadTooLarge, code: 'payload_too_large' });

@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@harvest/shared/messages';
 import { TEXT } from '@harvest/shared/texts';
-import { call, createTestApp, expectLedgerClean, fund, makeUser, type TestApp, type TestUser } from '../helpers.ts';
+import {
+  call,
+  createTestApp,
+  expectLedgerClean,
+  fund,
+  makeUser,
+  saidError,
+  type TestApp,
+  type TestUser,
+} from '../helpers.ts';
 import { hours, lastMail, linkToken, mailsTo, OWN_WALLET, THIEF_WALLET, withdrawAll } from './support.ts';
 
 /**
@@ -69,7 +78,7 @@ describe('adding an address', () => {
       body: { label: 'Cold storage', address: OWN_WALLET, password: u.password },
     });
     expect(res.statusCode).toBe(201);
-    expect(res.data.message).toBe(MSG.addressAdded(24));
+    expect(res.data.message).toBe(MSG.addressAdded(24).text);
     const mail = await lastMail(t, u.user.email, 'New withdrawal address added: Cold storage');
     expect(mail.text).toContain(OWN_WALLET);
     expect(mail.text).toContain('Test device'); // the session's device
@@ -123,7 +132,7 @@ describe('with the lock on, Withdraw All pays only to an active address of the b
 
     const stranger = await withdrawAll(t, u, THIEF_WALLET);
     expect(stranger.statusCode).toBe(403);
-    expect(stranger.data).toEqual({ error: MSG.addressNotInBook(24), code: 'address_not_active' });
+    expect(stranger.data).toEqual(saidError(MSG.addressNotInBook(24), 'address_not_active'));
 
     const cooling = await withdrawAll(t, u, OWN_WALLET);
     expect(cooling.statusCode).toBe(403);
@@ -209,7 +218,7 @@ describe('turning the lock off', () => {
     expect((await lock(u, false, 'wrong-one')).data.error).toBe(MSG.currentPasswordWrong);
     const asked = await lock(u, false, u.password);
     expect(asked.statusCode).toBe(200);
-    expect(asked.data.message).toBe(MSG.lockOffRequested(24));
+    expect(asked.data.message).toBe(MSG.lockOffRequested(24).text);
     expect(asked.data.withdrawalLock.status).toBe('on');
     const mail = await lastMail(t, u.user.email, 'Confirm: turn off the withdrawal address lock');
     const token = linkToken(mail, 'confirm-lock-off');
@@ -272,7 +281,7 @@ describe('"this wasn\'t me" from the address e-mail', () => {
     expect(login.data.user.withdrawalsFrozen).toBe(true);
     const w = await withdrawAll(t, again, OWN_WALLET);
     expect(w.statusCode).toBe(403);
-    expect(w.data).toEqual({ error: MSG.withdrawalsFrozen(t.ctx.config.SUPPORT_EMAIL), code: 'withdrawals_frozen' });
+    expect(w.data).toEqual(saidError(MSG.withdrawalsFrozen(t.ctx.config.SUPPORT_EMAIL), 'withdrawals_frozen'));
     expect((await book(again)).data.addresses).toEqual([]);
     expect((await lastMail(t, u.user.email, 'Your Harvest Farm account was secured')).text).toContain(
       'withdrawals are frozen',
@@ -301,7 +310,7 @@ describe('WITHDRAWAL_ADDRESS_LOCK=required and the cool-down setting', () => {
     const user = (await call(r, 'GET', '/api/user/me', { token: u.token })).data.user;
     expect(user.withdrawalLock).toEqual({ status: 'on', endsAt: null, required: true });
     const typed = await withdrawAll(r, u, OWN_WALLET);
-    expect(typed.data).toEqual({ error: MSG.addressNotInBook(2), code: 'address_not_active' });
+    expect(typed.data).toEqual(saidError(MSG.addressNotInBook(2), 'address_not_active'));
     const off = await call(r, 'PUT', '/api/user/withdrawal-lock', {
       token: u.token,
       body: { enabled: false, password: u.password },
@@ -313,7 +322,7 @@ describe('WITHDRAWAL_ADDRESS_LOCK=required and the cool-down setting', () => {
       token: u.token,
       body: { label: 'Mine', address: OWN_WALLET, password: u.password },
     });
-    expect(added.data.message).toBe(MSG.addressAdded(2));
+    expect(added.data.message).toBe(MSG.addressAdded(2).text);
     const token = linkToken(await lastMail(r, u.user.email, 'New withdrawal address added'), 'confirm-address');
     await call(r, 'POST', '/api/user/withdrawal-addresses/confirm', { token: u.token, body: { token } });
     hours(r, 1.9);

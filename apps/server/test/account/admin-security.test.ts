@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@harvest/shared/messages';
+import { receipt } from '@harvest/shared/said';
 import { call, createTestApp, expectLedgerClean, fund, makeUser, type TestApp, type TestUser } from '../helpers.ts';
 import { lastMail, linkToken, OWN_WALLET, signIn, THIEF_WALLET, withdrawAll } from './support.ts';
 
@@ -61,7 +62,7 @@ describe('a user in the back office', () => {
     const u = await makeUser(t);
     const other = (await signIn(t, u)).data.token as string;
     const res = await call(t, 'POST', `/api/admin/users/${u.user.id}/revoke-sessions`, { token: admin.token });
-    expect(res.data).toEqual({ message: MSG.adminSessionsRevoked(2) });
+    expect(res.data).toEqual(receipt(MSG.adminSessionsRevoked(2)));
     expect((await call(t, 'GET', '/api/user/me', { token: u.token })).statusCode).toBe(401);
     expect((await call(t, 'GET', '/api/user/me', { token: other })).statusCode).toBe(401);
     expect((await audit('sessions_revoke')).some((e: { targetId: string }) => e.targetId === u.user.id)).toBe(true);

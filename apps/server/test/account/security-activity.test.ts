@@ -45,8 +45,13 @@ describe('security activity', () => {
       'sign_in',
       'sign_in_failed',
     ]);
-    const [, , removed, , , signedIn, failed] = res.data.events;
-    expect(removed.detail).toBe(`Ledger: ${OWN_WALLET}`);
+    const [, revoked, removed, , , signedIn, failed] = res.data.events;
+    // A detail with values keeps them, so the web says it in the reader's language; one without has none.
+    expect(revoked).toMatchObject({
+      detail: '1 other session',
+      detailSaid: { template: '1 other session', params: { n: 1 } },
+    });
+    expect(removed).toMatchObject({ detail: `Ledger: ${OWN_WALLET}`, detailSaid: null });
     expect(signedIn).toMatchObject({ ip: '127.0.0.1', device: 'Firefox 133 on Windows 10' });
     expect(failed.detail).toBe('Wrong password');
 

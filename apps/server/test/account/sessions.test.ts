@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@harvest/shared/messages';
+import { receipt } from '@harvest/shared/said';
 import { sql } from 'drizzle-orm';
 import { rawRows } from '../../src/db/raw.ts';
 import { housekeepingJob } from '../../src/modules/housekeeping/housekeeping.job.ts';
@@ -68,7 +69,7 @@ describe('sessions and devices', () => {
     const { u, laptop, desk } = await twoDevices();
     const third = (await signIn(t, u, { deviceId: `third-${u.user.id}` })).data.token;
     const res = await call(t, 'POST', '/api/user/sessions/revoke-others', { token: laptop });
-    expect(res.data).toEqual({ message: MSG.sessionsRevoked(3) }); // desk, third and makeUser's own session
+    expect(res.data).toEqual(receipt(MSG.sessionsRevoked(3))); // desk, third and makeUser's own session
     expect(await meStatus(desk)).toBe(401);
     expect(await meStatus(third)).toBe(401);
     expect(await meStatus(laptop)).toBe(200);

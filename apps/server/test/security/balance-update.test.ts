@@ -10,6 +10,7 @@ import {
   fund,
   isPostgres,
   makeUser,
+  saidError,
   type TestApp,
   type TestUser,
 } from '../helpers.ts';
@@ -56,7 +57,7 @@ describe('Update Balance with the balance the administrator saw', () => {
     expect((await withdrawAll(u)).statusCode).toBe(200);
     const res = await setBalance(u, { newBalance: 50, expectedBalance: 100, note: 'claw back 50' });
     expect(res.statusCode).toBe(409);
-    expect(res.data).toEqual({ error: MSG.balanceChanged(0n), code: 'balance_changed' });
+    expect(res.data).toEqual(saidError(MSG.balanceChanged(0n), 'balance_changed'));
     expect(res.data.error).toBe('The balance changed to 0.00\u00a0USDC. Review and try again.');
     expect(await balance(u)).toBe(0n);
     expect(await audits(u)).toEqual([]);

@@ -81,7 +81,7 @@ describe('one account per mailbox', () => {
     for (const email of [`${box}+1@example.com`, `${box}+2@example.com`, `${box.toUpperCase()}+x@EXAMPLE.com`]) {
       const res = await register(email);
       expect(res.statusCode, email).toBe(409);
-      expect(res.data).toEqual({ error: MSG.mailboxTaken, code: 'conflict' });
+      expect(res.data).toEqual({ error: MSG.mailboxTaken, code: 'conflict', field: 'email' });
     }
     // Another mailbox at the same domain is another person.
     expect((await register(`${box}x@example.com`)).statusCode).toBe(200);

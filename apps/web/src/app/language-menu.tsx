@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { LOCALES, LOCALE_NAMES, isLocale } from '@harvest/shared/i18n';
 import { useAuth, saveLocale } from '../lib/auth.tsx';
-import { currentLocale, markLocaleUnsaved, setLocale, t } from '../lib/i18n.tsx';
+import { markLocaleUnsaved, setLocale, t, useLingui } from '../lib/i18n.tsx';
 import { toast } from '../lib/toast.ts';
 
 /**
@@ -28,7 +28,7 @@ export function LanguageMenu() {
       toast.error(t('Failed to save your language'));
     }
   };
-  const locale = currentLocale();
+  const { locale } = useLingui();
   // On a phone the closed menu shows the language's code ("RU") beside a globe, so the platform's name keeps its
   // room in the header; wider, its own name. The native select lies transparent over that face (as the country
   // code selector does) and keeps the focus and the list.

@@ -1,6 +1,7 @@
 import { lazy, type ComponentType } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { useAuth } from '../lib/auth.tsx';
+import { useLingui } from '../lib/i18n.tsx';
 import { loadChunk } from '../lib/lazy.ts';
 import { ErrorBoundary } from './error-page.tsx';
 import { Layout } from './layout.tsx';
@@ -22,8 +23,10 @@ const AccountLink = page(() => import('./routes/account-link.tsx'));
 /**
  * Each screen is its own chunk: the login page does not download the dashboard. The declarative router
  * (no loaders or actions are used) keeps react-router's share of the first load at half the data router's.
+ * A language change draws every screen again, in place: the routes below are made anew on each render.
  */
 export function AppRouter() {
+  useLingui();
   return (
     <BrowserRouter>
       <ErrorBoundary>

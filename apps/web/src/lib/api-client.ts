@@ -1,7 +1,10 @@
 import * as z from 'zod/mini';
 import { ERROR_CODES, type ErrorCode } from '@harvest/shared/errors';
+import type { Params } from '@harvest/shared/said';
+import { paramsSchema } from '@harvest/shared/schemas/common';
 import { TEXT } from '@harvest/shared/texts';
-import { serverText, tx } from './i18n.tsx';
+import { known } from './i18n.tsx';
+import { sayServer } from './server-text.ts';
 
 const TOKEN_KEY = 'token';
 
@@ -13,14 +16,18 @@ export const tokenStore = {
 };
 
 /**
- * A failed call: status, the server's error text when it sent one (people read it) and its
- * stable code (screens switch on it). Status 0 and code null: the server was not reached.
+ * A failed call: status, the server's error text when it sent one (people read it), its stable code (screens
+ * switch on it) and, for a text with values, its template and values. Status 0 and code null: the server was not
+ * reached.
  */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly serverMessage: string | null,
     readonly code: ErrorCode | null = null,
+    readonly said: { template: string; params: Params } | null = null,
+    /** The request body's property it is about, when the server named one. */
+    readonly field: string | null = null,
   ) {
     super(serverMessage ?? `Request failed (${status})`);
   }
@@ -31,16 +38,26 @@ export class ApiError extends Error {
  * shown when present"), and the contract's code when it is one of ours. A proxy or an older server may send
  * `{ "error": "..." }` without a code; that text is still what people read.
  */
-const errorBody = z.object({ error: z.string(), code: z.optional(z.string()) });
+const errorBody = z.object({
+  error: z.string(),
+  code: z.optional(z.string()),
+  field: z.optional(z.string()),
+  template: z.optional(z.string()),
+  params: z.optional(paramsSchema),
+});
 const isCode = (c: string | undefined): c is ErrorCode => (ERROR_CODES as readonly string[]).includes(c ?? '');
 
 /** The error a failed response carries. */
 export function apiErrorOf(status: number, data: unknown): ApiError {
   const parsed = z.safeParse(errorBody, data);
   if (!parsed.success) return new ApiError(status, null);
-  const text = parsed.data.error.trim() || null;
-  return new ApiError(status, text, isCode(parsed.data.code) ? parsed.data.code : null);
+  const { error, code, field, template, params } = parsed.data;
+  const said = template && params ? { template, params } : null;
+  return new ApiError(status, error.trim() || null, isCode(code) ? code : null, said, field ?? null);
 }
+
+/** The call failed about this property of its request body (the server named it). */
+export const isAbout = (err: unknown, field: string): boolean => err instanceof ApiError && err.field === field;
 
 /** The call failed with this stable code. */
 export function hasCode(err: unknown, code: ErrorCode): boolean {
@@ -56,9 +73,10 @@ const DUPLICATE_EMAIL = (text: string) => /duplicate|E11000/i.test(text) && /ema
  */
 export function errorText(err: unknown, fallback: string): string {
   const server = err instanceof ApiError && err.serverMessage ? err.serverMessage : null;
-  if (DUPLICATE_EMAIL(server ?? fallback)) return tx(TEXT.emailExists);
-  // In the person's language: the server's English text, or its code's sentence (docs/decisions/0075).
-  return server ? serverText(server, err instanceof ApiError ? err.code : null) : tx(fallback);
+  if (DUPLICATE_EMAIL(server ?? fallback)) return known(TEXT.emailExists);
+  if (!server || !(err instanceof ApiError)) return known(fallback);
+  // In the person's language, with its values (server-text.ts).
+  return sayServer({ text: server, code: err.code, ...err.said });
 }
 
 let onBlocked: () => void = () => undefined;

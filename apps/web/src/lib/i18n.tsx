@@ -1,5 +1,5 @@
-import { Fragment, useEffect, useRef, useState, type ReactNode } from 'react';
-import { i18n, type Messages } from '@lingui/core';
+import { Fragment, useSyncExternalStore, type ReactNode } from 'react';
+import { i18n, type I18n, type MessageDescriptor, type Messages } from '@lingui/core';
 import { DirectionProvider } from '@radix-ui/react-direction';
 import type { ErrorCode } from '@harvest/shared/errors';
 import {
@@ -42,55 +42,32 @@ export function t(text: string, values?: MessageValues): string {
   return text in i18n.messages ? i18n._(text, values) : english(text, values);
 }
 
+/** A Lingui message descriptor whose values are already written in the current language's way. */
+export interface Descriptor extends MessageDescriptor {
+  values?: MessageValues;
+}
+
 /**
- * A text made elsewhere, in the current language: the server's (errors, receipts, a failed deposit's reason) or a
- * shared schema's (validation). The catalogue has every text the server and the schemas say; one with values in
- * it ("... 2h 5m left.") is recognised by its English pattern (text-templates.ts) and said again with the same
- * values. Unknown text stays as it came.
+ * A message descriptor in the current language: its catalogue id (English with {placeholders}) said with its
+ * values, or, in English or when the catalogue lacks it, its `message` (the English as the server wrote it).
  */
-export function tx(text: string): string {
-  if (currentLocale() === 'en' || !text) return text;
-  if (text in i18n.messages) return i18n._(text);
-  for (const p of patterns) {
-    const m = p.re.exec(text);
-    if (m?.groups) {
-      const values: MessageValues = {};
-      for (const [k, v] of Object.entries(m.groups)) values[k] = part(v);
-      return i18n._(p.id, values);
-    }
-  }
-  return text;
+export function say(d: Descriptor): string {
+  if (currentLocale() !== 'en' && d.id in i18n.messages) return i18n._(d.id, d.values);
+  return d.message ?? english(d.id, d.values);
 }
 
-/** A value inside a recognised text: a known word ("First name") or a part pattern ("2h 5m"), else as it is. */
-function part(v: string): string {
-  if (v in i18n.messages) return i18n._(v);
-  for (const p of partPatterns) {
-    const m = p.re.exec(v);
-    if (m?.groups) return i18n._(p.id, { ...m.groups });
-  }
-  return v;
-}
+/**
+ * A text made elsewhere without values (a server's error or a deposit's failure reason, a shared schema's
+ * validation text) in the current language when the catalogue has it, else as it came.
+ */
+export const known = (text: string): string => say({ id: text, message: text });
 
-interface Pattern {
-  id: string;
-  re: RegExp;
-}
-let patterns: Pattern[] = [];
-let partPatterns: Pattern[] = [];
+/** Whether the current language's catalogue has this text. */
+export const isKnown = (text: string): boolean => text in i18n.messages;
+
 let codeTexts: Partial<Record<ErrorCode, string>> = {};
-
-/**
- * What a failed call says, in the current language (docs/decisions/0075): English shows the server's text (the
- * spec: the server's text when present); another language shows that text's translation when the catalogue has
- * it, else the translation of the error's code, else the server's text.
- */
-export function serverText(text: string, code: ErrorCode | null): string {
-  const said = tx(text);
-  if (said !== text || currentLocale() === 'en' || !code) return said;
-  const byCode = codeTexts[code];
-  return byCode ? t(byCode) : text;
-}
+/** What an error code means, in a sentence (error-texts.ts), when the current language has it. */
+export const codeText = (code: ErrorCode): string | undefined => codeTexts[code];
 
 /**
  * A message with <0>marked</0> parts (a link or emphasis inside a sentence, where word order differs between
@@ -129,22 +106,15 @@ export const markLocaleUnsaved = (unsaved: boolean) =>
 let loading: Promise<void> = Promise.resolve();
 
 /**
- * Switches the whole app to `locale`: loads its catalogue (and, for a language other than English, the English
- * patterns of the server's texts and the codes' texts), then lays the page out in its direction. `remember`
- * keeps it in this browser.
+ * Switches the whole app to `locale`: loads its catalogue (and, for a language other than English, the codes'
+ * sentences), then lays the page out in its direction; every component using `useLingui` draws again.
+ * `remember` keeps it in this browser.
  */
 export function setLocale(locale: Locale, { remember = true } = {}): Promise<void> {
   if (remember) localStorage.setItem(STORE_KEY, locale);
   const load = async () => {
     if (locale !== 'en') {
-      const [catalogue, templates, errors] = await Promise.all([
-        CATALOGUES[locale](),
-        import('@harvest/shared/text-templates'),
-        import('@harvest/shared/error-texts'),
-      ]);
-      const patternOf = (id: string): Pattern => ({ id, re: templates.templatePattern(id) });
-      patterns = templates.TEXT_TEMPLATES.map(patternOf);
-      partPatterns = templates.PART_TEMPLATES.map(patternOf);
+      const [catalogue, errors] = await Promise.all([CATALOGUES[locale](), import('@harvest/shared/error-texts')]);
       codeTexts = errors.CODE_TEXT;
       i18n.loadAndActivate({ locale, messages: catalogue.default });
     } else {
@@ -159,37 +129,24 @@ export function setLocale(locale: Locale, { remember = true } = {}): Promise<voi
   return loading;
 }
 
-let redrawing = false;
-/** Whether the app is being drawn again for a new language: each form then takes up what was typed in it (form.ts). */
-export const isRedrawing = () => redrawing;
+const subscribe = (onChange: () => void) => i18n.on('change', onChange);
 
 /**
- * Draws its children again, from scratch, in the new language when it changes: every component says its texts
- * with `t` as it renders, so none is left in the old language (a language is changed rarely; the session and
- * the fetched data live above this, in the auth provider and the query cache).
+ * The current language, for a component that says texts: it draws again, in place (what was typed and what is
+ * open stay), when the language changes.
  */
-export function I18n({ children }: { children: ReactNode }) {
-  const [locale, setShown] = useState(currentLocale);
-  const shown = useRef(locale);
-  useEffect(
-    () =>
-      i18n.on('change', () => {
-        if (currentLocale() === shown.current) return;
-        shown.current = currentLocale();
-        redrawing = true;
-        setShown(shown.current);
-      }),
-    [],
-  );
-  useEffect(() => {
-    redrawing = false;
-  }, [locale]);
-  // Radix's menus, tabs and dialogs follow the page's direction (arrow keys, alignment) in Arabic.
-  return (
-    <DirectionProvider dir={directionOf(locale)}>
-      <Fragment key={locale}>{children}</Fragment>
-    </DirectionProvider>
-  );
+export function useLingui(): { i18n: I18n; locale: Locale } {
+  const locale = useSyncExternalStore(subscribe, currentLocale, currentLocale);
+  return { i18n, locale };
+}
+
+/**
+ * Lays the app out in the current language's direction: Radix's menus, tabs and dialogs follow it (arrow keys,
+ * alignment) in Arabic.
+ */
+export function I18nProvider({ children }: { children: ReactNode }) {
+  const { locale } = useLingui();
+  return <DirectionProvider dir={directionOf(locale)}>{children}</DirectionProvider>;
 }
 
 /** Whole numbers in the current language's digits and grouping ("1,234", "1.234", "1 234"). */

@@ -1,5 +1,5 @@
 import type { ToastOptions } from 'react-toastify';
-import { tx } from './i18n.tsx';
+import { known } from './i18n.tsx';
 
 /*
  * The spec's toasts (top-right, 3 s) through react-toastify, loaded on first use: no page needs the
@@ -33,7 +33,7 @@ const load = () => {
 
 const show = (kind: 'success' | 'error' | 'info') => (text: string, opts?: ToastOptions) => {
   // A server's text (a receipt, an error) in the person's language; a text already said with t() stays as it is.
-  void load().then((m) => m.toast[kind](tx(text), opts));
+  void load().then((m) => m.toast[kind](known(text), opts));
 };
 
 export const toast = { success: show('success'), error: show('error'), info: show('info') };

@@ -2,7 +2,9 @@ import * as z from 'zod/mini';
 import { MAX_LENGTH, MIN_PASSWORD_LENGTH } from '../constants.ts';
 import { TEXT, tooLongText } from '../texts.ts';
 import { emailLookalikeError, hasInvisible } from '../lookalikes.ts';
-import { requiredText } from './common.ts';
+import { atMost, requiredText } from './common.ts';
+import type { Said } from '../said.ts';
+import { msg } from '../i18n.ts';
 import { EMAIL, localeSchema, newEmail, userSchema } from './user.ts';
 
 export { EMAIL };
@@ -11,8 +13,15 @@ const PHONE = /^\+(\d{1,4})\s*([0-9][0-9 ()-]{3,19})$/;
 /** `locale`: the language of the verification e-mail (the one the signup page shows). */
 export const sendCodeBody = z.strictObject({ email: newEmail(TEXT.emailFirst), locale: z.optional(localeSchema) });
 
-const password = (required: string, tooLong: string) =>
-  z.string({ error: required }).check(z.minLength(1, required), z.maxLength(MAX_LENGTH.password, tooLong));
+const password = (required: string, tooLong: string | Said) =>
+  z
+    .string({ error: required })
+    .check(
+      z.minLength(1, required),
+      typeof tooLong === 'string'
+        ? z.maxLength(MAX_LENGTH.password, tooLong)
+        : atMost<string>(MAX_LENGTH.password, tooLong),
+    );
 
 /**
  * A random id the browser keeps for itself (never the token): a sign-in from an id the account has not seen
@@ -21,7 +30,7 @@ const password = (required: string, tooLong: string) =>
 const deviceId = z.string().check(z.regex(/^[A-Za-z0-9_-]{16,64}$/, TEXT.invalidDeviceId));
 
 export const loginBody = z.strictObject({
-  email: requiredText(TEXT.loginRequired, MAX_LENGTH.email, tooLongText('Email', MAX_LENGTH.email)).check(
+  email: requiredText(TEXT.loginRequired, MAX_LENGTH.email, tooLongText(msg('Email'), MAX_LENGTH.email)).check(
     z.toLowerCase(),
   ),
   password: password(TEXT.loginRequired, TEXT.invalidCredentials),
@@ -35,15 +44,15 @@ const req = TEXT.signupAllRequired;
 const field = (name: string, max: number) => requiredText(req, max, tooLongText(name, max));
 /** The registration form's fields, each only required and within its limit (the rules come after, in registerBody). */
 export const registerFields = z.strictObject({
-  invitationCode: field('Invitation code', MAX_LENGTH.invitationCode),
-  firstName: field('First name', MAX_LENGTH.name),
-  lastName: field('Last name', MAX_LENGTH.name),
-  email: field('Email', MAX_LENGTH.email),
-  phone: field('Phone number', MAX_LENGTH.phone),
-  password: password(req, tooLongText('Password', MAX_LENGTH.password)),
-  confirmPassword: password(req, tooLongText('Password', MAX_LENGTH.password)),
-  withdrawalPassword: password(req, tooLongText('Withdrawal password', MAX_LENGTH.password)),
-  verificationCode: field('Verification code', MAX_LENGTH.verificationCode),
+  invitationCode: field(msg('Invitation code'), MAX_LENGTH.invitationCode),
+  firstName: field(msg('First name'), MAX_LENGTH.name),
+  lastName: field(msg('Last name'), MAX_LENGTH.name),
+  email: field(msg('Email'), MAX_LENGTH.email),
+  phone: field(msg('Phone number'), MAX_LENGTH.phone),
+  password: password(req, tooLongText(msg('Password'), MAX_LENGTH.password)),
+  confirmPassword: password(req, tooLongText(msg('Password'), MAX_LENGTH.password)),
+  withdrawalPassword: password(req, tooLongText(msg('Withdrawal password'), MAX_LENGTH.password)),
+  verificationCode: field(msg('Verification code'), MAX_LENGTH.verificationCode),
   /** The language the signup page showed: the new account's (its e-mails and statements). */
   locale: z.optional(localeSchema),
   deviceId: z.optional(deviceId),

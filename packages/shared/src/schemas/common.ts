@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { DEFAULT_PAGE_SIZE, MAX_LENGTH, MAX_PAGE_SIZE } from '../constants.ts';
 import { ERROR_CODES } from '../errors.ts';
+import type { Said } from '../said.ts';
 import { TEXT } from '../texts.ts';
 import { exceedsMaxAmount, parseUsdc } from '../money.ts';
 
@@ -10,17 +11,40 @@ import { exceedsMaxAmount, parseUsdc } from '../money.ts';
  * (docs/decisions/0022). The server reads the same schemas through fastify-type-provider-zod.
  */
 
-/** Every error answer: the text people read and the stable code clients switch on. */
-export const errorResponse = z.object({ error: z.string(), code: z.enum(ERROR_CODES) });
+/**
+ * A text with values (said.ts) beside its English: the English with {placeholders} (the catalogue's key) and the
+ * values, so a client says it in the person's language.
+ */
+export const paramsSchema = z.record(z.string(), z.union([z.string(), z.number()]));
+export const saidFields = { template: z.optional(z.string()), params: z.optional(paramsSchema) };
+/** A stored text's template and values beside its English (a deposit's failure reason, an event's detail); null for a text without values, or one stored before they were kept. */
+export const storedSaidSchema = z.nullable(z.object({ template: z.string(), params: paramsSchema }));
+
+/**
+ * Every error answer: the text people read, the stable code clients switch on, the body's property it is about
+ * (when it is about one: a form shows it at that field), and the text's values if it has any.
+ */
+export const errorResponse = z.object({
+  error: z.string(),
+  code: z.enum(ERROR_CODES),
+  field: z.optional(z.string()),
+  ...saidFields,
+});
 export type ErrorResponse = z.infer<typeof errorResponse>;
-export const messageResponse = z.object({ message: z.string() });
+export const messageResponse = z.object({ message: z.string(), ...saidFields });
+
+/** A length limit whose text has values (tooLongText): the issue carries them, as an error answer does. */
+export const atMost = <T extends { length: number }>(max: number, s: Said) =>
+  z.refine<T>((v) => v.length <= max, { error: s.text, params: { template: s.template, params: s.params } });
 
 /**
  * A required text field: missing, not a string or blank all give the same spec message; longer than `max`
- * gives `tooLong` (say which field and its limit, not "required").
+ * gives `tooLong` (say which field and its limit, not "required") when there is one.
  */
-export function requiredText(message: string, max = 200, tooLong = message) {
-  return z.string({ error: message }).check(z.trim(), z.minLength(1, message), z.maxLength(max, tooLong));
+export function requiredText(message: string, max = 200, tooLong?: Said) {
+  return z
+    .string({ error: message })
+    .check(z.trim(), z.minLength(1, message), tooLong ? atMost<string>(max, tooLong) : z.maxLength(max, message));
 }
 
 /** Converts a checked value, or reports `message` (or the message it gives for the value) when `fn` answers null. */

@@ -12,6 +12,7 @@ import {
   isoDate,
   pageQuery,
   pageSizeQuery,
+  storedSaidSchema,
   usdc,
 } from './common.ts';
 import { userRefSchema } from './user.ts';
@@ -53,6 +54,8 @@ export const depositSchema = z.object({
   requiredConfirmations: z.number(),
   /** Why a failed deposit failed, in words the owner can act on. */
   failureReason: z.nullable(z.string()),
+  /** The reason's template and values, said in the reader's language (docs/decisions/0084). */
+  failureSaid: storedSaidSchema,
   failureKind: z.nullable(z.enum(DEPOSIT_FAILURE_KINDS)),
   /** A failed deposit its owner may correct: a claim, not a transfer the chain watcher read (those are the chain's facts). */
   correctable: z.boolean(),

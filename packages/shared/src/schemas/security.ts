@@ -2,9 +2,10 @@ import * as z from 'zod/mini';
 import { MAX_LENGTH } from '../constants.ts';
 import { checksumMatches } from '../address.ts';
 import { hasInvisible } from '../lookalikes.ts';
+import { msg } from '../i18n.ts';
 import { SECURITY_TEXT } from '../security-texts.ts';
 import { TEXT, tooLongText } from '../texts.ts';
-import { EVM_ADDRESS, isoDate, pageInfo, requiredText } from './common.ts';
+import { EVM_ADDRESS, isoDate, pageInfo, requiredText, saidFields, storedSaidSchema } from './common.ts';
 
 /*
  * An investor's account security: the withdrawal address book and its lock, sessions, the e-mailed
@@ -48,7 +49,7 @@ export const addWithdrawalAddressBody = z.strictObject({
   label: requiredText(
     SECURITY_TEXT.labelRequired,
     MAX_LENGTH.addressLabel,
-    tooLongText('Label', MAX_LENGTH.addressLabel),
+    tooLongText(msg('Label'), MAX_LENGTH.addressLabel),
   ).check(z.refine((l) => !hasInvisible(l), SECURITY_TEXT.labelInvisible)),
   address: z.pipe(
     requiredText(SECURITY_TEXT.addressRequired, 200),
@@ -59,7 +60,11 @@ export const addWithdrawalAddressBody = z.strictObject({
   password: loginPassword,
 });
 export type AddWithdrawalAddressInput = z.input<typeof addWithdrawalAddressBody>;
-export const addWithdrawalAddressResponse = z.object({ message: z.string(), address: withdrawalAddressSchema });
+export const addWithdrawalAddressResponse = z.object({
+  message: z.string(),
+  ...saidFields,
+  address: withdrawalAddressSchema,
+});
 
 /** The secret of an e-mailed link (its page posts it): 43 base64url characters. */
 export const linkTokenBody = z.strictObject({
@@ -90,7 +95,11 @@ export const withdrawalLockBody = z
     }),
   );
 export type WithdrawalLockInput = z.input<typeof withdrawalLockBody>;
-export const withdrawalLockResponse = z.object({ message: z.string(), withdrawalLock: withdrawalLockSchema });
+export const withdrawalLockResponse = z.object({
+  message: z.string(),
+  ...saidFields,
+  withdrawalLock: withdrawalLockSchema,
+});
 
 // ------------------------------------------------------------------ sessions
 
@@ -137,6 +146,8 @@ export const securityEventSchema = z.object({
   device: z.nullable(z.string()),
   /** What it was about, in words ("My Ledger 0xAb...", "wrong authenticator code", "by an administrator"). */
   detail: z.nullable(z.string()),
+  /** The detail's template and values, said in the reader's language (docs/decisions/0084). */
+  detailSaid: storedSaidSchema,
 });
 export type SecurityEvent = z.infer<typeof securityEventSchema>;
 export const securityEventsResponse = z.object({ events: z.array(securityEventSchema), pagination: pageInfo });

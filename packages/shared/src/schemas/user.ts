@@ -2,8 +2,8 @@ import * as z from 'zod/mini';
 import { MAX_LENGTH, MIN_PASSWORD_LENGTH } from '../constants.ts';
 import { TEXT, tooLongText } from '../texts.ts';
 import { emailLookalikeError, hasInvisible } from '../lookalikes.ts';
-import { idSchema, isoDate, requiredText } from './common.ts';
-import { LOCALES } from '../i18n.ts';
+import { atMost, idSchema, isoDate, requiredText } from './common.ts';
+import { LOCALES, msg } from '../i18n.ts';
 import { withdrawalLockSchema } from './security.ts';
 
 /** One of the platform's languages (packages/shared/src/i18n.ts). */
@@ -14,7 +14,7 @@ export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** An e-mail address for a new account or an address change: the format, then no look-alike tricks. */
 export const newEmail = (required: string) =>
   z.pipe(
-    requiredText(required, MAX_LENGTH.email, tooLongText('Email', MAX_LENGTH.email)),
+    requiredText(required, MAX_LENGTH.email, tooLongText(msg('Email'), MAX_LENGTH.email)),
     z.string().check(
       z.regex(EMAIL, TEXT.invalidEmail),
       z.refine((e) => emailLookalikeError(e) === null, {
@@ -71,12 +71,12 @@ export const profileResponse = z.object({ user: userSchema, token: z.optional(z.
 export const updateEmailResponse = z.object({ message: z.string(), user: userSchema });
 
 const optionalPassword = z.optional(
-  z.string().check(z.maxLength(MAX_LENGTH.password, tooLongText('Password', MAX_LENGTH.password))),
+  z.string().check(atMost<string>(MAX_LENGTH.password, tooLongText(msg('Password'), MAX_LENGTH.password))),
 );
 export const profileBody = z
   .strictObject({
-    firstName: personName(TEXT.firstNameRequired, 'First name'),
-    lastName: personName(TEXT.lastNameRequired, 'Last name'),
+    firstName: personName(TEXT.firstNameRequired, msg('First name')),
+    lastName: personName(TEXT.lastNameRequired, msg('Last name')),
     currentPassword: optionalPassword,
     newPassword: optionalPassword,
     confirmPassword: optionalPassword,

@@ -12,6 +12,8 @@ import {
   pageInfo,
   pageQuery,
   requiredText,
+  atMost,
+  saidFields,
   usdc,
 } from './common.ts';
 import { userRefSchema } from './user.ts';
@@ -120,7 +122,7 @@ const withdrawalIds = z
   .array(idSchema)
   .check(
     z.minLength(1, TEXT.batchEmpty),
-    z.maxLength(MAX_BATCH_WITHDRAWALS, TEXT.batchTooLarge(MAX_BATCH_WITHDRAWALS)),
+    atMost<string[]>(MAX_BATCH_WITHDRAWALS, TEXT.batchTooLarge(MAX_BATCH_WITHDRAWALS)),
   );
 
 /** A pending withdrawal a found payout could pay, as the administrator chooses among them. */
@@ -186,5 +188,5 @@ export const createBatchBody = z.strictObject({
 export type CreateBatchInput = z.input<typeof createBatchBody>;
 /** Cancelling a batch whose file was downloaded: the administrator confirms it was not and will not be executed. */
 export const cancelBatchBody = z.nullish(z.strictObject({ confirmNotExecuted: z.optional(z.boolean()) }));
-export const payoutBatchResponse = z.object({ message: z.string(), batch: payoutBatchSchema });
+export const payoutBatchResponse = z.object({ message: z.string(), ...saidFields, batch: payoutBatchSchema });
 export const payoutBatchesResponse = z.object({ batches: z.array(payoutBatchSchema) });

@@ -18,6 +18,7 @@ import {
 } from '@harvest/shared/schemas/admin';
 import { messageResponse, pageQuery } from '@harvest/shared/schemas/common';
 import { MSG } from '@harvest/shared/messages';
+import { receipt } from '@harvest/shared/said';
 import {
   accountPageQuery,
   adminSessionsResponse,
@@ -107,11 +108,10 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/admin/users/:id/revoke-sessions',
       { onRequest: requireAdmin, schema: { params: idParams, response: { 200: messageResponse } } },
-      async (req) => ({
-        message: MSG.adminSessionsRevoked(
-          await security.revokeUserSessions(ctx, currentUser(req), req.params.id, req.ip),
+      async (req) =>
+        receipt(
+          MSG.adminSessionsRevoked(await security.revokeUserSessions(ctx, currentUser(req), req.params.id, req.ip)),
         ),
-      }),
     );
 
     app.put(

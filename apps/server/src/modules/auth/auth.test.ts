@@ -121,12 +121,25 @@ describe('register', () => {
     expect(empty.data).toEqual({ error: MSG.signupAllRequired, code: 'validation' });
   });
 
+  it('a name over its limit names the field and the limit, in the text and as values beside it', async () => {
+    const email = uniqueEmail();
+    const code = await sendCode(email);
+    const res = await call(t, 'POST', '/api/register', { body: payload(email, code, { firstName: 'x'.repeat(101) }) });
+    expect(res.statusCode).toBe(400);
+    expect(res.data).toEqual({
+      error: 'First name must be at most 100 characters',
+      code: 'validation',
+      template: '{field} must be at most {max} characters',
+      params: { field: 'First name', max: 100 },
+    });
+  });
+
   it('refuses an e-mail that already exists with the spec text', async () => {
     const existing = await makeUser(t);
     const code = await sendCode(existing.user.email);
     const res = await call(t, 'POST', '/api/register', { body: payload(existing.user.email, code) });
     expect(res.statusCode).toBe(409);
-    expect(res.data).toEqual({ error: MSG.emailExists, code: 'conflict' });
+    expect(res.data).toEqual({ error: MSG.emailExists, code: 'conflict', field: 'email' });
   });
 
   it('locks the code after 5 wrong tries, counted exactly under 50 parallel guesses', async () => {

@@ -1,5 +1,6 @@
 import { confirmationsAt, unavailableText, type Chain, type TransferLog } from '../../chain/chain.ts';
 import { MSG } from '@harvest/shared/messages';
+import type { Said } from '@harvest/shared/said';
 import type { DepositFailureKind } from '@harvest/shared/schemas/deposits';
 
 /**
@@ -13,7 +14,7 @@ import type { DepositFailureKind } from '@harvest/shared/schemas/deposits';
 export type ChainCheck =
   | { kind: 'match'; transfer: TransferLog; confirmations: number }
   | { kind: 'not_found' }
-  | { kind: 'mismatch'; why: DepositFailureKind; reason: string }
+  | { kind: 'mismatch'; why: DepositFailureKind; reason: string | Said }
   | { kind: 'rpc_error'; message: string };
 
 export interface DepositClaim {
@@ -33,7 +34,7 @@ export async function checkDeposit(
   chain: Chain,
   claim: DepositClaim,
   depositAddress: string,
-  wrongRecipient: (to: string[], depositAddress: string) => string = MSG.depositWrongRecipient,
+  wrongRecipient: (to: string[], depositAddress: string) => Said = MSG.depositWrongRecipient,
 ): Promise<ChainCheck> {
   const read = await chain.receipt(claim.txHash);
   if (!read.ok) return { kind: 'rpc_error', message: unavailableText(read.error) };

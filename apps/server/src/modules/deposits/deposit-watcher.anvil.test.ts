@@ -208,9 +208,12 @@ describe.runIf(avail.ok)('deposit watcher (anvil, per-investor addresses)', () =
       body: { txHash: hash, amount: 12, fromAddress: sender },
     });
     expect(res.statusCode).toBe(400);
+    const said = MSG.depositNotYourAddress([bobAddr.toLowerCase()], aliceAddr);
     expect(res.data).toEqual({
-      error: MSG.depositNotYourAddress([bobAddr.toLowerCase()], aliceAddr),
+      error: said.text,
       code: 'chain_mismatch',
+      template: said.template,
+      params: said.params,
     });
     expect(await byHash(alice, hash)).toEqual([]);
     expect(await balance(alice)).toBe(before.alice);

@@ -1,3 +1,4 @@
+import { englishOf, storedSaid, type Said } from '@harvest/shared/said';
 import type { DepositFailureKind } from '@harvest/shared/schemas/deposits';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
@@ -46,10 +47,11 @@ export async function failPending(
   ctx: AppContext,
   tx: Tx,
   id: string,
-  values: { reason: string; kind: DepositFailureKind; processedAt: Date; processedBy?: string | null },
+  values: { reason: string | Said; kind: DepositFailureKind; processedAt: Date; processedBy?: string | null },
 ): Promise<DepositRow | null> {
   const row = await q.failIfPending(tx, id, {
-    failureReason: values.reason,
+    failureReason: englishOf(values.reason),
+    failureSaid: storedSaid(values.reason),
     failureKind: values.kind,
     processedAt: values.processedAt,
     processedBy: values.processedBy ?? null,
@@ -59,7 +61,8 @@ export async function failPending(
     kind: 'deposit_failed',
     amount: row.amount,
     txHash: row.txHash,
-    reason: values.reason,
+    reason: englishOf(values.reason),
+    reasonSaid: storedSaid(values.reason),
     at: values.processedAt,
   });
   return row;

@@ -24,6 +24,7 @@ export function toDepositDto(d: DepositRow, requiredConfirmations: number): Depo
     confirmations: d.confirmations,
     requiredConfirmations: d.type === 'real' ? requiredConfirmations : 0,
     failureReason: d.failureReason,
+    failureSaid: d.failureSaid,
     failureKind: isFailureKind(d.failureKind) ? d.failureKind : null,
     // A transfer the chain watcher read is the chain's fact: shown with why it failed, never edited.
     correctable: d.status === 'failed' && d.toAddress === null,

@@ -1,4 +1,5 @@
 import { and, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import type { StoredSaid } from '@harvest/shared/said';
 import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
 import { constraintName, sqlState } from '../../db/tx.ts';
@@ -92,7 +93,13 @@ export async function confirmManyIfPending(
 export async function failIfPending(
   db: Db,
   id: string,
-  values: { failureReason: string; failureKind: DepositFailureKind; processedAt: Date; processedBy?: string | null },
+  values: {
+    failureReason: string;
+    failureSaid: StoredSaid | null;
+    failureKind: DepositFailureKind;
+    processedAt: Date;
+    processedBy?: string | null;
+  },
 ): Promise<DepositRow | undefined> {
   const [row] = await db
     .update(deposits)
@@ -138,6 +145,7 @@ export async function resubmitIfFailed(
       type: values.type,
       status: 'pending',
       failureReason: null,
+      failureSaid: null,
       failureKind: null,
       dismissedAt: null,
       logIndex: null,
@@ -193,6 +201,7 @@ interface RawDepositWithUser {
   from_address: string | null;
   confirmations: number;
   failure_reason: string | null;
+  failure_said: StoredSaid | null;
   note: string | null;
   check_attempts: number;
   next_check_at: Date | string | null;
@@ -223,6 +232,7 @@ function toDepositWithUser(r: RawDepositWithUser): { deposit: DepositRow; user: 
       fromAddress: r.from_address,
       confirmations: Number(r.confirmations),
       failureReason: r.failure_reason,
+      failureSaid: r.failure_said,
       note: r.note,
       checkAttempts: Number(r.check_attempts),
       nextCheckAt: dateOrNull(r.next_check_at),

@@ -13,10 +13,14 @@ import {
 import { userBalances } from '../../ledger/ledger.ts';
 import { rawRows } from '../../db/raw.ts';
 import { sql } from 'drizzle-orm';
+import { inTransaction } from '../../db/tx.ts';
+import { deliverOutbox } from '../../mail/outbox.ts';
+import { failPending } from './deposits.credit.ts';
 
 const hash = () => `0x${randomBytes(32).toString('hex')}`;
 // EIP-55 checksummed (a mixed-case address must carry its checksum).
 const FROM = '0xabCDeF0123456789AbcdEf0123456789aBCDEF01';
+const SENDER = '0x00000000000000000000000000000000000000a1';
 
 let t: TestApp;
 let alice: TestUser;
@@ -184,12 +188,32 @@ describe('failed-deposit correction', () => {
     return id;
   }
 
+  it('a reason with values keeps them: its owner gets the template and values, and the e-mail says it in their language', async () => {
+    const owner = await makeUser(t);
+    await rawRows(t.ctx.db, sql`UPDATE users SET locale = 'es' WHERE id = ${owner.user.id}::uuid RETURNING id`);
+    const id: string = (await submit(owner, { txHash: hash(), amount: 2, fromAddress: FROM })).data.deposit._id;
+    const reason = MSG.depositWrongSender([SENDER], FROM.toLowerCase());
+    await inTransaction(t.ctx.db, (tx) =>
+      failPending(t.ctx, tx, id, { reason, kind: 'wrong_sender', processedAt: t.clock.now() }),
+    );
+    const list = await call(t, 'GET', '/api/withdrawal/failed-deposits', { token: owner.token });
+    expect(list.data.deposits).toEqual([
+      expect.objectContaining({
+        failureReason: reason.text,
+        failureSaid: { template: reason.template, params: { from: SENDER, entered: FROM.toLowerCase() } },
+      }),
+    ]);
+    await deliverOutbox(t.ctx);
+    const [mail] = t.smtp.mailsTo(owner.user.email);
+    expect(mail?.text).toContain(`Remitente incorrecto: el USDC de esta transacción vino de ${SENDER}`);
+  });
+
   it('lists only the owner failed deposits and corrects one back to pending', async () => {
     const id = await failedDeposit(alice);
     const list = await call(t, 'GET', '/api/withdrawal/failed-deposits', { token: alice.token });
     expect(list.statusCode).toBe(200);
     expect(list.data.deposits).toEqual([
-      expect.objectContaining({ _id: id, status: 'failed', failureReason: 'Wrong recipient' }),
+      expect.objectContaining({ _id: id, status: 'failed', failureReason: 'Wrong recipient', failureSaid: null }),
     ]);
     expect((await call(t, 'GET', '/api/withdrawal/failed-deposits', { token: bob.token })).data.deposits).toEqual([]);
 

@@ -1,4 +1,5 @@
 import { MSG } from '@harvest/shared/messages';
+import type { Said } from '@harvest/shared/said';
 import type { DepositFailureKind } from '@harvest/shared/schemas/deposits';
 import type { TransferLog } from '../../chain/chain.ts';
 import type { AppContext } from '../../context.ts';
@@ -24,6 +25,9 @@ export const NOT_FOUND_RETRY_MS = 60_000;
 export const CHECK_LEASE_MS = 2 * 60_000;
 /** Deposits claimed per background pass. */
 export const CHECK_BATCH = 50;
+
+/** A transfer to another address than the investor's own, as a deposit's stored reason. */
+const notYours = (to: string[], yours: string) => MSG.depositNotYourAddress(to, yours);
 
 /**
  * Applies one chain answer to a deposit, under its row lock and only while it is still the
@@ -52,7 +56,7 @@ async function applyCheck(
           d.amount === checked.amount &&
           d.fromAddress === checked.fromAddress;
         if (!unchanged) return d;
-        const fail = async (reason: string, kind: DepositFailureKind) =>
+        const fail = async (reason: string | Said, kind: DepositFailureKind) =>
           (await failPending(ctx, tx, d.id, { reason, kind, processedAt: now })) ?? d;
         switch (result.kind) {
           case 'rpc_error':
@@ -141,7 +145,7 @@ export async function verifyDeposit(ctx: AppContext, d: DepositRow, key?: OnceKe
   const claim = { txHash: d.txHash, fromAddress: d.fromAddress, amount: d.amount };
   const own = perInvestorAddresses(ctx) ? await ensureDepositAddress(ctx, d.userId) : null;
   const to = own ?? ctx.config.DEPOSIT_ADDRESS;
-  const check = await checkDeposit(ctx.chain, claim, to, own ? MSG.depositNotYourAddress : undefined);
+  const check = await checkDeposit(ctx.chain, claim, to, own ? notYours : undefined);
   return applyCheck(ctx, d, check, own, key);
 }
 
@@ -183,7 +187,7 @@ export async function verifyOwnTransfer(
   const chain = ctx.chain;
   const own = await ensureDepositAddress(ctx, user.id);
   if (!chain || !own) throw new Error('verifyOwnTransfer needs a chain and DEPOSIT_XPUB');
-  const check = await checkDeposit(chain, claim, own, MSG.depositNotYourAddress);
+  const check = await checkDeposit(chain, claim, own, notYours);
   if (check.kind === 'rpc_error') throw new AppError('upstream_error', MSG.depositChainUnavailable);
   if (check.kind === 'not_found') throw conflict(MSG.depositNotOnChainYet(ctx.config.CHAIN_ID));
   if (check.kind === 'mismatch') throw badRequest(check.reason, 'chain_mismatch');

@@ -283,6 +283,7 @@ export async function adoptTransfer(
       type: 'real',
       status: t.status,
       failureReason: t.failureReason,
+      failureSaid: null,
       failureKind: null,
       dismissedAt: null,
       txHash: t.txHash,

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MSG } from '@harvest/shared/messages';
+import { receipt } from '@harvest/shared/said';
 import {
   completeCycleBody,
   completeCycleResponse,
@@ -51,7 +52,7 @@ export function investmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (req) => {
         const { gross } = await service.completeCycle(ctx, currentUser(req), req.body.investmentId, req.idempotency);
-        return { message: service.completedMessage(gross) };
+        return receipt(service.completedMessage(gross));
       },
     );
   };

@@ -1,6 +1,6 @@
 import { CYCLE_MS, REFERRAL_RATES_PERCENT } from '@harvest/shared/constants';
 import { MSG } from '@harvest/shared/messages';
-import { cycleEarning, microToDisplay, percentOf, rateToScaled } from '@harvest/shared/money';
+import { cycleEarning, percentOf, rateToScaled } from '@harvest/shared/money';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { inTransaction, type OnceKey } from '../../db/tx.ts';
@@ -200,4 +200,4 @@ export async function completeCycle(
   );
 }
 
-export const completedMessage = (gross: bigint) => MSG.cycleCompleted(microToDisplay(gross));
+export const completedMessage = (gross: bigint) => MSG.cycleCompleted(gross);

@@ -202,7 +202,11 @@ describe('earning cycles', () => {
     at(t, `${WED}T17:00:05Z`);
     const c = await complete(u, id);
     expect(c.statusCode).toBe(200);
-    expect(c.data).toEqual({ message: 'Cycle completed: 1.524074\u00a0USDC earned.' });
+    expect(c.data).toEqual({
+      message: 'Cycle completed: 1.524074\u00a0USDC earned.',
+      template: 'Cycle completed: {amount}\u00a0USDC earned.',
+      params: { amount: '1524074' },
+    });
     const d = await dash(u);
     inv = d.activeInvestments[0];
     expect(inv).toMatchObject({
@@ -292,7 +296,14 @@ describe('earning cycles', () => {
     at(t, '2026-01-16T06:30:00Z');
     const s = await start(u, id);
     expect(s.statusCode).toBe(400);
-    expect(s.data.error).toBe('The next cycle becomes available 48 hours after your approved withdrawal: 30m left.');
+    expect(s.data).toEqual({
+      error: 'The next cycle becomes available 48 hours after your approved withdrawal: 30m left.',
+      code: 'too_early',
+      template: 'The next cycle becomes available 48 hours after your approved withdrawal: {left} left.',
+      params: { left: expect.any(Number) },
+    });
+    expect(s.data.params.left).toBeGreaterThan(29 * 60_000);
+    expect(s.data.params.left).toBeLessThanOrEqual(30 * 60_000);
     at(t, '2026-01-16T07:00:00Z');
     expect((await start(u, id)).statusCode).toBe(200);
   });

@@ -1,4 +1,5 @@
 import { count, desc, eq, lt } from 'drizzle-orm';
+import { englishOf, storedSaid, type Said } from '@harvest/shared/said';
 import type { SecurityEventType } from '@harvest/shared/schemas/security';
 import type { Db } from '../../db/client.ts';
 import { securityEvents } from '../../db/schema.ts';
@@ -9,7 +10,8 @@ export interface NewSecurityEvent {
   at: Date;
   ip?: string | null;
   device?: string | null;
-  detail?: string | null;
+  /** In words; a text with values keeps them too (docs/decisions/0084). */
+  detail?: string | Said | null;
 }
 
 /** Appends one event to the account's security timeline, in the transaction of the change it records. */
@@ -19,7 +21,8 @@ export async function recordSecurityEvent(db: Db, e: NewSecurityEvent): Promise<
     type: e.type,
     ip: e.ip ?? null,
     device: e.device ?? null,
-    detail: e.detail ?? null,
+    detail: e.detail ? englishOf(e.detail) : null,
+    detailSaid: e.detail ? storedSaid(e.detail) : null,
     createdAt: e.at,
   });
 }

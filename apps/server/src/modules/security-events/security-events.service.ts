@@ -13,6 +13,7 @@ export function toSecurityEventDto(r: Row): SecurityEvent {
     ip: r.ip,
     device: r.device,
     detail: r.detail,
+    detailSaid: r.detailSaid,
   };
 }
 

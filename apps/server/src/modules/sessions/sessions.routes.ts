@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MSG } from '@harvest/shared/messages';
+import { receipt } from '@harvest/shared/said';
 import { messageResponse } from '@harvest/shared/schemas/common';
 import { accountPageQuery, sessionsResponse } from '@harvest/shared/schemas/security';
 import { idParams } from '@harvest/shared/schemas/user';
@@ -29,9 +30,8 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/user/sessions/revoke-others',
       { onRequest: requireUser, schema: { response: { 200: messageResponse } } },
-      async (req) => ({
-        message: MSG.sessionsRevoked(await service.revokeOthers(ctx, currentUser(req), currentClient(req))),
-      }),
+      async (req) =>
+        receipt(MSG.sessionsRevoked(await service.revokeOthers(ctx, currentUser(req), currentClient(req)))),
     );
   };
 }

@@ -65,12 +65,12 @@ export function mailboxOf(email: string): string {
   return `${local}@${domain}`;
 }
 
-/** A unique-key refusal of an e-mail address, in the words of the key it hit. */
-function addressTaken(err: unknown): Error | null {
+/** A unique-key refusal of the e-mail address in the body's `field`, in the words of the key it hit. */
+function addressTaken(err: unknown, field: string): Error | null {
   if (sqlState(err) !== '23505') return null;
   const key = constraintName(err);
-  if (key === 'users_email_key') return conflict(MSG.emailExists);
-  return key === 'users_mailbox_key' ? conflict(MSG.mailboxTaken) : null;
+  if (key === 'users_email_key') return conflict(MSG.emailExists).about(field);
+  return key === 'users_mailbox_key' ? conflict(MSG.mailboxTaken).about(field) : null;
 }
 
 export async function insertUserWithAccounts(tx: Tx, u: NewUser): Promise<AuthUser> {
@@ -97,7 +97,7 @@ export async function insertUserWithAccounts(tx: Tx, u: NewUser): Promise<AuthUs
     await openUserAccounts(tx, user.id);
     return user;
   } catch (err) {
-    throw addressTaken(err) ?? err;
+    throw addressTaken(err, 'email') ?? err;
   }
 }
 
@@ -215,7 +215,7 @@ export async function updateEmail(
       return updated;
     });
   } catch (err) {
-    throw addressTaken(err) ?? err;
+    throw addressTaken(err, 'newEmail') ?? err;
   }
 }
 

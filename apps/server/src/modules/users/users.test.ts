@@ -187,7 +187,7 @@ describe('PUT /user/admin/update-email', () => {
       body: { newEmail: u.user.email, password: admin.password },
     });
     expect(taken.statusCode).toBe(409);
-    expect(taken.data).toEqual({ error: MSG.emailExists, code: 'conflict' });
+    expect(taken.data).toEqual({ error: MSG.emailExists, code: 'conflict', field: 'newEmail' });
   });
 });
 

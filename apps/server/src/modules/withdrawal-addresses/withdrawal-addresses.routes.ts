@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MSG } from '@harvest/shared/messages';
+import { receipt } from '@harvest/shared/said';
 import { messageResponse } from '@harvest/shared/schemas/common';
 import {
   accountPageQuery,
@@ -40,7 +41,7 @@ export function withdrawalAddressRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         const address = await service.addAddress(ctx, currentUser(req), currentClient(req), req.body);
         return reply
           .status(201)
-          .send({ message: MSG.addressAdded(ctx.config.WITHDRAWAL_ADDRESS_COOLDOWN_HOURS), address });
+          .send({ ...receipt(MSG.addressAdded(ctx.config.WITHDRAWAL_ADDRESS_COOLDOWN_HOURS)), address });
       },
     );
 

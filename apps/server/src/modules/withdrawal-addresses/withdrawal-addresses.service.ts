@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { getAddress } from 'viem';
 import { CONFIRM_LINK_TTL_MS, MAX_WITHDRAWAL_ADDRESSES, NOT_ME_LINK_TTL_MS } from '@harvest/shared/constants';
 import { MSG } from '@harvest/shared/messages';
+import { receipt, type Params } from '@harvest/shared/said';
 import type { WithdrawalAddress, WithdrawalLock } from '@harvest/shared/schemas/security';
 import { SECURITY_DETAIL } from '@harvest/shared/security-texts';
 import type { AppContext } from '../../context.ts';
@@ -33,6 +34,9 @@ export function toAddressDto(r: q.AddressRow, now: Date): WithdrawalAddress {
 }
 
 const hoursOf = (ctx: AppContext) => ctx.config.WITHDRAWAL_ADDRESS_COOLDOWN_HOURS;
+/** A lock change's receipt; `template` and `params` when its text has values. */
+type LockAnswer = { message: string; template?: string; params?: Params; withdrawalLock: WithdrawalLock };
+
 const when = (ctx: AppContext, at: Date) => timeText(at, ctx.config.PLATFORM_TIMEZONE);
 
 /** One page of the caller's address book, newest first. */
@@ -98,7 +102,7 @@ export async function addAddress(
     });
   } catch (err) {
     if (sqlState(err) === '23505' && constraintName(err) === 'withdrawal_addresses_live_key')
-      throw conflict(MSG.addressExists);
+      throw conflict(MSG.addressExists).about('address');
     throw err;
   }
 }
@@ -156,7 +160,7 @@ export async function setWithdrawalLock(
   user: AuthUser,
   client: Client,
   input: { enabled: boolean; password?: string | undefined },
-): Promise<{ message: string; withdrawalLock: WithdrawalLock }> {
+): Promise<LockAnswer> {
   const now = ctx.clock.now();
   const current = lockOf(ctx, user);
   if (input.enabled) {
@@ -179,7 +183,10 @@ export async function setWithdrawalLock(
   if (current.required) throw badRequest(MSG.lockRequired);
   if (current.status === 'off') return { message: MSG.lockAlreadyOff, withdrawalLock: current };
   if (current.status === 'turning_off' && current.endsAt)
-    return { message: MSG.lockAlreadyTurningOff(when(ctx, new Date(current.endsAt))), withdrawalLock: current };
+    return {
+      ...receipt(MSG.lockAlreadyTurningOff(new Date(current.endsAt), when(ctx, new Date(current.endsAt)))),
+      withdrawalLock: current,
+    };
   await confirmPassword(ctx, user, input.password ?? '', client.ip);
   await inTransaction(ctx.db, async (tx) => {
     const link = { userId: user.id, targetId: null };
@@ -202,7 +209,7 @@ export async function setWithdrawalLock(
       at: now,
     });
   });
-  return { message: MSG.lockOffRequested(hoursOf(ctx)), withdrawalLock: current };
+  return { ...receipt(MSG.lockOffRequested(hoursOf(ctx))), withdrawalLock: current };
 }
 
 /** The lock-off link's page: the lock ends one cool-down from now (it stays on until then). */
@@ -211,7 +218,7 @@ export async function confirmLockOff(
   user: AuthUser,
   client: Client,
   token: string,
-): Promise<{ message: string; withdrawalLock: WithdrawalLock }> {
+): Promise<LockAnswer> {
   const now = ctx.clock.now();
   return inTransaction(ctx.db, async (tx) => {
     await consumeLink(tx, ctx, 'confirm_lock_off', token, user.id);
@@ -231,7 +238,7 @@ export async function confirmLockOff(
       detail: SECURITY_DETAIL.endsAt(endsAt),
     });
     return {
-      message: MSG.lockOffConfirmed(when(ctx, endsAt)),
+      ...receipt(MSG.lockOffConfirmed(endsAt, when(ctx, endsAt))),
       withdrawalLock: lockOf(ctx, { withdrawalLock: true, withdrawalLockEndsAt: endsAt }),
     };
   });

@@ -1,5 +1,6 @@
 import { CONFIRM_LINK_TTL_MS } from '@harvest/shared/constants';
-import { MSG, timeLeftText } from '@harvest/shared/messages';
+import { MSG } from '@harvest/shared/messages';
+import type { Said } from '@harvest/shared/said';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { forbidden, type AppError } from '../../lib/errors.ts';
@@ -16,15 +17,17 @@ type Gate = LockColumns & { withdrawalsFrozen: boolean };
 function refusal(ctx: AppContext, gate: Gate, entry: q.AddressRow | undefined, now: Date): AppError | null {
   if (gate.withdrawalsFrozen) return forbidden(MSG.withdrawalsFrozen(ctx.config.SUPPORT_EMAIL), 'withdrawals_frozen');
   if (!lockHolds(withdrawalLockOf(gate, now, ctx.config.addressLockRequired))) return null;
-  const notActive = (text: string) => forbidden(text, 'address_not_active');
+  const notActive = (text: string | Said) => forbidden(text, 'address_not_active');
   if (!entry) return notActive(MSG.addressNotInBook(ctx.config.WITHDRAWAL_ADDRESS_COOLDOWN_HOURS));
-  const at = (d: Date) => timeText(d, ctx.config.PLATFORM_TIMEZONE);
-  if (!entry.confirmedAt)
+  const shown = (d: Date) => timeText(d, ctx.config.PLATFORM_TIMEZONE);
+  if (!entry.confirmedAt) {
+    const usable = new Date(Math.max(entry.usableAt.getTime(), now.getTime()));
     return now.getTime() - entry.createdAt.getTime() > CONFIRM_LINK_TTL_MS
       ? notActive(MSG.addressUnconfirmedExpired)
-      : notActive(MSG.addressUnconfirmed(at(new Date(Math.max(entry.usableAt.getTime(), now.getTime())))));
+      : notActive(MSG.addressUnconfirmed(usable, shown(usable)));
+  }
   const left = entry.usableAt.getTime() - now.getTime();
-  return left > 0 ? notActive(MSG.addressCoolingDown(at(entry.usableAt), timeLeftText(left))) : null;
+  return left > 0 ? notActive(MSG.addressCoolingDown(entry.usableAt, shown(entry.usableAt), left)) : null;
 }
 
 /** The early answer, from the request's user row and an unlocked read of the book: before any secret is checked. */

@@ -69,7 +69,7 @@ export async function settlePayouts(ctx: AppContext, upTo: bigint): Promise<{ ma
     }
     const sets = candidateSets(await pq.pendingToWallet(ctx.db, t.toAddress), t.amount, ctx.clock.now());
     if (sets.length !== 1) {
-      const detail = sets.length === 0 ? MSG.payoutNoMatch : MSG.payoutSeveralMatches(sets.length);
+      const detail = sets.length === 0 ? MSG.payoutNoMatch : MSG.payoutSeveralMatches(sets.length).text;
       await pq.settlePayoutTransfer(ctx.db, t.id, ['pending'], {
         status: sets.length === 0 ? 'unmatched' : 'ambiguous',
         detail,

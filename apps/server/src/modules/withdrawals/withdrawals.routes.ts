@@ -16,6 +16,7 @@ import {
   withdrawalActionResponse,
 } from '@harvest/shared/schemas/withdrawals';
 import { MSG } from '@harvest/shared/messages';
+import { receipt } from '@harvest/shared/said';
 import type { AppContext } from '../../context.ts';
 import { authHooks, currentUser } from '../../plugins/auth.ts';
 import { perIp } from '../../plugins/rate-limit.ts';
@@ -47,7 +48,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           { ip: req.ip, sessionId: req.session?.id ?? null },
           req.idempotency,
         );
-        return { message: res.message };
+        return receipt(res.message);
       },
     );
 
@@ -119,7 +120,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (req, reply) => {
         const batch = await batches.createBatch(ctx, currentUser(req), req.body, req.ip, req.idempotency);
-        return reply.status(201).send({ message: MSG.batchCreated(batch.withdrawals), batch });
+        return reply.status(201).send({ ...receipt(MSG.batchCreated(batch.withdrawals)), batch });
       },
     );
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { WITHDRAWAL_COOLDOWN_MS, WITHDRAWAL_FEE_PERCENT } from '@harvest/shared/constants';
 import { MSG } from '@harvest/shared/messages';
-import { microToDisplay, microToText, microToUsdc } from '@harvest/shared/money';
+import type { Said } from '@harvest/shared/said';
+import { microToText, microToUsdc } from '@harvest/shared/money';
 import { type AdminWithdrawal, type Withdrawal } from '@harvest/shared/schemas/withdrawals';
 import type { Chain } from '../../chain/chain.ts';
 import type { AppContext } from '../../context.ts';
@@ -66,7 +67,7 @@ export function toAdminDto(r: AdminRow, now: Date): AdminWithdrawal {
 // ---------------------------------------------------------------- Withdraw All
 
 export interface RequestAllResult {
-  message: string;
+  message: Said;
   requestId: string;
   count: number;
   gross: bigint;
@@ -160,12 +161,7 @@ function requestAllWrites(
       });
       await passwordChecked();
       return {
-        message: MSG.withdrawalRequested(
-          made.count,
-          microToDisplay(made.gross),
-          microToDisplay(made.fee),
-          microToDisplay(net),
-        ),
+        message: MSG.withdrawalRequested(made.count, made.gross, made.fee, net),
         requestId,
         count: made.count,
         gross: made.gross,

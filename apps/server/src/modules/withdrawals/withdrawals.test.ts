@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { MSG } from '@harvest/shared/messages';
+import { microToDisplay } from '@harvest/shared/money';
 import { auditLog, cycleEarnings, investments, mailOutbox } from '../../db/schema.ts';
 import { rawRows } from '../../db/raw.ts';
 import { sqlState } from '../../db/tx.ts';
@@ -128,6 +129,14 @@ describe('Withdraw All', () => {
     const res = await withdrawAll(u, mixedCase);
     expect(res.statusCode).toBe(200);
     expect(res.data.message).toMatch(/^Withdrawal request submitted for 4 items/);
+    // The receipt's values as data (micro-USDC), beside the English they fill.
+    const { template, params } = res.data;
+    expect(template).toBe(
+      'Withdrawal request submitted for {n} items: {gross}\u00a0USDC gross, {fee}\u00a0USDC fee, {net}\u00a0USDC to be paid. Withdrawals may take up to 48 hours to process.',
+    );
+    expect(params.n).toBe(4);
+    expect(BigInt(params.gross) - BigInt(params.fee)).toBe(BigInt(params.net));
+    expect(res.data.message).toContain(`${microToDisplay(BigInt(params.gross))}\u00a0USDC gross`);
 
     const list = await mine(u);
     expect(list).toHaveLength(4);

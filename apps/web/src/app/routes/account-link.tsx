@@ -6,7 +6,8 @@ import { Button } from '../../components/ui/button.tsx';
 import { errorText } from '../../lib/api-client.ts';
 import { rememberWhere, useAuth } from '../../lib/auth.tsx';
 import { dateTime } from '../../lib/format.ts';
-import { t, tx } from '../../lib/i18n.tsx';
+import { t, useLingui } from '../../lib/i18n.tsx';
+import { sayReceipt } from '../../lib/server-text.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { reportNotMe } from '../../features/account-security/api/security.ts';
 import { confirmAddress, confirmLockOff } from '../../features/withdrawals/api/address-book.ts';
@@ -53,7 +54,9 @@ export function Component() {
   const kind = pathname.slice(1) as Kind;
   const page = PAGES[kind];
   const token = new URLSearchParams(hash.replace(/^#/, '')).get('token') ?? '';
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  // What the link did, said where it is drawn: a language change says it again.
+  useLingui();
+  const [result, setResult] = useState<{ ok: boolean; say: () => string } | null>(null);
   const [busy, setBusy] = useState(false);
 
   async function go() {
@@ -61,32 +64,33 @@ export function Component() {
     try {
       if (kind === 'confirm-address') {
         const res = await confirmAddress(token);
-        const when =
+        const when = () =>
           res.address.status === 'active'
             ? t('It is usable now.')
             : t('It is usable from {at}.', { at: dateTime(res.address.usableAt) });
         setResult({
           ok: true,
-          text: t('{message}: {label} ({address}). {when}', {
-            message: tx(res.message),
-            label: res.address.label,
-            address: res.address.address,
-            when,
-          }),
+          say: () =>
+            t('{message}: {label} ({address}). {when}', {
+              message: sayReceipt(res),
+              label: res.address.label,
+              address: res.address.address,
+              when: when(),
+            }),
         });
       } else if (kind === 'confirm-lock-off') {
         const res = await confirmLockOff(token);
         if (user) setUser({ ...user, withdrawalLock: res.withdrawalLock });
-        setResult({ ok: true, text: tx(res.message) });
+        setResult({ ok: true, say: () => sayReceipt(res) });
       } else {
         const res = await reportNotMe(token);
-        setResult({ ok: true, text: tx(res.message) });
+        setResult({ ok: true, say: () => sayReceipt(res) });
         // This browser's session was signed out too.
         if (status === 'authenticated') await refresh();
       }
       await qc.invalidateQueries({ queryKey: queryKeys.account.all });
     } catch (err) {
-      setResult({ ok: false, text: errorText(err, t('This link could not be used.')) });
+      setResult({ ok: false, say: () => errorText(err, msg('This link could not be used.')) });
     } finally {
       setBusy(false);
     }
@@ -106,7 +110,7 @@ export function Component() {
             role={result.ok ? 'status' : 'alert'}
             className={`rounded-lg p-3 text-sm [overflow-wrap:anywhere] ${result.ok ? 'bg-emerald-50 text-emerald-900' : 'bg-red-50 text-red-800'}`}
           >
-            {result.text}
+            {result.say()}
           </p>
         ) : (
           <>

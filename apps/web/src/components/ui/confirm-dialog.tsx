@@ -1,7 +1,7 @@
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
 import type { ReactNode } from 'react';
 import { Button } from './button.tsx';
-import { t, tx } from '../../lib/i18n.tsx';
+import { t, known } from '../../lib/i18n.tsx';
 
 /**
  * Asks before an action with consequences (Block, Reject withdrawal, Update Balance): a Radix alert
@@ -46,7 +46,7 @@ export function ConfirmDialog({
           </AlertDialog.Description>
           {error && (
             <p role="alert" className="mt-3 rounded-lg bg-red-50 p-3 text-sm text-red-800">
-              {tx(error)}
+              {known(error)}
             </p>
           )}
           <div className="mt-5 flex justify-end gap-2">

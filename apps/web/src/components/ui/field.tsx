@@ -1,5 +1,5 @@
 import { forwardRef, useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
-import { t, tx } from '../../lib/i18n.tsx';
+import { t, known } from '../../lib/i18n.tsx';
 
 const INPUT =
   'w-full min-w-0 rounded-lg border border-slate-400 bg-white px-3 py-2 text-sm text-slate-900 placeholder:text-slate-500 focus:border-purple-600 focus:outline-none focus:ring-2 focus:ring-purple-200 disabled:bg-slate-100 disabled:text-slate-600 aria-[invalid=true]:border-red-600';
@@ -40,7 +40,7 @@ export function Field({
       )}
       {error && (
         <p id={errorId} className="text-sm font-medium text-red-700">
-          {tx(error)}
+          {known(error)}
         </p>
       )}
       {/* A mark that does not rely on the red outline alone; a screen reader hears the summary instead. */}

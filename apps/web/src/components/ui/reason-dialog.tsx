@@ -2,11 +2,13 @@ import { useState, type ReactNode } from 'react';
 import { Button } from './button.tsx';
 import { Dialog } from './dialog.tsx';
 import { TextArea } from './text-area.tsx';
+import { useFailure } from '../../lib/form.ts';
 import { t } from '../../lib/i18n.tsx';
 
 /**
  * Asks for the reason of a decision someone else will read (e.g. an investor reads why their deposit was
- * rejected), then confirms it. `onConfirm` returns the error text to show at the reason, or null when done.
+ * rejected), then confirms it. `onConfirm` returns the failure to show at the reason (said in the current language
+ * where it is drawn), or null when done.
  */
 export function ReasonDialog({
   open,
@@ -29,14 +31,14 @@ export function ReasonDialog({
   confirmLabel: string;
   busyLabel: string;
   busy: boolean;
-  onConfirm: (reason: string) => Promise<string | null>;
+  onConfirm: (reason: string) => Promise<{ err: unknown; fallback: string } | null>;
   onClose: () => void;
 }) {
   const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const failure = useFailure();
   const close = () => {
     setReason('');
-    setError(null);
+    failure.clear();
     onClose();
   };
   return (
@@ -44,7 +46,7 @@ export function ReasonDialog({
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          void onConfirm(reason).then((text) => (text === null ? close() : setError(text)));
+          void onConfirm(reason).then((f) => (f === null ? close() : failure.set(f.err, f.fallback)));
         }}
         noValidate
         className="space-y-4"
@@ -52,7 +54,7 @@ export function ReasonDialog({
         <div className="text-sm text-slate-700">{children}</div>
         <TextArea
           label={label}
-          error={error}
+          error={failure.text}
           maxLength={maxLength}
           value={reason}
           onChange={(e) => setReason(e.target.value)}

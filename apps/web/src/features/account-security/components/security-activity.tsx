@@ -4,8 +4,9 @@ import { QueryState } from '../../../components/ui/query-state.tsx';
 import { usePagedQuery } from '../../../lib/use-paged-query.ts';
 import { dateTime } from '../../../lib/format.ts';
 import { msg } from '@harvest/shared/i18n';
-import { SECURITY_DETAIL, sayDevice } from '@harvest/shared/security-texts';
-import { t, tx } from '../../../lib/i18n.tsx';
+import { sayDevice } from '@harvest/shared/security-texts';
+import { t } from '../../../lib/i18n.tsx';
+import { StoredText } from '../../../components/ui/stored-text.tsx';
 import { eventsQuery, PAGE_SIZE } from '../api/security.ts';
 
 const LABELS: Record<SecurityEventType, string> = {
@@ -28,16 +29,6 @@ const LABELS: Record<SecurityEventType, string> = {
   withdrawals_unfrozen: msg('Withdrawals unfrozen'),
 };
 const ALARM = new Set<SecurityEventType>(['sign_in_failed', 'not_me', 'withdrawals_frozen']);
-
-/** An event's detail in the reader's language. */
-function sayDetail(type: SecurityEventType, detail: string): string {
-  const ends = type === 'withdrawal_lock_off_confirmed' ? SECURITY_DETAIL.endsAtOf(detail) : null;
-  if (ends) return t('Ends {at}', { at: dateTime(ends) });
-  const said = tx(detail);
-  if (type !== 'session_revoked' || said !== detail) return said;
-  const { device, ip } = SECURITY_DETAIL.sessionOf(detail);
-  return ip ? `${sayDevice(t, device)} (${ip})` : sayDevice(t, device);
-}
 
 /** Profile: the newest security events of the account (the server keeps it to the last 50), paged. */
 export function SecurityActivity() {
@@ -64,7 +55,11 @@ export function SecurityActivity() {
                       {dateTime(e.at)}
                     </time>
                   </p>
-                  {e.detail && <p className="[overflow-wrap:anywhere] text-slate-800">{sayDetail(e.type, e.detail)}</p>}
+                  {e.detail && (
+                    <p className="[overflow-wrap:anywhere] text-slate-800">
+                      <StoredText text={e.detail} said={e.detailSaid} />
+                    </p>
+                  )}
                   {(e.device || e.ip) && (
                     <p className="text-xs text-slate-700">
                       {[e.device && sayDevice(t, e.device), e.ip].filter(Boolean).join(' · ')}

@@ -7,7 +7,8 @@ import { usePagedQuery } from '../../../lib/use-paged-query.ts';
 import { errorText } from '../../../lib/api-client.ts';
 import { dateTime } from '../../../lib/format.ts';
 import { sayDevice } from '@harvest/shared/security-texts';
-import { t, tx } from '../../../lib/i18n.tsx';
+import { t } from '../../../lib/i18n.tsx';
+import { sayReceipt } from '../../../lib/server-text.ts';
 import { toast } from '../../../lib/toast.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { PAGE_SIZE, revokeOtherSessions, revokeSession, sessionsQuery } from '../api/security.ts';
@@ -22,7 +23,7 @@ export function SessionsSection() {
   async function run(action: () => Promise<{ message: string }>, failed: string) {
     setBusy(true);
     try {
-      toast.success(tx((await action()).message));
+      toast.success(sayReceipt(await action()));
       await qc.invalidateQueries({ queryKey: queryKeys.account.all });
     } catch (err) {
       toast.error(errorText(err, failed));

@@ -8,7 +8,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { AmountInput, TextInput } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
-import { firstError, useZodForm } from '../../../lib/form.ts';
+import { firstError, useFailure, useZodForm } from '../../../lib/form.ts';
 import { fullName, usdc } from '../../../lib/format.ts';
 import { useUpdateUserBalance } from '../api/update-user-balance.ts';
 import { rich, t } from '../../../lib/i18n.tsx';
@@ -31,12 +31,12 @@ export function UpdateBalanceForm({ user, onDone }: { user: AdminUser; onDone?: 
     defaultValues: { userId: user._id, newBalance: '', note: '' },
   });
   const [pending, setPending] = useState<UpdateUserBalanceInput | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const failure = useFailure();
   const update = useUpdateUserBalance();
   const errors = form.formState.errors;
 
   const onValid = (v: Values) => {
-    setError(null);
+    failure.clear();
     setPending({ userId: user._id, newBalance: v.newBalance, ...(v.note.trim() ? { note: v.note } : {}) });
   };
   const onInvalid = (errs: typeof errors) => toast.error(firstError(errs) ?? TEXT.validAmount);
@@ -50,9 +50,8 @@ export function UpdateBalanceForm({ user, onDone }: { user: AdminUser; onDone?: 
       form.reset({ userId: user._id, newBalance: '', note: '' });
       onDone?.();
     } catch (err) {
-      const text = errorText(err, TEXT.balanceUpdateFailed);
-      setError(text);
-      window.alert(text);
+      failure.set(err, TEXT.balanceUpdateFailed);
+      window.alert(errorText(err, TEXT.balanceUpdateFailed));
     }
   }
 
@@ -91,7 +90,7 @@ export function UpdateBalanceForm({ user, onDone }: { user: AdminUser; onDone?: 
         title={t('Update balance?')}
         confirmLabel={t('Update Balance')}
         busy={update.isPending}
-        error={error}
+        error={failure.text}
         onCancel={() => setPending(null)}
         onConfirm={() => void confirm()}
       >

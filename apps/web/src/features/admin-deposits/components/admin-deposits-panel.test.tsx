@@ -17,6 +17,7 @@ const pending: AdminDeposit = {
   confirmations: 0,
   requiredConfirmations: 0,
   failureReason: null,
+  failureSaid: null,
   failureKind: null,
   correctable: false,
   note: null,
@@ -46,6 +47,7 @@ describe('Reject deposit (the reason dialog)', () => {
             status: 'failed',
             failureKind: 'rejected',
             failureReason: (body as { reason: string }).reason,
+            failureSaid: null,
           },
         };
       return undefined;

@@ -22,6 +22,7 @@ import { dateTime, fullName, shortHash, usdc } from '../../../lib/format.ts';
 import { Email } from '../../../components/ui/email.tsx';
 import { usePagedQuery } from '../../../lib/use-paged-query.ts';
 import { rich, t } from '../../../lib/i18n.tsx';
+import { StoredText } from '../../../components/ui/stored-text.tsx';
 
 const FILTER_LABEL: Record<AdminDepositFilter, string> = {
   all: msg('All'),
@@ -133,7 +134,11 @@ function AdminDepositRow({ deposit: d }: { deposit: AdminDeposit }) {
           </p>
         )}
         <p className="text-xs text-slate-400">{dateTime(d.createdAt)}</p>
-        {d.failureReason && <p className="text-xs text-rose-700">{d.failureReason}</p>}
+        {d.failureReason && (
+          <p className="text-xs text-rose-700">
+            <StoredText text={d.failureReason} said={d.failureSaid} />
+          </p>
+        )}
       </div>
       {d.status === 'pending' && (
         <div className="flex gap-2">
@@ -174,16 +179,16 @@ function RejectDepositDialog({
 }) {
   const reject = useRejectDeposit();
   // Errors show in the dialog, at the reason (and in a toast).
-  async function onConfirm(reason: string): Promise<string | null> {
+  async function onConfirm(reason: string) {
     const body = z.safeParse(adminRejectDepositBody, { depositId: d._id, reason });
-    const text = body.success
+    const failure = body.success
       ? await reject.mutateAsync(body.data).then(
           (res) => (toast.success(res.message), null),
-          (err: unknown) => errorText(err, TEXT.rejectDepositFailed),
+          (err: unknown) => ({ err, fallback: TEXT.rejectDepositFailed }),
         )
-      : (body.error.issues[0]?.message ?? TEXT.rejectDepositFailed);
-    if (text !== null) toast.error(text);
-    return text;
+      : { err: null, fallback: body.error.issues[0]?.message ?? TEXT.rejectDepositFailed };
+    if (failure !== null) toast.error(errorText(failure.err, failure.fallback));
+    return failure;
   }
   return (
     <ReasonDialog

@@ -8,12 +8,12 @@ import { Card } from '../../../components/ui/card.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
 import { AmountInput, TextInput } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
-import { useZodForm } from '../../../lib/form.ts';
+import { useFailure, useZodForm } from '../../../lib/form.ts';
 import { useSaveTier } from '../api/save-tier.ts';
 import { useQuery } from '@tanstack/react-query';
 import { adminTiersQuery } from '../api/tiers.ts';
 import { dateTime, usdc } from '../../../lib/format.ts';
-import { t, tx } from '../../../lib/i18n.tsx';
+import { t } from '../../../lib/i18n.tsx';
 
 /** Tier management: create, edit, activate and deactivate. Bought investments keep their terms. */
 export function TiersManager() {
@@ -124,17 +124,17 @@ function TierForm({ tier, onClose }: { tier: AdminTier | null; onClose: () => vo
     { toInput: tierBody },
   );
   const errors = form.formState.errors;
-  const [error, setError] = useState<string | null>(null);
+  const failure = useFailure();
   const save = useSaveTier();
 
   async function onValid(values: TierValues) {
-    setError(null);
+    failure.clear();
     try {
       await save.mutateAsync({ id: tier?._id, body: tierBody(values) });
       toast.success(tier ? t('Tier updated') : t('Tier created'));
       onClose();
     } catch (err) {
-      setError(errorText(err, TEXT.tierSaveFailed));
+      failure.set(err, TEXT.tierSaveFailed);
     }
   }
 
@@ -177,9 +177,9 @@ function TierForm({ tier, onClose }: { tier: AdminTier | null; onClose: () => vo
           <input type="checkbox" className="h-4 w-4" {...form.register('active')} />
           {t('Active (investors can buy it)')}
         </label>
-        {error && (
+        {failure.text && (
           <p role="alert" className="text-sm text-rose-700 sm:col-span-2">
-            {tx(error)}
+            {failure.text}
           </p>
         )}
         <div className="flex gap-2 sm:col-span-2">

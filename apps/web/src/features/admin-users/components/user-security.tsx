@@ -4,12 +4,13 @@ import type { AdminUser } from '@harvest/shared/schemas/admin';
 import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
-import { errorText } from '../../../lib/api-client.ts';
+import { useFailure } from '../../../lib/form.ts';
 import { dateTime } from '../../../lib/format.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { msg } from '@harvest/shared/i18n';
 import { sayDevice } from '@harvest/shared/security-texts';
-import { t, tx } from '../../../lib/i18n.tsx';
+import { t } from '../../../lib/i18n.tsx';
+import { sayReceipt } from '../../../lib/server-text.ts';
 import { toast } from '../../../lib/toast.ts';
 import {
   revokeUserSessions,
@@ -46,21 +47,21 @@ export function UserSecurity({ user, name }: { user: AdminUser; name: string }) 
   const addresses = useQuery(userAddressesQuery(user._id));
   const [pending, setPending] = useState<Pending>(null);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const failure = useFailure();
 
   async function run() {
     setBusy(true);
-    setError(null);
+    failure.clear();
     try {
       const res =
         pending === 'revoke'
           ? await revokeUserSessions(user._id)
           : await setWithdrawalsFrozen(user._id, !user.withdrawalsFrozen);
-      toast.success(t('{message}: {name}', { message: tx(res.message), name }));
+      toast.success(t('{message}: {name}', { message: sayReceipt(res), name }));
       setPending(null);
       await qc.invalidateQueries({ queryKey: queryKeys.admin.users.all });
     } catch (err) {
-      setError(errorText(err, t('The action failed')));
+      failure.set(err, msg('The action failed'));
     } finally {
       setBusy(false);
     }
@@ -168,7 +169,7 @@ export function UserSecurity({ user, name }: { user: AdminUser; name: string }) 
         confirmLabel={pending === 'revoke' ? t('Sign out all') : user.withdrawalsFrozen ? t('Unfreeze') : t('Freeze')}
         destructive={pending === 'revoke' || !user.withdrawalsFrozen}
         busy={busy}
-        error={error}
+        error={failure.text}
         onCancel={() => setPending(null)}
         onConfirm={() => void run()}
       >

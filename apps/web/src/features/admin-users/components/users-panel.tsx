@@ -18,7 +18,8 @@ import { count, date, dateTime, shortHash, usdc } from '../../../lib/format.ts';
 import { Email } from '../../../components/ui/email.tsx';
 import { nextPage, prevPage } from '../../../lib/paging.ts';
 import { usePagedQuery } from '../../../lib/use-paged-query.ts';
-import { t, tx } from '../../../lib/i18n.tsx';
+import { t } from '../../../lib/i18n.tsx';
+import { sayReceipt } from '../../../lib/server-text.ts';
 import { UserSecurity } from './user-security.tsx';
 
 const DEPOSIT_STYLE = {
@@ -135,7 +136,7 @@ function UserCard({
   // list is refetched either way, so the badge is the server's state.
   const doToggle = () =>
     toggle.mutate(user._id, {
-      onSuccess: (res) => toast.success(t('{message}: {name}', { message: tx(res.message), name })),
+      onSuccess: (res) => toast.success(t('{message}: {name}', { message: sayReceipt(res), name })),
       onError: () => undefined,
       onSettled: () => setConfirming(false),
     });

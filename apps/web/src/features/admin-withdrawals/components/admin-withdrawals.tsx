@@ -13,7 +13,7 @@ import { QueryState } from '../../../components/ui/query-state.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { Field, TextInput, inputClass } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
-import { firstError, useZodForm } from '../../../lib/form.ts';
+import { firstError, useFailure, useZodForm } from '../../../lib/form.ts';
 import { useApproveWithdrawal } from '../api/approve-withdrawal.ts';
 import { useRejectWithdrawal } from '../api/reject-withdrawal.ts';
 import { ExportBatchDialog } from './payout-batches.tsx';
@@ -21,7 +21,7 @@ import { adminWithdrawalsQuery, WITHDRAWALS_PAGE_SIZE, type WithdrawalView } fro
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
 import { Email } from '../../../components/ui/email.tsx';
 import { usePagedQuery } from '../../../lib/use-paged-query.ts';
-import { rich, t, tx } from '../../../lib/i18n.tsx';
+import { rich, t, known } from '../../../lib/i18n.tsx';
 
 const STATUS = {
   pending: { label: msg('Pending'), cls: 'bg-amber-100 text-amber-800' },
@@ -231,7 +231,7 @@ function WithdrawalRow({ w, selected, onSelect }: { w: AdminWithdrawal; selected
         {w.processedAt && <> · {t('Processed {date}', { date: dateTime(w.processedAt) })}</>}
         {w.txHash && <> · {t('Tx {hash}', { hash: shortHash(w.txHash) })}</>}
       </p>
-      {w.notes && <p className="mt-1 text-xs text-slate-600">{t('Notes: {notes}', { notes: tx(w.notes) })}</p>}
+      {w.notes && <p className="mt-1 text-xs text-slate-600">{t('Notes: {notes}', { notes: known(w.notes) })}</p>}
     </button>
   );
 }
@@ -250,7 +250,7 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
   const approve = useApproveWithdrawal();
   const reject = useRejectWithdrawal();
   const [confirmReject, setConfirmReject] = useState(false);
-  const [rejectError, setRejectError] = useState<string | null>(null);
+  const rejectFailure = useFailure();
   const busy = approve.isPending || reject.isPending;
   // A batch decides a withdrawal in payment (the server answers in_payment); a frozen account's or one to a wallet
   // the token refuses cannot be paid, only rejected (its money back to the investor).
@@ -268,9 +268,8 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
       toast.success(t('Withdrawal approved'));
       onDone();
     } catch (err) {
-      const text = errorText(err, TEXT.approveWithdrawalFailed);
-      form.setError('txHash', { message: text });
-      toast.error(text);
+      form.fail('txHash', err, TEXT.approveWithdrawalFailed);
+      toast.error(errorText(err, TEXT.approveWithdrawalFailed));
     }
   }
 
@@ -282,9 +281,8 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
       setConfirmReject(false);
       onDone();
     } catch (err) {
-      const text = errorText(err, TEXT.rejectWithdrawalFailed);
-      setRejectError(text);
-      toast.error(text);
+      rejectFailure.set(err, TEXT.rejectWithdrawalFailed);
+      toast.error(errorText(err, TEXT.rejectWithdrawalFailed));
     }
   }
 
@@ -352,7 +350,7 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
                 disabled={busy || inPayment}
                 onClick={() => {
                   if (!notes.trim()) form.setValue('notes', REFUSED_NOTE);
-                  setRejectError(null);
+                  rejectFailure.clear();
                   setConfirmReject(true);
                 }}
               >
@@ -386,7 +384,7 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
             <Button
               variant="danger"
               onClick={() => {
-                setRejectError(null);
+                rejectFailure.clear();
                 setConfirmReject(true);
               }}
               disabled={busy || inPayment}
@@ -403,7 +401,7 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
             confirmLabel={t('Reject')}
             destructive
             busy={reject.isPending}
-            error={rejectError}
+            error={rejectFailure.text}
             onCancel={() => setConfirmReject(false)}
             onConfirm={() => void onReject()}
           >

@@ -8,7 +8,7 @@ import { errorText } from '../../../lib/api-client.ts';
 import { count, dateTime, shortHash, usdc } from '../../../lib/format.ts';
 import { toast } from '../../../lib/toast.ts';
 import { foundPayoutsQuery, useAssignPayout, useDismissPayout } from '../api/payouts.ts';
-import { rich, t, tx } from '../../../lib/i18n.tsx';
+import { rich, t, known } from '../../../lib/i18n.tsx';
 
 const SOURCE = { earning: msg('Cycle earning'), rewards: msg('Referral rewards'), balance: msg('Balance') } as const;
 
@@ -94,7 +94,7 @@ function PayoutItem({ p }: { p: FoundPayout }) {
           ],
         )}
       </p>
-      {p.detail && <p className={`mt-1 ${held ? 'text-red-800' : 'text-amber-900'}`}>{tx(p.detail)}</p>}
+      {p.detail && <p className={`mt-1 ${held ? 'text-red-800' : 'text-amber-900'}`}>{known(p.detail)}</p>}
       {choices.length > 0 ? (
         <fieldset className="mt-2 space-y-1">
           <legend className="font-medium text-slate-900">{t('It paid')}</legend>

@@ -8,10 +8,12 @@ import { QueryState } from '../../../components/ui/query-state.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { errorText, hasCode } from '../../../lib/api-client.ts';
+import { useFailure } from '../../../lib/form.ts';
 import { count, dateTime, usdc } from '../../../lib/format.ts';
 import { toast } from '../../../lib/toast.ts';
 import { batchesQuery, useCancelBatch, useCreateBatch, useDownloadBatchFile } from '../api/payouts.ts';
-import { t, tx } from '../../../lib/i18n.tsx';
+import { t } from '../../../lib/i18n.tsx';
+import { sayReceipt } from '../../../lib/server-text.ts';
 
 const BATCH_STATUS = {
   open: { label: msg('In payment'), cls: 'bg-sky-100 text-sky-800' },
@@ -47,19 +49,20 @@ export function ExportBatchDialog({
   onDone: () => void;
 }) {
   const [grouped, setGrouped] = useState(true);
-  const [error, setError] = useState<string | null>(null);
+  const failure = useFailure();
   const create = useCreateBatch();
   const download = useDownload();
 
   async function onCreate() {
-    setError(null);
+    failure.clear();
     try {
-      const { message, batch } = await create.mutateAsync({ withdrawalIds: ids, grouped });
-      toast.success(message);
+      const res = await create.mutateAsync({ withdrawalIds: ids, grouped });
+      const { batch } = res;
+      toast.success(sayReceipt(res));
       onDone();
       await download(batch._id, 'safe');
     } catch (err) {
-      setError(errorText(err, t('The payout batch could not be created')));
+      failure.set(err, msg('The payout batch could not be created'));
     }
   }
 
@@ -98,9 +101,9 @@ export function ExportBatchDialog({
           <span>{t('One per withdrawal')}</span>
         </label>
       </fieldset>
-      {error && (
+      {failure.text && (
         <p role="alert" className="mt-3 text-sm text-red-700">
-          {tx(error)}
+          {failure.text}
         </p>
       )}
       <div className="mt-5 flex flex-wrap justify-end gap-2">
@@ -147,7 +150,7 @@ function BatchItem({ b }: { b: PayoutBatch }) {
   const cancel = useCancelBatch();
   const download = useDownload();
   const [confirm, setConfirm] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const failure = useFailure();
   // Downloaded (as read, or as the server answered a cancel): the payout wallet may still execute the file.
   const [downloaded, setDownloaded] = useState(false);
   const [notExecuted, setNotExecuted] = useState(false);
@@ -162,7 +165,7 @@ function BatchItem({ b }: { b: PayoutBatch }) {
       setConfirm(false);
     } catch (err) {
       if (hasCode(err, 'batch_downloaded')) setDownloaded(true);
-      setError(errorText(err, t('The batch could not be cancelled')));
+      failure.set(err, msg('The batch could not be cancelled'));
     }
   }
   return (
@@ -220,7 +223,7 @@ function BatchItem({ b }: { b: PayoutBatch }) {
           <Button
             variant="danger"
             onClick={() => {
-              setError(null);
+              failure.clear();
               setNotExecuted(false);
               setConfirm(true);
             }}
@@ -237,7 +240,7 @@ function BatchItem({ b }: { b: PayoutBatch }) {
         destructive
         busy={cancel.isPending}
         confirmDisabled={mustConfirm && !notExecuted}
-        error={error}
+        error={failure.text}
         onCancel={() => setConfirm(false)}
         onConfirm={() => void onCancel()}
       >

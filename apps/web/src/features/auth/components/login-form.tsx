@@ -9,10 +9,10 @@ import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
 import { errorText, hasCode } from '../../../lib/api-client.ts';
 import { deviceId } from '../../../lib/device-id.ts';
 import { useAuth } from '../../../lib/auth.tsx';
-import { firstError, useZodForm } from '../../../lib/form.ts';
+import { firstError, useFailure, useZodForm } from '../../../lib/form.ts';
 import { login } from '../api/auth.ts';
 import { AuthCard } from './auth-card.tsx';
-import { t, tx } from '../../../lib/i18n.tsx';
+import { known, t } from '../../../lib/i18n.tsx';
 
 interface Values {
   email: string;
@@ -25,8 +25,10 @@ export function LoginForm() {
   const [needsCode, setNeedsCode] = useState(false);
   const form = useZodForm<Values>(loginBody, { defaultValues: { email: '', password: '', totpCode: '' } });
   const { errors, isSubmitting } = form.formState;
+  const failure = useFailure();
 
   const onValid = async (v: Values) => {
+    failure.clear();
     try {
       const res = await login({
         email: v.email.trim(),
@@ -42,11 +44,10 @@ export function LoginForm() {
         setNeedsCode(true);
         return;
       }
-      const text = errorText(err, TEXT.loginFailed);
       if (hasCode(err, 'two_factor_invalid') || hasCode(err, 'two_factor_required'))
-        form.setError('totpCode', { message: text });
-      else form.setError('root', { message: text });
-      toast.error(text);
+        form.fail('totpCode', err, TEXT.loginFailed);
+      else failure.set(err, TEXT.loginFailed);
+      toast.error(errorText(err, TEXT.loginFailed));
     }
   };
 
@@ -54,7 +55,7 @@ export function LoginForm() {
     <AuthCard title={t('Welcome Back')}>
       {auth.notice && (
         <p role="status" className="mb-4 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
-          {tx(auth.notice)}
+          {known(auth.notice)}
         </p>
       )}
       <form
@@ -96,9 +97,9 @@ export function LoginForm() {
             />
           </>
         )}
-        {errors.root?.message && (
+        {failure.text && (
           <p role="alert" className="text-sm font-medium text-red-700">
-            {tx(errors.root.message)}
+            {failure.text}
           </p>
         )}
         <Button type="submit" className="w-full" disabled={isSubmitting}>

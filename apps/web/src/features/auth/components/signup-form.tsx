@@ -77,7 +77,7 @@ export function SignupForm() {
   async function onSendCode() {
     const email = form.getValues('email').trim();
     if (!email) {
-      form.setError('email', { message: TEXT.emailFirst });
+      form.fail('email', null, TEXT.emailFirst);
       toast.error(TEXT.emailFirst);
       return;
     }
@@ -87,9 +87,10 @@ export function SignupForm() {
       if (res.message) toast.success(res.message);
       else toast.error(TEXT.unexpectedResponse);
     } catch (e) {
-      const text = e instanceof ApiError && e.status === 0 ? TEXT.somethingWrong : errorText(e, TEXT.somethingWrong);
-      form.setError('email', { message: text });
-      toast.error(text);
+      // Not reached: the spec's words, not the network's.
+      const err = e instanceof ApiError && e.status === 0 ? null : e;
+      form.fail('email', err, TEXT.somethingWrong);
+      toast.error(errorText(err, TEXT.somethingWrong));
     } finally {
       setSending(false);
     }

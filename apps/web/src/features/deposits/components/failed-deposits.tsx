@@ -11,7 +11,8 @@ import { DepositFields, type DepositValues } from './deposit-fields.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { failedDepositsQuery } from '../api/deposit-history.ts';
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
-import { t, tx } from '../../../lib/i18n.tsx';
+import { t } from '../../../lib/i18n.tsx';
+import { StoredText } from '../../../components/ui/stored-text.tsx';
 
 /** The failed-deposits correction area: each failed deposit with its reason and a correction form. */
 export function FailedDeposits() {
@@ -47,7 +48,11 @@ function ChainFailure({ deposit }: { deposit: Deposit }) {
   return (
     <li className="rounded-xl bg-white p-4 shadow-sm">
       <DepositLine deposit={deposit} />
-      {deposit.failureReason && <p className="mt-2 text-sm text-rose-800">{tx(deposit.failureReason)}</p>}
+      {deposit.failureReason && (
+        <p className="mt-2 text-sm text-rose-800">
+          <StoredText text={deposit.failureReason} said={deposit.failureSaid} />
+        </p>
+      )}
       <p className="mt-1 text-sm text-slate-700">
         {t(
           'This transfer was read from the blockchain, so it cannot be corrected. It was not credited; send a new deposit to your deposit address instead.',
@@ -128,7 +133,11 @@ function FailedDepositItem({ deposit }: { deposit: Deposit }) {
   return (
     <li className="rounded-xl bg-white p-4 shadow-sm">
       <DepositLine deposit={deposit} />
-      {deposit.failureReason && <p className="mt-2 text-sm text-rose-800">{tx(deposit.failureReason)}</p>}
+      {deposit.failureReason && (
+        <p className="mt-2 text-sm text-rose-800">
+          <StoredText text={deposit.failureReason} said={deposit.failureSaid} />
+        </p>
+      )}
       <form
         onSubmit={form.handleSubmit(onValid, (errs) => toast.error(firstError(errs) ?? TEXT.updateFailed))}
         noValidate

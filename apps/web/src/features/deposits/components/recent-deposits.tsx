@@ -7,7 +7,8 @@ import { QueryState } from '../../../components/ui/query-state.tsx';
 import { depositHistoryQuery } from '../api/deposit-history.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
-import { t, tx } from '../../../lib/i18n.tsx';
+import { t } from '../../../lib/i18n.tsx';
+import { StoredText } from '../../../components/ui/stored-text.tsx';
 
 /** Refresh while a chain deposit is pending. */
 const LIVE_MS = 3_000;
@@ -76,7 +77,11 @@ function DepositRow({ deposit: d }: { deposit: Deposit }) {
       {d.status === 'pending' && d.type === 'real' && d.requiredConfirmations > 0 && (
         <Confirmations n={d.confirmations} required={d.requiredConfirmations} />
       )}
-      {d.status === 'failed' && d.failureReason && <p className="mt-1 text-xs text-rose-700">{tx(d.failureReason)}</p>}
+      {d.status === 'failed' && d.failureReason && (
+        <p className="mt-1 text-xs text-rose-700">
+          <StoredText text={d.failureReason} said={d.failureSaid} />
+        </p>
+      )}
     </li>
   );
 }

@@ -84,6 +84,7 @@ const pending = (amount: number): Deposit => ({
   confirmations: 1,
   requiredConfirmations: 3,
   failureReason: null,
+  failureSaid: null,
   failureKind: null,
   correctable: false,
   userId: 'u1',

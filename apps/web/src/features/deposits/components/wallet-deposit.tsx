@@ -8,11 +8,11 @@ import { parseUsdc } from '@harvest/shared/money';
 import { Button } from '../../../components/ui/button.tsx';
 import { AmountInput } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
-import { firstError, useZodForm } from '../../../lib/form.ts';
+import { firstError, useFailure, useZodForm } from '../../../lib/form.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useSubmitDeposit } from '../api/submit-deposit.ts';
 import type { Eip1193 } from '../lib/wallet.ts';
-import { t, tx } from '../../../lib/i18n.tsx';
+import { t } from '../../../lib/i18n.tsx';
 
 /** The browser's EIP-1193 wallet (MetaMask and the like inject `window.ethereum`), if there is one. */
 export function browserWallet(): Eip1193 | null {
@@ -40,7 +40,7 @@ export function WalletDeposit({ settings, address }: { settings: DepositSettings
   const form = useZodForm<Values>(walletDepositBody, { defaultValues: { amount: '' } });
   const submit = useSubmitDeposit();
   const [stage, setStage] = useState<'idle' | 'wallet' | 'mining'>('idle');
-  const [error, setError] = useState<string | null>(null);
+  const failure = useFailure();
   const errors = form.formState.errors;
   if (!settings || !walletDepositAvailable(settings, address)) return null;
   const { chainId, usdcContract } = settings;
@@ -49,7 +49,7 @@ export function WalletDeposit({ settings, address }: { settings: DepositSettings
     const provider = browserWallet();
     const amount = parseUsdc(v.amount.trim());
     if (!provider || !usdcContract || amount === null) return;
-    setError(null);
+    failure.clear();
     setStage('wallet');
     let sent: { hash: `0x${string}`; from: string } | null = null;
     try {
@@ -62,8 +62,9 @@ export function WalletDeposit({ settings, address }: { settings: DepositSettings
           amount,
         });
       } catch (err) {
+        // The wallet's own failure, in our English words: said where it is shown.
         const text = wallet.walletErrorText(err);
-        setError(text);
+        failure.set(null, text);
         toast.error(text);
         return;
       }
@@ -75,11 +76,10 @@ export function WalletDeposit({ settings, address }: { settings: DepositSettings
       form.reset({ amount: '' });
     } catch (err) {
       // The transfer went out; the watcher finds it even if the submission did not get through.
-      const text = sent ? WALLET_TEXT.sentNotSubmitted : errorText(err, WALLET_TEXT.failed);
-      if (sent) toast.info(text);
+      if (sent) toast.info(WALLET_TEXT.sentNotSubmitted);
       else {
-        setError(text);
-        toast.error(text);
+        failure.set(err, WALLET_TEXT.failed);
+        toast.error(errorText(err, WALLET_TEXT.failed));
       }
     } finally {
       setStage('idle');
@@ -113,9 +113,9 @@ export function WalletDeposit({ settings, address }: { settings: DepositSettings
               : t('Send from my wallet')}
         </Button>
       </div>
-      {error && (
+      {failure.text && (
         <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
-          {tx(error)}
+          {failure.text}
         </p>
       )}
     </form>

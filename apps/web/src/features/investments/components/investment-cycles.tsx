@@ -11,6 +11,7 @@ import { useStartEarning } from '../api/start-earning.ts';
 import { countdownText, useServerNow } from './use-server-now.ts';
 import { isPlatformWeekend, usdc, weekdayTime } from '../../../lib/format.ts';
 import { rich, t } from '../../../lib/i18n.tsx';
+import { sayReceipt } from '../../../lib/server-text.ts';
 
 export type CycleState =
   | { kind: 'running'; endsAt: number }
@@ -103,7 +104,7 @@ export function InvestmentCard({
   }
   async function onComplete() {
     try {
-      toast.success((await complete.mutateAsync(inv._id)).message);
+      toast.success(sayReceipt(await complete.mutateAsync(inv._id)));
     } catch (err) {
       toast.error(errorText(err, TEXT.completeFailed));
     }

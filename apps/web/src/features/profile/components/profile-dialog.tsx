@@ -6,12 +6,12 @@ import { MAX_LENGTH } from '@harvest/shared/constants';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
-import { errorText, hasCode, tokenStore } from '../../../lib/api-client.ts';
+import { errorText, hasCode, isAbout, tokenStore } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth.tsx';
-import { firstError, useZodForm } from '../../../lib/form.ts';
+import { firstError, useFailure, useZodForm } from '../../../lib/form.ts';
 import { updateEmail, updateProfile } from '../api/profile.ts';
 import { Email } from '../../../components/ui/email.tsx';
-import { t, tx } from '../../../lib/i18n.tsx';
+import { t } from '../../../lib/i18n.tsx';
 
 interface ProfileValues {
   firstName: string;
@@ -90,16 +90,18 @@ function ProfileBody({
     { toInput: profileInput },
   );
   const errors = form.formState.errors;
+  const failure = useFailure();
   const email = form.watch('email');
   if (!user) return null;
   // Errors show in the dialog, under their field (and in a toast).
-  const report = (field: keyof ProfileValues | 'root', text: string) => {
-    form.setError(field, { message: text });
-    toast.error(text);
+  const report = (field: keyof ProfileValues, err: unknown, fallback: string) => {
+    form.fail(field, err, fallback);
+    toast.error(errorText(err, fallback));
   };
 
   async function onSave(v: ProfileValues) {
-    if (v.confirmPassword && !v.newPassword) return report('confirmPassword', TEXT.newPasswordsMismatch);
+    failure.clear();
+    if (v.confirmPassword && !v.newPassword) return report('confirmPassword', null, TEXT.newPasswordsMismatch);
     const emailChanged = Boolean(user?.isAdmin) && v.email.trim().toLowerCase() !== user?.email;
     try {
       // The e-mail first: its password check failing leaves the rest of the form unsaved too.
@@ -111,12 +113,16 @@ function ProfileBody({
       setEditing(false);
       form.reset({ ...v, emailPassword: '', currentPassword: '', newPassword: '', confirmPassword: '', totpCode: '' });
     } catch (err) {
-      const text = errorText(err, TEXT.profileFailed);
+      const fallback = TEXT.profileFailed;
       if (hasCode(err, 'wrong_password'))
-        report(emailChanged && !v.newPassword ? 'emailPassword' : 'currentPassword', text);
-      else if (hasCode(err, 'two_factor_required') || hasCode(err, 'two_factor_invalid')) report('totpCode', text);
-      else if (/email/i.test(text) && emailChanged) report('email', text);
-      else report('root', text);
+        report(emailChanged && !v.newPassword ? 'emailPassword' : 'currentPassword', err, fallback);
+      else if (hasCode(err, 'two_factor_required') || hasCode(err, 'two_factor_invalid'))
+        report('totpCode', err, fallback);
+      else if (emailChanged && isAbout(err, 'newEmail')) report('email', err, fallback);
+      else {
+        failure.set(err, fallback);
+        toast.error(errorText(err, fallback));
+      }
     }
   }
 
@@ -221,9 +227,9 @@ function ProfileBody({
           />
         )}
       </fieldset>
-      {errors.root?.message && (
+      {failure.text && (
         <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
-          {tx(errors.root.message)}
+          {failure.text}
         </p>
       )}
       <div className="flex justify-end gap-2 pt-2">

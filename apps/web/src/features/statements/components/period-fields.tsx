@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { monthOf } from '@harvest/shared/schemas/statements';
 import { statementTexts } from '@harvest/shared/statement-texts';
-import { t, tx } from '../../../lib/i18n.tsx';
+import { t, known } from '../../../lib/i18n.tsx';
 import { inputClass } from '../../../components/ui/field.tsx';
 import type { Period } from '../api/statement.ts';
 import { monthPeriod, platformToday } from '../lib/period.ts';
@@ -105,7 +105,7 @@ export function PeriodFields({
       )}
       {error && (
         <p id={errorId} role="alert" className="text-sm font-medium text-red-700">
-          {tx(error)}
+          {known(error)}
         </p>
       )}
     </div>

@@ -8,11 +8,12 @@ import { Card } from '../../../components/ui/card.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { errorText } from '../../../lib/api-client.ts';
+import { useFailure } from '../../../lib/form.ts';
 import { investBodyOf, useInvest } from '../api/invest.ts';
 import { useQuery } from '@tanstack/react-query';
 import { tiersQuery } from '../api/tiers.ts';
 import { usdc } from '../../../lib/format.ts';
-import { rich, t, tx } from '../../../lib/i18n.tsx';
+import { rich, t } from '../../../lib/i18n.tsx';
 
 /** Gross earning of one 8-hour cycle, as the server computes it (rounded down to the micro-unit). */
 function perCycle(t: Tier): number | null {
@@ -94,19 +95,18 @@ function ConfirmInvest({ tier, balance, onClose }: { tier: Tier | null; balance?
   const investMutation = useInvest();
   const earning = tier ? perCycle(tier) : null;
   const short = tier !== null && balance !== undefined && balance < tier.amount;
-  const [error, setError] = useState<string | null>(null);
+  const failure = useFailure();
 
   async function confirm() {
     if (!tier) return;
-    setError(null);
+    failure.clear();
     try {
       const res = await investMutation.mutateAsync(investBodyOf(tier));
       toast.success(res.message);
       onClose();
     } catch (err) {
-      const text = errorText(err, TEXT.investFailed);
-      setError(text);
-      toast.error(text);
+      failure.set(err, TEXT.investFailed);
+      toast.error(errorText(err, TEXT.investFailed));
     }
   }
 
@@ -150,9 +150,9 @@ function ConfirmInvest({ tier, balance, onClose }: { tier: Tier | null; balance?
               {t("Your balance is lower than this tier's amount. Please deposit USDC first.")}
             </p>
           )}
-          {error && (
+          {failure.text && (
             <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
-              {tx(error)}
+              {failure.text}
             </p>
           )}
           <div className="flex justify-end gap-2">

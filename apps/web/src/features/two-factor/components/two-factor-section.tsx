@@ -1,10 +1,11 @@
 import { useState } from 'react';
+import { msg } from '@harvest/shared/i18n';
 import { toast } from '../../../lib/toast.ts';
 import { twoFactorDisableBody, twoFactorEnableBody, twoFactorSetupBody } from '@harvest/shared/schemas/two-factor';
 import { MAX_LENGTH } from '@harvest/shared/constants';
 import { Button } from '../../../components/ui/button.tsx';
 import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
-import { errorText, hasCode, tokenStore } from '../../../lib/api-client.ts';
+import { errorText, hasCode, isAbout, tokenStore } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth.tsx';
 import { firstError, useZodForm } from '../../../lib/form.ts';
 import { disableTwoFactor, enableTwoFactor, setupTwoFactor } from '../api/two-factor.ts';
@@ -28,12 +29,12 @@ interface DisableValues {
   code: string;
 }
 
-/** A refusal: its text (also toasted) and whether it is about the password rather than the code. */
-function refusal(err: unknown, fallback: string): { message: string; onPassword: boolean } {
-  const message = errorText(err, fallback);
-  toast.error(message);
-  return { message, onPassword: hasCode(err, 'wrong_password') || /password/i.test(message) };
+/** A refusal, toasted; the form shows it at its field. */
+function refusal(err: unknown, fallback: string) {
+  toast.error(errorText(err, fallback));
+  return [err, fallback] as const;
 }
+const aboutPassword = (err: unknown) => hasCode(err, 'wrong_password') || isAbout(err, 'password');
 const toastFirst = (errs: Record<string, { message?: unknown } | undefined>) => {
   const text = firstError(errs);
   if (text) toast.error(text);
@@ -61,7 +62,7 @@ export function TwoFactorSection() {
       passwordForm.reset({ password: '' });
       setStep({ kind: 'scan', secret: res.secret, qr, password });
     } catch (err) {
-      passwordForm.setError('password', refusal(err, t('Could not start two-factor set-up')));
+      passwordForm.fail('password', ...refusal(err, msg('Could not start two-factor set-up')));
     }
   }
 
@@ -74,7 +75,7 @@ export function TwoFactorSection() {
       if (user) setUser({ ...user, twoFactorEnabled: true });
       setStep({ kind: 'codes', codes: res.recoveryCodes });
     } catch (err) {
-      codeForm.setError('code', refusal(err, t('Invalid authentication code')));
+      codeForm.fail('code', ...refusal(err, msg('Invalid authentication code')));
     }
   }
 
@@ -87,8 +88,10 @@ export function TwoFactorSection() {
       if (user) setUser({ ...user, twoFactorEnabled: false });
       toast.success(res.message);
     } catch (err) {
-      const r = refusal(err, t('Could not turn off two-factor authentication'));
-      disableForm.setError(r.onPassword ? 'password' : 'code', { message: r.message });
+      disableForm.fail(
+        aboutPassword(err) ? 'password' : 'code',
+        ...refusal(err, msg('Could not turn off two-factor authentication')),
+      );
     }
   }
 

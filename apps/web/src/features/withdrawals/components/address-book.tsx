@@ -13,10 +13,12 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
 import { Pager } from '../../../components/ui/pager.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
-import { errorText, hasCode } from '../../../lib/api-client.ts';
+import { errorText, hasCode, isAbout } from '../../../lib/api-client.ts';
 import { dateTime } from '../../../lib/format.ts';
-import { firstError, useZodForm } from '../../../lib/form.ts';
-import { rich, t, tx } from '../../../lib/i18n.tsx';
+import { firstError, useFailure, useZodForm } from '../../../lib/form.ts';
+import { msg } from '@harvest/shared/i18n';
+import { known, rich, t } from '../../../lib/i18n.tsx';
+import { sayReceipt } from '../../../lib/server-text.ts';
 import { toast } from '../../../lib/toast.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import {
@@ -51,19 +53,20 @@ export function AddAddressForm({
     defaultValues: { label: '', address: '', password: '' },
   });
   const errors = form.formState.errors;
+  const failure = useFailure();
   async function onSubmit(v: AddWithdrawalAddressInput) {
+    failure.clear();
     try {
       const res = await addAddress({ label: v.label.trim(), address: v.address.trim(), password: v.password });
-      toast.success(tx(res.message));
+      toast.success(sayReceipt(res));
       await qc.invalidateQueries({ queryKey: queryKeys.account.all });
       onDone(res.address);
     } catch (err) {
-      const text = errorText(err, t('Could not add the address'));
-      toast.error(text);
-      if (hasCode(err, 'wrong_password')) form.setError('password', { message: text });
-      else if (hasCode(err, 'conflict') || /address|wallet|checksum/i.test(text))
-        form.setError('address', { message: text });
-      else form.setError('root', { message: text });
+      const fallback = msg('Could not add the address');
+      toast.error(errorText(err, fallback));
+      if (hasCode(err, 'wrong_password')) form.fail('password', err, fallback);
+      else if (hasCode(err, 'conflict') || isAbout(err, 'address')) form.fail('address', err, fallback);
+      else failure.set(err, fallback);
     }
   }
   const submit = form.handleSubmit(onSubmit, (e) => toast.error(firstError(e) ?? t('Could not add the address')));
@@ -100,9 +103,9 @@ export function AddAddressForm({
         error={errors.password?.message}
         {...form.register('password')}
       />
-      {errors.root?.message && (
+      {failure.text && (
         <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
-          {tx(errors.root.message)}
+          {failure.text}
         </p>
       )}
       <div className="flex flex-wrap gap-2">
@@ -134,7 +137,7 @@ export function AddressBookSection() {
     if (!removing) return;
     setBusy(true);
     try {
-      toast.success(tx((await removeAddress(removing._id)).message));
+      toast.success(sayReceipt(await removeAddress(removing._id)));
       await qc.invalidateQueries({ queryKey: queryKeys.account.all });
       setRemoving(null);
     } catch (err) {
@@ -271,7 +274,7 @@ export function AddressChoice({
       </QueryState>
       {error && (
         <p id={errorId} className="text-sm font-medium text-red-700">
-          {tx(error)}
+          {known(error)}
         </p>
       )}
       {adding ? (

@@ -6,12 +6,13 @@ import { MAX_LENGTH } from '@harvest/shared/constants';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { PasswordInput, TextInput } from '../../../components/ui/field.tsx';
-import { errorText, hasCode } from '../../../lib/api-client.ts';
-import { firstError, useZodForm } from '../../../lib/form.ts';
+import { errorText, hasCode, isAbout } from '../../../lib/api-client.ts';
+import { firstError, useFailure, useZodForm } from '../../../lib/form.ts';
 import { useRequestAll } from '../api/request-all.ts';
 import type { Breakdown } from '../lib/breakdown.ts';
 import { usdc } from '../../../lib/format.ts';
-import { t, tx } from '../../../lib/i18n.tsx';
+import { t } from '../../../lib/i18n.tsx';
+import { sayReceipt } from '../../../lib/server-text.ts';
 import { useAuth } from '../../../lib/auth.tsx';
 import { AddressChoice } from './address-book.tsx';
 
@@ -97,14 +98,20 @@ function WithdrawAllBody({
   const wallet = form.watch('walletAddress');
 
   // Errors are shown here, inside the dialog, next to the field they concern (and in a toast).
-  function report(field: keyof RequestAllInput | 'root', text: string) {
-    form.setError(field, { message: text });
-    toast.error(text);
+  function report(field: keyof RequestAllInput, err: unknown, fallback: string) {
+    form.fail(field, err, fallback);
+    toast.error(errorText(err, fallback));
+  }
+  const failure = useFailure();
+  function reportFailure(err: unknown, fallback: string) {
+    failure.set(err, fallback);
+    toast.error(errorText(err, fallback));
   }
 
   function onReview(v: RequestAllInput) {
-    if (breakdown.gross <= 0) return report('root', TEXT.noFunds);
-    if (needsCode && !v.totpCode?.trim()) return report('totpCode', TEXT.totpRequired);
+    failure.clear();
+    if (breakdown.gross <= 0) return reportFailure(null, TEXT.noFunds);
+    if (needsCode && !v.totpCode?.trim()) return report('totpCode', null, TEXT.totpRequired);
     setStep('confirm');
   }
 
@@ -116,17 +123,18 @@ function WithdrawAllBody({
         withdrawalPassword: v.withdrawalPassword,
         ...(needsCode ? { totpCode: v.totpCode?.trim() } : {}),
       });
-      toast.success(res.message);
+      toast.success(sayReceipt(res));
       onDone(v.walletAddress.trim().toLowerCase());
       onClose();
     } catch (err) {
       setStep('form');
-      const text = errorText(err, TEXT.withdrawFailed);
-      if (hasCode(err, 'wrong_password')) report('withdrawalPassword', text);
-      else if (hasCode(err, 'two_factor_invalid') || hasCode(err, 'two_factor_required')) report('totpCode', text);
-      else if (hasCode(err, 'address_not_active')) report('walletAddress', text);
-      else if (hasCode(err, 'validation') && /wallet/i.test(text)) report('walletAddress', text);
-      else report('root', text);
+      const fallback = TEXT.withdrawFailed;
+      if (hasCode(err, 'wrong_password')) report('withdrawalPassword', err, fallback);
+      else if (hasCode(err, 'two_factor_invalid') || hasCode(err, 'two_factor_required'))
+        report('totpCode', err, fallback);
+      else if (hasCode(err, 'address_not_active') || isAbout(err, 'walletAddress'))
+        report('walletAddress', err, fallback);
+      else reportFailure(err, fallback);
     }
   }
 
@@ -201,9 +209,9 @@ function WithdrawAllBody({
           {...form.register('totpCode')}
         />
       )}
-      {errors.root?.message && (
+      {failure.text && (
         <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
-          {tx(errors.root.message)}
+          {failure.text}
         </p>
       )}
       <div className="flex flex-wrap justify-end gap-2">

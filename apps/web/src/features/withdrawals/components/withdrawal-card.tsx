@@ -2,7 +2,7 @@ import { msg } from '@harvest/shared/i18n';
 import type { Withdrawal } from '@harvest/shared/schemas/withdrawals';
 import { STATUS_STYLE, statusLabel } from '../lib/format.ts';
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
-import { t, tx } from '../../../lib/i18n.tsx';
+import { t, known } from '../../../lib/i18n.tsx';
 
 const SOURCE_LABEL = {
   earning: msg('Cycle earning'),
@@ -75,7 +75,9 @@ export function WithdrawalCard({ w }: { w: Withdrawal }) {
       )}
       {/* A note the platform wrote (a catalogue text) reads in the investor's language; typed notes stay as typed. */}
       {w.notes && (
-        <p className="mt-2 rounded-lg bg-slate-50 p-2 text-slate-700">{t('Notes: {notes}', { notes: tx(w.notes) })}</p>
+        <p className="mt-2 rounded-lg bg-slate-50 p-2 text-slate-700">
+          {t('Notes: {notes}', { notes: known(w.notes) })}
+        </p>
       )}
     </article>
   );

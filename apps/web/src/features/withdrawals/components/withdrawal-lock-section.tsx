@@ -1,3 +1,4 @@
+import { msg } from '@harvest/shared/i18n';
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { withdrawalLockBody, type WithdrawalLockInput } from '@harvest/shared/schemas/security';
@@ -8,7 +9,8 @@ import { errorText } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth.tsx';
 import { dateTime } from '../../../lib/format.ts';
 import { firstError, useZodForm } from '../../../lib/form.ts';
-import { t, tx } from '../../../lib/i18n.tsx';
+import { t } from '../../../lib/i18n.tsx';
+import { sayReceipt, type Receipt } from '../../../lib/server-text.ts';
 import { toast } from '../../../lib/toast.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { setLock } from '../api/address-book.ts';
@@ -21,7 +23,7 @@ export function WithdrawalLockSection() {
   const { user, setUser } = useAuth();
   const qc = useQueryClient();
   const [askingOff, setAskingOff] = useState(false);
-  const [sent, setSent] = useState<string | null>(null);
+  const [sent, setSent] = useState<Receipt | null>(null);
   const [busy, setBusy] = useState(false);
   const form = useZodForm<WithdrawalLockInput>(withdrawalLockBody, {
     defaultValues: { enabled: false, password: '' },
@@ -35,7 +37,7 @@ export function WithdrawalLockSection() {
       const res = await setLock(true);
       if (user) setUser({ ...user, withdrawalLock: res.withdrawalLock });
       setSent(null);
-      toast.success(tx(res.message));
+      toast.success(sayReceipt(res));
       await qc.invalidateQueries({ queryKey: queryKeys.account.all });
     } catch (err) {
       toast.error(errorText(err, t('Could not turn the lock on')));
@@ -49,12 +51,11 @@ export function WithdrawalLockSection() {
       const res = await setLock(false, v.password);
       form.reset({ enabled: false, password: '' });
       setAskingOff(false);
-      setSent(tx(res.message));
-      toast.success(tx(res.message));
+      setSent(res);
+      toast.success(sayReceipt(res));
     } catch (err) {
-      const text = errorText(err, t('Could not turn the lock off'));
-      form.setError('password', { message: text });
-      toast.error(text);
+      form.fail('password', err, msg('Could not turn the lock off'));
+      toast.error(errorText(err, msg('Could not turn the lock off')));
     }
   }
 
@@ -86,7 +87,7 @@ export function WithdrawalLockSection() {
       </p>
       {sent && (
         <p role="status" className="rounded-lg bg-purple-50 p-3 text-purple-900">
-          {sent}
+          {sayReceipt(sent)}
         </p>
       )}
       {!lock.required && lock.status === 'off' && (

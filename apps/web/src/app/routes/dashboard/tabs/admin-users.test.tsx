@@ -35,6 +35,7 @@ const deposit = (id: string, amount: number, type: AdminDeposit['type']): AdminD
   confirmations: 0,
   requiredConfirmations: 0,
   failureReason: null,
+  failureSaid: null,
   failureKind: null,
   correctable: false,
   note: type === 'admin_credit' ? 'Admin balance update' : null,
