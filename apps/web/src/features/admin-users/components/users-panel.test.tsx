@@ -77,6 +77,7 @@ describe('UsersPanel', () => {
               confirmations: 0,
               requiredConfirmations: 0,
               failureReason: null,
+              failureSaid: null,
               failureKind: null,
               correctable: false,
               note: null,
