@@ -20,7 +20,7 @@ import { checkLedger } from '../src/ledger/check.ts';
 import { rowTransfers, type PostSet } from '../src/ledger/ledger.ts';
 import { systemClock } from '../src/lib/clock.ts';
 import { seedTiers } from '../src/modules/tiers/tiers.seed.ts';
-import { rebuildRollups } from '../src/modules/admin/rollups.queries.ts';
+import { rebuildRollups } from '../src/ledger/rollups.queries.ts';
 import {
   lastTransactionId,
   offlineBulkLoad,

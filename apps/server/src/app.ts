@@ -29,7 +29,7 @@ import { databaseChecks } from './modules/health/health.service.ts';
 import { pendingCounts } from './modules/health/health.queries.ts';
 import { apiRoutes } from './routes.ts';
 import { testClockRoutes } from './modules/test-clock/test-clock.routes.ts';
-import { syncRollupTimezone } from './modules/admin/rollups.queries.ts';
+import { syncRollupTimezone } from './ledger/rollups.queries.ts';
 
 export interface BuildOptions {
   config: Config;

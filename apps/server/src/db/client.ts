@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { PoolStats } from '../lib/metrics.ts';
 import { MIGRATIONS_DIR } from '../lib/paths.ts';
 import { applyFunctions } from './functions.ts';
+import { INT8, INT8_ARRAY, parseInt8, TEXT_ARRAY } from './row-types.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -23,8 +24,13 @@ export interface Database {
   close(): Promise<void>;
 }
 
-// BIGINT (int8) as JS bigint on node-postgres, matching PGlite and drizzle's bigint columns.
-pg.types.setTypeParser(20, (v) => BigInt(v));
+// int8 as bigint (row-types.ts). On pg's global registry, not a pool's `types`: drizzle hands every query
+// its own type parsers, which fall back to the global ones.
+pg.types.setTypeParser(INT8, parseInt8);
+// pg's type list names no array types, hence the casts.
+const oid = (n: number) => n as Parameters<typeof pg.types.getTypeParser>[0];
+const textArray = pg.types.getTypeParser(oid(TEXT_ARRAY)) as (v: string) => (string | null)[];
+pg.types.setTypeParser(oid(INT8_ARRAY), (v) => textArray(v).map((x) => (x === null ? null : parseInt8(x))));
 
 export function openPostgres(url: string, poolSize = 10): Database {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { PGlite, types, type PGliteOptions } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -7,6 +7,7 @@ import { lockDataDir, secureDataDir } from '../lib/data-dir.ts';
 import { MIGRATIONS_DIR } from '../lib/paths.ts';
 import type { Database, Db } from './client.ts';
 import { applyFunctions } from './functions.ts';
+import { INT8, parseInt8 } from './row-types.ts';
 import * as schema from './schema.ts';
 
 /**
@@ -19,11 +20,12 @@ const PGLITE_EXTENSIONS = { pg_trgm };
 
 /**
  * How every PGlite in the code and the tests opens: the migrations' extensions, and int8 as a JS bigint, as
- * node-postgres is configured (client.ts), so a row has the same types on both drivers.
+ * node-postgres is configured (client.ts), so a row has the same types on both drivers (row-types.ts).
+ * PGlite builds int8[]'s parser from int8's.
  */
 export const PGLITE_OPTIONS = {
   extensions: PGLITE_EXTENSIONS,
-  parsers: { [types.INT8]: (v: string) => BigInt(v) },
+  parsers: { [INT8]: parseInt8 },
 } satisfies PGliteOptions;
 
 export function wrapPglite(client: PGlite): Database {

@@ -1,12 +1,21 @@
 import type { SQL } from 'drizzle-orm';
 import type { Db } from './client.ts';
+import { decodeTimes } from './row-types.ts';
 
-function rowsOf<T>(res: unknown): T[] {
-  if (res && typeof res === 'object' && 'rows' in res && Array.isArray(res.rows)) return res.rows;
-  throw new Error('Unexpected database driver result');
+interface DriverResult {
+  rows: Record<string, unknown>[];
+  fields?: { name: string; dataTypeID: number }[];
 }
 
-/** Rows of a raw SQL query, the same shape on PGlite and node-postgres. */
+function rowsOf<T>(res: unknown): T[] {
+  if (!(res && typeof res === 'object' && 'rows' in res && Array.isArray(res.rows)))
+    throw new Error('Unexpected database driver result');
+  const { rows, fields } = res as DriverResult;
+  decodeTimes(rows, fields);
+  return rows as T[];
+}
+
+/** Rows of a raw SQL query, their values the same JS types on PGlite and node-postgres (row-types.ts). */
 export async function rawRows<T>(db: Db, query: SQL): Promise<T[]> {
   return rowsOf<T>(await db.execute(query));
 }

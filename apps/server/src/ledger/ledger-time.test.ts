@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const bookedAt = async () =>
-  rawRows<{ kind: string; created_at: Date | string }>(
+  rawRows<{ kind: string; created_at: Date }>(
     t.ctx.db,
     sql`SELECT kind, created_at FROM ledger_transactions ORDER BY id`,
   );
@@ -101,7 +101,7 @@ describe('ledger transaction times', () => {
     ])
       expect(kinds).toContain(k);
     for (const r of rows) {
-      const when = new Date(r.created_at).toISOString();
+      const when = r.created_at.toISOString();
       expect(when >= '2026-03-04T08:00:00' && when < '2026-03-05', `${r.kind} booked at ${when}`).toBe(true);
     }
   });

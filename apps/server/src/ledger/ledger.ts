@@ -132,14 +132,14 @@ export async function openUserAccounts(tx: Tx, userId: string): Promise<void> {
  */
 export async function lockUserAccounts(tx: Tx, userIds: string[]): Promise<Map<string, bigint>> {
   const ids = [...new Set(userIds)];
-  const rows = await rawRows<{ user_id: string; kind: string; balance: bigint | string }>(
+  const rows = await rawRows<{ user_id: string; kind: string; balance: bigint }>(
     tx,
     sql`SELECT user_id, kind, balance FROM ledger_accounts WHERE user_id IN (${sql.join(
       ids.map((id) => sql`${id}::uuid`),
       sql`, `,
     )}) ORDER BY id FOR UPDATE`,
   );
-  return new Map(rows.map((r) => [`${r.user_id}:${r.kind}`, BigInt(r.balance)]));
+  return new Map(rows.map((r) => [`${r.user_id}:${r.kind}`, r.balance]));
 }
 
 /** One ledger transaction; see postMany. */
@@ -400,7 +400,7 @@ export async function postMany(tx: Tx, source: PostInput[] | PostSet): Promise<n
 
 /** Balances of one user's accounts, read from the ledger's cache. */
 export async function userBalances(db: Db, userId: string): Promise<Record<UserAccountKind, bigint>> {
-  const rows = await rawRows<{ kind: UserAccountKind; balance: bigint | string }>(
+  const rows = await rawRows<{ kind: UserAccountKind; balance: bigint }>(
     db,
     sql`SELECT kind, balance FROM ledger_accounts WHERE user_id = ${userId}::uuid`,
   );
@@ -411,6 +411,6 @@ export async function userBalances(db: Db, userId: string): Promise<Record<UserA
     invested: 0n,
     pending_withdrawal: 0n,
   };
-  for (const r of rows) out[r.kind] = BigInt(r.balance);
+  for (const r of rows) out[r.kind] = r.balance;
   return out;
 }

@@ -227,8 +227,8 @@ describe.runIf(RUN)('crash: kill -9 and PostgreSQL immediate stop under a money 
       clients.push({ n: c, users });
     }
     const tiers = (
-      await rawRows<{ amount: bigint | string }>(db, sql`SELECT amount FROM tiers WHERE active ORDER BY amount`)
-    ).map((r) => BigInt(r.amount));
+      await rawRows<{ amount: bigint }>(db, sql`SELECT amount FROM tiers WHERE active ORDER BY amount`)
+    ).map((r) => r.amount);
     expect(tiers.length).toBeGreaterThan(0);
     let adminToken = '';
     async function login(): Promise<void> {

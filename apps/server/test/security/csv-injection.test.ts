@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csvLine } from '../../src/modules/admin/csv.ts';
+import { csvLine } from '../../src/lib/csv.ts';
 import { createTestApp, makeUser, type TestApp } from '../helpers.ts';
 
 /**

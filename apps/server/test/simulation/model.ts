@@ -145,14 +145,14 @@ export class MoneyModel {
 
   /** Differences between the model and the ledger's user accounts (empty when they agree). */
   async diff(db: Db): Promise<string[]> {
-    const rows = await rawRows<{ user_id: string; kind: Kind; balance: bigint | string }>(
+    const rows = await rawRows<{ user_id: string; kind: Kind; balance: bigint }>(
       db,
       sql`SELECT user_id::text AS user_id, kind, balance FROM ledger_accounts WHERE user_id IS NOT NULL`,
     );
     const actual = new Map<string, Accounts>();
     for (const r of rows) {
       const a = actual.get(r.user_id) ?? emptyAccounts();
-      a[r.kind] = BigInt(r.balance);
+      a[r.kind] = r.balance;
       actual.set(r.user_id, a);
     }
     const out: string[] = [];
@@ -174,16 +174,16 @@ export class MoneyModel {
 export async function ledgerTotals(
   db: Db,
 ): Promise<{ users: bigint; platform: bigint; byPlatform: Record<string, bigint> }> {
-  const rows = await rawRows<{ kind: string; is_user: boolean; total: bigint | string | null }>(
+  const rows = await rawRows<{ kind: string; is_user: boolean; total: bigint }>(
     db,
-    sql`SELECT a.kind, a.user_id IS NOT NULL AS is_user, COALESCE(SUM(e.amount), 0) AS total
+    sql`SELECT a.kind, a.user_id IS NOT NULL AS is_user, COALESCE(SUM(e.amount), 0)::bigint AS total
         FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id GROUP BY a.kind, a.user_id IS NOT NULL`,
   );
   let users = 0n;
   let platform = 0n;
   const byPlatform: Record<string, bigint> = {};
   for (const r of rows) {
-    const v = BigInt(r.total ?? 0);
+    const v = r.total;
     if (r.is_user) users += v;
     else {
       platform += v;

@@ -55,7 +55,7 @@ interface WithdrawalRow {
   id: string;
   user_id: string;
   source: string;
-  amount: bigint | string;
+  amount: bigint;
   status: string;
   investment_id: string | null;
 }
@@ -100,11 +100,11 @@ async function simulate(t: TestApp): Promise<void> {
   t.clock.set(START);
   await seedTiers(t.ctx.db, t.clock.now());
   const tiers = (
-    await rawRows<{ amount: bigint | string; daily_rate_scaled: number }>(
+    await rawRows<{ amount: bigint; daily_rate_scaled: number }>(
       t.ctx.db,
       sql`SELECT amount, daily_rate_scaled FROM tiers WHERE active`,
     )
-  ).map((r) => ({ amount: BigInt(r.amount), rateScaled: BigInt(r.daily_rate_scaled) }));
+  ).map((r) => ({ amount: r.amount, rateScaled: BigInt(r.daily_rate_scaled) }));
   expect(tiers.length).toBeGreaterThan(0);
 
   const admins: TestUser[] = [await makeUser(t, { isAdmin: true }), await makeUser(t, { isAdmin: true })];
@@ -445,7 +445,7 @@ async function simulate(t: TestApp): Promise<void> {
     name: 'decide-withdrawal',
     touched: [w.user_id],
     async run() {
-      const amount = BigInt(w.amount);
+      const amount = w.amount;
       const approveBody = () => ({ withdrawalId: w.id, txHash: `0x${rng.hex(64)}`, notes: 'sim payout' });
       const rejectBody = { withdrawalId: w.id, notes: 'sim reject' };
       const variant = rng.int(0, 5);
@@ -474,11 +474,11 @@ async function simulate(t: TestApp): Promise<void> {
         model.approveWithdrawal(w.user_id, amount);
         if (w.source === 'earning' && w.investment_id) {
           const i = investments.find((x) => x.id === w.investment_id);
-          const [row] = await rawRows<{ at: Date | string }>(
+          const [row] = await rawRows<{ at: Date }>(
             t.ctx.db,
             sql`SELECT next_cycle_available_at AS at FROM investments WHERE id = ${w.investment_id}::uuid`,
           );
-          if (i && row) i.cooldownUntil = new Date(row.at).getTime();
+          if (i && row) i.cooldownUntil = row.at.getTime();
           if (i && row && Math.abs(i.cooldownUntil - (now().getTime() + COOLDOWN_MS)) > 60_000)
             throw new Error(`cooldown of ${i.id} is not 48 h after approval`);
         }

@@ -16,7 +16,7 @@ import { seedDeposit, seedInvestment, seedTier } from '../../../test/support/mon
 import { sql } from 'drizzle-orm';
 import { rawRows } from '../../db/raw.ts';
 import { checkLedger } from '../../ledger/check.ts';
-import { rebuildRollups, syncRollupTimezone } from './rollups.queries.ts';
+import { rebuildRollups, syncRollupTimezone } from '../../ledger/rollups.queries.ts';
 
 /**
  * Back-office figures that add up (docs/DOMAIN.md, Admin figures): an administrator's balance

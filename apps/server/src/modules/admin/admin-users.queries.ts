@@ -2,8 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
 import { keysetPage, type PageRequest } from '../../db/keyset.ts';
-import { userCount } from './rollups.queries.ts';
-import { big, iso, type Big, type Ts } from './row-values.ts';
+import { userCount } from '../../ledger/rollups.queries.ts';
 
 export interface AdminUserRow {
   id: string;
@@ -48,15 +47,15 @@ interface RawUser {
   is_admin: boolean;
   is_blocked: boolean;
   withdrawals_frozen: boolean;
-  created_at: Ts;
+  created_at: Date;
   withdrawal_wallet: string | null;
   cur: string;
-  balance: Big;
-  invested: Big;
-  total_earnings: Big;
-  referral_rewards: Big;
-  total_deposits: Big;
-  total_adjustments: Big;
+  balance: bigint;
+  invested: bigint;
+  total_earnings: bigint;
+  referral_rewards: bigint;
+  total_deposits: bigint;
+  total_adjustments: bigint;
 }
 
 /**
@@ -85,14 +84,14 @@ function toAdminUser(r: RawUser): AdminUserRow {
     isAdmin: r.is_admin,
     isBlocked: r.is_blocked,
     withdrawalsFrozen: r.withdrawals_frozen,
-    createdAt: iso(r.created_at),
+    createdAt: r.created_at.toISOString(),
     withdrawalWallet: r.withdrawal_wallet,
-    balance: big(r.balance),
-    invested: big(r.invested),
-    totalEarnings: big(r.total_earnings),
-    referralRewards: big(r.referral_rewards),
-    totalDeposits: big(r.total_deposits),
-    totalAdjustments: big(r.total_adjustments),
+    balance: r.balance,
+    invested: r.invested,
+    totalEarnings: r.total_earnings,
+    referralRewards: r.referral_rewards,
+    totalDeposits: r.total_deposits,
+    totalAdjustments: r.total_adjustments,
     cursor: r.cur,
   };
 }
@@ -158,9 +157,9 @@ export async function userRef(db: Db, id: string) {
 
 /** Rewards a user earned, per level (the network itself comes from the referrals module). */
 export async function rewardsByLevel(db: Db, userId: string) {
-  const rows = await rawRows<{ level: number; n: number; total: Big }>(
+  const rows = await rawRows<{ level: number; n: number; total: bigint }>(
     db,
     sql`SELECT level, count(*)::int AS n, coalesce(sum(amount), 0)::bigint AS total FROM referral_rewards WHERE user_id = ${userId}::uuid GROUP BY level ORDER BY level`,
   );
-  return rows.map((r) => ({ level: Number(r.level), count: Number(r.n), total: big(r.total) }));
+  return rows.map((r) => ({ level: Number(r.level), count: Number(r.n), total: r.total }));
 }

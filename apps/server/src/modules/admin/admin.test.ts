@@ -10,7 +10,7 @@ import {
   type TestUser,
 } from '../../../test/helpers.ts';
 import { rawRows } from '../../db/raw.ts';
-import { csvCell, csvStream } from './csv.ts';
+import { csvCell, csvStream } from '../../lib/csv.ts';
 import { depositBatch } from './exports.queries.ts';
 import {
   seedCycleEarning,

@@ -18,7 +18,7 @@ import { buildApp } from '../../app.ts';
 import { openPostgres, type Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/tx.ts';
 import { analytics } from './admin.service.ts';
-import { rebuildRollups, syncRollupTimezone } from './rollups.queries.ts';
+import { rebuildRollups, syncRollupTimezone } from '../../ledger/rollups.queries.ts';
 
 /**
  * The analytics answer follows every kind of change at once: ordinary writes today, backdated rows, a deleted

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
-import { registrationsPerDay } from './rollups.queries.ts';
+import { registrationsPerDay } from '../../ledger/rollups.queries.ts';
 
 /** One day's sums per metric (a metric without rows is absent: 0). */
 export type DayMetrics = Map<string, bigint>;

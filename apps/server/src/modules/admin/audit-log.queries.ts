@@ -2,7 +2,6 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
 import { keysetPage, type PageRequest } from '../../db/keyset.ts';
-import { iso, type Ts } from './row-values.ts';
 
 export interface AuditFilter {
   action?: string;
@@ -27,7 +26,7 @@ export async function auditPage(db: Db, f: AuditFilter, page: PageRequest) {
   const [c] = await rawRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM audit_log a WHERE ${where}`);
   const total = Number(c?.n ?? 0);
   const res = await keysetPage<{
-    id: number | string;
+    id: bigint;
     action: string;
     target_type: string;
     target_id: string;
@@ -35,7 +34,7 @@ export async function auditPage(db: Db, f: AuditFilter, page: PageRequest) {
     after: unknown;
     note: string | null;
     ip: string | null;
-    created_at: Ts;
+    created_at: Date;
     admin_id: string;
     first_name: string;
     last_name: string;
@@ -86,7 +85,7 @@ export async function auditPage(db: Db, f: AuditFilter, page: PageRequest) {
       after: r.after,
       note: r.note,
       ip: r.ip,
-      createdAt: iso(r.created_at),
+      createdAt: r.created_at.toISOString(),
       admin: { id: r.admin_id, firstName: r.first_name, lastName: r.last_name, email: r.email },
       subject:
         r.subject_id === null

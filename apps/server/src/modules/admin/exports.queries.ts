@@ -2,7 +2,6 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
 import { userFilter } from './admin-users.queries.ts';
-import { big, iso, isoOrNull, type Big, type Ts } from './row-values.ts';
 
 /** The CSV exports' rows: keyset batches in (time, id) order, fetched as the reader asks for more. */
 
@@ -25,7 +24,7 @@ export interface DepositRow {
 
 interface RawDeposit {
   id: string;
-  amount: Big;
+  amount: bigint;
   status: DepositRow['status'];
   type: DepositRow['type'];
   tx_hash: string | null;
@@ -33,8 +32,8 @@ interface RawDeposit {
   confirmations: number;
   failure_reason: string | null;
   note: string | null;
-  created_at: Ts;
-  processed_at: Ts | null;
+  created_at: Date;
+  processed_at: Date | null;
   cur: string;
   user_id: string;
   first_name: string;
@@ -48,7 +47,7 @@ const DEPOSIT_COLUMNS = sql`d.id, d.amount, d.status, d.type, d.tx_hash, d.from_
 function toDeposit(r: RawDeposit): DepositRow {
   return {
     id: r.id,
-    amount: big(r.amount),
+    amount: r.amount,
     status: r.status,
     type: r.type,
     txHash: r.tx_hash,
@@ -56,8 +55,8 @@ function toDeposit(r: RawDeposit): DepositRow {
     confirmations: Number(r.confirmations),
     failureReason: r.failure_reason,
     note: r.note,
-    createdAt: iso(r.created_at),
-    processedAt: isoOrNull(r.processed_at),
+    createdAt: r.created_at.toISOString(),
+    processedAt: r.processed_at?.toISOString() ?? null,
     user: { id: r.user_id, firstName: r.first_name, lastName: r.last_name, email: r.email },
     cursor: r.cur,
   };
@@ -104,13 +103,13 @@ interface RawWithdrawal {
   id: string;
   status: WithdrawalRow['status'];
   source: WithdrawalRow['source'];
-  amount: Big;
-  fee_amount: Big;
-  net_amount: Big;
+  amount: bigint;
+  fee_amount: bigint;
+  net_amount: bigint;
   cycle_number: number | null;
   wallet_address: string;
-  requested_at: Ts;
-  processed_at: Ts | null;
+  requested_at: Date;
+  processed_at: Date | null;
   tx_hash: string | null;
   notes: string | null;
   request_id: string;
@@ -130,13 +129,13 @@ function toWithdrawal(r: RawWithdrawal): WithdrawalRow {
     id: r.id,
     status: r.status,
     source: r.source,
-    amount: big(r.amount),
-    feeAmount: big(r.fee_amount),
-    netAmount: big(r.net_amount),
+    amount: r.amount,
+    feeAmount: r.fee_amount,
+    netAmount: r.net_amount,
     cycleNumber: r.cycle_number === null ? null : Number(r.cycle_number),
     walletAddress: r.wallet_address,
-    requestedAt: iso(r.requested_at),
-    processedAt: isoOrNull(r.processed_at),
+    requestedAt: r.requested_at.toISOString(),
+    processedAt: r.processed_at?.toISOString() ?? null,
     txHash: r.tx_hash,
     notes: r.notes,
     requestId: r.request_id,

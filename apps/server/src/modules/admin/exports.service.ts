@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
 import { userBatch, type AdminUserRow } from './admin-users.queries.ts';
-import { csvStream, type CsvColumn } from './csv.ts';
+import { csvStream, type CsvColumn } from '../../lib/csv.ts';
 import {
   depositBatch,
   exportRowCount,

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client.ts';
-import { rollupSums, statusCounts, userCount } from './rollups.queries.ts';
+import { rollupSums, statusCounts, userCount } from '../../ledger/rollups.queries.ts';
 
 export interface Totals {
   totalUsers: number;

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { call, createTestApp, makeUser, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { setCreatedAt } from '../../../test/support/money.ts';
 import { rawRows } from '../../db/raw.ts';
-import { registrationsPerDay } from './rollups.queries.ts';
+import { registrationsPerDay } from '../../ledger/rollups.queries.ts';
 
 /**
  * Admin users by page number (read from the nearer end of the list, docs/decisions/0036-keyset-paging.md):

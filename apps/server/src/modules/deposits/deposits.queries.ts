@@ -4,8 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
 import { constraintName, sqlState } from '../../db/tx.ts';
 import { keysetPage, type PageRequest } from '../../db/keyset.ts';
-import { statusCounts } from '../admin/rollups.queries.ts';
-import { date, dateOrNull } from '../admin/row-values.ts';
+import { statusCounts } from '../../ledger/rollups.queries.ts';
 import { balanceAdjustments, deposits, users } from '../../db/schema.ts';
 import type { AdminDepositFilter, DepositCounts, DepositFailureKind } from '@harvest/shared/schemas/deposits';
 
@@ -193,7 +192,7 @@ export interface DepositFilter {
 interface RawDepositWithUser {
   id: string;
   user_id: string;
-  amount: bigint | string;
+  amount: bigint;
   status: string;
   type: string;
   tx_hash: string | null;
@@ -204,14 +203,14 @@ interface RawDepositWithUser {
   failure_said: StoredSaid | null;
   note: string | null;
   check_attempts: number;
-  next_check_at: Date | string | null;
-  created_at: Date | string;
-  processed_at: Date | string | null;
+  next_check_at: Date | null;
+  created_at: Date;
+  processed_at: Date | null;
   processed_by: string | null;
   failure_kind: string | null;
-  dismissed_at: Date | string | null;
+  dismissed_at: Date | null;
   to_address: string | null;
-  block_number: bigint | string | null;
+  block_number: bigint | null;
   block_hash: string | null;
   u_first_name: string;
   u_last_name: string;
@@ -224,7 +223,7 @@ function toDepositWithUser(r: RawDepositWithUser): { deposit: DepositRow; user: 
     deposit: {
       id: r.id,
       userId: r.user_id,
-      amount: BigInt(r.amount),
+      amount: r.amount,
       status: r.status,
       type: r.type,
       txHash: r.tx_hash,
@@ -235,14 +234,14 @@ function toDepositWithUser(r: RawDepositWithUser): { deposit: DepositRow; user: 
       failureSaid: r.failure_said,
       note: r.note,
       checkAttempts: Number(r.check_attempts),
-      nextCheckAt: dateOrNull(r.next_check_at),
-      createdAt: date(r.created_at),
-      processedAt: dateOrNull(r.processed_at),
+      nextCheckAt: r.next_check_at,
+      createdAt: r.created_at,
+      processedAt: r.processed_at,
       processedBy: r.processed_by,
       failureKind: r.failure_kind,
-      dismissedAt: dateOrNull(r.dismissed_at),
+      dismissedAt: r.dismissed_at,
       toAddress: r.to_address,
-      blockNumber: r.block_number === null ? null : BigInt(r.block_number),
+      blockNumber: r.block_number,
       blockHash: r.block_hash,
     },
     user: { id: r.user_id, firstName: r.u_first_name, lastName: r.u_last_name, email: r.u_email },

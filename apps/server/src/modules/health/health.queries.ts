@@ -15,12 +15,12 @@ export async function latestAppliedMigration(db: Db): Promise<number | null> {
     sql`SELECT to_regclass('drizzle.__drizzle_migrations')::text AS t`,
   );
   if (!exists[0]?.t) return null;
-  const rows = await rawRows<{ at: string | number | bigint | null }>(
+  const rows = await rawRows<{ at: bigint | null }>(
     db,
     sql`SELECT max(created_at) AS at FROM drizzle.__drizzle_migrations`,
   );
   const at = rows[0]?.at;
-  return at === null || at === undefined ? null : Number(at);
+  return at == null ? null : Number(at);
 }
 
 /**

@@ -56,8 +56,8 @@ export async function referralTree(db: Db, userId: string, limit = REFERRAL_LIST
     first_name: string;
     last_name: string;
     email: string;
-    created_at: Date | string;
-    cnt: number | string;
+    created_at: Date;
+    cnt: bigint;
   }>(
     db,
     sql`WITH RECURSIVE tree(id, level) AS (
@@ -86,7 +86,7 @@ export async function referralTree(db: Db, userId: string, limit = REFERRAL_LIST
       firstName: r.first_name,
       lastName: r.last_name,
       email: r.email,
-      createdAt: new Date(r.created_at),
+      createdAt: r.created_at,
     });
   }
   return { totalReferrals: counts[0] + counts[1] + counts[2], counts, levels };
@@ -113,19 +113,19 @@ export async function referralRewardsOf(
     rawRows<{
       id: string;
       level: number;
-      amount: bigint | string;
+      amount: bigint;
       first_name: string;
       last_name: string;
       email: string;
-      investment_amount: bigint | string;
-      created_at: Date | string;
+      investment_amount: bigint;
+      created_at: Date;
     }>(
       db,
       sql`SELECT r.id::text AS id, r.level, r.amount, u.first_name, u.last_name, u.email, i.amount AS investment_amount, r.created_at
           FROM referral_rewards r JOIN users u ON u.id = r.from_user_id JOIN investments i ON i.id = r.investment_id
           WHERE r.user_id = ${userId}::uuid ORDER BY r.created_at DESC, r.id LIMIT ${limit}`,
     ),
-    rawRows<{ total: bigint | string | null }>(
+    rawRows<{ total: bigint }>(
       db,
       sql`SELECT COALESCE(SUM(amount), 0)::bigint AS total FROM referral_rewards WHERE user_id = ${userId}::uuid`,
     ),
@@ -134,13 +134,13 @@ export async function referralRewardsOf(
     rewards: rows.map((r) => ({
       id: r.id,
       level: Number(r.level),
-      amount: BigInt(r.amount),
+      amount: r.amount,
       fromFirstName: r.first_name,
       fromLastName: r.last_name,
       fromEmail: r.email,
-      investmentAmount: BigInt(r.investment_amount),
-      createdAt: new Date(r.created_at),
+      investmentAmount: r.investment_amount,
+      createdAt: r.created_at,
     })),
-    total: BigInt(totals[0]?.total ?? 0),
+    total: totals[0]?.total ?? 0n,
   };
 }

@@ -16,11 +16,11 @@ export async function userLiabilities(db: Db): Promise<bigint> {
 
 /** Per kind: the USDC last read on chain and when the oldest of those readings was taken. */
 export async function onchainTotals(db: Db): Promise<{ kind: string; total: bigint; oldest: Date }[]> {
-  const rows = await rawRows<{ kind: string; total: string; oldest: string | Date }>(
+  const rows = await rawRows<{ kind: string; total: bigint; oldest: Date }>(
     db,
-    sql`SELECT kind, SUM(balance)::text AS total, MIN(read_at) AS oldest FROM onchain_balances GROUP BY kind`,
+    sql`SELECT kind, SUM(balance)::bigint AS total, MIN(read_at) AS oldest FROM onchain_balances GROUP BY kind`,
   );
-  return rows.map((r) => ({ kind: r.kind, total: BigInt(r.total), oldest: new Date(r.oldest) }));
+  return rows.map((r) => ({ kind: r.kind, total: r.total, oldest: r.oldest }));
 }
 
 /** Stores one reading (per address, replacing the previous one). */

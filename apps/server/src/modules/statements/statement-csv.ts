@@ -1,6 +1,6 @@
 import { microToText } from '@harvest/shared/money';
 import { describeMovement, statementTexts, type StatementTexts } from '@harvest/shared/statement-texts';
-import { csvLine, type CsvValue } from '../admin/csv.ts';
+import { csvLine, type CsvValue } from '../../lib/csv.ts';
 import { translator } from '../../lib/i18n.ts';
 import type { StatementData } from './statements.service.ts';
 

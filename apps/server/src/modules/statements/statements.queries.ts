@@ -30,12 +30,12 @@ export interface StatementRow {
   tx_id: string | number;
   kind: string;
   ref_id: string;
-  created_at: Date | string;
+  created_at: Date;
   /** When it was booked, in the platform time zone ("2026-11-03 14:05"). */
   local_at: string;
   /** The counter-entry: its account and amount (the covered accounts moved by minus this). */
   counter_kind: string;
-  counter_amount: bigint | string;
+  counter_amount: bigint;
   deposit_tx_hash: string | null;
   tier_name: string | null;
   cycle_number: number | null;
@@ -68,7 +68,7 @@ export async function statementFigures(
   period: { from: string; to: string; timeZone: string },
 ): Promise<StatementFigures> {
   const tz = period.timeZone;
-  const rows = await rawRows<{ opening: bigint | string; closing: bigint | string } & ({ tx_id: null } | StatementRow)>(
+  const rows = await rawRows<{ opening: bigint; closing: bigint } & ({ tx_id: null } | StatementRow)>(
     db,
     sql`WITH acc AS MATERIALIZED (
           SELECT id FROM ledger_accounts WHERE user_id = ${userId}::uuid
@@ -87,8 +87,8 @@ export async function statementFigures(
           CROSS JOIN bounds b
           WHERE t.created_at < b.hi),
         sums AS (
-          SELECT coalesce(sum(delta) FILTER (WHERE created_at < (SELECT lo FROM bounds)), 0) AS opening,
-                 coalesce(sum(delta), 0) AS closing
+          SELECT coalesce(sum(delta) FILTER (WHERE created_at < (SELECT lo FROM bounds)), 0)::bigint AS opening,
+                 coalesce(sum(delta), 0)::bigint AS closing
           FROM txs)
         SELECT s.opening, s.closing, l.* FROM sums s
         LEFT JOIN LATERAL (
@@ -118,8 +118,8 @@ export async function statementFigures(
   );
   const first = rows[0];
   return {
-    opening: BigInt(first?.opening ?? 0),
-    closing: BigInt(first?.closing ?? 0),
+    opening: first?.opening ?? 0n,
+    closing: first?.closing ?? 0n,
     rows: rows.filter((r): r is typeof r & StatementRow => r.tx_id !== null),
   };
 }

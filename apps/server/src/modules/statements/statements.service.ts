@@ -89,12 +89,12 @@ export async function statementOf(
   let moneyIn = 0n;
   let moneyOut = 0n;
   const lines = figures.rows.map((r): StatementLine => {
-    const amount = -BigInt(r.counter_amount);
+    const amount = -r.counter_amount;
     balance += amount;
     if (amount > 0n) moneyIn += amount;
     else moneyOut -= amount;
     return {
-      at: new Date(r.created_at),
+      at: r.created_at,
       localAt: r.local_at,
       detail: detailOf(r),
       reference: referenceOf(r),

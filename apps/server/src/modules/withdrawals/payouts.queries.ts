@@ -91,17 +91,17 @@ export async function approvedWith(
   txHash: string,
   wallet: string,
 ): Promise<{ ids: string[]; covers: boolean }> {
-  const [r] = await rawRows<{ ids: string[] | null; approved: string; carried: string }>(
+  const [r] = await rawRows<{ ids: string[] | null; approved: bigint; carried: bigint }>(
     db,
     sql`SELECT (SELECT array_agg(id::text) FROM withdrawals
                 WHERE tx_hash = ${txHash} AND wallet_address = ${wallet} AND status = 'approved') AS ids,
                (SELECT COALESCE(sum(net_amount), 0) FROM withdrawals
-                WHERE tx_hash = ${txHash} AND wallet_address = ${wallet} AND status = 'approved')::text AS approved,
+                WHERE tx_hash = ${txHash} AND wallet_address = ${wallet} AND status = 'approved')::bigint AS approved,
                (SELECT COALESCE(sum(amount), 0) FROM payout_transfers
-                WHERE tx_hash = ${txHash} AND to_address = ${wallet})::text AS carried`,
+                WHERE tx_hash = ${txHash} AND to_address = ${wallet})::bigint AS carried`,
   );
   const ids = r?.ids ?? [];
-  return { ids, covers: ids.length > 0 && BigInt(r?.approved ?? 0) >= BigInt(r?.carried ?? 0) };
+  return { ids, covers: ids.length > 0 && (r?.approved ?? 0n) >= (r?.carried ?? 0n) };
 }
 
 /** After a re-organisation: what was read above the fork point and not acted on is read again. */
@@ -135,23 +135,23 @@ export async function moveMatched(
  */
 export async function lastSweep(db: Db, treasury: string) {
   const [row] = await rawRows<{
-    block_number: string | null;
+    block_number: bigint | null;
     addresses: number;
     total: string | null;
-    at: Date | string | null;
+    at: Date | null;
   }>(
     db,
-    sql`SELECT max(block_number)::text AS block_number, count(DISTINCT from_address)::int AS addresses,
+    sql`SELECT max(block_number) AS block_number, count(DISTINCT from_address)::int AS addresses,
                sum(amount)::text AS total, max(created_at) AS at
         FROM deposit_sweeps WHERE to_address = ${treasury}
           AND created_at >= (SELECT max(created_at) FROM deposit_sweeps WHERE to_address = ${treasury}) - interval '1 hour'`,
   );
-  if (!row?.block_number || row.at === null) return undefined;
+  if (row?.block_number == null || row.at === null) return undefined;
   return {
-    blockNumber: BigInt(row.block_number),
+    blockNumber: row.block_number,
     addresses: row.addresses,
     total: row.total ?? '0',
-    at: new Date(row.at),
+    at: row.at,
   };
 }
 
@@ -161,12 +161,12 @@ export async function lastSweep(db: Db, treasury: string) {
  * transfers out of deposit addresses to anywhere but the treasury.
  */
 export async function unexplainedOutflow(db: Db, treasury: string | null) {
-  const [row] = await rawRows<{ payout: string; deposits: string }>(
+  const [row] = await rawRows<{ payout: bigint; deposits: bigint }>(
     db,
     sql`SELECT (SELECT COALESCE(sum(amount), 0) FROM payout_transfers
-                WHERE status IN ('unmatched', 'ambiguous', 'held') AND to_address IS DISTINCT FROM ${treasury})::text AS payout,
+                WHERE status IN ('unmatched', 'ambiguous', 'held') AND to_address IS DISTINCT FROM ${treasury})::bigint AS payout,
                (SELECT COALESCE(sum(amount), 0) FROM deposit_sweeps
-                WHERE to_address IS DISTINCT FROM ${treasury})::text AS deposits`,
+                WHERE to_address IS DISTINCT FROM ${treasury})::bigint AS deposits`,
   );
-  return { payoutWallet: BigInt(row?.payout ?? 0), depositAddresses: BigInt(row?.deposits ?? 0) };
+  return { payoutWallet: row?.payout ?? 0n, depositAddresses: row?.deposits ?? 0n };
 }

@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { oncePerDb, rawRows } from '../../db/raw.ts';
 import { keysetPage, type PageRequest } from '../../db/keyset.ts';
-import { statusCounts } from '../admin/rollups.queries.ts';
+import { statusCounts } from '../../ledger/rollups.queries.ts';
 import { investments, payoutBatches, payoutTransactions, users, withdrawals } from '../../db/schema.ts';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
@@ -45,8 +45,14 @@ export async function insertWithdrawAll(
   },
 ): Promise<WithdrawAllMade> {
   const at = sql`${o.requestedAt.toISOString()}::timestamptz`;
-  type Sum = bigint | string | null;
-  const [r] = await rawRows<{ n: number; gross: Sum; fee: Sum; earnings: Sum; rewards: Sum; balance: Sum }>(
+  const [r] = await rawRows<{
+    n: number;
+    gross: bigint;
+    fee: bigint;
+    earnings: bigint;
+    rewards: bigint;
+    balance: bigint;
+  }>(
     tx,
     sql`WITH earned AS (
           UPDATE cycle_earnings SET withdrawal_requested = true
@@ -68,18 +74,18 @@ export async function insertWithdrawAll(
           FROM rows ORDER BY ord NULLS LAST, cycle_number
           RETURNING source, amount, fee_amount),
         wallet AS (UPDATE users SET withdrawal_wallet = ${o.walletAddress} WHERE id = ${o.userId}::uuid AND EXISTS (SELECT 1 FROM rows))
-        SELECT count(*)::int AS n, sum(amount)::text AS gross, sum(fee_amount)::text AS fee,
-               sum(amount) FILTER (WHERE source = 'earning')::text AS earnings,
-               sum(amount) FILTER (WHERE source = 'rewards')::text AS rewards,
-               sum(amount) FILTER (WHERE source = 'balance')::text AS balance
+        SELECT count(*)::int AS n, coalesce(sum(amount), 0)::bigint AS gross, coalesce(sum(fee_amount), 0)::bigint AS fee,
+               coalesce(sum(amount) FILTER (WHERE source = 'earning'), 0)::bigint AS earnings,
+               coalesce(sum(amount) FILTER (WHERE source = 'rewards'), 0)::bigint AS rewards,
+               coalesce(sum(amount) FILTER (WHERE source = 'balance'), 0)::bigint AS balance
         FROM ins`,
   );
-  const big = (v: Sum | undefined) => BigInt(v ?? 0);
+  if (!r) throw new Error('withdraw-all summary row missing');
   return {
-    count: Number(r?.n ?? 0),
-    gross: big(r?.gross),
-    fee: big(r?.fee),
-    held: { earnings: big(r?.earnings), rewards: big(r?.rewards), balance: big(r?.balance) },
+    count: r.n,
+    gross: r.gross,
+    fee: r.fee,
+    held: { earnings: r.earnings, rewards: r.rewards, balance: r.balance },
   };
 }
 
@@ -190,12 +196,12 @@ export async function claimPayoutTx(
 
 /** Net amount of the approved withdrawals to this wallet paid by this hash. */
 export async function approvedNetFor(tx: Db, txHash: string, wallet: string): Promise<bigint> {
-  const [r] = await rawRows<{ total: bigint | string | null }>(
+  const [r] = await rawRows<{ total: bigint }>(
     tx,
-    sql`SELECT COALESCE(SUM(net_amount), 0) AS total FROM withdrawals
+    sql`SELECT COALESCE(SUM(net_amount), 0)::bigint AS total FROM withdrawals
         WHERE tx_hash = ${txHash} AND wallet_address = ${wallet} AND status = 'approved'`,
   );
-  return BigInt(r?.total ?? 0);
+  return r?.total ?? 0n;
 }
 
 /** Whether another wallet was paid with this hash already (without a chain, a hash pays one wallet). */
@@ -259,35 +265,33 @@ interface RawAdminWithdrawal {
   request_id: string;
   source: string;
   status: string;
-  amount: bigint | string;
-  fee_amount: bigint | string;
-  net_amount: bigint | string;
+  amount: bigint;
+  fee_amount: bigint;
+  net_amount: bigint;
   cycle_earning_id: string | null;
   investment_id: string | null;
   cycle_number: number | null;
   wallet_address: string;
-  requested_at: Date | string;
-  processed_at: Date | string | null;
+  requested_at: Date;
+  processed_at: Date | null;
   processed_by: string | null;
   tx_hash: string | null;
   notes: string | null;
   batch_id: string | null;
   session_id: string | null;
-  payee_refused_at: Date | string | null;
+  payee_refused_at: Date | null;
   non_earning_user_id: string | null;
   b_status: string | null;
-  b_grace: Date | string | null;
+  b_grace: Date | null;
   u_frozen: boolean;
   inv_id: string | null;
   inv_tier: string | null;
-  inv_amount: bigint | string | null;
+  inv_amount: bigint | null;
   u_first_name: string;
   u_last_name: string;
   u_email: string;
   k: string[];
 }
-
-const date = (v: Date | string) => (v instanceof Date ? v : new Date(v));
 
 function toAdminRow(r: RawAdminWithdrawal) {
   return {
@@ -297,29 +301,29 @@ function toAdminRow(r: RawAdminWithdrawal) {
       requestId: r.request_id,
       source: r.source,
       status: r.status,
-      amount: BigInt(r.amount),
-      feeAmount: BigInt(r.fee_amount),
-      netAmount: BigInt(r.net_amount),
+      amount: r.amount,
+      feeAmount: r.fee_amount,
+      netAmount: r.net_amount,
       cycleEarningId: r.cycle_earning_id,
       investmentId: r.investment_id,
       cycleNumber: r.cycle_number === null ? null : Number(r.cycle_number),
       walletAddress: r.wallet_address,
-      requestedAt: date(r.requested_at),
-      processedAt: r.processed_at === null ? null : date(r.processed_at),
+      requestedAt: r.requested_at,
+      processedAt: r.processed_at,
       processedBy: r.processed_by,
       txHash: r.tx_hash,
       notes: r.notes,
       batchId: r.batch_id,
       sessionId: r.session_id,
-      payeeRefusedAt: r.payee_refused_at === null ? null : date(r.payee_refused_at),
+      payeeRefusedAt: r.payee_refused_at,
       nonEarningUserId: r.non_earning_user_id,
     } satisfies WithdrawalRow,
     batchStatus: r.b_status,
-    graceUntil: r.b_grace === null ? null : date(r.b_grace),
+    graceUntil: r.b_grace,
     frozen: r.u_frozen,
     invId: r.inv_id,
     invTier: r.inv_tier,
-    invAmount: r.inv_amount === null ? null : BigInt(r.inv_amount),
+    invAmount: r.inv_amount,
     user: { id: r.user_id, firstName: r.u_first_name, lastName: r.u_last_name, email: r.u_email },
   };
 }

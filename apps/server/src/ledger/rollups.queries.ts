@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { rawRows } from '../../db/raw.ts';
-import { inTransaction } from '../../db/tx.ts';
-import { rebuildLedgerFigures } from '../../ledger/figures.ts';
-import { LEDGER_FIGURES, PLATFORM_TZ } from '../../ledger/ledger.ts';
+import type { Db } from '../db/client.ts';
+import { rawRows } from '../db/raw.ts';
+import { inTransaction } from '../db/tx.ts';
+import { rebuildLedgerFigures } from './figures.ts';
+import { LEDGER_FIGURES, PLATFORM_TZ } from './ledger.ts';
 
 /**
  * The daily money rollups (table `rollups`: `<ledger kind>.count` and `.amount` per platform day and slot) and
