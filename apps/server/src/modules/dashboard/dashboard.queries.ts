@@ -43,7 +43,7 @@ export interface DashboardData {
 
 /**
  * The dashboard is three prepared reads run side by side (the Investments tab polls it every 2 s): the user's
- * row with the lifetime sums kept in `user_totals` (the row the admin users list reads: db/functions.sql) and
+ * row with the lifetime sums the ledger keeps in `user_totals` and
  * the net of approved withdrawals; the user's ledger accounts (cached balances); the investments with their
  * cycle earnings.
  */
