@@ -5,6 +5,7 @@ import { hasInvisible } from '../lookalikes.ts';
 import { msg } from '../i18n.ts';
 import { SECURITY_TEXT } from '../security-texts.ts';
 import { TEXT, tooLongText } from '../texts.ts';
+import { withdrawalLockSchema } from './user.ts';
 import { EVM_ADDRESS, isoDate, pageInfo, requiredText, saidFields, storedSaidSchema } from './common.ts';
 
 /*
@@ -74,16 +75,6 @@ export const linkTokenBody = z.strictObject({
 });
 
 // ------------------------------------------------------------------ the withdrawal lock
-
-export const WITHDRAWAL_LOCK_STATUSES = ['off', 'on', 'turning_off'] as const;
-export const withdrawalLockSchema = z.object({
-  status: z.enum(WITHDRAWAL_LOCK_STATUSES),
-  /** `turning_off`: when the lock ends. */
-  endsAt: z.nullable(isoDate),
-  /** The platform requires the lock of everyone (WITHDRAWAL_ADDRESS_LOCK=required): it cannot be turned off. */
-  required: z.boolean(),
-});
-export type WithdrawalLock = z.infer<typeof withdrawalLockSchema>;
 
 /** Turning the lock on takes effect at once; turning it off needs the login password (and an e-mailed confirmation). */
 export const withdrawalLockBody = z

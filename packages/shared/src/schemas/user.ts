@@ -4,7 +4,17 @@ import { TEXT, tooLongText } from '../texts.ts';
 import { emailLookalikeError, hasInvisible } from '../lookalikes.ts';
 import { atMost, idSchema, isoDate, requiredText } from './common.ts';
 import { LOCALES, msg } from '../i18n.ts';
-import { withdrawalLockSchema } from './security.ts';
+
+// The withdrawal lock lives here, not in security.ts: `me` is on the first load, and security.ts brings viem's checksum.
+export const WITHDRAWAL_LOCK_STATUSES = ['off', 'on', 'turning_off'] as const;
+export const withdrawalLockSchema = z.object({
+  status: z.enum(WITHDRAWAL_LOCK_STATUSES),
+  /** `turning_off`: when the lock ends. */
+  endsAt: z.nullable(isoDate),
+  /** The platform requires the lock of everyone (WITHDRAWAL_ADDRESS_LOCK=required): it cannot be turned off. */
+  required: z.boolean(),
+});
+export type WithdrawalLock = z.infer<typeof withdrawalLockSchema>;
 
 /** One of the platform's languages (packages/shared/src/i18n.ts). */
 export const localeSchema = z.enum(LOCALES);

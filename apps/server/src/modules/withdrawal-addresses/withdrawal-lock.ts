@@ -1,4 +1,4 @@
-import type { WithdrawalLock } from '@harvest/shared/schemas/security';
+import type { WithdrawalLock } from '@harvest/shared/schemas/user';
 
 /** The lock as a users row holds it. */
 export interface LockColumns {
