@@ -35,7 +35,8 @@ function slots(message: string): string[] {
 }
 
 describe('the locale catalogues', () => {
-  it('en.json is every text the code says: run npm run i18n:extract after adding one', () => {
+  // It parses every source file of the web, server and shared code: seconds, more on a loaded machine.
+  it('en.json is every text the code says: run npm run i18n:extract after adding one', { timeout: 60_000 }, () => {
     expect(english).toEqual(englishCatalogue());
   });
 

@@ -87,15 +87,24 @@ describe('formatUsdc', () => {
     const rand = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     for (let i = 0; i < 3000; i++)
       values.push((Math.round(rand() * 10 ** (1 + (i % 14))) / 10 ** (i % 7)) * (i % 5 ? 1 : -1));
-    for (const v of values)
-      for (const [min, max] of [
-        [2, 2],
-        [2, 6],
-        [4, 6],
-        [0, 0],
-        [6, 6],
-      ] as const)
-        expect(formatUsdc(v, min, max), `${v} ${min}-${max}`).toBe(formatUsdcIntl(v, min, max));
+    // One formatter per width, as formatUsdcIntl's options make it (toLocaleString builds one per call: seconds).
+    const differ: string[] = [];
+    for (const [min, max] of [
+      [2, 2],
+      [2, 6],
+      [4, 6],
+      [0, 0],
+      [6, 6],
+    ] as const) {
+      const intl = new Intl.NumberFormat('en-US', { minimumFractionDigits: min, maximumFractionDigits: max });
+      for (const v of values) {
+        const text = intl.format(v);
+        const expected = /^-[0.,]*$/.test(text) ? text.slice(1) : text;
+        if (formatUsdc(v, min, max) !== expected) differ.push(`${v} ${min}-${max}: ${formatUsdc(v, min, max)}`);
+      }
+      expect(formatUsdc(values[9]!, min, max)).toBe(formatUsdcIntl(values[9]!, min, max));
+    }
+    expect(differ).toEqual([]);
     expect(formatUsdc(-0.001)).toBe('0.00');
     expect(formatUsdc(1234.5, 4, 6)).toBe('1,234.5000');
   });
