@@ -126,14 +126,16 @@ async function main() {
     process.once(signal, () => void cleanup().finally(() => process.exit(130)));
   try {
     // Seeding: with two checkouts whose migrations differ, the older seeds (its schema is where the newer's
-    // migrations start), and the newer serves a copy it migrates forward at its start.
+    // migrations start), and the newer serves a copy it migrates forward at its start. A checkout that starts
+    // from the baseline migration is newer than one without it: the baseline upgrades a fully migrated database.
     const journals = dirs.map(migrations);
     const [a = [], b = a] = journals;
     const prefix = (x: string[], y: string[]) => x.every((tag, i) => y[i] === tag);
+    const baselined = (x: string[]) => x[0]?.endsWith('_baseline') ?? false;
     const same = a.length === b.length && prefix(a, b);
-    if (!same && !prefix(a, b) && !prefix(b, a))
+    if (!same && !prefix(a, b) && !prefix(b, a) && baselined(a) === baselined(b))
       throw new Error('The two checkouts have diverging migrations: compare checkouts on one line of history.');
-    const older = same || prefix(a, b) ? 0 : 1;
+    const older = same || prefix(a, b) ? 0 : prefix(b, a) ? 1 : baselined(a) ? 1 : 0;
     let seeded = await seededUsers(pgs.url);
     if (seeded === 0) {
       console.log(`Seeding ${int(USERS)} users with the seed of ${dirs[older]} ...`);
