@@ -60,52 +60,28 @@ export function AdminOverview() {
             <StatCard label={t('Pending Withdrawals')} value={count(metrics.pendingWithdrawals)} tone="amber" />
           </div>
           <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
-            <Card title={t('Recent Deposits')}>
-              {recentActivity.deposits.length === 0 ? (
-                <p className="text-sm text-slate-500">{t('No deposits yet.')}</p>
-              ) : (
-                <ul className="divide-y divide-slate-200">
-                  {recentActivity.deposits.map((d) => (
-                    <li key={d._id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-                      <div className="min-w-0">
-                        <p className="truncate font-medium text-slate-900">{fullName(d.userId)}</p>
-                        <p className="text-xs text-slate-600">
-                          <Email address={d.userId.email} />
-                        </p>
-                        <p className="text-xs whitespace-nowrap text-slate-600">{dateTime(d.createdAt)}</p>
-                      </div>
-                      <div className="flex items-center gap-2">
-                        <span className="font-semibold text-slate-900">{usdc(d.amount)}</span>
-                        <Badge className={DEPOSIT_STYLE[d.status]}>{t(DEPOSIT_LABEL[d.status])}</Badge>
-                      </div>
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </Card>
-            <Card title={t('Recent Withdrawals')}>
-              {recentActivity.withdrawals.length === 0 ? (
-                <p className="text-sm text-slate-500">{t('No withdrawals yet.')}</p>
-              ) : (
-                <ul className="divide-y divide-slate-200">
-                  {recentActivity.withdrawals.map((w) => (
-                    <li key={w._id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-                      <div className="min-w-0">
-                        <p className="truncate font-medium text-slate-900">{fullName(w.userId)}</p>
-                        <p className="text-xs text-slate-600">
-                          <Email address={w.userId.email} />
-                        </p>
-                        <p className="text-xs whitespace-nowrap text-slate-600">{dateTime(w.requestedAt)}</p>
-                      </div>
-                      <div className="flex items-center gap-2">
-                        <span className="font-semibold text-slate-900">{usdc(w.amount)}</span>
-                        <Badge className={WITHDRAWAL_STYLE[w.status]}>{t(WITHDRAWAL_LABEL[w.status])}</Badge>
-                      </div>
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </Card>
+            <ActivityCard
+              title={t('Recent Deposits')}
+              empty={t('No deposits yet.')}
+              rows={recentActivity.deposits.map((d) => ({
+                id: d._id,
+                user: d.userId,
+                at: d.createdAt,
+                amount: d.amount,
+                badge: { cls: DEPOSIT_STYLE[d.status], label: DEPOSIT_LABEL[d.status] },
+              }))}
+            />
+            <ActivityCard
+              title={t('Recent Withdrawals')}
+              empty={t('No withdrawals yet.')}
+              rows={recentActivity.withdrawals.map((w) => ({
+                id: w._id,
+                user: w.userId,
+                at: w.requestedAt,
+                amount: w.amount,
+                badge: { cls: WITHDRAWAL_STYLE[w.status], label: WITHDRAWAL_LABEL[w.status] },
+              }))}
+            />
           </div>
           <ExportsCard />
         </div>
@@ -136,6 +112,43 @@ function ExportsCard() {
           buttonLabel={t('Withdrawals CSV')}
         />
       </div>
+    </Card>
+  );
+}
+
+interface ActivityRow {
+  id: string;
+  user: Parameters<typeof fullName>[0] & { email: string };
+  at: string;
+  amount: number;
+  badge: { cls: string; label: string };
+}
+
+/** One list of recent money movements: who, when, how much, and its status. */
+function ActivityCard({ title, empty, rows }: { title: string; empty: string; rows: ActivityRow[] }) {
+  return (
+    <Card title={title}>
+      {rows.length === 0 ? (
+        <p className="text-sm text-slate-500">{empty}</p>
+      ) : (
+        <ul className="divide-y divide-slate-200">
+          {rows.map((r) => (
+            <li key={r.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+              <div className="min-w-0">
+                <p className="truncate font-medium text-slate-900">{fullName(r.user)}</p>
+                <p className="text-xs text-slate-600">
+                  <Email address={r.user.email} />
+                </p>
+                <p className="text-xs whitespace-nowrap text-slate-600">{dateTime(r.at)}</p>
+              </div>
+              <div className="flex items-center gap-2">
+                <span className="font-semibold text-slate-900">{usdc(r.amount)}</span>
+                <Badge className={r.badge.cls}>{t(r.badge.label)}</Badge>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
     </Card>
   );
 }
