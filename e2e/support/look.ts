@@ -4,8 +4,10 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Where the screenshots of every screen go (git-ignored; CI keeps them as artifacts). */
+/** Where the screenshots of every screen go (git-ignored), for a person to open and look at. */
 export const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'screenshots');
+/** CI asserts what look() checks but saves no pictures nobody opens (a sixth of the suite's processor time). */
+const SAVE_SCREENSHOTS = !process.env.CI || process.env.SCREENSHOTS === '1';
 export const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 375, height: 812 } } as const;
 
 /**
@@ -21,7 +23,7 @@ export async function framesPainted(page: Page): Promise<void> {
 /**
  * Looks at the screen as it is, at 1280 px and at 375 px: axe-core finds no violation of any impact
  * (WCAG 2.x A and AA plus best practices), the page is no wider than the window, and a full-page screenshot is saved for each width, named
- * `<name>-1280.png` / `<name>-375.png`. The viewport is put back afterwards. With `toast`, that toast must be
+ * `<name>-1280.png` / `<name>-375.png` (outside CI, or with SCREENSHOTS=1). The viewport is put back afterwards. With `toast`, that toast must be
  * on screen at both widths (an error or toast state).
  */
 export async function look(page: Page, name: string, opts: { toast?: string } = {}): Promise<void> {
@@ -68,8 +70,10 @@ export async function look(page: Page, name: string, opts: { toast?: string } = 
       expect(wide, `"${name}" scrolls sideways at ${size.width} px`).toBeLessThanOrEqual(size.width);
       // A full-page capture paints the sticky top bar where the window is scrolled to: from the top it
       // sits where a person sees it.
-      await page.evaluate(() => window.scrollTo(0, 0));
-      await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${size.width}.png`), fullPage: true });
+      if (SAVE_SCREENSHOTS) {
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${size.width}.png`), fullPage: true });
+      }
     }
   } finally {
     if (held) await page.evaluate(() => window.dispatchEvent(new Event('focus')));
