@@ -103,9 +103,9 @@ describe.runIf(Boolean(nginxBin) && redisAvailable)('docs/OPERATIONS.md deployme
       startSmtp(),
       startAnvil({ chainId: 137 }),
     ]);
-    ports = await instancePorts(2);
-    const [p1, p2] = ports as [number, number];
-    const proxyPort = (await instancePorts(1))[0] as number;
+    // Three distinct ports at once: two instances and the proxy.
+    const [p1, p2, proxyPort] = (await instancePorts(3)) as [number, number, number];
+    ports = [p1, p2];
     proxy = `http://127.0.0.1:${proxyPort}`;
     substitute = (text) =>
       text

@@ -215,15 +215,19 @@ export class ServerProcess {
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     const deadline = Date.now() + 90_000;
+    let last = 'no answer yet';
     for (;;) {
       if (child.exitCode !== null) throw new Error(`server exited early:\n${this.output.slice(-5000)}`);
       try {
-        const res = await fetch(`${this.baseUrl}/api/user/me`);
+        // A connection that is never answered fails this attempt, not the whole wait.
+        const res = await fetch(`${this.baseUrl}/api/user/me`, { signal: AbortSignal.timeout(3000) });
         if (res.status === 401) return;
-      } catch {
-        /* not listening yet */
+        last = `${res.status} ${(await res.text()).slice(0, 200)}`;
+      } catch (err) {
+        last = String((err as { cause?: unknown }).cause ?? err);
       }
-      if (Date.now() > deadline) throw new Error(`server did not start:\n${this.output.slice(-5000)}`);
+      if (Date.now() > deadline)
+        throw new Error(`server did not start (last answer: ${last}):\n${this.output.slice(-5000)}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }
