@@ -25,14 +25,14 @@ const SYSTEM = [
 ];
 /**
  * The system files whose subject is PostgreSQL itself (concurrent transactions, locks, pg_dump): `.ci/run` runs them a
- * second time on it (`npm run test:system:pg`). The others start their own PostgreSQL where they need one.
+ * second time on it (`npm run test:system:pg`). The others start their own PostgreSQL where they need one
+ * (backup-trust.test.ts restores into a throwaway cluster on either run, so it runs once).
  */
 const SYSTEM_PG = [
   'test/simulation/**/*.test.ts',
   'src/modules/deposits/deposit-watcher.anvil.test.ts',
   'src/modules/deposits/deposits.chain.test.ts',
   'test/ops/backup.test.ts',
-  'test/ops/backup-trust.test.ts',
 ];
 const CRASH = ['test/crash/**/*.test.ts'];
 const set =

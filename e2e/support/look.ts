@@ -60,6 +60,8 @@ export async function look(page: Page, name: string, opts: { toast?: string } = 
       const results = await new AxeBuilder({ page })
         .setLegacyMode(true)
         .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+        // Every rule still runs; only violations get a selector for each node (passes are what costs).
+        .options({ resultTypes: ['violations'] })
         .analyze();
       const found = results.violations.map(
         (v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(' ')).join('\n    ')}`,
