@@ -3,16 +3,23 @@ import { Readable } from 'node:stream';
 export type CsvValue = string | number | boolean | null | undefined;
 
 /**
+ * What a spreadsheet reads as a value and never runs: a plain number (optional minus, digits, one decimal point), so
+ * a column of amounts sums; a phone number (a plus, then digits, spaces, hyphens, parentheses): no function,
+ * reference or command in either.
+ */
+const INERT = /^(-?\d+(\.\d+)?|\+[\d ()-]+)$/;
+
+/**
  * One CSV cell (RFC 4180): quoted when it holds a comma, semicolon, tab, quote or line break,
  * quotes doubled. Semicolons and tabs count as separators too: spreadsheets in many locales
  * split on `;` (or tab), and an unquoted `;=cmd|...` would start a new cell holding a formula.
- * Formula-injection guard: a cell starting with = + - @ (or tab / carriage return) gets a
+ * Formula-injection guard: any other cell starting with = + - @ (or tab / carriage return) gets a
  * leading ' so spreadsheet programs show it as text instead of evaluating it.
  */
 export function csvCell(v: CsvValue): string {
   if (v === null || v === undefined) return '';
   let s = String(v);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  if (/^[=+\-@\t\r]/.test(s) && !INERT.test(s)) s = `'${s}`;
   if (/[",;\t\r\n]/.test(s)) s = `"${s.replace(/"/g, '""')}"`;
   return s;
 }

@@ -5,7 +5,8 @@ import { createTestApp, makeUser, type TestApp } from '../helpers.ts';
 /**
  * CSV injection: a last name `;=cmd|' /C calc'!A0;` exported unquoted makes spreadsheets that
  * split on `;` start a new cell with a formula. Every cell holding a comma, semicolon, tab,
- * quote or line break is quoted; cells starting with = + - @ tab or CR keep the `'`.
+ * quote or line break is quoted; cells starting with = + - @ tab or CR keep the `'`, unless they are a plain
+ * number or a phone number (a column of amounts must sum).
  */
 const EVIL = ";=cmd|' /C calc'!A0;";
 
@@ -51,15 +52,28 @@ describe('CSV exports cannot smuggle formulas', () => {
     const lines = res.body.split('\r\n');
     expect(lines).toHaveLength(3); // header, the user, the empty string after the last CRLF
     expect(lines[1]).toContain(`,${u.user.email},'=1+2,";=cmd|' /C calc'!A0;",`);
-    // Read the way a `;` (or `,`) locale reads it: no cell starts with a formula character.
+    // The phone number as written: a plus and digits run nothing.
+    expect(cells(lines[1] ?? '', ',')).toContain('+1 5551234567');
+    // Read the way a `;` (or `,`) locale reads it: no cell starts with a formula but a number or a phone number.
     for (const sep of [';', ','])
-      for (const cell of cells(lines[1] ?? '', sep)) expect(cell, `split on ${sep}`).not.toMatch(/^[=+\-@]/);
+      for (const cell of cells(lines[1] ?? '', sep))
+        expect(cell, `split on ${sep}`).not.toMatch(/^[=@]|^[+-](?![\d ()-]+$)/);
   });
 
   it('quotes separators of every locale and keeps the formula guard, exact bytes', async () => {
     expect(csvLine([EVIL, 'a\tb', 'a,b', 'say "hi"', 'two\nlines', 'plain', '=SUM(A1)', '-1', '@x', '\tx', null])).toBe(
-      `";=cmd|' /C calc'!A0;","a\tb","a,b","say ""hi""","two\nlines",plain,'=SUM(A1),'-1,'@x,"'\tx",\r\n`,
+      `";=cmd|' /C calc'!A0;","a\tb","a,b","say ""hi""","two\nlines",plain,'=SUM(A1),-1,'@x,"'\tx",\r\n`,
     );
     expect(csvLine(['1;2', '+1;2'])).toBe(`"1;2","'+1;2"\r\n`);
+  });
+
+  it('writes numbers and phone numbers as they are: nothing in them runs', () => {
+    expect(csvLine(['-5000', '-6345.678901', '12', '+44 7700 900123', '+1 (555) 010-9999'])).toBe(
+      `-5000,-6345.678901,12,+44 7700 900123,+1 (555) 010-9999\r\n`,
+    );
+    // Anything more than a number or a phone number is guarded, whatever it starts with.
+    expect(csvLine(['-1+2', '-2.5.1', '+44 A1', '-', '+', '-1e5', '--1', '- 1', '+1+cmd|x'])).toBe(
+      `'-1+2,'-2.5.1,'+44 A1,'-,'+,'-1e5,'--1,'- 1,'+1+cmd|x\r\n`,
+    );
   });
 });

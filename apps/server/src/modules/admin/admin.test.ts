@@ -250,7 +250,7 @@ describe('CSV export', () => {
       'id,created_at,email,first_name,last_name,phone,is_admin,is_blocked,balance_usdc,total_investment_usdc,total_earnings_usdc,referral_rewards_usdc,total_deposits_usdc,total_adjustments_usdc,withdrawal_wallet',
     );
     expect(users).toHaveLength(2);
-    expect(users[1]).toContain(`,"'=HYPERLINK(""http://x"")","Smith, ""Jr""",'+1 5551234567,false,false,1,0,0,0,1,`);
+    expect(users[1]).toContain(`,"'=HYPERLINK(""http://x"")","Smith, ""Jr""",+1 5551234567,false,false,1,0,0,0,1,`);
   });
 
   it('users export respects the search filter; withdrawals export its status', async () => {
@@ -293,7 +293,8 @@ describe('CSV export', () => {
     expect(csvCell('a,b')).toBe('"a,b"');
     expect(csvCell('say "hi"')).toBe('"say ""hi"""');
     expect(csvCell('line\nbreak')).toBe('"line\nbreak"');
-    for (const s of ['=SUM(A1)', '+1', '-2', '@cmd']) expect(csvCell(s)).toBe(`'${s}`);
+    for (const s of ['=SUM(A1)', '+1+1', '-2-A1', '@cmd']) expect(csvCell(s)).toBe(`'${s}`);
+    for (const s of ['+1', '-2', '-2.5']) expect(csvCell(s)).toBe(s);
     // A tab is a separator in some locales: guarded and quoted.
     expect(csvCell('\tx')).toBe(`"'\tx"`);
     expect(csvCell('a;b')).toBe('"a;b"');

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import { parse } from 'csv-parse/sync';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@harvest/shared/messages';
@@ -230,16 +231,28 @@ describe('GET /api/user/statement: a month with every kind of movement', () => {
     expect(rows[1]).toBe(`2026-11-01,Opening balance,,,${microToText(micro(json.openingBalance))}`);
     expect(rows.at(-1)).toBe(`2026-11-30,Closing balance,,,${microToText(micro(json.closingBalance))}`);
     expect(rows).toHaveLength(json.movements.length + 3);
-    // A negative amount starts with "-": the cell is quoted as text ('-2000), never a formula.
+    // Money out is a plain negative number, as a spreadsheet reads one (no ' in front).
     expect(rows[2]).toBe(`2026-11-01 01:00,Deposit,${json.movements[0].reference},1000.123456,6000.123456`);
     expect(rows[3]).toBe(
-      `2026-11-02 10:00,Investment in Statement Gold,${json.movements[1].reference},'-2000,4000.123456`,
+      `2026-11-02 10:00,Investment in Statement Gold,${json.movements[1].reference},-2000,4000.123456`,
     );
-    json.movements.forEach((m: { amount: number; balance: number }, i: number) => {
-      const cells = (rows[i + 2] ?? '').split(',');
-      expect(cells.at(-2)?.replace(/^'/, '')).toBe(microToText(micro(m.amount)));
-      expect(cells.at(-1)).toBe(microToText(micro(m.balance)));
-    });
+    // Opened by a CSV parser: every amount is a number, and the column sums to money in minus money out.
+    const table: string[][] = parse(res.body);
+    const amounts = table.slice(2, -1).map((r) => r[3] ?? '');
+    expect(amounts).toEqual(json.movements.map((m: { amount: number }) => microToText(micro(m.amount))));
+    for (const a of amounts) expect(a).toMatch(/^-?\d+(\.\d+)?$/);
+    // The exact micro-USDC of each cell, minus sign included.
+    const sum = amounts.reduce(
+      (acc, a) => acc + (a.startsWith('-') ? -1n : 1n) * (parseUsdc(a.replace(/^-/, '')) ?? NaN),
+      0n,
+    );
+    expect(sum).toBe(micro(json.moneyIn) - micro(json.moneyOut));
+    expect(sum).toBe(micro(json.closingBalance) - micro(json.openingBalance));
+    expect(table.slice(1).map((r) => r[4])).toEqual([
+      microToText(micro(json.openingBalance)),
+      ...json.movements.map((m: { balance: number }) => microToText(micro(m.balance))),
+      microToText(micro(json.closingBalance)),
+    ]);
   });
 
   it('PDF: its text, parsed, names the platform, the investor, the period and pages, and every figure of the ledger', async () => {
