@@ -3,6 +3,7 @@ import { expectOneLine, expectWholeTabs, look, WIDTHS } from '../support/look.ts
 import {
   creditedDeposit,
   openTab,
+  randomTxHash,
   signIn,
   signUpInvestor,
   tokenFor,
@@ -53,6 +54,13 @@ test('admin screens and their confirmations', async ({ page }) => {
   });
   expect(w.status).toBe(200);
 
+  // And a seven-figure demo deposit of Ada's waits for approval.
+  const pending = await app.api('POST', '/user/process-deposit', {
+    token: ada.token,
+    body: { txHash: randomTxHash(), amount: 1_234_567.89, fromAddress: FROM },
+  });
+  expect(pending.status).toBe(200);
+
   await signIn(page, app, ADMIN);
   await expect(page.getByRole('heading', { level: 1, name: /Back office/ })).toBeVisible();
   await look(page, 'admin-overview');
@@ -69,6 +77,17 @@ test('admin screens and their confirmations', async ({ page }) => {
     if (tab === 'Analytics') await expect(page.getByText('USDC per day')).toHaveCount(2);
     await look(page, name);
   }
+
+  // Approving a deposit asks first, naming the investor and the amount; Cancel leaves it pending.
+  await openTab(page, 'Deposits');
+  await page.getByRole('button', { name: `Approve deposit of 1,234,567.89\u00a0USDC by ${NAME}` }).click();
+  const approve = page.getByRole('alertdialog', { name: 'Approve deposit?' });
+  await expect(approve).toContainText(`1,234,567.89\u00a0USDC will be credited to the balance of ${NAME}.`);
+  await look(page, 'admin-deposit-approve-confirm');
+  await approve.getByRole('button', { name: 'Cancel' }).click();
+  await expect(
+    page.getByRole('button', { name: `Approve deposit of 1,234,567.89\u00a0USDC by ${NAME}` }),
+  ).toBeFocused();
 
   // Withdrawals on a phone: a tap brings the process panel into view.
   await openTab(page, 'Withdrawals');

@@ -87,6 +87,10 @@ test('admin rejects with a reason, the investor corrects it, the admin approves,
   await filters.getByRole('button', { name: 'Pending (1)' }).click();
   await expect(adminPage.getByText(`from ${RIGHT_FROM}`)).toBeVisible();
   await adminPage.getByRole('button', { name: 'Approve deposit of 42.50 USDC by Ada Reject' }).click();
+  await adminPage
+    .getByRole('alertdialog', { name: 'Approve deposit?' })
+    .getByRole('button', { name: 'Approve and credit' })
+    .click();
   await expect(toast(adminPage, 'Deposit approved and credited')).toBeVisible();
   await adminPage.context().close();
 

@@ -110,7 +110,19 @@ test.describe('demo deposits, investments, withdrawals', () => {
     await expect(admin.getByText(`(${ada.email})`)).toBeVisible();
     await expect(admin.getByText('Ada Lovelace', { exact: false }).first()).toBeVisible();
     await expect(admin.getByText(`${depositHash.slice(0, 30)}...`, { exact: true })).toBeVisible();
+    // Approving asks first, naming the investor and the amount.
     await admin.getByRole('button', { name: 'Approve deposit of 150.00 USDC by Ada Lovelace' }).click();
+    const approveDialog = admin.getByRole('alertdialog', { name: 'Approve deposit?' });
+    await expect(approveDialog).toContainText('150.00 USDC will be credited to the balance of Ada Lovelace.');
+    await expect(approveDialog).toContainText(ada.email);
+    await expect(approveDialog).toContainText(depositHash);
+    await approveDialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(approveDialog).toHaveCount(0);
+    // Focus is back on the button that opened it; nothing was credited.
+    await expect(admin.getByRole('button', { name: 'Approve deposit of 150.00 USDC by Ada Lovelace' })).toBeFocused();
+    await expect(filters.getByRole('button', { name: 'Pending (1)' })).toBeVisible();
+    await admin.getByRole('button', { name: 'Approve deposit of 150.00 USDC by Ada Lovelace' }).click();
+    await approveDialog.getByRole('button', { name: 'Approve and credit' }).click();
     await expect(toast(admin, 'Deposit approved and credited')).toBeVisible();
     await expect(filters.getByRole('button', { name: 'Pending (0)' })).toBeVisible();
     await expect(filters.getByRole('button', { name: 'Confirmed (1)' })).toBeVisible();

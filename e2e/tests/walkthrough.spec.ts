@@ -236,7 +236,11 @@ test('a double click on Approve, Start Earning or Confirm Withdrawal moves money
   await signIn(page, app, ADMIN);
   await openTab(page, 'Deposits');
   const approvals = posts('/admin/process-deposit');
-  await page.getByRole('button', { name: /^Approve deposit of 300\.00\sUSDC by Dee Double$/ }).dblclick();
+  await page.getByRole('button', { name: /^Approve deposit of 300\.00\sUSDC by Dee Double$/ }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Approve deposit?' })
+    .getByRole('button', { name: 'Approve and credit' })
+    .dblclick();
   await exactlyOneToast('Deposit approved and credited');
   expect(approvals.n).toBe(1);
   const summary = async () =>

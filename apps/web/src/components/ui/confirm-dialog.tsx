@@ -2,10 +2,11 @@ import * as AlertDialog from '@radix-ui/react-alert-dialog';
 import type { ReactNode } from 'react';
 import { Button } from './button.tsx';
 import { t, known } from '../../lib/i18n.tsx';
+import { useReturnFocus } from '../../lib/use-return-focus.ts';
 
 /**
  * Asks before an action with consequences (Block, Reject withdrawal, Update Balance): a Radix alert
- * dialog, so focus is trapped, Cancel has it first, Escape cancels and focus returns to the trigger.
+ * dialog, so focus is trapped, Cancel has it first, Escape cancels and focus returns to the control that opened it.
  */
 export function ConfirmDialog({
   open,
@@ -35,11 +36,15 @@ export function ConfirmDialog({
   onConfirm: () => void;
   onCancel: () => void;
 }) {
+  const returnFocus = useReturnFocus(open);
   return (
     <AlertDialog.Root open={open} onOpenChange={(o) => !o && onCancel()}>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/60" />
-        <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-2xl">
+        <AlertDialog.Content
+          onCloseAutoFocus={returnFocus}
+          className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-2xl"
+        >
           <AlertDialog.Title className="text-lg font-bold text-slate-900">{title}</AlertDialog.Title>
           <AlertDialog.Description asChild>
             <div className="mt-3 text-sm text-slate-700">{children}</div>

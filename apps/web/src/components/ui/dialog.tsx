@@ -1,6 +1,7 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
 import { t } from '../../lib/i18n.tsx';
+import { useReturnFocus } from '../../lib/use-return-focus.ts';
 
 /**
  * A modal (Radix dialog): focus moves in and is trapped, Escape closes, focus returns to the opener.
@@ -23,11 +24,13 @@ export function Dialog({
   wide?: boolean;
   children: ReactNode;
 }) {
+  const returnFocus = useReturnFocus(open);
   return (
     <RadixDialog.Root open={open} onOpenChange={(o) => !o && onClose()}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/60" />
         <RadixDialog.Content
+          onCloseAutoFocus={returnFocus}
           className={`fixed top-1/2 left-1/2 z-50 max-h-[calc(100vh-2rem)] w-[calc(100%-2rem)] ${wide ? 'max-w-2xl' : 'max-w-md'} -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-6 shadow-2xl`}
         >
           <div className="mb-4 flex items-center justify-between gap-2">

@@ -14,6 +14,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
 import { ReasonDialog } from '../../../components/ui/reason-dialog.tsx';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useApproveDeposit } from '../api/approve-deposit.ts';
 import { useRejectDeposit } from '../api/reject-deposit.ts';
@@ -93,12 +94,19 @@ export function AdminDepositsPanel({ toolbar }: { toolbar?: (filter: AdminDeposi
 function AdminDepositRow({ deposit: d }: { deposit: AdminDeposit }) {
   const approve = useApproveDeposit();
   const [rejecting, setRejecting] = useState(false);
+  const [approving, setApproving] = useState(false);
+  const [approveError, setApproveError] = useState<string | null>(null);
+  // A second press while the first is on its way does nothing (the server also credits once).
   async function onApprove() {
+    if (approve.isPending) return;
     try {
       const res = await approve.mutateAsync(d._id);
+      setApproving(false);
       toast.success(res.message);
     } catch (err) {
-      toast.error(errorText(err, TEXT.approveDepositFailed));
+      const text = errorText(err, TEXT.approveDepositFailed);
+      setApproveError(text);
+      toast.error(text);
     }
   }
   return (
@@ -151,17 +159,43 @@ function AdminDepositRow({ deposit: d }: { deposit: AdminDeposit }) {
           </Button>
           <Button
             variant="success"
-            onClick={onApprove}
-            disabled={approve.isPending}
+            onClick={() => (setApproveError(null), setApproving(true))}
             aria-label={t('Approve deposit of {amount} by {name}', {
               amount: usdc(d.amount),
               name: fullName(d.userId),
             })}
           >
-            {approve.isPending ? t('Approving...') : t('Approve')}
+            {t('Approve')}
           </Button>
         </div>
       )}
+      <ConfirmDialog
+        open={approving}
+        title={t('Approve deposit?')}
+        confirmLabel={t('Approve and credit')}
+        busy={approve.isPending}
+        error={approveError}
+        onConfirm={onApprove}
+        onCancel={() => setApproving(false)}
+      >
+        <p className="break-words">
+          {rich(
+            t('<0>{amount}</0> will be credited to the balance of {name}.', {
+              amount: usdc(d.amount),
+              name: fullName(d.userId),
+            }),
+            [(text) => <strong className="whitespace-nowrap">{text}</strong>],
+          )}
+        </p>
+        <p className="mt-2 break-all">
+          <Email address={d.userId.email} />
+        </p>
+        {d.txHash && (
+          <p className="mt-2 font-mono text-xs break-all text-slate-500">
+            {t('Transaction hash: {hash}', { hash: d.txHash })}
+          </p>
+        )}
+      </ConfirmDialog>
       <RejectDepositDialog deposit={d} open={rejecting} onClose={() => setRejecting(false)} />
     </li>
   );
