@@ -140,6 +140,10 @@ describe('amounts above the maximum', () => {
     const balance = (newBalance: string) => z.safeParse(updateUserBalanceBody, { userId: 'u', newBalance });
     expect(balance('1000000000000').error?.issues[0]?.message).toBe(TEXT.amountTooLarge);
     expect(balance('-1').error?.issues[0]?.message).toBe(TEXT.validAmount);
+    // A seventh decimal is named as such (a typo), a huge one with it is still too large.
+    expect(balance('12.1234567').error?.issues[0]?.message).toBe(TEXT.amountTooPrecise);
+    expect(balance('1000000000.0000001').error?.issues[0]?.message).toBe(TEXT.amountTooLarge);
+    expect(balance('12.123456').success).toBe(true);
     expect(balance('1000000000').success).toBe(true);
   });
 });

@@ -86,6 +86,7 @@ export const TEXT = {
   // ---------------------------------------------------------------- deposits
   invalidDepositAmount: 'Invalid amount: enter a number of USDC with at most 6 decimals',
   amountTooLarge: 'Amount must be at most 1,000,000,000 USDC',
+  amountTooPrecise: 'Amount must have at most 6 decimals',
   balanceNoteDefault: 'Admin balance update',
   noteTooLong: 'Note must be at most 500 characters',
 

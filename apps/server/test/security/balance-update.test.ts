@@ -88,6 +88,17 @@ describe('Update Balance with the balance the administrator saw', () => {
     expect(res.data).toEqual({ error: MSG.validAmount, code: 'validation' });
     expect(await balance(u)).toBe(0n);
   });
+
+  it('a seventh decimal is refused by name, as text or as a JSON number, nothing changed', async () => {
+    const u = await makeUser(t);
+    await fund(t, u.user.id, 7_000_000n);
+    for (const newBalance of ['12.1234567', 12.1234567]) {
+      const res = await setBalance(u, { newBalance });
+      expect(res.statusCode).toBe(400);
+      expect(res.data).toMatchObject({ error: 'Amount must have at most 6 decimals', code: 'validation' });
+    }
+    expect(await balance(u)).toBe(7_000_000n);
+  });
 });
 
 describe.runIf(isPostgres)('Update Balance races (PostgreSQL)', () => {

@@ -6,7 +6,6 @@ import { exceedsMaxAmount, parseUsdc } from '../money.ts';
 import {
   EVM_ADDRESS,
   TX_HASH,
-  amountMessage,
   convert,
   cursorInfo,
   isoDate,
@@ -230,7 +229,13 @@ export const updateUserBalanceBody = z.strictObject({
   newBalance: convert(
     z.union([z.number(), z.string()], { error: TEXT.validAmount }),
     (v) => parseUsdc(typeof v === 'string' ? v.trim() : v),
-    amountMessage(TEXT.validAmount),
+    // A balance with a seventh decimal is a typo worth naming, not "not a valid amount".
+    (v) =>
+      exceedsMaxAmount(v)
+        ? TEXT.amountTooLarge
+        : /^\s*\d+\.\d{7,}\s*$/.test(String(v))
+          ? TEXT.amountTooPrecise
+          : TEXT.validAmount,
   ),
   note: z.pipe(
     z.optional(z.string().check(z.maxLength(500, TEXT.noteTooLong))),
