@@ -217,7 +217,7 @@ test.describe('demo deposits, investments, withdrawals', () => {
     const section = page.locator('section', { has: page.getByRole('heading', { name: 'Cycle Withdrawals' }) });
     await expect(
       section
-        .getByLabel('Withdrawal Summary')
+        .getByRole('region', { name: 'Withdrawal Summary' })
         .getByText('Available', { exact: true })
         .locator('xpath=following-sibling::*[1]'),
     ).toHaveText('51.50 USDC');
@@ -247,7 +247,7 @@ test.describe('demo deposits, investments, withdrawals', () => {
     await expect(section.getByRole('article', { name: 'Withdrawal Pending' })).toHaveCount(2);
     await expect(
       section
-        .getByLabel('Withdrawal Summary')
+        .getByRole('region', { name: 'Withdrawal Summary' })
         .getByText('Pending', { exact: true })
         .locator('xpath=following-sibling::*[1]'),
     ).toHaveText('51.50 USDC');
@@ -293,13 +293,13 @@ test.describe('demo deposits, investments, withdrawals', () => {
     await expect(card).toContainText(/next cycle is available in (47h 5\dm \d+s|48h 0m 0s)/);
     await expect(
       section
-        .getByLabel('Withdrawal Summary')
+        .getByRole('region', { name: 'Withdrawal Summary' })
         .getByText('Available', { exact: true })
         .locator('xpath=following-sibling::*[1]'),
     ).toHaveText('50.00 USDC');
     await expect(
       section
-        .getByLabel('Withdrawal Summary')
+        .getByRole('region', { name: 'Withdrawal Summary' })
         .getByText('Completed', { exact: true })
         .locator('xpath=following-sibling::*[1]'),
     ).toHaveText('1.275 USDC');

@@ -2,7 +2,7 @@ import { usdc } from '../../../lib/format.ts';
 import { t } from '../../../lib/i18n.tsx';
 
 /**
- * Withdrawal Summary: available and pending from the account summary; completed and fees from the history.
+ * Withdrawal Summary, under its heading (the spec names the section): available and pending from the account summary; completed and fees from the history.
  * One emphasised figure (Available, what Withdraw All sends); the other three are smaller, side by side.
  */
 export function WithdrawalSummary({
@@ -17,7 +17,10 @@ export function WithdrawalSummary({
   fees: number;
 }) {
   return (
-    <div role="group" aria-label={t('Withdrawal Summary')}>
+    <section aria-labelledby="withdrawal-summary">
+      <h3 id="withdrawal-summary" className="mb-2 text-base font-semibold text-slate-900">
+        {t('Withdrawal Summary')}
+      </h3>
       <dl className="grid grid-cols-1 gap-2 sm:grid-cols-4 sm:gap-3">
         <div className="min-w-0 rounded-xl bg-purple-50 p-3">
           <dt className="text-sm font-medium text-slate-700">{t('Available')}</dt>
@@ -28,7 +31,7 @@ export function WithdrawalSummary({
         {/* Red only when fees were actually paid: money going out. */}
         <Figure label={t('Fees Paid')} value={usdc(fees)} className={fees > 0 ? 'text-red-700' : 'text-slate-900'} />
       </dl>
-    </div>
+    </section>
   );
 }
 

@@ -136,7 +136,9 @@ describe('WithdrawalsSection', () => {
     stubApi(() => ({ message: 'ok' }));
     renderSection();
     expect(await screen.findByText('Cycle Withdrawals')).toBeTruthy();
-    const summary = await screen.findByLabelText('Withdrawal Summary');
+    // The section has its heading, which names it.
+    const summary = await screen.findByRole('region', { name: 'Withdrawal Summary' });
+    expect(within(summary).getByRole('heading', { name: 'Withdrawal Summary' })).toBeTruthy();
     // Exact, like the dashboard's cards: 1.275 is not rounded to 1.28.
     await waitFor(() => expect(within(summary).getByText('15.734567 USDC')).toBeTruthy());
     expect(within(summary).getByText('4.00 USDC')).toBeTruthy();
