@@ -174,7 +174,21 @@ test("the investor's Profile: lock, address book, authenticator, sessions, secur
   await activity.scrollIntoViewIfNeeded();
   await look(page, 'account-profile-activity');
 
-  // Frozen: Withdraw All says so; the administrator sees the freeze, the sessions and the addresses.
+  // Frozen: Withdraw All says so, and asks for nothing the server would refuse.
+  await page.keyboard.press('Escape');
+  await openTab(page, 'Investments');
+  await page.getByRole('button', { name: 'Withdraw All' }).click();
+  const withdraw = page.getByRole('dialog', { name: 'Withdraw All' });
+  await expect(withdraw.getByRole('alert')).toHaveText(
+    'Withdrawals are frozen on this account. Contact support to have the freeze lifted.',
+  );
+  await expect(withdraw.getByLabel('Withdrawal Password')).toHaveCount(0);
+  await expect(withdraw.getByRole('button', { name: 'Review Withdrawal' })).toHaveCount(0);
+  await look(page, 'account-withdraw-frozen');
+  await withdraw.getByText('Close', { exact: true }).click();
+  await expect(withdraw).toHaveCount(0);
+
+  // The administrator sees the freeze, the sessions and the addresses.
   const admin = await tokenFor(app, ADMIN);
   const users = await app.api('GET', `/admin/users?search=${encodeURIComponent(ada.email)}`, { token: admin });
   expect(users.data.users[0].withdrawalsFrozen).toBe(true);

@@ -242,10 +242,12 @@ describe('GET /api/user/statement: a month with every kind of movement', () => {
     expect(amounts).toEqual(json.movements.map((m: { amount: number }) => microToText(micro(m.amount))));
     for (const a of amounts) expect(a).toMatch(/^-?\d+(\.\d+)?$/);
     // The exact micro-USDC of each cell, minus sign included.
-    const sum = amounts.reduce(
-      (acc, a) => acc + (a.startsWith('-') ? -1n : 1n) * (parseUsdc(a.replace(/^-/, '')) ?? NaN),
-      0n,
-    );
+    const microOf = (a: string) => {
+      const m = parseUsdc(a.replace(/^-/, ''));
+      if (m === null) throw new Error(`not an amount: ${a}`);
+      return a.startsWith('-') ? -m : m;
+    };
+    const sum = amounts.reduce((acc, a) => acc + microOf(a), 0n);
     expect(sum).toBe(micro(json.moneyIn) - micro(json.moneyOut));
     expect(sum).toBe(micro(json.closingBalance) - micro(json.openingBalance));
     expect(table.slice(1).map((r) => r[4])).toEqual([

@@ -110,3 +110,30 @@ describe('Withdraw All with the address lock on', () => {
     });
   });
 });
+
+describe('Withdraw All on a frozen account', () => {
+  it('shows what is held and why, with no field to fill in and nothing to send', async () => {
+    localStorage.setItem('token', 'tok');
+    const u = userEvent.setup();
+    const api = stubApi(({ path }) => {
+      if (path === '/user/me')
+        return { user: { ...user, withdrawalsFrozen: true }, platform: { timeZone: 'UTC', demoDeposits: true } };
+      if (path.startsWith('/user/dashboard')) return dashboard;
+      if (path.startsWith('/withdrawal/my-withdrawals')) return { withdrawals: [] };
+    });
+    renderApp(<WithdrawalsSection />);
+    const open = await screen.findByRole('button', { name: 'Withdraw All' });
+    await waitFor(() => expect((open as HTMLButtonElement).disabled).toBe(false));
+    await u.click(open);
+    const dialog = screen.getByRole('dialog', { name: 'Withdraw All' });
+    await within(dialog).findByText(
+      'Withdrawals are frozen on this account. Contact support to have the freeze lifted.',
+    );
+    expect(within(dialog).queryByRole('textbox')).toBeNull();
+    expect(within(dialog).queryByLabelText('Withdrawal Password')).toBeNull();
+    expect(within(dialog).queryByRole('button', { name: 'Review Withdrawal' })).toBeNull();
+    await u.click(within(dialog).getByText('Close', { selector: 'button' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(api.to('POST /withdrawal')).toHaveLength(0);
+  });
+});

@@ -163,6 +163,22 @@ function WithdrawAllBody({
     );
   }
 
+  // Frozen: nothing to fill in that the server would refuse; what is held, why, and who lifts it.
+  if (user?.withdrawalsFrozen)
+    return (
+      <div className="space-y-4">
+        <BreakdownList b={breakdown} />
+        <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
+          {t('Withdrawals are frozen on this account. Contact support to have the freeze lifted.')}
+        </p>
+        <div className="flex justify-end">
+          <Button variant="secondary" onClick={onClose}>
+            {t('Close')}
+          </Button>
+        </div>
+      </div>
+    );
+
   return (
     <form
       onSubmit={form.handleSubmit(onReview, (errs) => toast.error(firstError(errs) ?? TEXT.withdrawFailed))}
@@ -170,11 +186,6 @@ function WithdrawAllBody({
       noValidate
     >
       <BreakdownList b={breakdown} />
-      {user?.withdrawalsFrozen && (
-        <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
-          {t('Withdrawals are frozen on this account. Contact support to have the freeze lifted.')}
-        </p>
-      )}
       {fromBook ? (
         <AddressChoice
           value={wallet}
