@@ -27,7 +27,7 @@ export async function framesPainted(page: Page): Promise<void> {
  * on screen at both widths (an error or toast state).
  */
 export async function look(page: Page, name: string, opts: { toast?: string } = {}): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
+  if (SAVE_SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
   const before = page.viewportSize();
   // Every toast on screen (the one under test, or one a click just raised) stays still while both widths are
   // checked: after its entrance animation (half faded in, axe measures its contrast wrong; and the library

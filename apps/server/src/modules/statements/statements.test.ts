@@ -76,7 +76,13 @@ async function ledgerSum(userId: string, before: string): Promise<bigint> {
   );
   return BigInt(row?.s ?? 0);
 }
-const micro = (v: number) => parseUsdc(v) ?? (v < 0 ? -(parseUsdc(-v) ?? 0n) : 0n);
+/** Exact micro-USDC of an amount, a JSON number or a CSV cell's text, minus sign included. */
+const micro = (v: number | string) => {
+  const s = String(v);
+  const m = parseUsdc(s.replace(/^-/, ''));
+  if (m === null) throw new Error(`not an amount: ${s}`);
+  return s.startsWith('-') ? -m : m;
+};
 
 beforeAll(async () => {
   t = await createTestApp({ PLATFORM_TIMEZONE: TZ });
@@ -241,13 +247,7 @@ describe('GET /api/user/statement: a month with every kind of movement', () => {
     const amounts = table.slice(2, -1).map((r) => r[3] ?? '');
     expect(amounts).toEqual(json.movements.map((m: { amount: number }) => microToText(micro(m.amount))));
     for (const a of amounts) expect(a).toMatch(/^-?\d+(\.\d+)?$/);
-    // The exact micro-USDC of each cell, minus sign included.
-    const microOf = (a: string) => {
-      const m = parseUsdc(a.replace(/^-/, ''));
-      if (m === null) throw new Error(`not an amount: ${a}`);
-      return a.startsWith('-') ? -m : m;
-    };
-    const sum = amounts.reduce((acc, a) => acc + microOf(a), 0n);
+    const sum = amounts.reduce((acc, a) => acc + micro(a), 0n);
     expect(sum).toBe(micro(json.moneyIn) - micro(json.moneyOut));
     expect(sum).toBe(micro(json.closingBalance) - micro(json.openingBalance));
     expect(table.slice(1).map((r) => r[4])).toEqual([

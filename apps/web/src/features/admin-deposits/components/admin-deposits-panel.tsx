@@ -16,6 +16,7 @@ import { QueryState } from '../../../components/ui/query-state.tsx';
 import { ReasonDialog } from '../../../components/ui/reason-dialog.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { errorText } from '../../../lib/api-client.ts';
+import { useFailure } from '../../../lib/form.ts';
 import { useApproveDeposit } from '../api/approve-deposit.ts';
 import { useRejectDeposit } from '../api/reject-deposit.ts';
 import { adminDepositsQuery, DEPOSITS_PAGE_SIZE } from '../api/deposits.ts';
@@ -95,18 +96,15 @@ function AdminDepositRow({ deposit: d }: { deposit: AdminDeposit }) {
   const approve = useApproveDeposit();
   const [rejecting, setRejecting] = useState(false);
   const [approving, setApproving] = useState(false);
-  const [approveError, setApproveError] = useState<string | null>(null);
-  // A second press while the first is on its way does nothing (the server also credits once).
+  const failure = useFailure();
   async function onApprove() {
-    if (approve.isPending) return;
     try {
       const res = await approve.mutateAsync(d._id);
       setApproving(false);
       toast.success(res.message);
     } catch (err) {
-      const text = errorText(err, TEXT.approveDepositFailed);
-      setApproveError(text);
-      toast.error(text);
+      failure.set(err, TEXT.approveDepositFailed);
+      toast.error(errorText(err, TEXT.approveDepositFailed));
     }
   }
   return (
@@ -159,7 +157,7 @@ function AdminDepositRow({ deposit: d }: { deposit: AdminDeposit }) {
           </Button>
           <Button
             variant="success"
-            onClick={() => (setApproveError(null), setApproving(true))}
+            onClick={() => (failure.clear(), setApproving(true))}
             aria-label={t('Approve deposit of {amount} by {name}', {
               amount: usdc(d.amount),
               name: fullName(d.userId),
@@ -174,7 +172,7 @@ function AdminDepositRow({ deposit: d }: { deposit: AdminDeposit }) {
         title={t('Approve deposit?')}
         confirmLabel={t('Approve and credit')}
         busy={approve.isPending}
-        error={approveError}
+        error={failure.text}
         onConfirm={onApprove}
         onCancel={() => setApproving(false)}
       >
