@@ -69,7 +69,31 @@ export async function look(page: Page, name: string, opts: { toast?: string } = 
       expect(found, `axe on "${name}" at ${size.width} px`).toEqual([]);
       // Nothing pushes the page wider than the window (a long e-mail or hash, a row of fields).
       const wide = await page.evaluate(() => document.documentElement.scrollWidth);
-      expect(wide, `"${name}" scrolls sideways at ${size.width} px`).toBeLessThanOrEqual(size.width);
+      expect.soft(wide, `"${name}" scrolls sideways at ${size.width} px`).toBeLessThanOrEqual(size.width);
+      // Nor does anything stick out of its box (a dialog or card is no wider, its content spills): an element that
+      // does not clip or scroll on purpose is as wide as what it holds. Named by the innermost box it leaves.
+      const spills = await page.evaluate(() => {
+        const spilling = [...document.body.querySelectorAll<HTMLElement>('*')].filter(
+          (el) =>
+            el.clientWidth > 0 &&
+            el.scrollWidth > el.clientWidth + 1 &&
+            getComputedStyle(el).overflowX === 'visible',
+        );
+        const says = (el: Element) =>
+          `<${el.tagName.toLowerCase()} class="${el.getAttribute('class') ?? ''}"> "${(el.textContent ?? '').slice(0, 60)}"`;
+        return spilling
+          .filter((el) => !spilling.some((other) => other !== el && el.contains(other)))
+          .map((el) => {
+            const box = el.getBoundingClientRect();
+            const out = [...el.children].filter((c) => {
+              const r = c.getBoundingClientRect();
+              return r.right > box.right + 1 || r.left < box.left - 1;
+            });
+            return `${says(el)} holds ${el.scrollWidth} px in ${el.clientWidth} px: ${out.map(says).join(', ')}`;
+          });
+      });
+      // Soft: one run names every box on every screen that spills.
+      expect.soft(spills, `"${name}": content wider than its box at ${size.width} px`).toEqual([]);
       // A full-page capture paints the sticky top bar where the window is scrolled to: from the top it
       // sits where a person sees it.
       if (SAVE_SCREENSHOTS) {

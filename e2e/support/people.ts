@@ -25,6 +25,9 @@ export const LONG_FIRST_NAME = 'Maximiliana Alexandrina';
 export const LONG_LAST_NAME = 'Featherstonehaugh-Worthington-Smythe';
 export const LONG_NAME = `${LONG_FIRST_NAME} ${LONG_LAST_NAME}`;
 
+/** A real surname with no place to break a line (61 characters): boxes must wrap it anywhere or truncate it. */
+export const UNBROKEN_LAST_NAME = 'Wolfeschlegelsteinhausenbergerdorffvoralternwarengewissenhaft';
+
 let seq = 0;
 
 /** The invitation code of the person holding `token` (generated on first use). */

@@ -1,4 +1,4 @@
-import { isAddress } from 'viem';
+import { getAddress, isAddress } from 'viem';
 
 /**
  * An EVM address whose letters are mixed-case must carry a valid EIP-55 checksum (a typo flips one
@@ -8,3 +8,7 @@ export function checksumMatches(address: string): boolean {
   const hex = address.slice(2);
   return hex === hex.toLowerCase() || hex === hex.toUpperCase() || isAddress(address, { strict: true });
 }
+
+/** An address as people read it, with its EIP-55 capitals; anything that is not an address is left as it is. */
+export const shownAddress = (address: string): string =>
+  isAddress(address, { strict: false }) ? getAddress(address) : address;

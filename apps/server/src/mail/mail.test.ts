@@ -42,6 +42,9 @@ async function investor(): Promise<TestUser> {
   return makeUser(t, { firstName: 'Ada' });
 }
 
+/** An address with letters (the EIP-55 test vector): its capitals carry the checksum. */
+const MIXED_CASE = '0x52908400098527886E0F7030069857D2E4169EE7';
+
 describe('e-mail receipts', () => {
   it('deposit confirmed: amount, transaction hash and the new balance', async () => {
     const u = await investor();
@@ -97,7 +100,8 @@ describe('e-mail receipts', () => {
     const token = await tokenNow(t, u);
     const req = await call(t, 'POST', '/api/withdrawal/request-all', {
       token,
-      body: { walletAddress: WALLET, withdrawalPassword: u.withdrawalPassword },
+      // Typed in lower case: the e-mail shows it with its EIP-55 capitals, as every screen does.
+      body: { walletAddress: MIXED_CASE.toLowerCase(), withdrawalPassword: u.withdrawalPassword },
     });
     expect(req.statusCode).toBe(200);
     const requested = await onlyMailTo(u.user.email);
@@ -106,7 +110,7 @@ describe('e-mail receipts', () => {
     expect(requested.text).toMatch(/Gross:\s+11\.50 USDC/);
     expect(requested.text).toMatch(/Fee:\s+0\.225 USDC/);
     expect(requested.text).toMatch(/Net to be paid:\s+11\.275 USDC/);
-    expect(requested.text).toMatch(new RegExp(`Wallet:\\s+${WALLET}`));
+    expect(requested.text).toMatch(new RegExp(`Wallet:\\s+${MIXED_CASE}`));
     expect(requested.text).toContain(LOCAL);
 
     const mine = await call(t, 'GET', '/api/withdrawal/my-withdrawals', { token });
@@ -127,6 +131,7 @@ describe('e-mail receipts', () => {
     const approved = t.smtp.mailsTo(u.user.email)[1];
     expect(approved?.subject).toBe('Withdrawal paid: 1.275 USDC');
     expect(approved?.text).toMatch(/Fee:\s+0\.225 USDC/);
+    expect(approved?.text).toMatch(new RegExp(`Wallet:\\s+${MIXED_CASE}`));
     expect(approved?.text).toMatch(new RegExp(`Transaction hash:\\s+${payout}`));
     expect(approved?.text).toContain(`https://polygonscan.com/tx/${payout}`);
     expect(approved?.html).toContain(`<a href="https://polygonscan.com/tx/${payout}">`);

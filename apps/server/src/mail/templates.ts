@@ -3,7 +3,7 @@ import { formatUsdc, microToText, microToUsdc } from '@harvest/shared/money';
 import { AMOUNT_PARAMS, type StoredSaid } from '@harvest/shared/said';
 import { sayDevice } from '@harvest/shared/security-texts';
 import { timeLeftParts } from '@harvest/shared/time-left';
-import { getAddress } from 'viem';
+import { shownAddress } from '@harvest/shared/address';
 import { knownText, translator } from '../lib/i18n.ts';
 
 /**
@@ -208,7 +208,7 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings, t: Translate): B
           [t('Gross'), usdcText(e.gross)],
           [t('Fee'), usdcText(e.fee)],
           [t('Net to be paid'), usdcText(e.net)],
-          [t('Wallet'), e.wallet],
+          [t('Wallet'), shownAddress(e.wallet)],
           [t('Requested'), when],
         ],
         closing: [t('Withdrawals may take up to 48 hours to process.'), notYou],
@@ -221,7 +221,7 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings, t: Translate): B
           [t('Amount'), usdcText(e.amount)],
           [t('Fee'), usdcText(e.fee)],
           [t('Net paid'), usdcText(e.net)],
-          [t('Wallet'), e.wallet],
+          [t('Wallet'), shownAddress(e.wallet)],
           [t('Transaction hash'), e.txHash],
           ...(e.notes ? ([[t('Notes'), e.notes]] as [string, string][]) : []),
           [t('Approved'), when],
@@ -326,7 +326,7 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings, t: Translate): B
         ),
         rows: [
           [t('Label'), e.label],
-          [t('Address'), e.address],
+          [t('Address'), shownAddress(e.address)],
           [t('Added'), when],
           [t('Device'), sayDevice(t, e.device)],
           [t('IP address'), e.ip],
@@ -367,11 +367,11 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings, t: Translate): B
         subject: t('Your withdrawal cannot be paid to this address'),
         lead: t(
           'USDC refuses transfers to {wallet} (the token issuer blocked this address), so your withdrawal of {amount} cannot be paid there.',
-          { wallet: getAddress(e.wallet), amount: usdcText(e.net) },
+          { wallet: shownAddress(e.wallet), amount: usdcText(e.net) },
         ),
         rows: [
           [t('Amount'), usdcText(e.net)],
-          [t('Wallet'), getAddress(e.wallet)],
+          [t('Wallet'), shownAddress(e.wallet)],
           [t('Date'), when],
         ],
         closing: [

@@ -12,7 +12,7 @@ import { UpdateBalanceForm } from '../features/admin-balance/components/update-b
 import { fail, stubApi } from '../test/api-stub.ts';
 import { renderApp } from '../test/render.tsx';
 import { ApiError, errorText } from '../lib/api-client.ts';
-import { count, dateTime, usdc } from '../lib/format.ts';
+import { count, dateTime, ltr, percent, tierWithAmount, usdc, usdcNumber } from '../lib/format.ts';
 import { I18nProvider, initialLocale, localeUnsaved, setLocale, t } from '../lib/i18n.tsx';
 
 /*
@@ -264,6 +264,18 @@ describe('Russian', () => {
     expect(usdc(1234.5, 'balance')).toBe('1\u00a0234,5000\u00a0USDC');
     expect(count(1234567)).toBe('1\u00a0234\u00a0567');
   });
+
+  it('percentages are written the way each language writes them', async () => {
+    const written: Record<string, string> = {};
+    for (const l of ['en', 'es', 'ru', 'tr', 'zh-CN'] as const) {
+      await setLocale(l);
+      written[l] = percent(2.5);
+    }
+    expect(written).toEqual({ en: '2.5%', es: '2,5\u00a0%', ru: '2,5\u00a0%', tr: '%2,5', 'zh-CN': '2.5%' });
+    await setLocale('tr');
+    expect(t('{rate} daily', { rate: percent(0.0125) })).toBe('Günlük %0,0125');
+    expect(percent(110, { min: 1, max: 1 })).toBe('%110,0');
+  });
 });
 
 describe('a server error at a field', () => {
@@ -357,6 +369,10 @@ describe('Arabic', () => {
     // Isolated left to right (LRI ... PDI): the sign and the unit stay where they are read.
     expect(usdc(1234.5)).toBe('\u20661,234.50\u00a0USDC\u2069');
     expect(usdc(-1234.5)).toMatch(/^\u2066\u200e?-1,234\.50\u00a0USDC\u2069$/);
+    // A sign stays with its number, a tier's name with its amount, in the order they are read.
+    expect(ltr(`+${usdcNumber(5000)}`)).toBe('\u2066+\u20665,000.00\u2069\u2069');
+    expect(tierWithAmount('Gold', 1000)).toBe('\u2068Gold (\u20661,000.00\u00a0USDC\u2069)\u2069');
+    expect(percent(2.5)).toMatch(/^\u20662\.5\u200e?%\u200e?\u2069$/);
     expect(t('Withdraw All')).toBe('سحب الكل');
   });
 });

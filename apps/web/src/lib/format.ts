@@ -1,4 +1,4 @@
-import { HASH_SHOWN_CHARS, HASH_SHOWN_CHARS_ADMIN_DEPOSITS } from '@harvest/shared/constants';
+import { HASH_SHOWN_CHARS, HASH_SHOWN_CHARS_ADMIN_DEPOSITS, REFERRAL_RATES_PERCENT } from '@harvest/shared/constants';
 import { formatUsdc } from '@harvest/shared/money';
 import { directionOf, intlLocale } from '@harvest/shared/i18n';
 import { currentLocale } from './i18n.tsx';
@@ -22,6 +22,12 @@ const locale = () => intlLocale(currentLocale());
  */
 export const ltr = (text: string) => (directionOf(currentLocale()) === 'rtl' ? `\u2066${text}\u2069` : text);
 
+/**
+ * Text someone typed (a name, a tier) set inside other text: in a right-to-left page it is isolated and takes the
+ * direction of its first letter (Unicode FSI ... PDI), so "Gold (1,000.00 USDC)" reads as written.
+ */
+export const bidiName = (text: string) => (directionOf(currentLocale()) === 'rtl' ? `\u2068${text}\u2069` : text);
+
 /** A number with at least `min` and at most `max` decimals, in the language on screen. */
 function decimal(v: number, min: number, max: number): string {
   if (currentLocale() === 'en') return formatUsdc(v, min, max);
@@ -39,10 +45,32 @@ export const usdcNumber = (v: number, kind: AmountKind = 'amount') => ltr(decima
 /** "1,234.50 USDC": the unit is joined by a no-break space so it never wraps alone. */
 export const usdc = (v: number, kind: AmountKind = 'amount') => ltr(`${decimal(v, DECIMALS[kind], 6)}\u00a0USDC`);
 
+/** A tier with its amount: "Gold (1,000.00 USDC)". */
+export const tierWithAmount = (tier: string, amount: number) => bidiName(`${tier} (${usdc(amount)})`);
+
+/**
+ * The dashboard's balance and total investment: exactly 4 decimals (spec section 2), cut rather than rounded so a
+ * card never shows money that is not there; the exact figure is usdc(v, 'balance'), the card's title.
+ */
+export const usdcFour = (v: number) => ltr(`${decimal(Math.trunc(Math.round(v * 1e6) / 100) / 1e4, 4, 4)}\u00a0USDC`);
+
 /** A chart axis tick in USDC: the same formatter as every amount, without padding ("1,000", "2.5", never "-0"). */
 export const usdcTick = (v: number) => decimal(v, 0, 6);
 
 export const count = (n: number) => n.toLocaleString(locale());
+
+/** A percentage as the language writes it ("2.5%", "2,5 %", "%2,5"); `value` is in percent (2.5 is 2.5 %). */
+export const percent = (value: number, decimals: { min?: number; max?: number } = {}) =>
+  ltr(
+    (value / 100).toLocaleString(locale(), {
+      style: 'percent',
+      minimumFractionDigits: decimals.min ?? 0,
+      maximumFractionDigits: decimals.max ?? 4,
+    }),
+  );
+
+/** The reward rate of a referral level (1 to 3): "10%". */
+export const referralRate = (level: number) => percent(Number(REFERRAL_RATES_PERCENT[level - 1] ?? 0));
 
 /** Hash lengths shown (spec section 9): 20 characters, 30 in the administrator's deposit views. */
 export const HASH_CHARS = { default: HASH_SHOWN_CHARS, adminDeposits: HASH_SHOWN_CHARS_ADMIN_DEPOSITS } as const;

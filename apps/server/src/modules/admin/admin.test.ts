@@ -1,3 +1,4 @@
+import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import {
@@ -265,6 +266,10 @@ describe('CSV export', () => {
     );
     expect(w).toHaveLength(2);
     expect(w[1]).toContain(',pending,balance,5,0,5,,');
+    // The wallet as people read it, with its EIP-55 capitals (stored in lower case).
+    const wallet = w[1]?.split(',')[8] ?? '';
+    expect(wallet).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(wallet).toBe(getAddress(wallet));
     expect(csvLines((await asAdmin('/api/admin/export/withdrawals.csv?status=approved')).body)).toHaveLength(1);
   });
 

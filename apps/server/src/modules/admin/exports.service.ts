@@ -1,3 +1,4 @@
+import { shownAddress } from '@harvest/shared/address';
 import type { Readable } from 'node:stream';
 import { microToText } from '@harvest/shared/money';
 import type { AppContext } from '../../context.ts';
@@ -25,7 +26,7 @@ const DEPOSIT_COLUMNS: CsvColumn<DepositRow>[] = [
   ['type', (d) => d.type],
   ['amount_usdc', (d) => microToText(d.amount)],
   ['tx_hash', (d) => d.txHash],
-  ['from_address', (d) => d.fromAddress],
+  ['from_address', (d) => d.fromAddress && shownAddress(d.fromAddress)],
   ['confirmations', (d) => d.confirmations],
   ['processed_at', (d) => d.processedAt],
   ['failure_reason', (d) => d.failureReason],
@@ -45,7 +46,7 @@ const WITHDRAWAL_COLUMNS: CsvColumn<WithdrawalRow>[] = [
   ['fee_usdc', (w) => microToText(w.feeAmount)],
   ['net_usdc', (w) => microToText(w.netAmount)],
   ['cycle_number', (w) => w.cycleNumber],
-  ['wallet_address', (w) => w.walletAddress],
+  ['wallet_address', (w) => shownAddress(w.walletAddress)],
   ['processed_at', (w) => w.processedAt],
   ['tx_hash', (w) => w.txHash],
   ['notes', (w) => w.notes],
@@ -71,7 +72,7 @@ const USER_COLUMNS: CsvColumn<AdminUserRow>[] = [
   ['referral_rewards_usdc', (u) => microToText(u.referralRewards)],
   ['total_deposits_usdc', (u) => microToText(u.totalDeposits)],
   ['total_adjustments_usdc', (u) => microToText(u.totalAdjustments)],
-  ['withdrawal_wallet', (u) => u.withdrawalWallet],
+  ['withdrawal_wallet', (u) => u.withdrawalWallet && shownAddress(u.withdrawalWallet)],
 ];
 
 const statusOf = (s: string | undefined) => (s && s !== 'all' ? s : null);

@@ -1,3 +1,4 @@
+import { shownAddress } from '@harvest/shared/address';
 import { microToUsdc } from '@harvest/shared/money';
 import { monthOf, type Statement } from '@harvest/shared/schemas/statements';
 import { describeMovement, statementTexts, type MovementDetail } from '@harvest/shared/statement-texts';
@@ -58,7 +59,7 @@ function detailOf(r: q.StatementRow): MovementDetail {
         : {
             kind: 'withdrawal',
             source: sourceOf(r.w_source),
-            wallet: r.w_wallet ?? '',
+            wallet: shownAddress(r.w_wallet ?? ''),
             cycle: r.w_cycle_number,
             tier: r.w_tier_name,
           };

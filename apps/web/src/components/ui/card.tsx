@@ -29,9 +29,12 @@ export function StatCard({
   value,
   tone = 'purple',
   className = '',
+  title,
 }: {
   label: string;
   value: ReactNode;
+  /** The whole figure where the card shows it shortened. */
+  title?: string;
   tone?: 'purple' | 'emerald' | 'amber' | 'sky' | 'rose';
   className?: string;
 }) {
@@ -52,7 +55,7 @@ export function StatCard({
   return (
     <div className={`@container min-w-0 rounded-2xl bg-white/95 p-4 shadow-lg ${className}`}>
       <p className="text-sm font-medium text-slate-700">{label}</p>
-      <div className={`mt-1 text-2xl font-bold ${fit ? 'whitespace-nowrap' : ''} ${tones[tone]}`} style={fit}>
+      <div className={`mt-1 text-2xl font-bold ${fit ? 'whitespace-nowrap' : ''} ${tones[tone]}`} style={fit} title={title}>
         {value}
       </div>
     </div>

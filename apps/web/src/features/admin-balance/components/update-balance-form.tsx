@@ -9,7 +9,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { AmountInput, TextInput } from '../../../components/ui/field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { firstError, useFailure, useZodForm } from '../../../lib/form.ts';
-import { fullName, usdc } from '../../../lib/format.ts';
+import { fullName, ltr, usdc } from '../../../lib/format.ts';
 import { useUpdateUserBalance } from '../api/update-user-balance.ts';
 import { rich, t } from '../../../lib/i18n.tsx';
 
@@ -104,8 +104,7 @@ export function UpdateBalanceForm({ user, onDone }: { user: AdminUser; onDone?: 
           <dd className="text-end font-semibold">{usdc(microToUsdc(next), 'balance')}</dd>
           <dt>{t('Difference')}</dt>
           <dd className="text-end">
-            {diff > 0n ? '+' : diff < 0n ? '−' : ''}
-            {usdc(microToUsdc(diff < 0n ? -diff : diff), 'balance')}
+            {ltr(`${diff > 0n ? '+' : diff < 0n ? '−' : ''}${usdc(microToUsdc(diff < 0n ? -diff : diff), 'balance')}`)}
           </dd>
         </dl>
       </ConfirmDialog>

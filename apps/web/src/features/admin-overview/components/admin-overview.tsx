@@ -135,14 +135,14 @@ function ActivityCard({ title, empty, rows }: { title: string; empty: string; ro
           {rows.map((r) => (
             <li key={r.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
               <div className="min-w-0">
-                <p className="truncate font-medium text-slate-900">{fullName(r.user)}</p>
+                <p className="font-medium text-slate-900">{fullName(r.user)}</p>
                 <p className="text-xs text-slate-600">
                   <Email address={r.user.email} />
                 </p>
                 <p className="text-xs whitespace-nowrap text-slate-600">{dateTime(r.at)}</p>
               </div>
-              <div className="flex items-center gap-2">
-                <span className="font-semibold text-slate-900">{usdc(r.amount)}</span>
+              <div className="flex flex-wrap items-center gap-2">
+                <span className="font-semibold whitespace-nowrap text-slate-900">{usdc(r.amount)}</span>
                 <Badge className={r.badge.cls}>{t(r.badge.label)}</Badge>
               </div>
             </li>

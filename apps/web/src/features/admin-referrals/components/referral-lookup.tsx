@@ -9,11 +9,9 @@ import { QueryState } from '../../../components/ui/query-state.tsx';
 import { useZodForm } from '../../../lib/form.ts';
 import { useQuery } from '@tanstack/react-query';
 import { userCandidatesQuery, userNetworkQuery } from '../api/referrals.ts';
-import { date, usdc } from '../../../lib/format.ts';
+import { date, referralRate, usdc } from '../../../lib/format.ts';
 import { Email } from '../../../components/ui/email.tsx';
 import { t } from '../../../lib/i18n.tsx';
-
-const LEVEL_RATE = ['10%', '3%', '1%'];
 
 /**
  * Look up any user's referral network: search by name or e-mail, pick a user, see the three
@@ -103,7 +101,7 @@ function RewardsCard({ data }: { data: AdminReferralLookup }) {
         {rewards.byLevel.map((l) => (
           <div key={l.level} className="rounded-lg bg-slate-50 p-3">
             <dt className="text-xs text-slate-500">
-              {t('Level {n} ({rate})', { n: l.level, rate: LEVEL_RATE[l.level - 1] ?? '' })}
+              {t('Level {n} ({rate})', { n: l.level, rate: referralRate(l.level) })}
             </dt>
             <dd className="font-semibold text-slate-900">
               {usdc(l.amount)}{' '}

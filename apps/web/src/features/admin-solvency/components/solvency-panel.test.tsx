@@ -40,7 +40,7 @@ describe('SolvencyPanel', () => {
   it('shows coverage, liabilities, assets and the reading time; green at or above 100 %', async () => {
     show(base);
     const coverage = await screen.findByTestId('solvency-coverage');
-    expect(coverage.textContent).toBe('110.0 % covered');
+    expect(coverage.textContent).toBe('110.0% covered');
     expect(coverage.dataset.covered).toBe('yes');
     expect(coverage.className).toMatch(/emerald/);
     expect(screen.getByText('1,000.00 USDC')).toBeTruthy();
@@ -50,7 +50,7 @@ describe('SolvencyPanel', () => {
   it('is red below 100 %', async () => {
     show({ ...base, assets: { depositAddresses: 500, payoutAddress: 100, treasury: 0 }, coverage: 0.6 });
     const coverage = await screen.findByTestId('solvency-coverage');
-    expect(coverage.textContent).toBe('60.0 % covered');
+    expect(coverage.textContent).toBe('60.0% covered');
     expect(coverage.dataset.covered).toBe('no');
     expect(coverage.className).toMatch(/rose/);
     expect(screen.getByText(/On-chain balances read Nov 23, 2026/)).toBeTruthy();
@@ -76,7 +76,7 @@ describe('SolvencyPanel', () => {
         : json({ error: 'The balances were read a moment ago. Try again in 9 seconds.', code: 'rate_limited' }, 429);
     });
     await user.click(await screen.findByRole('button', { name: 'Refresh now' }));
-    await waitFor(() => expect(screen.getByTestId('solvency-coverage').textContent).toBe('200.0 % covered'));
+    await waitFor(() => expect(screen.getByTestId('solvency-coverage').textContent).toBe('200.0% covered'));
     await user.click(screen.getByRole('button', { name: 'Refresh now' }));
     await waitFor(() => expect(calls).toBe(2));
     expect(fetch).toHaveBeenCalled();

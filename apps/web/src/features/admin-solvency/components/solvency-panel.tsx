@@ -7,7 +7,7 @@ import { Card } from '../../../components/ui/card.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { fetchFile, save } from '../../../lib/download.ts';
-import { count, dateTime, shortHash, usdc } from '../../../lib/format.ts';
+import { count, dateTime, percent, shortHash, usdc } from '../../../lib/format.ts';
 import { toast } from '../../../lib/toast.ts';
 import { solvencyQuery, useAcknowledgeAlarm, useReconcile, useRefreshSolvency } from '../api/solvency.ts';
 import { rich, t } from '../../../lib/i18n.tsx';
@@ -72,7 +72,7 @@ function Coverage({ s }: { s: Solvency }) {
           ? t('Coverage not known yet')
           : s.coverage === null
             ? t('Nothing owed')
-            : t('{percent} % covered', { percent: (s.coverage * 100).toFixed(1) })}
+            : t('{percent} covered', { percent: percent(s.coverage * 100, { min: 1, max: 1 }) })}
       </p>
       <dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 text-slate-700">
         <dt>{t('Owed to investors')}</dt>

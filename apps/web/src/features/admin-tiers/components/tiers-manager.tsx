@@ -12,7 +12,7 @@ import { useFailure, useZodForm } from '../../../lib/form.ts';
 import { useSaveTier } from '../api/save-tier.ts';
 import { useQuery } from '@tanstack/react-query';
 import { adminTiersQuery } from '../api/tiers.ts';
-import { dateTime, usdc } from '../../../lib/format.ts';
+import { dateTime, percent, usdc } from '../../../lib/format.ts';
 import { t } from '../../../lib/i18n.tsx';
 
 /** Tier management: create, edit, activate and deactivate. Bought investments keep their terms. */
@@ -66,7 +66,7 @@ export function TiersManager() {
                     </div>
                     <p className="mt-2 text-xl font-bold text-purple-700">{usdc(tier.amount)}</p>
                     <p className="text-sm text-slate-600">
-                      {t('{rate}% daily · order {order}', { rate: tier.dailyRate, order: tier.sortOrder })}
+                      {t('{rate} daily · order {order}', { rate: percent(tier.dailyRate), order: tier.sortOrder })}
                     </p>
                     <p className="text-xs text-slate-500">{t('Updated {date}', { date: dateTime(tier.updatedAt) })}</p>
                     <div className="mt-3 flex flex-wrap gap-2">

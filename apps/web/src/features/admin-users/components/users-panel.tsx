@@ -198,7 +198,8 @@ function UserCard({
           </p>
         </ConfirmDialog>
       </div>
-      <dl className="mt-3 grid grid-cols-1 gap-2 text-sm md:grid-cols-3 md:gap-3 xl:grid-cols-6">
+      {/* As many columns as hold the longest figure whole ("1,000,000,000.000000 USDC"). */}
+      <dl className="mt-3 grid grid-cols-1 gap-2 text-sm md:grid-cols-[repeat(auto-fill,minmax(15rem,1fr))] md:gap-3">
         <Figure label={t('Balance')} value={usdc(user.balance, 'balance')} />
         <Figure label={t('Total Investment')} value={usdc(user.totalInvestment, 'balance')} />
         <Figure label={t('Total Earnings')} value={usdc(user.totalEarnings)} />

@@ -65,8 +65,9 @@ describe('SignupForm', () => {
     await waitFor(() => expect(fieldError('Email')).toBe(TEXT.emailFirst));
     await userEvent.click(screen.getByRole('button', { name: 'Create Account' }));
     const form = screen.getByRole('button', { name: 'Create Account' }).closest('form') as HTMLElement;
-    // One summary in the form (the toast aside), not the same sentence under eight fields.
+    // One summary in the form (the toast aside), not the same sentence under eight fields: the spec's text alone.
     await waitFor(() => expect(within(form).getAllByText(new RegExp(TEXT.signupAllRequired))).toHaveLength(1));
+    expect(within(form).getByText(new RegExp(TEXT.signupAllRequired)).textContent).toBe(TEXT.signupAllRequired);
     const labels = ['Invitation Code', 'First Name', 'Last Name', 'Verification Code', 'Phone Number', 'Password'];
     for (const label of labels) {
       expect(screen.getByLabelText(label, { exact: true }).getAttribute('aria-invalid')).toBe('true');

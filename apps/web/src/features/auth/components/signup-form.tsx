@@ -118,7 +118,7 @@ export function SignupForm() {
       <form onSubmit={form.handleSubmit(onValid, onInvalid)} className="space-y-4" noValidate>
         {missing && (
           <p id={SUMMARY_ID} className="rounded-lg bg-red-50 p-3 text-sm font-medium text-red-800">
-            {t('{required}. Fill in the fields marked Required.', { required: t(TEXT.signupAllRequired) })}
+            {t(TEXT.signupAllRequired)}
           </p>
         )}
         <TextInput

@@ -9,7 +9,7 @@ import { errorText } from '../../../lib/api-client.ts';
 import { useCompleteCycle } from '../api/complete-cycle.ts';
 import { useStartEarning } from '../api/start-earning.ts';
 import { countdownText, useServerNow } from './use-server-now.ts';
-import { isPlatformWeekend, usdc, weekdayTime } from '../../../lib/format.ts';
+import { isPlatformWeekend, percent, usdc, weekdayTime } from '../../../lib/format.ts';
 import { rich, t } from '../../../lib/i18n.tsx';
 import { sayReceipt } from '../../../lib/server-text.ts';
 
@@ -119,7 +119,7 @@ export function InvestmentCard({
         <div>
           <h3 className="text-lg font-bold text-purple-900">{inv.tier}</h3>
           <p className="text-sm text-slate-600">
-            {usdc(inv.amount)} · {t('{rate}% daily', { rate: inv.dailyRate })}
+            {usdc(inv.amount)} · {t('{rate} daily', { rate: percent(inv.dailyRate) })}
           </p>
         </div>
         <StateBadge state={state} weekend={weekend} />

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { ReferralTree } from '@harvest/shared/schemas/referrals';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
-import { date } from '../../../lib/format.ts';
+import { date, referralRate } from '../../../lib/format.ts';
 import { Email } from '../../../components/ui/email.tsx';
 import { rich, t } from '../../../lib/i18n.tsx';
 
@@ -31,17 +31,17 @@ export function ReferralNetwork({
 }) {
   const levels: { label: string; entries: Entry[]; count: number }[] = [
     {
-      label: t('Level {n} ({rate}%)', { n: 1, rate: 10 }),
+      label: t('Level {n} ({rate})', { n: 1, rate: referralRate(1) }),
       entries: tree.level1,
       count: tree.level1Count ?? tree.level1.length,
     },
     {
-      label: t('Level {n} ({rate}%)', { n: 2, rate: 3 }),
+      label: t('Level {n} ({rate})', { n: 2, rate: referralRate(2) }),
       entries: tree.level2,
       count: tree.level2Count ?? tree.level2.length,
     },
     {
-      label: t('Level {n} ({rate}%)', { n: 3, rate: 1 }),
+      label: t('Level {n} ({rate})', { n: 3, rate: referralRate(3) }),
       entries: tree.level3,
       count: tree.level3Count ?? tree.level3.length,
     },

@@ -5,8 +5,9 @@ import { Card } from '../../../components/ui/card.tsx';
 import { dateTime, ltr, shortHash, usdcNumber } from '../../../lib/format.ts';
 import { rich, t } from '../../../lib/i18n.tsx';
 
-/** A movement's amount with its sign: money in is "+", money out "-" (the formatter's). */
-const signed = (v: number) => `${v > 0 ? '+' : ''}${usdcNumber(v)}`;
+/** A movement's amount with its sign: money in is "+", money out "-" (the formatter's); in a right-to-left page the
+ * sign stays with its number. */
+const signed = (v: number) => (v > 0 ? ltr(`+${usdcNumber(v)}`) : usdcNumber(v));
 const amountTone = (v: number) => (v > 0 ? 'text-emerald-800' : 'text-slate-900');
 
 /**

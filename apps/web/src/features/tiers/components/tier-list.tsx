@@ -12,7 +12,7 @@ import { useFailure } from '../../../lib/form.ts';
 import { investBodyOf, useInvest } from '../api/invest.ts';
 import { useQuery } from '@tanstack/react-query';
 import { tiersQuery } from '../api/tiers.ts';
-import { usdc } from '../../../lib/format.ts';
+import { percent, usdc } from '../../../lib/format.ts';
 import { rich, t } from '../../../lib/i18n.tsx';
 
 /** Gross earning of one 8-hour cycle, as the server computes it (rounded down to the micro-unit). */
@@ -59,7 +59,7 @@ export function TierList({ balance, weekday }: { balance?: number; weekday?: boo
                     <h3 className="text-lg font-bold text-purple-900">{tier.name}</h3>
                     <p className="mt-2 text-2xl font-bold text-slate-900">{usdc(tier.amount)}</p>
                     <p className="mt-1 text-sm text-slate-600">
-                      {rich(t('Daily rate: <0>{rate}%</0>', { rate: tier.dailyRate }), [
+                      {rich(t('Daily rate: <0>{rate}</0>', { rate: percent(tier.dailyRate) }), [
                         (text) => <span className="font-semibold text-emerald-700">{text}</span>,
                       ])}
                     </p>
@@ -133,7 +133,7 @@ function ConfirmInvest({ tier, balance, onClose }: { tier: Tier | null; balance?
             )}
             <div className="flex justify-between gap-2">
               <dt className="text-slate-600">{t('Daily rate')}</dt>
-              <dd className="font-semibold">{tier.dailyRate}%</dd>
+              <dd className="font-semibold">{percent(tier.dailyRate)}</dd>
             </div>
             {earning !== null && (
               <div className="flex justify-between gap-2">

@@ -10,7 +10,7 @@ import { errorText, hasCode, isAbout } from '../../../lib/api-client.ts';
 import { firstError, useFailure, useZodForm } from '../../../lib/form.ts';
 import { useRequestAll } from '../api/request-all.ts';
 import type { Breakdown } from '../lib/breakdown.ts';
-import { usdc } from '../../../lib/format.ts';
+import { ltr, usdc } from '../../../lib/format.ts';
 import { t } from '../../../lib/i18n.tsx';
 import { sayReceipt } from '../../../lib/server-text.ts';
 import { useAuth } from '../../../lib/auth.tsx';
@@ -30,8 +30,7 @@ function BreakdownList({ b }: { b: Breakdown }) {
       <dd className="text-end font-medium text-slate-900">{usdc(b.gross)}</dd>
       <dt className="text-slate-600">{t('Fee (15% on earnings)')}</dt>
       <dd className={`text-end ${b.fee > 0 ? 'text-red-700' : 'text-slate-900'}`}>
-        {b.fee > 0 ? '−' : ''}
-        {usdc(b.fee)}
+        {b.fee > 0 ? ltr(`−${usdc(b.fee)}`) : usdc(b.fee)}
       </dd>
       <dt className="font-semibold text-slate-900">{t('You receive (net)')}</dt>
       <dd className="text-end font-bold text-emerald-700">{usdc(b.net)}</dd>

@@ -1,7 +1,7 @@
 import { msg } from '@harvest/shared/i18n';
 import type { Withdrawal } from '@harvest/shared/schemas/withdrawals';
 import { STATUS_STYLE, statusLabel } from '../lib/format.ts';
-import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
+import { dateTime, shortHash, tierWithAmount, usdc } from '../../../lib/format.ts';
 import { t, known } from '../../../lib/i18n.tsx';
 
 const SOURCE_LABEL = {
@@ -40,9 +40,7 @@ export function WithdrawalCard({ w }: { w: Withdrawal }) {
         {w.investmentId && (
           <>
             <dt className="text-slate-500">{t('Tier')}</dt>
-            <dd className="text-end text-slate-900">
-              {w.investmentId.tier} ({usdc(w.investmentId.amount)})
-            </dd>
+            <dd className="text-end text-slate-900">{tierWithAmount(w.investmentId.tier, w.investmentId.amount)}</dd>
           </>
         )}
         <dt className="text-slate-500">{t('Wallet')}</dt>
