@@ -75,9 +75,7 @@ export async function look(page: Page, name: string, opts: { toast?: string } = 
       const spills = await page.evaluate(() => {
         const spilling = [...document.body.querySelectorAll<HTMLElement>('*')].filter(
           (el) =>
-            el.clientWidth > 0 &&
-            el.scrollWidth > el.clientWidth + 1 &&
-            getComputedStyle(el).overflowX === 'visible',
+            el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX === 'visible',
         );
         const says = (el: Element) =>
           `<${el.tagName.toLowerCase()} class="${el.getAttribute('class') ?? ''}"> "${(el.textContent ?? '').slice(0, 60)}"`;

@@ -55,7 +55,11 @@ export function StatCard({
   return (
     <div className={`@container min-w-0 rounded-2xl bg-white/95 p-4 shadow-lg ${className}`}>
       <p className="text-sm font-medium text-slate-700">{label}</p>
-      <div className={`mt-1 text-2xl font-bold ${fit ? 'whitespace-nowrap' : ''} ${tones[tone]}`} style={fit} title={title}>
+      <div
+        className={`mt-1 text-2xl font-bold ${fit ? 'whitespace-nowrap' : ''} ${tones[tone]}`}
+        style={fit}
+        title={title}
+      >
         {value}
       </div>
     </div>
