@@ -15,6 +15,8 @@ export const DEFAULT_ANALYTICS_PERIOD = 30;
 export const POLL_INVESTMENTS_MS = 2_000;
 export const POLL_DEPOSITS_MS = 30_000;
 export const POLL_ADMIN_WITHDRAWALS_MS = 30_000;
+/** The users list (and the Security panel it feeds): a freeze or block made elsewhere shows without a reload. */
+export const POLL_ADMIN_USERS_MS = 30_000;
 export const TOAST_MS = 3_000;
 export const HASH_SHOWN_CHARS = 20;
 export const HASH_SHOWN_CHARS_ADMIN_DEPOSITS = 30;

@@ -25,6 +25,8 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   /** The session ended (expired, logged out, password changed): sign in again. */
   session_expired: 401,
+  /** The session was signed out from another device (a sign-out of it, of every other one, "this wasn't me"). */
+  session_revoked: 401,
   /** Wrong e-mail or password at sign-in. */
   invalid_credentials: 401,
   /** The current password (or withdrawal password) given to confirm an action is wrong. */

@@ -68,6 +68,7 @@ export const TEXT = {
   blocked: 'Your account has been blocked. Please contact support.',
   unauthorized: 'Please sign in to continue',
   sessionExpired: 'Your session has expired. Please sign in again.',
+  sessionEndedElsewhere: 'This session was signed out from another device. Please sign in again.',
   signedOutElsewhere: 'You signed out in another tab. Please sign in again.',
   firstNameRequired: 'First name is required',
   lastNameRequired: 'Last name is required',

@@ -34,7 +34,10 @@ export function authHooks(ctx: AppContext) {
     if (user.isBlocked) {
       // A block also ends the session (token version); only Logout still accepts the token.
       if (!allowBlocked) throw forbidden(MSG.blocked, 'blocked');
-    } else if (user.tokenVersion !== claims.tv || !session || session.revokedAt)
+    } else if (session?.revokedAt && session.revokedAt < session.expiresAt)
+      // Signed out from another device (one session, all others, "this wasn't me"), not by its own logout.
+      throw unauthorized(MSG.sessionEndedElsewhere, 'session_revoked');
+    else if (user.tokenVersion !== claims.tv || !session || session.revokedAt)
       throw unauthorized(MSG.sessionExpired, 'session_expired');
     const now = ctx.clock.now();
     if (session && !session.revokedAt && now.getTime() - session.lastSeenAt.getTime() >= LAST_SEEN_EVERY_MS)

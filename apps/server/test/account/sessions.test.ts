@@ -60,7 +60,10 @@ describe('sessions and devices', () => {
     expect(await meStatus(desk)).toBe(200);
     const out = await call(t, 'DELETE', `/api/user/sessions/${deskId}`, { token: laptop });
     expect(out.data).toEqual({ message: MSG.sessionRevoked });
-    expect(await meStatus(desk)).toBe(401);
+    // The desk is told why: signed out from another device, not "expired".
+    const told = await call(t, 'GET', '/api/user/me', { token: desk });
+    expect(told.statusCode).toBe(401);
+    expect(told.data).toEqual({ error: MSG.sessionEndedElsewhere, code: 'session_revoked' });
     expect(await meStatus(laptop)).toBe(200);
     expect((await call(t, 'DELETE', `/api/user/sessions/${deskId}`, { token: laptop })).statusCode).toBe(404);
   });

@@ -44,13 +44,19 @@ describe('the route table', () => {
     for (const c of SPEC_CALLS) expect(keys, c).toContain(c);
   });
 
-  it('has exactly the four public calls, and a known body for every POST/PUT', () => {
+  it('has exactly the five public calls, and a known body for every POST/PUT', () => {
     expect(
       routes
         .filter((r) => r.isPublic)
         .map((r) => r.key)
         .sort(),
-    ).toEqual(['POST /api/login', 'POST /api/register', 'POST /api/security/not-me', 'POST /api/send-code']);
+    ).toEqual([
+      'POST /api/login',
+      'POST /api/register',
+      'POST /api/security/link-preview',
+      'POST /api/security/not-me',
+      'POST /api/send-code',
+    ]);
     for (const r of routes.filter((x) => x.method !== 'GET'))
       expect(Object.keys(bodies), `${r.key} needs a body in validBodies()`).toContain(r.key);
   });

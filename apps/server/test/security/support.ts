@@ -51,7 +51,13 @@ export interface Route {
 }
 
 /** The calls without a session: sign-up, sign-in, and "this wasn't me" (the e-mailed link's secret is the credential). */
-export const PUBLIC_PATHS = ['/api/login', '/api/register', '/api/send-code', '/api/security/not-me'];
+export const PUBLIC_PATHS = [
+  '/api/login',
+  '/api/register',
+  '/api/send-code',
+  '/api/security/not-me',
+  '/api/security/link-preview',
+];
 
 const asMethod = (m: string): Method => {
   const u = m.toUpperCase();
@@ -376,6 +382,7 @@ export function validBodies(w: World): Record<string, Record<string, unknown> | 
     'DELETE /api/user/sessions/{id}': undefined,
     'DELETE /api/user/withdrawal-addresses/{id}': undefined,
     'POST /api/security/not-me': { token: 'probe-token-that-is-not-a-link-secret' },
+    'POST /api/security/link-preview': { page: 'not-me', token: 'probe-token-that-is-not-a-link-secret' },
     'POST /api/admin/users/{id}/revoke-sessions': undefined,
     'PUT /api/admin/users/{id}/withdrawals-frozen': { frozen: true },
   };

@@ -26,6 +26,7 @@ const claimsOf = (token: string): Record<string, unknown> =>
 const CODE_OF: Record<string, string> = {
   [MSG.unauthorized]: 'unauthorized',
   [MSG.sessionExpired]: 'session_expired',
+  [MSG.sessionEndedElsewhere]: 'session_revoked',
   [MSG.blocked]: 'blocked',
 };
 

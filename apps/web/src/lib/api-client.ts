@@ -85,13 +85,14 @@ export function setBlockedHandler(fn: () => void) {
   onBlocked = fn;
 }
 
-let onSessionEnded: () => void = () => undefined;
+let onSessionEnded: (notice: string) => void = () => undefined;
 /**
  * Called when a call that needs the session answers 401 (expired, logged out here or in another tab, password
- * changed): the session is over, whatever screen asked, polls included. A network error is not a 401 and ends
- * nothing; neither does a wrong password on a form (its own code).
+ * changed, signed out from another device), with what the sign-in page says: the session is over, whatever screen
+ * asked, polls included. A network error is not a 401 and ends nothing; neither does a wrong password on a form
+ * (its own code).
  */
-export function setSessionEndedHandler(fn: () => void) {
+export function setSessionEndedHandler(fn: (notice: string) => void) {
   onSessionEnded = fn;
 }
 
@@ -133,7 +134,9 @@ export async function api<S extends z.ZodMiniType>(
     // A session refused, or gone (another tab signed out and took the token): a wrong password on a form is a
     // 401 too, with its own code, and ends nothing.
     else if (needsSession && res.status === 401 && (err.code === 'unauthorized' || err.code === 'session_expired'))
-      onSessionEnded();
+      onSessionEnded(TEXT.sessionExpired);
+    else if (needsSession && res.status === 401 && err.code === 'session_revoked')
+      onSessionEnded(TEXT.sessionEndedElsewhere);
     throw err;
   }
   const parsed = z.safeParse(schema, data);

@@ -99,7 +99,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       tokenStore.clear();
       setUserState(null);
       setStatus('anonymous');
-      setNotice(message);
+      // A second ending (the read that failed, after the API client ended it) keeps what the first one said.
+      setNotice((said) => message ?? said);
       // Stops every poll: no screen keeps asking with a dead token.
       queryClient.cancelQueries();
       queryClient.clear();
@@ -130,7 +131,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       }
       // Only the server's no removes the token (spec section 4: "on failure"); a network error or a
       // server fault leaves the person signed in, with a Retry.
-      if (err instanceof ApiError && (err.status === 401 || err.status === 403 || err.status === 404)) endSession(null);
+      if (err instanceof ApiError && (err.status === 401 || err.status === 403 || err.status === 404))
+        endSession(hasCode(err, 'session_revoked') ? TEXT.sessionEndedElsewhere : null);
       else setStatus('unreachable');
     }
   }, [endSession]);
@@ -140,12 +142,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       setStatus('blocked');
       tell({ kind: 'blocked' });
     });
-    setSessionEndedHandler(() => {
+    setSessionEndedHandler((notice) => {
       if (!signedIn.current) return;
       signedIn.current = false;
       rememberWhere();
-      endSession(TEXT.sessionExpired);
-      tell({ kind: 'ended', notice: TEXT.sessionExpired });
+      endSession(notice);
+      tell({ kind: 'ended', notice });
     });
     void refresh();
   }, [refresh, endSession, tell]);
@@ -168,11 +170,18 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     const onStorage = (e: StorageEvent) => {
       if (e.key === tokenStore.key && e.newValue && !signedIn.current) void refresh();
     };
+    // Back to this window: the account may have changed meanwhile (a lock change confirmed from the e-mail in
+    // another tab, a freeze after "this wasn't me"), so the session's user is read again.
+    const onFocus = () => {
+      if (signedIn.current) void refresh();
+    };
     window.addEventListener('storage', onStorage);
+    window.addEventListener('focus', onFocus);
     return () => {
       ch?.close();
       channel.current = null;
       window.removeEventListener('storage', onStorage);
+      window.removeEventListener('focus', onFocus);
     };
   }, [refresh, endSession]);
 

@@ -26,6 +26,8 @@ export const queryKeys = {
     sessions: (page: number) => ['account-security', 'sessions', page] as const,
     events: (page: number) => ['account-security', 'events', page] as const,
   },
+  /** What an e-mailed link is about (its page, before the button). */
+  linkPreview: (page: string, token: string) => ['link-preview', page, token] as const,
   tiers: ['tiers'] as const,
   referrals: { tree: ['referrals', 'tree'] as const, rewards: ['referrals', 'rewards'] as const },
   /** A statement of account: the investor's own (`/user/statement`) or a user's for the administrator. */

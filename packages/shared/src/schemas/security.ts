@@ -67,12 +67,30 @@ export const addWithdrawalAddressResponse = z.object({
   address: withdrawalAddressSchema,
 });
 
+const linkToken = z
+  .string({ error: SECURITY_TEXT.linkIncomplete })
+  .check(z.trim(), z.minLength(1, SECURITY_TEXT.linkIncomplete), z.maxLength(100, SECURITY_TEXT.linkIncomplete));
+
 /** The secret of an e-mailed link (its page posts it): 43 base64url characters. */
-export const linkTokenBody = z.strictObject({
-  token: z
-    .string({ error: SECURITY_TEXT.linkIncomplete })
-    .check(z.trim(), z.minLength(1, SECURITY_TEXT.linkIncomplete), z.maxLength(100, SECURITY_TEXT.linkIncomplete)),
+export const linkTokenBody = z.strictObject({ token: linkToken });
+
+/** The pages e-mailed links open. */
+export const LINK_PAGES = ['confirm-address', 'confirm-lock-off', 'not-me'] as const;
+export type LinkPage = (typeof LINK_PAGES)[number];
+
+/** What a link's page shows before its button: `POST /api/security/link-preview`, which uses nothing up. */
+export const linkPreviewBody = z.strictObject({ page: z.enum(LINK_PAGES), token: linkToken });
+export const linkPreviewResponse = z.object({
+  /** When the e-mail was sent. */
+  sentAt: isoDate,
+  /** The address the link confirms, or that "this wasn't me" removes. */
+  address: z.optional(z.object({ label: z.string(), address: z.string(), usableAt: isoDate })),
+  /** The sign-in that "this wasn't me" ends. */
+  session: z.optional(z.object({ device: z.string(), ip: z.nullable(z.string()), signedInAt: isoDate })),
+  /** Turning the lock off: how long it stays on after the confirmation. */
+  lockOffHours: z.optional(z.number()),
 });
+export type LinkPreview = z.infer<typeof linkPreviewResponse>;
 
 // ------------------------------------------------------------------ the withdrawal lock
 

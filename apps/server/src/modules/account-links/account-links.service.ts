@@ -1,8 +1,12 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { MSG } from '@harvest/shared/messages';
+import type { LinkPage, LinkPreview } from '@harvest/shared/schemas/security';
+import { getAddress } from 'viem';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { badRequest } from '../../lib/errors.ts';
+import { findSession } from '../sessions/sessions.queries.ts';
+import { findAddress } from '../withdrawal-addresses/withdrawal-addresses.queries.ts';
 import * as q from './account-links.queries.ts';
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -31,6 +35,36 @@ export async function createLink(
     expiresAt: new Date(now.getTime() + o.ttlMs),
   });
   return `${ctx.config.publicUrl}/${PAGES[o.kind]}#token=${token}`;
+}
+
+const KIND_OF_PAGE = Object.fromEntries(Object.entries(PAGES).map(([k, v]) => [v, k])) as Record<LinkPage, q.LinkKind>;
+
+/**
+ * What a live link is about, for its page to show before the person presses its button: the address, the sign-in
+ * or the lock change, and when the e-mail was sent. Uses nothing up; a used, expired or unknown link is refused as
+ * using it would be.
+ */
+export async function previewLink(
+  ctx: Pick<AppContext, 'db' | 'clock' | 'config'>,
+  page: LinkPage,
+  token: string,
+): Promise<LinkPreview> {
+  const link = await q.findLink(ctx.db, KIND_OF_PAGE[page], hashOf(token));
+  if (!link || link.usedAt || link.expiresAt <= ctx.clock.now()) throw badRequest(MSG.linkInvalid, 'invalid_link');
+  const preview: LinkPreview = { sentAt: link.createdAt.toISOString() };
+  if (link.kind === 'confirm_lock_off') preview.lockOffHours = ctx.config.WITHDRAWAL_ADDRESS_COOLDOWN_HOURS;
+  if (!link.targetId) return preview;
+  const address = await findAddress(ctx.db, link.userId, link.targetId);
+  if (address)
+    preview.address = {
+      label: address.label,
+      address: getAddress(address.address),
+      usableAt: address.usableAt.toISOString(),
+    };
+  const session = address ? undefined : await findSession(ctx.db, link.userId, link.targetId);
+  if (session)
+    preview.session = { device: session.device, ip: session.ip, signedInAt: session.createdAt.toISOString() };
+  return preview;
 }
 
 /**

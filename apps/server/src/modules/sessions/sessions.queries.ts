@@ -15,6 +15,7 @@ const sessionUserStatement = oncePerDb((db) =>
     .select({
       user: users,
       revokedAt: sessions.revokedAt,
+      expiresAt: sessions.expiresAt,
       lastSeenAt: sessions.lastSeenAt,
       device: sessions.device,
     })
@@ -28,8 +29,8 @@ const sessionUserStatement = oncePerDb((db) =>
 export async function findSessionUser(db: Db, userId: string, sessionId: string) {
   const [row] = await sessionUserStatement(db).execute({ userId, sessionId });
   if (!row) return undefined;
-  const { user, revokedAt, lastSeenAt, device } = row;
-  return { user, session: lastSeenAt && device ? { revokedAt, lastSeenAt, device } : null };
+  const { user, revokedAt, expiresAt, lastSeenAt, device } = row;
+  return { user, session: lastSeenAt && device && expiresAt ? { revokedAt, expiresAt, lastSeenAt, device } : null };
 }
 
 /** Moves last-seen forward only if it is older than `staleBefore`: at most one write a minute per session. */
@@ -58,11 +59,20 @@ export async function extendSession(db: Db, sessionId: string, expiresAt: Date):
   await db.update(sessions).set({ expiresAt }).where(eq(sessions.id, sessionId));
 }
 
-/** Ends one live session of the user; false when it was not live (already ended, expired, not theirs). */
-export async function revokeSession(db: Db, userId: string, sessionId: string, now: Date): Promise<boolean> {
+/**
+ * Ends one live session of the user; false when it was not live (already ended, expired, not theirs). Its own
+ * sign-out (`own`) also ends its life, so its token reads as over rather than as signed out from elsewhere.
+ */
+export async function revokeSession(
+  db: Db,
+  userId: string,
+  sessionId: string,
+  now: Date,
+  own = false,
+): Promise<boolean> {
   const rows = await db
     .update(sessions)
-    .set({ revokedAt: now })
+    .set(own ? { revokedAt: now, expiresAt: now } : { revokedAt: now })
     .where(
       and(
         eq(sessions.id, sessionId),

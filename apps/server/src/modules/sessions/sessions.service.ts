@@ -129,7 +129,7 @@ export async function signOut(ctx: AppContext, user: AuthUser, sessionId: string
   if (!sessionId) return;
   await inTransaction(ctx.db, async (tx) => {
     const session = await q.findSession(tx, user.id, sessionId);
-    if (!(await q.revokeSession(tx, user.id, sessionId, ctx.clock.now()))) return;
+    if (!(await q.revokeSession(tx, user.id, sessionId, ctx.clock.now(), true))) return;
     await recordSecurityEvent(tx, {
       userId: user.id,
       type: 'session_revoked',

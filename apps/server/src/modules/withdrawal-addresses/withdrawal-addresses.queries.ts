@@ -48,6 +48,16 @@ export async function allAddressesPage(db: Db, userId: string, page: { page: num
   return { rows, total: total?.n ?? 0 };
 }
 
+/** One of the user's addresses by id, removed or not. */
+export async function findAddress(db: Db, userId: string, id: string): Promise<AddressRow | undefined> {
+  const [r] = await db
+    .select()
+    .from(withdrawalAddresses)
+    .where(and(eq(withdrawalAddresses.id, id), eq(withdrawalAddresses.userId, userId)))
+    .limit(1);
+  return r;
+}
+
 /** Confirms a live, unconfirmed address; false when it was removed (or confirmed) meanwhile. */
 export async function confirmAddress(db: Db, id: string, now: Date): Promise<AddressRow | undefined> {
   const [r] = await db

@@ -1,18 +1,20 @@
 import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { LinkPage, LinkPreview } from '@harvest/shared/schemas/security';
 import { msg } from '@harvest/shared/i18n';
 import { Button } from '../../components/ui/button.tsx';
+import { Skeleton } from '../../components/ui/query-state.tsx';
 import { errorText } from '../../lib/api-client.ts';
 import { rememberWhere, useAuth } from '../../lib/auth.tsx';
 import { dateTime } from '../../lib/format.ts';
 import { t, useLingui } from '../../lib/i18n.tsx';
 import { sayReceipt } from '../../lib/server-text.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
-import { reportNotMe } from '../../features/account-security/api/security.ts';
+import { linkPreviewQuery, reportNotMe } from '../../features/account-security/api/security.ts';
 import { confirmAddress, confirmLockOff } from '../../features/withdrawals/api/address-book.ts';
 
-type Kind = 'confirm-address' | 'confirm-lock-off' | 'not-me';
+type Kind = LinkPage;
 
 const PAGES: Record<Kind, { title: string; lead: string; action: string; needsSession: boolean }> = {
   'confirm-address': {
@@ -58,6 +60,8 @@ export function Component() {
   useLingui();
   const [result, setResult] = useState<{ ok: boolean; say: () => string } | null>(null);
   const [busy, setBusy] = useState(false);
+  // What the button will do, read before it is pressed (a dead link says so here, with no button).
+  const preview = useQuery({ ...linkPreviewQuery(kind, token), enabled: Boolean(token) && !result });
 
   async function go() {
     setBusy(true);
@@ -112,9 +116,16 @@ export function Component() {
           >
             {result.say()}
           </p>
+        ) : preview.isError ? (
+          <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
+            {errorText(preview.error, msg('This link could not be used.'))}
+          </p>
+        ) : !preview.data ? (
+          <Skeleton label={t('Reading the link...')} />
         ) : (
           <>
             <p className="text-slate-700">{t(page.lead)}</p>
+            <LinkDetails kind={kind} preview={preview.data} />
             {signInFirst ? (
               <>
                 <p className="text-sm text-slate-700">
@@ -146,5 +157,44 @@ export function Component() {
         </p>
       </div>
     </div>
+  );
+}
+
+/** The address, the sign-in or the lock change the button acts on, and when the e-mail was sent. */
+function LinkDetails({ kind, preview: p }: { kind: Kind; preview: LinkPreview }) {
+  const rows: [string, string, string?][] = [];
+  if (p.address) {
+    rows.push([t('Label'), p.address.label], [t('Address'), p.address.address, 'font-mono text-xs']);
+    if (kind === 'confirm-address') rows.push([t('Usable from'), dateTime(p.address.usableAt)]);
+  }
+  if (p.session) {
+    rows.push([t('Device'), p.session.device], [t('Signed in'), dateTime(p.session.signedInAt)]);
+    if (p.session.ip) rows.push([t('IP address'), p.session.ip]);
+  }
+  rows.push([t('E-mail sent'), dateTime(p.sentAt)]);
+  return (
+    <>
+      {p.address && kind === 'not-me' && (
+        <p className="text-sm text-slate-700">{t('This address is removed from your address book:')}</p>
+      )}
+      {p.session && <p className="text-sm text-slate-700">{t('This sign-in is signed out:')}</p>}
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 rounded-lg bg-slate-50 p-3 text-sm">
+        {rows.map(([label, value, cls]) => (
+          <div key={label} className="contents">
+            <dt className="text-slate-600">{label}</dt>
+            <dd className={`min-w-0 text-slate-900 ${cls ?? ''}`} dir={cls ? 'ltr' : undefined}>
+              {value}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      {p.lockOffHours !== undefined && (
+        <p className="text-sm text-slate-700">
+          {t('After you confirm, the lock stays on for {hours} hours; then Withdraw All may pay to any address.', {
+            hours: p.lockOffHours,
+          })}
+        </p>
+      )}
+    </>
   );
 }

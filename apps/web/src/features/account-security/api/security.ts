@@ -1,6 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
 import { messageResponse } from '@harvest/shared/schemas/common';
-import { securityEventsResponse, sessionsResponse } from '@harvest/shared/schemas/security';
+import {
+  linkPreviewResponse,
+  securityEventsResponse,
+  sessionsResponse,
+  type LinkPage,
+} from '@harvest/shared/schemas/security';
 import { api } from '../../../lib/api-client.ts';
 import type { PageAt } from '../../../lib/paging.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
@@ -23,3 +28,12 @@ export const revokeSession = (id: string) => api(`/user/sessions/${id}`, message
 export const revokeOtherSessions = () => api('/user/sessions/revoke-others', messageResponse, { method: 'POST' });
 export const reportNotMe = (token: string) =>
   api('/security/not-me', messageResponse, { method: 'POST', body: { token } });
+
+/** What an e-mailed link is about, shown before its button; a dead link's 400 is final (no retry). */
+export const linkPreviewQuery = (page: LinkPage, token: string) =>
+  queryOptions({
+    queryKey: queryKeys.linkPreview(page, token),
+    queryFn: () => api('/security/link-preview', linkPreviewResponse, { method: 'POST', body: { page, token } }),
+    retry: false,
+    staleTime: Infinity,
+  });

@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
+import { POLL_ADMIN_USERS_MS } from '@harvest/shared/constants';
 import { adminUserDepositsResponse, adminUsersResponse } from '@harvest/shared/schemas/admin';
 import { api } from '../../../lib/api-client.ts';
 import { pageQuery, type PageAt } from '../../../lib/paging.ts';
@@ -11,6 +12,7 @@ export const adminUsersQuery = (at: PageAt, search: string) =>
   queryOptions({
     queryKey: queryKeys.admin.users.list(at, USERS_PAGE_SIZE, search),
     queryFn: () => api(`/admin/users?${pageQuery(at, USERS_PAGE_SIZE, search ? { search } : {})}`, adminUsersResponse),
+    refetchInterval: POLL_ADMIN_USERS_MS,
   });
 
 /** A user's deposits (View Deposits). */

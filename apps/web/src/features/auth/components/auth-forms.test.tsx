@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { TEXT } from '@harvest/shared/texts';
 import { fail, stubApi } from '../../../test/api-stub.ts';
 import { renderApp } from '../../../test/render.tsx';
+import { useAuth } from '../../../lib/auth.tsx';
 import { LoginForm } from './login-form.tsx';
 import { SignupForm } from './signup-form.tsx';
 
@@ -15,6 +16,48 @@ function fieldError(label: string): string | null {
 }
 
 describe('LoginForm', () => {
+  it('a session signed out from another device is said so when this window comes back, not "expired"', async () => {
+    localStorage.setItem('token', 'tok');
+    let revoked = false;
+    const user = {
+      _id: 'u1',
+      id: 'u1',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@example.com',
+      phone: null,
+      isAdmin: false,
+      isBlocked: false,
+      depositAddress: '0x1111111111111111111111111111111111111111',
+      withdrawalWallet: null,
+      invitationCode: null,
+      twoFactorEnabled: false,
+      locale: 'en',
+      withdrawalLock: { status: 'off', endsAt: null, required: false },
+      withdrawalsFrozen: false,
+      createdAt: '2026-11-01T00:00:00.000Z',
+    };
+    stubApi(({ path }) => {
+      if (path !== '/user/me') return undefined;
+      if (revoked) return fail(401, TEXT.sessionEndedElsewhere, 'session_revoked');
+      return { user, platform: { timeZone: 'UTC', demoDeposits: true } };
+    });
+    const Status = () => <output aria-label="session">{useAuth().status}</output>;
+    renderApp(
+      <>
+        <Status />
+        <LoginForm />
+      </>,
+    );
+    await waitFor(() => expect(screen.getByLabelText('session').textContent).toBe('authenticated'));
+    revoked = true;
+    fireEvent.focus(window);
+    expect(await screen.findByText(TEXT.sessionEndedElsewhere)).toBeTruthy();
+    expect(screen.queryByText(TEXT.sessionExpired)).toBeNull();
+    expect(screen.getByLabelText('session').textContent).toBe('anonymous');
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+
   it('asks for e-mail and password before calling the server, next to each field and in a toast', async () => {
     const api = stubApi(() => undefined);
     renderApp(<LoginForm />);

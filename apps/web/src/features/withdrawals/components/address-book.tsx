@@ -37,6 +37,25 @@ export function addressState(a: Pick<WithdrawalAddress, 'status' | 'usableAt'>):
   return { text: t('Confirm it from the e-mail we sent you'), tone: 'bg-slate-100 text-slate-800' };
 }
 
+/**
+ * With the lock on and no address of the book usable yet, what Withdraw All waits for: the first address to end
+ * its cool-down, or one to be confirmed from its e-mail. Null when one is usable (or the book is empty).
+ */
+export function waitingNote(addresses: WithdrawalAddress[] | undefined): string | null {
+  if (!addresses?.length || addresses.some((a) => a.status === 'active')) return null;
+  const next = addresses
+    .filter((a) => a.status === 'cooling_down')
+    .sort((a, b) => Date.parse(a.usableAt) - Date.parse(b.usableAt))[0];
+  if (next)
+    return t('No address of your book is usable yet: {label} becomes usable on {at}.', {
+      label: next.label,
+      at: dateTime(next.usableAt),
+    });
+  return t('No address of your book is usable yet: confirm {label} from the e-mail we sent you.', {
+    label: addresses[0]?.label ?? '',
+  });
+}
+
 /** Adds an address to the book: label, address (EIP-55 checked), the login password again. */
 export function AddAddressForm({
   onDone,
@@ -233,8 +252,10 @@ export function AddressChoice({
   const [adding, setAdding] = useState(false);
   const query = useQuery(addressesQuery(FIRST_PAGE, ADDRESS_CHOICE_SIZE));
   const errorId = 'address-choice-error';
+  // Nothing to choose yet: when it will be, in place of "enter an address" with no field to enter it in.
+  const waiting = waitingNote(query.data?.addresses);
   return (
-    <fieldset className="space-y-2" aria-describedby={error ? errorId : undefined}>
+    <fieldset className="space-y-2" aria-describedby={error || waiting ? errorId : undefined}>
       <legend className="text-sm font-medium text-slate-800">{t('Pay to an address of your address book')}</legend>
       <QueryState query={query} what={t('your withdrawal addresses')} lines={2}>
         {(data) =>
@@ -272,10 +293,16 @@ export function AddressChoice({
           )
         }
       </QueryState>
-      {error && (
-        <p id={errorId} className="text-sm font-medium text-red-700">
-          {known(error)}
+      {waiting ? (
+        <p id={errorId} className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
+          {waiting}
         </p>
+      ) : (
+        error && (
+          <p id={errorId} className="text-sm font-medium text-red-700">
+            {known(error)}
+          </p>
+        )
       )}
       {adding ? (
         <AddAddressForm nested onDone={() => setAdding(false)} onCancel={() => setAdding(false)} />

@@ -111,6 +111,35 @@ describe('Withdraw All with the address lock on', () => {
   });
 });
 
+describe('Withdraw All with the lock on and the only address still cooling down', () => {
+  it('says when that address becomes usable, not "enter your wallet address"; nothing is sent', async () => {
+    localStorage.setItem('token', 'tok');
+    const u = userEvent.setup();
+    const book = [address({ label: 'Cold', status: 'cooling_down', usableAt: '2026-01-02T09:30:00.000Z' })];
+    const api = stubApi(({ path }) => {
+      if (path === '/user/me') return { user, platform: { timeZone: 'UTC', demoDeposits: true } };
+      if (path.startsWith('/user/dashboard')) return dashboard;
+      if (path.startsWith('/withdrawal/my-withdrawals')) return { withdrawals: [] };
+      if (path.startsWith('/user/withdrawal-addresses?'))
+        return { addresses: book, pagination: { page: 1, pageSize: 50, total: 1 } };
+    });
+    renderApp(<WithdrawalsSection />);
+    const open = await screen.findByRole('button', { name: 'Withdraw All' });
+    await waitFor(() => expect((open as HTMLButtonElement).disabled).toBe(false));
+    await u.click(open);
+    const dialog = screen.getByRole('dialog', { name: 'Withdraw All' });
+    const note = 'No address of your book is usable yet: Cold becomes usable on Jan 2, 2026, 9:30 AM UTC.';
+    expect(await within(dialog).findByText(note)).toBeTruthy();
+    await u.type(within(dialog).getByLabelText('Withdrawal Password'), 'withdraw-1');
+    await u.type(within(dialog).getByLabelText('Authentication or recovery code'), '123456');
+    await u.click(within(dialog).getByRole('button', { name: 'Review Withdrawal' }));
+    // The toast says the same; the field's "Please enter your wallet address" is not said anywhere.
+    await waitFor(() => expect(screen.getAllByText(note)).toHaveLength(2));
+    expect(screen.queryByText('Please enter your wallet address')).toBeNull();
+    expect(api.to('POST /withdrawal')).toHaveLength(0);
+  });
+});
+
 describe('Withdraw All on a frozen account', () => {
   it('shows what is held and why, with no field to fill in and nothing to send', async () => {
     localStorage.setItem('token', 'tok');

@@ -14,7 +14,10 @@ import { ltr, usdc } from '../../../lib/format.ts';
 import { t } from '../../../lib/i18n.tsx';
 import { sayReceipt } from '../../../lib/server-text.ts';
 import { useAuth } from '../../../lib/auth.tsx';
-import { AddressChoice } from './address-book.tsx';
+import { useQuery } from '@tanstack/react-query';
+import { FIRST_PAGE } from '../../../lib/paging.ts';
+import { ADDRESS_CHOICE_SIZE, addressesQuery } from '../api/address-book.ts';
+import { AddressChoice, waitingNote } from './address-book.tsx';
 
 function BreakdownList({ b }: { b: Breakdown }) {
   return (
@@ -80,6 +83,9 @@ function WithdrawAllBody({
   // With the address lock on, Withdraw All pays only to an active address of the book: "choose or add".
   const fromBook = Boolean(user && user.withdrawalLock.status !== 'off');
   const needsCode = Boolean(user?.twoFactorEnabled);
+  // The book AddressChoice reads (one request): with nothing usable yet, a submit says when it will be.
+  const book = useQuery({ ...addressesQuery(FIRST_PAGE, ADDRESS_CHOICE_SIZE), enabled: fromBook });
+  const waiting = fromBook ? waitingNote(book.data?.addresses) : null;
   const form = useZodForm<RequestAllInput>(
     requestAllBody,
     { defaultValues: { walletAddress: fromBook ? '' : (lastWallet ?? ''), withdrawalPassword: '', totpCode: '' } },
@@ -180,7 +186,9 @@ function WithdrawAllBody({
 
   return (
     <form
-      onSubmit={form.handleSubmit(onReview, (errs) => toast.error(firstError(errs) ?? TEXT.withdrawFailed))}
+      onSubmit={form.handleSubmit(onReview, (errs) =>
+        toast.error((errs.walletAddress && waiting) || (firstError(errs) ?? TEXT.withdrawFailed)),
+      )}
       className="space-y-4"
       noValidate
     >
