@@ -17,6 +17,7 @@ import { sessionRoutes } from './modules/sessions/sessions.routes.ts';
 import { securityEventRoutes } from './modules/security-events/security-events.routes.ts';
 import { withdrawalAddressRoutes } from './modules/withdrawal-addresses/withdrawal-addresses.routes.ts';
 import { accountLinkRoutes } from './modules/account-links/account-links.routes.ts';
+import { historyRoutes } from './modules/history/history.routes.ts';
 
 /** Every API module, mounted under /api. Each module owns its routes, service and queries. */
 export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -38,5 +39,6 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     await app.register(securityEventRoutes(ctx));
     await app.register(withdrawalAddressRoutes(ctx));
     await app.register(accountLinkRoutes(ctx));
+    await app.register(historyRoutes(ctx));
   };
 }

@@ -122,6 +122,10 @@ export const TEXT = {
   statementFormat: 'Format must be json, csv or pdf',
   statementFailed: 'Failed to load the statement',
   statementDownloadFailed: 'Failed to download the statement',
+
+  // ---------------------------------------------------------------- full history
+  historyPageInvalid: 'Page must be a whole number of at least 1',
+  historySearchInvalid: 'Search must be a text of at most 100 characters',
 } as const;
 
 /** A text over its field's limit (MAX_LENGTH): "First name must be at most 100 characters". */

@@ -19,6 +19,8 @@ export const queryKeys = {
     settings: ['deposits', 'settings'] as const,
   },
   withdrawals: { mine: ['withdrawals', 'mine'] as const },
+  /** The full history: deposits and withdrawals, one page of one filter and search. */
+  history: (page: number, status: string, q: string) => ['history', page, status, q] as const,
   /** The account's security: the address book, sessions, activity; an action refreshes all of it. */
   account: {
     all: ['account-security'] as const,

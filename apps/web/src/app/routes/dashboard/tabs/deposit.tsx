@@ -9,15 +9,26 @@ import { WalletDeposit } from '../../../../features/deposits/components/wallet-d
 import { RecentDeposits } from '../../../../features/deposits/components/recent-deposits.tsx';
 import { depositSettingsQuery } from '../../../../features/deposits/api/deposit-settings.ts';
 import { useQuery } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router';
+import { FullHistory } from '../../../../features/history/components/full-history.tsx';
 import { dashboardQuery } from '../../../../lib/query-keys.ts';
 import { usdc } from '../../../../lib/format.ts';
 import { t } from '../../../../lib/i18n.tsx';
+
+/** The full history is a view of this tab in the URL (`&view=history`): Back returns to the tab. */
+const HISTORY_VIEW = 'history';
 
 /**
  * Deposit tab (spec section 2): address, instructions, warning, balance, form, corrections, recent deposits;
  * with per-investor addresses also "Send from my wallet" when the browser has a wallet.
  */
 export default function Tab() {
+  const [params, setParams] = useSearchParams();
+  if (params.get('view') === HISTORY_VIEW) return <FullHistory onBack={() => setParams({ tab: 'deposit' })} />;
+  return <DepositTab />;
+}
+
+function DepositTab() {
   const { user } = useAuth();
   const dashboard = useQuery(dashboardQuery(POLL_DEPOSITS_MS));
   const balance = dashboard.data?.accountSummary.balance;
@@ -69,6 +80,12 @@ export default function Tab() {
         )}
         <Card title={t('Recent Deposits')}>
           <RecentDeposits />
+          <Link
+            to={{ search: `?tab=deposit&view=${HISTORY_VIEW}` }}
+            className="mt-3 inline-flex min-h-10 items-center text-sm font-semibold text-purple-800 underline hover:text-purple-900"
+          >
+            {t('Full history')}
+          </Link>
         </Card>
       </div>
       <FailedDeposits />
