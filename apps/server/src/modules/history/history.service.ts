@@ -1,3 +1,4 @@
+import { shownAddress } from '@harvest/shared/address';
 import { microToUsdc } from '@harvest/shared/money';
 import {
   HISTORY_PAGE_SIZE,
@@ -20,7 +21,7 @@ function toItem(r: q.HistoryRow): HistoryItem {
     fee: r.fee !== null && r.fee > 0n ? microToUsdc(r.fee) : null,
     status: isStatus(r.status) ? r.status : 'pending',
     txHash: r.tx_hash,
-    address: r.address,
+    address: r.address && shownAddress(r.address),
     at: r.at.toISOString(),
     processedAt: r.processed_at ? r.processed_at.toISOString() : null,
   };
