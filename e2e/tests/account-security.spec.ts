@@ -95,6 +95,10 @@ test('the investor turns the lock on and saves an address, confirmed from the e-
 
   const mail = await waitForMail(ada.email, 'New withdrawal address added');
   await page.goto(linkIn(mail.text, 'confirm-address'));
+  // What the button confirms, before it is pressed: the label and the address.
+  await expect(page.getByText('My Ledger Nano X, kept in the home safe')).toBeVisible();
+  await expect(page.getByText(OWN)).toBeVisible();
+  await look(page, 'account-confirm-address-preview');
   await page.getByRole('button', { name: 'Confirm this address' }).click();
   await expect(page.getByRole('status')).toContainText('Address confirmed');
   await look(page, 'account-confirm-address');
@@ -127,6 +131,12 @@ test('a thief with both passwords signs in elsewhere, adds an address and cannot
   const thiefs = dialog.getByRole('radio', { name: /Savings/ });
   await expect(thiefs).toBeDisabled();
   await expect(dialog.getByRole('radio', { name: /My Ledger/ })).toBeDisabled(); // still cooling down
+  // Nothing usable yet: when it will be, not "enter your wallet address".
+  await expect(
+    dialog.getByText(
+      /^No address of your book is usable yet: My Ledger Nano X, kept in the home safe becomes usable on Nov 17, 2026, 9:\d\d AM UTC\.$/,
+    ),
+  ).toBeVisible();
   await look(thief, 'account-withdraw-choose-or-add');
 
   // Straight at the API with the stolen session: refused now, and 24 hours later.
@@ -147,8 +157,21 @@ test('a thief with both passwords signs in elsewhere, adds an address and cannot
   // The owner's e-mail names the address and where it was added from; "this wasn't me" secures the account.
   const added = await waitForMail(ada.email, 'New withdrawal address added: Savings');
   expect(added.text).toContain(THIEFS);
+  const notMe = linkIn(added.text, 'not-me');
+  // Opened in an Arabic browser first: the page says which address it removes, and looking uses nothing up.
+  const arabic = await browser.newContext({ locale: 'ar' });
+  const ar = await arabic.newPage();
+  await ar.goto(notMe);
+  await expect(ar.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(ar.getByText(THIEFS)).toBeVisible();
+  await look(ar, 'account-not-me-preview-ar');
+  await arabic.close();
   await signIn(page, app, ada);
-  await page.goto(linkIn(added.text, 'not-me'));
+  await page.goto(notMe);
+  await expect(page.getByText('This address is removed from your address book:')).toBeVisible();
+  await expect(page.getByText('Savings', { exact: true })).toBeVisible();
+  await expect(page.getByText(THIEFS)).toBeVisible();
+  await look(page, 'account-not-me-preview');
   await page.getByRole('button', { name: 'Secure my account' }).click();
   await expect(page.getByRole('status')).toContainText('Your account is secured');
   await look(page, 'account-not-me-done');
@@ -157,6 +180,8 @@ test('a thief with both passwords signs in elsewhere, adds an address and cannot
   expect((await app.api('GET', '/user/me', { token: stolen ?? '' })).status).toBe(401);
   await thief.reload();
   await expect(thief).toHaveURL(/\/login/);
+  // Told why: signed out from another device, not "expired".
+  await expect(thief.getByText('This session was signed out from another device. Please sign in again.')).toBeVisible();
   await thiefContext.close();
 });
 

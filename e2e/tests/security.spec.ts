@@ -58,6 +58,6 @@ test('an administrator changes their e-mail with their password', async ({ page 
   await confirm.fill(ADMIN.password);
   await dialog.getByRole('button', { name: 'Save Changes' }).click();
   await expect(toast(page, 'Profile updated')).toBeVisible();
-  await expect(dialog.getByText(newEmail)).toBeVisible();
+  await expect(dialog.getByText(newEmail, { exact: true })).toBeVisible();
   expect((await app.api('POST', '/login', { body: { email: newEmail, password: ADMIN.password } })).status).toBe(200);
 });
