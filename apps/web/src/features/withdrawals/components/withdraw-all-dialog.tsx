@@ -15,6 +15,7 @@ import { t } from '../../../lib/i18n.tsx';
 import { sayReceipt } from '../../../lib/server-text.ts';
 import { useAuth } from '../../../lib/auth.tsx';
 import { AddressChoice } from './address-book.tsx';
+import { ChainValue } from '../../../components/ui/chain-value.tsx';
 
 function BreakdownList({ b }: { b: Breakdown }) {
   return (
@@ -147,8 +148,8 @@ function WithdrawAllBody({
         <BreakdownList b={breakdown} />
         <div className="text-sm">
           <p className="font-medium text-slate-500">{t('To wallet')}</p>
-          <p className="font-mono text-xs break-all text-slate-900" dir="ltr">
-            {wallet.trim()}
+          <p className="text-xs text-slate-900">
+            <ChainValue kind="address" value={wallet.trim()} />
           </p>
         </div>
         <div className="flex flex-wrap justify-end gap-2">
