@@ -104,7 +104,7 @@ export function ChainValue({
           >
             <svg
               aria-hidden="true"
-              className={`${icon} rtl:-scale-x-100`}
+              className={icon}
               viewBox="0 0 24 24"
               fill="none"
               stroke="currentColor"
