@@ -85,6 +85,7 @@ async function linksTo(link: Locator, href: string) {
 test('hashes and addresses: copied by mouse and keyboard, linked to the explorer, in English and Arabic', async ({
   page,
   context,
+  browser,
 }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.baseURL });
   await signIn(page, app, max);
@@ -137,4 +138,27 @@ test('hashes and addresses: copied by mouse and keyboard, linked to the explorer
     `${EXPLORER}/address/${DEPOSIT_ADDRESS}`,
   );
   await look(page, 'hashes-deposit-ar', { toast: 'تم نسخ عنوان الإيداع' });
+
+  // The administrator's deposit (hash cut to 30 characters, the sender's address) and the paid withdrawal's panel.
+  const adminContext = await browser.newContext();
+  await adminContext.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.baseURL });
+  const admin = await adminContext.newPage();
+  await signIn(admin, app, ADMIN);
+  await openTab(admin, 'Deposits');
+  await expect(admin.getByText(`${depositHash.slice(0, 30)}...`, { exact: true })).toBeVisible();
+  await linksTo(admin.getByRole('link', { name: 'View transaction on the explorer' }), `${EXPLORER}/tx/${depositHash}`);
+  await linksTo(admin.getByRole('link', { name: 'View address on the explorer' }), `${EXPLORER}/address/${FROM}`);
+  await look(admin, 'hashes-admin-deposits');
+  await openTab(admin, 'Withdrawals');
+  await admin.getByRole('tab', { name: 'History (1)' }).click();
+  await admin.getByRole('button', { name: /Completed/ }).click();
+  const panel = admin.locator('section').filter({ has: admin.getByRole('heading', { name: 'Process Withdrawal' }) });
+  await panel.getByRole('button', { name: 'Copy transaction hash' }).click();
+  await expect.poll(() => clipboard(admin)).toBe(payoutHash);
+  await linksTo(
+    panel.getByRole('link', { name: 'View address on the explorer' }),
+    `${EXPLORER}/address/${WALLET_EIP55}`,
+  );
+  await look(admin, 'hashes-admin-withdrawal');
+  await adminContext.close();
 });
