@@ -12,6 +12,15 @@ const prod = {
 };
 
 describe('config validated at boot', () => {
+  it('EXPLORER_URL: Polygonscan by default, without a trailing slash, or none when empty', () => {
+    expect(loadConfig({}).EXPLORER_URL).toBe('https://polygonscan.com');
+    expect(loadConfig({ EXPLORER_URL: 'https://amoy.polygonscan.com/' }).EXPLORER_URL).toBe(
+      'https://amoy.polygonscan.com',
+    );
+    expect(loadConfig({ EXPLORER_URL: '' }).EXPLORER_URL).toBeNull();
+    expect(() => loadConfig({ EXPLORER_URL: 'javascript:alert(1)' })).toThrow(/EXPLORER_URL/);
+  });
+
   it('has the documented defaults', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({

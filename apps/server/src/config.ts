@@ -102,12 +102,14 @@ export const envSchema = z
     MAIL_OUTBOX_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
     /** Longest wait between two delivery attempts of one e-mail (the backoff doubles from 30 s up to this). */
     MAIL_RETRY_MAX_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(3_600_000),
-    /** Block explorer linked from payout e-mails (`<url>/tx/<hash>`). */
+    /**
+     * Block explorer the screens and payout e-mails link hashes and addresses to (`<url>/tx/<hash>`,
+     * `<url>/address/<address>`); empty: no links (a private test chain has no explorer).
+     */
     EXPLORER_URL: z
-      .string()
-      .regex(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, 'must be an http(s) URL')
+      .union([z.literal(''), z.string().regex(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, 'must be an http(s) URL')])
       .default('https://polygonscan.com')
-      .transform((u) => u.replace(/\/+$/, '')),
+      .transform((u) => (u === '' ? null : u.replace(/\/+$/, ''))),
     PLATFORM_TIMEZONE: z
       .string()
       .default('UTC')

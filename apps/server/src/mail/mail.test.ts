@@ -92,7 +92,8 @@ describe('e-mail receipts', () => {
     expect(mail.html).not.toContain('<we>');
   });
 
-  it('withdrawal requested, approved (with the explorer link) and rejected (with the notes)', async () => {
+  /** A Withdraw All of an earning (1.50 gross, 1.275 net) and the balance (10.00): the request and its two withdrawals. */
+  async function withdrawAll() {
     const u = await investor();
     const inv = await seedFundedInvestment(t, u.user.id);
     await seedCycleEarning(t, u.user.id, inv, 1_500_000n);
@@ -104,6 +105,21 @@ describe('e-mail receipts', () => {
       body: { walletAddress: MIXED_CASE.toLowerCase(), withdrawalPassword: u.withdrawalPassword },
     });
     expect(req.statusCode).toBe(200);
+    const mine = await call(t, 'GET', '/api/withdrawal/my-withdrawals', { token });
+    const ws = mine.data.withdrawals as { _id: string; source: string }[];
+    return { u, earning: ws.find((w) => w.source === 'earning'), balance: ws.find((w) => w.source === 'balance') };
+  }
+
+  const approve = async (withdrawalId: string | undefined, txHash: string, notes?: string) =>
+    (
+      await call(t, 'POST', '/api/withdrawal/admin/approve', {
+        token: await tokenNow(t, admin),
+        body: { withdrawalId, txHash, ...(notes ? { notes } : {}) },
+      })
+    ).statusCode;
+
+  it('withdrawal requested, rejected (with the notes) and paid (with the explorer link)', async () => {
+    const { u, earning, balance } = await withdrawAll();
     const requested = await onlyMailTo(u.user.email);
     expect(requested.subject).toBe('Withdrawal requested: 11.275 USDC');
     expect(requested.text).toContain('for 2 items');
@@ -113,43 +129,53 @@ describe('e-mail receipts', () => {
     expect(requested.text).toMatch(new RegExp(`Wallet:\\s+${MIXED_CASE}`));
     expect(requested.text).toContain(LOCAL);
 
-    const mine = await call(t, 'GET', '/api/withdrawal/my-withdrawals', { token });
-    const ws = mine.data.withdrawals as { _id: string; source: string }[];
-    const earning = ws.find((w) => w.source === 'earning');
-    const balance = ws.find((w) => w.source === 'balance');
-    const adminToken = await tokenNow(t, admin);
-    const payout = hashOf(5003);
-    expect(
-      (
-        await call(t, 'POST', '/api/withdrawal/admin/approve', {
-          token: adminToken,
-          body: { withdrawalId: earning?._id, txHash: payout, notes: 'Paid' },
-        })
-      ).statusCode,
-    ).toBe(200);
+    const reject = await call(t, 'POST', '/api/withdrawal/admin/reject', {
+      token: await tokenNow(t, admin),
+      body: { withdrawalId: balance?._id, notes: 'Wallet under review' },
+    });
+    expect(reject.statusCode).toBe(200);
     await deliverOutbox(t.ctx);
-    const approved = t.smtp.mailsTo(u.user.email)[1];
-    expect(approved?.subject).toBe('Withdrawal paid: 1.275 USDC');
-    expect(approved?.text).toMatch(/Fee:\s+0\.225 USDC/);
-    expect(approved?.text).toMatch(new RegExp(`Wallet:\\s+${MIXED_CASE}`));
-    expect(approved?.text).toMatch(new RegExp(`Transaction hash:\\s+${payout}`));
-    expect(approved?.text).toContain(`https://polygonscan.com/tx/${payout}`);
-    expect(approved?.html).toContain(`<a href="https://polygonscan.com/tx/${payout}">`);
+    const rejected = t.smtp.mailsTo(u.user.email)[1];
+    expect(rejected?.subject).toBe('Withdrawal rejected: 10.00 USDC');
+    expect(rejected?.text).toMatch(/Notes:\s+Wallet under review/);
+    expect(rejected?.text).toMatch(/Returned to:\s+your balance/);
 
-    expect(
-      (
-        await call(t, 'POST', '/api/withdrawal/admin/reject', {
-          token: adminToken,
-          body: { withdrawalId: balance?._id, notes: 'Wallet under review' },
-        })
-      ).statusCode,
-    ).toBe(200);
+    const payout = hashOf(5003);
+    expect(await approve(earning?._id, payout, 'Paid')).toBe(200);
     await deliverOutbox(t.ctx);
     const all = t.smtp.mailsTo(u.user.email);
     expect(all).toHaveLength(3);
-    expect(all[2]?.subject).toBe('Withdrawal rejected: 10.00 USDC');
-    expect(all[2]?.text).toMatch(/Notes:\s+Wallet under review/);
-    expect(all[2]?.text).toMatch(/Returned to:\s+your balance/);
+    const paid = all[2];
+    expect(paid?.subject).toBe('Withdrawal paid: 1.275 USDC');
+    expect(paid?.text).toMatch(/Fee:\s+0\.225 USDC/);
+    expect(paid?.text).toMatch(/Notes:\s+Paid/);
+    expect(paid?.text).toMatch(new RegExp(`Wallet:\\s+${MIXED_CASE}`));
+    expect(paid?.text).toMatch(new RegExp(`Transaction hash:\\s+${payout}`));
+    expect(paid?.text).toContain(`https://polygonscan.com/tx/${payout}`);
+    expect(paid?.html).toContain(`<a href="https://polygonscan.com/tx/${payout}">`);
+  });
+
+  it('one request paid by two transfers: one paid e-mail, when the second lands, listing both', async () => {
+    const { u, earning, balance } = await withdrawAll();
+    const first = hashOf(5004);
+    const second = hashOf(5005);
+    expect(await approve(balance?._id, first)).toBe(200);
+    await deliverOutbox(t.ctx);
+    // The request is half paid: only the request's own mail so far.
+    expect(t.smtp.mailsTo(u.user.email).map((m) => m.subject)).toEqual(['Withdrawal requested: 11.275 USDC']);
+
+    expect(await approve(earning?._id, second)).toBe(200);
+    await deliverOutbox(t.ctx);
+    const subjects = t.smtp.mailsTo(u.user.email).map((m) => m.subject);
+    expect(subjects).toEqual(['Withdrawal requested: 11.275 USDC', 'Withdrawal paid: 11.275 USDC']);
+    const paid = t.smtp.mailsTo(u.user.email)[1];
+    expect(paid?.text).toMatch(/Amount:\s+11\.50 USDC/);
+    expect(paid?.text).toMatch(/Net paid:\s+11\.275 USDC/);
+    expect(paid?.text).toMatch(new RegExp(`Transfer 1:\\s+${first}`));
+    expect(paid?.text).toMatch(new RegExp(`Transfer 2:\\s+${second}`));
+    expect(paid?.text).toContain(`View transfer 1 on the Polygon explorer: https://polygonscan.com/tx/${first}`);
+    expect(paid?.text).toContain(`View transfer 2 on the Polygon explorer: https://polygonscan.com/tx/${second}`);
+    expect(paid?.html).toContain(`<a href="https://polygonscan.com/tx/${second}">`);
   });
 
   it('two-factor on and off, and a password change, each tell the owner once', async () => {

@@ -34,12 +34,14 @@ export type MailEvent =
       at: Date;
     }
   | {
+      /** One Withdraw All request paid (all its withdrawals decided): its approved ones added up. */
       kind: 'withdrawal_approved';
       amount: bigint;
       fee: bigint;
       net: bigint;
       wallet: string;
-      txHash: string;
+      /** Every transfer that paid it, in the order they were approved. */
+      txHashes: string[];
       notes: string | null;
       at: Date;
     }
@@ -82,8 +84,8 @@ export type MailKind = MailEvent['kind'];
 
 export interface MailSettings {
   timeZone: string;
-  /** Block explorer base URL (https://polygonscan.com): a payout links to `${explorerUrl}/tx/${hash}`. */
-  explorerUrl: string;
+  /** Block explorer base URL (https://polygonscan.com): a payout links to `${explorerUrl}/tx/${hash}`; null: no links. */
+  explorerUrl: string | null;
   supportEmail: string;
 }
 
@@ -222,12 +224,23 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings, t: Translate): B
           [t('Fee'), usdcText(e.fee)],
           [t('Net paid'), usdcText(e.net)],
           [t('Wallet'), shownAddress(e.wallet)],
-          [t('Transaction hash'), e.txHash],
+          ...e.txHashes.map((hash, i): [string, string] => [
+            e.txHashes.length === 1 ? t('Transaction hash') : t('Transfer {n}', { n: i + 1 }),
+            hash,
+          ]),
           ...(e.notes ? ([[t('Notes'), e.notes]] as [string, string][]) : []),
           [t('Approved'), when],
         ],
         closing: [],
-        links: [{ text: t('View the transaction on the Polygon explorer'), href: `${s.explorerUrl}/tx/${e.txHash}` }],
+        links: s.explorerUrl
+          ? e.txHashes.map((hash, i) => ({
+              text:
+                e.txHashes.length === 1
+                  ? t('View the transaction on the Polygon explorer')
+                  : t('View transfer {n} on the Polygon explorer', { n: i + 1 }),
+              href: `${s.explorerUrl}/tx/${hash}`,
+            }))
+          : [],
       };
     case 'withdrawal_rejected':
       return {

@@ -226,3 +226,8 @@ export function useAuth(): AuthState {
   if (!ctx) throw new Error('useAuth outside AuthProvider');
   return ctx;
 }
+
+/** The platform settings (clock, explorer), null before the session is read or outside a session. */
+export function usePlatform(): PlatformInfo | null {
+  return useContext(AuthContext)?.platform ?? null;
+}

@@ -66,11 +66,13 @@ export type User = z.infer<typeof userSchema>;
 export const userRefSchema = z.pick(userSchema, { _id: true, firstName: true, lastName: true, email: true });
 export type UserRef = z.infer<typeof userRefSchema>;
 
-/** The platform settings screens need: its clock (PLATFORM_TIMEZONE) and whether deposits are demo ones. */
+/** The platform settings screens need: its clock (PLATFORM_TIMEZONE), whether deposits are demo ones, its explorer. */
 export const platformInfoSchema = z.object({
   timeZone: z.string(),
   /** No chain is configured: deposits are demo deposits an administrator confirms by hand. */
   demoDeposits: z.boolean(),
+  /** Block explorer (EXPLORER_URL) hashes and addresses link to: `<url>/tx/<hash>`, `<url>/address/<address>`; absent: none. */
+  explorerUrl: z.optional(z.string()),
 });
 export type PlatformInfo = z.infer<typeof platformInfoSchema>;
 

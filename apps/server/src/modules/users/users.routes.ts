@@ -25,7 +25,11 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const dto = (u: Parameters<typeof userView>[1]) => userView(ctx, u);
 
   return async (app) => {
-    const platform = { timeZone: ctx.config.PLATFORM_TIMEZONE, demoDeposits: !ctx.chain };
+    const platform = {
+      timeZone: ctx.config.PLATFORM_TIMEZONE,
+      demoDeposits: !ctx.chain,
+      ...(ctx.config.EXPLORER_URL ? { explorerUrl: ctx.config.EXPLORER_URL } : {}),
+    };
     app.get('/user/me', { onRequest: requireUser, schema: { response: { 200: meResponse } } }, async (req) => ({
       user: await dto(currentUser(req)),
       platform,

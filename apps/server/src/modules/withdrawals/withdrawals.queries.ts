@@ -171,6 +171,21 @@ export async function decidePending(
   return w;
 }
 
+/** Every withdrawal of one Withdraw All request (its rows share owner and request time: the owner's index finds them). */
+export async function requestWithdrawals(tx: Db, w: Pick<WithdrawalRow, 'userId' | 'requestedAt' | 'requestId'>) {
+  return tx
+    .select()
+    .from(withdrawals)
+    .where(
+      and(
+        eq(withdrawals.userId, w.userId),
+        eq(withdrawals.requestedAt, w.requestedAt),
+        eq(withdrawals.requestId, w.requestId),
+      ),
+    )
+    .orderBy(withdrawals.processedAt, withdrawals.id);
+}
+
 export async function startCooldown(tx: Db, investmentId: string, approvedAt: Date, nextCycleAt: Date): Promise<void> {
   await tx
     .update(investments)

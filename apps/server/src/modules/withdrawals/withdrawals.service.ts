@@ -366,16 +366,6 @@ export async function approvePaidBy(
         });
         if (w.source === 'earning' && w.investmentId)
           await q.startCooldown(tx, w.investmentId, now, new Date(now.getTime() + WITHDRAWAL_COOLDOWN_MS));
-        await queueMail(tx, ctx, w.userId, {
-          kind: 'withdrawal_approved',
-          amount: w.amount,
-          fee: w.feeAmount,
-          net: w.netAmount,
-          wallet: w.walletAddress,
-          txHash: input.txHash,
-          notes: input.notes,
-          at: now,
-        });
         if (by.admin)
           await writeDecision(tx, {
             adminId: by.admin.id,
@@ -393,6 +383,7 @@ export async function approvePaidBy(
             ip: by.ip ?? '',
           });
       }
+      await mailRequestsPaid(tx, ctx, decided);
       await q.completeBatchesOf(tx, decided, now);
       await alsoWrite?.(tx);
       return decided;
@@ -464,7 +455,34 @@ export async function releaseWithdrawal(
     notes: o.notes,
     at: now,
   });
+  await mailRequestsPaid(tx, ctx, [w]);
   return { w, back };
+}
+
+/**
+ * The "paid" e-mail: one per Withdraw All request, queued when its last pending withdrawal is decided, with what was
+ * approved and every transfer that paid it (a request paid by two transfers, or partly rejected, tells its owner
+ * once). The owner's accounts are locked by the caller, so two transfers of one request settle one after the other.
+ */
+async function mailRequestsPaid(tx: Tx, ctx: AppContext, decided: q.WithdrawalRow[]): Promise<void> {
+  for (const one of new Map(decided.map((w) => [w.requestId, w])).values()) {
+    const all = await q.requestWithdrawals(tx, one);
+    if (all.some((w) => w.status === 'pending')) continue;
+    const paid = all.filter((w) => w.status === 'approved');
+    if (paid.length === 0) continue;
+    const sum = (f: (w: q.WithdrawalRow) => bigint) => paid.reduce((n, w) => n + f(w), 0n);
+    const distinct = (f: (w: q.WithdrawalRow) => string | null) => [...new Set(paid.flatMap((w) => f(w) ?? []))];
+    await queueMail(tx, ctx, one.userId, {
+      kind: 'withdrawal_approved',
+      amount: sum((w) => w.amount),
+      fee: sum((w) => w.feeAmount),
+      net: sum((w) => w.netAmount),
+      wallet: one.walletAddress,
+      txHashes: distinct((w) => w.txHash),
+      notes: distinct((w) => w.notes).join('; ') || null,
+      at: ctx.clock.now(),
+    });
+  }
 }
 
 /**

@@ -15,6 +15,7 @@ import { usePagedQuery } from '../../../lib/use-paged-query.ts';
 import { microToUsdc } from '@harvest/shared/money';
 import { Email } from '../../../components/ui/email.tsx';
 import { rich, t } from '../../../lib/i18n.tsx';
+import { ChainValue, chainKind } from '../../../components/ui/chain-value.tsx';
 
 /**
  * Money in the audit snapshots, shown in USDC like every amount. Deposit decisions and balance updates
@@ -98,6 +99,12 @@ function fieldText(action: string, key: string, v: unknown): string {
   return String(v);
 }
 
+/** A hash or an address in a snapshot is copied and linked like everywhere else. */
+function FieldValue({ action, field, value }: { action: string; field: string; value: unknown }) {
+  const kind = typeof value === 'string' ? chainKind(value) : null;
+  return kind && typeof value === 'string' ? <ChainValue kind={kind} value={value} /> : fieldText(action, field, value);
+}
+
 /** A snapshot as "field: value" lines; amounts in USDC. */
 function Snapshot({ action, label, value }: { action: string; label: string; value: unknown }) {
   const entries =
@@ -114,7 +121,9 @@ function Snapshot({ action, label, value }: { action: string; label: string; val
           {entries.map(([k, v]) => (
             <div key={k} className="contents">
               <dt className="text-slate-600">{fieldWord(k)}</dt>
-              <dd className="font-mono break-all text-slate-900">{fieldText(action, k, v)}</dd>
+              <dd className="font-mono break-all text-slate-900">
+                <FieldValue action={action} field={k} value={v} />
+              </dd>
             </div>
           ))}
         </dl>

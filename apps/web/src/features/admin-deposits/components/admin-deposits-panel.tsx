@@ -20,11 +20,12 @@ import { useFailure } from '../../../lib/form.ts';
 import { useApproveDeposit } from '../api/approve-deposit.ts';
 import { useRejectDeposit } from '../api/reject-deposit.ts';
 import { adminDepositsQuery, DEPOSITS_PAGE_SIZE } from '../api/deposits.ts';
-import { dateTime, fullName, shortHash, usdc } from '../../../lib/format.ts';
+import { dateTime, fullName, usdc } from '../../../lib/format.ts';
 import { Email } from '../../../components/ui/email.tsx';
 import { usePagedQuery } from '../../../lib/use-paged-query.ts';
 import { rich, t } from '../../../lib/i18n.tsx';
 import { StoredText } from '../../../components/ui/stored-text.tsx';
+import { ChainValue } from '../../../components/ui/chain-value.tsx';
 
 const FILTER_LABEL: Record<AdminDepositFilter, string> = {
   all: msg('All'),
@@ -131,12 +132,14 @@ function AdminDepositRow({ deposit: d }: { deposit: AdminDeposit }) {
             </span>
           )}
         </p>
-        <p className="font-mono text-xs break-all text-slate-500" title={d.txHash ?? undefined}>
-          {shortHash(d.txHash, 'adminDeposits')}
+        <p className="text-xs text-slate-600">
+          {d.txHash ? <ChainValue kind="tx" value={d.txHash} short="adminDeposits" /> : '—'}
         </p>
         {d.fromAddress && (
-          <p className="font-mono text-xs break-all text-slate-400">
-            {t('from {address}', { address: d.fromAddress })}
+          <p className="text-xs text-slate-600">
+            {rich(t('from <0>{address}</0>', { address: d.fromAddress }), [
+              () => <ChainValue kind="address" value={d.fromAddress ?? ''} />,
+            ])}
           </p>
         )}
         <p className="text-xs text-slate-400">{dateTime(d.createdAt)}</p>
@@ -189,8 +192,10 @@ function AdminDepositRow({ deposit: d }: { deposit: AdminDeposit }) {
           <Email address={d.userId.email} />
         </p>
         {d.txHash && (
-          <p className="mt-2 font-mono text-xs break-all text-slate-500">
-            {t('Transaction hash: {hash}', { hash: d.txHash })}
+          <p className="mt-2 text-xs text-slate-600">
+            {rich(t('Transaction hash: <0>{hash}</0>', { hash: d.txHash }), [
+              () => <ChainValue kind="tx" value={d.txHash ?? ''} short="adminDeposits" />,
+            ])}
           </p>
         )}
       </ConfirmDialog>

@@ -11,6 +11,7 @@ import { count, dateTime, percent, shortHash, usdc } from '../../../lib/format.t
 import { toast } from '../../../lib/toast.ts';
 import { solvencyQuery, useAcknowledgeAlarm, useReconcile, useRefreshSolvency } from '../api/solvency.ts';
 import { rich, t } from '../../../lib/i18n.tsx';
+import { ChainValue } from '../../../components/ui/chain-value.tsx';
 
 /** A watcher that has not read the chain for this long has stopped finding deposits: say so. */
 const WATCHER_STALE_MS = 10 * 60_000;
@@ -255,11 +256,7 @@ function ReconciliationSection({ run }: { run: Reconciliation | null }) {
                 {d.address && (
                   <>
                     {rich(t('Address <0>{address}</0>', { address: d.address }), [
-                      (text) => (
-                        <span className="font-mono" dir="ltr">
-                          {text}
-                        </span>
-                      ),
+                      () => <ChainValue kind="address" value={d.address ?? ''} />,
                     ])}
                   </>
                 )}
@@ -267,11 +264,7 @@ function ReconciliationSection({ run }: { run: Reconciliation | null }) {
                   <>
                     {' · '}
                     {rich(t('Transaction <0>{hash}</0>', { hash: shortHash(d.txHash) }), [
-                      (text) => (
-                        <span className="font-mono" title={d.txHash ?? undefined}>
-                          {text}
-                        </span>
-                      ),
+                      () => <ChainValue kind="tx" value={d.txHash ?? ''} />,
                     ])}
                   </>
                 )}

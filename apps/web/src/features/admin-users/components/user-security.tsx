@@ -18,6 +18,7 @@ import {
   userAddressesQuery,
   userSessionsQuery,
 } from '../api/user-security.ts';
+import { ChainValue } from '../../../components/ui/chain-value.tsx';
 
 const SESSION_STYLE = {
   active: 'bg-emerald-100 text-emerald-800',
@@ -134,7 +135,9 @@ export function UserSecurity({ user, name }: { user: AdminUser; name: string }) 
                   <li key={a._id} className="flex flex-wrap items-center justify-between gap-2 py-2">
                     <div className="min-w-0">
                       <p className="font-medium [overflow-wrap:anywhere] text-slate-900">{a.label}</p>
-                      <p className="font-mono text-xs break-all text-slate-700">{a.address}</p>
+                      <p className="text-xs text-slate-700">
+                        <ChainValue kind="address" value={a.address} />
+                      </p>
                       <p className="text-xs text-slate-700">
                         {a.removedAt
                           ? t('Added {added} · removed {removed}', {

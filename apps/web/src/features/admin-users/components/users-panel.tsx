@@ -14,13 +14,14 @@ import { SearchForm } from '../../../components/ui/search-form.tsx';
 import { useZodForm } from '../../../lib/form.ts';
 import { useToggleBlock } from '../api/toggle-block.ts';
 import { adminUsersQuery, userDepositsQuery, USER_DEPOSITS_PAGE_SIZE, USERS_PAGE_SIZE } from '../api/users.ts';
-import { count, date, dateTime, shortHash, usdc } from '../../../lib/format.ts';
+import { count, date, dateTime, usdc } from '../../../lib/format.ts';
 import { Email } from '../../../components/ui/email.tsx';
 import { nextPage, prevPage } from '../../../lib/paging.ts';
 import { usePagedQuery } from '../../../lib/use-paged-query.ts';
-import { t } from '../../../lib/i18n.tsx';
+import { rich, t } from '../../../lib/i18n.tsx';
 import { sayReceipt } from '../../../lib/server-text.ts';
 import { UserSecurity } from './user-security.tsx';
+import { ChainValue } from '../../../components/ui/chain-value.tsx';
 
 const DEPOSIT_STYLE = {
   pending: 'bg-amber-100 text-amber-800',
@@ -208,8 +209,10 @@ function UserCard({
         <Figure label={t('Admin Adjustments (net)')} value={usdc(user.totalAdjustments)} />
       </dl>
       {user.withdrawalWallet && (
-        <p className="mt-2 break-all text-xs text-slate-500">
-          {t('Withdrawal wallet: {wallet}', { wallet: user.withdrawalWallet })}
+        <p className="mt-2 text-xs text-slate-600">
+          {rich(t('Withdrawal wallet: <0>{wallet}</0>', { wallet: user.withdrawalWallet }), [
+            () => <ChainValue kind="address" value={user.withdrawalWallet ?? ''} />,
+          ])}
         </p>
       )}
       <div className="mt-3 flex flex-wrap gap-2">
@@ -280,9 +283,13 @@ function UserDeposits({ userId }: { userId: string }) {
                     <p className="font-medium text-slate-900">
                       {usdc(d.amount)} <span className="text-xs text-slate-500">· {t(TYPE_LABEL[d.type])}</span>
                     </p>
-                    <p className="break-all text-xs text-slate-500">
-                      {d.txHash ? shortHash(d.txHash, 'adminDeposits') : t('No transaction hash')} ·{' '}
-                      <span className="whitespace-nowrap">{dateTime(d.createdAt)}</span>
+                    <p className="text-xs text-slate-600">
+                      {d.txHash ? (
+                        <ChainValue kind="tx" value={d.txHash} short="adminDeposits" />
+                      ) : (
+                        t('No transaction hash')
+                      )}{' '}
+                      · <span className="whitespace-nowrap">{dateTime(d.createdAt)}</span>
                     </p>
                   </div>
                   <span

@@ -22,6 +22,7 @@ import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
 import { Email } from '../../../components/ui/email.tsx';
 import { usePagedQuery } from '../../../lib/use-paged-query.ts';
 import { rich, t, known } from '../../../lib/i18n.tsx';
+import { ChainValue, checksummed } from '../../../components/ui/chain-value.tsx';
 
 const STATUS = {
   pending: { label: msg('Pending'), cls: 'bg-amber-100 text-amber-800' },
@@ -223,8 +224,9 @@ function WithdrawalRow({ w, selected, onSelect }: { w: AdminWithdrawal; selected
           {t('Net {amount}', { amount: usdc(w.netAmount) })}
         </span>
       </div>
+      {/* Inside the row's button, so plain text: the selected withdrawal's panel copies and links them. */}
       <p className="mt-1 font-mono text-xs break-all text-slate-600" dir="ltr">
-        {w.walletAddress}
+        {checksummed(w.walletAddress)}
       </p>
       <p className="mt-1 text-xs text-slate-600">
         {t('Requested {date}', { date: dateTime(w.requestedAt) })}
@@ -298,8 +300,17 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
             ])}
           </p>
           {withdrawal.txHash && (
-            <p className="font-mono text-xs break-all">{t('Tx: {hash}', { hash: withdrawal.txHash })}</p>
+            <p className="text-xs">
+              {rich(t('Tx: <0>{hash}</0>', { hash: withdrawal.txHash }), [
+                () => <ChainValue kind="tx" value={withdrawal.txHash ?? ''} />,
+              ])}
+            </p>
           )}
+          <p className="text-xs">
+            {rich(t('To wallet: <0>{wallet}</0>', { wallet: withdrawal.walletAddress }), [
+              () => <ChainValue kind="address" value={withdrawal.walletAddress} />,
+            ])}
+          </p>
         </div>
       ) : (
         <form
@@ -319,7 +330,9 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
             <dt className="font-semibold text-slate-900">{t('Pay (net)')}</dt>
             <dd className="text-end font-bold text-emerald-700">{usdc(withdrawal.netAmount)}</dd>
             <dt className="col-span-2 text-slate-600">{t('To wallet')}</dt>
-            <dd className="col-span-2 font-mono text-xs break-all text-slate-900">{withdrawal.walletAddress}</dd>
+            <dd className="col-span-2 text-xs text-slate-900">
+              <ChainValue kind="address" value={withdrawal.walletAddress} />
+            </dd>
           </dl>
           {withdrawal.frozen && (
             <p role="status" className="rounded-xl bg-red-50 p-3 text-sm text-red-800">

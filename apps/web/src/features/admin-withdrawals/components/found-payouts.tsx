@@ -9,6 +9,7 @@ import { count, dateTime, shortHash, usdc } from '../../../lib/format.ts';
 import { toast } from '../../../lib/toast.ts';
 import { foundPayoutsQuery, useAssignPayout, useDismissPayout } from '../api/payouts.ts';
 import { rich, t, known } from '../../../lib/i18n.tsx';
+import { ChainValue } from '../../../components/ui/chain-value.tsx';
 
 const SOURCE = { earning: msg('Cycle earning'), rewards: msg('Referral rewards'), balance: msg('Balance') } as const;
 
@@ -75,23 +76,13 @@ function PayoutItem({ p }: { p: FoundPayout }) {
       <p className="font-semibold text-slate-900">
         {rich(t('<0>{amount}</0> to <1>{wallet}</1>', { amount: usdc(p.amount), wallet: p.walletAddress }), [
           (text) => <span className="whitespace-nowrap">{text}</span>,
-          (text) => (
-            <span className="font-mono text-xs [overflow-wrap:anywhere]" dir="ltr">
-              {text}
-            </span>
-          ),
+          () => <ChainValue kind="address" value={p.walletAddress} className="text-xs font-normal" />,
         ])}
       </p>
       <p className="text-xs text-slate-700">
         {rich(
           t('Transaction <0>{hash}</0> · block {block}', { hash: shortHash(p.txHash), block: count(p.blockNumber) }),
-          [
-            (text) => (
-              <span className="font-mono" title={p.txHash}>
-                {text}
-              </span>
-            ),
-          ],
+          [() => <ChainValue kind="tx" value={p.txHash} />],
         )}
       </p>
       {p.detail && <p className={`mt-1 ${held ? 'text-red-800' : 'text-amber-900'}`}>{known(p.detail)}</p>}

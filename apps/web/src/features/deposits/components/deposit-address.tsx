@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { CopyButton } from '../../../components/ui/copy-button.tsx';
 import { t } from '../../../lib/i18n.tsx';
+import { ChainValue } from '../../../components/ui/chain-value.tsx';
 
 /**
  * The deposit address with a copy button and a QR code, the instructions and the network warning.
@@ -26,15 +26,8 @@ export function DepositAddress({ address, own = false }: { address: string; own?
           <p className="text-sm font-medium text-slate-600">
             {own ? t('Your deposit address (USDC on Polygon)') : t('Deposit address (USDC on Polygon)')}
           </p>
-          <div className="mt-1 flex flex-col gap-2 sm:flex-row sm:items-center">
-            <code
-              className="block min-w-0 flex-1 rounded-lg bg-slate-100 px-3 py-2 font-mono text-sm break-all text-slate-900"
-              data-testid="deposit-address"
-              dir="ltr"
-            >
-              {address}
-            </code>
-            <CopyButton text={address} label={t('Copy Address')} done={t('Deposit address copied')} />
+          <div className="mt-1 rounded-lg bg-slate-100 px-3 py-2 text-sm text-slate-900" data-testid="deposit-address">
+            {address && <ChainValue kind="address" value={address} done={t('Deposit address copied')} />}
           </div>
         </div>
         {qr && (

@@ -10,9 +10,10 @@ import { useDismissFailedDeposit } from '../api/dismiss-failed-deposit.ts';
 import { DepositFields, type DepositValues } from './deposit-fields.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { failedDepositsQuery } from '../api/deposit-history.ts';
-import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
+import { dateTime, usdc } from '../../../lib/format.ts';
 import { t } from '../../../lib/i18n.tsx';
 import { StoredText } from '../../../components/ui/stored-text.tsx';
+import { ChainValue } from '../../../components/ui/chain-value.tsx';
 
 /** The failed-deposits correction area: each failed deposit with its reason and a correction form. */
 export function FailedDeposits() {
@@ -67,9 +68,11 @@ function DepositLine({ deposit }: { deposit: Deposit }) {
   return (
     <div className="flex flex-wrap items-baseline justify-between gap-2 text-sm">
       <span className="font-semibold whitespace-nowrap text-slate-900">{usdc(deposit.amount)}</span>
-      <span className="font-mono text-slate-600" title={deposit.txHash ?? undefined}>
-        {shortHash(deposit.txHash)}
-      </span>
+      {deposit.txHash ? (
+        <ChainValue kind="tx" value={deposit.txHash} className="text-slate-600" />
+      ) : (
+        <span className="text-slate-600">—</span>
+      )}
       <span className="text-slate-500">{dateTime(deposit.createdAt)}</span>
     </div>
   );

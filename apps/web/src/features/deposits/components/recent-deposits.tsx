@@ -6,9 +6,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { QueryState } from '../../../components/ui/query-state.tsx';
 import { depositHistoryQuery } from '../api/deposit-history.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
-import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
+import { dateTime, usdc } from '../../../lib/format.ts';
 import { t } from '../../../lib/i18n.tsx';
 import { StoredText } from '../../../components/ui/stored-text.tsx';
+import { ChainValue } from '../../../components/ui/chain-value.tsx';
 
 /** Refresh while a chain deposit is pending. */
 const LIVE_MS = 3_000;
@@ -69,9 +70,7 @@ function DepositRow({ deposit: d }: { deposit: Deposit }) {
         </div>
       </div>
       <div className="mt-1 flex flex-wrap justify-between gap-2 text-xs text-slate-600">
-        <span className="font-mono" title={d.txHash ?? undefined}>
-          {shortHash(d.txHash)}
-        </span>
+        {d.txHash ? <ChainValue kind="tx" value={d.txHash} /> : <span>—</span>}
         <span>{dateTime(d.createdAt)}</span>
       </div>
       {d.status === 'pending' && d.type === 'real' && d.requiredConfirmations > 0 && (

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { Card } from '../../../components/ui/card.tsx';
 import { dateTime, ltr, shortHash, usdcNumber } from '../../../lib/format.ts';
 import { rich, t } from '../../../lib/i18n.tsx';
+import { ChainValue, isTxHash } from '../../../components/ui/chain-value.tsx';
 
 /** A movement's amount with its sign: money in is "+", money out "-" (the formatter's); in a right-to-left page the
  * sign stays with its number. */
@@ -75,8 +76,8 @@ export function StatementView({ statement: s, actions }: { statement: Statement;
             <tr key={i} className="border-b border-slate-100 align-top">
               <td className="py-2 pe-3 whitespace-nowrap text-slate-700">{dateTime(m.at)}</td>
               <td className="py-2 pe-3 text-slate-900 [overflow-wrap:anywhere]">{m.description}</td>
-              <td className="py-2 pe-3 font-mono text-xs whitespace-nowrap text-slate-600" title={m.reference}>
-                {shortHash(m.reference)}
+              <td className="py-2 pe-3 text-xs whitespace-nowrap text-slate-600">
+                <Reference value={m.reference} />
               </td>
               <td className={`py-2 pe-3 text-end font-semibold whitespace-nowrap ${amountTone(m.amount)}`}>
                 {signed(m.amount)}
@@ -107,6 +108,17 @@ export function StatementView({ statement: s, actions }: { statement: Statement;
         <BalanceItem date={s.to} label={st.closingBalance} value={s.closingBalance} />
       </ol>
     </Card>
+  );
+}
+
+/** A deposit's or payout's transaction hash (copied, linked); else the id of the record that caused the movement. */
+function Reference({ value }: { value: string }) {
+  return isTxHash(value) ? (
+    <ChainValue kind="tx" value={value} />
+  ) : (
+    <span className="font-mono break-all" title={value}>
+      {shortHash(value)}
+    </span>
   );
 }
 
@@ -143,7 +155,7 @@ function MovementItem({ m }: { m: StatementMovement }) {
       </div>
       <div className="mt-0.5 flex flex-wrap items-baseline justify-between gap-x-3 text-xs text-slate-600">
         <p>
-          {dateTime(m.at)} · <span className="font-mono break-all">{shortHash(m.reference)}</span>
+          {dateTime(m.at)} · <Reference value={m.reference} />
         </p>
         <p className="whitespace-nowrap">
           {c.balance}: {usdcNumber(m.balance, 'balance')}

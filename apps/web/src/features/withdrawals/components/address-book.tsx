@@ -28,6 +28,7 @@ import {
   addressesQuery,
   removeAddress,
 } from '../api/address-book.ts';
+import { ChainValue } from '../../../components/ui/chain-value.tsx';
 
 /** What an address's state means to its owner, in words. */
 export function addressState(a: Pick<WithdrawalAddress, 'status' | 'usableAt'>): { text: string; tone: string } {
@@ -183,7 +184,9 @@ export function AddressBookSection() {
                   <li key={a._id} className="flex flex-wrap items-start justify-between gap-2 py-2">
                     <div className="min-w-0 flex-1">
                       <p className="font-medium [overflow-wrap:anywhere] text-slate-900">{a.label}</p>
-                      <p className="font-mono text-xs break-all text-slate-700">{a.address}</p>
+                      <p className="text-xs text-slate-700">
+                        <ChainValue kind="address" value={a.address} />
+                      </p>
                       <span className={`mt-1 inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${s.tone}`}>
                         {s.text}
                       </span>
@@ -223,13 +226,7 @@ export function AddressBookSection() {
           t('<0>{address}</0> is removed at once; to use it again you add it again and wait for the waiting period.', {
             address: removing?.address ?? '',
           }),
-          [
-            (a) => (
-              <span className="font-mono text-xs break-all" dir="ltr">
-                {a}
-              </span>
-            ),
-          ],
+          [() => <ChainValue kind="address" value={removing?.address ?? ''} className="text-xs" />],
         )}
       </ConfirmDialog>
     </section>
@@ -267,10 +264,11 @@ export function AddressChoice({
                 const usable = a.status === 'active';
                 const s = addressState(a);
                 return (
-                  <li key={a._id}>
-                    <label
-                      className={`flex items-start gap-2 rounded-lg border p-2 text-sm ${value.toLowerCase() === a.address.toLowerCase() ? 'border-purple-600 bg-purple-50' : 'border-slate-200'} ${usable ? 'cursor-pointer' : ''}`}
-                    >
+                  <li
+                    key={a._id}
+                    className={`rounded-lg border p-2 text-sm ${value.toLowerCase() === a.address.toLowerCase() ? 'border-purple-600 bg-purple-50' : 'border-slate-200'}`}
+                  >
+                    <label className={`flex items-start gap-2 ${usable ? 'cursor-pointer' : ''}`}>
                       <input
                         type="radio"
                         name="book-address"
@@ -282,10 +280,11 @@ export function AddressChoice({
                       />
                       <span className="min-w-0 flex-1">
                         <span className="block font-medium [overflow-wrap:anywhere] text-slate-900">{a.label}</span>
-                        <span className="block font-mono text-xs break-all text-slate-700">{a.address}</span>
                         {!usable && <span className="block text-xs text-slate-700">{s.text}</span>}
                       </span>
                     </label>
+                    {/* Beside the label, not in it: a label may hold no second control (the copy button). */}
+                    <ChainValue kind="address" value={a.address} className="ps-6 text-xs text-slate-700" />
                   </li>
                 );
               })}

@@ -18,6 +18,7 @@ import { useQuery } from '@tanstack/react-query';
 import { FIRST_PAGE } from '../../../lib/paging.ts';
 import { ADDRESS_CHOICE_SIZE, addressesQuery } from '../api/address-book.ts';
 import { AddressChoice, waitingNote } from './address-book.tsx';
+import { ChainValue } from '../../../components/ui/chain-value.tsx';
 
 function BreakdownList({ b }: { b: Breakdown }) {
   return (
@@ -152,8 +153,8 @@ function WithdrawAllBody({
         <BreakdownList b={breakdown} />
         <div className="text-sm">
           <p className="font-medium text-slate-500">{t('To wallet')}</p>
-          <p className="font-mono text-xs break-all text-slate-900" dir="ltr">
-            {wallet.trim()}
+          <p className="text-xs text-slate-900">
+            <ChainValue kind="address" value={wallet.trim()} />
           </p>
         </div>
         <div className="flex flex-wrap justify-end gap-2">

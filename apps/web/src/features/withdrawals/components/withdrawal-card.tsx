@@ -1,8 +1,9 @@
 import { msg } from '@harvest/shared/i18n';
 import type { Withdrawal } from '@harvest/shared/schemas/withdrawals';
 import { STATUS_STYLE, statusLabel } from '../lib/format.ts';
-import { dateTime, shortHash, tierWithAmount, usdc } from '../../../lib/format.ts';
+import { dateTime, tierWithAmount, usdc } from '../../../lib/format.ts';
 import { t, known } from '../../../lib/i18n.tsx';
+import { ChainValue } from '../../../components/ui/chain-value.tsx';
 
 const SOURCE_LABEL = {
   earning: msg('Cycle earning'),
@@ -44,14 +45,14 @@ export function WithdrawalCard({ w }: { w: Withdrawal }) {
           </>
         )}
         <dt className="text-slate-500">{t('Wallet')}</dt>
-        <dd className="text-end font-mono text-xs break-all text-slate-900" dir="ltr">
-          {w.walletAddress}
+        <dd className="text-end text-xs text-slate-900">
+          <ChainValue kind="address" value={w.walletAddress} className="justify-end" />
         </dd>
         {w.txHash && (
           <>
             <dt className="text-slate-500">{t('Tx Hash')}</dt>
-            <dd className="text-end font-mono text-xs text-slate-900" title={w.txHash}>
-              {shortHash(w.txHash)}
+            <dd className="text-end text-xs text-slate-900">
+              <ChainValue kind="tx" value={w.txHash} className="justify-end" />
             </dd>
           </>
         )}
