@@ -15,6 +15,7 @@ export const CODE_TEXT: Record<ErrorCode, string> = {
   chain_mismatch: 'The transaction on the blockchain does not match what was entered.',
   unauthorized: 'Please sign in to continue',
   session_expired: 'Your session has expired. Please sign in again.',
+  session_revoked: 'This session was signed out from another device. Please sign in again.',
   invalid_credentials: 'Invalid email or password',
   wrong_password: 'The password is incorrect.',
   two_factor_required: 'Enter the 6-digit code from your authenticator app',
