@@ -121,6 +121,9 @@ export const TEXT = {
   statementFormat: 'Format must be json, csv or pdf',
   statementFailed: 'Failed to load the statement',
   statementDownloadFailed: 'Failed to download the statement',
+
+  // ---------------------------------------------------------------- preferences
+  preferencesEmpty: 'Choose a setting to change',
 } as const;
 
 /** A text over its field's limit (MAX_LENGTH): "First name must be at most 100 characters". */
