@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { CYCLE_MS, WITHDRAWAL_COOLDOWN_MS } from '@harvest/shared/constants';
 import { TEXT } from '@harvest/shared/texts';
@@ -107,6 +108,10 @@ export function InvestmentCard({
   const weekend = platformWeekday === false;
   const earning = perCycle(inv);
   const hasEarnings = inv.cycleEarnings.length > 0;
+  const mondayNoteId = useId();
+  // A cycle started now that ends at the weekend: the Start button warns of its Monday first.
+  const monday =
+    cycleStartedNow && cycleStartedNow.completableFrom !== cycleStartedNow.endTime ? cycleStartedNow : null;
 
   async function onStart() {
     try {
@@ -215,17 +220,21 @@ export function InvestmentCard({
             {weekend ? (
               <p className="text-sm font-medium text-amber-900">{t(TEXT.weekdayStart)}</p>
             ) : (
-              cycleStartedNow &&
-              cycleStartedNow.completableFrom !== cycleStartedNow.endTime && (
-                <p className="rounded-lg bg-amber-50 p-3 text-sm font-medium text-amber-900">
+              monday && (
+                <p id={mondayNoteId} className="rounded-lg bg-amber-50 p-3 text-sm font-medium text-amber-900">
                   {t(
                     'A cycle started now ends {end}, at the weekend: it can only be completed on Monday, from {from}.',
-                    { end: weekdayTime(cycleStartedNow.endTime), from: dateTime(cycleStartedNow.completableFrom) },
+                    { end: weekdayTime(monday.endTime), from: dateTime(monday.completableFrom) },
                   )}
                 </p>
               )
             )}
-            <Button className="w-full" onClick={() => void onStart()} disabled={start.isPending || weekend}>
+            <Button
+              className="w-full"
+              onClick={() => void onStart()}
+              disabled={start.isPending || weekend}
+              aria-describedby={!weekend && monday ? mondayNoteId : undefined}
+            >
               {start.isPending
                 ? t('Starting...')
                 : hasEarnings

@@ -8,18 +8,19 @@ import { saveCycleReminders } from '../api/preferences.ts';
 /** Profile: the opt-in e-mail when a running cycle becomes ready to complete, saved as soon as it is switched. */
 export function CycleRemindersSwitch() {
   const { user, setUser } = useAuth();
-  const [busy, setBusy] = useState(false);
+  // The switch moves at once; a refusal puts it back where the account has it.
+  const [saving, setSaving] = useState<boolean | null>(null);
   if (!user) return null;
 
   async function change(on: boolean) {
-    setBusy(true);
+    setSaving(on);
     try {
       setUser((await saveCycleReminders(on)).user);
       toast.success(on ? t('Cycle reminders turned on') : t('Cycle reminders turned off'));
     } catch (err) {
       toast.error(errorText(err, t('Could not save cycle reminders')));
     } finally {
-      setBusy(false);
+      setSaving(null);
     }
   }
 
@@ -33,8 +34,9 @@ export function CycleRemindersSwitch() {
           type="checkbox"
           role="switch"
           className="mt-0.5 h-5 w-5 shrink-0 accent-purple-700"
-          checked={user.cycleReminders}
-          disabled={busy}
+          checked={saving ?? user.cycleReminders}
+          aria-busy={saving !== null}
+          disabled={saving !== null}
           onChange={(e) => void change(e.target.checked)}
         />
         <span>{t('E-mail me when an earning cycle is ready to complete')}</span>
