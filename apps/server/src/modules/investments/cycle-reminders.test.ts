@@ -14,6 +14,7 @@ import {
   type TestUser,
 } from '../../../test/helpers.ts';
 import { addTier, at, tokenNow } from '../../../test/support/investments.ts';
+import { completableFrom } from '../../lib/time.ts';
 import { remindReadyCycles } from './cycle-reminders.service.ts';
 
 /**
@@ -110,6 +111,17 @@ describe('the start warning: a cycle started on Friday from 16:00 in the platfor
     const { endTime, completableFrom } = await startedNow(FRI_1600);
     expect(endTime).toMatch(/^2026-12-05T05:00:00\.\d{3}Z$/);
     expect(completableFrom).toBe('2026-12-07T05:00:00.000Z');
+  });
+});
+
+describe('completableFrom', () => {
+  const from = (iso: string, tz: string) => completableFrom(new Date(iso), tz).toISOString();
+  it('keeps a weekday end; a weekend end moves to Monday 00:00 of the zone, across a clock change too', () => {
+    expect(from('2026-12-04T20:00:00Z', 'America/New_York')).toBe('2026-12-04T20:00:00.000Z');
+    expect(from('2026-12-04T15:30:00Z', 'Asia/Tokyo')).toBe('2026-12-06T15:00:00.000Z');
+    // New York moves to summer time on Sunday 14 March 2027: Monday starts at 04:00 UTC, not 05:00.
+    expect(from('2027-03-13T06:00:00Z', 'America/New_York')).toBe('2027-03-15T04:00:00.000Z');
+    expect(from('2027-03-14T12:00:00Z', 'America/New_York')).toBe('2027-03-15T04:00:00.000Z');
   });
 });
 
