@@ -100,6 +100,8 @@ export const envSchema = z
     SUPPORT_EMAIL: z.string().default('support@harvest.farm'),
     /** How often the mail-outbox job looks for e-mails to send. */
     MAIL_OUTBOX_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
+    /** How often the cycle-reminder job looks for cycles that became ready to complete. */
+    CYCLE_REMINDER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
     /** Longest wait between two delivery attempts of one e-mail (the backoff doubles from 30 s up to this). */
     MAIL_RETRY_MAX_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(3_600_000),
     /**

@@ -6,6 +6,7 @@ import { housekeepingJob } from './modules/housekeeping/housekeeping.job.ts';
 import { mailOutboxJob } from './mail/outbox.job.ts';
 import { reconciliationJob } from './modules/reconciliation/reconciliation.job.ts';
 import { payeeCheckJob } from './modules/withdrawals/payees.job.ts';
+import { cycleReminderJob } from './modules/investments/cycle-reminders.job.ts';
 
 export interface Jobs {
   stop(): Promise<void>;
@@ -20,6 +21,7 @@ export const JOBS: Job[] = [
   payeeCheckJob,
   housekeepingJob,
   mailOutboxJob,
+  cycleReminderJob,
 ];
 
 export function startBackgroundJobs(ctx: AppContext): Jobs {

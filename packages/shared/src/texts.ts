@@ -126,6 +126,8 @@ export const TEXT = {
   // ---------------------------------------------------------------- full history
   historyPageInvalid: 'Page must be a whole number of at least 1',
   historySearchInvalid: 'Search must be a text of at most 100 characters',
+  // ---------------------------------------------------------------- preferences
+  preferencesEmpty: 'Choose a setting to change',
 } as const;
 
 /** A text over its field's limit (MAX_LENGTH): "First name must be at most 100 characters". */

@@ -57,6 +57,8 @@ export const users = pgTable(
     withdrawalLockEndsAt: ts('withdrawal_lock_ends_at'),
     /** "This wasn't me" or an administrator froze withdrawals: Withdraw All is refused until an administrator lifts it. */
     withdrawalsFrozen: boolean('withdrawals_frozen').notNull().default(false),
+    /** The investor asked (Profile) for an e-mail when a running cycle becomes ready to complete. */
+    cycleReminders: boolean('cycle_reminders').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
@@ -526,11 +528,17 @@ export const investments = pgTable(
     lastCycleDay: date('last_cycle_day', { mode: 'string' }),
     withdrawalApprovedAt: ts('withdrawal_approved_at'),
     nextCycleAvailableAt: ts('next_cycle_available_at'),
+    /** The running cycle's ready-to-complete e-mail was queued (claimed once, by one sweep); a new cycle clears it. */
+    cycleReminderSentAt: ts('cycle_reminder_sent_at'),
     createdAt: createdAt(),
   },
   (t) => [
     index('investments_user_idx').on(t.userId, t.createdAt),
     index('investments_created_idx').on(t.createdAt),
+    /** The reminder sweep: running cycles not yet reminded, by end time. */
+    index('investments_reminder_due_idx')
+      .on(t.cycleEndTime)
+      .where(sql`${t.earningStarted} AND ${t.cycleReminderSentAt} IS NULL`),
     check('investments_amount_positive', sql`${t.amount} > 0`),
   ],
 );

@@ -20,6 +20,7 @@ const me = {
     locale: 'en' as const,
     withdrawalLock: { status: 'off', endsAt: null, required: false },
     withdrawalsFrozen: false,
+    cycleReminders: false,
     createdAt: '2026-11-24T10:00:00.000Z',
   },
   platform: { timeZone: 'UTC', demoDeposits: true },

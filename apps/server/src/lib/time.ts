@@ -29,3 +29,34 @@ export function isWeekday(at: Date, timeZone: string): boolean {
   const wd = parts(at, timeZone).weekday;
   return wd !== 'Sat' && wd !== 'Sun';
 }
+
+/** The platform zone's offset from UTC at an instant, in ms (positive east of Greenwich). */
+function offsetMs(at: Date, timeZone: string): number {
+  const p = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(at);
+  const n = (type: string) => Number(p.find((x) => x.type === type)?.value);
+  const local = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'));
+  return local - Math.floor(at.getTime() / 1000) * 1000;
+}
+
+/**
+ * When a cycle ending at `end` can first be completed (docs/DOMAIN.md: at or after its end, Monday to Friday):
+ * its end on a weekday, else the start of the following Monday in the platform time zone.
+ */
+export function completableFrom(end: Date, timeZone: string): Date {
+  if (isWeekday(end, timeZone)) return end;
+  const daysToMonday = parts(end, timeZone).weekday === 'Sat' ? 2 : 1;
+  const [y, m, d] = platformDay(end, timeZone).split('-').map(Number);
+  const midnightUtc = Date.UTC(y ?? 1970, (m ?? 1) - 1, (d ?? 1) + daysToMonday);
+  // The zone's offset at local midnight (looked up twice: the first guess may sit across a clock change).
+  const guess = midnightUtc - offsetMs(new Date(midnightUtc), timeZone);
+  return new Date(midnightUtc - offsetMs(new Date(guess), timeZone));
+}

@@ -77,6 +77,8 @@ export type MailEvent =
       at: Date;
     }
   | { kind: 'account_secured'; at: Date }
+  /** An opted-in investor's running cycle became ready to complete (`earning`: what completing it records). */
+  | { kind: 'cycle_ready'; tier: string; amount: bigint; earning: bigint; endedAt: Date; at: Date }
   | { kind: 'withdrawal_unpayable'; net: bigint; wallet: string; at: Date }
   | { kind: 'chain_alarm'; alarm: string; detail: string; at: Date };
 
@@ -402,6 +404,21 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings, t: Translate): B
           [t('Date'), when],
         ],
         closing: [t('Acknowledge it in the Solvency panel once it is handled.')],
+      };
+    case 'cycle_ready':
+      return {
+        subject: t('Your {tier} cycle is ready to complete', { tier: e.tier }),
+        lead: t(
+          'The 8-hour earning cycle of your {tier} investment has ended. Complete it in the Investments tab to record its earning.',
+          { tier: e.tier },
+        ),
+        rows: [
+          [t('Tier'), e.tier],
+          [t('Amount'), usdcText(e.amount)],
+          [t('Earning per cycle'), usdcText(e.earning)],
+          [t('Cycle ended'), timeText(e.endedAt, s.timeZone, locale)],
+        ],
+        closing: [t('You asked for this reminder in Profile; you can turn it off there.')],
       };
     case 'account_secured':
       return {

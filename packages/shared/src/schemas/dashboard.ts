@@ -56,5 +56,10 @@ export const dashboardResponse = z.object({
   platformDay: z.optional(z.string()),
   /** Whether serverTime is Monday to Friday in the platform time zone (cycles start and complete only then). */
   platformWeekday: z.optional(z.boolean()),
+  /**
+   * A cycle started at serverTime: when it would end, and when it could first be completed (Monday to Friday rule):
+   * later than its end when it would end at the weekend. The start button warns before the investor starts it.
+   */
+  cycleStartedNow: z.optional(z.object({ endTime: isoDate, completableFrom: isoDate })),
 });
 export type DashboardResponse = z.infer<typeof dashboardResponse>;

@@ -58,6 +58,8 @@ export const userSchema = z.object({
   withdrawalLock: withdrawalLockSchema,
   /** Withdrawals are frozen ("this wasn't me", or an administrator): Withdraw All is refused until an administrator lifts it. */
   withdrawalsFrozen: z.boolean(),
+  /** An e-mail when a running cycle becomes ready to complete (Profile; off by default). */
+  cycleReminders: z.boolean(),
   createdAt: isoDate,
 });
 export type User = z.infer<typeof userSchema>;
@@ -118,8 +120,10 @@ export type UpdateEmailInput = z.input<typeof updateEmailBody>;
 
 export const invitationResponse = z.object({ code: z.string() });
 
-/** PUT /api/user/preferences: the person's language, kept on the account. */
-export const preferencesBody = z.strictObject({ locale: localeSchema });
+/** PUT /api/user/preferences: the person's language and cycle reminders, kept on the account; one or both. */
+export const preferencesBody = z
+  .strictObject({ locale: z.optional(localeSchema), cycleReminders: z.optional(z.boolean()) })
+  .check(z.refine((v) => v.locale !== undefined || v.cycleReminders !== undefined, TEXT.preferencesEmpty));
 export type PreferencesInput = z.infer<typeof preferencesBody>;
 export const preferencesResponse = z.object({ user: userSchema });
 

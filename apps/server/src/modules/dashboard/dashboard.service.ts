@@ -1,7 +1,8 @@
 import { microToUsdc } from '@harvest/shared/money';
 import type { AccountSummary, DashboardResponse } from '@harvest/shared/schemas/dashboard';
 import type { AppContext } from '../../context.ts';
-import { isWeekday, platformDay } from '../../lib/time.ts';
+import { CYCLE_MS } from '@harvest/shared/constants';
+import { completableFrom, isWeekday, platformDay } from '../../lib/time.ts';
 import { toInvestmentDto } from '../investments/investments.dto.ts';
 import { dashboardData, type SummaryFigures } from './dashboard.queries.ts';
 
@@ -21,12 +22,15 @@ function accountSummary(f: SummaryFigures): AccountSummary {
 
 export async function dashboard(ctx: AppContext, userId: string): Promise<DashboardResponse> {
   const now = ctx.clock.now();
+  const tz = ctx.config.PLATFORM_TIMEZONE;
+  const endTime = new Date(now.getTime() + CYCLE_MS);
   const { figures, investments } = await dashboardData(ctx.db, userId);
   return {
     accountSummary: accountSummary(figures),
     activeInvestments: investments.map(({ investment, earnings }) => toInvestmentDto(investment, earnings)),
     serverTime: now.toISOString(),
-    platformDay: platformDay(now, ctx.config.PLATFORM_TIMEZONE),
-    platformWeekday: isWeekday(now, ctx.config.PLATFORM_TIMEZONE),
+    platformDay: platformDay(now, tz),
+    platformWeekday: isWeekday(now, tz),
+    cycleStartedNow: { endTime: endTime.toISOString(), completableFrom: completableFrom(endTime, tz).toISOString() },
   };
 }

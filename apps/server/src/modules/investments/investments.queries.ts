@@ -54,6 +54,7 @@ export async function markCycleStarted(
       cycleStartedAt: now,
       cycleEndTime: endTime,
       lastCycleDay: day,
+      cycleReminderSentAt: null,
     })
     .where(
       and(

@@ -28,6 +28,7 @@ export function toUserDto(u: AuthUser, depositAddress: string, now: Date, lockRe
     locale: isLocale(u.locale) ? u.locale : DEFAULT_LOCALE,
     withdrawalLock: withdrawalLockOf(u, now, lockRequired),
     withdrawalsFrozen: u.withdrawalsFrozen,
+    cycleReminders: u.cycleReminders,
     createdAt: u.createdAt.toISOString(),
   };
 }

@@ -170,8 +170,15 @@ export async function updateProfile(
 }
 
 /** The person's language, kept on the account: the app, their e-mails and statements (docs/decisions/0075). */
-export async function updatePreferences(ctx: AppContext, user: AuthUser, input: { locale: Locale }): Promise<AuthUser> {
-  const updated = await q.updateUser(ctx.db, user.id, { locale: input.locale });
+export async function updatePreferences(
+  ctx: AppContext,
+  user: AuthUser,
+  input: { locale?: Locale | undefined; cycleReminders?: boolean | undefined },
+): Promise<AuthUser> {
+  const updated = await q.updateUser(ctx.db, user.id, {
+    ...(input.locale ? { locale: input.locale } : {}),
+    ...(input.cycleReminders !== undefined ? { cycleReminders: input.cycleReminders } : {}),
+  });
   if (!updated) throw notFound();
   return updated;
 }

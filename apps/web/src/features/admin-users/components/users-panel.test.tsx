@@ -45,6 +45,7 @@ const userDto = (u: AdminUser) => ({
   twoFactorEnabled: false,
   locale: 'en' as const,
   withdrawalLock: { status: 'off', endsAt: null, required: false },
+  cycleReminders: false,
 });
 
 function renderPanel(slots: Parameters<typeof UsersPanel>[0] = {}) {

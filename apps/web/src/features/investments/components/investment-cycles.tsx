@@ -1,15 +1,16 @@
+import { useId } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { CYCLE_MS, WITHDRAWAL_COOLDOWN_MS } from '@harvest/shared/constants';
 import { TEXT } from '@harvest/shared/texts';
 import { cycleEarning, microToUsdc, parseUsdc, rateToScaled } from '@harvest/shared/money';
-import type { Investment } from '@harvest/shared/schemas/dashboard';
+import type { DashboardResponse, Investment } from '@harvest/shared/schemas/dashboard';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useCompleteCycle } from '../api/complete-cycle.ts';
 import { useStartEarning } from '../api/start-earning.ts';
 import { countdownText, useServerNow } from './use-server-now.ts';
-import { isPlatformWeekend, percent, usdc, weekdayTime } from '../../../lib/format.ts';
+import { dateTime, isPlatformWeekend, percent, usdc, weekdayTime } from '../../../lib/format.ts';
 import { rich, t } from '../../../lib/i18n.tsx';
 import { sayReceipt } from '../../../lib/server-text.ts';
 
@@ -47,7 +48,11 @@ export interface InvestmentCyclesProps {
   receivedAt: number;
   platformDay?: string;
   platformWeekday?: boolean;
+  /** From the dashboard answer: a cycle started now, its end and its first completion by the platform's rules. */
+  cycleStartedNow?: CycleStartedNow;
 }
+
+type CycleStartedNow = NonNullable<DashboardResponse['cycleStartedNow']>;
 
 /** The Investments tab's "Investment Cycles": one card per investment with its cycle state and actions. */
 export function InvestmentCycles({
@@ -56,6 +61,7 @@ export function InvestmentCycles({
   receivedAt,
   platformDay,
   platformWeekday,
+  cycleStartedNow,
 }: InvestmentCyclesProps) {
   const now = useServerNow(serverTime, receivedAt);
   return (
@@ -68,7 +74,13 @@ export function InvestmentCycles({
         <ul className="grid gap-4 md:grid-cols-2">
           {investments.map((inv) => (
             <li key={inv._id}>
-              <InvestmentCard inv={inv} now={now} platformDay={platformDay} platformWeekday={platformWeekday} />
+              <InvestmentCard
+                inv={inv}
+                now={now}
+                platformDay={platformDay}
+                platformWeekday={platformWeekday}
+                cycleStartedNow={cycleStartedNow}
+              />
             </li>
           ))}
         </ul>
@@ -82,11 +94,13 @@ export function InvestmentCard({
   now,
   platformDay,
   platformWeekday,
+  cycleStartedNow,
 }: {
   inv: Investment;
   now: number;
   platformDay?: string;
   platformWeekday?: boolean;
+  cycleStartedNow?: CycleStartedNow;
 }) {
   const start = useStartEarning();
   const complete = useCompleteCycle();
@@ -94,6 +108,10 @@ export function InvestmentCard({
   const weekend = platformWeekday === false;
   const earning = perCycle(inv);
   const hasEarnings = inv.cycleEarnings.length > 0;
+  const mondayNoteId = useId();
+  // A cycle started now that ends at the weekend: the Start button warns of its Monday first.
+  const monday =
+    cycleStartedNow && cycleStartedNow.completableFrom !== cycleStartedNow.endTime ? cycleStartedNow : null;
 
   async function onStart() {
     try {
@@ -202,15 +220,21 @@ export function InvestmentCard({
             {weekend ? (
               <p className="text-sm font-medium text-amber-900">{t(TEXT.weekdayStart)}</p>
             ) : (
-              isPlatformWeekend(now + CYCLE_MS) && (
-                <p className="text-sm text-amber-900">
-                  {t('A cycle started now ends on {end}, a weekend: it can only be completed on Monday.', {
-                    end: weekdayTime(new Date(now + CYCLE_MS)),
-                  })}
+              monday && (
+                <p id={mondayNoteId} className="rounded-lg bg-amber-50 p-3 text-sm font-medium text-amber-900">
+                  {t(
+                    'A cycle started now ends {end}, at the weekend: it can only be completed on Monday, from {from}.',
+                    { end: weekdayTime(monday.endTime), from: dateTime(monday.completableFrom) },
+                  )}
                 </p>
               )
             )}
-            <Button className="w-full" onClick={() => void onStart()} disabled={start.isPending || weekend}>
+            <Button
+              className="w-full"
+              onClick={() => void onStart()}
+              disabled={start.isPending || weekend}
+              aria-describedby={!weekend && monday ? mondayNoteId : undefined}
+            >
               {start.isPending
                 ? t('Starting...')
                 : hasEarnings

@@ -12,6 +12,7 @@ import { firstError, useFailure, useZodForm } from '../../../lib/form.ts';
 import { updateEmail, updateProfile } from '../api/profile.ts';
 import { Email } from '../../../components/ui/email.tsx';
 import { t } from '../../../lib/i18n.tsx';
+import { CycleRemindersSwitch } from './cycle-reminders-switch.tsx';
 
 interface ProfileValues {
   firstName: string;
@@ -147,6 +148,7 @@ function ProfileBody({
             <dd className="text-base text-slate-900">{user.phone ?? t('Not provided')}</dd>
           </div>
         </dl>
+        {!user.isAdmin && <CycleRemindersSwitch />}
         {security}
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={onClose}>

@@ -27,6 +27,7 @@ const user: User = {
   locale: 'en',
   withdrawalLock: { status: 'on', endsAt: null, required: false },
   withdrawalsFrozen: false,
+  cycleReminders: false,
   createdAt: '2026-01-01T00:00:00.000Z',
 };
 const dashboard: DashboardResponse = {

@@ -24,6 +24,7 @@ export default function Tab() {
             receivedAt={dashboard.dataUpdatedAt}
             platformDay={data.platformDay}
             platformWeekday={data.platformWeekday}
+            cycleStartedNow={data.cycleStartedNow}
           />
         )}
       </QueryState>
