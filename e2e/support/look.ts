@@ -77,7 +77,9 @@ export async function look(page: Page, name: string, opts: { toast?: string } = 
           (el) =>
             // A toast sliding out is moved off-screen on purpose.
             !el.closest('.Toastify') &&
-            el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX === 'visible',
+            el.clientWidth > 0 &&
+            el.scrollWidth > el.clientWidth + 1 &&
+            getComputedStyle(el).overflowX === 'visible',
         );
         const says = (el: Element) =>
           `<${el.tagName.toLowerCase()} class="${el.getAttribute('class') ?? ''}"> "${(el.textContent ?? '').slice(0, 60)}"`;
