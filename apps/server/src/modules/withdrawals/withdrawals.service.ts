@@ -376,22 +376,23 @@ export async function approvePaidBy(
           notes: input.notes,
           at: now,
         });
-        if (by.admin)
-          await writeDecision(tx, {
-            adminId: by.admin.id,
-            action: 'withdrawal_approve',
-            targetType: 'withdrawal',
-            targetId: w.id,
-            status: 'approved',
-            facts: {
-              txHash: input.txHash,
-              netAmount: microToText(w.netAmount),
-              chainValue: proof ? microToText(proof.value) : null,
-            },
-            note: input.notes,
-            at: ctx.clock.now(),
-            ip: by.ip ?? '',
-          });
+        // No administrator: the watcher found the payout on chain and completed it (the platform is the actor).
+        await writeDecision(tx, {
+          adminId: by.admin?.id ?? null,
+          action: by.admin ? 'withdrawal_approve' : 'withdrawal_paid_on_chain',
+          targetType: 'withdrawal',
+          targetId: w.id,
+          status: 'approved',
+          facts: {
+            txHash: input.txHash,
+            netAmount: microToText(w.netAmount),
+            chainValue: proof ? microToText(proof.value) : null,
+            batchId: w.batchId,
+          },
+          note: input.notes,
+          at: now,
+          ip: by.ip,
+        });
       }
       await q.completeBatchesOf(tx, decided, now);
       await alsoWrite?.(tx);
