@@ -252,6 +252,13 @@ export const MSG = {
   payoutAddressMissing: 'Payout address is not configured on the server',
   payoutChainUnreachable: 'Could not reach the blockchain to verify the payout. Please try again.',
   tierNothingToChange: 'Nothing to change',
+  /** Investors buy a tier by its amount: two active tiers of one amount would leave the choice to chance. */
+  tierAmountTaken: (name: string) =>
+    said(
+      'The active tier {name} already has this amount. Choose another amount, or deactivate {name} first.',
+      { name },
+      `The active tier ${name} already has this amount. Choose another amount, or deactivate ${name} first.`,
+    ),
   /** A back-office list cursor the server did not make (docs/decisions/0036-keyset-paging.md). */
   invalidCursor: 'This page link is no longer valid: go back to the first page',
 

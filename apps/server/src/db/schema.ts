@@ -867,9 +867,8 @@ export const auditLog = pgTable(
   'audit_log',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    adminId: uuid('admin_id')
-      .notNull()
-      .references(() => users.id),
+    /** Null: the platform itself acted (the chain watcher completing withdrawals by a payout it found). */
+    adminId: uuid('admin_id').references(() => users.id),
     action: text('action').notNull(),
     targetType: text('target_type').notNull(),
     targetId: text('target_id').notNull(),
@@ -877,7 +876,8 @@ export const auditLog = pgTable(
     after: jsonb('after'),
     note: text('note'),
     ip: text('ip'),
-    createdAt: createdAt(),
+    /** On the platform clock, always given (no database default to fall back on). */
+    createdAt: ts('created_at').notNull(),
   },
   (t) => [
     index('audit_log_created_idx').on(t.createdAt),

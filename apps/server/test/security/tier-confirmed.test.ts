@@ -4,11 +4,13 @@ import { MSG } from '@harvest/shared/messages';
 import { rawRows } from '../../src/db/raw.ts';
 import { userBalances } from '../../src/ledger/ledger.ts';
 import { seedTiers } from '../../src/modules/tiers/tiers.seed.ts';
+import { seedTier } from '../support/money.ts';
 import { call, createTestApp, expectLedgerClean, fund, makeUser, type TestApp, type TestUser } from '../helpers.ts';
 
 /**
- * The investor gets exactly the tier and daily rate they confirmed. An administrator
- * adds "Diamond" at Bronze's amount (100 USDC) with a higher rate; the investor's Invest Now on Bronze
+ * The investor gets exactly the tier and daily rate they confirmed. A database from before an active tier's amount
+ * became its own (decision 0088) may hold "Diamond" at Bronze's amount (100 USDC) with a higher rate; the investor's
+ * Invest Now on Bronze
  * sends Bronze's `_id` (and the rate the dialog showed) and gets Bronze; an amount alone that fits two
  * tiers is refused (never guessed); a tier changed or deactivated since the page loaded is refused.
  */
@@ -24,11 +26,8 @@ beforeAll(async () => {
   admin = await makeUser(t, { isAdmin: true });
   investor = await makeUser(t);
   await fund(t, investor.user.id, 1_000_000_000n);
-  const diamond = await call(t, 'POST', '/api/admin/tiers', {
-    token: admin.token,
-    body: { name: 'Diamond', amount: 100, dailyRate: 4 },
-  });
-  expect(diamond.statusCode, JSON.stringify(diamond.data)).toBe(201);
+  // An administrator can no longer add it (409): it is written as such a database holds it.
+  await seedTier(t, { name: 'Diamond', amount: 100_000_000n, rateScaled: 40_000 });
   const list = await call(t, 'GET', '/api/user/investment-tiers', { token: investor.token });
   tiers = Object.fromEntries(list.data.tiers.map((x: { name: string }) => [x.name, x]));
 });

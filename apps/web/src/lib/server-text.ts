@@ -43,15 +43,19 @@ export interface Receipt {
 /** A receipt in the current language. */
 export const sayReceipt = (r: Receipt) => sayServer({ text: r.message, template: r.template, params: r.params });
 
+/** A span of time as "2h 5m", rounded up to the minute, in the current language. */
+export function duration(ms: number): string {
+  const { h, m } = timeLeftParts(ms);
+  return h > 0 ? t('{h}h {m}m', { h: count(h), m: count(m) }) : t('{m}m', { m: count(m) });
+}
+
 const localValues = (params: Params) =>
   Object.fromEntries(Object.entries(params).map(([name, v]) => [name, localValue(name, v)]));
 
 /** A value by its placeholder's name (said.ts): durations, instants and amounts in the current language's way. */
 function localValue(name: string, v: string | number): string {
   if (typeof v === 'number') {
-    if (name !== 'left') return count(v);
-    const { h, m } = timeLeftParts(v);
-    return h > 0 ? t('{h}h {m}m', { h: count(h), m: count(m) }) : t('{m}m', { m: count(m) });
+    return name === 'left' ? duration(v) : count(v);
   }
   if (name === 'at') return dateTime(v);
   if (AMOUNT_PARAMS.includes(name) && /^-?\d+$/.test(v)) return usdcNumber(microToUsdc(BigInt(v)));

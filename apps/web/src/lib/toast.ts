@@ -1,4 +1,4 @@
-import type { ToastOptions } from 'react-toastify';
+import type { Id, ToastOptions } from 'react-toastify';
 import { known } from './i18n.tsx';
 
 /*
@@ -31,9 +31,19 @@ const load = () => {
   return (lib ??= import('react-toastify'));
 };
 
+/** The error toast on screen, if any. */
+let shownError: Id | null = null;
+
 const show = (kind: 'success' | 'error' | 'info') => (text: string, opts?: ToastOptions) => {
   // A server's text (a receipt, an error) in the person's language; a text already said with t() stays as it is.
-  void load().then((m) => m.toast[kind](known(text), opts));
+  void load().then((m) => {
+    const said = known(text);
+    if (kind !== 'error') return void m.toast[kind](said, opts);
+    // One error at a time: a form failing again (or another one) replaces the error shown, with its 3 s anew
+    // (an update remounts the timer), rather than stacking one more under it.
+    if (shownError !== null && m.toast.isActive(shownError)) m.toast.update(shownError, { ...opts, render: said });
+    else shownError = m.toast.error(said, opts);
+  });
 };
 
 export const toast = { success: show('success'), error: show('error'), info: show('info') };

@@ -177,11 +177,14 @@ export const auditEntrySchema = z.object({
   note: z.nullable(z.string()),
   ip: z.nullable(z.string()),
   createdAt: isoDate,
-  admin: userRefSchema,
+  /** Null: the platform acted by itself (the chain watcher completed a withdrawal by a payout it found). */
+  admin: z.nullable(userRefSchema),
   /** Who the action concerns: the user, or the owner of the deposit or withdrawal (null for tiers and exports). */
   subject: z.nullable(userRefSchema),
   /** The tier's current name, for tier actions. */
   tierName: z.nullable(z.string()),
+  /** The payout batch a batch action (or a withdrawal paid in one) concerns, and what it holds now. */
+  batch: z.nullable(z.object({ _id: z.string(), createdAt: isoDate, withdrawals: z.number(), total: z.number() })),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 export const auditResponse = z.extend(pageInfo, { entries: z.array(auditEntrySchema), actions: z.array(z.string()) });

@@ -78,6 +78,11 @@ export const solvencyResponse = z.object({
   assets: z.object({ depositAddresses: z.number(), payoutAddress: z.number(), treasury: z.number() }),
   coverage: z.nullable(z.number()),
   asOf: z.nullable(z.string()),
+  /**
+   * How old the oldest on-chain reading is on the platform clock (null before one), and whether it is past
+   * `staleAfterSeconds`: then the coverage may not be what the chain holds now.
+   */
+  readingAge: z.nullable(z.object({ seconds: z.number(), stale: z.boolean(), staleAfterSeconds: z.number() })),
   watcher: z.nullable(
     z.object({ checkedAt: z.nullable(z.string()), headBlock: z.nullable(z.number()), cursorBlock: z.number() }),
   ),

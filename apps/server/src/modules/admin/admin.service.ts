@@ -168,9 +168,17 @@ export async function audit(
       note: r.note,
       ip: r.ip,
       createdAt: r.createdAt,
-      admin: toUserRef(r.admin),
+      admin: r.admin ? toUserRef(r.admin) : null,
       subject: r.subject ? toUserRef(r.subject) : null,
       tierName: r.tierName,
+      batch: r.batch
+        ? {
+            _id: r.batch.id,
+            createdAt: r.batch.createdAt,
+            withdrawals: r.batch.withdrawals,
+            total: microToUsdc(r.batch.total),
+          }
+        : null,
     })),
     actions,
     page: opts.page,

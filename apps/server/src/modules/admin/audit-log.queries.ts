@@ -35,15 +35,19 @@ export async function auditPage(db: Db, f: AuditFilter, page: PageRequest) {
     note: string | null;
     ip: string | null;
     created_at: Date;
-    admin_id: string;
-    first_name: string;
-    last_name: string;
-    email: string;
+    admin_id: string | null;
+    first_name: string | null;
+    last_name: string | null;
+    email: string | null;
     subject_id: string | null;
     subject_first_name: string | null;
     subject_last_name: string | null;
     subject_email: string | null;
     tier_name: string | null;
+    batch_id: string | null;
+    batch_created_at: Date | null;
+    batch_withdrawals: number | null;
+    batch_total: string | null;
     k: string[];
   }>(
     db,
@@ -56,17 +60,29 @@ export async function auditPage(db: Db, f: AuditFilter, page: PageRequest) {
       ],
       // Who the action concerns (the user, or the owner of the deposit or withdrawal) and the tier's name, so the
       // log reads in names rather than ids. Each CASE casts only ids of its own kind (an export's target is a word).
+      // The payout batch (its own entries, or a withdrawal's that records one) with what it holds. No administrator:
+      // the platform acted (the watcher).
       rows: sql`SELECT a.id, a.action, a.target_type, a.target_id, a.before, a.after, a.note, a.ip, a.created_at,
                        u.id AS admin_id, u.first_name, u.last_name, u.email, pk.k,
                        s.id AS subject_id, s.first_name AS subject_first_name, s.last_name AS subject_last_name,
-                       s.email AS subject_email, t.name AS tier_name
-                FROM page_keys pk JOIN audit_log a ON a.id = pk.k1 JOIN users u ON u.id = a.admin_id
+                       s.email AS subject_email, t.name AS tier_name,
+                       b.id AS batch_id, b.created_at AS batch_created_at, bf.withdrawals AS batch_withdrawals,
+                       bf.total AS batch_total
+                FROM page_keys pk JOIN audit_log a ON a.id = pk.k1 LEFT JOIN users u ON u.id = a.admin_id
                 LEFT JOIN users s ON s.id = CASE a.target_type
                   WHEN 'user' THEN a.target_id::uuid
                   WHEN 'deposit' THEN (SELECT d.user_id FROM deposits d WHERE d.id = a.target_id::uuid)
                   WHEN 'withdrawal' THEN (SELECT w.user_id FROM withdrawals w WHERE w.id = a.target_id::uuid)
                 END
                 LEFT JOIN tiers t ON t.id = CASE WHEN a.target_type = 'tier' THEN a.target_id::uuid END
+                LEFT JOIN payout_batches b ON b.id = CASE a.target_type
+                  WHEN 'payout_batch' THEN a.target_id::uuid
+                  WHEN 'withdrawal' THEN (a.after->>'batchId')::uuid
+                END
+                LEFT JOIN LATERAL (
+                  SELECT count(*)::int AS withdrawals, COALESCE(sum(w.net_amount), 0)::text AS total
+                  FROM withdrawals w WHERE w.batch_id = b.id AND w.status <> 'rejected'
+                ) bf ON b.id IS NOT NULL
                 ORDER BY pk.ord`,
     },
     page,
@@ -86,7 +102,10 @@ export async function auditPage(db: Db, f: AuditFilter, page: PageRequest) {
       note: r.note,
       ip: r.ip,
       createdAt: r.created_at.toISOString(),
-      admin: { id: r.admin_id, firstName: r.first_name, lastName: r.last_name, email: r.email },
+      admin:
+        r.admin_id === null
+          ? null
+          : { id: r.admin_id, firstName: r.first_name ?? '', lastName: r.last_name ?? '', email: r.email ?? '' },
       subject:
         r.subject_id === null
           ? null
@@ -97,6 +116,15 @@ export async function auditPage(db: Db, f: AuditFilter, page: PageRequest) {
               email: r.subject_email ?? '',
             },
       tierName: r.tier_name,
+      batch:
+        r.batch_id === null || r.batch_created_at === null
+          ? null
+          : {
+              id: r.batch_id,
+              createdAt: r.batch_created_at.toISOString(),
+              withdrawals: r.batch_withdrawals ?? 0,
+              total: BigInt(r.batch_total ?? '0'),
+            },
     })),
   };
 }

@@ -2,7 +2,8 @@ import type { Db } from '../../db/client.ts';
 import { auditLog } from '../../db/schema.ts';
 
 export interface AuditEntry {
-  adminId: string;
+  /** Null: the platform acted by itself (the chain watcher). */
+  adminId: string | null;
   action: string;
   targetType: string;
   targetId: string;
@@ -14,7 +15,7 @@ export interface AuditEntry {
   at: Date;
 }
 
-/** Appends one audit row inside the transaction of the admin action it records. */
+/** Appends one audit row inside the transaction of the action it records. */
 export async function writeAudit(tx: Db, e: AuditEntry): Promise<void> {
   await tx.insert(auditLog).values({
     adminId: e.adminId,
@@ -29,11 +30,11 @@ export async function writeAudit(tx: Db, e: AuditEntry): Promise<void> {
   });
 }
 
-/** An administrator's decision on a pending deposit or withdrawal (approve, reject): pending -> `status`. */
+/** A decision on a pending deposit or withdrawal (an administrator's, or the watcher's): pending -> `status`. */
 export async function writeDecision(
   tx: Db,
   d: {
-    adminId: string;
+    adminId: string | null;
     action: string;
     targetType: 'deposit' | 'withdrawal';
     targetId: string;
@@ -41,7 +42,7 @@ export async function writeDecision(
     /** What the decision recorded besides the status (amounts, hashes, where money went). */
     facts: Record<string, unknown>;
     note?: string | null;
-    ip: string;
+    ip: string | null;
     at: Date;
   },
 ): Promise<void> {

@@ -21,6 +21,8 @@ import * as q from './solvency.queries.ts';
 
 /** An administrator's "Refresh now" reads every platform address: at most once in this many ms. */
 export const REFRESH_EVERY_MS = 10_000;
+/** Readings older than three missed background refreshes (every 5 minutes) are stale: the node has not answered. */
+export const READINGS_STALE_MS = 15 * 60_000;
 
 /** The platform's addresses whose USDC counts as assets: investors' deposit addresses, DEPOSIT_ADDRESS (unless the demo one), PAYOUT_ADDRESS, TREASURY_ADDRESS. */
 export async function platformAddresses(ctx: AppContext): Promise<{ address: string; kind: q.BalanceKind }[]> {
@@ -72,6 +74,12 @@ export async function refreshBalancesOf(
   return readAndSave(ctx, addresses);
 }
 
+const readingAge = (ms: number) => ({
+  seconds: Math.max(0, Math.floor(ms / 1000)),
+  stale: ms > READINGS_STALE_MS,
+  staleAfterSeconds: READINGS_STALE_MS / 1000,
+});
+
 export async function solvency(ctx: AppContext): Promise<Solvency> {
   const treasuryAddress = ctx.config.TREASURY_ADDRESS?.toLowerCase() ?? null;
   const [liabilities, totals, cursor, run, alarms, sweep, lost] = await Promise.all([
@@ -107,6 +115,7 @@ export async function solvency(ctx: AppContext): Promise<Solvency> {
         }
       : null,
     asOf: oldest ? oldest.toISOString() : null,
+    readingAge: oldest ? readingAge(ctx.clock.now().getTime() - oldest.getTime()) : null,
     watcher: cursor
       ? {
           checkedAt: cursor.checkedAt ? cursor.checkedAt.toISOString() : null,

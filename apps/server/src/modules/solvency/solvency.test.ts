@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, fund, makeUser, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { startRun } from '../reconciliation/reconciliation.service.ts';
+import { saveBalances } from './solvency.queries.ts';
 
 /**
  * The Solvency panel's calls with a chain that cannot be read (a node down, a wrong URL): nothing read is not
@@ -25,7 +26,14 @@ describe('solvency and reconciliation calls before the chain could be read', () 
   it('says the balances are not read yet (coverage null, not 0), while the liabilities are known', async () => {
     const s = await call(t, 'GET', '/api/admin/solvency', { token: admin.token });
     expect(s.statusCode).toBe(200);
-    expect(s.data).toMatchObject({ liabilities: 25, coverage: null, asOf: null, reconciliation: null, alarms: [] });
+    expect(s.data).toMatchObject({
+      liabilities: 25,
+      coverage: null,
+      asOf: null,
+      readingAge: null,
+      reconciliation: null,
+      alarms: [],
+    });
   });
 
   it('only administrators may read, refresh, reconcile or acknowledge', async () => {
@@ -78,5 +86,27 @@ describe('solvency and reconciliation calls before the chain could be read', () 
     } finally {
       await demo.close();
     }
+  });
+
+  it('says how old the last reading is on the platform clock, and that it is stale past 15 minutes', async () => {
+    const readAt = t.clock.now();
+    const solvencyAfter = async (minutes: number) => {
+      t.clock.set(new Date(readAt.getTime() + minutes * 60_000));
+      return (await call(t, 'GET', '/api/admin/solvency', { token: admin.token })).data;
+    };
+    // What a refresh saves when the node answered, then the node went away (this app's node never answers).
+    await saveBalances(
+      t.ctx.db,
+      [{ address: '0x3333333333333333333333333333333333333333', kind: 'payout', balance: 30_000_000n }],
+      readAt,
+    );
+    const fresh = await solvencyAfter(14);
+    expect(fresh).toMatchObject({ asOf: readAt.toISOString(), coverage: 1.2 });
+    expect(fresh.readingAge).toMatchObject({ stale: false, staleAfterSeconds: 900 });
+    expect(fresh.readingAge.seconds).toBeGreaterThanOrEqual(840);
+    expect(fresh.readingAge.seconds).toBeLessThan(900);
+    const old = await solvencyAfter(20);
+    expect(old.readingAge).toMatchObject({ stale: true, staleAfterSeconds: 900 });
+    expect(old.readingAge.seconds).toBeGreaterThanOrEqual(1_200);
   });
 });

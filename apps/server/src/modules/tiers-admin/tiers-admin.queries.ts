@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { tiers } from '../../db/schema.ts';
 
@@ -29,5 +29,25 @@ export async function updateTier(
   values: Partial<typeof tiers.$inferInsert>,
 ): Promise<TierRow | undefined> {
   const [t] = await db.update(tiers).set(values).where(eq(tiers.id, id)).returning();
+  return t;
+}
+
+/**
+ * Another active tier of this amount, after waiting for any other tier change to commit: the lock serialises them,
+ * so two administrators cannot both add the same amount.
+ */
+export async function activeTierWithAmount(db: Db, amount: bigint, exceptId?: string): Promise<TierRow | undefined> {
+  await db.execute(sql`SELECT pg_advisory_xact_lock(7261003)`);
+  const [t] = await db
+    .select()
+    .from(tiers)
+    .where(
+      and(
+        eq(tiers.active, true),
+        eq(tiers.amount, amount),
+        exceptId === undefined ? undefined : ne(tiers.id, exceptId),
+      ),
+    )
+    .limit(1);
   return t;
 }

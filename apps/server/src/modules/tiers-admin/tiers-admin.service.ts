@@ -2,8 +2,9 @@ import { MSG } from '@harvest/shared/messages';
 import { microToText, microToUsdc, scaledToRate } from '@harvest/shared/money';
 import { type AdminTier } from '@harvest/shared/schemas/admin';
 import type { AppContext } from '../../context.ts';
+import type { Tx } from '../../db/client.ts';
 import { inTransaction } from '../../db/tx.ts';
-import { badRequest, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
 import * as q from './tiers-admin.queries.ts';
@@ -37,6 +38,12 @@ function snapshot(t: q.TierRow) {
   };
 }
 
+/** Investors buy a tier by its amount: an active tier's amount belongs to it alone. */
+async function refuseTakenAmount(tx: Tx, amount: bigint, exceptId?: string): Promise<void> {
+  const other = await q.activeTierWithAmount(tx, amount, exceptId);
+  if (other) throw conflict(MSG.tierAmountTaken(other.name));
+}
+
 export async function listTiers(ctx: AppContext): Promise<AdminTier[]> {
   return (await q.allTiers(ctx.db)).map(tierDto);
 }
@@ -51,6 +58,7 @@ export interface TierCreate {
 
 export async function createTier(ctx: AppContext, admin: AuthUser, input: TierCreate, ip: string): Promise<AdminTier> {
   return inTransaction(ctx.db, async (tx) => {
+    if (input.active ?? true) await refuseTakenAmount(tx, input.amount);
     const tier = await q.insertTier(tx, {
       name: input.name,
       amount: input.amount,
@@ -92,6 +100,7 @@ export async function updateTier(
   return inTransaction(ctx.db, async (tx) => {
     const before = await q.lockTier(tx, id);
     if (!before) throw notFound();
+    if (input.active ?? before.active) await refuseTakenAmount(tx, input.amount ?? before.amount, id);
     const after = await q.updateTier(tx, id, { ...values, updatedAt: ctx.clock.now() });
     if (!after) throw notFound();
     await writeAudit(tx, {

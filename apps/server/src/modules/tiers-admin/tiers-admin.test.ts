@@ -129,6 +129,34 @@ describe('tier management', () => {
     expect((await update('nope', { active: false })).statusCode).toBe(404);
   });
 
+  it('refuses a second active tier of one amount, on create, edit and reactivation, and changes nothing', async () => {
+    const first = (await create({ name: 'Harvest Reserve', amount: 7_777.5, dailyRate: 1 })).data.tier;
+    const taken = { error: MSG.tierAmountTaken('Harvest Reserve').text, code: 'conflict' };
+    const tiersNow = async () => (await call(t, 'GET', '/api/admin/tiers', { token: admin.token })).data.tiers;
+    const audited = async () => (await call(t, 'GET', '/api/admin/audit', { token: admin.token })).data.total;
+    const [listed, entries] = [await tiersNow(), await audited()];
+
+    const again = await create({ name: 'Reserve Twin', amount: 7_777.5, dailyRate: 2 });
+    expect(again.statusCode).toBe(409);
+    expect(again.data).toMatchObject(taken);
+    const other = (await create({ name: 'Reserve Other', amount: 8_888, dailyRate: 2, active: false })).data.tier;
+    const [listed2, entries2] = [await tiersNow(), await audited()];
+    for (const body of [{ amount: 7_777.5 }, { active: true, amount: 7_777.5 }]) {
+      const res = await update(other._id, body);
+      expect(res.statusCode).toBe(body.active ? 409 : 200);
+      if (body.active) expect(res.data).toMatchObject(taken);
+    }
+    // An inactive tier may share the amount; it cannot come back while the active one has it.
+    expect((await update(other._id, { active: true })).data).toMatchObject(taken);
+    expect(listed2).toHaveLength(listed.length + 1);
+    expect(await audited()).toBe(entries2 + 1);
+    expect(entries2).toBe(entries + 1);
+    // Its own amount is no conflict; once the first is off, the other may take it.
+    expect((await update(first._id, { amount: 7_777.5, name: 'Harvest Reserve I' })).statusCode).toBe(200);
+    expect((await update(first._id, { active: false })).statusCode).toBe(200);
+    expect((await update(other._id, { active: true })).data.tier).toMatchObject({ amount: 7_777.5, active: true });
+  });
+
   it('is refused to investors', async () => {
     expect(
       (

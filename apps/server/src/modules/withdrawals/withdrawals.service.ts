@@ -366,22 +366,23 @@ export async function approvePaidBy(
         });
         if (w.source === 'earning' && w.investmentId)
           await q.startCooldown(tx, w.investmentId, now, new Date(now.getTime() + WITHDRAWAL_COOLDOWN_MS));
-        if (by.admin)
-          await writeDecision(tx, {
-            adminId: by.admin.id,
-            action: 'withdrawal_approve',
-            targetType: 'withdrawal',
-            targetId: w.id,
-            status: 'approved',
-            facts: {
-              txHash: input.txHash,
-              netAmount: microToText(w.netAmount),
-              chainValue: proof ? microToText(proof.value) : null,
-            },
-            note: input.notes,
-            at: ctx.clock.now(),
-            ip: by.ip ?? '',
-          });
+        // No administrator: the watcher found the payout on chain and completed it (the platform is the actor).
+        await writeDecision(tx, {
+          adminId: by.admin?.id ?? null,
+          action: by.admin ? 'withdrawal_approve' : 'withdrawal_paid_on_chain',
+          targetType: 'withdrawal',
+          targetId: w.id,
+          status: 'approved',
+          facts: {
+            txHash: input.txHash,
+            netAmount: microToText(w.netAmount),
+            chainValue: proof ? microToText(proof.value) : null,
+            batchId: w.batchId,
+          },
+          note: input.notes,
+          at: now,
+          ip: by.ip,
+        });
       }
       await mailRequestsPaid(tx, ctx, decided);
       await q.completeBatchesOf(tx, decided, now);

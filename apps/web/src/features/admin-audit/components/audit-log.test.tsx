@@ -15,6 +15,7 @@ const entry = (e: Record<string, unknown>) => ({
   admin,
   subject: null,
   tierName: null,
+  batch: null,
   ...e,
 });
 
@@ -60,5 +61,37 @@ describe('AuditLog', () => {
     expect(screen.queryByText('tier_update')).toBeNull();
     // The action filter offers the words too.
     expect(screen.getByRole('option', { name: 'Tier updated' })).toBeTruthy();
+  });
+
+  it('names a payout batch and what it holds, and the platform when the watcher completed a withdrawal', async () => {
+    const batch = { _id: 'b1', createdAt: '2026-11-16T08:00:00.000Z', withdrawals: 2, total: 1_250_340.5 };
+    stubApi(() => ({
+      page: 1,
+      pageSize: 25,
+      total: 2,
+      actions: ['payout_batch_create', 'withdrawal_paid_on_chain'],
+      entries: [
+        entry({
+          _id: '2',
+          action: 'withdrawal_paid_on_chain',
+          targetType: 'withdrawal',
+          targetId: 'w1',
+          admin: null,
+          ip: null,
+          subject: grace,
+          batch,
+          after: { status: 'approved', txHash: '0xabc', batchId: 'b1' },
+        }),
+        entry({ _id: '1', action: 'payout_batch_create', targetType: 'payout_batch', targetId: 'b1', batch }),
+      ],
+    }));
+    renderApp(<AuditLog />, { auth: false });
+    expect(await screen.findByRole('heading', { name: 'Withdrawal paid on chain' })).toBeTruthy();
+    expect(screen.getByText('By the platform: the chain watcher found the payout')).toBeTruthy();
+    expect(screen.getByText(/^Withdrawal of Grace Hopper/)).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Payout batch created' })).toBeTruthy();
+    const named = screen.getAllByText(/^Payout batch of .*: 2 withdrawals, .*1,250,340\.50 USDC/);
+    expect(named).toHaveLength(2);
+    expect(screen.queryByText(/no longer on record/)).toBeNull();
   });
 });

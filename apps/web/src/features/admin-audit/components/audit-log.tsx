@@ -26,7 +26,7 @@ const MICRO_FIELDS: Record<string, readonly string[]> = {
   deposit_reject: ['amount'],
   balance_update: ['balance'],
 };
-const USDC_FIELDS = new Set(['amount', 'balance', 'netAmount', 'chainValue']);
+const USDC_FIELDS = new Set(['amount', 'balance', 'netAmount', 'chainValue', 'total']);
 
 /** Each action in words (the log stores a machine name such as "tier_update"). */
 const ACTION_WORDS: Record<string, string> = {
@@ -41,6 +41,11 @@ const ACTION_WORDS: Record<string, string> = {
   balance_update: msg('Balance set'),
   withdrawal_approve: msg('Withdrawal approved'),
   withdrawal_reject: msg('Withdrawal rejected'),
+  withdrawal_paid_on_chain: msg('Withdrawal paid on chain'),
+  payout_batch_create: msg('Payout batch created'),
+  payout_batch_download: msg('Payout batch file downloaded'),
+  payout_batch_cancel: msg('Payout batch cancelled'),
+  payout_dismiss: msg('Found payout dismissed'),
   tier_create: msg('Tier created'),
   tier_update: msg('Tier updated'),
   csv_export: msg('CSV exported'),
@@ -62,6 +67,7 @@ const FIELD_WORDS: Record<string, string> = {
   sortOrder: msg('Sort order'),
   withdrawalsFrozen: msg('Withdrawals frozen'),
   sessionsEnded: msg('Sessions ended'),
+  batchId: msg('Payout batch id'),
 };
 /** "some_action" / "someField" as "Some action" / "Some field": a name the lists above do not know yet. */
 const words = (name: string) => {
@@ -212,14 +218,43 @@ function Target({ entry: e }: { entry: AuditEntry }) {
             : t('{kind} {name} (<0>{email}</0>)', { ...values, kind: words(e.targetType) });
     return <>{rich(said, [() => <Email address={e.subject?.email ?? ''} />])}</>;
   }
+  if (e.batch && e.targetType === 'payout_batch') return <BatchText batch={e.batch} />;
   if (e.tierName) return <>{t('Tier: {name}', { name: e.tierName })}</>;
   if (e.targetType === 'export') return <>{t('Export: {what}', { what: e.targetId })}</>;
   return <>{t('{kind} (no longer on record)', { kind: words(e.targetType) })}</>;
 }
 
+/** A payout batch as its list names it, with what it holds now. */
+function BatchText({ batch: b }: { batch: NonNullable<AuditEntry['batch']> }) {
+  const values = { date: dateTime(b.createdAt), total: usdc(b.total, 'amount') };
+  return (
+    <>
+      {b.withdrawals === 1
+        ? t('Payout batch of {date}: 1 withdrawal, {total}', values)
+        : t('Payout batch of {date}: {n} withdrawals, {total}', { ...values, n: count(b.withdrawals) })}
+    </>
+  );
+}
+
+/** Who acted: an administrator, or the platform itself (the watcher found the payout on chain). */
+function Actor({ entry: e }: { entry: AuditEntry }) {
+  if (!e.admin) return <>{t('By the platform: the chain watcher found the payout')}</>;
+  const values = { name: fullName(e.admin), email: e.admin.email };
+  return (
+    <>
+      {rich(
+        e.ip
+          ? t('By {name} (<0>{email}</0>) from {ip}', { ...values, ip: e.ip })
+          : t('By {name} (<0>{email}</0>)', values),
+        [() => <Email address={values.email} />],
+      )}
+    </>
+  );
+}
+
 function Entry({ entry: e }: { entry: AuditEntry }) {
   // The self-service actions (the administrator's own e-mail, password, second factor) concern the admin.
-  const own = e.subject?._id === e.admin._id;
+  const own = e.admin !== null && e.subject?._id === e.admin._id;
   return (
     <Card>
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -231,13 +266,13 @@ function Entry({ entry: e }: { entry: AuditEntry }) {
           <Target entry={e} />
         </p>
       )}
+      {e.batch && e.targetType !== 'payout_batch' && (
+        <p className="mt-1 text-sm [overflow-wrap:anywhere] text-slate-900">
+          <BatchText batch={e.batch} />
+        </p>
+      )}
       <p className="mt-1 text-sm [overflow-wrap:anywhere] text-slate-700">
-        {rich(
-          e.ip
-            ? t('By {name} (<0>{email}</0>) from {ip}', { name: fullName(e.admin), email: e.admin.email, ip: e.ip })
-            : t('By {name} (<0>{email}</0>)', { name: fullName(e.admin), email: e.admin.email }),
-          [() => <Email address={e.admin.email} />],
-        )}
+        <Actor entry={e} />
       </p>
       {e.targetType !== 'export' && (
         <p className="text-xs break-all text-slate-600">{t('Reference: {ref}', { ref: e.targetId })}</p>

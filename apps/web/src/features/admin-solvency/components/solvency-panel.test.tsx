@@ -13,6 +13,7 @@ const base: Solvency = {
   lastSweep: null,
   coverage: 1.1,
   asOf: '2026-11-23T10:00:00.000Z',
+  readingAge: { seconds: 240, stale: false, staleAfterSeconds: 900 },
   watcher: null,
   reconciliation: null,
   alarms: [],
@@ -44,7 +45,16 @@ describe('SolvencyPanel', () => {
     expect(coverage.dataset.covered).toBe('yes');
     expect(coverage.className).toMatch(/emerald/);
     expect(screen.getByText('1,000.00 USDC')).toBeTruthy();
-    expect(screen.getByText(/On-chain balances read/)).toBeTruthy();
+    expect(screen.getByTestId('solvency-readings').textContent).toMatch(/^On-chain balances read .* \(4m ago\)$/);
+  });
+
+  it('says how old the readings are, and that they are stale past the server’s limit', async () => {
+    show({ ...base, readingAge: { seconds: 2 * 3600 + 5 * 60, stale: true, staleAfterSeconds: 900 } });
+    const line = await screen.findByTestId('solvency-readings');
+    expect(line.dataset.stale).toBe('yes');
+    expect(line.textContent).toMatch(
+      /^Stale: the on-chain balances were read 2h 5m ago \(Nov 23, 2026.*\), more than 15m ago/,
+    );
   });
 
   it('is red below 100 %', async () => {
@@ -57,7 +67,13 @@ describe('SolvencyPanel', () => {
   });
 
   it('before the balances were ever read: no alarm, no zeros, it says they are not read yet', async () => {
-    show({ ...base, assets: { depositAddresses: 0, payoutAddress: 0, treasury: 0 }, coverage: null, asOf: null });
+    show({
+      ...base,
+      assets: { depositAddresses: 0, payoutAddress: 0, treasury: 0 },
+      coverage: null,
+      asOf: null,
+      readingAge: null,
+    });
     const coverage = await screen.findByTestId('solvency-coverage');
     expect(coverage.textContent).toBe('Coverage not known yet');
     expect(coverage.className).not.toMatch(/rose|red/);

@@ -8,6 +8,7 @@ import { QueryState } from '../../../components/ui/query-state.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { fetchFile, save } from '../../../lib/download.ts';
 import { count, dateTime, percent, shortHash, usdc } from '../../../lib/format.ts';
+import { duration } from '../../../lib/server-text.ts';
 import { toast } from '../../../lib/toast.ts';
 import { solvencyQuery, useAcknowledgeAlarm, useReconcile, useRefreshSolvency } from '../api/solvency.ts';
 import { rich, t } from '../../../lib/i18n.tsx';
@@ -85,12 +86,35 @@ function Coverage({ s }: { s: Solvency }) {
         <dt>{t('In the treasury')}</dt>
         <dd className="text-end font-medium whitespace-nowrap">{s.asOf ? usdc(s.assets.treasury) : '—'}</dd>
       </dl>
-      <p className="text-xs text-slate-600">
-        {s.asOf
-          ? t('On-chain balances read {date}', { date: dateTime(s.asOf) })
-          : t('On-chain balances not read yet: the blockchain node has not answered since the server started.')}
-      </p>
+      <ReadingAge s={s} />
     </div>
+  );
+}
+
+/** When the balances were read and how long ago (the server's clock): past its limit, stale, in red. */
+function ReadingAge({ s }: { s: Solvency }) {
+  if (!s.asOf || !s.readingAge)
+    return (
+      <p className="text-xs text-slate-600" data-testid="solvency-readings">
+        {t('On-chain balances not read yet: the blockchain node has not answered since the server started.')}
+      </p>
+    );
+  const values = {
+    date: dateTime(s.asOf),
+    age: duration(s.readingAge.seconds * 1000),
+    limit: duration(s.readingAge.staleAfterSeconds * 1000),
+  };
+  return s.readingAge.stale ? (
+    <p className="text-sm font-medium text-rose-700" data-testid="solvency-readings" data-stale="yes">
+      {t(
+        'Stale: the on-chain balances were read {age} ago ({date}), more than {limit} ago. The coverage may not be what the chain holds now.',
+        values,
+      )}
+    </p>
+  ) : (
+    <p className="text-xs text-slate-600" data-testid="solvency-readings" data-stale="no">
+      {t('On-chain balances read {date} ({age} ago)', values)}
+    </p>
   );
 }
 

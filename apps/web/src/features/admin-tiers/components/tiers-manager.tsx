@@ -55,7 +55,8 @@ export function TiersManager() {
             <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
               {data.tiers.map((tier) => (
                 <li key={tier._id}>
-                  <Card className={tier.active ? '' : 'opacity-75'}>
+                  {/* Told apart by its badge and a dashed edge: a faded card would fade its buttons below legible contrast. */}
+                  <Card className={tier.active ? '' : 'outline-2 outline-slate-300 outline-dashed'}>
                     <div className="flex items-start justify-between gap-2">
                       <h3 className="text-base font-bold [overflow-wrap:anywhere] text-slate-900">{tier.name}</h3>
                       <span

@@ -26,7 +26,8 @@ export function WithdrawalCard({ w }: { w: Withdrawal }) {
         </p>
         <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${STATUS_STYLE[label]}`}>{t(label)}</span>
       </div>
-      <dl className="grid grid-cols-2 gap-x-4 gap-y-1.5">
+      {/* The labels take what they need, the values the rest: a seven-figure net fits a phone's card. */}
+      <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1.5">
         <dt className="text-slate-500">{t('Amount')}</dt>
         <dd className="text-end font-medium text-slate-900">{usdc(w.amount)}</dd>
         <dt className="text-slate-500">{w.source === 'earning' ? t('Fee (15%)') : t('Fee')}</dt>
