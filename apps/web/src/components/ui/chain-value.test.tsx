@@ -25,6 +25,7 @@ const user = {
   locale: 'en',
   withdrawalLock: { status: 'off', endsAt: null, required: false },
   withdrawalsFrozen: false,
+  cycleReminders: false,
   createdAt: '2026-01-01T00:00:00.000Z',
 };
 

@@ -35,9 +35,10 @@ describe('LoginForm', () => {
       locale: 'en',
       withdrawalLock: { status: 'off', endsAt: null, required: false },
       withdrawalsFrozen: false,
+      cycleReminders: false,
       createdAt: '2026-11-01T00:00:00.000Z',
     };
-    stubApi(({ path }) => {
+    const api = stubApi(({ path }) => {
       if (path !== '/user/me') return undefined;
       if (revoked) return fail(401, TEXT.sessionEndedElsewhere, 'session_revoked');
       return { user, platform: { timeZone: 'UTC', demoDeposits: true } };
@@ -51,8 +52,12 @@ describe('LoginForm', () => {
     );
     await waitFor(() => expect(screen.getByLabelText('session').textContent).toBe('authenticated'));
     revoked = true;
-    fireEvent.focus(window);
-    expect(await screen.findByText(TEXT.sessionEndedElsewhere)).toBeTruthy();
+    // The window comes back (once the provider has taken the signed-in state in: it listens from then on).
+    await waitFor(() => {
+      fireEvent.focus(window);
+      expect(api.to('GET /user/me').length).toBeGreaterThan(1);
+    });
+    expect(await screen.findByText(TEXT.sessionEndedElsewhere, {}, { timeout: 5000 })).toBeTruthy();
     expect(screen.queryByText(TEXT.sessionExpired)).toBeNull();
     expect(screen.getByLabelText('session').textContent).toBe('anonymous');
     expect(localStorage.getItem('token')).toBeNull();
