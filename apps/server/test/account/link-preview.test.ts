@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const preview = (page: string, token: string) => call(t, 'POST', '/api/security/link-preview', { body: { page, token } });
+const preview = (page: string, token: string) =>
+  call(t, 'POST', '/api/security/link-preview', { body: { page, token } });
 /** A time the server gave, checked to lie between two readings of the test clock (which runs on). */
 const between = (from: Date, to: Date) => ({
   asymmetricMatch: (iso: string) => Date.parse(iso) >= from.getTime() && Date.parse(iso) <= to.getTime(),
@@ -71,7 +72,10 @@ describe('link preview', () => {
     const u = await makeUser(t);
     await call(t, 'PUT', '/api/user/withdrawal-lock', { token: u.token, body: { enabled: true } });
     const before = t.clock.now();
-    await call(t, 'PUT', '/api/user/withdrawal-lock', { token: u.token, body: { enabled: false, password: u.password } });
+    await call(t, 'PUT', '/api/user/withdrawal-lock', {
+      token: u.token,
+      body: { enabled: false, password: u.password },
+    });
     const sentAt = between(before, t.clock.now());
     const mail = await lastMail(t, u.user.email, 'Confirm: turn off the withdrawal address lock');
     const token = linkToken(mail, 'confirm-lock-off');
