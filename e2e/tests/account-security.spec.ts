@@ -178,7 +178,7 @@ test('a thief with both passwords signs in elsewhere, adds an address and cannot
 
   // The thief's session is gone.
   expect((await app.api('GET', '/user/me', { token: stolen ?? '' })).status).toBe(401);
-  await thief.reload();
+  // Its next poll is refused: the sign-in page, and why.
   await expect(thief).toHaveURL(/\/login/);
   // Told why: signed out from another device, not "expired".
   await expect(thief.getByText('This session was signed out from another device. Please sign in again.')).toBeVisible();

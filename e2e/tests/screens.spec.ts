@@ -120,11 +120,11 @@ test('login: the heading takes focus without a ring; errors; an expired session 
   await openTab(page, 'Investments');
   await expect(page).toHaveURL(/tab=investments/);
   // The session ends elsewhere ("Sign out all others" on another device; a logout there ends that one only):
-  // the next poll is a 401.
+  // the next poll is a 401, and the sign-in page says why.
   const other = await tokenFor(app, ada);
   await app.api('POST', '/user/sessions/revoke-others', { token: other });
   await expect(page).toHaveURL(/\/login$/);
-  await expect(page.getByText('Your session has expired. Please sign in again.')).toBeVisible();
+  await expect(page.getByText('This session was signed out from another device. Please sign in again.')).toBeVisible();
   await look(page, 'session-expired');
   await page.getByLabel('Email').fill(ada.email);
   await page.getByLabel('Password', { exact: true }).fill(ada.password);

@@ -87,7 +87,7 @@ test('a sign-out, a block or an expiry in one tab ends the session in every tab 
   await app.api('POST', '/user/sessions/revoke-others', { token: await tokenFor(app, ada) });
   for (const tab of [one, two]) {
     await expect(tab).toHaveURL(/\/login$/);
-    await expect(tab.getByText('Your session has expired. Please sign in again.')).toBeVisible();
+    await expect(tab.getByText('This session was signed out from another device. Please sign in again.')).toBeVisible();
   }
   await context.close();
 });
