@@ -79,7 +79,7 @@ test('a sign-out, a block or an expiry in one tab ends the session in every tab 
   await expect(one).toHaveURL(/\/login$/, { timeout: 2_000 });
   await app.api('POST', `/user/admin/toggle-block/${ada.id}`, { token: await tokenFor(app, ADMIN) });
 
-  // An expiry (the session ended on the server): the polling tab's 401 ends it there and in the other tab.
+  // Signed out from another device: the polling tab's 401 ends it there and in the other tab, both told why.
   await signIn(one, app, ada);
   await expect(two).toHaveURL(/\/dashboard/, { timeout: 5_000 });
   await openTab(one, 'Investments');
