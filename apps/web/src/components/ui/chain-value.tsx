@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { getAddress, isAddress } from 'viem';
+import { shownAddress } from '@harvest/shared/address';
+import { isAddress } from 'viem';
 import { usePlatform } from '../../lib/auth.tsx';
 import { HASH_CHARS, ltr, shortHash } from '../../lib/format.ts';
 import { t } from '../../lib/i18n.tsx';
@@ -7,9 +8,6 @@ import { toast } from '../../lib/toast.ts';
 import { copyText } from './copy-button.tsx';
 
 const COPIED_MS = 2_000;
-
-/** An address in its EIP-55 capitals (what wallets and explorers show); a value that is not one stays as it is. */
-export const checksummed = (address: string) => (isAddress(address, { strict: false }) ? getAddress(address) : address);
 
 /** A transaction hash (0x and 64 hex digits), as opposed to a record id standing where a hash may be. */
 export const isTxHash = (value: string) => /^0x[0-9a-fA-F]{64}$/.test(value);
@@ -47,7 +45,7 @@ export function ChainValue({
     const timer = setTimeout(() => setCopied(false), COPIED_MS);
     return () => clearTimeout(timer);
   }, [copied]);
-  const full = kind === 'address' ? checksummed(value) : value;
+  const full = kind === 'address' ? shownAddress(value) : value;
   const cut = kind === 'tx' && full.length > HASH_CHARS[short];
 
   async function copy() {

@@ -22,7 +22,8 @@ import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
 import { Email } from '../../../components/ui/email.tsx';
 import { usePagedQuery } from '../../../lib/use-paged-query.ts';
 import { rich, t, known } from '../../../lib/i18n.tsx';
-import { ChainValue, checksummed } from '../../../components/ui/chain-value.tsx';
+import { shownAddress } from '@harvest/shared/address';
+import { ChainValue } from '../../../components/ui/chain-value.tsx';
 
 const STATUS = {
   pending: { label: msg('Pending'), cls: 'bg-amber-100 text-amber-800' },
@@ -226,7 +227,7 @@ function WithdrawalRow({ w, selected, onSelect }: { w: AdminWithdrawal; selected
       </div>
       {/* Inside the row's button, so plain text: the selected withdrawal's panel copies and links them. */}
       <p className="mt-1 font-mono text-xs break-all text-slate-600" dir="ltr">
-        {checksummed(w.walletAddress)}
+        {shownAddress(w.walletAddress)}
       </p>
       <p className="mt-1 text-xs text-slate-600">
         {t('Requested {date}', { date: dateTime(w.requestedAt) })}

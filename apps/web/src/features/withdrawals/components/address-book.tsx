@@ -241,16 +241,17 @@ export function AddressChoice({
   value,
   onChange,
   error,
+  waiting,
 }: {
   value: string;
   onChange: (address: string) => void;
   error?: string | undefined;
+  /** Nothing to choose yet: when it will be (waitingNote), said in place of `error`. */
+  waiting: string | null;
 }) {
   const [adding, setAdding] = useState(false);
   const query = useQuery(addressesQuery(FIRST_PAGE, ADDRESS_CHOICE_SIZE));
   const errorId = 'address-choice-error';
-  // Nothing to choose yet: when it will be, in place of "enter an address" with no field to enter it in.
-  const waiting = waitingNote(query.data?.addresses);
   return (
     <fieldset className="space-y-2" aria-describedby={error || waiting ? errorId : undefined}>
       <legend className="text-sm font-medium text-slate-800">{t('Pay to an address of your address book')}</legend>

@@ -84,7 +84,8 @@ function WithdrawAllBody({
   // With the address lock on, Withdraw All pays only to an active address of the book: "choose or add".
   const fromBook = Boolean(user && user.withdrawalLock.status !== 'off');
   const needsCode = Boolean(user?.twoFactorEnabled);
-  // The book AddressChoice reads (one request): with nothing usable yet, a submit says when it will be.
+  // The book AddressChoice reads (one request): with nothing usable yet, it and a submit say when it will be, in
+  // place of "enter an address" with no field to enter it in.
   const book = useQuery({ ...addressesQuery(FIRST_PAGE, ADDRESS_CHOICE_SIZE), enabled: fromBook });
   const waiting = fromBook ? waitingNote(book.data?.addresses) : null;
   const form = useZodForm<RequestAllInput>(
@@ -199,6 +200,7 @@ function WithdrawAllBody({
           value={wallet}
           onChange={(a) => form.setValue('walletAddress', a, { shouldValidate: form.formState.isSubmitted })}
           error={errors.walletAddress?.message}
+          waiting={waiting}
         />
       ) : (
         <TextInput
