@@ -166,6 +166,17 @@ test('a thief with both passwords signs in elsewhere, adds an address and cannot
   await expect(ar.getByText(THIEFS)).toBeVisible();
   await look(ar, 'account-not-me-preview-ar');
   await arabic.close();
+  // The administrator has the investor's Security panel open: it shows the freeze without a reload.
+  const adminContext = await browser.newContext();
+  const adminPage = await adminContext.newPage();
+  await signIn(adminPage, app, ADMIN);
+  await adminPage.getByRole('tab', { name: 'Users', exact: true }).click();
+  await adminPage.getByPlaceholder('Search by name or e-mail').first().fill(ada.email);
+  await adminPage.keyboard.press('Enter');
+  const adminCard = adminPage.getByRole('listitem').filter({ hasText: ada.email });
+  await adminCard.getByRole('button', { name: 'Security' }).click();
+  await expect(adminCard.getByRole('region', { name: /^Sessions of/ })).toBeVisible();
+  await expect(adminCard.getByText('WITHDRAWALS FROZEN')).toHaveCount(0);
   await signIn(page, app, ada);
   await page.goto(notMe);
   await expect(page.getByText('This address is removed from your address book:')).toBeVisible();
@@ -175,6 +186,10 @@ test('a thief with both passwords signs in elsewhere, adds an address and cannot
   await page.getByRole('button', { name: 'Secure my account' }).click();
   await expect(page.getByRole('status')).toContainText('Your account is secured');
   await look(page, 'account-not-me-done');
+  // The administrator's list polls (every 30 s): the open panel turns frozen on its own.
+  await expect(adminCard.getByText('WITHDRAWALS FROZEN')).toBeVisible({ timeout: 45_000 });
+  await expect(adminCard.getByRole('button', { name: 'Unfreeze withdrawals' })).toBeVisible();
+  await adminContext.close();
 
   // The thief's session is gone.
   expect((await app.api('GET', '/user/me', { token: stolen ?? '' })).status).toBe(401);
