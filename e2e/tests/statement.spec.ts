@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
 import { expect, test, type Page } from '@playwright/test';
 import { look, WIDTHS } from '../support/look.ts';
 import {
@@ -157,6 +158,13 @@ test('downloads: the CSV and the PDF of the period on screen', async () => {
   expect(csv[0]).toBe('Date,Description,Reference,Amount (USDC),Balance (USDC)');
   expect(csv[1]).toBe('2026-11-01,Opening balance,,,1250000.25');
   expect(csv.at(-2)).toBe('2026-11-30,Closing balance,,,4745000.75');
+  // A spreadsheet can sum it: every amount is a plain number (money out with its minus sign, no formula guard), and
+  // the movements add up to the closing balance less the opening one, to the micro-USDC.
+  const rows: string[][] = parse(csv.join('\r\n'), { from_line: 3 }).slice(0, -1);
+  expect(rows.some((r) => r[3]!.startsWith('-'))).toBe(true);
+  for (const r of rows) expect(r[3], r.join()).toMatch(/^-?\d+(\.\d{1,6})?$/);
+  const micro = (v: string) => BigInt(Math.round(Number(v) * 1e6));
+  expect(rows.reduce((sum, r) => sum + micro(r[3]!), 0n)).toBe(micro('4745000.75') - micro('1250000.25'));
   await expect(toast(page, 'Downloaded harvest-farm-statement-2026-11-01-to-2026-11-30.csv')).toBeVisible();
   dl = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download PDF' }).click();
