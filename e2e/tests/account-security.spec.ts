@@ -257,3 +257,34 @@ test("the administrator sees the user's sessions and addresses and lifts the fre
   await expect(toast(page, `Withdrawals unfrozen: ${FIRST} ${LAST}`)).toBeVisible();
   await expect(card.getByText('WITHDRAWALS FROZEN')).toHaveCount(0);
 });
+
+test('the lock turned off from the e-mail elsewhere: Profile says so when its window is back in front', async ({
+  page,
+  browser,
+}) => {
+  await signIn(page, app, ada);
+  const profile = await openProfile(page);
+  const lock = profile.getByRole('region', { name: 'Withdrawal address lock' });
+  await expect(lock.getByText('On', { exact: true })).toBeVisible();
+  await lock.getByRole('button', { name: 'Turn off' }).click();
+  await lock.getByLabel('Login password', { exact: true }).fill(ada.password);
+  await lock.getByRole('button', { name: 'E-mail me the confirmation' }).click();
+  const mail = await waitForMail(ada.email, 'Confirm: turn off the withdrawal address lock');
+
+  // Confirmed from the e-mail on another device (nothing reaches this tab from there).
+  const phone = await browser.newContext();
+  const other = await phone.newPage();
+  await signIn(other, app, ada);
+  await other.goto(linkIn(mail.text, 'confirm-lock-off'));
+  await other.getByRole('button', { name: 'Confirm: turn the lock off' }).click();
+  await expect(other.getByRole('status')).toContainText('the withdrawal address lock turns off at');
+  await phone.close();
+
+  // This tab still shows what it read; the window coming back to the front reads the account again.
+  await expect(lock.getByText('On', { exact: true })).toBeVisible();
+  await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+  await expect(lock.getByText('Turning off', { exact: true })).toBeVisible();
+  await expect(lock.getByText(/^Withdrawals go only to active addresses of your address book until /)).toBeVisible();
+  await expect(lock.getByText(/^We e-mailed you a link to confirm/)).toHaveCount(0);
+  await look(page, 'account-lock-turning-off');
+});

@@ -85,7 +85,8 @@ export function WithdrawalLockSection() {
                 'When on, Withdraw All pays only to active addresses of your address book, so a stolen password cannot send your money elsewhere.',
               )}
       </p>
-      {sent && (
+      {/* The e-mail's note holds until the link is used: then the lock reads "turning off" and says until when. */}
+      {sent && lock.status === 'on' && (
         <p role="status" className="rounded-lg bg-purple-50 p-3 text-purple-900">
           {sayReceipt(sent)}
         </p>
