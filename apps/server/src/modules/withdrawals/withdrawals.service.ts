@@ -87,10 +87,10 @@ export interface RequestAllResult {
  * The withdrawal password's argon2id check runs on the thread pool while the transaction writes, and the
  * transaction commits only once it passed: a wrong password rolls everything back (nothing changes) and
  * is answered as before; the throttle still counts the try first (docs/decisions/0051-withdraw-all-overlap.md).
- * Before any secret is asked about: frozen withdrawals, a security hold, and with the address lock on a wallet that is
- * not an active address of the book, are refused (403); the transaction checks them again on locked rows, and the
- * withdrawal limits once the request's withdrawals are written (decision XXXX-withdrawal-limits-and-holds). With the
- * authenticator on, its code is asked for too.
+ * Before any secret is asked about: frozen withdrawals, and with the address lock on a wallet that is not an active
+ * address of the book, are refused (403). With the authenticator on, its code is asked for; then a security hold is
+ * refused (403) before the withdrawal password. The transaction checks them again on locked rows, and the withdrawal
+ * limits once the request's withdrawals are written (decision XXXX-withdrawal-limits-and-holds).
  */
 export async function requestAll(
   ctx: AppContext,
@@ -102,8 +102,8 @@ export async function requestAll(
   const { ip } = client;
   if (!(await q.hasAvailableFunds(ctx.db, user.id))) throw badRequest(MSG.noFunds, 'no_funds');
   await checkWithdrawalGate(ctx, user, input.walletAddress);
-  await refuseHeld(ctx.db, ctx, user.id);
   if (user.totpEnabled) await verifySecondFactor(ctx, user, input.totpCode, ip);
+  await refuseHeld(ctx.db, ctx, user.id);
   // Counted before it is checked, so parallel guesses cannot outrun the limit.
   const attempt = await ctx.throttles.withdrawalPassword.begin(user.id, ip);
   const verified = verifyPassword(user.withdrawalPasswordHash, input.withdrawalPassword);
