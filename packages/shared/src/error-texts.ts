@@ -44,4 +44,6 @@ export const CODE_TEXT: Record<ErrorCode, string> = {
   invalid_link: 'This link is invalid, already used or expired.',
   address_not_active: 'Withdrawals go only to an active address of your address book.',
   withdrawals_frozen: 'Withdrawals are frozen on this account. Contact support to have the freeze lifted.',
+  withdrawal_limit: 'This withdrawal would go over a withdrawal limit.',
+  withdrawal_hold: 'Withdrawals are on hold after a security change on your account.',
 };

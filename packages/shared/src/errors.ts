@@ -45,6 +45,10 @@ export const ERROR_STATUS = {
   address_not_active: 403,
   /** Withdrawals of this account are frozen ("this wasn't me", or an administrator): only an administrator lifts it. */
   withdrawals_frozen: 403,
+  /** Withdraw All would go over a withdrawal limit (the investor's per 24 h or 30 days, or the platform's). */
+  withdrawal_limit: 403,
+  /** Withdrawals are held for SECURITY_HOLD_HOURS after a security change on the account. */
+  withdrawal_hold: 403,
   /** No such thing, or not yours. */
   not_found: 404,
   /** The request took too long to arrive. */

@@ -346,4 +346,48 @@ export const MSG = {
     ),
   adminWithdrawalsFrozen: 'Withdrawals frozen',
   adminWithdrawalsUnfrozen: 'Withdrawals unfrozen',
+  // ---------------------------------------------------------------- withdrawal limits and holds
+  withdrawalPolicySaved: 'Withdrawal limits saved',
+  overLimit: (window: 'day' | 'month', amount: bigint, limit: bigint, at: Date, shown: string) =>
+    window === 'day'
+      ? said(
+          'This withdrawal of {amount}\u00a0USDC would go over your limit of {limit}\u00a0USDC per 24 hours: possible again on {at}.',
+          { amount: amount.toString(), limit: limit.toString(), at: at.toISOString() },
+          `This withdrawal of ${microToDisplay(amount)}\u00a0USDC would go over your limit of ${microToDisplay(limit)}\u00a0USDC per 24 hours: possible again on ${shown}.`,
+        )
+      : said(
+          'This withdrawal of {amount}\u00a0USDC would go over your limit of {limit}\u00a0USDC per 30 days: possible again on {at}.',
+          { amount: amount.toString(), limit: limit.toString(), at: at.toISOString() },
+          `This withdrawal of ${microToDisplay(amount)}\u00a0USDC would go over your limit of ${microToDisplay(limit)}\u00a0USDC per 30 days: possible again on ${shown}.`,
+        ),
+  aboveLimit: (window: 'day' | 'month', amount: bigint, limit: bigint, support: string) =>
+    window === 'day'
+      ? said(
+          'This withdrawal of {amount}\u00a0USDC is more than your limit of {limit}\u00a0USDC per 24 hours. Contact {support} to withdraw it.',
+          { amount: amount.toString(), limit: limit.toString(), support },
+          `This withdrawal of ${microToDisplay(amount)}\u00a0USDC is more than your limit of ${microToDisplay(limit)}\u00a0USDC per 24 hours. Contact ${support} to withdraw it.`,
+        )
+      : said(
+          'This withdrawal of {amount}\u00a0USDC is more than your limit of {limit}\u00a0USDC per 30 days. Contact {support} to withdraw it.',
+          { amount: amount.toString(), limit: limit.toString(), support },
+          `This withdrawal of ${microToDisplay(amount)}\u00a0USDC is more than your limit of ${microToDisplay(limit)}\u00a0USDC per 30 days. Contact ${support} to withdraw it.`,
+        ),
+  overPlatformLimit: (at: Date, shown: string) =>
+    said(
+      'Withdrawals on the platform have reached their limit for the last 24 hours: possible again on {at}.',
+      { at: at.toISOString() },
+      `Withdrawals on the platform have reached their limit for the last 24 hours: possible again on ${shown}.`,
+    ),
+  abovePlatformLimit: (amount: bigint, support: string) =>
+    said(
+      'This withdrawal of {amount}\u00a0USDC is more than the platform allows in 24 hours. Contact {support} to withdraw it.',
+      { amount: amount.toString(), support },
+      `This withdrawal of ${microToDisplay(amount)}\u00a0USDC is more than the platform allows in 24 hours. Contact ${support} to withdraw it.`,
+    ),
+  withdrawalHold: (hours: number, at: Date, shown: string) =>
+    said(
+      'Withdrawals are on hold for {hours} hours after a security change on your account: possible again on {at}.',
+      { hours, at: at.toISOString() },
+      `Withdrawals are on hold for ${hours} hours after a security change on your account: possible again on ${shown}.`,
+    ),
 } as const;

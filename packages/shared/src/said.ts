@@ -6,7 +6,7 @@
  * A placeholder's name says what its value is:
  * - `left`: a duration in milliseconds ("2h 5m");
  * - `at`: an instant, ISO 8601;
- * - `amount`, `gross`, `fee`, `net`: micro-USDC, as a decimal integer string;
+ * - `amount`, `gross`, `fee`, `net`, `limit`: micro-USDC, as a decimal integer string;
  * - `field`: the English label of a field (said in the person's language);
  * - any other: a number (a count, hours) or a text said as it is (an address, an e-mail address).
  */
@@ -28,7 +28,7 @@ export const storedSaid = (s: string | Said): StoredSaid | null =>
 export const englishOf = (s: string | Said): string => (typeof s === 'string' ? s : s.text);
 
 /** The placeholders whose value is micro-USDC. */
-export const AMOUNT_PARAMS: readonly string[] = ['amount', 'gross', 'fee', 'net'];
+export const AMOUNT_PARAMS: readonly string[] = ['amount', 'gross', 'fee', 'net', 'limit'];
 
 /** A receipt's `{ message, template, params }`: the English, and what another language says it by. */
 export const receipt = (s: Said) => ({ message: s.text, template: s.template, params: s.params });

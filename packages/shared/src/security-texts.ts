@@ -1,4 +1,4 @@
-import type { Translate } from './i18n.ts';
+import { msg, type Translate } from './i18n.ts';
 import { said } from './said.ts';
 
 /**
@@ -12,6 +12,9 @@ export const SECURITY_TEXT = {
   linkIncomplete: 'This link is incomplete. Open it again from the e-mail.',
   passwordToTurnOff: 'Enter your login password to turn the lock off',
 } as const;
+
+/** A sign-in event's detail when the device is new to the account (the new-device e-mail's rule). */
+export const NEW_DEVICE = msg('New device');
 
 /** What the server calls a device it cannot name (apps/server/src/lib/device.ts). */
 export const UNKNOWN_DEVICE = 'Unknown device';

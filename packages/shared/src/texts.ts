@@ -128,6 +128,9 @@ export const TEXT = {
   historySearchInvalid: 'Search must be a text of at most 100 characters',
   // ---------------------------------------------------------------- preferences
   preferencesEmpty: 'Choose a setting to change',
+  // ---------------------------------------------------------------- withdrawal limits
+  withdrawalLimitInvalid: 'A limit must be a USDC amount greater than 0 with at most 6 decimals, or empty for no limit',
+  withdrawalPolicyFailed: 'Failed to save withdrawal limits',
 } as const;
 
 /** A text over its field's limit (MAX_LENGTH): "First name must be at most 100 characters". */

@@ -957,3 +957,27 @@ export const settings = pgTable('settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
 });
+
+/**
+ * The withdrawal limits (micro-USDC; null: no limit), one row. Its row lock serialises the Withdraw All requests that
+ * count against the platform-wide limit, and a policy change against them.
+ */
+export const withdrawalPolicy = pgTable(
+  'withdrawal_policy',
+  {
+    id: integer('id').primaryKey(),
+    perInvestorDay: money('per_investor_day'),
+    perInvestorMonth: money('per_investor_month'),
+    platformDay: money('platform_day'),
+    updatedAt: ts('updated_at'),
+    updatedBy: uuid('updated_by').references(() => users.id),
+  },
+  (t) => [
+    check('withdrawal_policy_one_row', sql`${t.id} = 1`),
+    // A null limit passes (a CHECK fails only on false).
+    check(
+      'withdrawal_policy_positive',
+      sql`${t.perInvestorDay} > 0 AND ${t.perInvestorMonth} > 0 AND ${t.platformDay} > 0`,
+    ),
+  ],
+);

@@ -14,7 +14,7 @@ const lines: string[] = [];
 
 beforeAll(async () => {
   t = await createTestApp(
-    { LOG_LEVEL: 'trace', RATE_LIMITS: 'on' },
+    { LOG_LEVEL: 'trace', RATE_LIMITS: 'on', SECURITY_HOLD_HOURS: '1' },
     { logStream: { write: (line: string) => void lines.push(line) } },
   );
   t.clock.set(new Date('2026-01-14T10:00:00Z'));
@@ -79,6 +79,8 @@ describe('secrets are not logged', () => {
         'relogin token',
         (await call(t, 'POST', '/api/login', { body: { email, password: newPassword } })).data.token,
       );
+    // The password change holds withdrawals for SECURITY_HOLD_HOURS (1 here): the rest of the flow comes after it.
+    t.clock.set(new Date(t.clock.now().getTime() + 3600_000));
 
     const setup = await call(t, 'POST', '/api/user/2fa/setup', { token, body: { password: newPassword } });
     expect(setup.statusCode).toBe(200);

@@ -385,6 +385,7 @@ export function validBodies(w: World): Record<string, Record<string, unknown> | 
     'POST /api/security/link-preview': { page: 'not-me', token: 'probe-token-that-is-not-a-link-secret' },
     'POST /api/admin/users/{id}/revoke-sessions': undefined,
     'PUT /api/admin/users/{id}/withdrawals-frozen': { frozen: true },
+    'PUT /api/admin/withdrawal-policy': { perInvestorDay: 1000, perInvestorMonth: null, platformDay: null },
   };
 }
 

@@ -9,6 +9,7 @@ import { TwoFactorSection } from '../features/two-factor/components/two-factor-s
 import { AddressBookSection } from '../features/withdrawals/components/address-book.tsx';
 import { SecurityActivity } from '../features/account-security/components/security-activity.tsx';
 import { SessionsSection } from '../features/account-security/components/sessions-section.tsx';
+import { MyWithdrawalLimits } from '../features/withdrawal-limits/components/my-withdrawal-limits.tsx';
 import { WithdrawalLockSection } from '../features/withdrawals/components/withdrawal-lock-section.tsx';
 import { Email } from '../components/ui/email.tsx';
 import { t } from '../lib/i18n.tsx';
@@ -102,6 +103,7 @@ export default function UserControls() {
             )}
             {!user.isAdmin && <WithdrawalLockSection />}
             {!user.isAdmin && <AddressBookSection />}
+            {!user.isAdmin && <MyWithdrawalLimits />}
             <TwoFactorSection />
             <SessionsSection />
             <SecurityActivity />

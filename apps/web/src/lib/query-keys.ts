@@ -27,6 +27,7 @@ export const queryKeys = {
     addresses: (page: number, pageSize: number) => ['account-security', 'addresses', page, pageSize] as const,
     sessions: (page: number) => ['account-security', 'sessions', page] as const,
     events: (page: number) => ['account-security', 'events', page] as const,
+    withdrawalLimits: ['account-security', 'withdrawal-limits'] as const,
   },
   /** What an e-mailed link is about (its page, before the button). */
   linkPreview: (page: string, token: string) => ['link-preview', page, token] as const,
@@ -57,6 +58,7 @@ export const queryKeys = {
       network: (userId: string | null) => ['admin', 'referrals', 'network', userId] as const,
     },
     tiers: ['admin', 'tiers'] as const,
+    withdrawalPolicy: ['admin', 'withdrawal-policy'] as const,
     audit: (at: PageAt, pageSize: number, action: string, targetId: string) =>
       ['admin', 'audit', at, pageSize, action, targetId] as const,
   },

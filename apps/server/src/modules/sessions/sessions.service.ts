@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { msg } from '@harvest/shared/i18n';
 import { NOT_ME_LINK_TTL_MS } from '@harvest/shared/constants';
 import type { Session } from '@harvest/shared/schemas/security';
-import { SECURITY_DETAIL } from '@harvest/shared/security-texts';
+import { NEW_DEVICE, SECURITY_DETAIL } from '@harvest/shared/security-texts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/tx.ts';
@@ -59,7 +58,7 @@ export async function startSession(
       at: now,
       ip: client.ip,
       device,
-      detail: isNew ? msg('New device') : null,
+      detail: isNew ? NEW_DEVICE : null,
     });
     if (isNew) {
       const notMeUrl = await createLink(tx, ctx, {

@@ -17,6 +17,7 @@ import { toUserRef } from '../users/users.dto.ts';
 import { writeDecision } from '../audit/audit.queries.ts';
 import { verifySecondFactor } from '../two-factor/two-factor.service.ts';
 import { checkWithdrawalGate, lockWithdrawalGate } from '../withdrawal-addresses/withdrawal-gate.ts';
+import { refuseHeld, refuseOverLimits } from '../withdrawal-limits/withdrawal-limits.service.ts';
 import { queueMail } from '../../mail/outbox.ts';
 import { inPayment } from './batches.service.ts';
 import { checkPayout } from './payout-check.ts';
@@ -86,9 +87,10 @@ export interface RequestAllResult {
  * The withdrawal password's argon2id check runs on the thread pool while the transaction writes, and the
  * transaction commits only once it passed: a wrong password rolls everything back (nothing changes) and
  * is answered as before; the throttle still counts the try first (docs/decisions/0051-withdraw-all-overlap.md).
- * Before any secret is asked about: frozen withdrawals, and with the address lock on a wallet that is not an
- * active address of the book, are refused (403); the transaction checks both again on locked rows. With the
- * authenticator on, its code is asked for too.
+ * Before any secret is asked about: frozen withdrawals, and with the address lock on a wallet that is not an active
+ * address of the book, are refused (403). With the authenticator on, its code is asked for; then a security hold is
+ * refused (403) before the withdrawal password. The transaction checks them again on locked rows, and the withdrawal
+ * limits once the request's withdrawals are written (decision XXXX-withdrawal-limits-and-holds).
  */
 export async function requestAll(
   ctx: AppContext,
@@ -101,6 +103,7 @@ export async function requestAll(
   if (!(await q.hasAvailableFunds(ctx.db, user.id))) throw badRequest(MSG.noFunds, 'no_funds');
   await checkWithdrawalGate(ctx, user, input.walletAddress);
   if (user.totpEnabled) await verifySecondFactor(ctx, user, input.totpCode, ip);
+  await refuseHeld(ctx.db, ctx, user.id);
   // Counted before it is checked, so parallel guesses cannot outrun the limit.
   const attempt = await ctx.throttles.withdrawalPassword.begin(user.id, ip);
   const verified = verifyPassword(user.withdrawalPasswordHash, input.withdrawalPassword);
@@ -134,6 +137,7 @@ function requestAllWrites(
       const balances = await lockUserAccounts(tx, [user.id]);
       // After the account locks (the order every Withdraw All takes): the users row, then the book entry.
       await lockWithdrawalGate(tx, ctx, user.id, input.walletAddress);
+      await refuseHeld(tx, ctx, user.id);
       const requestId = randomUUID();
       const requestedAt = ctx.clock.now();
       const made = await q.insertWithdrawAll(tx, {
@@ -148,6 +152,7 @@ function requestAllWrites(
       });
       // A parallel request took everything between the first read and the lock.
       if (made.count === 0) throw badRequest(MSG.noFunds, 'no_funds');
+      await refuseOverLimits(tx, ctx, { userId: user.id, requestId, amount: made.gross });
       await post(tx, requestHold({ requestId, userId: user.id, at: requestedAt, held: made.held }, MSG.noFunds));
       const net = made.gross - made.fee;
       await queueMail(tx, ctx, user.id, {

@@ -26,7 +26,16 @@ const MICRO_FIELDS: Record<string, readonly string[]> = {
   deposit_reject: ['amount'],
   balance_update: ['balance'],
 };
-const USDC_FIELDS = new Set(['amount', 'balance', 'netAmount', 'chainValue', 'total']);
+const USDC_FIELDS = new Set([
+  'amount',
+  'balance',
+  'netAmount',
+  'chainValue',
+  'total',
+  'perInvestorDay',
+  'perInvestorMonth',
+  'platformDay',
+]);
 
 /** Each action in words (the log stores a machine name such as "tier_update"). */
 const ACTION_WORDS: Record<string, string> = {
@@ -53,6 +62,7 @@ const ACTION_WORDS: Record<string, string> = {
   sessions_revoke: msg('Sessions signed out'),
   withdrawals_freeze: msg('Withdrawals frozen'),
   withdrawals_unfreeze: msg('Withdrawals unfrozen'),
+  withdrawal_policy_change: msg('Withdrawal limits changed'),
 };
 /** A snapshot's field names in words. */
 const FIELD_WORDS: Record<string, string> = {
@@ -68,6 +78,9 @@ const FIELD_WORDS: Record<string, string> = {
   withdrawalsFrozen: msg('Withdrawals frozen'),
   sessionsEnded: msg('Sessions ended'),
   batchId: msg('Payout batch id'),
+  perInvestorDay: msg('Per investor, 24 hours'),
+  perInvestorMonth: msg('Per investor, 30 days'),
+  platformDay: msg('Whole platform, 24 hours'),
 };
 /** "some_action" / "someField" as "Some action" / "Some field": a name the lists above do not know yet. */
 const words = (name: string) => {

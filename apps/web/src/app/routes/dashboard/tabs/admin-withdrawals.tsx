@@ -2,11 +2,12 @@ import { AdminWithdrawals } from '../../../../features/admin-withdrawals/compone
 import { FoundPayouts } from '../../../../features/admin-withdrawals/components/found-payouts.tsx';
 import { PayoutBatches } from '../../../../features/admin-withdrawals/components/payout-batches.tsx';
 import { CsvDownloadMenu } from '../../../../features/admin-overview/components/csv-download-button.tsx';
+import { WithdrawalPolicyPanel } from '../../../../features/withdrawal-limits/components/withdrawal-policy-form.tsx';
 import { t } from '../../../../lib/i18n.tsx';
 
 /**
  * Payouts found on chain that need a decision, the lists with the Process Withdrawal panel (the CSV offers both
- * lists whatever sub-tab is shown), and the payout batches.
+ * lists whatever sub-tab is shown), the payout batches, and the withdrawal limits.
  */
 export default function Tab() {
   return (
@@ -33,6 +34,7 @@ export default function Tab() {
         }
       />
       <PayoutBatches />
+      <WithdrawalPolicyPanel />
     </div>
   );
 }
