@@ -115,12 +115,6 @@ export const MSG = {
   porTooFewInvestors: 'A proof of reserves needs at least 2 investors: nothing was published.',
   porNoSnapshot: 'No proof of reserves has been published yet.',
   porNotIncluded: 'You are not in this proof of reserves: your account was opened after it was taken.',
-  porAddressNotListed: (address: string) =>
-    said(
-      'The address {address} is not a reserve of this snapshot: nothing was stored.',
-      { address },
-      `The address ${address} is not a reserve of this snapshot: nothing was stored.`,
-    ),
   solvencyRefreshTooSoon: (seconds: number) =>
     said(
       seconds === 1

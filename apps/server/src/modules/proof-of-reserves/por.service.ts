@@ -7,7 +7,7 @@ import { reservesMessage } from '@harvest/por-verifier/message';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/tx.ts';
 import { extendChain } from '../../ledger/hash-chain.ts';
-import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
 import { platformAddresses } from '../solvency/solvency.service.ts';
@@ -201,7 +201,7 @@ export async function proofFor(ctx: AppContext, userId: string, id?: string): Pr
 /**
  * Signatures an administrator uploads (made offline by `npm run por:sign`): each is checked against the snapshot's
  * message on chain (a key's signature recovered, a contract wallet's asked by EIP-1271) and stored with the result;
- * only a verified address counts. A signature for an address the snapshot does not list is refused.
+ * only a verified address counts.
  */
 export async function uploadSignatures(
   ctx: AppContext,
@@ -218,7 +218,8 @@ export async function uploadSignatures(
   let verified = 0;
   for (const sig of signatures) {
     const address = sig.address.toLowerCase();
-    if (!listed.has(address)) throw badRequest(MSG.porAddressNotListed(sig.address));
+    // A file signed offline may hold more (a Safe owner's own address): only the snapshot's reserves are kept.
+    if (!listed.has(address)) continue;
     const ok = /^0x[0-9a-fA-F]{130,}$/.test(sig.signature)
       ? await chain.verifiesMessage(address, message, sig.signature)
       : { ok: true as const, value: false };
