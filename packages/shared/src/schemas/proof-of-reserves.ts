@@ -51,6 +51,6 @@ export type PorProof = z.infer<typeof porProofSchema>;
 export const porIdParams = z.strictObject({ id: idSchema });
 export const porProofQuery = z.object({ id: z.optional(idSchema) });
 
-export const porSignaturesBody = z.object({
+export const porSignaturesBody = z.strictObject({
   signatures: z.array(z.object({ address: z.string(), signature: z.string() })).check(z.maxLength(10_000)),
 });

@@ -23,30 +23,42 @@ export function porRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/proof-of-reserves',
       { config: perIp(120, 1), schema: { response: { 200: porSnapshotSchema } } },
-      async (_req, reply) => reply.header('cache-control', LATEST).send(await service.snapshot(ctx)),
+      async (_req, reply) => {
+        const s = await service.snapshot(ctx);
+        return reply.header('cache-control', LATEST).send(s);
+      },
     );
     app.get(
       '/proof-of-reserves/history',
       { config: perIp(120, 1), schema: { response: { 200: porHistoryResponse } } },
-      async (_req, reply) => reply.header('cache-control', LATEST).send({ snapshots: await service.history(ctx) }),
+      async (_req, reply) => {
+        const snapshots = await service.history(ctx);
+        return reply.header('cache-control', LATEST).send({ snapshots });
+      },
     );
     app.get(
       '/proof-of-reserves/:id',
       { config: perIp(120, 1), schema: { params: porIdParams, response: { 200: porSnapshotSchema } } },
-      async (req, reply) => reply.header('cache-control', LATEST).send(await service.snapshot(ctx, req.params.id)),
+      async (req, reply) => {
+        const s = await service.snapshot(ctx, req.params.id);
+        return reply.header('cache-control', LATEST).send(s);
+      },
     );
     app.get(
       '/proof-of-reserves/:id/reserves',
       { config: perIp(120, 1), schema: { params: porIdParams, response: { 200: porReservesResponse } } },
-      async (req, reply) => reply.header('cache-control', LATEST).send(await service.reserves(ctx, req.params.id)),
+      async (req, reply) => {
+        const r = await service.reserves(ctx, req.params.id);
+        return reply.header('cache-control', LATEST).send(r);
+      },
     );
     app.get(
       '/user/proof-of-reserves/proof',
       { onRequest: requireUser, schema: { querystring: porProofQuery, response: { 200: porProofSchema } } },
-      async (req, reply) =>
-        reply
-          .header('cache-control', 'private, no-store')
-          .send(await service.proofFor(ctx, currentUser(req).id, req.query.id)),
+      async (req, reply) => {
+        const proof = await service.proofFor(ctx, currentUser(req).id, req.query.id);
+        return reply.header('cache-control', 'private, no-store').send(proof);
+      },
     );
     app.post(
       '/admin/proof-of-reserves/snapshots',

@@ -125,7 +125,7 @@ export async function adminSnapshot(ctx: AppContext, admin: AuthUser, ip: string
 
 async function snapshotOrLatest(ctx: AppContext, id?: string): Promise<q.SnapshotRow> {
   const s = id ? await q.snapshotById(ctx.db, id) : (await q.latestSnapshots(ctx.db, 1))[0];
-  if (!s) throw notFound(MSG.porNoSnapshot);
+  if (!s) throw notFound(id ? MSG.notFound : MSG.porNoSnapshot);
   return s;
 }
 
@@ -210,9 +210,9 @@ export async function uploadSignatures(
   signatures: { address: string; signature: string }[],
   ip: string,
 ): Promise<PorReserves> {
+  const s = await snapshotOrLatest(ctx, id);
   const chain = ctx.chain;
   if (!chain) throw conflict(MSG.solvencyNoChain);
-  const s = await snapshotOrLatest(ctx, id);
   const listed = new Set((await q.reservesOf(ctx.db, s.id)).map((r) => r.address));
   const message = messageOf(s);
   let verified = 0;

@@ -162,46 +162,50 @@ describe('proof of reserves: snapshots, inclusion proofs and the public JSON', (
     );
   });
 
-  it('thousands of users: proofs at the edges of the stored subtrees verify, and the total is the ledger’s', async () => {
-    const n = 2_100;
-    await t.ctx.db.execute(
-      sql`INSERT INTO users (id, email, first_name, last_name, phone_country_code, phone_number, password_hash, withdrawal_password_hash, invitation_code, created_at)
+  it(
+    'thousands of users: proofs at the edges of the stored subtrees verify, and the total is the ledger’s',
+    { timeout: 180_000 },
+    async () => {
+      const n = 2_100;
+      await t.ctx.db.execute(
+        sql`INSERT INTO users (id, email, first_name, last_name, phone_country_code, phone_number, password_hash, withdrawal_password_hash, invitation_code, created_at)
           SELECT gen_random_uuid(), 'bulk' || i || '@bulk.test', 'Bulk', 'User', '+1', '5550000000', 'x', 'y', 'B' || lpad(i::text, 9, '0'), now()
           FROM generate_series(1, ${n}) AS i`,
-    );
-    await t.ctx.db.execute(
-      sql`INSERT INTO ledger_accounts (user_id, kind) SELECT u.id, k FROM users u
+      );
+      await t.ctx.db.execute(
+        sql`INSERT INTO ledger_accounts (user_id, kind) SELECT u.id, k FROM users u
           CROSS JOIN unnest(ARRAY['balance','rewards','earnings','invested','pending_withdrawal']) AS k WHERE u.email LIKE '%@bulk.test'`,
-    );
-    const amount = sql`(1 + abs(hashtext(t.id::text)) % 100000000000)::bigint`;
-    await inTransaction(t.ctx.db, (tx) =>
-      postMany(tx, {
-        kind: 'test_funding',
-        from: sql`users t`,
-        where: sql`t.email LIKE '%@bulk.test'`,
-        refId: sql`t.id`,
-        legs: [
-          { account: { userId: sql`t.id`, kind: 'balance' }, amount },
-          { account: { platform: 'platform_deposits' }, amount: sql`-${amount}` },
-        ],
-      }),
-    );
-    const s = (await call(t, 'POST', '/api/admin/proof-of-reserves/snapshots', { token: admin.token })).data;
-    expect(s.leaves).toBe(n + users.length + 1);
-    const solvency = await call(t, 'GET', '/api/admin/solvency', { token: admin.token });
-    expect(micro(s.total)).toBe(micro(solvency.data.liabilities));
-    const idx = [0, 1023, 1024, 2047, 2048, s.leaves - 1];
-    const owners = await rawRows<{ user_id: string }>(
-      t.ctx.db,
-      sql`SELECT user_id::text FROM por_leaves WHERE snapshot_id = ${s.id}::uuid AND idx IN (${sql.join(idx, sql`, `)}) ORDER BY idx`,
-    );
-    const ids = owners.map((r) => r.user_id);
-    expect(ids).toHaveLength(idx.length);
-    for (const id of ids) {
-      const token = await sessionToken(t, id, 0);
-      const proof = (await call(t, 'GET', '/api/user/proof-of-reserves/proof', { token })).data as InclusionProof;
-      expect(proof.path).toHaveLength(12);
-      expect(verifyInclusion(proof, { root: s.root, total: micro(s.total).toString() })).toMatchObject({ ok: true });
-    }
-  });
+      );
+      const amount = sql`(1 + abs(hashtext(t.id::text)) % 100000000000)::bigint`;
+      await inTransaction(t.ctx.db, (tx) =>
+        postMany(tx, {
+          kind: 'test_funding',
+          from: sql`users t`,
+          where: sql`t.email LIKE '%@bulk.test'`,
+          refId: sql`t.id`,
+          legs: [
+            { account: { userId: sql`t.id`, kind: 'balance' }, amount },
+            { account: { platform: 'platform_deposits' }, amount: sql`-${amount}` },
+          ],
+        }),
+      );
+      const s = (await call(t, 'POST', '/api/admin/proof-of-reserves/snapshots', { token: admin.token })).data;
+      expect(s.leaves).toBe(n + users.length + 1);
+      const solvency = await call(t, 'GET', '/api/admin/solvency', { token: admin.token });
+      expect(micro(s.total)).toBe(micro(solvency.data.liabilities));
+      const idx = [0, 1023, 1024, 2047, 2048, s.leaves - 1];
+      const owners = await rawRows<{ user_id: string }>(
+        t.ctx.db,
+        sql`SELECT user_id::text FROM por_leaves WHERE snapshot_id = ${s.id}::uuid AND idx IN (${sql.join(idx, sql`, `)}) ORDER BY idx`,
+      );
+      const ids = owners.map((r) => r.user_id);
+      expect(ids).toHaveLength(idx.length);
+      for (const id of ids) {
+        const token = await sessionToken(t, id, 0);
+        const proof = (await call(t, 'GET', '/api/user/proof-of-reserves/proof', { token })).data as InclusionProof;
+        expect(proof.path).toHaveLength(12);
+        expect(verifyInclusion(proof, { root: s.root, total: micro(s.total).toString() })).toMatchObject({ ok: true });
+      }
+    },
+  );
 });
