@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    projects: ['packages/shared', 'apps/server', 'apps/web'],
+    projects: ['packages/shared', 'apps/server', 'apps/web', 'verifier'],
     maxWorkers: 2,
   },
 });

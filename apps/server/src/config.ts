@@ -188,6 +188,8 @@ export const envSchema = z
      * still execute the file, and a payout found on chain in that time completes them. Only then can they be rejected.
      */
     BATCH_CANCEL_GRACE_HOURS: z.coerce.number().int().min(0).max(720).default(24),
+    /** Hours between two proof-of-reserves snapshots taken by the server itself. */
+    POR_INTERVAL_HOURS: z.coerce.number().int().min(1).max(720).default(24),
     /**
      * With DEPOSIT_XPUB: the first block the watcher reads on a new platform (the block you launch at), so an
      * address handed out before its first good pass has a start. Required in production; 0 elsewhere (a dev chain).

@@ -7,6 +7,7 @@ import { mailOutboxJob } from './mail/outbox.job.ts';
 import { reconciliationJob } from './modules/reconciliation/reconciliation.job.ts';
 import { payeeCheckJob } from './modules/withdrawals/payees.job.ts';
 import { cycleReminderJob } from './modules/investments/cycle-reminders.job.ts';
+import { ledgerChainJob, porSnapshotJob } from './modules/proof-of-reserves/por.job.ts';
 
 export interface Jobs {
   stop(): Promise<void>;
@@ -22,6 +23,8 @@ export const JOBS: Job[] = [
   housekeepingJob,
   mailOutboxJob,
   cycleReminderJob,
+  ledgerChainJob,
+  porSnapshotJob,
 ];
 
 export function startBackgroundJobs(ctx: AppContext): Jobs {

@@ -19,6 +19,7 @@ import { withdrawalAddressRoutes } from './modules/withdrawal-addresses/withdraw
 import { accountLinkRoutes } from './modules/account-links/account-links.routes.ts';
 import { historyRoutes } from './modules/history/history.routes.ts';
 import { withdrawalLimitRoutes } from './modules/withdrawal-limits/withdrawal-limits.routes.ts';
+import { porRoutes } from './modules/proof-of-reserves/por.routes.ts';
 
 /** Every API module, mounted under /api. Each module owns its routes, service and queries. */
 export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -42,5 +43,6 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     await app.register(accountLinkRoutes(ctx));
     await app.register(historyRoutes(ctx));
     await app.register(withdrawalLimitRoutes(ctx));
+    await app.register(porRoutes(ctx));
   };
 }

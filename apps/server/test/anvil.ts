@@ -340,3 +340,40 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+// ---------------------------------------------------------------- a contract wallet (EIP-1271)
+
+/** fixtures/ReserveWallet.sol compiled with solc-js (a second, so it is compiled where it is used). */
+function compileReserveWallet(): { abi: Abi; bytecode: Hex } {
+  const require = createRequire(import.meta.url);
+  const solc: { compile(input: string): string } = require('solc');
+  const input = {
+    language: 'Solidity',
+    sources: { 'ReserveWallet.sol': { content: readFileSync(path.join(here, 'fixtures/ReserveWallet.sol'), 'utf8') } },
+    settings: { evmVersion: 'paris', outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
+  };
+  const out = JSON.parse(solc.compile(JSON.stringify(input))) as {
+    errors?: { severity: string; formattedMessage: string }[];
+    contracts: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
+  };
+  const errors = (out.errors ?? []).filter((e) => e.severity === 'error');
+  if (errors.length) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
+  const c = out.contracts['ReserveWallet.sol']?.ReserveWallet;
+  if (!c) throw new Error('ReserveWallet not in solc output');
+  return { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
+}
+
+/** Deploys a one-owner contract wallet that checks signatures by EIP-1271 (as a Safe does); its address. */
+export async function deployReserveWallet(a: Anvil, owner: Address): Promise<Address> {
+  const { abi, bytecode } = compileReserveWallet();
+  const hash = await a.wallet.deployContract({
+    abi,
+    bytecode,
+    args: [owner],
+    account: a.accounts[0]!,
+    chain: a.wallet.chain,
+  });
+  const receipt = await a.publicClient.waitForTransactionReceipt({ hash });
+  if (!receipt.contractAddress) throw new Error('wallet not deployed');
+  return receipt.contractAddress;
+}

@@ -112,6 +112,9 @@ export const MSG = {
   payoutDismissed: 'Payout removed from the list',
   payoutOneWallet: 'One payout pays withdrawals to one wallet: choose withdrawals to the same wallet.',
   solvencyNoChain: 'No blockchain node is configured (CHAIN_RPC_URL): there is nothing to read.',
+  porTooFewInvestors: 'A proof of reserves needs at least 2 investors: nothing was published.',
+  porNoSnapshot: 'No proof of reserves has been published yet.',
+  porNotIncluded: 'You are not in this proof of reserves: your account was opened after it was taken.',
   solvencyRefreshTooSoon: (seconds: number) =>
     said(
       seconds === 1

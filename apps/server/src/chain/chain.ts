@@ -89,9 +89,9 @@ export interface Chain {
   usdcTransfers(fromBlock: bigint, toBlock: bigint, only?: TransferFilter): Promise<ChainRead<TransferLog[]>>;
   /**
    * USDC (summed over the configured contracts) held by each address, in micro-USDC, read with
-   * JSON-RPC batches of balanceOf calls (not one HTTP request per address).
+   * JSON-RPC batches of balanceOf calls (not one HTTP request per address); at `blockNumber` when given.
    */
-  usdcBalances(addresses: string[]): Promise<ChainRead<Map<string, bigint>>>;
+  usdcBalances(addresses: string[], blockNumber?: bigint): Promise<ChainRead<Map<string, bigint>>>;
   /** One token's balance of each address (micro-units), in JSON-RPC batches (the sweep plan, per token). */
   tokenBalances(token: string, addresses: string[]): Promise<ChainRead<Map<string, bigint>>>;
   /**
@@ -104,6 +104,11 @@ export interface Chain {
    * token has no such list (bridged USDC.e, most test tokens).
    */
   refusedBy(token: string, addresses: string[]): Promise<ChainRead<Set<string> | null>>;
+  /**
+   * Whether `signature` is `address`'s EIP-191 signature of `message`: recovered for a key, asked of the contract
+   * (EIP-1271 `isValidSignature`) for a contract wallet such as a Safe.
+   */
+  verifiesMessage(address: string, message: string, signature: string): Promise<ChainRead<boolean>>;
 }
 
 /** Senders or recipients a log query is narrowed to. */
@@ -333,6 +338,8 @@ export function createChain(s: ChainSettings): Chain {
         }
       }),
     headBlock: () => read((c) => c.getBlockNumber({ cacheTime: 0 })),
+    verifiesMessage: (address, message, signature) =>
+      read((c) => c.verifyMessage({ address: address as Hex, message, signature: signature as Hex })),
     block: (n) =>
       read(async (c) => {
         // One round trip: a block past the node's head is answered null (viem: BlockNotFoundError).
@@ -436,7 +443,7 @@ export function createChain(s: ChainSettings): Chain {
         }
         return refused;
       }),
-    usdcBalances: (addresses) =>
+    usdcBalances: (addresses, blockNumber) =>
       read(async (_c, { erc20Abi }, batchClient) => {
         const out = new Map<string, bigint>();
         for (let i = 0; i < addresses.length; i += BALANCE_BATCH_SIZE) {
@@ -448,6 +455,7 @@ export function createChain(s: ChainSettings): Chain {
                 abi: erc20Abi,
                 functionName: 'balanceOf',
                 args: [a as Hex],
+                blockNumber,
               });
               out.set(lower(a), (out.get(lower(a)) ?? 0n) + v);
             }),

@@ -10,7 +10,7 @@ try {
   const violations = await checkLedger(database.db);
   if (violations.length === 0) {
     console.log(
-      "Ledger check: no violations (every transaction sums to zero; cached balances match; no negative user account; every business row has its ledger transaction; the daily money rollups and every user's lifetime totals equal the sum of postings by kind).",
+      "Ledger check: no violations (every transaction sums to zero; cached balances match; no negative user account; every business row has its ledger transaction; the daily money rollups and every user's lifetime totals equal the sum of postings by kind; the hash chain over the ledger's transactions and the heads snapshots published still match).",
     );
   } else {
     console.log(`Ledger check: ${violations.length} violation(s):`);

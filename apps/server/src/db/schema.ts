@@ -981,3 +981,89 @@ export const withdrawalPolicy = pgTable(
     ),
   ],
 );
+// ---------------------------------------------------------------- proof of reserves
+
+/** A published proof of reserves: never changed after it is taken (docs/decisions/0093-proof-of-reserves.md). */
+export const porSnapshots = pgTable(
+  'por_snapshots',
+  {
+    id: uuid('id').primaryKey(),
+    takenAt: ts('taken_at').notNull(),
+    root: text('root').notNull(),
+    total: money('total').notNull(),
+    leaves: integer('leaves').notNull(),
+    blockNumber: bigint('block_number', { mode: 'bigint' }),
+    /** The HMAC key each investor's salt is derived from (salt = HMAC-SHA256(key, user id)); never published. */
+    saltKey: text('salt_key').notNull(),
+    /** The ledger chain's head at the snapshot's last transaction (ledger_chain), when it had one. */
+    ledgerTxId: bigint('ledger_tx_id', { mode: 'number' }),
+    ledgerHead: text('ledger_head'),
+  },
+  (t) => [index('por_snapshots_taken_idx').on(t.takenAt)],
+);
+
+/** One leaf per user and snapshot, in tree order. */
+export const porLeaves = pgTable(
+  'por_leaves',
+  {
+    snapshotId: uuid('snapshot_id')
+      .notNull()
+      .references(() => porSnapshots.id),
+    idx: integer('idx').notNull(),
+    userId: uuid('user_id').notNull(),
+    amount: money('amount').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.snapshotId, t.idx] }),
+    uniqueIndex('por_leaves_user_key').on(t.snapshotId, t.userId),
+  ],
+);
+
+/** The tree's nodes from the level of 1024-leaf subtrees up: a proof recomputes its own subtree from the leaves. */
+export const porNodes = pgTable(
+  'por_nodes',
+  {
+    snapshotId: uuid('snapshot_id')
+      .notNull()
+      .references(() => porSnapshots.id),
+    level: integer('level').notNull(),
+    idx: integer('idx').notNull(),
+    hash: text('hash').notNull(),
+    sum: money('sum').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.snapshotId, t.level, t.idx] })],
+);
+
+/** The USDC of each platform address at the snapshot's block, and the signature proving the platform controls it. */
+export const porReserves = pgTable(
+  'por_reserves',
+  {
+    snapshotId: uuid('snapshot_id')
+      .notNull()
+      .references(() => porSnapshots.id),
+    address: text('address').notNull(),
+    kind: text('kind').notNull(),
+    balance: money('balance').notNull(),
+    signature: text('signature'),
+    verified: boolean('verified').notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.snapshotId, t.address] })],
+);
+
+/**
+ * The ledger's hash chain, one link per ledger transaction in id order, extended after commit by a job (no lock or
+ * statement in a money transaction). No foreign key: a deleted ledger row must stay findable by its link.
+ */
+export const ledgerChain = pgTable('ledger_chain', {
+  transactionId: bigint('transaction_id', { mode: 'number' }).primaryKey(),
+  hash: text('hash').notNull(),
+});
+
+/** The chain's extender state (one row): its head, and the ids seen with the snapshot that settles gaps below them. */
+export const ledgerChainState = pgTable('ledger_chain_state', {
+  id: integer('id').primaryKey(),
+  headId: bigint('head_id', { mode: 'number' }).notNull(),
+  headHash: text('head_hash').notNull(),
+  seenMaxId: bigint('seen_max_id', { mode: 'number' }).notNull(),
+  seenXmax: text('seen_xmax').notNull(),
+});

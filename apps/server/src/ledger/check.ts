@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { rawRows } from '../db/raw.ts';
 import { ROLLUP_CHECK, USER_TOTALS_CHECK } from './figures.ts';
+import { checkChain } from './hash-chain.ts';
 
 export interface Violation {
   rule: string;
@@ -154,5 +155,21 @@ export async function checkLedger(db: Db): Promise<Violation[]> {
     const rows = await rawRows<{ detail: string }>(db, query);
     for (const r of rows.slice(0, 20)) out.push({ rule, detail: r.detail });
   }
+  const broken = await checkChain(db);
+  if (broken)
+    out.push({
+      rule: 'the hash chain over the ledger transactions still matches them (the first that differs)',
+      detail: `transaction ${broken.transactionId}: ${broken.detail}`,
+    });
+  // A chain recomputed after an edit matches itself, but no longer the head a snapshot published.
+  const heads = await rawRows<{ detail: string }>(
+    db,
+    sql`SELECT 'snapshot ' || s.id || ' published ' || s.ledger_head || ' at transaction ' || s.ledger_tx_id
+          || ', the chain now has ' || coalesce(c.hash, 'no link') AS detail
+        FROM por_snapshots s LEFT JOIN ledger_chain c ON c.transaction_id = s.ledger_tx_id
+        WHERE s.ledger_tx_id IS NOT NULL AND c.hash IS DISTINCT FROM s.ledger_head`,
+  );
+  for (const r of heads.slice(0, 20))
+    out.push({ rule: "every published snapshot's ledger head is still the chain's link", detail: r.detail });
   return out;
 }

@@ -50,13 +50,20 @@ export interface Route {
   idFields: string[];
 }
 
-/** The calls without a session: sign-up, sign-in, and "this wasn't me" (the e-mailed link's secret is the credential). */
+/**
+ * The calls without a session: sign-up, sign-in, "this wasn't me" (the e-mailed link's secret is the credential),
+ * and the published proof of reserves (anyone may read it).
+ */
 export const PUBLIC_PATHS = [
   '/api/login',
   '/api/register',
   '/api/send-code',
   '/api/security/not-me',
   '/api/security/link-preview',
+  '/api/proof-of-reserves',
+  '/api/proof-of-reserves/history',
+  '/api/proof-of-reserves/{id}',
+  '/api/proof-of-reserves/{id}/reserves',
 ];
 
 const asMethod = (m: string): Method => {
@@ -386,6 +393,8 @@ export function validBodies(w: World): Record<string, Record<string, unknown> | 
     'POST /api/admin/users/{id}/revoke-sessions': undefined,
     'PUT /api/admin/users/{id}/withdrawals-frozen': { frozen: true },
     'PUT /api/admin/withdrawal-policy': { perInvestorDay: 1000, perInvestorMonth: null, platformDay: null },
+    'POST /api/admin/proof-of-reserves/snapshots': undefined,
+    'POST /api/admin/proof-of-reserves/{id}/signatures': { signatures: [] },
   };
 }
 

@@ -19,6 +19,7 @@ const Signup = page(() => import('./routes/signup.tsx'));
 const Dashboard = page(() => import('./routes/dashboard/dashboard.tsx'));
 const NotFound = page(() => import('./routes/not-found.tsx'));
 const AccountLink = page(() => import('./routes/account-link.tsx'));
+const ProofOfReserves = page(() => import('./routes/proof-of-reserves.tsx'));
 
 /**
  * Each screen is its own chunk: the login page does not download the dashboard. The declarative router
@@ -36,6 +37,7 @@ export function AppRouter() {
             <Route path="/login" element={<Login />} />
             <Route path="/signup" element={<Signup />} />
             <Route path="/dashboard" element={<Dashboard />} />
+            <Route path="/proof-of-reserves" element={<ProofOfReserves />} />
             {/* The security e-mails' links. */}
             <Route path="/confirm-address" element={<AccountLink />} />
             <Route path="/confirm-lock-off" element={<AccountLink />} />

@@ -97,7 +97,7 @@ describe('admin route table', () => {
     const snapshot = async () =>
       rawRows<{ id: string; row: string }>(
         t.ctx.db,
-        sql`SELECT id::text AS id, row_to_json(a)::text AS row FROM audit_log a ORDER BY id`,
+        sql`SELECT id::text AS id, row_to_json(a)::text AS row FROM audit_log a ORDER BY a.id`,
       );
     const before = await snapshot();
     expect(before.length).toBeGreaterThanOrEqual(2);

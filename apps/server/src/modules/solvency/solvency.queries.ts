@@ -1,16 +1,24 @@
-import { and, desc, eq, isNotNull, isNull, sql, sum } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
-import { chainAlarms, ledgerAccounts, onchainBalances, users } from '../../db/schema.ts';
+import { chainAlarms, onchainBalances, users } from '../../db/schema.ts';
 
 export type BalanceKind = 'deposit' | 'shared' | 'payout' | 'treasury';
 
-/** Everything investors' accounts hold (balance, rewards, earnings, invested, pending withdrawals). */
+/**
+ * What the platform owes each user (rows user_id, amount): the sum of their ledger accounts (balance, rewards,
+ * earnings, invested, pending withdrawal). The one definition of liabilities: the solvency view sums it, and each
+ * proof-of-reserves snapshot publishes it per user.
+ */
+export const USER_LIABILITIES = sql`SELECT user_id, sum(balance)::bigint AS amount FROM ledger_accounts
+  WHERE user_id IS NOT NULL GROUP BY user_id`;
+
+/** Everything users' accounts hold. */
 export async function userLiabilities(db: Db): Promise<bigint> {
-  const [row] = await db
-    .select({ total: sum(ledgerAccounts.balance) })
-    .from(ledgerAccounts)
-    .where(isNotNull(ledgerAccounts.userId));
+  const [row] = await rawRows<{ total: string }>(
+    db,
+    sql`SELECT coalesce(sum(amount), 0)::text AS total FROM (${USER_LIABILITIES}) l`,
+  );
   return BigInt(row?.total ?? 0);
 }
 

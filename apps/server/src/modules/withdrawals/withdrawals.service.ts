@@ -90,7 +90,7 @@ export interface RequestAllResult {
  * Before any secret is asked about: frozen withdrawals, and with the address lock on a wallet that is not an active
  * address of the book, are refused (403). With the authenticator on, its code is asked for; then a security hold is
  * refused (403) before the withdrawal password. The transaction checks them again on locked rows, and the withdrawal
- * limits once the request's withdrawals are written (decision XXXX-withdrawal-limits-and-holds).
+ * limits once the request's withdrawals are written (decision 0092).
  */
 export async function requestAll(
   ctx: AppContext,

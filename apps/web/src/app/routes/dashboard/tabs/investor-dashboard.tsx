@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { Card } from '../../../../components/ui/card.tsx';
 import { QueryState } from '../../../../components/ui/query-state.tsx';
 import { AccountSummaryCards } from '../../../../features/dashboard/components/account-summary-cards.tsx';
+import { MyProof } from '../../../../features/proof-of-reserves/components/my-proof.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { dashboardQuery } from '../../../../lib/query-keys.ts';
 import { t } from '../../../../lib/i18n.tsx';
@@ -33,6 +34,7 @@ export default function Tab() {
             </Card>
           )}
           <AccountSummaryCards summary={s} />
+          <MyProof />
         </div>
       )}
     </QueryState>
