@@ -18,6 +18,7 @@ import { securityEventRoutes } from './modules/security-events/security-events.r
 import { withdrawalAddressRoutes } from './modules/withdrawal-addresses/withdrawal-addresses.routes.ts';
 import { accountLinkRoutes } from './modules/account-links/account-links.routes.ts';
 import { historyRoutes } from './modules/history/history.routes.ts';
+import { passkeyRoutes } from './modules/passkeys/passkeys.routes.ts';
 
 /** Every API module, mounted under /api. Each module owns its routes, service and queries. */
 export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -40,5 +41,6 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     await app.register(withdrawalAddressRoutes(ctx));
     await app.register(accountLinkRoutes(ctx));
     await app.register(historyRoutes(ctx));
+    await app.register(passkeyRoutes(ctx));
   };
 }

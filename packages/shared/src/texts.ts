@@ -128,6 +128,8 @@ export const TEXT = {
   historySearchInvalid: 'Search must be a text of at most 100 characters',
   // ---------------------------------------------------------------- preferences
   preferencesEmpty: 'Choose a setting to change',
+  // ---------------------------------------------------------------- passkeys and wallet proofs
+  passkeyNameRequired: 'Please enter a name for this passkey',
 } as const;
 
 /** A text over its field's limit (MAX_LENGTH): "First name must be at most 100 characters". */

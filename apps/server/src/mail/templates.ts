@@ -53,6 +53,14 @@ export type MailEvent =
       at: Date;
     }
   | { kind: 'two_factor_enabled' | 'two_factor_disabled' | 'password_changed'; at: Date; notMeUrl?: string }
+  | {
+      kind: 'passkey_added' | 'passkey_removed';
+      name: string;
+      last: boolean;
+      device: string;
+      at: Date;
+      notMeUrl: string;
+    }
   | { kind: 'email_changed'; oldEmail: string; newEmail: string; at: Date }
   | { kind: 'new_device_sign_in'; ip: string; device: string; notMeUrl: string; at: Date }
   | { kind: 'sign_in_failures'; count: number; ip: string; device: string; reason: string; at: Date }
@@ -272,6 +280,27 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings, t: Translate): B
       return {
         subject: t('Two-factor authentication turned off'),
         lead: t('Two-factor authentication was turned off for your account.'),
+        rows: [[t('Date'), when]],
+        closing: [notYou],
+        ...notMeLink(t, e.notMeUrl),
+      };
+    case 'passkey_added':
+      return {
+        subject: t('A passkey was added to your account'),
+        lead: t('The passkey {name} was added to your account from {device}.', { name: e.name, device: e.device }),
+        rows: [[t('Date'), when]],
+        closing: [notYou],
+        ...notMeLink(t, e.notMeUrl),
+      };
+    case 'passkey_removed':
+      return {
+        subject: t('A passkey was removed from your account'),
+        lead: e.last
+          ? t(
+              'The passkey {name}, the last one of your account, was removed from {device}: signing in needs your password again, and withdrawals are held for a while.',
+              { name: e.name, device: e.device },
+            )
+          : t('The passkey {name} was removed from your account from {device}.', { name: e.name, device: e.device }),
         rows: [[t('Date'), when]],
         closing: [notYou],
         ...notMeLink(t, e.notMeUrl),

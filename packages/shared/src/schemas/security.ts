@@ -6,6 +6,7 @@ import { msg } from '../i18n.ts';
 import { SECURITY_TEXT } from '../security-texts.ts';
 import { TEXT, tooLongText } from '../texts.ts';
 import { withdrawalLockSchema } from './user.ts';
+import { assertionSchema } from './passkeys.ts';
 import { EVM_ADDRESS, isoDate, pageInfo, requiredText, saidFields, storedSaidSchema } from './common.ts';
 
 /*
@@ -59,6 +60,8 @@ export const addWithdrawalAddressBody = z.strictObject({
       .check(z.regex(EVM_ADDRESS, TEXT.invalidWallet), z.refine(checksumMatches, TEXT.walletChecksum), z.toLowerCase()),
   ),
   password: loginPassword,
+  /** With a passkey registered: its assertion for this address (POST /api/user/step-up). */
+  passkey: z.optional(assertionSchema),
 });
 export type AddWithdrawalAddressInput = z.input<typeof addWithdrawalAddressBody>;
 export const addWithdrawalAddressResponse = z.object({
@@ -96,7 +99,12 @@ export type LinkPreview = z.infer<typeof linkPreviewResponse>;
 
 /** Turning the lock on takes effect at once; turning it off needs the login password (and an e-mailed confirmation). */
 export const withdrawalLockBody = z
-  .strictObject({ enabled: z.boolean(), password: z.optional(z.string().check(z.maxLength(200))) })
+  .strictObject({
+    enabled: z.boolean(),
+    password: z.optional(z.string().check(z.maxLength(200))),
+    /** Turning it off with a passkey registered: its assertion for that (POST /api/user/step-up). */
+    passkey: z.optional(assertionSchema),
+  })
   .check(
     z.superRefine((v, ctx) => {
       if (!v.enabled && !v.password)
@@ -146,6 +154,12 @@ export const SECURITY_EVENT_TYPES = [
   'not_me',
   'withdrawals_frozen',
   'withdrawals_unfrozen',
+  'passkey_added',
+  'passkey_removed',
+  /** The account's last passkey was removed: it is back to passwords alone. */
+  'last_passkey_removed',
+  /** A password sign-in from a new device on an account that has a passkey (which would not need the password). */
+  'password_sign_in_new_device',
 ] as const;
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
 export const securityEventSchema = z.object({

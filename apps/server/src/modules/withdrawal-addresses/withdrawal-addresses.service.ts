@@ -15,6 +15,8 @@ import { queueMail } from '../../mail/outbox.ts';
 import type { AuthUser, Client } from '../../plugins/auth.ts';
 import { consumeLink, createLink } from '../account-links/account-links.service.ts';
 import { recordSecurityEvent } from '../security-events/security-events.queries.ts';
+import { verifyStepUp } from '../passkeys/step-up.ts';
+import type { Assertion } from '@harvest/shared/schemas/passkeys';
 import { withdrawalLockOf, type LockColumns } from './withdrawal-lock.ts';
 import * as q from './withdrawal-addresses.queries.ts';
 
@@ -56,9 +58,10 @@ export async function addAddress(
   ctx: AppContext,
   user: AuthUser,
   client: Client,
-  input: { label: string; address: string; password: string },
+  input: { label: string; address: string; password: string; passkey?: Assertion | undefined },
 ): Promise<WithdrawalAddress> {
   await confirmPassword(ctx, user, input.password, client.ip);
+  await verifyStepUp(ctx, user, 'add_address', { address: input.address.toLowerCase() }, input.passkey);
   const now = ctx.clock.now();
   try {
     return await inTransaction(ctx.db, async (tx) => {
@@ -160,7 +163,7 @@ export async function setWithdrawalLock(
   ctx: AppContext,
   user: AuthUser,
   client: Client,
-  input: { enabled: boolean; password?: string | undefined },
+  input: { enabled: boolean; password?: string | undefined; passkey?: Assertion | undefined },
 ): Promise<LockAnswer> {
   const now = ctx.clock.now();
   const current = lockOf(ctx, user);
@@ -189,6 +192,7 @@ export async function setWithdrawalLock(
       withdrawalLock: current,
     };
   await confirmPassword(ctx, user, input.password ?? '', client.ip);
+  await verifyStepUp(ctx, user, 'lock_off', { enabled: false }, input.passkey);
   await inTransaction(ctx.db, async (tx) => {
     const link = { userId: user.id, targetId: null };
     const confirmUrl = await createLink(tx, ctx, { ...link, kind: 'confirm_lock_off', ttlMs: CONFIRM_LINK_TTL_MS });
