@@ -144,6 +144,8 @@ export const envSchema = z
     WITHDRAWAL_ADDRESS_COOLDOWN_HOURS: z.coerce.number().int().min(1).max(720).default(24),
     /** `optional`: each investor may turn the address lock on; `required`: Withdraw All pays only to the book, for everyone. */
     WITHDRAWAL_ADDRESS_LOCK: z.enum(['optional', 'required']).default('optional'),
+    /** `required`: only addresses proven by their wallet's signature can be added to the book. */
+    WITHDRAWAL_ADDRESS_PROOF: z.enum(['optional', 'required']).default('optional'),
     WEB_DIST: z.string().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     // Chain (deposits, payouts)

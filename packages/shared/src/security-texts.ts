@@ -11,6 +11,7 @@ export const SECURITY_TEXT = {
   addressRequired: 'Please enter the wallet address',
   linkIncomplete: 'This link is incomplete. Open it again from the e-mail.',
   passwordToTurnOff: 'Enter your login password to turn the lock off',
+  signatureInvalid: 'The wallet signature is not valid',
 } as const;
 
 /** What the server calls a device it cannot name (apps/server/src/lib/device.ts). */

@@ -104,6 +104,11 @@ export interface Chain {
    * token has no such list (bridged USDC.e, most test tokens).
    */
   refusedBy(token: string, addresses: string[]): Promise<ChainRead<Set<string> | null>>;
+  /**
+   * Whether `address` signed `message` (EIP-191 personal_sign): recovered from the signature for a plain account,
+   * asked of the contract (EIP-1271 `isValidSignature`) for a contract wallet such as a Safe.
+   */
+  signedBy(address: string, message: string, signature: string): Promise<ChainRead<boolean>>;
 }
 
 /** Senders or recipients a log query is narrowed to. */
@@ -412,6 +417,8 @@ export function createChain(s: ChainSettings): Chain {
         const version = await probe(() => c.readContract({ address, abi: EIP3009_ABI, functionName: 'version' }));
         return { address: lower(token), name, version, decimals, eip3009: state !== null };
       }),
+    signedBy: (address, message, signature) =>
+      read((c) => c.verifyMessage({ address: address as Hex, message, signature: signature as Hex })),
     refusedBy: (token, addresses) =>
       read(async (c, viem, batchClient) => {
         const ask = (client: PublicClient, a: string) =>

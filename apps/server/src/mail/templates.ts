@@ -71,7 +71,8 @@ export type MailEvent =
       ip: string;
       device: string;
       usableAt: Date;
-      confirmUrl: string;
+      /** Null for an address its wallet proved (no e-mailed confirmation). */
+      confirmUrl: string | null;
       notMeUrl: string;
       at: Date;
     }
@@ -377,13 +378,16 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings, t: Translate): B
           [t('Usable from'), timeText(e.usableAt, s.timeZone, locale)],
         ],
         closing: [
-          t('The confirmation link works once, within 1 hour.'),
+          ...(e.confirmUrl ? [t('The confirmation link works once, within 1 hour.')] : []),
           t(
             'If you did not add this address, do not confirm it: the "this wasn\'t me" link removes it, signs out every session and freezes withdrawals. Then change your password; {support} lifts the freeze.',
             { support: s.supportEmail },
           ),
         ],
-        links: [{ text: t('Confirm this address'), href: e.confirmUrl }, notMe(t, e.notMeUrl)],
+        links: [
+          ...(e.confirmUrl ? [{ text: t('Confirm this address'), href: e.confirmUrl }] : []),
+          notMe(t, e.notMeUrl),
+        ],
       };
     case 'withdrawal_lock_off_requested':
       return {

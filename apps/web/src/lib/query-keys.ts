@@ -27,6 +27,7 @@ export const queryKeys = {
     addresses: (page: number, pageSize: number) => ['account-security', 'addresses', page, pageSize] as const,
     sessions: (page: number) => ['account-security', 'sessions', page] as const,
     events: (page: number) => ['account-security', 'events', page] as const,
+    passkeys: ['account-security', 'passkeys'] as const,
   },
   /** What an e-mailed link is about (its page, before the button). */
   linkPreview: (page: string, token: string) => ['link-preview', page, token] as const,

@@ -37,6 +37,8 @@ export const withdrawalAddressSchema = z.object({
   /** EIP-55 checksummed. */
   address: z.string(),
   status: z.enum(WITHDRAWAL_ADDRESS_STATUSES),
+  /** Its wallet signed our one-time message for it ("Prove with my wallet"). */
+  proven: z.boolean(),
   /** When it becomes usable: the end of the cool-down (for an unconfirmed one, if confirmed by then). */
   usableAt: isoDate,
   createdAt: isoDate,
@@ -62,7 +64,14 @@ export const addWithdrawalAddressBody = z.strictObject({
   password: loginPassword,
   /** With a passkey registered: its assertion for this address (POST /api/user/step-up). */
   passkey: z.optional(assertionSchema),
+  /** "Prove with my wallet": the message of POST /api/user/withdrawal-addresses/proof-message and its signature. */
+  message: z.optional(z.string().check(z.maxLength(2_000))),
+  signature: z.optional(
+    z.string().check(z.regex(/^0x([0-9a-fA-F]{2})+$/, SECURITY_TEXT.signatureInvalid), z.maxLength(20_000)),
+  ),
 });
+export const proofMessageBody = z.strictObject({ address: addWithdrawalAddressBody.shape.address });
+export const proofMessageResponse = z.object({ message: z.string() });
 export type AddWithdrawalAddressInput = z.input<typeof addWithdrawalAddressBody>;
 export const addWithdrawalAddressResponse = z.object({
   message: z.string(),

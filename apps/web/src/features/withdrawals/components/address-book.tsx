@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { withStepUp } from '../../../lib/passkey.ts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { FIRST_PAGE } from '../../../lib/paging.ts';
 import { usePagedQuery } from '../../../lib/use-paged-query.ts';
@@ -77,7 +78,11 @@ export function AddAddressForm({
   async function onSubmit(v: AddWithdrawalAddressInput) {
     failure.clear();
     try {
-      const res = await addAddress({ label: v.label.trim(), address: v.address.trim(), password: v.password });
+      const body = { label: v.label.trim(), address: v.address.trim(), password: v.password };
+      const res = await withStepUp((passkey) => addAddress({ ...body, ...(passkey ? { passkey } : {}) }), {
+        purpose: 'add_address',
+        address: body.address,
+      });
       toast.success(sayReceipt(res));
       await qc.invalidateQueries({ queryKey: queryKeys.account.all });
       onDone(res.address);
