@@ -1,4 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
+import type { Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { freePort } from '../../apps/server/test/net.ts';
 import { look } from '../support/look.ts';
 import {
@@ -155,4 +157,41 @@ test('Arabic: the sign-in page offers the passkey, and Profile lists it, right t
   const passkeys = page.getByRole('region', { name: 'مفاتيح المرور' });
   await expect(passkeys.getByText('Work laptop with a long name')).toBeVisible();
   await look(page, 'passkeys-profile-ar');
+});
+
+test('Prove with my wallet: the browser wallet signs, and the address is added proven, without an e-mail link', async ({
+  page,
+}) => {
+  const admin = await tokenFor(app, ADMIN);
+  const bob = await signUpInvestor(app, { firstName: FIRST, lastName: LAST, inviterToken: admin });
+  const wallet = privateKeyToAccount(generatePrivateKey());
+  // The investor's EIP-1193 wallet: personal_sign is answered by a key held in the test.
+  await page.exposeFunction('testWalletSign', (hex: string) => wallet.signMessage({ message: { raw: hex as Hex } }));
+  await page.addInitScript(() => {
+    const sign = (window as unknown as { testWalletSign(hex: string): Promise<string> }).testWalletSign;
+    (window as unknown as { ethereum: unknown }).ethereum = {
+      request: async ({ method, params }: { method: string; params: string[] }) => {
+        if (method !== 'personal_sign') throw new Error(`unsupported ${method}`);
+        return sign(params[0] ?? '');
+      },
+    };
+  });
+  await page.goto(`${site}/login`);
+  await page.getByLabel('Email').fill(bob.email);
+  await page.getByLabel('Password', { exact: true }).fill(bob.password);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard/);
+  const profile = await openProfile(page);
+  const book = profile.getByRole('region', { name: 'Withdrawal addresses' });
+  await book.getByRole('button', { name: 'Add an address' }).click();
+  const form = book.getByRole('form', { name: 'Add a withdrawal address' });
+  await form.getByLabel('Label').fill('Hardware wallet');
+  await form.getByLabel('Wallet address (Polygon USDC)').fill(wallet.address);
+  await form.getByRole('button', { name: 'Prove with my wallet' }).click();
+  await expect(form.getByText('Signed by the wallet that owns this address')).toBeVisible();
+  await form.getByLabel('Login password', { exact: true }).fill(bob.password);
+  await form.getByRole('button', { name: 'Add address' }).click();
+  await expect(toast(page, /^Address added, proven by its wallet/)).toBeVisible();
+  await expect(book.getByText('Proven by its wallet')).toBeVisible();
+  await look(page, 'passkeys-proven-address');
 });

@@ -283,6 +283,12 @@ export const MSG = {
       { hours },
       `Address added. Confirm it from the link we e-mailed you within 1 hour; it becomes usable ${hours} hours after it was added.`,
     ),
+  addressAddedProven: (hours: number) =>
+    said(
+      'Address added, proven by its wallet; it becomes usable {hours} hours after it was added.',
+      { hours },
+      `Address added, proven by its wallet; it becomes usable ${hours} hours after it was added.`,
+    ),
   addressExists: 'This address is already in your address book',
   addressBookFull: (n: number) =>
     said(

@@ -45,6 +45,7 @@ describe('an address proven by its wallet', () => {
     expect(message).toMatch(/\nNonce: [0-9a-f]{32}\n/);
     const res = await add(u, owner.address, { message, signature: await owner.signMessage({ message }) });
     expect(res.statusCode, JSON.stringify(res.data)).toBe(201);
+    expect(res.data.message).toBe(MSG.addressAddedProven(24).text);
     const [entry] = await book(u);
     expect(entry).toMatchObject({ address: owner.address, proven: true, status: 'cooling_down' });
     // No confirmation link: the wallet proved it. "This wasn't me" still comes.

@@ -50,13 +50,18 @@ export interface Route {
   idFields: string[];
 }
 
-/** The calls without a session: sign-up, sign-in, and "this wasn't me" (the e-mailed link's secret is the credential). */
+/**
+ * The calls without a session: sign-up, sign-in (with a password or a passkey), and "this wasn't me" (the e-mailed
+ * link's secret is the credential).
+ */
 export const PUBLIC_PATHS = [
   '/api/login',
   '/api/register',
   '/api/send-code',
   '/api/security/not-me',
   '/api/security/link-preview',
+  '/api/passkey-login/options',
+  '/api/passkey-login',
 ];
 
 const asMethod = (m: string): Method => {
@@ -324,6 +329,22 @@ export async function buildWorld(t: TestApp): Promise<World> {
   };
 }
 
+/** WebAuthn answers of the right shape that no authenticator made. */
+const PROBE_REGISTRATION = {
+  id: 'AAAA',
+  rawId: 'AAAA',
+  type: 'public-key',
+  response: { clientDataJSON: 'AAAA', attestationObject: 'AAAA' },
+  clientExtensionResults: {},
+};
+const PROBE_ASSERTION = {
+  id: 'AAAA',
+  rawId: 'AAAA',
+  type: 'public-key',
+  response: { clientDataJSON: 'AAAA', authenticatorData: 'AAAA', signature: 'AAAA' },
+  clientExtensionResults: {},
+};
+
 /**
  * A body the route accepts as to its shape (the calls may still be refused by a rule), for every
  * POST/PUT in the table. `undefined`: the route takes no body. A route missing here fails the
@@ -385,6 +406,13 @@ export function validBodies(w: World): Record<string, Record<string, unknown> | 
     'POST /api/security/link-preview': { page: 'not-me', token: 'probe-token-that-is-not-a-link-secret' },
     'POST /api/admin/users/{id}/revoke-sessions': undefined,
     'PUT /api/admin/users/{id}/withdrawals-frozen': { frozen: true },
+    'POST /api/user/passkeys/registration-options': undefined,
+    'POST /api/user/passkeys': { name: 'Probe', response: PROBE_REGISTRATION },
+    'POST /api/user/passkeys/{id}/remove': { password: 'wrong-password' },
+    'POST /api/passkey-login/options': undefined,
+    'POST /api/passkey-login': { response: PROBE_ASSERTION },
+    'POST /api/user/step-up': { purpose: 'lock_off' },
+    'POST /api/user/withdrawal-addresses/proof-message': { address: WALLET },
   };
 }
 

@@ -148,6 +148,8 @@ export async function removePasskey(
   id: string,
   input: { password: string; totpCode?: string | undefined },
 ): Promise<void> {
+  // Not yours or not there: 404 before any secret is asked about.
+  if (!(await q.listPasskeys(ctx.db, user.id)).some((k) => k.id === id)) throw notFound();
   await confirmPassword(ctx, user, input.password, client.ip);
   if (user.totpEnabled) await verifySecondFactor(ctx, user, input.totpCode, client.ip);
   const now = ctx.clock.now();

@@ -42,9 +42,10 @@ export function withdrawalAddressRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       },
       async (req, reply) => {
         const address = await service.addAddress(ctx, currentUser(req), currentClient(req), req.body);
+        const hours = ctx.config.WITHDRAWAL_ADDRESS_COOLDOWN_HOURS;
         return reply
           .status(201)
-          .send({ ...receipt(MSG.addressAdded(ctx.config.WITHDRAWAL_ADDRESS_COOLDOWN_HOURS)), address });
+          .send({ ...receipt((address.proven ? MSG.addressAddedProven : MSG.addressAdded)(hours)), address });
       },
     );
 
