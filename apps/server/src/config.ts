@@ -146,6 +146,8 @@ export const envSchema = z
     WITHDRAWAL_ADDRESS_LOCK: z.enum(['optional', 'required']).default('optional'),
     /** Hours an investor's withdrawals are held after a security change (modules/withdrawal-limits/hold-triggers.ts). */
     SECURITY_HOLD_HOURS: z.coerce.number().int().min(1).max(720).default(24),
+    /** `required`: only addresses proven by their wallet's signature can be added to the book. */
+    WITHDRAWAL_ADDRESS_PROOF: z.enum(['optional', 'required']).default('optional'),
     WEB_DIST: z.string().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     // Chain (deposits, payouts)

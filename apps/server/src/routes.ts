@@ -20,6 +20,7 @@ import { accountLinkRoutes } from './modules/account-links/account-links.routes.
 import { historyRoutes } from './modules/history/history.routes.ts';
 import { withdrawalLimitRoutes } from './modules/withdrawal-limits/withdrawal-limits.routes.ts';
 import { porRoutes } from './modules/proof-of-reserves/por.routes.ts';
+import { passkeyRoutes } from './modules/passkeys/passkeys.routes.ts';
 
 /** Every API module, mounted under /api. Each module owns its routes, service and queries. */
 export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -44,5 +45,6 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     await app.register(historyRoutes(ctx));
     await app.register(withdrawalLimitRoutes(ctx));
     await app.register(porRoutes(ctx));
+    await app.register(passkeyRoutes(ctx));
   };
 }

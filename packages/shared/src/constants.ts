@@ -52,6 +52,8 @@ export const MAX_LENGTH = {
   tierName: 100,
   /** The name an investor gives a saved withdrawal address ("My Ledger"). */
   addressLabel: 40,
+  /** The name an investor or staff member gives a passkey ("My phone"). */
+  passkeyName: 40,
 } as const;
 export const DEFAULT_PAGE_SIZE = 25;
 /** The longest period one statement of account covers, in calendar days (both ends included). */

@@ -20,6 +20,10 @@ export const CODE_TEXT: Record<ErrorCode, string> = {
   wrong_password: 'The password is incorrect.',
   two_factor_required: 'Enter the 6-digit code from your authenticator app',
   two_factor_invalid: 'Invalid authentication code',
+  passkey_required: 'Confirm this with your passkey.',
+  passkey_invalid: 'The passkey confirmation was not accepted. Try again.',
+  address_proof_invalid:
+    'The wallet signature does not prove this address. Sign a new message with the wallet that owns it.',
   forbidden: 'You do not have permission to do this',
   blocked: 'Your account has been blocked. Please contact support.',
   admin_two_factor_required:

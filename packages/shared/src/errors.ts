@@ -35,6 +35,12 @@ export const ERROR_STATUS = {
   two_factor_required: 401,
   /** The authenticator or recovery code is wrong. */
   two_factor_invalid: 401,
+  /** This account has a passkey: the request needs a passkey assertion made for exactly it. */
+  passkey_required: 401,
+  /** The passkey assertion is wrong, expired, already used or made for another request. */
+  passkey_invalid: 401,
+  /** The wallet's signature does not prove the address (another key, another address, a used or expired message). */
+  address_proof_invalid: 400,
   /** Not allowed for this user. */
   forbidden: 403,
   /** The account is blocked: only the Blocked screen and logout remain. */

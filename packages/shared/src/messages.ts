@@ -62,6 +62,20 @@ export const MSG = {
   twoFactorSetupFirst: 'Start the set-up first',
   twoFactorOn: 'Two-factor authentication is on',
   twoFactorOff: 'Two-factor authentication is off',
+  // ---------------------------------------------------------------- passkeys and wallet proofs
+  passkeyAdded: 'Passkey added',
+  passkeyRemoved: 'Passkey removed',
+  passkeyNotAccepted: 'This passkey was not accepted. Try again.',
+  passkeyUnknown: 'This passkey is not registered with any account here.',
+  passkeyRegistrationFailed: 'The passkey could not be registered. Try again.',
+  passkeyAlreadyAdded: 'This passkey is already registered',
+  passkeyRequired: 'Confirm this with your passkey.',
+  passkeyStepUpInvalid:
+    'The passkey confirmation was not made for this request, or it expired or was already used. Confirm again.',
+  passkeyTooMany: 'An account can have at most 10 passkeys',
+  addressProofInvalid:
+    'The wallet signature does not prove this address. Sign a new message with the wallet that owns it.',
+  addressProofRequired: 'Only addresses proven with their wallet can be added. Use Prove with my wallet.',
   adminNeeds2fa:
     'Administrator actions require two-factor authentication. Turn it on in your profile and sign in again.',
   depositHashTaken: 'This transaction hash has already been submitted for a deposit',
@@ -271,6 +285,12 @@ export const MSG = {
       'Address added. Confirm it from the link we e-mailed you within 1 hour; it becomes usable {hours} hours after it was added.',
       { hours },
       `Address added. Confirm it from the link we e-mailed you within 1 hour; it becomes usable ${hours} hours after it was added.`,
+    ),
+  addressAddedProven: (hours: number) =>
+    said(
+      'Address added, proven by its wallet; it becomes usable {hours} hours after it was added.',
+      { hours },
+      `Address added, proven by its wallet; it becomes usable ${hours} hours after it was added.`,
     ),
   addressExists: 'This address is already in your address book',
   addressBookFull: (n: number) =>

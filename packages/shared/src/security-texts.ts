@@ -11,10 +11,13 @@ export const SECURITY_TEXT = {
   addressRequired: 'Please enter the wallet address',
   linkIncomplete: 'This link is incomplete. Open it again from the e-mail.',
   passwordToTurnOff: 'Enter your login password to turn the lock off',
+  signatureInvalid: 'The wallet signature is not valid',
 } as const;
 
 /** A sign-in event's detail when the device is new to the account (the new-device e-mail's rule). */
 export const NEW_DEVICE = msg('New device');
+/** A sign-in event's detail when a passkey signed in. */
+export const WITH_A_PASSKEY = msg('With a passkey');
 
 /** What the server calls a device it cannot name (apps/server/src/lib/device.ts). */
 export const UNKNOWN_DEVICE = 'Unknown device';

@@ -131,6 +131,8 @@ export const TEXT = {
   // ---------------------------------------------------------------- withdrawal limits
   withdrawalLimitInvalid: 'A limit must be a USDC amount greater than 0 with at most 6 decimals, or empty for no limit',
   withdrawalPolicyFailed: 'Failed to save withdrawal limits',
+  // ---------------------------------------------------------------- passkeys and wallet proofs
+  passkeyNameRequired: 'Please enter a name for this passkey',
 } as const;
 
 /** A text over its field's limit (MAX_LENGTH): "First name must be at most 100 characters". */

@@ -179,6 +179,8 @@ export const withdrawalAddresses = pgTable(
     removedAt: ts('removed_at'),
     addedIp: text('added_ip'),
     addedDevice: text('added_device'),
+    /** When its wallet signed our one-time message for it (EIP-191 or EIP-1271): no e-mailed confirmation needed. */
+    provenAt: ts('proven_at'),
   },
   (t) => [
     index('withdrawal_addresses_user_idx').on(t.userId, t.createdAt),
@@ -236,6 +238,47 @@ export const securityEvents = pgTable(
     createdAt: ts('created_at').notNull(),
   },
   (t) => [index('security_events_user_idx').on(t.userId, t.createdAt, t.id)],
+);
+
+/** An account's passkeys (WebAuthn credentials): the public key only; removing one deletes its row. */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** The credential id, base64url (what an assertion names). */
+    credentialId: text('credential_id').notNull(),
+    /** The COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    /** The authenticator's signature counter, when it keeps one (a cloned key shows as a counter going back). */
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: jsonb('transports').$type<string[]>().notNull().default([]),
+    name: text('name').notNull(),
+    createdAt: ts('created_at').notNull(),
+    lastUsedAt: ts('last_used_at'),
+  },
+  (t) => [uniqueIndex('passkeys_credential_key').on(t.credentialId), index('passkeys_user_idx').on(t.userId)],
+);
+
+/**
+ * One-time challenges: a WebAuthn challenge (registration, passkey sign-in, a step-up bound to the hash of what it
+ * confirms) or a wallet-proof nonce. Used by deleting the row, so each works once, until `expires_at`.
+ */
+export const challenges = pgTable(
+  'challenges',
+  {
+    challenge: text('challenge').primaryKey(),
+    /** Null for a passkey sign-in (nobody is signed in yet). */
+    userId: uuid('user_id').references(() => users.id),
+    purpose: text('purpose').notNull(),
+    /** SHA-256 of the canonical form of what it confirms (step-up), or the address a wallet proves. */
+    payloadHash: text('payload_hash').notNull().default(''),
+    createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('challenges_expires_idx').on(t.expiresAt), index('challenges_user_idx').on(t.userId)],
 );
 
 // ---------------------------------------------------------------- ledger

@@ -53,6 +53,14 @@ export type MailEvent =
       at: Date;
     }
   | { kind: 'two_factor_enabled' | 'two_factor_disabled' | 'password_changed'; at: Date; notMeUrl?: string }
+  | {
+      kind: 'passkey_added' | 'passkey_removed';
+      name: string;
+      last: boolean;
+      device: string;
+      at: Date;
+      notMeUrl: string;
+    }
   | { kind: 'email_changed'; oldEmail: string; newEmail: string; at: Date }
   | { kind: 'new_device_sign_in'; ip: string; device: string; notMeUrl: string; at: Date }
   | { kind: 'sign_in_failures'; count: number; ip: string; device: string; reason: string; at: Date }
@@ -63,7 +71,8 @@ export type MailEvent =
       ip: string;
       device: string;
       usableAt: Date;
-      confirmUrl: string;
+      /** Null for an address its wallet proved (no e-mailed confirmation). */
+      confirmUrl: string | null;
       notMeUrl: string;
       at: Date;
     }
@@ -276,6 +285,27 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings, t: Translate): B
         closing: [notYou],
         ...notMeLink(t, e.notMeUrl),
       };
+    case 'passkey_added':
+      return {
+        subject: t('A passkey was added to your account'),
+        lead: t('The passkey {name} was added to your account from {device}.', { name: e.name, device: e.device }),
+        rows: [[t('Date'), when]],
+        closing: [notYou],
+        ...notMeLink(t, e.notMeUrl),
+      };
+    case 'passkey_removed':
+      return {
+        subject: t('A passkey was removed from your account'),
+        lead: e.last
+          ? t(
+              'The passkey {name}, the last one of your account, was removed from {device}: signing in needs your password again, and withdrawals are held for a while.',
+              { name: e.name, device: e.device },
+            )
+          : t('The passkey {name} was removed from your account from {device}.', { name: e.name, device: e.device }),
+        rows: [[t('Date'), when]],
+        closing: [notYou],
+        ...notMeLink(t, e.notMeUrl),
+      };
     case 'password_changed':
       return {
         subject: t('Your password was changed'),
@@ -348,13 +378,16 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings, t: Translate): B
           [t('Usable from'), timeText(e.usableAt, s.timeZone, locale)],
         ],
         closing: [
-          t('The confirmation link works once, within 1 hour.'),
+          ...(e.confirmUrl ? [t('The confirmation link works once, within 1 hour.')] : []),
           t(
             'If you did not add this address, do not confirm it: the "this wasn\'t me" link removes it, signs out every session and freezes withdrawals. Then change your password; {support} lifts the freeze.',
             { support: s.supportEmail },
           ),
         ],
-        links: [{ text: t('Confirm this address'), href: e.confirmUrl }, notMe(t, e.notMeUrl)],
+        links: [
+          ...(e.confirmUrl ? [{ text: t('Confirm this address'), href: e.confirmUrl }] : []),
+          notMe(t, e.notMeUrl),
+        ],
       };
     case 'withdrawal_lock_off_requested':
       return {

@@ -53,6 +53,8 @@ export interface Route {
 /**
  * The calls without a session: sign-up, sign-in, "this wasn't me" (the e-mailed link's secret is the credential),
  * and the published proof of reserves (anyone may read it).
+ * The calls without a session: sign-up, sign-in (with a password or a passkey), and "this wasn't me" (the e-mailed
+ * link's secret is the credential).
  */
 export const PUBLIC_PATHS = [
   '/api/login',
@@ -64,6 +66,8 @@ export const PUBLIC_PATHS = [
   '/api/proof-of-reserves/history',
   '/api/proof-of-reserves/{id}',
   '/api/proof-of-reserves/{id}/reserves',
+  '/api/passkey-login/options',
+  '/api/passkey-login',
 ];
 
 const asMethod = (m: string): Method => {
@@ -331,6 +335,22 @@ export async function buildWorld(t: TestApp): Promise<World> {
   };
 }
 
+/** WebAuthn answers of the right shape that no authenticator made. */
+const PROBE_REGISTRATION = {
+  id: 'AAAA',
+  rawId: 'AAAA',
+  type: 'public-key',
+  response: { clientDataJSON: 'AAAA', attestationObject: 'AAAA' },
+  clientExtensionResults: {},
+};
+const PROBE_ASSERTION = {
+  id: 'AAAA',
+  rawId: 'AAAA',
+  type: 'public-key',
+  response: { clientDataJSON: 'AAAA', authenticatorData: 'AAAA', signature: 'AAAA' },
+  clientExtensionResults: {},
+};
+
 /**
  * A body the route accepts as to its shape (the calls may still be refused by a rule), for every
  * POST/PUT in the table. `undefined`: the route takes no body. A route missing here fails the
@@ -395,6 +415,13 @@ export function validBodies(w: World): Record<string, Record<string, unknown> | 
     'PUT /api/admin/withdrawal-policy': { perInvestorDay: 1000, perInvestorMonth: null, platformDay: null },
     'POST /api/admin/proof-of-reserves/snapshots': undefined,
     'POST /api/admin/proof-of-reserves/{id}/signatures': { signatures: [] },
+    'POST /api/user/passkeys/registration-options': undefined,
+    'POST /api/user/passkeys': { name: 'Probe', response: PROBE_REGISTRATION },
+    'POST /api/user/passkeys/{id}/remove': { password: 'wrong-password' },
+    'POST /api/passkey-login/options': undefined,
+    'POST /api/passkey-login': { response: PROBE_ASSERTION },
+    'POST /api/user/step-up': { purpose: 'lock_off' },
+    'POST /api/user/withdrawal-addresses/proof-message': { address: WALLET },
   };
 }
 

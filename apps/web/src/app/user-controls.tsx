@@ -6,6 +6,7 @@ import { useAuth } from '../lib/auth.tsx';
 import { InviteDialog } from '../features/invitation/components/invite-dialog.tsx';
 import { ProfileDialog } from '../features/profile/components/profile-dialog.tsx';
 import { TwoFactorSection } from '../features/two-factor/components/two-factor-section.tsx';
+import { PasskeysSection } from '../features/passkeys/components/passkeys-section.tsx';
 import { AddressBookSection } from '../features/withdrawals/components/address-book.tsx';
 import { SecurityActivity } from '../features/account-security/components/security-activity.tsx';
 import { SessionsSection } from '../features/account-security/components/sessions-section.tsx';
@@ -104,6 +105,7 @@ export default function UserControls() {
             {!user.isAdmin && <WithdrawalLockSection />}
             {!user.isAdmin && <AddressBookSection />}
             {!user.isAdmin && <MyWithdrawalLimits />}
+            <PasskeysSection />
             <TwoFactorSection />
             <SessionsSection />
             <SecurityActivity />

@@ -108,7 +108,9 @@ export async function api<S extends z.ZodMiniType>(
   const token = tokenStore.get();
   const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
   if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
-  const needsSession = !['/login', '/register', '/send-code'].includes(path);
+  const needsSession = !['/login', '/register', '/send-code', '/passkey-login', '/passkey-login/options'].includes(
+    path,
+  );
   if (token && needsSession) headers.authorization = `Bearer ${token}`;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;

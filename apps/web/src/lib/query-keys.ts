@@ -28,6 +28,7 @@ export const queryKeys = {
     sessions: (page: number) => ['account-security', 'sessions', page] as const,
     events: (page: number) => ['account-security', 'events', page] as const,
     withdrawalLimits: ['account-security', 'withdrawal-limits'] as const,
+    passkeys: ['account-security', 'passkeys'] as const,
   },
   /** What an e-mailed link is about (its page, before the button). */
   linkPreview: (page: string, token: string) => ['link-preview', page, token] as const,

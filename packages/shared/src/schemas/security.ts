@@ -6,6 +6,7 @@ import { msg } from '../i18n.ts';
 import { SECURITY_TEXT } from '../security-texts.ts';
 import { TEXT, tooLongText } from '../texts.ts';
 import { withdrawalLockSchema } from './user.ts';
+import { assertionSchema } from './passkeys.ts';
 import { EVM_ADDRESS, isoDate, pageInfo, requiredText, saidFields, storedSaidSchema } from './common.ts';
 
 /*
@@ -36,6 +37,8 @@ export const withdrawalAddressSchema = z.object({
   /** EIP-55 checksummed. */
   address: z.string(),
   status: z.enum(WITHDRAWAL_ADDRESS_STATUSES),
+  /** Its wallet signed our one-time message for it ("Prove with my wallet"). */
+  proven: z.boolean(),
   /** When it becomes usable: the end of the cool-down (for an unconfirmed one, if confirmed by then). */
   usableAt: isoDate,
   createdAt: isoDate,
@@ -59,7 +62,16 @@ export const addWithdrawalAddressBody = z.strictObject({
       .check(z.regex(EVM_ADDRESS, TEXT.invalidWallet), z.refine(checksumMatches, TEXT.walletChecksum), z.toLowerCase()),
   ),
   password: loginPassword,
+  /** With a passkey registered: its assertion for this address (POST /api/user/step-up). */
+  passkey: z.optional(assertionSchema),
+  /** "Prove with my wallet": the message of POST /api/user/withdrawal-addresses/proof-message and its signature. */
+  message: z.optional(z.string().check(z.maxLength(2_000))),
+  signature: z.optional(
+    z.string().check(z.regex(/^0x([0-9a-fA-F]{2})+$/, SECURITY_TEXT.signatureInvalid), z.maxLength(20_000)),
+  ),
 });
+export const proofMessageBody = z.strictObject({ address: addWithdrawalAddressBody.shape.address });
+export const proofMessageResponse = z.object({ message: z.string() });
 export type AddWithdrawalAddressInput = z.input<typeof addWithdrawalAddressBody>;
 export const addWithdrawalAddressResponse = z.object({
   message: z.string(),
@@ -96,7 +108,12 @@ export type LinkPreview = z.infer<typeof linkPreviewResponse>;
 
 /** Turning the lock on takes effect at once; turning it off needs the login password (and an e-mailed confirmation). */
 export const withdrawalLockBody = z
-  .strictObject({ enabled: z.boolean(), password: z.optional(z.string().check(z.maxLength(200))) })
+  .strictObject({
+    enabled: z.boolean(),
+    password: z.optional(z.string().check(z.maxLength(200))),
+    /** Turning it off with a passkey registered: its assertion for that (POST /api/user/step-up). */
+    passkey: z.optional(assertionSchema),
+  })
   .check(
     z.superRefine((v, ctx) => {
       if (!v.enabled && !v.password)
@@ -146,6 +163,12 @@ export const SECURITY_EVENT_TYPES = [
   'not_me',
   'withdrawals_frozen',
   'withdrawals_unfrozen',
+  'passkey_added',
+  'passkey_removed',
+  /** The account's last passkey was removed: it is back to passwords alone. */
+  'last_passkey_removed',
+  /** A password sign-in from a new device on an account that has a passkey (which would not need the password). */
+  'password_sign_in_new_device',
 ] as const;
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
 export const securityEventSchema = z.object({

@@ -17,6 +17,7 @@ import {
   usdc,
 } from './common.ts';
 import { userRefSchema } from './user.ts';
+import { assertionSchema } from './passkeys.ts';
 
 export const WITHDRAWAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
@@ -39,6 +40,8 @@ export const requestAllBody = z.strictObject({
     .check(z.minLength(1, TEXT.withdrawalPasswordRequired), z.maxLength(200, TEXT.withdrawalPasswordWrong)),
   /** With the authenticator on, Withdraw All asks for its code (or a recovery code). */
   totpCode: z.optional(z.string().check(z.trim(), z.maxLength(MAX_LENGTH.authCode))),
+  /** With a passkey registered: its assertion for this address, total and list (POST /api/user/step-up). */
+  passkey: z.optional(assertionSchema),
 });
 export type RequestAllInput = z.input<typeof requestAllBody>;
 

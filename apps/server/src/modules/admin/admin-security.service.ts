@@ -54,6 +54,7 @@ export async function userAddresses(ctx: AppContext, userId: string, page: Page)
       label: r.label,
       address: getAddress(r.address),
       status: r.removedAt ? ('removed' as const) : addressStatus(r, now),
+      proven: r.provenAt !== null,
       usableAt: r.usableAt.toISOString(),
       createdAt: r.createdAt.toISOString(),
       removedAt: r.removedAt ? r.removedAt.toISOString() : null,

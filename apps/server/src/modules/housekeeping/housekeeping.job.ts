@@ -9,6 +9,7 @@ import { SENT_MAIL_RETENTION_MS } from '../../mail/outbox.ts';
 import { purgeExpiredLinks } from '../account-links/account-links.queries.ts';
 import { purgeEndedSessions } from '../sessions/sessions.queries.ts';
 import { purgeOldSecurityEvents } from '../security-events/security-events.queries.ts';
+import { purgeExpiredChallenges } from '../passkeys/passkeys.queries.ts';
 
 const DAY_MS = 24 * 3600_000;
 
@@ -30,5 +31,6 @@ export const housekeepingJob: Job = {
     await purgeExpiredLinks(ctx.db, new Date(now.getTime() - DAY_MS));
     await purgeEndedSessions(ctx.db, new Date(now.getTime() - 30 * DAY_MS));
     await purgeOldSecurityEvents(ctx.db, new Date(now.getTime() - 365 * DAY_MS));
+    await purgeExpiredChallenges(ctx.db, now);
   },
 };

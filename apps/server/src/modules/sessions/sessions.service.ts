@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { NOT_ME_LINK_TTL_MS } from '@harvest/shared/constants';
 import type { Session } from '@harvest/shared/schemas/security';
-import { NEW_DEVICE, SECURITY_DETAIL } from '@harvest/shared/security-texts';
+import { NEW_DEVICE, SECURITY_DETAIL, WITH_A_PASSKEY } from '@harvest/shared/security-texts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/tx.ts';
@@ -12,6 +12,7 @@ import type { AuthUser, Client } from '../../plugins/auth.ts';
 import { createLink } from '../account-links/account-links.service.ts';
 import { recordSecurityEvent } from '../security-events/security-events.queries.ts';
 import { bumpTokenVersion } from '../users/users.queries.ts';
+import { countPasskeys } from '../passkeys/passkeys.queries.ts';
 import * as q from './sessions.queries.ts';
 
 /** Where a sign-in comes from: its address, user agent and the id its browser keeps (optional). */
@@ -26,13 +27,15 @@ const ttlMs = (ctx: AppContext) => ctx.config.JWT_TTL_SECONDS * 1000;
 /**
  * A new session for a sign-in: its row, the device remembered for the account, a `sign_in` event, and, when
  * the account has signed in before but never from this device, the new-device e-mail with a "this wasn't me"
- * link (all in one transaction). Answers the session's token.
+ * link (all in one transaction). A password sign-in from a new device on an account that has a passkey is recorded as
+ * such too (the passkey would not have needed the password). Answers the session's token.
  */
 export async function startSession(
   ctx: AppContext,
   user: AuthUser,
   client: SignInClient,
   mfa: boolean,
+  via: 'password' | 'passkey' = 'password',
 ): Promise<{ token: string; sessionId: string }> {
   const now = ctx.clock.now();
   const id = randomUUID();
@@ -58,8 +61,16 @@ export async function startSession(
       at: now,
       ip: client.ip,
       device,
-      detail: isNew ? NEW_DEVICE : null,
+      detail: isNew ? NEW_DEVICE : via === 'passkey' ? WITH_A_PASSKEY : null,
     });
+    if (isNew && via === 'password' && (await countPasskeys(tx, user.id)) > 0)
+      await recordSecurityEvent(tx, {
+        userId: user.id,
+        type: 'password_sign_in_new_device',
+        at: now,
+        ip: client.ip,
+        device,
+      });
     if (isNew) {
       const notMeUrl = await createLink(tx, ctx, {
         userId: user.id,

@@ -7,6 +7,8 @@ import {
   addWithdrawalAddressBody,
   addWithdrawalAddressResponse,
   linkTokenBody,
+  proofMessageBody,
+  proofMessageResponse,
   withdrawalAddressesResponse,
   withdrawalLockBody,
   withdrawalLockResponse,
@@ -16,6 +18,7 @@ import type { AppContext } from '../../context.ts';
 import { authHooks, currentClient, currentUser } from '../../plugins/auth.ts';
 import { perIp } from '../../plugins/rate-limit.ts';
 import * as service from './withdrawal-addresses.service.ts';
+import { proofMessage } from './address-proof.ts';
 
 /** The withdrawal address book and its lock. */
 export function withdrawalAddressRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -39,10 +42,21 @@ export function withdrawalAddressRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       },
       async (req, reply) => {
         const address = await service.addAddress(ctx, currentUser(req), currentClient(req), req.body);
+        const hours = ctx.config.WITHDRAWAL_ADDRESS_COOLDOWN_HOURS;
         return reply
           .status(201)
-          .send({ ...receipt(MSG.addressAdded(ctx.config.WITHDRAWAL_ADDRESS_COOLDOWN_HOURS)), address });
+          .send({ ...receipt((address.proven ? MSG.addressAddedProven : MSG.addressAdded)(hours)), address });
       },
+    );
+
+    app.post(
+      '/user/withdrawal-addresses/proof-message',
+      {
+        onRequest: requireUser,
+        config: perIp(30, 15),
+        schema: { body: proofMessageBody, response: { 200: proofMessageResponse } },
+      },
+      async (req) => ({ message: await proofMessage(ctx, currentUser(req), req.body.address) }),
     );
 
     app.post(

@@ -15,7 +15,10 @@ import { queueMail } from '../../mail/outbox.ts';
 import type { AuthUser, Client } from '../../plugins/auth.ts';
 import { consumeLink, createLink } from '../account-links/account-links.service.ts';
 import { recordSecurityEvent } from '../security-events/security-events.queries.ts';
+import { verifyStepUp } from '../passkeys/step-up.ts';
+import type { Assertion } from '@harvest/shared/schemas/passkeys';
 import { withdrawalLockOf, type LockColumns } from './withdrawal-lock.ts';
+import { checkAddressProof } from './address-proof.ts';
 import * as q from './withdrawal-addresses.queries.ts';
 
 export function addressStatus(r: q.AddressRow, now: Date): WithdrawalAddress['status'] {
@@ -29,6 +32,7 @@ export function toAddressDto(r: q.AddressRow, now: Date): WithdrawalAddress {
     label: r.label,
     address: getAddress(r.address),
     status: addressStatus(r, now),
+    proven: r.provenAt !== null,
     usableAt: r.usableAt.toISOString(),
     createdAt: r.createdAt.toISOString(),
   };
@@ -48,17 +52,34 @@ export async function listAddresses(ctx: AppContext, user: AuthUser, page: { pag
 }
 
 /**
- * Adds an address (the login password asked again: it adds power). It becomes usable once confirmed from the
- * e-mailed link and once the cool-down since it was added has passed; the e-mail names the device and address it
+ * Adds an address (the login password asked again: it adds power; with a passkey, its assertion for this address).
+ * It becomes usable once confirmed from the e-mailed link, or proven by its wallet's signature, and once the cool-down
+ * since it was added has passed; the e-mail names the device and address it
  * was added from and carries a "this wasn't me" link.
  */
 export async function addAddress(
   ctx: AppContext,
   user: AuthUser,
   client: Client,
-  input: { label: string; address: string; password: string },
+  input: {
+    label: string;
+    address: string;
+    password: string;
+    passkey?: Assertion | undefined;
+    message?: string | undefined;
+    signature?: string | undefined;
+  },
 ): Promise<WithdrawalAddress> {
   await confirmPassword(ctx, user, input.password, client.ip);
+  await verifyStepUp(ctx, user, 'add_address', { address: input.address.toLowerCase() }, input.passkey);
+  const proof =
+    input.message !== undefined && input.signature !== undefined
+      ? { message: input.message, signature: input.signature }
+      : null;
+  const proven = proof !== null;
+  if (proof) await checkAddressProof(ctx, user, input.address.toLowerCase(), proof);
+  else if (ctx.config.WITHDRAWAL_ADDRESS_PROOF === 'required')
+    throw badRequest(MSG.addressProofRequired, 'address_proof_invalid');
   const now = ctx.clock.now();
   try {
     return await inTransaction(ctx.db, async (tx) => {
@@ -75,9 +96,13 @@ export async function addAddress(
         usableAt: new Date(now.getTime() + ctx.config.addressCooldownMs),
         addedIp: client.ip,
         addedDevice: client.device,
+        // Its wallet's signature proved it: the e-mailed confirmation would prove less (the cool-down still runs).
+        ...(proven ? { provenAt: now, confirmedAt: now } : {}),
       });
       const link = { userId: user.id, targetId: row.id };
-      const confirmUrl = await createLink(tx, ctx, { ...link, kind: 'confirm_address', ttlMs: CONFIRM_LINK_TTL_MS });
+      const confirmUrl = proven
+        ? null
+        : await createLink(tx, ctx, { ...link, kind: 'confirm_address', ttlMs: CONFIRM_LINK_TTL_MS });
       const notMeUrl = await createLink(tx, ctx, { ...link, kind: 'not_me', ttlMs: NOT_ME_LINK_TTL_MS });
       const shown = getAddress(row.address);
       await recordSecurityEvent(tx, {
@@ -160,7 +185,7 @@ export async function setWithdrawalLock(
   ctx: AppContext,
   user: AuthUser,
   client: Client,
-  input: { enabled: boolean; password?: string | undefined },
+  input: { enabled: boolean; password?: string | undefined; passkey?: Assertion | undefined },
 ): Promise<LockAnswer> {
   const now = ctx.clock.now();
   const current = lockOf(ctx, user);
@@ -189,6 +214,7 @@ export async function setWithdrawalLock(
       withdrawalLock: current,
     };
   await confirmPassword(ctx, user, input.password ?? '', client.ip);
+  await verifyStepUp(ctx, user, 'lock_off', { enabled: false }, input.passkey);
   await inTransaction(ctx.db, async (tx) => {
     const link = { userId: user.id, targetId: null };
     const confirmUrl = await createLink(tx, ctx, { ...link, kind: 'confirm_lock_off', ttlMs: CONFIRM_LINK_TTL_MS });

@@ -17,4 +17,7 @@ export const HOLD_TRIGGERS: readonly HoldTrigger[] = [
   { type: 'email_changed' },
   { type: 'address_added', afterNewDevice: true },
   { type: 'address_removed', afterNewDevice: true },
+  // Losing the phishing-proof factor: the last passkey removed, or a password sign-in on a new device after having one.
+  { type: 'last_passkey_removed' },
+  { type: 'password_sign_in_new_device' },
 ];

@@ -17,6 +17,27 @@ export async function hasAvailableFunds(db: Db, userId: string): Promise<boolean
   return Boolean(r?.any);
 }
 
+/** What a Withdraw All would take now (no lock): each unrequested earning, the rewards and the balance. */
+export async function availableItems(
+  db: Db,
+  userId: string,
+): Promise<{ source: 'earning' | 'rewards' | 'balance'; id: string | null; amount: bigint }[]> {
+  const rows = await rawRows<{ source: string; id: string | null; amount: bigint }>(
+    db,
+    sql`SELECT 'earning' AS source, id::text AS id, gross_amount AS amount FROM cycle_earnings
+        WHERE user_id = ${userId}::uuid AND NOT withdrawal_requested AND gross_amount > 0
+        UNION ALL
+        SELECT kind, NULL, balance FROM ledger_accounts
+        WHERE user_id = ${userId}::uuid AND kind IN ('rewards', 'balance') AND balance > 0
+        ORDER BY 1, 2`,
+  );
+  return rows.map((r) => ({
+    source: r.source === 'earning' || r.source === 'rewards' ? r.source : 'balance',
+    id: r.id,
+    amount: BigInt(r.amount),
+  }));
+}
+
 /** What one Withdraw All wrote: its withdrawals, their sums, and what it took from each source account. */
 export interface WithdrawAllMade {
   count: number;

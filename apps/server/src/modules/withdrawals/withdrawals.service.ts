@@ -16,6 +16,8 @@ import type { AuthUser } from '../../plugins/auth.ts';
 import { toUserRef } from '../users/users.dto.ts';
 import { writeDecision } from '../audit/audit.queries.ts';
 import { verifySecondFactor } from '../two-factor/two-factor.service.ts';
+import { verifyStepUp } from '../passkeys/step-up.ts';
+import type { Assertion } from '@harvest/shared/schemas/passkeys';
 import { checkWithdrawalGate, lockWithdrawalGate } from '../withdrawal-addresses/withdrawal-gate.ts';
 import { refuseHeld, refuseOverLimits } from '../withdrawal-limits/withdrawal-limits.service.ts';
 import { queueMail } from '../../mail/outbox.ts';
@@ -95,15 +97,19 @@ export interface RequestAllResult {
 export async function requestAll(
   ctx: AppContext,
   user: AuthUser,
-  input: { walletAddress: string; withdrawalPassword: string; totpCode?: string | undefined },
+  input: { walletAddress: string; withdrawalPassword: string; totpCode?: string | undefined; passkey?: Assertion },
   client: { ip: string; sessionId: string | null },
   key?: OnceKey | null,
 ): Promise<RequestAllResult> {
   const { ip } = client;
   if (!(await q.hasAvailableFunds(ctx.db, user.id))) throw badRequest(MSG.noFunds, 'no_funds');
   await checkWithdrawalGate(ctx, user, input.walletAddress);
-  if (user.totpEnabled) await verifySecondFactor(ctx, user, input.totpCode, ip);
+  // With a passkey, its assertion for exactly this address, total and list replaces the authenticator code.
+  const confirmed = await withdrawAllPayload(ctx, user, input.walletAddress);
+  const stepUp = await verifyStepUp(ctx, user, 'withdraw_all', confirmed, input.passkey);
+  if (stepUp === 'none' && user.totpEnabled) await verifySecondFactor(ctx, user, input.totpCode, ip);
   await refuseHeld(ctx.db, ctx, user.id);
+  const expected = stepUp === 'passkey' ? confirmed : null;
   // Counted before it is checked, so parallel guesses cannot outrun the limit.
   const attempt = await ctx.throttles.withdrawalPassword.begin(user.id, ip);
   const verified = verifyPassword(user.withdrawalPasswordHash, input.withdrawalPassword);
@@ -112,7 +118,13 @@ export async function requestAll(
   };
   let result: RequestAllResult;
   try {
-    result = await requestAllWrites(ctx, user, { ...input, sessionId: client.sessionId }, passwordChecked, key);
+    result = await requestAllWrites(
+      ctx,
+      user,
+      { ...input, sessionId: client.sessionId, expected },
+      passwordChecked,
+      key,
+    );
   } catch (err) {
     // A wrong password is the answer whatever else went wrong (it was the first thing asked).
     await passwordChecked();
@@ -127,7 +139,7 @@ export async function requestAll(
 function requestAllWrites(
   ctx: AppContext,
   user: AuthUser,
-  input: { walletAddress: string; sessionId: string | null },
+  input: { walletAddress: string; sessionId: string | null; expected: WithdrawAllPayload | null },
   passwordChecked: () => Promise<void>,
   key?: OnceKey | null,
 ): Promise<RequestAllResult> {
@@ -152,6 +164,9 @@ function requestAllWrites(
       });
       // A parallel request took everything between the first read and the lock.
       if (made.count === 0) throw badRequest(MSG.noFunds, 'no_funds');
+      // What the passkey confirmed changed between its read and the lock: it confirmed something else.
+      if (input.expected && (input.expected.total !== made.gross || input.expected.withdrawals.length !== made.count))
+        throw new AppError('passkey_invalid', MSG.passkeyStepUpInvalid);
       await refuseOverLimits(tx, ctx, { userId: user.id, requestId, amount: made.gross });
       await post(tx, requestHold({ requestId, userId: user.id, at: requestedAt, held: made.held }, MSG.noFunds));
       const net = made.gross - made.fee;
@@ -176,6 +191,18 @@ function requestAllWrites(
     },
     key,
   );
+}
+
+export type WithdrawAllPayload = Awaited<ReturnType<typeof withdrawAllPayload>>;
+
+/** What a Withdraw All to `walletAddress` would take now, as a passkey confirms it: the address, the total and the list. */
+export async function withdrawAllPayload(ctx: AppContext, user: AuthUser, walletAddress: string) {
+  const withdrawals = await q.availableItems(ctx.db, user.id);
+  return {
+    address: walletAddress.toLowerCase(),
+    total: withdrawals.reduce((sum, w) => sum + w.amount, 0n),
+    withdrawals,
+  };
 }
 
 export async function myWithdrawals(db: Db, userId: string): Promise<Withdrawal[]> {

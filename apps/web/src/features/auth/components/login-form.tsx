@@ -11,6 +11,8 @@ import { deviceId } from '../../../lib/device-id.ts';
 import { useAuth } from '../../../lib/auth.tsx';
 import { firstError, useFailure, useZodForm } from '../../../lib/form.ts';
 import { login } from '../api/auth.ts';
+import { signInWithPasskey } from '../api/passkey-login.ts';
+import { msg } from '@harvest/shared/i18n';
 import { AuthCard } from './auth-card.tsx';
 import { known, t } from '../../../lib/i18n.tsx';
 
@@ -48,6 +50,18 @@ export function LoginForm() {
         form.fail('totpCode', err, TEXT.loginFailed);
       else failure.set(err, TEXT.loginFailed);
       toast.error(errorText(err, TEXT.loginFailed));
+    }
+  };
+
+  // Two factors in one: the passkey and the PIN or biometric that unlocked it (no authenticator code after it).
+  const withPasskey = async () => {
+    failure.clear();
+    try {
+      const res = await signInWithPasskey();
+      auth.signIn(res.token, res.user);
+    } catch (err) {
+      failure.set(err, msg('This passkey was not accepted. Try again.'));
+      toast.error(errorText(err, msg('This passkey was not accepted. Try again.')));
     }
   };
 
@@ -106,6 +120,9 @@ export function LoginForm() {
           {isSubmitting ? t('Signing In...') : t('Sign In')}
         </Button>
       </form>
+      <Button variant="secondary" className="mt-3 w-full" disabled={isSubmitting} onClick={() => void withPasskey()}>
+        {t('Continue with a passkey')}
+      </Button>
       <p className="mt-6 text-center text-sm text-slate-700">
         {t("Don't have an account?")}{' '}
         <Link to="/signup" className="font-semibold text-purple-800 underline-offset-2 hover:underline">

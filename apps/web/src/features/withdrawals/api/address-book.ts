@@ -6,6 +6,7 @@ import {
   withdrawalLockResponse,
   type AddWithdrawalAddressInput,
 } from '@harvest/shared/schemas/security';
+import type { Assertion } from '@harvest/shared/schemas/passkeys';
 import { api } from '../../../lib/api-client.ts';
 import type { PageAt } from '../../../lib/paging.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
@@ -26,10 +27,10 @@ export const removeAddress = (id: string) =>
   api(`/user/withdrawal-addresses/${id}`, messageResponse, { method: 'DELETE' });
 export const confirmAddress = (token: string) =>
   api('/user/withdrawal-addresses/confirm', addWithdrawalAddressResponse, { method: 'POST', body: { token } });
-export const setLock = (enabled: boolean, password?: string) =>
+export const setLock = (enabled: boolean, password?: string, passkey?: Assertion) =>
   api('/user/withdrawal-lock', withdrawalLockResponse, {
     method: 'PUT',
-    body: { enabled, ...(password ? { password } : {}) },
+    body: { enabled, ...(password ? { password } : {}), ...(passkey ? { passkey } : {}) },
   });
 export const confirmLockOff = (token: string) =>
   api('/user/withdrawal-lock/confirm', withdrawalLockResponse, { method: 'POST', body: { token } });

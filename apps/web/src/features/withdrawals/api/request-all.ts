@@ -11,12 +11,16 @@ export const requestAll = (body: RequestAllInput, idempotencyKey: string) =>
 /** Withdraw All; afterwards the history and the dashboard figures are read again. */
 export function useRequestAll() {
   const qc = useQueryClient();
-  return useIdempotentMutation(requestAll, (b) => `withdraw-all:${b.walletAddress}:${b.withdrawalPassword}`, {
-    onSettled: async () => {
-      await Promise.all([
-        qc.invalidateQueries({ queryKey: queryKeys.withdrawals.mine }),
-        qc.invalidateQueries({ queryKey: queryKeys.dashboard }),
-      ]);
+  return useIdempotentMutation(
+    requestAll,
+    (b) => `withdraw-all:${b.walletAddress}:${b.withdrawalPassword}:${b.passkey?.response.signature ?? ''}`,
+    {
+      onSettled: async () => {
+        await Promise.all([
+          qc.invalidateQueries({ queryKey: queryKeys.withdrawals.mine }),
+          qc.invalidateQueries({ queryKey: queryKeys.dashboard }),
+        ]);
+      },
     },
-  });
+  );
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { withStepUp } from '../../../lib/passkey.ts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { FIRST_PAGE } from '../../../lib/paging.ts';
 import { usePagedQuery } from '../../../lib/use-paged-query.ts';
@@ -28,6 +29,7 @@ import {
   addressesQuery,
   removeAddress,
 } from '../api/address-book.ts';
+import { browserWallet, proveWithWallet } from '../api/address-proof.ts';
 import { ChainValue } from '../../../components/ui/chain-value.tsx';
 
 /** What an address's state means to its owner, in words. */
@@ -74,10 +76,29 @@ export function AddAddressForm({
   });
   const errors = form.formState.errors;
   const failure = useFailure();
+  const [proof, setProof] = useState<{ address: string; message: string; signature: string } | null>(null);
+  const address = form.watch('address').trim();
+  const proven = proof !== null && proof.address === address;
+  async function prove() {
+    try {
+      setProof({ address, ...(await proveWithWallet(address)) });
+    } catch (err) {
+      toast.error(errorText(err, err instanceof Error ? known(err.message) : t('The wallet did not sign the message')));
+    }
+  }
   async function onSubmit(v: AddWithdrawalAddressInput) {
     failure.clear();
     try {
-      const res = await addAddress({ label: v.label.trim(), address: v.address.trim(), password: v.password });
+      const body = {
+        label: v.label.trim(),
+        address: v.address.trim(),
+        password: v.password,
+        ...(proof && proof.address === v.address.trim() ? { message: proof.message, signature: proof.signature } : {}),
+      };
+      const res = await withStepUp((passkey) => addAddress({ ...body, ...(passkey ? { passkey } : {}) }), {
+        purpose: 'add_address',
+        address: body.address,
+      });
       toast.success(sayReceipt(res));
       await qc.invalidateQueries({ queryKey: queryKeys.account.all });
       onDone(res.address);
@@ -115,6 +136,16 @@ export function AddAddressForm({
         error={errors.address?.message}
         {...form.register('address')}
       />
+      {browserWallet() && !proven && (
+        <Button variant="secondary" onClick={() => void prove()}>
+          {t('Prove with my wallet')}
+        </Button>
+      )}
+      {proven && (
+        <p role="status" className="rounded-lg bg-emerald-50 p-2 text-emerald-900">
+          {t('Signed by the wallet that owns this address: no e-mailed confirmation needed.')}
+        </p>
+      )}
       <PasswordInput
         label={t('Login password')}
         autoComplete="current-password"
@@ -190,6 +221,11 @@ export function AddressBookSection() {
                       <span className={`mt-1 inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${s.tone}`}>
                         {s.text}
                       </span>
+                      {a.proven && (
+                        <span className="ms-2 mt-1 inline-block rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-800">
+                          {t('Proven by its wallet')}
+                        </span>
+                      )}
                     </div>
                     <Button
                       variant="danger"

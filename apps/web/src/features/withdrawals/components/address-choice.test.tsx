@@ -49,6 +49,7 @@ const address = (a: Partial<WithdrawalAddress>): WithdrawalAddress => ({
   label: 'Ledger',
   address: OWN,
   status: 'active',
+  proven: false,
   usableAt: '2026-01-02T00:00:00.000Z',
   createdAt: '2026-01-01T00:00:00.000Z',
   ...a,

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { confirmWithPasskey, passkeysQuery } from '../../../lib/passkey.ts';
 import { toast } from '../../../lib/toast.ts';
 import { requestAllBody, type RequestAllInput } from '@harvest/shared/schemas/withdrawals';
 import { TEXT } from '@harvest/shared/texts';
@@ -83,7 +84,9 @@ function WithdrawAllBody({
   const { user } = useAuth();
   // With the address lock on, Withdraw All pays only to an active address of the book: "choose or add".
   const fromBook = Boolean(user && user.withdrawalLock.status !== 'off');
-  const needsCode = Boolean(user?.twoFactorEnabled);
+  // With a passkey, its assertion for this address, total and list confirms it (in place of the authenticator code).
+  const hasPasskey = (useQuery(passkeysQuery()).data?.passkeys.length ?? 0) > 0;
+  const needsCode = Boolean(user?.twoFactorEnabled) && !hasPasskey;
   // The book AddressChoice reads (one request): with nothing usable yet, it and a submit say when it will be, in
   // place of "enter an address" with no field to enter it in.
   const book = useQuery({ ...addressesQuery(FIRST_PAGE, ADDRESS_CHOICE_SIZE), enabled: fromBook });
@@ -125,10 +128,13 @@ function WithdrawAllBody({
   async function onConfirm() {
     const v = form.getValues();
     try {
+      const walletAddress = v.walletAddress.trim();
+      const passkey = hasPasskey ? await confirmWithPasskey({ purpose: 'withdraw_all', walletAddress }) : undefined;
       const res = await mutation.mutateAsync({
-        walletAddress: v.walletAddress.trim(),
+        walletAddress,
         withdrawalPassword: v.withdrawalPassword,
         ...(needsCode ? { totpCode: v.totpCode?.trim() } : {}),
+        ...(passkey ? { passkey } : {}),
       });
       toast.success(sayReceipt(res));
       onDone(v.walletAddress.trim().toLowerCase());

@@ -1,4 +1,5 @@
 import { msg } from '@harvest/shared/i18n';
+import { withStepUp } from '../../../lib/passkey.ts';
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { withdrawalLockBody, type WithdrawalLockInput } from '@harvest/shared/schemas/security';
@@ -48,7 +49,7 @@ export function WithdrawalLockSection() {
 
   async function askOff(v: WithdrawalLockInput) {
     try {
-      const res = await setLock(false, v.password);
+      const res = await withStepUp((passkey) => setLock(false, v.password, passkey), { purpose: 'lock_off' });
       form.reset({ enabled: false, password: '' });
       setAskingOff(false);
       setSent(res);

@@ -1,0 +1,216 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyRegistrationResponse,
+} from '@simplewebauthn/server';
+import { NOT_ME_LINK_TTL_MS } from '@harvest/shared/constants';
+import { MSG } from '@harvest/shared/messages';
+import type { Passkey } from '@harvest/shared/schemas/passkeys';
+import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/tx.ts';
+import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../lib/errors.ts';
+import { confirmPassword } from '../../lib/reauth.ts';
+import { CHALLENGE_TTL_MS, relyingParty } from '../../lib/webauthn.ts';
+import { queueMail } from '../../mail/outbox.ts';
+import type { AuthUser, Client } from '../../plugins/auth.ts';
+import { createLink } from '../account-links/account-links.service.ts';
+import { recordSecurityEvent } from '../security-events/security-events.queries.ts';
+import { startSession, type SignInClient } from '../sessions/sessions.service.ts';
+import { verifySecondFactor } from '../two-factor/two-factor.service.ts';
+import { findUserById } from '../users/users.queries.ts';
+import { challengeOf, checkAssertion } from './assertion.ts';
+import { transportsOf } from './step-up.ts';
+import * as q from './passkeys.queries.ts';
+
+/** Passkeys an account may hold. */
+export const MAX_PASSKEYS = 10;
+
+const toDto = (r: q.PasskeyRow): Passkey => ({
+  _id: r.id,
+  name: r.name,
+  createdAt: r.createdAt.toISOString(),
+  lastUsedAt: r.lastUsedAt ? r.lastUsedAt.toISOString() : null,
+});
+
+export async function listPasskeys(ctx: AppContext, user: AuthUser): Promise<{ passkeys: Passkey[] }> {
+  return { passkeys: (await q.listPasskeys(ctx.db, user.id)).map(toDto) };
+}
+
+/** A one-time challenge for `purpose`, kept CHALLENGE_TTL_MS. */
+async function newChallenge(ctx: AppContext, userId: string | null, purpose: string): Promise<string> {
+  const challenge = randomBytes(32).toString('base64url');
+  const now = ctx.clock.now();
+  await q.insertChallenge(ctx.db, {
+    challenge,
+    userId,
+    purpose,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS),
+  });
+  return challenge;
+}
+
+/** Options for `navigator.credentials.create`: a discoverable credential with user verification. */
+export async function registrationOptions(ctx: AppContext, user: AuthUser) {
+  const keys = await q.listPasskeys(ctx.db, user.id);
+  if (keys.length >= MAX_PASSKEYS) throw badRequest(MSG.passkeyTooMany);
+  const rp = relyingParty(ctx);
+  return generateRegistrationOptions({
+    rpName: rp.name,
+    rpID: rp.id,
+    userName: user.email,
+    userID: Buffer.from(user.id),
+    userDisplayName: `${user.firstName} ${user.lastName}`,
+    challenge: Buffer.from(await newChallenge(ctx, user.id, 'register'), 'base64url'),
+    attestationType: 'none',
+    excludeCredentials: keys.map((k) => ({ id: k.credentialId, transports: transportsOf(k.transports) })),
+    authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+    timeout: CHALLENGE_TTL_MS,
+  });
+}
+
+type Registration = Omit<Parameters<typeof verifyRegistrationResponse>[0]['response'], 'clientExtensionResults'>;
+
+/**
+ * Registers the passkey the browser made for our challenge. A session alone may add one (it adds a factor, not a
+ * way around one: the e-mail with "this wasn't me" tells the owner, and the event can start the withdrawal hold).
+ */
+export async function addPasskey(
+  ctx: AppContext,
+  user: AuthUser,
+  client: Client,
+  input: { name: string; response: Registration },
+): Promise<Passkey> {
+  const failed = badRequest(MSG.passkeyRegistrationFailed);
+  const challenge = challengeOf(input.response);
+  if (!challenge) throw failed;
+  const now = ctx.clock.now();
+  const purpose = { challenge, userId: user.id, purpose: 'register', payloadHash: '', now };
+  if (!(await q.takeChallenge(ctx.db, purpose))) throw failed;
+  const rp = relyingParty(ctx);
+  const result = await verifyRegistrationResponse({
+    response: { ...input.response, clientExtensionResults: {} },
+    expectedChallenge: challenge,
+    expectedOrigin: rp.origin,
+    expectedRPID: rp.id,
+    requireUserVerification: true,
+  }).catch(() => null);
+  if (!result?.verified) throw failed;
+  const { credential } = result.registrationInfo;
+  return inTransaction(ctx.db, async (tx) => {
+    if ((await q.countPasskeys(tx, user.id)) >= MAX_PASSKEYS) throw badRequest(MSG.passkeyTooMany);
+    const row = await q.insertPasskey(tx, {
+      id: randomUUID(),
+      userId: user.id,
+      credentialId: credential.id,
+      publicKey: Buffer.from(credential.publicKey).toString('base64url'),
+      counter: credential.counter,
+      transports: credential.transports ?? [],
+      name: input.name,
+      createdAt: now,
+    });
+    if (!row) throw conflict(MSG.passkeyAlreadyAdded);
+    await recordSecurityEvent(tx, {
+      userId: user.id,
+      type: 'passkey_added',
+      at: now,
+      ip: client.ip,
+      device: client.device,
+      detail: row.name,
+    });
+    const notMeUrl = await createLink(tx, ctx, {
+      userId: user.id,
+      kind: 'not_me',
+      targetId: client.sessionId,
+      ttlMs: NOT_ME_LINK_TTL_MS,
+    });
+    await queueMail(tx, ctx, user.id, {
+      kind: 'passkey_added',
+      name: row.name,
+      last: false,
+      device: client.device,
+      notMeUrl,
+      at: now,
+    });
+    return toDto(row);
+  });
+}
+
+/**
+ * Removes a passkey with the login password and, when on, the authenticator code. Removing the last one records
+ * `last_passkey_removed` (which starts the withdrawal hold) and the e-mail says so.
+ */
+export async function removePasskey(
+  ctx: AppContext,
+  user: AuthUser,
+  client: Client,
+  id: string,
+  input: { password: string; totpCode?: string | undefined },
+): Promise<void> {
+  // Not yours or not there: 404 before any secret is asked about.
+  if (!(await q.listPasskeys(ctx.db, user.id)).some((k) => k.id === id)) throw notFound();
+  await confirmPassword(ctx, user, input.password, client.ip);
+  if (user.totpEnabled) await verifySecondFactor(ctx, user, input.totpCode, client.ip);
+  const now = ctx.clock.now();
+  await inTransaction(ctx.db, async (tx) => {
+    const row = await q.deletePasskey(tx, user.id, id);
+    if (!row) throw notFound();
+    const last = (await q.countPasskeys(tx, user.id)) === 0;
+    await recordSecurityEvent(tx, {
+      userId: user.id,
+      type: last ? 'last_passkey_removed' : 'passkey_removed',
+      at: now,
+      ip: client.ip,
+      device: client.device,
+      detail: row.name,
+    });
+    const notMeUrl = await createLink(tx, ctx, {
+      userId: user.id,
+      kind: 'not_me',
+      targetId: client.sessionId,
+      ttlMs: NOT_ME_LINK_TTL_MS,
+    });
+    await queueMail(tx, ctx, user.id, {
+      kind: 'passkey_removed',
+      name: row.name,
+      last,
+      device: client.device,
+      notMeUrl,
+      at: now,
+    });
+  });
+}
+
+/** Options for a passkey sign-in: any discoverable credential of ours (the browser offers them). */
+export async function signInOptions(ctx: AppContext) {
+  return generateAuthenticationOptions({
+    rpID: relyingParty(ctx).id,
+    challenge: Buffer.from(await newChallenge(ctx, null, 'sign_in'), 'base64url'),
+    userVerification: 'required',
+    timeout: CHALLENGE_TTL_MS,
+  });
+}
+
+/**
+ * Signs in with a passkey: possession of the key and the user verification it made (a PIN or a biometric) are two
+ * factors, so the session counts as signed in with the second factor (staff need no authenticator code on top).
+ */
+export async function signInWithPasskey(
+  ctx: AppContext,
+  assertion: Parameters<typeof checkAssertion>[2],
+  client: SignInClient,
+): Promise<{ token: string; user: AuthUser }> {
+  const refused = unauthorized(MSG.passkeyNotAccepted, 'passkey_invalid');
+  const challenge = challengeOf(assertion);
+  if (!challenge) throw refused;
+  const now = ctx.clock.now();
+  if (!(await q.takeChallenge(ctx.db, { challenge, userId: null, purpose: 'sign_in', payloadHash: '', now })))
+    throw refused;
+  const key = await q.findByCredentialId(ctx.db, assertion.id);
+  if (!key) throw unauthorized(MSG.passkeyUnknown, 'passkey_invalid');
+  const user = await findUserById(ctx.db, key.userId);
+  if (!user || !(await checkAssertion(ctx, key, assertion, challenge))) throw refused;
+  if (user.isBlocked) throw forbidden(MSG.blocked, 'blocked');
+  return { user, token: (await startSession(ctx, user, client, true, 'passkey')).token };
+}

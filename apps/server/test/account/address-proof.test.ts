@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { MSG } from '@harvest/shared/messages';
+import { call, createTestApp, makeUser, type TestApp, type TestUser } from '../helpers.ts';
+import { lastMail, mailsTo } from './support.ts';
+
+/**
+ * "Prove with my wallet" without a chain RPC: the wallet signs our EIP-4361 message (EIP-191); a proven address needs
+ * no e-mailed confirmation. A signature by another key, for another address or with a used nonce is refused.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const owner = privateKeyToAccount(generatePrivateKey());
+const thief = privateKeyToAccount(generatePrivateKey());
+
+const proofMessage = async (u: TestUser, address: string) => {
+  const res = await call(t, 'POST', '/api/user/withdrawal-addresses/proof-message', {
+    token: u.token,
+    body: { address },
+  });
+  expect(res.statusCode, JSON.stringify(res.data)).toBe(200);
+  return res.data.message as string;
+};
+const add = (u: TestUser, address: string, proof: { message: string; signature: string }) =>
+  call(t, 'POST', '/api/user/withdrawal-addresses', {
+    token: u.token,
+    body: { label: 'Hardware wallet', address, password: u.password, ...proof },
+  });
+const book = async (u: TestUser) =>
+  (await call(t, 'GET', '/api/user/withdrawal-addresses', { token: u.token })).data.addresses;
+
+describe('an address proven by its wallet', () => {
+  it('names the site, the account, the address and a nonce; the signed message adds it as proven and confirmed', async () => {
+    const u = await makeUser(t);
+    const message = await proofMessage(u, owner.address);
+    expect(message).toContain(
+      `${new URL(t.ctx.config.publicUrl).host} wants you to sign in with your Ethereum account:`,
+    );
+    expect(message).toContain(owner.address);
+    expect(message).toContain(u.user.email);
+    expect(message).toMatch(/\nNonce: [0-9a-f]{32}\n/);
+    const res = await add(u, owner.address, { message, signature: await owner.signMessage({ message }) });
+    expect(res.statusCode, JSON.stringify(res.data)).toBe(201);
+    expect(res.data.message).toBe(MSG.addressAddedProven(24).text);
+    const [entry] = await book(u);
+    expect(entry).toMatchObject({ address: owner.address, proven: true, status: 'cooling_down' });
+    // No confirmation link: the wallet proved it. "This wasn't me" still comes.
+    const mail = await lastMail(t, u.user.email, 'New withdrawal address added');
+    expect(mail.text).not.toContain('/confirm-address#token=');
+    expect(mail.text).toContain('/not-me#token=');
+  });
+
+  it('refuses a signature by another key, a message for another address, and a used nonce', async () => {
+    const u = await makeUser(t);
+    const message = await proofMessage(u, owner.address);
+    const byThief = await add(u, owner.address, { message, signature: await thief.signMessage({ message }) });
+    expect(byThief.data).toEqual({ error: MSG.addressProofInvalid, code: 'address_proof_invalid' });
+    // The try used the nonce: the owner's own signature of that message is refused now.
+    const used = await add(u, owner.address, { message, signature: await owner.signMessage({ message }) });
+    expect(used.data.code).toBe('address_proof_invalid');
+    const forOwner = await proofMessage(u, owner.address);
+    const otherAddress = await add(u, thief.address, {
+      message: forOwner,
+      signature: await thief.signMessage({ message: forOwner }),
+    });
+    expect(otherAddress.data.code).toBe('address_proof_invalid');
+    // A message edited to name the thief's address is not the one issued.
+    const edited = forOwner.replace(owner.address, thief.address);
+    const forged = await add(u, thief.address, {
+      message: edited,
+      signature: await thief.signMessage({ message: edited }),
+    });
+    expect(forged.data.code).toBe('address_proof_invalid');
+    expect(await book(u)).toEqual([]);
+    expect((await mailsTo(t, u.user.email)).filter((m) => m.subject.startsWith('New withdrawal address'))).toEqual([]);
+  });
+
+  it("refuses another account's message", async () => {
+    const u = await makeUser(t);
+    const other = await makeUser(t);
+    const message = await proofMessage(other, owner.address);
+    const res = await add(u, owner.address, { message, signature: await owner.signMessage({ message }) });
+    expect(res.data.code).toBe('address_proof_invalid');
+  });
+});
+
+describe('WITHDRAWAL_ADDRESS_PROOF=required', () => {
+  let strict: TestApp;
+  beforeAll(async () => {
+    strict = await createTestApp({ WITHDRAWAL_ADDRESS_PROOF: 'required' });
+  });
+  afterAll(() => strict.close());
+
+  it('adds only proven addresses', async () => {
+    const u = await makeUser(strict);
+    const plain = await call(strict, 'POST', '/api/user/withdrawal-addresses', {
+      token: u.token,
+      body: { label: 'Pasted', address: owner.address, password: u.password },
+    });
+    expect(plain.data).toEqual({ error: MSG.addressProofRequired, code: 'address_proof_invalid' });
+    const msg = await call(strict, 'POST', '/api/user/withdrawal-addresses/proof-message', {
+      token: u.token,
+      body: { address: owner.address },
+    });
+    const message = msg.data.message as string;
+    const proven = await call(strict, 'POST', '/api/user/withdrawal-addresses', {
+      token: u.token,
+      body: {
+        label: 'Proven',
+        address: owner.address,
+        password: u.password,
+        message,
+        signature: await owner.signMessage({ message }),
+      },
+    });
+    expect(proven.statusCode).toBe(201);
+    expect(proven.data.address.proven).toBe(true);
+  });
+});
