@@ -18,6 +18,8 @@ import { securityEventRoutes } from './modules/security-events/security-events.r
 import { withdrawalAddressRoutes } from './modules/withdrawal-addresses/withdrawal-addresses.routes.ts';
 import { accountLinkRoutes } from './modules/account-links/account-links.routes.ts';
 import { historyRoutes } from './modules/history/history.routes.ts';
+import { proposalRoutes } from './modules/proposals/proposals.routes.ts';
+import { staffRoutes } from './modules/staff/staff.routes.ts';
 
 /** Every API module, mounted under /api. Each module owns its routes, service and queries. */
 export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -40,5 +42,7 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     await app.register(withdrawalAddressRoutes(ctx));
     await app.register(accountLinkRoutes(ctx));
     await app.register(historyRoutes(ctx));
+    await app.register(proposalRoutes(ctx));
+    await app.register(staffRoutes(ctx));
   };
 }

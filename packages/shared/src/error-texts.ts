@@ -44,4 +44,8 @@ export const CODE_TEXT: Record<ErrorCode, string> = {
   invalid_link: 'This link is invalid, already used or expired.',
   address_not_active: 'Withdrawals go only to an active address of your address book.',
   withdrawals_frozen: 'Withdrawals are frozen on this account. Contact support to have the freeze lifted.',
+  forbidden_role: 'Your staff role does not allow this',
+  own_proposal: 'You proposed this: a different staff member must approve it',
+  proposal_closed: 'This proposal was already decided, expired, or changed since it was proposed.',
+  last_owner: 'The last owner cannot be removed or demoted',
 };
