@@ -357,6 +357,12 @@ export const MSG = {
   proposalAlreadyOpen: 'This is already waiting for approval in Approvals',
   proposalChanged: 'This changed since it was proposed. Review it and propose again.',
   lastOwner: 'The last owner cannot be removed or demoted',
+  fourEyesByHashOnly: (limit: bigint) =>
+    said(
+      'A withdrawal above {amount}\u00a0USDC needs two staff members: approve it by hash in Pending, then have it approved in Approvals.',
+      { amount: String(limit) },
+      `A withdrawal above ${microToDisplay(limit)}\u00a0USDC needs two staff members: approve it by hash in Pending, then have it approved in Approvals.`,
+    ),
   ownRole: 'You cannot change your own role',
   roleChanged: 'Role changed',
   staffRemoved: 'Staff member removed',

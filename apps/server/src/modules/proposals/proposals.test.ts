@@ -97,6 +97,10 @@ describe('Update Balance with four-eyes', () => {
     );
     expect(row?.before).toMatchObject({ proposedBy: finance.user.email, proposedAt: expect.any(String) });
     expect(row?.after).toMatchObject({ approvedBy: finance2.user.email, approvedAt: expect.any(String) });
+    // The investor's statement says two staff members approved it, and names neither.
+    const statement = await call(t, 'GET', '/api/user/statement?format=csv', { token: investor.token });
+    expect(statement.body).toContain('Balance adjustment approved by two staff members');
+    for (const staff of [finance, finance2]) expect(statement.body).not.toContain(staff.user.email);
     await expectLedgerClean(t);
   });
 
@@ -149,6 +153,12 @@ describe('the other decisions four-eyes holds', () => {
     expect(res.statusCode).toBe(202);
     const pending = await call(t, 'GET', '/api/withdrawal/admin/pending', { token: auditor.token });
     expect(pending.data.withdrawals.map((w: { _id: string }) => w._id)).toContain(big);
+    // Nor can one person complete it another way, such as a payout batch.
+    const batch = await call(t, 'POST', '/api/withdrawal/admin/batches', {
+      token: finance.token,
+      body: { withdrawalIds: [big], grouped: false },
+    });
+    expect(batch.data).toEqual(saidError(MSG.fourEyesByHashOnly(1_000_000_000n), 'conflict'));
     expect((await approve(finance2, res.data.proposalId)).statusCode).toBe(200);
     const all = await call(t, 'GET', '/api/withdrawal/admin/all', { token: auditor.token });
     expect(all.data.withdrawals.find((w: { _id: string }) => w._id === big)).toMatchObject({ status: 'approved' });
