@@ -57,6 +57,8 @@ export const queryKeys = {
       network: (userId: string | null) => ['admin', 'referrals', 'network', userId] as const,
     },
     tiers: ['admin', 'tiers'] as const,
+    proposals: ['admin', 'proposals'] as const,
+    staff: ['admin', 'staff'] as const,
     audit: (at: PageAt, pageSize: number, action: string, targetId: string) =>
       ['admin', 'audit', at, pageSize, action, targetId] as const,
   },

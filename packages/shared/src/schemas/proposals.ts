@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ROLES } from '../staff.ts';
+import { ROLES, type Ability } from '../staff.ts';
 import { TEXT, tooLongText } from '../texts.ts';
 import { MAX_LENGTH, MIN_PASSWORD_LENGTH } from '../constants.ts';
 import { msg } from '../i18n.ts';
@@ -17,6 +17,17 @@ export const PROPOSAL_KINDS = [
   'staff_invite',
 ] as const;
 export type ProposalKind = (typeof PROPOSAL_KINDS)[number];
+
+/** Who may propose and approve each kind (the proposer and the approver both need it). */
+export const PROPOSAL_ABILITY = {
+  balance_update: 'money',
+  deposit_approve: 'money',
+  withdrawal_approve: 'money',
+  tier_update: 'money',
+  withdrawals_unfreeze: 'support',
+  staff_role: 'staff',
+  staff_invite: 'staff',
+} as const satisfies Record<ProposalKind, Ability>;
 
 /**
  * One thing a proposal changes, as the proposer saw it: `balance` and `amount` in USDC (decimal text), `dailyRate`

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MSG } from '@harvest/shared/messages';
 import { microToText, scaledToRate } from '@harvest/shared/money';
-import type { ProposalChange, ProposalKind } from '@harvest/shared/schemas/proposals';
+import { PROPOSAL_ABILITY, type ProposalChange, type ProposalKind } from '@harvest/shared/schemas/proposals';
 import { ROLES, type Ability } from '@harvest/shared/staff';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
@@ -82,7 +82,7 @@ const changed = () => conflict(MSG.proposalChanged, 'proposal_closed');
 
 export const KINDS = {
   balance_update: define({
-    ability: 'money',
+    ability: PROPOSAL_ABILITY.balance_update,
     input: z.object({ userId: z.string(), newBalance: micro, note: z.string(), expectedBalance: micro.optional() }),
     async shows(_ctx, tx, _admin, input) {
       if (!isUuid(input.userId)) throw notFound(MSG.notFound);
@@ -113,7 +113,7 @@ export const KINDS = {
   }),
 
   deposit_approve: define({
-    ability: 'money',
+    ability: PROPOSAL_ABILITY.deposit_approve,
     input: z.object({ depositId: z.string() }),
     async shows(_ctx, tx, _admin, input) {
       const d = isUuid(input.depositId) ? await findDeposit(tx, input.depositId) : undefined;
@@ -140,7 +140,7 @@ export const KINDS = {
   }),
 
   withdrawal_approve: define({
-    ability: 'money',
+    ability: PROPOSAL_ABILITY.withdrawal_approve,
     input: z.object({ withdrawalId: z.string(), txHash: z.string(), notes: z.string().nullable() }),
     async needsTwo(ctx, input) {
       const w = isUuid(input.withdrawalId) ? await findWithdrawal(ctx.db, input.withdrawalId) : undefined;
@@ -168,7 +168,7 @@ export const KINDS = {
   }),
 
   tier_update: define({
-    ability: 'money',
+    ability: PROPOSAL_ABILITY.tier_update,
     input: z.object({
       tierId: z.string(),
       name: z.string().optional(),
@@ -211,7 +211,7 @@ export const KINDS = {
   }),
 
   withdrawals_unfreeze: define({
-    ability: 'support',
+    ability: PROPOSAL_ABILITY.withdrawals_unfreeze,
     input: z.object({ userId: z.string(), note: z.string().optional() }),
     async shows(_ctx, tx, _admin, input) {
       const u = isUuid(input.userId) ? await lockUser(tx, input.userId) : undefined;
@@ -235,7 +235,7 @@ export const KINDS = {
   }),
 
   staff_role: define({
-    ability: 'staff',
+    ability: PROPOSAL_ABILITY.staff_role,
     input: z.object({ userId: z.string(), role: z.enum(ROLES).nullable() }),
     async shows(_ctx, tx, admin, input) {
       if (!isUuid(input.userId)) throw notFound();
@@ -256,7 +256,7 @@ export const KINDS = {
   }),
 
   staff_invite: define({
-    ability: 'staff',
+    ability: PROPOSAL_ABILITY.staff_invite,
     input: z.object({ email: z.string(), firstName: z.string(), lastName: z.string(), role: z.enum(ROLES) }),
     async shows(_ctx, _tx, _admin, input) {
       return {

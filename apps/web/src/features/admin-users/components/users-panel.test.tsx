@@ -34,6 +34,8 @@ const ada: AdminUser = {
   lastName: 'Lovelace',
   email: 'ada@example.com',
   isAdmin: false,
+  role: null,
+  fourEyes: false,
   isBlocked: false,
   withdrawalsFrozen: false,
 };
