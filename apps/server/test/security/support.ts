@@ -50,13 +50,17 @@ export interface Route {
   idFields: string[];
 }
 
-/** The calls without a session: sign-up, sign-in, and "this wasn't me" (the e-mailed link's secret is the credential). */
+/**
+ * The calls without a session: sign-up, sign-in, "this wasn't me" and a staff invitation's first password (the
+ * e-mailed link's secret is the credential).
+ */
 export const PUBLIC_PATHS = [
   '/api/login',
   '/api/register',
   '/api/send-code',
   '/api/security/not-me',
   '/api/security/link-preview',
+  '/api/security/staff-invite',
 ];
 
 const asMethod = (m: string): Method => {
@@ -385,6 +389,20 @@ export function validBodies(w: World): Record<string, Record<string, unknown> | 
     'POST /api/security/link-preview': { page: 'not-me', token: 'probe-token-that-is-not-a-link-secret' },
     'POST /api/admin/users/{id}/revoke-sessions': undefined,
     'PUT /api/admin/users/{id}/withdrawals-frozen': { frozen: true },
+    'POST /api/admin/proposals/{id}/approve': undefined,
+    'POST /api/admin/proposals/{id}/reject': undefined,
+    'POST /api/admin/staff/invite': {
+      email: 'probe-staff@example.com',
+      firstName: 'Pro',
+      lastName: 'Be',
+      role: 'auditor',
+    },
+    'PUT /api/admin/staff/{id}/role': { role: 'auditor' },
+    'POST /api/security/staff-invite': {
+      token: 'probe-token-that-is-not-a-link-secret',
+      password: 'probe-pass-1',
+      confirmPassword: 'probe-pass-1',
+    },
   };
 }
 
