@@ -76,7 +76,7 @@ test('with four-eyes, a finance member proposes; the owner approves in Approvals
   await page.evaluate(() => localStorage.clear());
   await signIn(page, app, ADMIN);
   await openTab(page, 'Approvals');
-  const card = page.getByRole('listitem').filter({ hasText: 'Update Balance' });
+  const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Update Balance' }) });
   await expect(card).toContainText('Ada Lovelace');
   await expect(card).toContainText('1,250,000.0000\u00a0USDC → 1,500,000.5000\u00a0USDC');
   await expect(card).toContainText(`${LONG_FIRST_NAME} ${LONG_LAST_NAME}`);
