@@ -34,14 +34,14 @@ const ada: AdminUser = {
   lastName: 'Lovelace',
   email: 'ada@example.com',
   isAdmin: false,
-  role: null,
-  fourEyes: false,
   isBlocked: false,
   withdrawalsFrozen: false,
 };
 const userDto = (u: AdminUser) => ({
   ...u,
   id: u._id,
+  role: u.isAdmin ? ('owner' as const) : null,
+  fourEyes: false,
   depositAddress: '0x1',
   invitationCode: null,
   twoFactorEnabled: false,
