@@ -1,3 +1,4 @@
+import type { Role } from '@harvest/shared/staff';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,7 +27,7 @@ export function resolveSecret(config: Config): string {
 
 export async function createAdmin(
   db: Db,
-  a: { email: string; password: string; firstName?: string; lastName?: string; createdAt: Date },
+  a: { email: string; password: string; firstName?: string; lastName?: string; role?: Role; createdAt: Date },
 ) {
   assertNotCommon(a.password);
   return inTransaction(db, (tx) =>
@@ -38,6 +39,8 @@ export async function createAdmin(
       // Administrators do not withdraw through the app; their withdrawal password is random.
       withdrawalPassword: randomBytes(24).toString('base64url'),
       isAdmin: true,
+      // The first administrator (ADMIN_EMAIL, the demo one) is an owner: someone must manage staff.
+      role: a.role ?? 'owner',
       invitationCode: newInvitationCode(),
       createdAt: a.createdAt,
     }),

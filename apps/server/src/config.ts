@@ -220,6 +220,10 @@ export const envSchema = z
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
     /** A running Idempotency-Key whose request has not committed within this time died; a retry may take over. */
     IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+    /** `on`: money decisions are proposals a second staff member approves (docs/SECURITY.md); `off` keeps the spec's one-person flows. */
+    FOUR_EYES: z.enum(['on', 'off']).default('off'),
+    /** With FOUR_EYES=on: an approval by hash of a withdrawal above this many USDC is a proposal. */
+    FOUR_EYES_WITHDRAWAL_USDC: z.coerce.number().int().min(0).max(1_000_000_000).default(1_000),
   })
   .superRefine((env, ctx) => {
     const prod = env.NODE_ENV === 'production';
@@ -300,6 +304,8 @@ export const envSchema = z
     addressCooldownMs: env.WITHDRAWAL_ADDRESS_COOLDOWN_HOURS * 3600_000,
     addressLockRequired: env.WITHDRAWAL_ADDRESS_LOCK === 'required',
     batchCancelGraceMs: env.BATCH_CANCEL_GRACE_HOURS * 3600_000,
+    fourEyes: env.FOUR_EYES === 'on',
+    fourEyesWithdrawalMicro: BigInt(env.FOUR_EYES_WITHDRAWAL_USDC) * 1_000_000n,
   }));
 
 export type Config = z.infer<typeof envSchema>;

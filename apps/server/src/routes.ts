@@ -21,6 +21,8 @@ import { historyRoutes } from './modules/history/history.routes.ts';
 import { withdrawalLimitRoutes } from './modules/withdrawal-limits/withdrawal-limits.routes.ts';
 import { porRoutes } from './modules/proof-of-reserves/por.routes.ts';
 import { passkeyRoutes } from './modules/passkeys/passkeys.routes.ts';
+import { proposalRoutes } from './modules/proposals/proposals.routes.ts';
+import { staffRoutes } from './modules/staff/staff.routes.ts';
 
 /** Every API module, mounted under /api. Each module owns its routes, service and queries. */
 export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -46,5 +48,7 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     await app.register(withdrawalLimitRoutes(ctx));
     await app.register(porRoutes(ctx));
     await app.register(passkeyRoutes(ctx));
+    await app.register(proposalRoutes(ctx));
+    await app.register(staffRoutes(ctx));
   };
 }

@@ -1,3 +1,4 @@
+import type { Role } from '@harvest/shared/staff';
 import type { Said } from '@harvest/shared/said';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -164,13 +165,29 @@ export interface TestUser {
 /** Creates a user directly (not through signup) and signs a token for it. */
 export async function makeUser(
   t: TestApp,
-  opts: { isAdmin?: boolean; referrerId?: string | null; email?: string; firstName?: string; lastName?: string } = {},
+  opts: {
+    isAdmin?: boolean;
+    /** A staff member's role (isAdmin implied); an administrator without one is an owner. */
+    role?: Role;
+    referrerId?: string | null;
+    email?: string;
+    firstName?: string;
+    lastName?: string;
+  } = {},
 ): Promise<TestUser> {
   const password = 'password-1';
   const withdrawalPassword = 'withdraw-1';
-  const email = opts.email ?? uniqueEmail(opts.isAdmin ? 'admin' : 'user');
-  const user = opts.isAdmin
-    ? await createAdmin(t.ctx.db, { email, password, createdAt: t.clock.now() })
+  const isAdmin = opts.isAdmin || opts.role !== undefined;
+  const email = opts.email ?? uniqueEmail(isAdmin ? (opts.role ?? 'admin') : 'user');
+  const user = isAdmin
+    ? await createAdmin(t.ctx.db, {
+        email,
+        password,
+        createdAt: t.clock.now(),
+        ...(opts.role ? { role: opts.role } : {}),
+        ...(opts.firstName ? { firstName: opts.firstName } : {}),
+        ...(opts.lastName ? { lastName: opts.lastName } : {}),
+      })
     : await inTransaction(t.ctx.db, (tx) =>
         insertUserWithAccounts(tx, {
           email,

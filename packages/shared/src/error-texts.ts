@@ -50,4 +50,8 @@ export const CODE_TEXT: Record<ErrorCode, string> = {
   withdrawals_frozen: 'Withdrawals are frozen on this account. Contact support to have the freeze lifted.',
   withdrawal_limit: 'This withdrawal would go over a withdrawal limit.',
   withdrawal_hold: 'Withdrawals are on hold after a security change on your account.',
+  forbidden_role: 'Your staff role does not allow this',
+  own_proposal: 'You proposed this: a different staff member must approve it',
+  proposal_closed: 'This proposal was already decided, expired, or changed since it was proposed.',
+  last_owner: 'The last owner cannot be removed or demoted',
 };

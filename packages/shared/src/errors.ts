@@ -55,6 +55,10 @@ export const ERROR_STATUS = {
   withdrawal_limit: 403,
   /** Withdrawals are held for SECURITY_HOLD_HOURS after a security change on the account. */
   withdrawal_hold: 403,
+  /** The staff member's role does not allow this (packages/shared/src/staff.ts). */
+  forbidden_role: 403,
+  /** Four-eyes: the proposer cannot approve their own proposal. */
+  own_proposal: 403,
   /** No such thing, or not yours. */
   not_found: 404,
   /** The request took too long to arrive. */
@@ -71,6 +75,10 @@ export const ERROR_STATUS = {
   tier_changed: 409,
   /** Update Balance: the balance is no longer the one the administrator saw. */
   balance_changed: 409,
+  /** Four-eyes: the proposal was already decided, expired, or what it showed has changed since. */
+  proposal_closed: 409,
+  /** The platform keeps at least one owner. */
+  last_owner: 409,
   /** A request with this Idempotency-Key is still being processed. */
   idempotency_in_progress: 409,
   /** The request body is over the size limit. */

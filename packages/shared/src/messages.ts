@@ -413,4 +413,26 @@ export const MSG = {
       { hours, at: at.toISOString() },
       `Withdrawals are on hold for ${hours} hours after a security change on your account: possible again on ${shown}.`,
     ),
+  // ---------------------------------------------------------------- staff roles and four-eyes
+  forbiddenRole: 'Your staff role does not allow this',
+  proposalSent: 'Sent for approval: a second staff member must approve it before it takes effect',
+  proposalApproved: 'Approved: the change is made',
+  proposalRejected: 'Proposal rejected',
+  proposalOwn: 'You proposed this: a different staff member must approve it',
+  proposalDecided: 'This proposal was already decided',
+  proposalExpired: 'This proposal expired after 24 hours. Propose it again if it is still needed.',
+  proposalAlreadyOpen: 'This is already waiting for approval in Approvals',
+  proposalChanged: 'This changed since it was proposed. Review it and propose again.',
+  lastOwner: 'The last owner cannot be removed or demoted',
+  fourEyesByHashOnly: (limit: bigint) =>
+    said(
+      'A withdrawal above {amount}\u00a0USDC needs two staff members: approve it by hash in Pending, then have it approved in Approvals.',
+      { amount: String(limit) },
+      `A withdrawal above ${microToDisplay(limit)}\u00a0USDC needs two staff members: approve it by hash in Pending, then have it approved in Approvals.`,
+    ),
+  ownRole: 'You cannot change your own role',
+  roleChanged: 'Role changed',
+  staffRemoved: 'Staff member removed',
+  staffInvited: (email: string) => said('Invitation sent to {email}', { email }, `Invitation sent to ${email}`),
+  staffJoined: 'Welcome to the team. Sign in with your e-mail and new password.',
 } as const;

@@ -21,7 +21,8 @@ export type MovementDetail =
       tier: string | null;
     }
   | { kind: 'withdrawal_fee'; cycle: number | null; tier: string | null }
-  | { kind: 'adjustment' }
+  /** `approvedByTwo`: decided by two staff members (four-eyes); no staff member is named either way. */
+  | { kind: 'adjustment'; approvedByTwo: boolean }
   | { kind: 'other' };
 
 type Describe = { [K in StatementMovementKind]: (d: Extract<MovementDetail, { kind: K }>) => string };
@@ -118,7 +119,10 @@ export function statementTexts(t: Translate = english): StatementTexts {
           percent: String(WITHDRAWAL_FEE_PERCENT),
           what: cycleOf(d.cycle, d.tier),
         }),
-      adjustment: () => t('Balance adjustment by an administrator'),
+      adjustment: (d) =>
+        d.approvedByTwo
+          ? t('Balance adjustment approved by two staff members')
+          : t('Balance adjustment by an administrator'),
       other: () => t('Other movement'),
     },
     amount: (usdc, decimals) => formatUsdc(usdc, decimals, 6),

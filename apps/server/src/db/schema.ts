@@ -40,6 +40,8 @@ export const users = pgTable(
     passwordHash: text('password_hash').notNull(),
     withdrawalPasswordHash: text('withdrawal_password_hash').notNull(),
     isAdmin: boolean('is_admin').notNull().default(false),
+    /** A staff member's one role (owner, finance, support, auditor: docs/SECURITY.md); null for investors. */
+    role: text('role'),
     isBlocked: boolean('is_blocked').notNull().default(false),
     tokenVersion: integer('token_version').notNull().default(0),
     invitationCode: text('invitation_code'),
@@ -71,6 +73,10 @@ export const users = pgTable(
     index('users_created_id_idx').on(t.createdAt, t.id),
     check('users_email_lower', sql`${t.email} = lower(${t.email})`),
     check('users_admin_not_blocked', sql`NOT (${t.isAdmin} AND ${t.isBlocked})`),
+    check(
+      'users_staff_role',
+      sql`(${t.isAdmin} AND ${t.role} IN ('owner', 'finance', 'support', 'auditor')) OR (NOT ${t.isAdmin} AND ${t.role} IS NULL)`,
+    ),
   ],
 );
 
@@ -213,7 +219,10 @@ export const accountLinks = pgTable(
   (t) => [
     uniqueIndex('account_links_token_key').on(t.tokenHash),
     index('account_links_expires_idx').on(t.expiresAt),
-    check('account_links_kind_valid', sql`${t.kind} IN ('confirm_address', 'confirm_lock_off', 'not_me')`),
+    check(
+      'account_links_kind_valid',
+      sql`${t.kind} IN ('confirm_address', 'confirm_lock_off', 'not_me', 'staff_invite')`,
+    ),
   ],
 );
 
@@ -763,6 +772,8 @@ export const balanceAdjustments = pgTable(
     amount: money('amount').notNull(),
     note: text('note'),
     createdBy: uuid('created_by'),
+    /** Four-eyes: the second staff member who approved it (`created_by` proposed it); the receipt says two did. */
+    approvedBy: uuid('approved_by'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -929,6 +940,43 @@ export const auditLog = pgTable(
     index('audit_log_created_id_idx').on(t.createdAt, t.id),
     index('audit_log_action_created_id_idx').on(t.action, t.createdAt, t.id),
     index('audit_log_target_idx').on(t.targetId),
+  ],
+);
+
+/**
+ * Four-eyes (FOUR_EYES=on): a money or staff decision one staff member proposed, which takes effect only when a
+ * second one approves it. `input` is what approval will do, `premise` what the proposer saw and approval re-checks.
+ */
+export const proposals = pgTable(
+  'proposals',
+  {
+    id: uuid('id').primaryKey(),
+    kind: text('kind').notNull(),
+    /** What it acts on (a user, deposit, withdrawal or tier id): one open proposal per kind and target. */
+    targetId: text('target_id').notNull(),
+    /** The investor or staff member it is about, if any (for the list). */
+    userId: uuid('user_id').references(() => users.id),
+    input: jsonb('input').notNull(),
+    premise: jsonb('premise').notNull(),
+    status: text('status').notNull(),
+    proposedBy: uuid('proposed_by')
+      .notNull()
+      .references(() => users.id),
+    proposedAt: ts('proposed_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    decidedBy: uuid('decided_by').references(() => users.id),
+    decidedAt: ts('decided_at'),
+    /** Why it was refused or rejected. */
+    reason: text('reason'),
+  },
+  (t) => [
+    index('proposals_status_idx').on(t.status, t.proposedAt),
+    uniqueIndex('proposals_one_open_key')
+      .on(t.kind, t.targetId)
+      .where(sql`${t.status} = 'open'`),
+    check('proposals_status_valid', sql`${t.status} IN ('open', 'approved', 'rejected', 'expired')`),
+    // The second pair of eyes, kept by the database too: nobody approves their own proposal.
+    check('proposals_four_eyes', sql`${t.status} <> 'approved' OR ${t.decidedBy} <> ${t.proposedBy}`),
   ],
 );
 

@@ -12,6 +12,8 @@ const me = {
     email: 'ada@example.com',
     phone: null,
     isAdmin: false,
+    role: null,
+    fourEyes: false,
     isBlocked: false,
     depositAddress: '0x1111111111111111111111111111111111111111',
     withdrawalWallet: null,

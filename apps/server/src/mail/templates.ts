@@ -89,7 +89,9 @@ export type MailEvent =
   /** An opted-in investor's running cycle became ready to complete (`earning`: what completing it records). */
   | { kind: 'cycle_ready'; tier: string; amount: bigint; earning: bigint; endedAt: Date; at: Date }
   | { kind: 'withdrawal_unpayable'; net: bigint; wallet: string; at: Date }
-  | { kind: 'chain_alarm'; alarm: string; detail: string; at: Date };
+  | { kind: 'chain_alarm'; alarm: string; detail: string; at: Date }
+  /** An owner invited this person to the staff: the link sets their first password. */
+  | { kind: 'staff_invite'; role: string; url: string; hours: number; at: Date };
 
 export type MailKind = MailEvent['kind'];
 
@@ -437,6 +439,20 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings, t: Translate): B
           [t('Date'), when],
         ],
         closing: [t('Acknowledge it in the Solvency panel once it is handled.')],
+      };
+    case 'staff_invite':
+      return {
+        subject: t('You are invited to the Harvest Farm staff'),
+        lead: t(
+          'You are invited to join the Harvest Farm staff. Choose your password with the link below: it works once, for {hours} hours.',
+          { hours: e.hours },
+        ),
+        rows: [
+          [t('Role'), e.role],
+          [t('Date'), when],
+        ],
+        closing: [t('Then sign in and turn on the authenticator in Profile: staff actions need it.'), notYou],
+        links: [{ text: t('Choose my password'), href: e.url }],
       };
     case 'cycle_ready':
       return {

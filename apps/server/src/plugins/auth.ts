@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { MSG } from '@harvest/shared/messages';
+import { can, type Ability } from '@harvest/shared/staff';
 import type { AppContext } from '../context.ts';
 import { users } from '../db/schema.ts';
 import { forbidden, unauthorized } from '../lib/errors.ts';
@@ -56,15 +57,21 @@ export function authHooks(ctx: AppContext) {
     await authenticate(request, true);
   }
 
-  /** requireUser, then an administrator (with the second factor when ADMIN_REQUIRE_2FA is on). */
-  async function requireAdmin(request: FastifyRequest): Promise<void> {
-    await authenticate(request, false);
-    if (!request.user?.isAdmin) throw forbidden(MSG.forbidden);
-    if (ctx.config.adminRequire2fa && !request.sessionMfa)
-      throw forbidden(MSG.adminNeeds2fa, 'admin_two_factor_required');
+  /**
+   * The one guard of every admin route: a staff member (with the second factor when ADMIN_REQUIRE_2FA is on) whose
+   * role has `ability` (packages/shared/src/staff.ts), else 403 `forbidden_role`, whatever the web shows.
+   */
+  function requireRole(ability: Ability) {
+    return async (request: FastifyRequest): Promise<void> => {
+      await authenticate(request, false);
+      if (!request.user?.isAdmin) throw forbidden(MSG.forbidden);
+      if (ctx.config.adminRequire2fa && !request.sessionMfa)
+        throw forbidden(MSG.adminNeeds2fa, 'admin_two_factor_required');
+      if (!can(request.user.role, ability)) throw forbidden(MSG.forbiddenRole, 'forbidden_role');
+    };
   }
 
-  return { requireUser, requireSession, requireAdmin };
+  return { requireUser, requireSession, requireRole };
 }
 
 type Claims = Exclude<Awaited<ReturnType<AppContext['tokens']['verify']>>, 'expired' | 'invalid'>;

@@ -44,7 +44,7 @@ describe('the route table', () => {
     for (const c of SPEC_CALLS) expect(keys, c).toContain(c);
   });
 
-  it('has exactly the public calls (seven, and the proof of reserves), and a known body for every POST/PUT', () => {
+  it("has exactly the public calls (eight, and the proof of reserves' reads), and a known body for every POST/PUT", () => {
     expect(
       routes
         .filter((r) => r.isPublic)
@@ -61,6 +61,7 @@ describe('the route table', () => {
       'POST /api/register',
       'POST /api/security/link-preview',
       'POST /api/security/not-me',
+      'POST /api/security/staff-invite',
       'POST /api/send-code',
     ]);
     for (const r of routes.filter((x) => x.method !== 'GET'))

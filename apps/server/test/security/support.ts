@@ -55,6 +55,8 @@ export interface Route {
  * and the published proof of reserves (anyone may read it).
  * The calls without a session: sign-up, sign-in (with a password or a passkey), and "this wasn't me" (the e-mailed
  * link's secret is the credential).
+ * The calls without a session: sign-up, sign-in, "this wasn't me" and a staff invitation's first password (the
+ * e-mailed link's secret is the credential).
  */
 export const PUBLIC_PATHS = [
   '/api/login',
@@ -68,6 +70,7 @@ export const PUBLIC_PATHS = [
   '/api/proof-of-reserves/{id}/reserves',
   '/api/passkey-login/options',
   '/api/passkey-login',
+  '/api/security/staff-invite',
 ];
 
 const asMethod = (m: string): Method => {
@@ -422,6 +425,20 @@ export function validBodies(w: World): Record<string, Record<string, unknown> | 
     'POST /api/passkey-login': { response: PROBE_ASSERTION },
     'POST /api/user/step-up': { purpose: 'lock_off' },
     'POST /api/user/withdrawal-addresses/proof-message': { address: WALLET },
+    'POST /api/admin/proposals/{id}/approve': undefined,
+    'POST /api/admin/proposals/{id}/reject': undefined,
+    'POST /api/admin/staff/invite': {
+      email: 'probe-staff@example.com',
+      firstName: 'Pro',
+      lastName: 'Be',
+      role: 'auditor',
+    },
+    'PUT /api/admin/staff/{id}/role': { role: 'auditor' },
+    'POST /api/security/staff-invite': {
+      token: 'probe-token-that-is-not-a-link-secret',
+      password: 'probe-pass-1',
+      confirmPassword: 'probe-pass-1',
+    },
   };
 }
 

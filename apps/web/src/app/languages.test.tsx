@@ -31,6 +31,8 @@ const user = {
   email: 'ada@example.com',
   phone: null,
   isAdmin: false,
+  role: null,
+  fourEyes: false,
   isBlocked: false,
   depositAddress: '0x1',
   withdrawalWallet: null,

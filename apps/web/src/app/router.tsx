@@ -20,6 +20,7 @@ const Dashboard = page(() => import('./routes/dashboard/dashboard.tsx'));
 const NotFound = page(() => import('./routes/not-found.tsx'));
 const AccountLink = page(() => import('./routes/account-link.tsx'));
 const ProofOfReserves = page(() => import('./routes/proof-of-reserves.tsx'));
+const StaffInvite = page(() => import('./routes/staff-invite.tsx'));
 
 /**
  * Each screen is its own chunk: the login page does not download the dashboard. The declarative router
@@ -42,6 +43,7 @@ export function AppRouter() {
             <Route path="/confirm-address" element={<AccountLink />} />
             <Route path="/confirm-lock-off" element={<AccountLink />} />
             <Route path="/not-me" element={<AccountLink />} />
+            <Route path="/staff-invite" element={<StaffInvite />} />
             <Route path="*" element={<NotFound />} />
           </Route>
         </Routes>

@@ -60,6 +60,8 @@ export const queryKeys = {
     },
     tiers: ['admin', 'tiers'] as const,
     withdrawalPolicy: ['admin', 'withdrawal-policy'] as const,
+    proposals: ['admin', 'proposals'] as const,
+    staff: ['admin', 'staff'] as const,
     audit: (at: PageAt, pageSize: number, action: string, targetId: string) =>
       ['admin', 'audit', at, pageSize, action, targetId] as const,
   },

@@ -4,6 +4,7 @@ import { TEXT, tooLongText } from '../texts.ts';
 import { emailLookalikeError, hasInvisible } from '../lookalikes.ts';
 import { atMost, idSchema, isoDate, requiredText } from './common.ts';
 import { LOCALES, msg } from '../i18n.ts';
+import { ROLES } from '../staff.ts';
 
 // The withdrawal lock lives here, not in security.ts: `me` is on the first load, and security.ts brings viem's checksum.
 export const WITHDRAWAL_LOCK_STATUSES = ['off', 'on', 'turning_off'] as const;
@@ -47,6 +48,10 @@ export const userSchema = z.object({
   email: z.string(),
   phone: z.nullable(z.string()),
   isAdmin: z.boolean(),
+  /** A staff member's role (packages/shared/src/staff.ts); null for investors. */
+  role: z.nullable(z.enum(ROLES)),
+  /** Money decisions need two staff members (FOUR_EYES=on): Profile says so. */
+  fourEyes: z.boolean(),
   isBlocked: z.boolean(),
   depositAddress: z.string(),
   withdrawalWallet: z.nullable(z.string()),

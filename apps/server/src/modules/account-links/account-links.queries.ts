@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { accountLinks } from '../../db/schema.ts';
 
 export type AccountLinkRow = typeof accountLinks.$inferSelect;
-export type LinkKind = 'confirm_address' | 'confirm_lock_off' | 'not_me';
+export type LinkKind = 'confirm_address' | 'confirm_lock_off' | 'not_me' | 'staff_invite';
 
 export async function insertLink(db: Db, row: typeof accountLinks.$inferInsert): Promise<void> {
   await db.insert(accountLinks).values(row);

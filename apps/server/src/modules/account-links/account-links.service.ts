@@ -12,7 +12,12 @@ import * as q from './account-links.queries.ts';
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** The web page that opens each kind of link; the secret travels in the fragment, so no server or proxy logs it. */
-const PAGES = { confirm_address: 'confirm-address', confirm_lock_off: 'confirm-lock-off', not_me: 'not-me' } as const;
+const PAGES = {
+  confirm_address: 'confirm-address',
+  confirm_lock_off: 'confirm-lock-off',
+  not_me: 'not-me',
+  staff_invite: 'staff-invite',
+} as const;
 
 /**
  * A new single-use link for an e-mail, in the caller's transaction: 256 random bits, of which only the

@@ -1,29 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { MSG } from '@harvest/shared/messages';
 import { call, createTestApp, makeUser, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { rawRows } from '../../db/raw.ts';
-
-/**
- * Every admin route, read from the app's own route table (not from a list kept by hand), so
- * a route added later is checked without anyone remembering to add it here.
- */
-export function routeTable(app: FastifyInstance): { method: string; url: string }[] {
-  const out: { method: string; url: string }[] = [];
-  const stack: string[] = [];
-  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const m = /^((?:│ {3}| {4})*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
-    if (!m) continue;
-    const depth = (m[1] ?? '').length / 4;
-    stack.length = depth;
-    const url = (depth > 0 ? (stack[depth - 1] ?? '') : '') + (m[2] ?? '');
-    stack[depth] = url;
-    for (const method of (m[3] ?? '').split(', ').filter(Boolean)) out.push({ method, url });
-  }
-  return out;
-}
+import { adminRouteTable } from '../../../test/support/route-table.ts';
 
 let t: TestApp;
 let admin: TestUser;
@@ -34,9 +15,7 @@ beforeAll(async () => {
   t = await createTestApp();
   admin = await makeUser(t, { isAdmin: true });
   investor = await makeUser(t);
-  adminRoutes = routeTable(t.app).filter(
-    (r) => r.url.startsWith('/api/') && r.url.includes('admin') && r.method !== 'HEAD',
-  );
+  adminRoutes = adminRouteTable(t.app);
 });
 afterAll(() => t.close());
 

@@ -1,6 +1,7 @@
 import { getAddress } from 'viem';
 import { msg } from '@harvest/shared/i18n';
 import type { AppContext } from '../../context.ts';
+import type { Tx } from '../../db/client.ts';
 import { inTransaction } from '../../db/tx.ts';
 import { notFound } from '../../lib/errors.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
@@ -100,27 +101,37 @@ export async function setWithdrawalsFrozen(
   input: { frozen: boolean; note?: string | undefined },
   ip: string,
 ): Promise<void> {
-  await inTransaction(ctx.db, async (tx) => {
-    const target = await lockUser(tx, userId);
-    if (!target) throw notFound();
-    if (target.withdrawalsFrozen === input.frozen) return;
-    await updateUser(tx, userId, { withdrawalsFrozen: input.frozen });
-    await writeAudit(tx, {
-      adminId: admin.id,
-      action: input.frozen ? 'withdrawals_freeze' : 'withdrawals_unfreeze',
-      targetType: 'user',
-      targetId: userId,
-      before: { withdrawalsFrozen: target.withdrawalsFrozen },
-      after: { withdrawalsFrozen: input.frozen },
-      note: input.note || null,
-      at: ctx.clock.now(),
-      ip,
-    });
-    await recordSecurityEvent(tx, {
-      userId,
-      type: input.frozen ? 'withdrawals_frozen' : 'withdrawals_unfrozen',
-      at: ctx.clock.now(),
-      detail: msg('By an administrator'),
-    });
+  await inTransaction(ctx.db, (tx) => applyWithdrawalsFrozen(ctx, tx, admin, userId, input, ip));
+}
+
+/** A freeze or its lifting in the caller's transaction (the immediate call's, or a four-eyes approval's). */
+export async function applyWithdrawalsFrozen(
+  ctx: AppContext,
+  tx: Tx,
+  admin: AuthUser,
+  userId: string,
+  input: { frozen: boolean; note?: string | undefined },
+  ip: string,
+): Promise<void> {
+  const target = await lockUser(tx, userId);
+  if (!target) throw notFound();
+  if (target.withdrawalsFrozen === input.frozen) return;
+  await updateUser(tx, userId, { withdrawalsFrozen: input.frozen });
+  await writeAudit(tx, {
+    adminId: admin.id,
+    action: input.frozen ? 'withdrawals_freeze' : 'withdrawals_unfreeze',
+    targetType: 'user',
+    targetId: userId,
+    before: { withdrawalsFrozen: target.withdrawalsFrozen },
+    after: { withdrawalsFrozen: input.frozen },
+    note: input.note || null,
+    at: ctx.clock.now(),
+    ip,
+  });
+  await recordSecurityEvent(tx, {
+    userId,
+    type: input.frozen ? 'withdrawals_frozen' : 'withdrawals_unfrozen',
+    at: ctx.clock.now(),
+    detail: msg('By an administrator'),
   });
 }

@@ -26,7 +26,9 @@ import {
   freezeWithdrawalsBody,
 } from '@harvest/shared/schemas/security';
 import { idParams } from '@harvest/shared/schemas/user';
+import { proposalSentResponse } from '@harvest/shared/schemas/proposals';
 import type { AppContext } from '../../context.ts';
+import { twoOrOne } from '../proposals/proposals.service.ts';
 import { authHooks, currentUser } from '../../plugins/auth.ts';
 import * as security from './admin-security.service.ts';
 import * as service from './admin.service.ts';
@@ -34,10 +36,10 @@ import * as csvExports from './exports.service.ts';
 
 /**
  * Back-office reads across areas (admin actions on one area stay in that area's module). Every route sits
- * behind requireAdmin in onRequest, so a non-admin is refused before the request is even parsed.
+ * behind requireRole in onRequest, so a non-admin or a role without the ability is refused before the request is even parsed.
  */
 export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const { requireAdmin } = authHooks(ctx);
+  const { requireRole } = authHooks(ctx);
 
   function sendCsv(reply: FastifyReply, name: string, stream: Readable) {
     const stamp = ctx.clock.now().toISOString().slice(0, 10);
@@ -51,26 +53,29 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/admin/dashboard',
-      { onRequest: requireAdmin, schema: { response: { 200: adminDashboardResponse } } },
+      { onRequest: requireRole('read'), schema: { response: { 200: adminDashboardResponse } } },
       async () => service.dashboard(ctx),
     );
 
     app.get(
       '/user/admin/analytics',
-      { onRequest: requireAdmin, schema: { querystring: analyticsQuery, response: { 200: analyticsResponse } } },
+      { onRequest: requireRole('read'), schema: { querystring: analyticsQuery, response: { 200: analyticsResponse } } },
       async (req) => service.analytics(ctx, req.query.period),
     );
 
     app.get(
       '/admin/users',
-      { onRequest: requireAdmin, schema: { querystring: adminUsersQuery, response: { 200: adminUsersResponse } } },
+      {
+        onRequest: requireRole('read'),
+        schema: { querystring: adminUsersQuery, response: { 200: adminUsersResponse } },
+      },
       async (req) => service.users(ctx, req.query),
     );
 
     app.get(
       '/admin/users/:id/deposits',
       {
-        onRequest: requireAdmin,
+        onRequest: requireRole('read'),
         schema: { params: idParams, querystring: pageQuery, response: { 200: adminUserDepositsResponse } },
       },
       async (req) => service.userDeposits(ctx, req.params.id, req.query),
@@ -78,7 +83,7 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get(
       '/admin/users/:id/referral-tree',
-      { onRequest: requireAdmin, schema: { params: idParams, response: { 200: adminReferralLookupResponse } } },
+      { onRequest: requireRole('read'), schema: { params: idParams, response: { 200: adminReferralLookupResponse } } },
       async (req) => service.referralLookup(ctx, req.params.id),
     );
 
@@ -86,7 +91,7 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/admin/users/:id/sessions',
       {
-        onRequest: requireAdmin,
+        onRequest: requireRole('read'),
         schema: { params: idParams, querystring: accountPageQuery, response: { 200: adminSessionsResponse } },
       },
       async (req) => security.userSessions(ctx, req.params.id, req.query),
@@ -95,7 +100,7 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/admin/users/:id/withdrawal-addresses',
       {
-        onRequest: requireAdmin,
+        onRequest: requireRole('read'),
         schema: {
           params: idParams,
           querystring: accountPageQuery,
@@ -107,7 +112,7 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/admin/users/:id/revoke-sessions',
-      { onRequest: requireAdmin, schema: { params: idParams, response: { 200: messageResponse } } },
+      { onRequest: requireRole('support'), schema: { params: idParams, response: { 200: messageResponse } } },
       async (req) =>
         receipt(
           MSG.adminSessionsRevoked(await security.revokeUserSessions(ctx, currentUser(req), req.params.id, req.ip)),
@@ -117,38 +122,50 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.put(
       '/admin/users/:id/withdrawals-frozen',
       {
-        onRequest: requireAdmin,
-        schema: { params: idParams, body: freezeWithdrawalsBody, response: { 200: messageResponse } },
+        onRequest: requireRole('support'),
+        schema: {
+          params: idParams,
+          body: freezeWithdrawalsBody,
+          response: { 200: messageResponse, 202: proposalSentResponse },
+        },
       },
-      async (req) => {
-        await security.setWithdrawalsFrozen(ctx, currentUser(req), req.params.id, req.body, req.ip);
-        return { message: req.body.frozen ? MSG.adminWithdrawalsFrozen : MSG.adminWithdrawalsUnfrozen };
+      async (req, reply) => {
+        const set = async () => {
+          await security.setWithdrawalsFrozen(ctx, currentUser(req), req.params.id, req.body, req.ip);
+          return { message: req.body.frozen ? MSG.adminWithdrawalsFrozen : MSG.adminWithdrawalsUnfrozen };
+        };
+        // Freezing stops money: one person may do it at once. Lifting it is a second person's decision.
+        if (req.body.frozen) return set();
+        return twoOrOne(ctx, req, reply, 'withdrawals_unfreeze', { userId: req.params.id, note: req.body.note }, set);
       },
     );
 
     app.get(
       '/admin/audit',
-      { onRequest: requireAdmin, schema: { querystring: auditQuery, response: { 200: auditResponse } } },
+      { onRequest: requireRole('read'), schema: { querystring: auditQuery, response: { 200: auditResponse } } },
       async (req) => service.audit(ctx, req.query),
     );
 
     app.get(
       '/admin/export/deposits.csv',
-      { onRequest: requireAdmin, schema: { querystring: depositStatusFilter, response: { 200: csvResponse } } },
+      { onRequest: requireRole('read'), schema: { querystring: depositStatusFilter, response: { 200: csvResponse } } },
       async (req, reply) =>
         sendCsv(reply, 'deposits', await csvExports.depositsCsv(ctx, currentUser(req), req.query.status, req.ip)),
     );
 
     app.get(
       '/admin/export/withdrawals.csv',
-      { onRequest: requireAdmin, schema: { querystring: withdrawalStatusFilter, response: { 200: csvResponse } } },
+      {
+        onRequest: requireRole('read'),
+        schema: { querystring: withdrawalStatusFilter, response: { 200: csvResponse } },
+      },
       async (req, reply) =>
         sendCsv(reply, 'withdrawals', await csvExports.withdrawalsCsv(ctx, currentUser(req), req.query.status, req.ip)),
     );
 
     app.get(
       '/admin/export/users.csv',
-      { onRequest: requireAdmin, schema: { querystring: usersExportQuery, response: { 200: csvResponse } } },
+      { onRequest: requireRole('read'), schema: { querystring: usersExportQuery, response: { 200: csvResponse } } },
       async (req, reply) =>
         sendCsv(reply, 'users', await csvExports.usersCsv(ctx, currentUser(req), req.query.search, req.ip)),
     );

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { MSG } from '@harvest/shared/messages';
 import type { AdminDeposit, AdminDepositFilter, Deposit, DepositCounts } from '@harvest/shared/schemas/deposits';
 import type { AppContext } from '../../context.ts';
+import type { Tx } from '../../db/client.ts';
 import type { PageRequest } from '../../db/keyset.ts';
 import { inTransaction, type OnceKey } from '../../db/tx.ts';
 import { lockUserAccounts, post } from '../../ledger/ledger.ts';
@@ -65,31 +66,29 @@ export async function approveDeposit(
   key?: OnceKey | null,
 ): Promise<{ message: string; deposit: Deposit }> {
   if (!isUuid(depositId)) throw notFound(MSG.notFound);
-  const now = ctx.clock.now();
-  const row = await inTransaction(
-    ctx.db,
-    async (tx) => {
-      const credited = await confirmAndCredit(ctx, tx, depositId, { processedAt: now, processedBy: admin.id });
-      if (!credited) {
-        const existing = await q.findDeposit(tx, depositId);
-        if (!existing) throw notFound(MSG.notFound);
-        throw conflict(existing.status === 'confirmed' ? MSG.depositAlreadyProcessed : MSG.depositNotPending);
-      }
-      await writeDecision(tx, {
-        adminId: admin.id,
-        action: 'deposit_approve',
-        targetType: 'deposit',
-        targetId: credited.id,
-        status: 'confirmed',
-        facts: { amount: credited.amount.toString(), userId: credited.userId },
-        at: ctx.clock.now(),
-        ip,
-      });
-      return credited;
-    },
-    key,
-  );
+  const row = await inTransaction(ctx.db, (tx) => applyDepositApproval(ctx, tx, admin, depositId, ip), key);
   return { message: MSG.depositApproved, deposit: dto(ctx, row) };
+}
+
+/** The approval of a pending deposit in the caller's transaction (the immediate call's, or a four-eyes approval's). */
+export async function applyDepositApproval(ctx: AppContext, tx: Tx, admin: AuthUser, depositId: string, ip: string) {
+  const credited = await confirmAndCredit(ctx, tx, depositId, { processedAt: ctx.clock.now(), processedBy: admin.id });
+  if (!credited) {
+    const existing = await q.findDeposit(tx, depositId);
+    if (!existing) throw notFound(MSG.notFound);
+    throw conflict(existing.status === 'confirmed' ? MSG.depositAlreadyProcessed : MSG.depositNotPending);
+  }
+  await writeDecision(tx, {
+    adminId: admin.id,
+    action: 'deposit_approve',
+    targetType: 'deposit',
+    targetId: credited.id,
+    status: 'confirmed',
+    facts: { amount: credited.amount.toString(), userId: credited.userId },
+    at: ctx.clock.now(),
+    ip,
+  });
+  return credited;
 }
 
 /**
@@ -148,72 +147,92 @@ export async function rejectDeposit(
 export async function updateUserBalance(
   ctx: AppContext,
   admin: AuthUser,
-  input: { userId: string; newBalance: bigint; note: string; expectedBalance?: bigint },
+  input: BalanceUpdate,
   ip: string,
   key?: OnceKey | null,
 ): Promise<{ message: string }> {
   if (!isUuid(input.userId)) throw notFound(MSG.notFound);
-  const now = ctx.clock.now();
-  await inTransaction(
-    ctx.db,
-    async (tx) => {
-      const balances = await lockUserAccounts(tx, [input.userId]);
-      const current = balances.get(`${input.userId}:balance`);
-      if (current === undefined) throw notFound(MSG.notFound);
-      // Compare-and-set under the account lock: a balance that moved since the administrator read it
-      // (a Withdraw All, a deposit) is not overwritten with a figure computed from the old one.
-      if (input.expectedBalance !== undefined && input.expectedBalance !== current)
-        throw new AppError('balance_changed', MSG.balanceChanged(current));
-      const diff = input.newBalance - current;
-      let depositId: string | null = null;
-      if (diff !== 0n) {
-        if (diff > 0n) {
-          const dep = await q.insertDeposit(tx, {
-            userId: input.userId,
-            amount: diff,
-            type: 'admin_credit',
-            status: 'confirmed',
-            note: input.note,
-            createdAt: now,
-            processedAt: now,
-            processedBy: admin.id,
-          });
-          depositId = dep.id;
-        }
-        const adjustmentId = depositId ?? randomUUID();
-        await q.insertAdjustment(tx, {
-          id: adjustmentId,
-          userId: input.userId,
-          amount: diff,
-          note: input.note || null,
-          createdBy: admin.id,
-          createdAt: now,
-        });
-        await post(tx, {
-          kind: 'admin_adjustment',
-          refId: adjustmentId,
-          memo: input.note,
-          createdBy: admin.id,
-          createdAt: now,
-          legs: [
-            { account: { userId: input.userId, kind: 'balance' }, amount: diff },
-            { account: { platform: 'platform_adjustments' }, amount: -diff },
-          ],
-        });
-      }
-      await writeAudit(tx, {
-        adminId: admin.id,
-        action: 'balance_update',
-        targetType: 'user',
-        targetId: input.userId,
-        before: { balance: current.toString() },
-        after: { balance: input.newBalance.toString(), ...(depositId ? { depositId } : {}) },
-        note: input.note,
-        at: ctx.clock.now(),
-        ip,
-      });
-    },
-    key,
-  );
+  await inTransaction(ctx.db, (tx) => applyBalanceUpdate(ctx, tx, { admin }, input, ip), key);
   return { message: MSG.balanceUpdated };
+}
+
+export interface BalanceUpdate {
+  userId: string;
+  newBalance: bigint;
+  note: string;
+  expectedBalance?: bigint | undefined;
+}
+
+/** Who decided a balance update: one administrator, or (four-eyes) its proposer and the approver. */
+export interface Deciders {
+  admin: AuthUser;
+  /** Four-eyes: the staff member who proposed it (`admin` approved it). */
+  proposerId?: string;
+}
+
+/** A balance update in the caller's transaction (the immediate call's, or a four-eyes approval's). */
+export async function applyBalanceUpdate(
+  ctx: AppContext,
+  tx: Tx,
+  { admin, proposerId }: Deciders,
+  input: BalanceUpdate,
+  ip: string,
+): Promise<void> {
+  const now = ctx.clock.now();
+  const balances = await lockUserAccounts(tx, [input.userId]);
+  const current = balances.get(`${input.userId}:balance`);
+  if (current === undefined) throw notFound(MSG.notFound);
+  // Compare-and-set under the account lock: a balance that moved since the administrator read it
+  // (a Withdraw All, a deposit) is not overwritten with a figure computed from the old one.
+  if (input.expectedBalance !== undefined && input.expectedBalance !== current)
+    throw new AppError('balance_changed', MSG.balanceChanged(current));
+  const diff = input.newBalance - current;
+  let depositId: string | null = null;
+  if (diff !== 0n) {
+    if (diff > 0n) {
+      const dep = await q.insertDeposit(tx, {
+        userId: input.userId,
+        amount: diff,
+        type: 'admin_credit',
+        status: 'confirmed',
+        note: input.note,
+        createdAt: now,
+        processedAt: now,
+        processedBy: admin.id,
+      });
+      depositId = dep.id;
+    }
+    const adjustmentId = depositId ?? randomUUID();
+    await q.insertAdjustment(tx, {
+      id: adjustmentId,
+      userId: input.userId,
+      amount: diff,
+      note: input.note || null,
+      createdBy: proposerId ?? admin.id,
+      approvedBy: proposerId ? admin.id : null,
+      createdAt: now,
+    });
+    await post(tx, {
+      kind: 'admin_adjustment',
+      refId: adjustmentId,
+      memo: input.note,
+      createdBy: admin.id,
+      createdAt: now,
+      legs: [
+        { account: { userId: input.userId, kind: 'balance' }, amount: diff },
+        { account: { platform: 'platform_adjustments' }, amount: -diff },
+      ],
+    });
+  }
+  await writeAudit(tx, {
+    adminId: admin.id,
+    action: 'balance_update',
+    targetType: 'user',
+    targetId: input.userId,
+    before: { balance: current.toString() },
+    after: { balance: input.newBalance.toString(), ...(depositId ? { depositId } : {}) },
+    note: input.note,
+    at: ctx.clock.now(),
+    ip,
+  });
 }

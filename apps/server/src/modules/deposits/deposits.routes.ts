@@ -14,14 +14,16 @@ import {
   updateUserBalanceBody,
 } from '@harvest/shared/schemas/deposits';
 import { depositSettingsResponse } from '@harvest/shared/schemas/deposit-settings';
+import { proposalSentResponse } from '@harvest/shared/schemas/proposals';
 import type { AppContext } from '../../context.ts';
+import { twoOrOne } from '../proposals/proposals.service.ts';
 import { authHooks, currentUser } from '../../plugins/auth.ts';
 import { watcherReadiness } from './deposit-watcher.ts';
 import * as admin from './deposits.admin.ts';
 import * as service from './deposits.service.ts';
 
 export function depositRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const { requireUser, requireAdmin } = authHooks(ctx);
+  const { requireUser, requireRole } = authHooks(ctx);
 
   if (ctx.chain && ctx.config.DEPOSIT_XPUB) ctx.readiness.push(watcherReadiness);
   return async (app) => {
@@ -85,7 +87,7 @@ export function depositRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/admin/deposits',
       {
-        onRequest: requireAdmin,
+        onRequest: requireRole('read'),
         schema: { querystring: adminDepositsQuery, response: { 200: adminDepositsResponse } },
       },
       async (req) => admin.adminDeposits(ctx, req.query),
@@ -94,17 +96,23 @@ export function depositRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/admin/process-deposit',
       {
-        onRequest: requireAdmin,
-        schema: { body: adminProcessDepositBody, response: { 200: adminProcessDepositResponse } },
+        onRequest: requireRole('money'),
+        schema: {
+          body: adminProcessDepositBody,
+          response: { 200: adminProcessDepositResponse, 202: proposalSentResponse },
+        },
         config: { idempotent: true },
       },
-      async (req) => admin.approveDeposit(ctx, currentUser(req), req.body.depositId, req.ip, req.idempotency),
+      async (req, reply) =>
+        twoOrOne(ctx, req, reply, 'deposit_approve', { depositId: req.body.depositId }, () =>
+          admin.approveDeposit(ctx, currentUser(req), req.body.depositId, req.ip, req.idempotency),
+        ),
     );
 
     app.post(
       '/admin/reject-deposit',
       {
-        onRequest: requireAdmin,
+        onRequest: requireRole('money'),
         schema: { body: adminRejectDepositBody, response: { 200: adminProcessDepositResponse } },
         config: { idempotent: true },
       },
@@ -114,11 +122,24 @@ export function depositRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/admin/update-user-balance',
       {
-        onRequest: requireAdmin,
-        schema: { body: updateUserBalanceBody, response: { 200: messageResponse } },
+        onRequest: requireRole('money'),
+        schema: { body: updateUserBalanceBody, response: { 200: messageResponse, 202: proposalSentResponse } },
         config: { idempotent: true },
       },
-      async (req) => admin.updateUserBalance(ctx, currentUser(req), req.body, req.ip, req.idempotency),
+      async (req, reply) =>
+        twoOrOne(
+          ctx,
+          req,
+          reply,
+          'balance_update',
+          {
+            userId: req.body.userId,
+            newBalance: req.body.newBalance.toString(),
+            note: req.body.note,
+            expectedBalance: req.body.expectedBalance?.toString(),
+          },
+          () => admin.updateUserBalance(ctx, currentUser(req), req.body, req.ip, req.idempotency),
+        ),
     );
   };
 }

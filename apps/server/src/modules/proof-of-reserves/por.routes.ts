@@ -18,7 +18,7 @@ const LATEST = 'public, max-age=60';
 
 /** Proof of reserves: public snapshots (no sign-in), an investor's own proof, an administrator's snapshot and signatures. */
 export function porRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const { requireAdmin, requireUser } = authHooks(ctx);
+  const { requireRole, requireUser } = authHooks(ctx);
   return async (app) => {
     app.get(
       '/proof-of-reserves',
@@ -62,13 +62,13 @@ export function porRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     );
     app.post(
       '/admin/proof-of-reserves/snapshots',
-      { onRequest: requireAdmin, schema: { response: { 200: porSnapshotSchema } } },
+      { onRequest: requireRole('money'), schema: { response: { 200: porSnapshotSchema } } },
       async (req) => service.adminSnapshot(ctx, currentUser(req), req.ip),
     );
     app.post(
       '/admin/proof-of-reserves/:id/signatures',
       {
-        onRequest: requireAdmin,
+        onRequest: requireRole('money'),
         schema: { params: porIdParams, body: porSignaturesBody, response: { 200: porReservesResponse } },
       },
       async (req) => service.uploadSignatures(ctx, currentUser(req), req.params.id, req.body.signatures, req.ip),

@@ -9,17 +9,19 @@ import * as service from './solvency.service.ts';
 
 /** The Solvency panel: what is owed against what the chain holds, the watcher, the reconciliation, alarms. */
 export function solvencyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const { requireAdmin } = authHooks(ctx);
+  const { requireRole } = authHooks(ctx);
   return async (app) => {
-    app.get('/admin/solvency', { onRequest: requireAdmin, schema: { response: { 200: solvencyResponse } } }, async () =>
-      service.solvency(ctx),
+    app.get(
+      '/admin/solvency',
+      { onRequest: requireRole('read'), schema: { response: { 200: solvencyResponse } } },
+      async () => service.solvency(ctx),
     );
     app.post(
       '/admin/solvency/refresh',
-      { onRequest: requireAdmin, schema: { response: { 200: solvencyResponse } } },
+      { onRequest: requireRole('money'), schema: { response: { 200: solvencyResponse } } },
       async (req) => service.adminRefresh(ctx, currentUser(req), req.ip),
     );
-    app.get('/admin/solvency/sweep-plan', { onRequest: requireAdmin }, async (req, reply) => {
+    app.get('/admin/solvency/sweep-plan', { onRequest: requireRole('money') }, async (req, reply) => {
       const plan = await service.adminSweepPlan(ctx, currentUser(req), req.ip);
       return reply
         .header('content-type', 'application/json; charset=utf-8')
@@ -29,7 +31,7 @@ export function solvencyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
     app.post(
       '/admin/solvency/reconcile',
-      { onRequest: requireAdmin, schema: { response: { 202: reconciliationResponse } } },
+      { onRequest: requireRole('money'), schema: { response: { 202: reconciliationResponse } } },
       async (req, reply) =>
         reply.status(202).send({
           message: MSG.reconciliationStarted,
@@ -38,7 +40,7 @@ export function solvencyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     );
     app.post(
       '/admin/chain-alarms/:id/acknowledge',
-      { onRequest: requireAdmin, schema: { params: idParams, response: { 200: messageResponse } } },
+      { onRequest: requireRole('money'), schema: { params: idParams, response: { 200: messageResponse } } },
       async (req) => {
         await service.acknowledgeAlarm(ctx, currentUser(req), req.params.id, req.ip);
         return { message: MSG.chainAlarmAcknowledged };

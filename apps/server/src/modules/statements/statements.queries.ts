@@ -46,6 +46,8 @@ export interface StatementRow {
   w_tx_hash: string | null;
   w_cycle_number: number | null;
   w_tier_name: string | null;
+  /** An administrator's balance change that two staff members decided (four-eyes). */
+  two_person: boolean | null;
 }
 
 export interface StatementFigures {
@@ -100,7 +102,8 @@ export async function statementFigures(
                  coalesce(i.tier_name, ci.tier_name) AS tier_name, c.cycle_number,
                  r.level AS reward_level, trim(ru.first_name || ' ' || ru.last_name) AS reward_from,
                  w.source AS w_source, w.wallet_address AS w_wallet, w.tx_hash AS w_tx_hash,
-                 w.cycle_number AS w_cycle_number, wi.tier_name AS w_tier_name
+                 w.cycle_number AS w_cycle_number, wi.tier_name AS w_tier_name,
+                 (ba.approved_by IS NOT NULL) AS two_person
           FROM txs t
           JOIN ledger_entries ce ON ce.transaction_id = t.id AND ce.account_id NOT IN (SELECT id FROM acc)
           JOIN ledger_accounts ca ON ca.id = ce.account_id
@@ -112,6 +115,7 @@ export async function statementFigures(
           LEFT JOIN users ru ON ru.id = r.from_user_id
           LEFT JOIN withdrawals w ON w.id = CASE WHEN t.kind = 'withdrawal_payout' THEN t.ref_id::uuid END
           LEFT JOIN investments wi ON wi.id = w.investment_id
+          LEFT JOIN balance_adjustments ba ON ba.id = CASE WHEN t.kind = 'admin_adjustment' THEN t.ref_id::uuid END
           WHERE t.created_at >= (SELECT lo FROM bounds) AND t.delta <> 0
         ) l ON true
         ORDER BY l.created_at, l.tx_id, l.fee_last, l.entry_id`,

@@ -31,7 +31,7 @@ async function send(reply: FastifyReply, s: service.StatementData, format: State
  * user's for an administrator (audited).
  */
 export function statementRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const { requireUser, requireAdmin } = authHooks(ctx);
+  const { requireUser, requireRole } = authHooks(ctx);
   return async (app) => {
     app.get(
       '/user/statement',
@@ -45,7 +45,7 @@ export function statementRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/admin/users/:id/statement',
       {
-        onRequest: requireAdmin,
+        onRequest: requireRole('read'),
         schema: { params: idParams, querystring: statementQuery, response: { 200: statementResponse } },
         config: STATEMENT_LIMIT,
       },

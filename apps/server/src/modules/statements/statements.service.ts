@@ -45,7 +45,7 @@ function detailOf(r: q.StatementRow): MovementDetail {
     case 'deposit':
       return { kind: 'deposit' };
     case 'admin_adjustment':
-      return { kind: 'adjustment' };
+      return { kind: 'adjustment', approvedByTwo: r.two_person === true };
     case 'investment':
       return { kind: 'investment', tier: r.tier_name ?? '' };
     case 'cycle_earning':

@@ -97,22 +97,45 @@ export async function updateTier(
     ...(input.sortOrder !== undefined ? { sortOrder: input.sortOrder } : {}),
   };
   if (Object.keys(values).length === 0) throw badRequest(MSG.tierNothingToChange);
-  return inTransaction(ctx.db, async (tx) => {
-    const before = await q.lockTier(tx, id);
-    if (!before) throw notFound();
-    if (input.active ?? before.active) await refuseTakenAmount(tx, input.amount ?? before.amount, id);
-    const after = await q.updateTier(tx, id, { ...values, updatedAt: ctx.clock.now() });
-    if (!after) throw notFound();
-    await writeAudit(tx, {
-      adminId: admin.id,
-      action: 'tier_update',
-      targetType: 'tier',
-      targetId: id,
-      before: snapshot(before),
-      after: snapshot(after),
-      at: ctx.clock.now(),
-      ip,
-    });
-    return tierDto(after);
+  return inTransaction(ctx.db, (tx) => applyTierUpdate(ctx, tx, admin, id, input, ip));
+}
+
+/**
+ * A tier's edit in the caller's transaction. `premise`: the amount and rate the proposer saw (four-eyes); an
+ * approval of a tier that changed since is refused.
+ */
+export async function applyTierUpdate(
+  ctx: AppContext,
+  tx: Tx,
+  admin: AuthUser,
+  id: string,
+  input: Partial<TierCreate>,
+  ip: string,
+  premise?: { amount: bigint; dailyRate: number },
+): Promise<AdminTier> {
+  const values = {
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(input.amount !== undefined ? { amount: input.amount } : {}),
+    ...(input.dailyRate !== undefined ? { dailyRateScaled: input.dailyRate } : {}),
+    ...(input.active !== undefined ? { active: input.active } : {}),
+    ...(input.sortOrder !== undefined ? { sortOrder: input.sortOrder } : {}),
+  };
+  const before = await q.lockTier(tx, id);
+  if (!before) throw notFound();
+  if (premise && (before.amount !== premise.amount || before.dailyRateScaled !== premise.dailyRate))
+    throw conflict(MSG.proposalChanged, 'proposal_closed');
+  if (input.active ?? before.active) await refuseTakenAmount(tx, input.amount ?? before.amount, id);
+  const after = await q.updateTier(tx, id, { ...values, updatedAt: ctx.clock.now() });
+  if (!after) throw notFound();
+  await writeAudit(tx, {
+    adminId: admin.id,
+    action: 'tier_update',
+    targetType: 'tier',
+    targetId: id,
+    before: snapshot(before),
+    after: snapshot(after),
+    at: ctx.clock.now(),
+    ip,
   });
+  return tierDto(after);
 }

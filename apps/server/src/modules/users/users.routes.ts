@@ -20,7 +20,7 @@ import { userView } from './users.dto.ts';
 import * as service from './users.service.ts';
 
 export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const { requireUser, requireSession, requireAdmin } = authHooks(ctx);
+  const { requireUser, requireSession, requireRole } = authHooks(ctx);
   /** The public shape of a users row. */
   const dto = (u: Parameters<typeof userView>[1]) => userView(ctx, u);
 
@@ -62,7 +62,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.put(
       '/user/admin/update-email',
       {
-        onRequest: requireAdmin,
+        onRequest: requireRole('read'),
         schema: { body: updateEmailBody, response: { 200: updateEmailResponse } },
       },
       async (req) => {
@@ -91,7 +91,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/user/admin/toggle-block/:id',
-      { onRequest: requireAdmin, schema: { params: idParams, response: { 200: toggleBlockResponse } } },
+      { onRequest: requireRole('support'), schema: { params: idParams, response: { 200: toggleBlockResponse } } },
       async (req) => {
         const user = await service.toggleBlock(ctx, currentUser(req), req.params.id, req.ip);
         return { message: user.isBlocked ? MSG.userBlocked : MSG.userUnblocked, user: await dto(user) };

@@ -1,3 +1,4 @@
+import type { Role } from '@harvest/shared/staff';
 import { randomInt } from 'node:crypto';
 import type { Locale } from '@harvest/shared/i18n';
 import { MSG } from '@harvest/shared/messages';
@@ -38,6 +39,8 @@ export interface NewUser {
   password: string;
   withdrawalPassword: string;
   isAdmin?: boolean;
+  /** A staff member's role (with isAdmin). */
+  role?: Role;
   referrerId?: string | null;
   invitationCode?: string | null;
   /** The language the signup page showed (English otherwise). */
@@ -89,6 +92,7 @@ export async function insertUserWithAccounts(tx: Tx, u: NewUser): Promise<AuthUs
       passwordHash,
       withdrawalPasswordHash,
       isAdmin: u.isAdmin ?? false,
+      role: u.isAdmin ? (u.role ?? 'owner') : null,
       referrerId: u.referrerId ?? null,
       invitationCode: u.invitationCode ?? null,
       ...(u.locale ? { locale: u.locale } : {}),

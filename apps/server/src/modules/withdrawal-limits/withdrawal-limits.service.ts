@@ -3,7 +3,7 @@ import { microToText, microToUsdc } from '@harvest/shared/money';
 import type { SecurityEventType } from '@harvest/shared/schemas/security';
 import type { MyWithdrawalLimits, WithdrawalPolicy } from '@harvest/shared/schemas/withdrawal-limits';
 import type { AppContext } from '../../context.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { inTransaction } from '../../db/tx.ts';
 import { AppError } from '../../lib/errors.ts';
 import { timeText } from '../../mail/templates.ts';
@@ -147,22 +147,31 @@ export async function setWithdrawalPolicy(
   input: PolicyInput,
   ip: string,
 ): Promise<WithdrawalPolicy> {
-  return inTransaction(ctx.db, async (tx) => {
-    const now = ctx.clock.now();
-    const before = await q.lockPolicy(tx);
-    const after = await q.updatePolicy(tx, { ...input, updatedAt: now, updatedBy: admin.id });
-    await writeAudit(tx, {
-      adminId: admin.id,
-      action: 'withdrawal_policy_change',
-      targetType: 'withdrawal_policy',
-      targetId: '1',
-      before: snapshot(before),
-      after: snapshot(after),
-      at: now,
-      ip,
-    });
-    return policyDto(tx, ctx, after);
+  return inTransaction(ctx.db, (tx) => applyWithdrawalPolicy(ctx, tx, admin, input, ip));
+}
+
+/** The change itself, in the caller's transaction (the immediate call's, or a four-eyes approval's). */
+export async function applyWithdrawalPolicy(
+  ctx: AppContext,
+  tx: Tx,
+  admin: AuthUser,
+  input: PolicyInput,
+  ip: string,
+): Promise<WithdrawalPolicy> {
+  const now = ctx.clock.now();
+  const before = await q.lockPolicy(tx);
+  const after = await q.updatePolicy(tx, { ...input, updatedAt: now, updatedBy: admin.id });
+  await writeAudit(tx, {
+    adminId: admin.id,
+    action: 'withdrawal_policy_change',
+    targetType: 'withdrawal_policy',
+    targetId: '1',
+    before: snapshot(before),
+    after: snapshot(after),
+    at: now,
+    ip,
   });
+  return policyDto(tx, ctx, after);
 }
 
 /** Profile: the investor's limits, what their withdrawals use of each now, and any hold. */

@@ -75,6 +75,15 @@ async function batchView(ctx: AppContext, id: string): Promise<PayoutBatch> {
  * batch is cancelled, so a second export leaves it out. All or nothing: a withdrawal that changed meanwhile, of an
  * account whose withdrawals are frozen, or to a wallet the token refuses (read on chain now) refuses the batch.
  */
+/**
+ * With four-eyes on, a withdrawal above FOUR_EYES_WITHDRAWAL_USDC is completed only by an approval by hash that a
+ * second staff member approves: a batch or a chosen payout, one person's decision, may not complete it.
+ */
+export function refuseOneSignature(ctx: AppContext, rows: { netAmount: bigint }[]): void {
+  if (ctx.config.fourEyes && rows.some((w) => w.netAmount > ctx.config.fourEyesWithdrawalMicro))
+    throw conflict(MSG.fourEyesByHashOnly(ctx.config.fourEyesWithdrawalMicro));
+}
+
 export async function createBatch(
   ctx: AppContext,
   admin: AuthUser,
@@ -82,9 +91,10 @@ export async function createBatch(
   ip: string,
   key?: OnceKey | null,
 ): Promise<PayoutBatch> {
+  const ids = [...new Set(input.withdrawalIds)];
+  refuseOneSignature(ctx, await bq.payeesOf(ctx.db, ids));
   const payout = ctx.config.PAYOUT_ADDRESS;
   if (!payout) throw conflict(MSG.batchNeedsPayout);
-  const ids = [...new Set(input.withdrawalIds)];
   // The payee marks checkPayees may write are not the batch: the request's key commits with the batch below.
   const payees = await checkPayees(ctx, await bq.payeesOf(ctx.db, ids));
   if ('error' in payees) throw new AppError('upstream_error', MSG.batchChainUnreachable);

@@ -7,7 +7,8 @@ import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
 import * as pq from './payouts.queries.ts';
-import { inPayment } from './batches.service.ts';
+import * as bq from './batches.queries.ts';
+import { inPayment, refuseOneSignature } from './batches.service.ts';
 import { approvePaidBy } from './withdrawals.service.ts';
 import type { WithdrawalRow } from './withdrawals.queries.ts';
 
@@ -151,6 +152,7 @@ export async function assignPayout(
   const t = await pq.findPayoutTransfer(ctx.db, input.payoutId);
   if (!t) throw notFound();
   if (!OPEN.includes(t.status)) throw conflict(MSG.payoutAlreadySettled);
+  refuseOneSignature(ctx, await bq.payeesOf(ctx.db, input.withdrawalIds));
   await approvePaidBy(
     ctx,
     { admin, ip },

@@ -17,7 +17,9 @@ import {
 } from '@harvest/shared/schemas/withdrawals';
 import { MSG } from '@harvest/shared/messages';
 import { receipt } from '@harvest/shared/said';
+import { proposalSentResponse } from '@harvest/shared/schemas/proposals';
 import type { AppContext } from '../../context.ts';
+import { twoOrOne } from '../proposals/proposals.service.ts';
 import { authHooks, currentUser } from '../../plugins/auth.ts';
 import { perIp } from '../../plugins/rate-limit.ts';
 import { pageOf } from '../../db/keyset.ts';
@@ -30,7 +32,7 @@ import * as service from './withdrawals.service.ts';
 const batchFileQuery = z.strictObject({ format: z._default(z.enum(['safe', 'csv']), 'safe') });
 
 export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const { requireUser, requireAdmin } = authHooks(ctx);
+  const { requireUser, requireRole } = authHooks(ctx);
 
   return async (app) => {
     app.post(
@@ -63,7 +65,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/withdrawal/admin/pending',
       {
-        onRequest: requireAdmin,
+        onRequest: requireRole('read'),
         schema: { querystring: adminWithdrawalsQuery, response: { 200: adminWithdrawalsResponse } },
       },
       async (req) => service.adminList(ctx, { ...pageOf(req.query), status: 'pending' }),
@@ -72,7 +74,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/withdrawal/admin/all',
       {
-        onRequest: requireAdmin,
+        onRequest: requireRole('read'),
         schema: { querystring: adminWithdrawalsQuery, response: { 200: adminWithdrawalsResponse } },
       },
       async (req) => service.adminList(ctx, { ...pageOf(req.query), status: req.query.status }),
@@ -81,20 +83,21 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/withdrawal/admin/approve',
       {
-        onRequest: requireAdmin,
-        schema: { body: approveBody, response: { 200: withdrawalActionResponse } },
+        onRequest: requireRole('money'),
+        schema: { body: approveBody, response: { 200: withdrawalActionResponse, 202: proposalSentResponse } },
         config: { idempotent: true },
       },
-      async (req) => ({
-        message: MSG.withdrawalApproved,
-        withdrawal: await service.approve(ctx, currentUser(req), req.body, req.ip, req.idempotency),
-      }),
+      async (req, reply) =>
+        twoOrOne(ctx, req, reply, 'withdrawal_approve', req.body, async () => ({
+          message: MSG.withdrawalApproved,
+          withdrawal: await service.approve(ctx, currentUser(req), req.body, req.ip, req.idempotency),
+        })),
     );
 
     app.post(
       '/withdrawal/admin/reject',
       {
-        onRequest: requireAdmin,
+        onRequest: requireRole('money'),
         schema: { body: rejectBody, response: { 200: withdrawalActionResponse } },
         config: { idempotent: true },
       },
@@ -107,14 +110,14 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     // ------------------------------------------------------------ payout batches (a multisig pays them)
     app.get(
       '/withdrawal/admin/batches',
-      { onRequest: requireAdmin, schema: { response: { 200: payoutBatchesResponse } } },
+      { onRequest: requireRole('read'), schema: { response: { 200: payoutBatchesResponse } } },
       async () => ({ batches: await batches.listBatches(ctx) }),
     );
 
     app.post(
       '/withdrawal/admin/batches',
       {
-        onRequest: requireAdmin,
+        onRequest: requireRole('money'),
         schema: { body: createBatchBody, response: { 201: payoutBatchResponse } },
         config: { idempotent: true },
       },
@@ -126,7 +129,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get(
       '/withdrawal/admin/batches/:id/file',
-      { onRequest: requireAdmin, schema: { params: idParams, querystring: batchFileQuery } },
+      { onRequest: requireRole('money'), schema: { params: idParams, querystring: batchFileQuery } },
       async (req, reply) => {
         const file = await batches.batchFile(ctx, currentUser(req), req.params.id, req.query.format, req.ip);
         return reply
@@ -140,7 +143,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/withdrawal/admin/batches/:id/cancel',
       {
-        onRequest: requireAdmin,
+        onRequest: requireRole('money'),
         schema: { params: idParams, body: cancelBatchBody, response: { 200: payoutBatchResponse } },
       },
       async (req) => {
@@ -152,14 +155,14 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     // ------------------------------------------------------------ payouts the watcher could not settle
     app.get(
       '/withdrawal/admin/payouts',
-      { onRequest: requireAdmin, schema: { response: { 200: foundPayoutsResponse } } },
+      { onRequest: requireRole('read'), schema: { response: { 200: foundPayoutsResponse } } },
       async () => ({ payouts: await payouts.foundPayouts(ctx) }),
     );
 
     app.post(
       '/withdrawal/admin/payouts/:id/assign',
       {
-        onRequest: requireAdmin,
+        onRequest: requireRole('money'),
         schema: { params: idParams, body: assignPayoutBody, response: { 200: messageResponse } },
         config: { idempotent: true },
       },
@@ -172,7 +175,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/withdrawal/admin/payouts/:id/dismiss',
-      { onRequest: requireAdmin, schema: { params: idParams, response: { 200: messageResponse } } },
+      { onRequest: requireRole('money'), schema: { params: idParams, response: { 200: messageResponse } } },
       async (req) => {
         await payouts.dismissPayout(ctx, currentUser(req), req.params.id, req.ip);
         return { message: MSG.payoutDismissed };

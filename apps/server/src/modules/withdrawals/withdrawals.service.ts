@@ -336,6 +336,20 @@ export async function approvePaidBy(
   /** The administrator's request's Idempotency-Key (none for the watcher). */
   key?: OnceKey | null,
 ): Promise<q.WithdrawalRow[]> {
+  const paid = await provePaid(ctx, input);
+  return inTransaction(
+    ctx.db,
+    async (tx) => {
+      const decided = await decidePaid(ctx, tx, by, input, paid);
+      await alsoWrite?.(tx);
+      return decided;
+    },
+    key,
+  );
+}
+
+/** What an approval by hash checks before its transaction: the withdrawals pending, one wallet, the chain's proof. */
+export async function provePaid(ctx: AppContext, input: { withdrawalIds: string[]; txHash: string }): Promise<Paid> {
   const current = await Promise.all(input.withdrawalIds.map((id) => loadPending(ctx.db, id)));
   const wallet = current[0]?.walletAddress;
   if (!wallet || current.some((w) => w.walletAddress !== wallet)) throw badRequest(MSG.payoutOneWallet);
@@ -343,86 +357,95 @@ export async function approvePaidBy(
   const proof = ctx.chain ? await provePayout(ctx, ctx.chain, input.txHash, wallet) : null;
   const net = current.reduce((n, w) => n + w.netAmount, 0n);
   if (proof && proof.value < net) throw badRequest(MSG.payoutShort, 'chain_mismatch');
+  return { current, wallet, proof };
+}
 
-  return inTransaction(
-    ctx.db,
-    async (tx) => {
-      const now = ctx.clock.now();
-      await lockPending(
-        tx,
-        ctx,
-        input.withdrawalIds,
-        current.map((w) => w.userId),
-        { paying: true, foundOnChain: input.foundOnChain },
-      );
-      const decided: q.WithdrawalRow[] = [];
-      for (const id of input.withdrawalIds) {
-        const w = await q.decidePending(tx, id, {
-          status: 'approved',
-          processedAt: now,
-          processedBy: by.admin?.id ?? null,
-          txHash: input.txHash,
-          notes: input.notes,
-        });
-        if (!w) throw conflict(MSG.withdrawalNotPending);
-        decided.push(w);
-      }
-      const bound = await q.claimPayoutTx(tx, {
-        createdAt: now,
-        txHash: input.txHash,
-        requestId: decided[0]!.requestId,
-        walletAddress: wallet,
-        chainValue: proof?.value ?? null,
-      });
-      if (!proof) {
-        if (decided.some((w) => w.requestId !== bound.requestId)) throw conflict(MSG.hashUsedElsewhere);
-        if (await q.hashUsedForOtherWallet(tx, input.txHash, wallet)) throw conflict(MSG.hashOtherWallet);
-      }
-      if (proof) {
-        // These withdrawals are already marked approved with the hash, so the sum includes them.
-        const paid = await q.approvedNetFor(tx, input.txHash, wallet);
-        if (paid > proof.value) throw badRequest(MSG.payoutShort, 'chain_mismatch');
-      }
-      for (const w of decided) {
-        await post(tx, {
-          kind: 'withdrawal_payout',
-          refId: w.id,
-          createdBy: by.admin?.id ?? null,
-          createdAt: now,
-          memo: input.txHash,
-          legs: [
-            { account: { userId: w.userId, kind: 'pending_withdrawal' }, amount: -w.amount },
-            { account: { platform: 'platform_payouts' }, amount: w.netAmount },
-            ...(w.feeAmount > 0n ? [{ account: { platform: 'platform_fees' as const }, amount: w.feeAmount }] : []),
-          ],
-        });
-        if (w.source === 'earning' && w.investmentId)
-          await q.startCooldown(tx, w.investmentId, now, new Date(now.getTime() + WITHDRAWAL_COOLDOWN_MS));
-        // No administrator: the watcher found the payout on chain and completed it (the platform is the actor).
-        await writeDecision(tx, {
-          adminId: by.admin?.id ?? null,
-          action: by.admin ? 'withdrawal_approve' : 'withdrawal_paid_on_chain',
-          targetType: 'withdrawal',
-          targetId: w.id,
-          status: 'approved',
-          facts: {
-            txHash: input.txHash,
-            netAmount: microToText(w.netAmount),
-            chainValue: proof ? microToText(proof.value) : null,
-            batchId: w.batchId,
-          },
-          note: input.notes,
-          at: now,
-          ip: by.ip,
-        });
-      }
-      await mailRequestsPaid(tx, ctx, decided);
-      await q.completeBatchesOf(tx, decided, now);
-      await alsoWrite?.(tx);
-      return decided;
-    },
-    key,
+export interface Paid {
+  current: q.WithdrawalRow[];
+  wallet: string;
+  proof: { value: bigint } | null;
+}
+
+/** The approval by hash in the caller's transaction (an administrator's, the watcher's, or a four-eyes approval's). */
+export async function decidePaid(
+  ctx: AppContext,
+  tx: Tx,
+  by: { admin: AuthUser | null; ip: string | null },
+  input: { withdrawalIds: string[]; txHash: string; notes: string | null; foundOnChain: boolean },
+  { current, wallet, proof }: Paid,
+): Promise<q.WithdrawalRow[]> {
+  const now = ctx.clock.now();
+  await lockPending(
+    tx,
+    ctx,
+    input.withdrawalIds,
+    current.map((w) => w.userId),
+    { paying: true, foundOnChain: input.foundOnChain },
   );
+  const decided: q.WithdrawalRow[] = [];
+  for (const id of input.withdrawalIds) {
+    const w = await q.decidePending(tx, id, {
+      status: 'approved',
+      processedAt: now,
+      processedBy: by.admin?.id ?? null,
+      txHash: input.txHash,
+      notes: input.notes,
+    });
+    if (!w) throw conflict(MSG.withdrawalNotPending);
+    decided.push(w);
+  }
+  const bound = await q.claimPayoutTx(tx, {
+    createdAt: now,
+    txHash: input.txHash,
+    requestId: decided[0]!.requestId,
+    walletAddress: wallet,
+    chainValue: proof?.value ?? null,
+  });
+  if (!proof) {
+    if (decided.some((w) => w.requestId !== bound.requestId)) throw conflict(MSG.hashUsedElsewhere);
+    if (await q.hashUsedForOtherWallet(tx, input.txHash, wallet)) throw conflict(MSG.hashOtherWallet);
+  }
+  if (proof) {
+    // These withdrawals are already marked approved with the hash, so the sum includes them.
+    const paid = await q.approvedNetFor(tx, input.txHash, wallet);
+    if (paid > proof.value) throw badRequest(MSG.payoutShort, 'chain_mismatch');
+  }
+  for (const w of decided) {
+    await post(tx, {
+      kind: 'withdrawal_payout',
+      refId: w.id,
+      createdBy: by.admin?.id ?? null,
+      createdAt: now,
+      memo: input.txHash,
+      legs: [
+        { account: { userId: w.userId, kind: 'pending_withdrawal' }, amount: -w.amount },
+        { account: { platform: 'platform_payouts' }, amount: w.netAmount },
+        ...(w.feeAmount > 0n ? [{ account: { platform: 'platform_fees' as const }, amount: w.feeAmount }] : []),
+      ],
+    });
+    if (w.source === 'earning' && w.investmentId)
+      await q.startCooldown(tx, w.investmentId, now, new Date(now.getTime() + WITHDRAWAL_COOLDOWN_MS));
+    // No administrator: the watcher found the payout on chain and completed it (the platform is the actor).
+    await writeDecision(tx, {
+      adminId: by.admin?.id ?? null,
+      action: by.admin ? 'withdrawal_approve' : 'withdrawal_paid_on_chain',
+      targetType: 'withdrawal',
+      targetId: w.id,
+      status: 'approved',
+      facts: {
+        txHash: input.txHash,
+        netAmount: microToText(w.netAmount),
+        chainValue: proof ? microToText(proof.value) : null,
+        batchId: w.batchId,
+      },
+      note: input.notes,
+      at: now,
+      ip: by.ip,
+    });
+  }
+  await mailRequestsPaid(tx, ctx, decided);
+  await q.completeBatchesOf(tx, decided, now);
+  return decided;
 }
 
 /** Rejects a pending withdrawal not in payment: the held money goes back where it came from, exactly once. */

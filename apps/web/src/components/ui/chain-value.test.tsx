@@ -17,6 +17,8 @@ const user = {
   email: 'ada@example.com',
   phone: null,
   isAdmin: false,
+  role: null,
+  fourEyes: false,
   isBlocked: false,
   depositAddress: EIP55,
   withdrawalWallet: null,

@@ -5,6 +5,7 @@ import { LoadingScreen } from '../../../components/ui/loading-screen.tsx';
 import { useAuth } from '../../../lib/auth.tsx';
 import { DemoBanner } from './parts/demo-banner.tsx';
 import { ADMIN_TABS, INVESTOR_TABS, type TabDef } from './tabs.tsx';
+import { can } from '@harvest/shared/staff';
 import { t } from '../../../lib/i18n.tsx';
 
 /**
@@ -16,7 +17,7 @@ export function Component() {
   const { status, user, platform } = useAuth();
   const [params, setParams] = useSearchParams();
   if (status !== 'authenticated' || !user) return <Navigate to="/login" replace />;
-  const tabs: TabDef[] = user.isAdmin ? ADMIN_TABS : INVESTOR_TABS;
+  const tabs: TabDef[] = user.isAdmin ? ADMIN_TABS.filter((tab) => can(user.role, tab.needs ?? 'read')) : INVESTOR_TABS;
   const current = tabs.find((tab) => tab.id === params.get('tab')) ?? tabs[0];
   if (!current) return null;
   const Tab = current.component;

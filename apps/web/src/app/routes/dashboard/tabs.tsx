@@ -1,9 +1,12 @@
 import { lazy, type ComponentType } from 'react';
 import { loadChunk } from '../../../lib/lazy.ts';
+import type { Ability } from '@harvest/shared/staff';
 import { t } from '../../../lib/i18n.tsx';
 
 export interface TabDef {
   id: string;
+  /** What a staff member's role must allow to see the tab (admin tabs; packages/shared/src/staff.ts). */
+  needs?: Ability;
   /** Said when drawn, in the language on screen. */
   label: () => string;
   component: ComponentType;
@@ -21,7 +24,7 @@ export const INVESTOR_TABS: TabDef[] = [
   { id: 'statement', label: () => t('Statement'), component: tab(() => import('./tabs/statement.tsx')) },
 ];
 
-/** Admin tabs (spec section 2): admin overview is the default. */
+/** Admin tabs (spec section 2, then the back office's own): admin overview is the default; each role sees what it may use. */
 export const ADMIN_TABS: TabDef[] = [
   { id: 'admin', label: () => t('Admin'), component: tab(() => import('./tabs/admin-overview.tsx')) },
   { id: 'analytics', label: () => t('Analytics'), component: tab(() => import('./tabs/admin-analytics.tsx')) },
@@ -31,4 +34,11 @@ export const ADMIN_TABS: TabDef[] = [
   { id: 'referrals', label: () => t('Referrals'), component: tab(() => import('./tabs/admin-referrals.tsx')) },
   { id: 'tiers-admin', label: () => t('Tiers'), component: tab(() => import('./tabs/admin-tiers.tsx')) },
   { id: 'audit', label: () => t('Audit Log'), component: tab(() => import('./tabs/admin-audit.tsx')) },
+  { id: 'approvals', label: () => t('Approvals'), component: tab(() => import('./tabs/admin-approvals.tsx')) },
+  {
+    id: 'staff',
+    label: () => t('Staff'),
+    needs: 'staff',
+    component: tab(() => import('./tabs/admin-staff.tsx')),
+  },
 ];

@@ -1,3 +1,5 @@
+import * as z from 'zod/mini';
+import { proposalSentResponse } from '@harvest/shared/schemas/proposals';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { adminTierResponse, type TierInput, type TierUpdateInput } from '@harvest/shared/schemas/admin';
 import { api } from '../../../lib/api-client.ts';
@@ -5,7 +7,10 @@ import { queryKeys } from '../../../lib/query-keys.ts';
 
 export const createTier = (body: TierInput) => api('/admin/tiers', adminTierResponse, { method: 'POST', body });
 export const updateTier = (id: string, body: TierUpdateInput) =>
-  api(`/admin/tiers/${encodeURIComponent(id)}`, adminTierResponse, { method: 'PUT', body });
+  api(`/admin/tiers/${encodeURIComponent(id)}`, z.union([adminTierResponse, proposalSentResponse]), {
+    method: 'PUT',
+    body,
+  });
 
 /** Create (no id) or update a tier; the back office and the investors' tier list refetch after. */
 export function useSaveTier() {

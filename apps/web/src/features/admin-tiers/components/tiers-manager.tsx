@@ -131,8 +131,8 @@ function TierForm({ tier, onClose }: { tier: AdminTier | null; onClose: () => vo
   async function onValid(values: TierValues) {
     failure.clear();
     try {
-      await save.mutateAsync({ id: tier?._id, body: tierBody(values) });
-      toast.success(tier ? t('Tier updated') : t('Tier created'));
+      const res = await save.mutateAsync({ id: tier?._id, body: tierBody(values) });
+      toast.success('proposalId' in res ? res.message : tier ? t('Tier updated') : t('Tier created'));
       onClose();
     } catch (err) {
       failure.set(err, TEXT.tierSaveFailed);

@@ -40,6 +40,8 @@ const ada: AdminUser = {
 const userDto = (u: AdminUser) => ({
   ...u,
   id: u._id,
+  role: u.isAdmin ? ('owner' as const) : null,
+  fourEyes: false,
   depositAddress: '0x1',
   invitationCode: null,
   twoFactorEnabled: false,

@@ -263,12 +263,13 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
   async function onApprove(v: ProcessValues) {
     if (!withdrawal || !canApprove) return;
     try {
-      await approve.mutateAsync({
+      const res = await approve.mutateAsync({
         withdrawalId: withdrawal._id,
         txHash: v.txHash.trim(),
         notes: v.notes.trim() || null,
       });
-      toast.success(t('Withdrawal approved'));
+      // Above the four-eyes threshold the server answers that it waits for a second staff member.
+      toast.success('proposalId' in res ? res.message : t('Withdrawal approved'));
       onDone();
     } catch (err) {
       form.fail('txHash', err, TEXT.approveWithdrawalFailed);

@@ -27,6 +27,8 @@ describe('LoginForm', () => {
       email: 'ada@example.com',
       phone: null,
       isAdmin: false,
+      role: null,
+      fourEyes: false,
       isBlocked: false,
       depositAddress: '0x1111111111111111111111111111111111111111',
       withdrawalWallet: null,

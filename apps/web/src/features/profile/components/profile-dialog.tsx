@@ -148,6 +148,11 @@ function ProfileBody({
             <dd className="text-base text-slate-900">{user.phone ?? t('Not provided')}</dd>
           </div>
         </dl>
+        {!user.isAdmin && user.fourEyes && (
+          <p className="mt-3 rounded-lg bg-emerald-50 p-3 text-sm text-emerald-900">
+            {t('Changes to your money need two staff members')}
+          </p>
+        )}
         {!user.isAdmin && <CycleRemindersSwitch />}
         {security}
         <div className="flex justify-end gap-2">

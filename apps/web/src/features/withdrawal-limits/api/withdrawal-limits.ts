@@ -1,3 +1,4 @@
+import * as z from 'zod/mini';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   myWithdrawalLimitsResponse,
@@ -5,6 +6,7 @@ import {
   withdrawalPolicySaved,
   type WithdrawalPolicyInput,
 } from '@harvest/shared/schemas/withdrawal-limits';
+import { proposalSentResponse } from '@harvest/shared/schemas/proposals';
 import { api } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
@@ -25,7 +27,10 @@ export function useSaveWithdrawalPolicy() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: WithdrawalPolicyInput) =>
-      api('/admin/withdrawal-policy', withdrawalPolicySaved, { method: 'PUT', body }),
-    onSuccess: (res) => qc.setQueryData(queryKeys.admin.withdrawalPolicy, { policy: res.policy }),
+      api('/admin/withdrawal-policy', z.union([withdrawalPolicySaved, proposalSentResponse]), { method: 'PUT', body }),
+    // With four-eyes the change waits in Approvals (202): the limits shown stay what they are.
+    onSuccess: (res) => {
+      if ('policy' in res) qc.setQueryData(queryKeys.admin.withdrawalPolicy, { policy: res.policy });
+    },
   });
 }

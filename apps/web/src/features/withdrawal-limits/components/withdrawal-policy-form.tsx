@@ -59,7 +59,8 @@ function PolicyForm({ policy }: { policy: WithdrawalPolicy }) {
   async function onValid(v: PolicyValues) {
     failure.clear();
     try {
-      toast.success(sayReceipt(await save.mutateAsync(policyBody(v))));
+      const res = await save.mutateAsync(policyBody(v));
+      toast.success('proposalId' in res ? res.message : sayReceipt(res));
     } catch (err) {
       failure.set(err, TEXT.withdrawalPolicyFailed);
       toast.error(errorText(err, TEXT.withdrawalPolicyFailed));

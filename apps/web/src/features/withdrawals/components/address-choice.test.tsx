@@ -19,6 +19,8 @@ const user: User = {
   email: 'ada@example.com',
   phone: null,
   isAdmin: false,
+  role: null,
+  fourEyes: false,
   isBlocked: false,
   depositAddress: '0x1111111111111111111111111111111111111111',
   withdrawalWallet: '0x2222222222222222222222222222222222222222',
