@@ -100,5 +100,6 @@ export const stepUpBody = z.discriminatedUnion('purpose', [
   z.strictObject({ purpose: z.literal('withdraw_all'), walletAddress: address }),
   z.strictObject({ purpose: z.literal('add_address'), address }),
   z.strictObject({ purpose: z.literal('lock_off') }),
+  z.strictObject({ purpose: z.literal('approve_proposal'), proposalId: z.string().check(z.maxLength(64)) }),
 ]);
 export type StepUpInput = z.input<typeof stepUpBody>;

@@ -1,3 +1,4 @@
+import { assertionSchema } from './passkeys.ts';
 import * as z from 'zod/mini';
 import { ROLES, type Ability } from '../staff.ts';
 import { TEXT, tooLongText } from '../texts.ts';
@@ -76,6 +77,9 @@ export type ProposalsResponse = z.infer<typeof proposalsResponse>;
 
 /** The proposing call's answer (202): the change waits for a second staff member. */
 export const proposalSentResponse = z.object({ message: z.string(), proposalId: z.string(), ...saidFields });
+
+/** With a passkey on the approver's account, its assertion for exactly this proposal (`POST /api/user/step-up`). */
+export const approveProposalBody = z.nullish(z.strictObject({ passkey: z.optional(assertionSchema) }));
 
 export const rejectProposalBody = z.nullish(
   z.strictObject({ reason: z.optional(z.string().check(z.trim(), z.maxLength(500))) }),

@@ -1,3 +1,4 @@
+import { proposalStepUpPayload } from '../proposals/proposals.service.ts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MSG } from '@harvest/shared/messages';
@@ -103,7 +104,9 @@ export function passkeyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             ? await withdrawAllPayload(ctx, user, b.walletAddress)
             : b.purpose === 'add_address'
               ? { address: b.address }
-              : { enabled: false };
+              : b.purpose === 'approve_proposal'
+                ? await proposalStepUpPayload(ctx, user, b.proposalId)
+                : { enabled: false };
         return { options: { ...(await stepUpOptions(ctx, user, b.purpose, payload)) } };
       },
     );

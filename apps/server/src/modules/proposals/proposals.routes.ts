@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { messageResponse } from '@harvest/shared/schemas/common';
-import { proposalsResponse, rejectProposalBody } from '@harvest/shared/schemas/proposals';
+import { approveProposalBody, proposalsResponse, rejectProposalBody } from '@harvest/shared/schemas/proposals';
 import { idParams } from '@harvest/shared/schemas/user';
 import type { AppContext } from '../../context.ts';
 import { authHooks, currentUser } from '../../plugins/auth.ts';
@@ -18,8 +18,11 @@ export function proposalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/admin/proposals/:id/approve',
-      { onRequest: requireRole('approve'), schema: { params: idParams, response: { 200: messageResponse } } },
-      async (req) => service.approve(ctx, currentUser(req), req.params.id, req.ip),
+      {
+        onRequest: requireRole('approve'),
+        schema: { params: idParams, body: approveProposalBody, response: { 200: messageResponse } },
+      },
+      async (req) => service.approve(ctx, currentUser(req), req.params.id, req.ip, req.body?.passkey),
     );
 
     app.post(

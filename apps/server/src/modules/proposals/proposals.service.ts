@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { MSG } from '@harvest/shared/messages';
 import { microToText } from '@harvest/shared/money';
+import type { Assertion } from '@harvest/shared/schemas/passkeys';
 import { PROPOSAL_KINDS, proposalChange, type Proposal, type ProposalKind } from '@harvest/shared/schemas/proposals';
 import { can } from '@harvest/shared/staff';
 import type { AppContext } from '../../context.ts';
@@ -11,6 +12,7 @@ import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { currentUser, type AuthUser } from '../../plugins/auth.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
 import { isUuid } from '../deposits/deposits.queries.ts';
+import { verifyStepUp } from '../passkeys/step-up.ts';
 import { findUserById } from '../users/users.queries.ts';
 import { toUserRef } from '../users/users.dto.ts';
 import { KINDS, type ProposalInput, type Shown } from './proposal-kinds.ts';
@@ -127,10 +129,18 @@ async function lockOpen(ctx: AppContext, tx: Parameters<typeof q.lockProposal>[0
  * each other; the second finds it decided), then the kind applies it through the immediate call's own service code,
  * re-checking its premise under the locks of what it changes. Refused to the proposer, whatever the session.
  */
-export async function approve(ctx: AppContext, admin: AuthUser, id: string, ip: string): Promise<{ message: string }> {
+export async function approve(
+  ctx: AppContext,
+  admin: AuthUser,
+  id: string,
+  ip: string,
+  passkey?: Assertion,
+): Promise<{ message: string }> {
   const found = isUuid(id) ? await q.findProposal(ctx.db, id) : undefined;
   if (!found) throw notFound();
   if (found.proposedBy === admin.id) throw forbidden(MSG.proposalOwn, 'own_proposal');
+  // An approver with a passkey confirms exactly this proposal with it (a phished password and code are not enough).
+  await verifyStepUp(ctx, admin, 'approve_proposal', stepUpPayload(found), passkey);
   const kind = kindOf(found);
   const apply = await kind.approval(ctx, found.input, shownOf(found), { admin, ip, proposerId: found.proposedBy });
   await inTransaction(ctx.db, async (tx) => {
@@ -153,6 +163,22 @@ export async function approve(ctx: AppContext, admin: AuthUser, id: string, ip: 
     });
   });
   return { message: MSG.proposalApproved };
+}
+
+/** What a passkey confirms when a proposal is approved: the proposal as stored (what it will do, what it showed). */
+const stepUpPayload = (p: { id: string; kind: string; input: unknown; premise: unknown }) => ({
+  id: p.id,
+  kind: p.kind,
+  input: p.input,
+  premise: p.premise,
+});
+
+/** The step-up payload of an open proposal a staff member who may approve is about to approve. */
+export async function proposalStepUpPayload(ctx: AppContext, admin: AuthUser, id: string) {
+  if (!can(admin.role, 'approve')) throw forbidden(MSG.forbiddenRole, 'forbidden_role');
+  const found = isUuid(id) ? await q.findProposal(ctx.db, id) : undefined;
+  if (!found) throw notFound();
+  return stepUpPayload(found);
 }
 
 /** Rejects an open proposal (its proposer may withdraw it too): nothing changes. */

@@ -16,6 +16,7 @@ import {
 } from '../../../test/helpers.ts';
 import { hashOf, seedDeposit, seedTier, seedWithdrawal } from '../../../test/support/money.ts';
 import { lastMail, signIn } from '../../../test/account/support.ts';
+import { assert, createPasskey, siteOf } from '../../../test/support/authenticator.ts';
 
 /** Four-eyes (FOUR_EYES=on) as staff and investors see it over HTTP. */
 let t: TestApp;
@@ -257,6 +258,51 @@ describe('the other decisions four-eyes holds', () => {
   it('Profile is told that changes to money need two staff members', async () => {
     const investor = await makeUser(t);
     expect((await call(t, 'GET', '/api/user/me', { token: investor.token })).data.user.fourEyes).toBe(true);
+  });
+});
+
+describe('an approver with a passkey', () => {
+  it('confirms exactly this proposal with it: none, or one made for another proposal, is refused', async () => {
+    const site = siteOf(t.ctx.config.publicUrl);
+    const approver = await makeUser(t, { role: 'finance' });
+    const opts = await call(t, 'POST', '/api/user/passkeys/registration-options', { token: approver.token });
+    const made = createPasskey(site, opts.data.options);
+    const added = await call(t, 'POST', '/api/user/passkeys', {
+      token: approver.token,
+      body: { name: 'Office key', response: made.response },
+    });
+    expect(added.statusCode).toBe(201);
+    const stepUp = async (proposalId: string) => {
+      const res = await call(t, 'POST', '/api/user/step-up', {
+        token: approver.token,
+        body: { purpose: 'approve_proposal', proposalId },
+      });
+      expect(res.statusCode, JSON.stringify(res.data)).toBe(200);
+      return assert(site, made.passkey, res.data.options.challenge);
+    };
+    const [ada, bo] = [await makeUser(t), await makeUser(t)];
+    const first = (await setBalance(finance, ada.user.id, 10)).data.proposalId;
+    const second = (await setBalance(finance, bo.user.id, 20)).data.proposalId;
+    const approveWith = (id: string, passkey?: unknown) =>
+      call(t, 'POST', `/api/admin/proposals/${id}/approve`, {
+        token: approver.token,
+        body: passkey ? { passkey } : {},
+      });
+
+    expect((await approveWith(first)).data.code).toBe('passkey_required');
+    expect((await approveWith(first, await stepUp(second))).data.code).toBe('passkey_invalid');
+    const forFirst = await stepUp(first);
+    expect((await approveWith(first, forFirst)).statusCode).toBe(200);
+    expect(await balanceOf(ada.user.id)).toBe(10_000_000n);
+    // Used once: the same assertion cannot approve again, nor anything else.
+    expect((await approveWith(second, forFirst)).data.code).toBe('passkey_invalid');
+    expect(await balanceOf(bo.user.id)).toBe(0n);
+    // An investor cannot even ask for such a challenge.
+    const investorAsks = await call(t, 'POST', '/api/user/step-up', {
+      token: ada.token,
+      body: { purpose: 'approve_proposal', proposalId: second },
+    });
+    expect(investorAsks.data.code).toBe('forbidden_role');
   });
 });
 
