@@ -40,6 +40,16 @@ const written = (page: Page, lang: Lang, value: number, options: Intl.NumberForm
     options,
   ] as const);
 
+/** Chooses the language in the header and waits until the account keeps it (a page opened next reads it). */
+async function chooseArabic(page: Page, who: { email: string; password: string }) {
+  await page.getByLabel('Language').selectOption('ar');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  const token = await tokenFor(app, who);
+  await expect
+    .poll(async () => (await app.api<{ user: { locale: string } }>('GET', '/user/me', { token })).data.user.locale)
+    .toBe('ar');
+}
+
 let app: RunningApp;
 let investor: Person;
 
@@ -56,10 +66,7 @@ test.afterAll(async () => app?.stop());
 for (const lang of ['en', 'ar'] as const)
   test(`${lang}: dialogs give focus back, and the figures are the spec's`, async ({ page }) => {
     await signIn(page, app, investor);
-    if (lang === 'ar') {
-      await page.getByLabel('Language').selectOption('ar');
-      await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
-    }
+    if (lang === 'ar') await chooseArabic(page, investor);
     const tiers = (
       await app.api<{ tiers: { name: string; amount: number; dailyRate: number }[] }>('GET', '/user/investment-tiers', {
         token: await tokenFor(app, investor),
@@ -136,7 +143,7 @@ test('ar: approving a deposit asks first, naming the investor and the amount; Ca
   });
   expect(pending.status).toBe(200);
   await signIn(page, app, ADMIN);
-  await page.getByLabel('Language').selectOption('ar');
+  await chooseArabic(page, ADMIN);
   await page.goto(`${app.baseURL}/dashboard?tab=deposits`);
   const amount = `${await written(page, 'ar', 1_234_567.89, { minimumFractionDigits: 2 })}\u00a0USDC`;
   const prefix = say('ar', 'Approve deposit of {amount} by {name}').split('{amount}')[0]!;
