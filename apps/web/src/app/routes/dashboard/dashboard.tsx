@@ -35,7 +35,7 @@ export function Component() {
         listWrapperClassName="mb-6"
         listClassName="grid grid-cols-3 gap-1 rounded-xl bg-purple-950/50 p-1 sm:flex sm:flex-wrap"
         // On a phone a long label (Arabic "Withdrawals") takes two lines rather than run out of its tab.
-        tabClassName="rounded-lg px-2 py-2 text-sm leading-tight font-semibold text-white sm:whitespace-nowrap transition hover:bg-white/20 sm:px-4 data-[state=active]:bg-white data-[state=active]:text-purple-900 data-[state=active]:shadow"
+        tabClassName="rounded-lg px-1 py-2 text-sm leading-tight font-semibold text-white sm:whitespace-nowrap transition hover:bg-white/20 sm:px-4 data-[state=active]:bg-white data-[state=active]:text-purple-900 data-[state=active]:shadow"
       >
         <Suspense fallback={<LoadingScreen />}>
           <Tab />
