@@ -4,7 +4,8 @@ import type {
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
-import { passkeysResponse, type Assertion, type StepUpInput } from '@harvest/shared/schemas/passkeys';
+import { passkeysResponse, type Assertion } from '@harvest/shared/schemas/passkeys';
+import type { StepUpInput } from '@harvest/shared/schemas/step-up';
 import { api, hasCode } from './api-client.ts';
 import { queryKeys } from './query-keys.ts';
 

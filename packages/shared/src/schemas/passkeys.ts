@@ -1,9 +1,8 @@
 import * as z from 'zod/mini';
 import { MAX_LENGTH } from '../constants.ts';
-import { checksumMatches } from '../address.ts';
 import { msg } from '../i18n.ts';
 import { TEXT, tooLongText } from '../texts.ts';
-import { EVM_ADDRESS, isoDate, requiredText, saidFields } from './common.ts';
+import { isoDate, requiredText, saidFields } from './common.ts';
 
 /*
  * Passkeys (WebAuthn): registering and removing them in Profile, signing in with one, and the step-up assertion that
@@ -81,25 +80,3 @@ export const passkeySignInBody = z.strictObject({
   response: assertionSchema,
   deviceId: z.optional(z.string().check(z.maxLength(100))),
 });
-
-// ------------------------------------------------------------------ step-up
-
-/** What a step-up assertion can confirm; its challenge is bound to the purpose and the exact payload. */
-export const STEP_UP_PURPOSES = ['withdraw_all', 'add_address', 'lock_off', 'approve_proposal'] as const;
-export type StepUpPurpose = (typeof STEP_UP_PURPOSES)[number];
-
-const address = z.pipe(
-  requiredText(TEXT.walletRequired, 200),
-  z
-    .string()
-    .check(z.regex(EVM_ADDRESS, TEXT.invalidWallet), z.refine(checksumMatches, TEXT.walletChecksum), z.toLowerCase()),
-);
-
-/** The investor's step-up requests: the server works out the payload (Withdraw All's total and list) itself. */
-export const stepUpBody = z.discriminatedUnion('purpose', [
-  z.strictObject({ purpose: z.literal('withdraw_all'), walletAddress: address }),
-  z.strictObject({ purpose: z.literal('add_address'), address }),
-  z.strictObject({ purpose: z.literal('lock_off') }),
-  z.strictObject({ purpose: z.literal('approve_proposal'), proposalId: z.string().check(z.maxLength(64)) }),
-]);
-export type StepUpInput = z.input<typeof stepUpBody>;

@@ -1,4 +1,3 @@
-import { proposalStepUpPayload } from '../proposals/proposals.service.ts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MSG } from '@harvest/shared/messages';
@@ -10,13 +9,14 @@ import {
   passkeySignInBody,
   passkeysResponse,
   removePasskeyBody,
-  stepUpBody,
   webauthnOptionsResponse,
 } from '@harvest/shared/schemas/passkeys';
+import { stepUpBody } from '@harvest/shared/schemas/step-up';
 import { idParams } from '@harvest/shared/schemas/user';
 import type { AppContext } from '../../context.ts';
 import { authHooks, currentClient, currentUser } from '../../plugins/auth.ts';
 import { perIp } from '../../plugins/rate-limit.ts';
+import { proposalStepUpPayload } from '../proposals/proposals.service.ts';
 import { userView } from '../users/users.dto.ts';
 import { withdrawAllPayload } from '../withdrawals/withdrawals.service.ts';
 import * as service from './passkeys.service.ts';

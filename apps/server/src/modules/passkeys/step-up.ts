@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { generateAuthenticationOptions } from '@simplewebauthn/server';
 import { MSG } from '@harvest/shared/messages';
-import { TRANSPORTS, type Assertion, type StepUpPurpose } from '@harvest/shared/schemas/passkeys';
+import { TRANSPORTS, type Assertion } from '@harvest/shared/schemas/passkeys';
+import type { StepUpPurpose } from '@harvest/shared/schemas/step-up';
 import type { AppContext } from '../../context.ts';
 import { payloadHash } from '../../lib/canonical.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';

@@ -11,7 +11,6 @@ import { deviceId } from '../../../lib/device-id.ts';
 import { useAuth } from '../../../lib/auth.tsx';
 import { firstError, useFailure, useZodForm } from '../../../lib/form.ts';
 import { login } from '../api/auth.ts';
-import { signInWithPasskey } from '../api/passkey-login.ts';
 import { msg } from '@harvest/shared/i18n';
 import { AuthCard } from './auth-card.tsx';
 import { known, t } from '../../../lib/i18n.tsx';
@@ -57,6 +56,8 @@ export function LoginForm() {
   const withPasskey = async () => {
     failure.clear();
     try {
+      // Loaded when chosen: most sign-ins use the password, and the page's first load stays small.
+      const { signInWithPasskey } = await import('../api/passkey-login.ts');
       const res = await signInWithPasskey();
       auth.signIn(res.token, res.user);
     } catch (err) {

@@ -1,11 +1,19 @@
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { Card } from '../../../../components/ui/card.tsx';
 import { QueryState } from '../../../../components/ui/query-state.tsx';
 import { AccountSummaryCards } from '../../../../features/dashboard/components/account-summary-cards.tsx';
-import { MyProof } from '../../../../features/proof-of-reserves/components/my-proof.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { dashboardQuery } from '../../../../lib/query-keys.ts';
 import { t } from '../../../../lib/i18n.tsx';
+import { loadChunk } from '../../../../lib/lazy.ts';
+
+// Below the summary: loaded after it, so the dashboard's first load carries no proof-of-reserves code.
+const MyProof = lazy(
+  loadChunk(() =>
+    import('../../../../features/proof-of-reserves/components/my-proof.tsx').then((m) => ({ default: m.MyProof })),
+  ),
+);
 
 export default function Tab() {
   const dashboard = useQuery(dashboardQuery());
@@ -34,7 +42,9 @@ export default function Tab() {
             </Card>
           )}
           <AccountSummaryCards summary={s} />
-          <MyProof />
+          <Suspense fallback={null}>
+            <MyProof />
+          </Suspense>
         </div>
       )}
     </QueryState>
