@@ -14,7 +14,7 @@ import { findDeposit, isUuid } from '../deposits/deposits.queries.ts';
 import { applyInvite } from '../staff/staff-invites.service.ts';
 import { applyRole, currentRole } from '../staff/staff.service.ts';
 import { lockTier } from '../tiers-admin/tiers-admin.queries.ts';
-import { applyTierUpdate } from '../tiers-admin/tiers-admin.service.ts';
+import { applyTierCreate, applyTierUpdate } from '../tiers-admin/tiers-admin.service.ts';
 import { lockUser } from '../users/users.queries.ts';
 import { decidePaid, provePaid } from '../withdrawals/withdrawals.service.ts';
 import { lockPolicy } from '../withdrawal-limits/withdrawal-limits.queries.ts';
@@ -210,6 +210,36 @@ export const KINDS = {
       const premise = { amount: micro.parse(shown.check.amount), dailyRate: Number(shown.check.dailyRate) };
       return async (tx) => {
         await applyTierUpdate(ctx, tx, by.admin, tierId, input, by.ip, premise);
+      };
+    },
+  }),
+
+  tier_create: define({
+    ability: PROPOSAL_ABILITY.tier_create,
+    input: z.object({
+      name: z.string(),
+      amount: micro,
+      dailyRate: z.number().int(),
+      active: z.boolean().optional(),
+      sortOrder: z.number().int().optional(),
+    }),
+    async shows(_ctx, _tx, _admin, input) {
+      return {
+        targetId: `new:${input.name}`,
+        userId: null,
+        changes: [
+          { field: 'amount', before: null, after: usdc(input.amount) },
+          { field: 'dailyRate', before: null, after: String(scaledToRate(input.dailyRate)) },
+        ],
+        difference: null,
+        detail: input.name,
+        check: {},
+      };
+    },
+    async approval(ctx, input, _shown, by) {
+      // An active tier of the same amount made meanwhile refuses it here, as it would the immediate call.
+      return async (tx) => {
+        await applyTierCreate(ctx, tx, by.admin, input, by.ip);
       };
     },
   }),

@@ -186,6 +186,31 @@ describe('the other decisions four-eyes holds', () => {
     expect(tiers.data.tiers.find((x: { _id: string }) => x._id === tierId)).toMatchObject({ dailyRate: 9 });
   });
 
+  it('a new tier is proposed with its amount and rate, and offered to investors only once approved', async () => {
+    const res = await call(t, 'POST', '/api/admin/tiers', {
+      token: finance.token,
+      body: { name: 'Diamond', amount: 250_000, dailyRate: 4.5 },
+    });
+    expect(res.statusCode).toBe(202);
+    const names = async () =>
+      (await call(t, 'GET', '/api/admin/tiers', { token: auditor.token })).data.tiers.map(
+        (x: { name: string }) => x.name,
+      );
+    expect(await names()).not.toContain('Diamond');
+    const shown = (await open()).proposals.find((p: { id: string }) => p.id === res.data.proposalId);
+    expect(shown).toMatchObject({
+      kind: 'tier_create',
+      detail: 'Diamond',
+      changes: [
+        { field: 'amount', before: null, after: '250000' },
+        { field: 'dailyRate', before: null, after: '4.5' },
+      ],
+    });
+    expect((await approve(finance, res.data.proposalId)).data.code).toBe('own_proposal');
+    expect((await approve(finance2, res.data.proposalId)).statusCode).toBe(200);
+    expect(await names()).toContain('Diamond');
+  });
+
   it('freezing is immediate; lifting a freeze is proposed and approved by a second member', async () => {
     const investor = await makeUser(t);
     const url = `/api/admin/users/${investor.user.id}/withdrawals-frozen`;

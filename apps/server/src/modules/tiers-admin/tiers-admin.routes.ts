@@ -19,11 +19,15 @@ export function tiersAdminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/admin/tiers',
-      { onRequest: requireRole('money'), schema: { body: createTierBody, response: { 201: adminTierResponse } } },
-      async (req, reply) => {
-        const tier = await service.createTier(ctx, currentUser(req), req.body, req.ip);
-        return reply.status(201).send({ tier });
+      {
+        onRequest: requireRole('money'),
+        schema: { body: createTierBody, response: { 201: adminTierResponse, 202: proposalSentResponse } },
       },
+      async (req, reply) =>
+        twoOrOne(ctx, req, reply, 'tier_create', { ...req.body, amount: req.body.amount.toString() }, async () => {
+          const tier = await service.createTier(ctx, currentUser(req), req.body, req.ip);
+          return reply.status(201).send({ tier });
+        }),
     );
 
     app.put(

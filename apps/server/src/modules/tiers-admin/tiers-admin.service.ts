@@ -57,29 +57,38 @@ export interface TierCreate {
 }
 
 export async function createTier(ctx: AppContext, admin: AuthUser, input: TierCreate, ip: string): Promise<AdminTier> {
-  return inTransaction(ctx.db, async (tx) => {
-    if (input.active ?? true) await refuseTakenAmount(tx, input.amount);
-    const tier = await q.insertTier(tx, {
-      name: input.name,
-      amount: input.amount,
-      dailyRateScaled: input.dailyRate,
-      active: input.active ?? true,
-      sortOrder: input.sortOrder ?? 0,
-      createdAt: ctx.clock.now(),
-      updatedAt: ctx.clock.now(),
-    });
-    await writeAudit(tx, {
-      adminId: admin.id,
-      action: 'tier_create',
-      targetType: 'tier',
-      targetId: tier.id,
-      before: null,
-      after: snapshot(tier),
-      at: ctx.clock.now(),
-      ip,
-    });
-    return tierDto(tier);
+  return inTransaction(ctx.db, (tx) => applyTierCreate(ctx, tx, admin, input, ip));
+}
+
+/** A new tier, in the caller's transaction (the immediate call's, or a four-eyes approval's). */
+export async function applyTierCreate(
+  ctx: AppContext,
+  tx: Tx,
+  admin: AuthUser,
+  input: TierCreate,
+  ip: string,
+): Promise<AdminTier> {
+  if (input.active ?? true) await refuseTakenAmount(tx, input.amount);
+  const tier = await q.insertTier(tx, {
+    name: input.name,
+    amount: input.amount,
+    dailyRateScaled: input.dailyRate,
+    active: input.active ?? true,
+    sortOrder: input.sortOrder ?? 0,
+    createdAt: ctx.clock.now(),
+    updatedAt: ctx.clock.now(),
   });
+  await writeAudit(tx, {
+    adminId: admin.id,
+    action: 'tier_create',
+    targetType: 'tier',
+    targetId: tier.id,
+    before: null,
+    after: snapshot(tier),
+    at: ctx.clock.now(),
+    ip,
+  });
+  return tierDto(tier);
 }
 
 export async function updateTier(

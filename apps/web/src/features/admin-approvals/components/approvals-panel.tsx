@@ -30,6 +30,8 @@ function kindLabel(kind: ProposalKind): string {
       return t('Approve withdrawal');
     case 'tier_update':
       return t('Tier amount or rate');
+    case 'tier_create':
+      return t('New tier');
     case 'withdrawals_unfreeze':
       return t('Lift withdrawal freeze');
     case 'staff_role':

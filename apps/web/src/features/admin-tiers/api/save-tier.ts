@@ -5,7 +5,8 @@ import { adminTierResponse, type TierInput, type TierUpdateInput } from '@harves
 import { api } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
-export const createTier = (body: TierInput) => api('/admin/tiers', adminTierResponse, { method: 'POST', body });
+export const createTier = (body: TierInput) =>
+  api('/admin/tiers', z.union([adminTierResponse, proposalSentResponse]), { method: 'POST', body });
 export const updateTier = (id: string, body: TierUpdateInput) =>
   api(`/admin/tiers/${encodeURIComponent(id)}`, z.union([adminTierResponse, proposalSentResponse]), {
     method: 'PUT',
