@@ -8,6 +8,7 @@ import { NOT_ME_LINK_TTL_MS } from '@harvest/shared/constants';
 import { MSG } from '@harvest/shared/messages';
 import type { Passkey } from '@harvest/shared/schemas/passkeys';
 import type { AppContext } from '../../context.ts';
+import type { Tx } from '../../db/client.ts';
 import { inTransaction } from '../../db/tx.ts';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../lib/errors.ts';
 import { confirmPassword } from '../../lib/reauth.ts';
@@ -111,28 +112,7 @@ export async function addPasskey(
       createdAt: now,
     });
     if (!row) throw conflict(MSG.passkeyAlreadyAdded);
-    await recordSecurityEvent(tx, {
-      userId: user.id,
-      type: 'passkey_added',
-      at: now,
-      ip: client.ip,
-      device: client.device,
-      detail: row.name,
-    });
-    const notMeUrl = await createLink(tx, ctx, {
-      userId: user.id,
-      kind: 'not_me',
-      targetId: client.sessionId,
-      ttlMs: NOT_ME_LINK_TTL_MS,
-    });
-    await queueMail(tx, ctx, user.id, {
-      kind: 'passkey_added',
-      name: row.name,
-      last: false,
-      device: client.device,
-      notMeUrl,
-      at: now,
-    });
+    await tellOwner(tx, ctx, user, client, { added: true, last: false, name: row.name, at: now });
     return toDto(row);
   });
 }
@@ -157,28 +137,7 @@ export async function removePasskey(
     const row = await q.deletePasskey(tx, user.id, id);
     if (!row) throw notFound();
     const last = (await q.countPasskeys(tx, user.id)) === 0;
-    await recordSecurityEvent(tx, {
-      userId: user.id,
-      type: last ? 'last_passkey_removed' : 'passkey_removed',
-      at: now,
-      ip: client.ip,
-      device: client.device,
-      detail: row.name,
-    });
-    const notMeUrl = await createLink(tx, ctx, {
-      userId: user.id,
-      kind: 'not_me',
-      targetId: client.sessionId,
-      ttlMs: NOT_ME_LINK_TTL_MS,
-    });
-    await queueMail(tx, ctx, user.id, {
-      kind: 'passkey_removed',
-      name: row.name,
-      last,
-      device: client.device,
-      notMeUrl,
-      at: now,
-    });
+    await tellOwner(tx, ctx, user, client, { added: false, last, name: row.name, at: now });
   });
 }
 
@@ -213,4 +172,37 @@ export async function signInWithPasskey(
   if (!user || !(await checkAssertion(ctx, key, assertion, challenge))) throw refused;
   if (user.isBlocked) throw forbidden(MSG.blocked, 'blocked');
   return { user, token: (await startSession(ctx, user, client, true, 'passkey')).token };
+}
+
+/** A passkey added or removed: the security event, and the owner's e-mail with its "this wasn't me" link. */
+async function tellOwner(
+  tx: Tx,
+  ctx: AppContext,
+  user: AuthUser,
+  client: Client,
+  change: { added: boolean; last: boolean; name: string; at: Date },
+): Promise<void> {
+  const type = change.added ? 'passkey_added' : change.last ? 'last_passkey_removed' : 'passkey_removed';
+  await recordSecurityEvent(tx, {
+    userId: user.id,
+    type,
+    at: change.at,
+    ip: client.ip,
+    device: client.device,
+    detail: change.name,
+  });
+  const notMeUrl = await createLink(tx, ctx, {
+    userId: user.id,
+    kind: 'not_me',
+    targetId: client.sessionId,
+    ttlMs: NOT_ME_LINK_TTL_MS,
+  });
+  await queueMail(tx, ctx, user.id, {
+    kind: change.added ? 'passkey_added' : 'passkey_removed',
+    name: change.name,
+    last: change.last,
+    device: client.device,
+    notMeUrl,
+    at: change.at,
+  });
 }
