@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Sets of tests, chosen by the environment:
- * - `npm test`: the fast suites (under 3 minutes on two cores);
+ * - `npm test`: the fast suites (under 3 minutes on two cores); `npm run test:pg` (FAST_TESTS=pg, with DATABASE_URL)
+ *   the ones among them whose subject is PostgreSQL;
  * - `npm run test:system` (SYSTEM_TESTS=1): the long ones that start real processes (anvil, nginx, Redis, whole
  *   server processes), the seeded simulation and the fuzz over every route; `npm run test:system:pg`
  *   (SYSTEM_TESTS=pg, with DATABASE_URL) the ones among them whose subject is PostgreSQL;
@@ -34,6 +35,32 @@ const SYSTEM_PG = [
   'src/modules/deposits/deposits.chain.test.ts',
   'test/ops/backup.test.ts',
 ];
+/**
+ * The fast files whose subject is PostgreSQL (parallel requests that move money, locks, SQL functions and triggers,
+ * SQL that sums, pages or times rows, the driver's row types): `.ci/run` runs them a second time on it
+ * (`npm run test:pg`). The rest check the app's rules, which PGlite (the same PostgreSQL, one connection) decides
+ * alike.
+ */
+const FAST_PG = [
+  'src/db/**/*.test.ts',
+  'src/ledger/**/*.test.ts',
+  '**/*.race.test.ts',
+  'src/mail/outbox.test.ts',
+  'src/modules/admin/*.test.ts',
+  'src/modules/auth/auth.test.ts',
+  'src/modules/history/history.test.ts',
+  'src/modules/investments/cycle-reminders.test.ts',
+  'src/modules/proof-of-reserves/por.test.ts',
+  'src/modules/solvency/solvency.test.ts',
+  'src/modules/statements/statements.test.ts',
+  'test/account/address-book.test.ts',
+  'test/account/sessions.test.ts',
+  'test/ops/row-times.test.ts',
+  'test/security/balance-update.test.ts',
+  'test/security/idempotency.test.ts',
+  'test/security/revocation.test.ts',
+  'test/security/throttle-races.test.ts',
+];
 const CRASH = ['test/crash/**/*.test.ts'];
 const set =
   process.env.CRASH_TESTS === '1'
@@ -42,7 +69,9 @@ const set =
       ? 'system-pg'
       : process.env.SYSTEM_TESTS === '1'
         ? 'system'
-        : 'fast';
+        : process.env.FAST_TESTS === 'pg'
+          ? 'fast-pg'
+          : 'fast';
 
 export default defineConfig({
   test: {
@@ -53,16 +82,18 @@ export default defineConfig({
           ? SYSTEM
           : set === 'system-pg'
             ? SYSTEM_PG
-            : ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: set === 'fast' ? [...SYSTEM, ...CRASH, '**/node_modules/**'] : ['**/node_modules/**'],
+            : set === 'fast-pg'
+              ? FAST_PG
+              : ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    exclude: set === 'fast' || set === 'fast-pg' ? [...SYSTEM, ...CRASH, '**/node_modules/**'] : ['**/node_modules/**'],
     globalSetup: ['./test/global-setup.ts'],
     setupFiles: ['./test/setup-console.ts', './test/setup-cheap-hashes.ts'],
     // System tests start processes (servers, CLIs, anvil, clusters) on a shared two-core machine.
-    testTimeout: set === 'fast' ? 30_000 : 120_000,
+    testTimeout: set.startsWith('fast') ? 30_000 : 120_000,
     hookTimeout: 60_000,
     // Two cores: PGlite files run in parallel workers, each on its own copy of the template. In the fast set a
     // worker keeps the modules it loaded from one file to the next (the app's graph is loaded twice, not per file).
     maxWorkers: 2,
-    isolate: set !== 'fast',
+    isolate: !set.startsWith('fast'),
   },
 });
