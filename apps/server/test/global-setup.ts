@@ -1,16 +1,11 @@
-import { writeFileSync, mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { openPostgres } from '../src/db/client.ts';
-import { PGLITE_OPTIONS, wrapPglite } from '../src/db/pglite.ts';
+import { pgliteTemplates } from './pglite-template.ts';
 import { buildServer } from './support/build.ts';
 
 /**
- * Migrates one template database for the whole run. PGlite: a migrated data dir dumped (uncompressed: it
- * loads in about half the time of a gzipped one) to a file that each test file loads instead of running
- * initdb and the migrations. PostgreSQL (DATABASE_URL):
+ * One template database for the whole run. PGlite: a migrated data dir dumped to a file (pglite-template.ts) that
+ * each test file loads instead of running initdb and the migrations. PostgreSQL (DATABASE_URL):
  * a template database each test file copies with CREATE DATABASE ... TEMPLATE, named by
  * HF_TEST_PG_TEMPLATE (default hf_test_template), so two runs sharing a server keep theirs apart.
  */
@@ -34,17 +29,8 @@ export default async function setup() {
     process.env.HF_TEST_PG_TEMPLATE = template;
     return;
   }
-  const client = await PGlite.create(PGLITE_OPTIONS);
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'hf-template-'));
-  // Also the cluster before any migration (a test of migrating), so that no test file runs initdb itself.
-  const empty = path.join(dir, 'empty.tar');
-  writeFileSync(empty, Buffer.from(await (await client.dumpDataDir('none')).arrayBuffer()));
-  await wrapPglite(client).migrate();
-  const dump = await client.dumpDataDir('none');
-  const file = path.join(dir, 'template.tar');
-  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
-  await client.close();
-  process.env.HF_PGLITE_TEMPLATE = file;
+  const { template, empty } = await pgliteTemplates();
+  process.env.HF_PGLITE_TEMPLATE = template;
   process.env.HF_PGLITE_EMPTY = empty;
 }
 
