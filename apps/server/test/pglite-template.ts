@@ -70,6 +70,10 @@ export async function pgliteTemplates(): Promise<{ template: string; empty: stri
     // Another run made the same one first.
     rmSync(tmp, { recursive: true, force: true });
   }
+  // One kept at a time (80 MB each): those of older migrations go.
+  for (const old of readdirSync(CACHE))
+    if (old !== path.basename(dir) && !old.startsWith('making-'))
+      rmSync(path.join(CACHE, old), { recursive: true, force: true });
   return made;
 }
 
