@@ -363,13 +363,16 @@ function compileReserveWallet(): { abi: Abi; bytecode: Hex } {
   return { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
 }
 
-/** Deploys a one-owner contract wallet that checks signatures by EIP-1271 (as a Safe does); its address. */
-export async function deployReserveWallet(a: Anvil, owner: Address): Promise<Address> {
+/**
+ * Deploys a contract wallet of these owners that needs `threshold` of their signatures, checked by EIP-1271 as a
+ * Safe checks them (fixtures/ReserveWallet.sol); its address.
+ */
+export async function deployReserveWallet(a: Anvil, owners: Address[], threshold = 1): Promise<Address> {
   const { abi, bytecode } = compileReserveWallet();
   const hash = await a.wallet.deployContract({
     abi,
     bytecode,
-    args: [owner],
+    args: [owners, BigInt(threshold)],
     account: a.accounts[0]!,
     chain: a.wallet.chain,
   });

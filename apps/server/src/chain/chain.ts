@@ -109,7 +109,29 @@ export interface Chain {
    * (EIP-1271 `isValidSignature`) for a contract wallet such as a Safe.
    */
   verifiesMessage(address: string, message: string, signature: string): Promise<ChainRead<boolean>>;
+  /**
+   * A contract wallet's owners (lower case) and how many must sign, read as a Safe exposes them (`getOwners`,
+   * `getThreshold`); null for a key's address or a contract without them.
+   */
+  walletOwners(address: string): Promise<ChainRead<{ owners: string[]; threshold: number } | null>>;
 }
+
+const SAFE_OWNERS_ABI = [
+  {
+    type: 'function',
+    name: 'getOwners',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [{ name: '', type: 'address[]' }],
+  },
+  {
+    type: 'function',
+    name: 'getThreshold',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [{ name: '', type: 'uint256' }],
+  },
+] as const;
 
 /** Senders or recipients a log query is narrowed to. */
 export interface TransferFilter {
@@ -340,6 +362,17 @@ export function createChain(s: ChainSettings): Chain {
     headBlock: () => read((c) => c.getBlockNumber({ cacheTime: 0 })),
     verifiesMessage: (address, message, signature) =>
       read((c) => c.verifyMessage({ address: address as Hex, message, signature: signature as Hex })),
+    walletOwners: (address) =>
+      read(async (c) => {
+        const code = await c.getCode({ address: address as Hex });
+        if (!code || code === '0x') return null;
+        // The node answered: a call that fails now is a contract without the Safe's functions.
+        const [owners, threshold] = await Promise.all([
+          c.readContract({ address: address as Hex, abi: SAFE_OWNERS_ABI, functionName: 'getOwners' }),
+          c.readContract({ address: address as Hex, abi: SAFE_OWNERS_ABI, functionName: 'getThreshold' }),
+        ]).catch(() => [null, null] as const);
+        return owners === null ? null : { owners: owners.map(lower), threshold: Number(threshold) };
+      }),
     block: (n) =>
       read(async (c) => {
         // One round trip: a block past the node's head is answered null (viem: BlockNotFoundError).

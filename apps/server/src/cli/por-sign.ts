@@ -11,8 +11,8 @@ import { readSecret } from '../lib/secret-input.ts';
  * signed names its id, root, total and block, and a file of another snapshot than --snapshot is refused. Standard
  * input holds the private keys (0x-hex, one per line) of the reserve addresses; they are never read from the
  * environment, printed or written. Each key signs the EIP-191 message for its own address; each `--wallet` (a
- * contract wallet such as a Safe) gets its named owners' signatures, concatenated in owner order, which the wallet
- * checks by EIP-1271. The output is the body an administrator uploads
+ * contract wallet such as a Safe) gets its named owners' signatures (as many as its threshold), concatenated in
+ * ascending owner order, which the wallet checks by EIP-1271. The output is the body an administrator uploads
  * (POST /api/admin/proof-of-reserves/ID/signatures).
  */
 const args = process.argv.slice(2);
@@ -66,7 +66,7 @@ for (const { wallet, owners } of wallets) {
   const by = signatures.filter((s) => owners.includes(s.address.toLowerCase()));
   if (by.length !== owners.length) fail(`the keys of every owner of ${wallet} are needed on standard input`);
   // A Safe reads its owners' signatures concatenated in ascending owner order.
-  by.sort((a, b) => a.address.toLowerCase().localeCompare(b.address.toLowerCase()));
+  by.sort((a, b) => (a.address.toLowerCase() < b.address.toLowerCase() ? -1 : 1));
   signatures.push({ address: wallet, signature: concat(by.map((o) => o.signature)) });
 }
 

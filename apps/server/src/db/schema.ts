@@ -1083,6 +1083,8 @@ export const porSnapshots = pgTable(
     root: text('root').notNull(),
     total: money('total').notNull(),
     leaves: integer('leaves').notNull(),
+    /** The leaves of users who are not staff (staff's own rewards are leaves too). */
+    investors: integer('investors').notNull().default(0),
     blockNumber: bigint('block_number', { mode: 'bigint' }),
     /** The HMAC key each investor's salt is derived from (salt = HMAC-SHA256(key, user id)); never published. */
     saltKey: text('salt_key').notNull(),
@@ -1137,6 +1139,8 @@ export const porReserves = pgTable(
     balance: money('balance').notNull(),
     signature: text('signature'),
     verified: boolean('verified').notNull().default(false),
+    /** Why an uploaded signature did not verify (POR_UNVERIFIED_REASONS); null when verified or none uploaded. */
+    reason: text('reason'),
   },
   (t) => [primaryKey({ columns: [t.snapshotId, t.address] })],
 );

@@ -7,7 +7,10 @@ export const porSnapshotSchema = z.object({
   /** The Merkle-sum tree's root (0x-hex) and its sum: every user's liability. */
   root: z.string(),
   total: z.number(),
+  /** Leaves of the tree: every user owed something, staff's own rewards included. */
   leaves: z.number(),
+  /** Of those leaves, the investors' (users who are not staff): what "number of investors" shows. */
+  investors: z.number(),
   blockNumber: z.nullable(z.number()),
   takenAt: z.string(),
   /** Reserves at the block: those with a verified signature of the platform (counted), and all read (listed). */
@@ -21,12 +24,28 @@ export type PorSnapshot = z.infer<typeof porSnapshotSchema>;
 
 export const porHistoryResponse = z.object({ snapshots: z.array(porSnapshotSchema) });
 
+/**
+ * Why a reserve's signature does not count: none uploaded, not a signature, another key's, a signer who is not one
+ * of the contract wallet's owners, fewer owners than its threshold, or refused by the contract for another reason.
+ */
+export const POR_UNVERIFIED_REASONS = [
+  'unsigned',
+  'malformed',
+  'wrong_signer',
+  'not_owner',
+  'too_few_owners',
+  'refused',
+] as const;
+export type PorUnverifiedReason = (typeof POR_UNVERIFIED_REASONS)[number];
+
 export const porReserveSchema = z.object({
   address: z.string(),
   kind: z.string(),
   balance: z.number(),
   signature: z.nullable(z.string()),
   verified: z.boolean(),
+  /** Null when verified. */
+  reason: z.nullable(z.enum(POR_UNVERIFIED_REASONS)),
 });
 export const porReservesResponse = z.object({
   snapshotId: z.string(),

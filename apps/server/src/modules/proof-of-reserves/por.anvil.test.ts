@@ -22,7 +22,7 @@ import { ROOT, runCliAsync } from '../../../test/support/processes.ts';
 
 /**
  * Proof of reserves against a real chain: the reserves read at the snapshot's block, signed offline by `por:sign`
- * (a key for the payout address, the owner of a contract wallet for the treasury, checked by EIP-1271), and the
+ * (a key for the payout address, 2 of the 3 owners of a contract wallet for the treasury, checked by EIP-1271), and the
  * independent verifier (`harvest-por`, run as a process) checking proofs and reserves against what the server
  * published, and failing with the reason when the published data lies.
  */
@@ -51,16 +51,43 @@ describe.runIf(avail.ok)('proof of reserves on chain (anvil) and the independent
   let base: string;
   let dir: string;
   const payoutKey = generatePrivateKey();
-  const ownerKey = generatePrivateKey();
+  const ownerKeys = [generatePrivateKey(), generatePrivateKey(), generatePrivateKey()];
+  const owners = ownerKeys.map((k) => privateKeyToAccount(k).address);
+  const strangerKey = generatePrivateKey();
   const payout = privateKeyToAccount(payoutKey).address;
   const shared = privateKeyToAccount(generatePrivateKey()).address;
   let treasury: Address;
   let snapshot: { id: string; root: string; total: number; blockNumber: number };
 
+  /** `npm run por:sign` for the snapshot, these keys on standard input, the treasury signed by `signers`. */
+  async function porSign(keys: Hex[], signers: Address[]) {
+    const file = path.join(dir, 'snapshot.json');
+    writeFileSync(file, JSON.stringify((await call(t, 'GET', `/api/proof-of-reserves/${snapshot.id}`)).data));
+    const out = path.join(dir, 'sigs.json');
+    const run = await runCliAsync(
+      'por-sign',
+      ['--snapshot', snapshot.id, '--from', file, '--out', out, '--wallet', `${treasury}:${signers.join(',')}`],
+      {},
+      { input: `${keys.join('\n')}\n` },
+    );
+    const signatures =
+      run.status === 0
+        ? (JSON.parse(readFileSync(out, 'utf8')) as { signatures: { address: string; signature: Hex }[] }).signatures
+        : [];
+    return { ...run, signatures };
+  }
+  const upload = (signatures: { address: string; signature: string }[]) =>
+    call(t, 'POST', `/api/admin/proof-of-reserves/${snapshot.id}/signatures`, {
+      token: admin.token,
+      body: { signatures },
+    });
+  const reserveOf = (r: { reserves: { address: string }[] }, address: string) =>
+    r.reserves.find((x) => x.address === address.toLowerCase());
+
   beforeAll(async () => {
     node = await startAnvil({ chainId: 137 });
     token = await deployToken(node);
-    treasury = await deployReserveWallet(node, privateKeyToAccount(ownerKey).address);
+    treasury = await deployReserveWallet(node, owners, 2);
     const minter = node.accounts[0] as Address;
     await sendToken(node, token, minter, 'mint', [payout, usdc(1_500_000)]);
     await sendToken(node, token, minter, 'mint', [treasury, usdc(2_000_000)]);
@@ -87,7 +114,7 @@ describe.runIf(avail.ok)('proof of reserves on chain (anvil) and the independent
     await node?.stop();
   });
 
-  it('reads every reserve at one block; signatures made offline by por:sign count the key and the contract wallet, not the unsigned address', async () => {
+  it('reads every reserve at one block; signatures made offline by por:sign count the key and 2 of the 3 wallet owners, not the unsigned address', async () => {
     const taken = await call(t, 'POST', '/api/admin/proof-of-reserves/snapshots', { token: admin.token });
     expect(taken.statusCode).toBe(200);
     snapshot = taken.data;
@@ -96,34 +123,15 @@ describe.runIf(avail.ok)('proof of reserves on chain (anvil) and the independent
     // The chain moves on after the snapshot: what counts is what was held at its block.
     await sendToken(node, token, node.accounts[0] as Address, 'mint', [payout, usdc(7)]);
 
-    const file = path.join(dir, 'snapshot.json');
-    writeFileSync(file, JSON.stringify((await call(t, 'GET', `/api/proof-of-reserves/${snapshot.id}`)).data));
-    const out = path.join(dir, 'sigs.json');
-    const signed = await runCliAsync(
-      'por-sign',
-      [
-        '--snapshot',
-        snapshot.id,
-        '--from',
-        file,
-        '--out',
-        out,
-        '--wallet',
-        `${treasury}:${privateKeyToAccount(ownerKey).address}`,
-      ],
-      {},
-      { input: `${payoutKey}\n${ownerKey}\n` },
-    );
+    const before = await call(t, 'GET', `/api/admin/proof-of-reserves/${snapshot.id}/reserves`, { token: admin.token });
+    expect(before.data.reserves.map((r: { reason: string }) => r.reason)).toEqual(['unsigned', 'unsigned', 'unsigned']);
+    const keys = [payoutKey, ownerKeys[2]!, ownerKeys[0]!];
+    const signed = await porSign(keys, [owners[2]!, owners[0]!]);
     expect(signed.status).toBe(0);
     expect(signed.output).toContain(`Signed snapshot ${snapshot.id}`);
-    expect(signed.output).not.toContain(payoutKey.slice(2));
-    expect(signed.output).not.toContain(ownerKey.slice(2));
-    const body = JSON.parse(readFileSync(out, 'utf8')) as { signatures: { address: string; signature: Hex }[] };
+    for (const key of keys) expect(signed.output).not.toContain(key.slice(2));
 
-    const up = await call(t, 'POST', `/api/admin/proof-of-reserves/${snapshot.id}/signatures`, {
-      token: admin.token,
-      body: { signatures: body.signatures },
-    });
+    const up = await upload(signed.signatures);
     expect(up.statusCode).toBe(200);
     const byAddress = Object.fromEntries(
       up.data.reserves.map((r: { address: string; verified: boolean; balance: number }) => [r.address, r]),
@@ -141,6 +149,59 @@ describe.runIf(avail.ok)('proof of reserves on chain (anvil) and the independent
       token: admin.token,
       body: { signatures: [{ address: shared, signature: forged }] },
     });
+    expect((await call(t, 'GET', '/api/proof-of-reserves')).data.reserves.counted).toBe(3_500_000);
+  });
+
+  it('the treasury signed by one owner, or with a non-owner, is listed but not counted, and the back office says why', async () => {
+    const one = await porSign([ownerKeys[1]!], [owners[1]!]);
+    expect(one.status).toBe(0);
+    const alone = await upload(one.signatures);
+    expect(reserveOf(alone.data, treasury)).toMatchObject({
+      balance: 2_000_000,
+      verified: false,
+      reason: 'too_few_owners',
+    });
+    expect((await call(t, 'GET', '/api/proof-of-reserves')).data.reserves.counted).toBe(1_500_000);
+
+    // A signature by a key that is no owner, whatever owner signs beside it.
+    const withStranger = await porSign(
+      [ownerKeys[0]!, strangerKey],
+      [owners[0]!, privateKeyToAccount(strangerKey).address],
+    );
+    const stranger = await upload(withStranger.signatures);
+    expect(reserveOf(stranger.data, treasury)).toMatchObject({ verified: false, reason: 'not_owner' });
+    // The payout address signed by another key.
+    const other = await privateKeyToAccount(strangerKey).signMessage({ message: stranger.data.message });
+    const wrong = await upload([{ address: payout, signature: other }]);
+    expect(reserveOf(wrong.data, payout)).toMatchObject({ verified: false, reason: 'wrong_signer' });
+    const listed = await call(t, 'GET', `/api/admin/proof-of-reserves/${snapshot.id}/reserves`, { token: admin.token });
+    expect(listed.headers['cache-control']).toBe('private, no-store');
+    // The shared address: the first test uploaded another key's signature for it.
+    expect(reserveOf(listed.data, shared)).toMatchObject({ verified: false, reason: 'wrong_signer' });
+
+    // The independent verifier refuses the one-owner signature too, were the server to count it.
+    const oneSig = one.signatures.find((x) => x.address.toLowerCase() === treasury.toLowerCase())!.signature;
+    await t.ctx.db.execute(
+      sql`UPDATE por_reserves SET signature = ${oneSig}, verified = true WHERE address = ${treasury.toLowerCase()}`,
+    );
+    const lied = await harvestPor([
+      'reserves',
+      '--snapshot',
+      `${base}/api/proof-of-reserves/${snapshot.id}`,
+      '--rpc',
+      node.url,
+      '--usdc',
+      token.address,
+    ]);
+    expect(lied.status).toBe(1);
+    expect(lied.output).toContain(
+      `MISMATCH: ${getAddress(treasury)} is counted, but its signature does not verify for this snapshot's message`,
+    );
+
+    // Signed again by 2 of the 3 owners (and the payout key): both count again.
+    const again = await porSign([payoutKey, ownerKeys[1]!, ownerKeys[2]!], [owners[1]!, owners[2]!]);
+    const back = await upload(again.signatures);
+    expect(reserveOf(back.data, treasury)).toMatchObject({ verified: true, reason: null });
     expect((await call(t, 'GET', '/api/proof-of-reserves')).data.reserves.counted).toBe(3_500_000);
   });
 

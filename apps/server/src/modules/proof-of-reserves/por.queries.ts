@@ -13,24 +13,33 @@ export async function insertSnapshot(db: Db, row: typeof porSnapshots.$inferInse
 
 /**
  * The snapshot's one consistent read, in one statement: every user's liability becomes a leaf (in user id order),
- * and the ledger chain's head is read with it. Returns the number of leaves, their total and that head.
+ * and the ledger chain's head is read with it. Returns the number of leaves, how many are investors' (not staff),
+ * their total and that head.
  */
 export async function insertLeaves(
   db: Db,
   snapshotId: string,
-): Promise<{ leaves: number; total: bigint; headId: number | null; headHash: string | null }> {
-  const [row] = await rawRows<{ leaves: number; total: string; head_id: string | null; head_hash: string | null }>(
+): Promise<{ leaves: number; investors: number; total: bigint; headId: number | null; headHash: string | null }> {
+  const [row] = await rawRows<{
+    leaves: number;
+    investors: number;
+    total: string;
+    head_id: string | null;
+    head_hash: string | null;
+  }>(
     db,
     sql`WITH ins AS (
           INSERT INTO por_leaves (snapshot_id, idx, user_id, amount)
           SELECT ${snapshotId}::uuid, (row_number() OVER (ORDER BY user_id) - 1)::int, user_id, amount
-          FROM (${USER_LIABILITIES}) l RETURNING amount)
+          FROM (${USER_LIABILITIES}) l RETURNING user_id, amount)
         SELECT (SELECT count(*) FROM ins)::int AS leaves, (SELECT coalesce(sum(amount), 0) FROM ins)::text AS total,
+          (SELECT count(*) FROM ins JOIN users u ON u.id = ins.user_id WHERE NOT u.is_admin)::int AS investors,
           (SELECT nullif(head_id, 0)::text FROM ledger_chain_state WHERE id = 1) AS head_id,
           (SELECT head_hash FROM ledger_chain_state WHERE id = 1 AND head_id > 0) AS head_hash`,
   );
   return {
     leaves: row?.leaves ?? 0,
+    investors: row?.investors ?? 0,
     total: BigInt(row?.total ?? 0),
     headId: row?.head_id ? Number(row.head_id) : null,
     headHash: row?.head_hash ?? null,
@@ -86,7 +95,14 @@ export async function nodesAt(
 export async function completeSnapshot(
   db: Db,
   id: string,
-  done: { root: string; total: bigint; leaves: number; ledgerTxId: number | null; ledgerHead: string | null },
+  done: {
+    root: string;
+    total: bigint;
+    leaves: number;
+    investors: number;
+    ledgerTxId: number | null;
+    ledgerHead: string | null;
+  },
 ): Promise<void> {
   await db.update(porSnapshots).set(done).where(eq(porSnapshots.id, id));
 }
@@ -133,10 +149,10 @@ export async function setSignature(
   snapshotId: string,
   address: string,
   signature: string,
-  verified: boolean,
+  verdict: { verified: boolean; reason: string | null },
 ): Promise<void> {
   await db
     .update(porReserves)
-    .set({ signature, verified })
+    .set({ signature, ...verdict })
     .where(and(eq(porReserves.snapshotId, snapshotId), eq(porReserves.address, address)));
 }

@@ -15,6 +15,8 @@ import * as service from './por.service.ts';
 
 /** Shared caches may keep an answer a minute: a snapshot's figures change only when signatures are uploaded. */
 const LATEST = 'public, max-age=60';
+/** Snapshots the back office lists, newest first. */
+const ADMIN_LIST = 100;
 
 /** Proof of reserves: public snapshots (no sign-in), an investor's own proof, an administrator's snapshot and signatures. */
 export function porRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -58,6 +60,23 @@ export function porRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (req, reply) => {
         const proof = await service.proofFor(ctx, currentUser(req).id, req.query.id);
         return reply.header('cache-control', 'private, no-store').send(proof);
+      },
+    );
+    // The back office's reads: never cached, so counted reserves show at once after an upload.
+    app.get(
+      '/admin/proof-of-reserves/snapshots',
+      { onRequest: requireRole('read'), schema: { response: { 200: porHistoryResponse } } },
+      async (_req, reply) => {
+        const snapshots = (await service.history(ctx, ADMIN_LIST)).reverse();
+        return reply.header('cache-control', 'private, no-store').send({ snapshots });
+      },
+    );
+    app.get(
+      '/admin/proof-of-reserves/:id/reserves',
+      { onRequest: requireRole('read'), schema: { params: porIdParams, response: { 200: porReservesResponse } } },
+      async (req, reply) => {
+        const r = await service.reserves(ctx, req.params.id);
+        return reply.header('cache-control', 'private, no-store').send(r);
       },
     );
     app.post(

@@ -1,9 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { recoverMessageAddress, type Hex } from 'viem';
 import { MSG } from '@harvest/shared/messages';
 import { microToUsdc } from '@harvest/shared/money';
-import type { PorProof, PorReserves, PorSnapshot } from '@harvest/shared/schemas/proof-of-reserves';
+import type {
+  PorProof,
+  PorReserves,
+  PorSnapshot,
+  PorUnverifiedReason,
+} from '@harvest/shared/schemas/proof-of-reserves';
 import { EMPTY_LEAF, leaf, levelUp, toHex, type SumNode } from '@harvest/por-verifier/merkle';
 import { reservesMessage } from '@harvest/por-verifier/message';
+import type { Chain } from '../../chain/chain.ts';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/tx.ts';
 import { extendChain } from '../../ledger/hash-chain.ts';
@@ -24,6 +31,7 @@ function toDto(s: q.SnapshotRow, reserves: { counted: bigint; listed: bigint } |
     root: s.root,
     total: microToUsdc(s.total),
     leaves: s.leaves,
+    investors: s.investors,
     blockNumber: s.blockNumber === null ? null : Number(s.blockNumber),
     takenAt: s.takenAt.toISOString(),
     reserves: { counted: microToUsdc(counted), listed: microToUsdc(reserves?.listed ?? 0n) },
@@ -65,7 +73,8 @@ export async function takeSnapshot(ctx: AppContext): Promise<PorSnapshot> {
   await inTransaction(ctx.db, async (tx) => {
     await q.insertSnapshot(tx, { id, takenAt: ctx.clock.now(), root: '', total: 0n, leaves: 0, blockNumber, saltKey });
     const read = await q.insertLeaves(tx, id);
-    if (read.leaves < 2) throw conflict(MSG.porTooFewInvestors);
+    // Investors, not leaves: with one investor beside staff leaves, the tree would publish that one balance.
+    if (read.investors < 2) throw conflict(MSG.porTooFewInvestors);
     const counts = levelCounts(read.leaves);
     let level: SumNode[] = [];
     for (let from = 0; from < read.leaves; from += READ_LEAVES) {
@@ -94,6 +103,7 @@ export async function takeSnapshot(ctx: AppContext): Promise<PorSnapshot> {
       root: toHex(root.hash),
       total: root.sum,
       leaves: read.leaves,
+      investors: read.investors,
       ledgerTxId: read.headId,
       ledgerHead: read.headHash,
     });
@@ -158,6 +168,7 @@ export async function reserves(ctx: AppContext, id: string): Promise<PorReserves
       balance: microToUsdc(r.balance),
       signature: r.signature,
       verified: r.verified,
+      reason: r.verified ? null : ((r.reason as PorUnverifiedReason | null) ?? 'unsigned'),
     })),
   };
 }
@@ -220,12 +231,9 @@ export async function uploadSignatures(
     const address = sig.address.toLowerCase();
     // A file signed offline may hold more (a Safe owner's own address): only the snapshot's reserves are kept.
     if (!listed.has(address)) continue;
-    const ok = /^0x[0-9a-fA-F]{130,}$/.test(sig.signature)
-      ? await chain.verifiesMessage(address, message, sig.signature)
-      : { ok: true as const, value: false };
-    if (!ok.ok) throw new AppError('upstream_error', MSG.depositChainUnavailable);
-    await q.setSignature(ctx.db, s.id, address, sig.signature, ok.value);
-    if (ok.value) verified++;
+    const verdict = await signatureVerdict(chain, address, message, sig.signature);
+    await q.setSignature(ctx.db, s.id, address, sig.signature, verdict);
+    if (verdict.verified) verified++;
   }
   await writeAudit(ctx.db, {
     adminId: admin.id,
@@ -237,4 +245,36 @@ export async function uploadSignatures(
     ip,
   });
   return reserves(ctx, s.id);
+}
+
+const SIGNATURE_LENGTH = 132; // 0x and 65 bytes of hex
+
+/**
+ * Checks a reserve's signature on chain (recovered for a key, EIP-1271 for a contract wallet) and, when it fails,
+ * says why from what the signature recovers to and, for a Safe-like wallet, its owners and threshold.
+ */
+async function signatureVerdict(
+  chain: Chain,
+  address: string,
+  message: string,
+  signature: string,
+): Promise<{ verified: boolean; reason: PorUnverifiedReason | null }> {
+  const refused = (reason: PorUnverifiedReason) => ({ verified: false, reason });
+  if (!/^0x(?:[0-9a-fA-F]{130})+$/.test(signature)) return refused('malformed');
+  const ok = await chain.verifiesMessage(address, message, signature);
+  if (!ok.ok) throw new AppError('upstream_error', MSG.depositChainUnavailable);
+  if (ok.value) return { verified: true, reason: null };
+  const wallet = await chain.walletOwners(address);
+  if (!wallet.ok) throw new AppError('upstream_error', MSG.depositChainUnavailable);
+  const signers: string[] = [];
+  for (let i = 2; i < signature.length; i += SIGNATURE_LENGTH - 2) {
+    const part = `0x${signature.slice(i, i + SIGNATURE_LENGTH - 2)}` as Hex;
+    const signer = await recoverMessageAddress({ message, signature: part }).catch(() => null);
+    if (!signer) return refused('malformed');
+    signers.push(signer.toLowerCase());
+  }
+  if (!wallet.value) return refused('wrong_signer');
+  const owners = new Set(wallet.value.owners);
+  if (signers.some((a) => !owners.has(a))) return refused('not_owner');
+  return refused(new Set(signers).size < wallet.value.threshold ? 'too_few_owners' : 'refused');
 }

@@ -72,7 +72,9 @@ describe('proof of reserves: snapshots, inclusion proofs and the public JSON', (
     expect(s).toMatchObject({
       root: expect.stringMatching(/^0x[0-9a-f]{64}$/),
       total: 1_234_567.891234 + 25 + 3.5 + 0.700001 + 50,
+      // The administrator's own rewards are a leaf, not an investor.
       leaves: 5,
+      investors: 4,
       blockNumber: null,
       takenAt: expect.any(String),
       reserves: { counted: 0, listed: 0 },
@@ -149,6 +151,40 @@ describe('proof of reserves: snapshots, inclusion proofs and the public JSON', (
     expect(history.map((h: { id: string }) => h.id)).toEqual([first.id, second.id]);
   });
 
+  it('the back office lists every snapshot newest first, uncached; any staff role reads it, only a money role acts', async () => {
+    const auditor = await makeUser(t, { role: 'auditor' });
+    const support = await makeUser(t, { role: 'support' });
+    const finance = await makeUser(t, { role: 'finance' });
+    const list = await call(t, 'GET', '/api/admin/proof-of-reserves/snapshots', { token: auditor.token });
+    expect(list.statusCode).toBe(200);
+    expect(list.headers['cache-control']).toBe('private, no-store');
+    const history = (await call(t, 'GET', '/api/proof-of-reserves/history')).data.snapshots;
+    expect(list.data.snapshots).toEqual([...history].reverse());
+    const [newest] = list.data.snapshots;
+    const reserves = await call(t, 'GET', `/api/admin/proof-of-reserves/${newest.id}/reserves`, {
+      token: auditor.token,
+    });
+    expect(reserves.statusCode).toBe(200);
+    expect(reserves.data).toMatchObject({ snapshotId: newest.id, reserves: [] });
+
+    for (const who of [auditor, support]) {
+      const take = await call(t, 'POST', '/api/admin/proof-of-reserves/snapshots', { token: who.token });
+      expect(take.statusCode).toBe(403);
+      expect(take.data.code).toBe('forbidden_role');
+      const sign = await call(t, 'POST', `/api/admin/proof-of-reserves/${newest.id}/signatures`, {
+        token: who.token,
+        body: { signatures: [] },
+      });
+      expect(sign.statusCode).toBe(403);
+    }
+    const investor = await call(t, 'GET', '/api/admin/proof-of-reserves/snapshots', { token: users[1]!.token });
+    expect(investor.statusCode).toBe(403);
+    const taken = await call(t, 'POST', '/api/admin/proof-of-reserves/snapshots', { token: finance.token });
+    expect(taken.statusCode).toBe(200);
+    // Staff are not investors, and staff who are owed nothing are leaves of 0 like anyone else.
+    expect(taken.data).toMatchObject({ leaves: newest.leaves + 3, investors: newest.investors });
+  });
+
   it('the proof is the signed-in user’s own: none without a session, none of a snapshot taken before they joined', async () => {
     expect((await call(t, 'GET', '/api/user/proof-of-reserves/proof')).statusCode).toBe(401);
     const late = await makeUser(t);
@@ -190,7 +226,7 @@ describe('proof of reserves: snapshots, inclusion proofs and the public JSON', (
         }),
       );
       const s = (await call(t, 'POST', '/api/admin/proof-of-reserves/snapshots', { token: admin.token })).data;
-      expect(s.leaves).toBe(n + users.length + 1);
+      expect(s.leaves).toBe(n + users.length + 4);
       const solvency = await call(t, 'GET', '/api/admin/solvency', { token: admin.token });
       expect(micro(s.total)).toBe(micro(solvency.data.liabilities));
       const idx = [0, 1023, 1024, 2047, 2048, s.leaves - 1];
@@ -208,4 +244,27 @@ describe('proof of reserves: snapshots, inclusion proofs and the public JSON', (
       }
     },
   );
+});
+
+describe('proof of reserves: one investor beside staff', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('is not published, though the tree would have 2 leaves: it would be that investor’s balance', async () => {
+    const admin = await makeUser(t, { isAdmin: true });
+    const investor = await makeUser(t);
+    await fund(t, admin.user.id, 700_001n, 'rewards');
+    await fund(t, investor.user.id, 1_234_567_000_000n);
+    const r = await call(t, 'POST', '/api/admin/proof-of-reserves/snapshots', { token: admin.token });
+    expect(r.statusCode).toBe(409);
+    expect(r.data.error).toBe('A proof of reserves needs at least 2 investors: nothing was published.');
+    expect((await call(t, 'GET', '/api/proof-of-reserves')).statusCode).toBe(404);
+    await fund(t, (await makeUser(t)).user.id, 5_000_000n);
+    const ok = await call(t, 'POST', '/api/admin/proof-of-reserves/snapshots', { token: admin.token });
+    expect(ok.data).toMatchObject({ leaves: 3, investors: 2, total: 1_234_567 + 5 + 0.700001 });
+    expect((await call(t, 'GET', '/api/proof-of-reserves')).data).toMatchObject({ leaves: 3, investors: 2 });
+  });
 });

@@ -59,6 +59,8 @@ const NEEDS: Record<string, Ability> = {
   'PUT /api/admin/withdrawal-policy': 'money',
   'POST /api/admin/proof-of-reserves/snapshots': 'money',
   'POST /api/admin/proof-of-reserves/:id/signatures': 'money',
+  'GET /api/admin/proof-of-reserves/snapshots': 'read',
+  'GET /api/admin/proof-of-reserves/:id/reserves': 'read',
 };
 
 let t: TestApp;

@@ -35,6 +35,7 @@ export const ADMIN_TABS: TabDef[] = [
   { id: 'tiers-admin', label: () => t('Tiers'), component: tab(() => import('./tabs/admin-tiers.tsx')) },
   { id: 'audit', label: () => t('Audit Log'), component: tab(() => import('./tabs/admin-audit.tsx')) },
   { id: 'approvals', label: () => t('Approvals'), component: tab(() => import('./tabs/admin-approvals.tsx')) },
+  { id: 'reserves', label: () => t('Proof of reserves'), component: tab(() => import('./tabs/admin-por.tsx')) },
   {
     id: 'staff',
     label: () => t('Staff'),

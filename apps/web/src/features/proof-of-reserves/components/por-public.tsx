@@ -42,7 +42,7 @@ function Figures({ s }: { s: PorSnapshot }) {
           label={t('Coverage')}
           value={s.coverage === null ? '—' : percent(s.coverage * 100, { min: 1, max: 2 })}
         />
-        <StatCard label={t('Investors')} value={count(s.leaves)} />
+        <StatCard label={t('Investors')} value={count(s.investors)} />
         <StatCard label={t('Block')} value={s.blockNumber === null ? '—' : count(s.blockNumber)} />
         <StatCard label={t('Taken')} value={dateTime(s.takenAt)} />
       </div>
