@@ -43,7 +43,7 @@ function Figures({ s }: { s: PorSnapshot }) {
           value={s.coverage === null ? '—' : percent(s.coverage * 100, { min: 1, max: 2 })}
         />
         <StatCard label={t('Investors')} value={count(s.investors)} />
-        <StatCard label={t('Block')} value={s.blockNumber === null ? '—' : count(s.blockNumber)} />
+        <StatCard label={t('Block number')} value={s.blockNumber === null ? '—' : count(s.blockNumber)} />
         <StatCard label={t('Taken')} value={dateTime(s.takenAt)} />
       </div>
       <p className="text-sm break-all text-white" data-testid="por-root">
