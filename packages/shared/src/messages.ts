@@ -48,6 +48,7 @@ export const MSG = {
     'This mailbox already has an account (addresses that differ only by a +tag, or by dots at Gmail, are one mailbox). Sign in with it instead.',
   adminOnlyEmail: 'Only administrators can change their email',
   emailUpdated: 'Email updated',
+  withdrawalPasswordChanged: 'Withdrawal password changed',
   signedOut: 'Signed out',
   cannotBlockAdmin: 'Administrators cannot be blocked',
   userBlocked: 'User blocked',

@@ -52,7 +52,11 @@ export type MailEvent =
       notes: string | null;
       at: Date;
     }
-  | { kind: 'two_factor_enabled' | 'two_factor_disabled' | 'password_changed'; at: Date; notMeUrl?: string }
+  | {
+      kind: 'two_factor_enabled' | 'two_factor_disabled' | 'password_changed' | 'withdrawal_password_changed';
+      at: Date;
+      notMeUrl?: string;
+    }
   | {
       kind: 'passkey_added' | 'passkey_removed';
       name: string;
@@ -312,6 +316,16 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings, t: Translate): B
       return {
         subject: t('Your password was changed'),
         lead: t('The login password of your account was changed; other sessions were signed out.'),
+        rows: [[t('Date'), when]],
+        closing: [notYou],
+        ...notMeLink(t, e.notMeUrl),
+      };
+    case 'withdrawal_password_changed':
+      return {
+        subject: t('Your withdrawal password was changed'),
+        lead: t(
+          'The withdrawal password of your account was changed; withdrawals are held for a while as a precaution.',
+        ),
         rows: [[t('Date'), when]],
         closing: [notYou],
         ...notMeLink(t, e.notMeUrl),

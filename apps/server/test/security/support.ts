@@ -376,6 +376,11 @@ export function validBodies(w: World): Record<string, Record<string, unknown> | 
     'POST /api/login': { email: w.investor.user.email, password: 'wrong-password' },
     'PUT /api/user/profile': { firstName: 'New', lastName: 'Name' },
     'PUT /api/user/preferences': { locale: 'ru' },
+    'PUT /api/user/withdrawal-password': {
+      currentWithdrawalPassword: 'wrong-password',
+      newWithdrawalPassword: 'probe-withdraw-9',
+      confirmWithdrawalPassword: 'probe-withdraw-9',
+    },
     'PUT /api/user/admin/update-email': { newEmail: 'new-admin@example.com', password: 'password-1' },
     'POST /api/user/generate-invitation': undefined,
     'POST /api/user/logout': undefined,

@@ -12,6 +12,7 @@ import { SecurityActivity } from '../features/account-security/components/securi
 import { SessionsSection } from '../features/account-security/components/sessions-section.tsx';
 import { MyWithdrawalLimits } from '../features/withdrawal-limits/components/my-withdrawal-limits.tsx';
 import { WithdrawalLockSection } from '../features/withdrawals/components/withdrawal-lock-section.tsx';
+import { WithdrawalPasswordSection } from '../features/profile/components/withdrawal-password-section.tsx';
 import { Email } from '../components/ui/email.tsx';
 import { t } from '../lib/i18n.tsx';
 
@@ -104,6 +105,7 @@ export default function UserControls() {
             )}
             {!user.isAdmin && <WithdrawalLockSection />}
             {!user.isAdmin && <AddressBookSection />}
+            {!user.isAdmin && <WithdrawalPasswordSection />}
             {!user.isAdmin && <MyWithdrawalLimits />}
             <PasskeysSection />
             <TwoFactorSection />

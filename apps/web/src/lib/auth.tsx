@@ -13,6 +13,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { meResponse, preferencesResponse, type PlatformInfo, type User } from '@harvest/shared/schemas/user';
 import { messageResponse } from '@harvest/shared/schemas/common';
 import { TEXT } from '@harvest/shared/texts';
+import { can, type Ability } from '@harvest/shared/staff';
 import { ApiError, api, hasCode, setBlockedHandler, setSessionEndedHandler, tokenStore } from './api-client.ts';
 import { currentLocale, localeUnsaved, markLocaleUnsaved, setLocale } from './i18n.tsx';
 import { setPlatformTimeZone } from './time-zone.ts';
@@ -55,7 +56,8 @@ interface AuthState {
   refresh(): Promise<void>;
 }
 
-const AuthContext = createContext<AuthState | null>(null);
+/** Exported for tests only (test/render.tsx signs a staff member in without a server). */
+export const AuthContext = createContext<AuthState | null>(null);
 const RETURN_KEY = 'returnTo';
 
 /**
@@ -230,4 +232,12 @@ export function useAuth(): AuthState {
 /** The platform settings (clock, explorer), null before the session is read or outside a session. */
 export function usePlatform(): PlatformInfo | null {
   return useContext(AuthContext)?.platform ?? null;
+}
+
+/**
+ * Whether the signed-in staff member's role allows `ability` (the one table, packages/shared/src/staff.ts): every
+ * back-office control asks this, so a role sees only what the server would let it do. False outside a session.
+ */
+export function useCan(ability: Ability): boolean {
+  return can(useContext(AuthContext)?.user?.role, ability);
 }

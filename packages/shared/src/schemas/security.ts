@@ -169,6 +169,7 @@ export const SECURITY_EVENT_TYPES = [
   'last_passkey_removed',
   /** A password sign-in from a new device on an account that has a passkey (which would not need the password). */
   'password_sign_in_new_device',
+  'withdrawal_password_changed',
 ] as const;
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
 export const securityEventSchema = z.object({

@@ -123,6 +123,36 @@ export const updateEmailBody = z.strictObject({
 });
 export type UpdateEmailInput = z.input<typeof updateEmailBody>;
 
+/**
+ * PUT /api/user/withdrawal-password (Profile): the current withdrawal password, the new one twice (the signup's
+ * rules: at least 6 characters, not the login password, which the server checks) and, with the authenticator on,
+ * its code. It holds withdrawals for SECURITY_HOLD_HOURS.
+ */
+export const withdrawalPasswordBody = z
+  .strictObject({
+    currentWithdrawalPassword: z
+      .string({ error: TEXT.withdrawalPasswordRequired })
+      .check(
+        z.minLength(1, TEXT.withdrawalPasswordRequired),
+        z.maxLength(MAX_LENGTH.password, TEXT.withdrawalPasswordWrong),
+      ),
+    newWithdrawalPassword: z
+      .string({ error: TEXT.withdrawalPasswordTooShort })
+      .check(
+        z.minLength(MIN_PASSWORD_LENGTH, TEXT.withdrawalPasswordTooShort),
+        atMost<string>(MAX_LENGTH.password, tooLongText(msg('Password'), MAX_LENGTH.password)),
+      ),
+    confirmWithdrawalPassword: z.string(),
+    totpCode: z.optional(z.string().check(z.trim(), z.maxLength(MAX_LENGTH.authCode))),
+  })
+  .check(
+    z.refine((v) => v.confirmWithdrawalPassword === v.newWithdrawalPassword, {
+      message: TEXT.newPasswordsMismatch,
+      path: ['confirmWithdrawalPassword'],
+    }),
+  );
+export type WithdrawalPasswordInput = z.input<typeof withdrawalPasswordBody>;
+
 export const invitationResponse = z.object({ code: z.string() });
 
 /** PUT /api/user/preferences: the person's language and cycle reminders, kept on the account; one or both. */

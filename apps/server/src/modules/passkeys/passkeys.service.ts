@@ -4,7 +4,6 @@ import {
   generateRegistrationOptions,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
-import { NOT_ME_LINK_TTL_MS } from '@harvest/shared/constants';
 import { MSG } from '@harvest/shared/messages';
 import type { Passkey } from '@harvest/shared/schemas/passkeys';
 import type { AppContext } from '../../context.ts';
@@ -13,10 +12,8 @@ import { inTransaction } from '../../db/tx.ts';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../lib/errors.ts';
 import { confirmPassword } from '../../lib/reauth.ts';
 import { CHALLENGE_TTL_MS, relyingParty } from '../../lib/webauthn.ts';
-import { queueMail } from '../../mail/outbox.ts';
 import type { AuthUser, Client } from '../../plugins/auth.ts';
-import { createLink } from '../account-links/account-links.service.ts';
-import { recordSecurityEvent } from '../security-events/security-events.queries.ts';
+import { tellOwner } from '../security-events/tell-owner.ts';
 import { startSession, type SignInClient } from '../sessions/sessions.service.ts';
 import { verifySecondFactor } from '../two-factor/two-factor.service.ts';
 import { findUserById } from '../users/users.queries.ts';
@@ -112,7 +109,7 @@ export async function addPasskey(
       createdAt: now,
     });
     if (!row) throw conflict(MSG.passkeyAlreadyAdded);
-    await tellOwner(tx, ctx, user, client, { added: true, last: false, name: row.name, at: now });
+    await tellPasskeyChange(tx, ctx, user, client, { added: true, last: false, name: row.name, at: now });
     return toDto(row);
   });
 }
@@ -137,7 +134,7 @@ export async function removePasskey(
     const row = await q.deletePasskey(tx, user.id, id);
     if (!row) throw notFound();
     const last = (await q.countPasskeys(tx, user.id)) === 0;
-    await tellOwner(tx, ctx, user, client, { added: false, last, name: row.name, at: now });
+    await tellPasskeyChange(tx, ctx, user, client, { added: false, last, name: row.name, at: now });
   });
 }
 
@@ -175,34 +172,24 @@ export async function signInWithPasskey(
 }
 
 /** A passkey added or removed: the security event, and the owner's e-mail with its "this wasn't me" link. */
-async function tellOwner(
+async function tellPasskeyChange(
   tx: Tx,
   ctx: AppContext,
   user: AuthUser,
   client: Client,
   change: { added: boolean; last: boolean; name: string; at: Date },
 ): Promise<void> {
-  const type = change.added ? 'passkey_added' : change.last ? 'last_passkey_removed' : 'passkey_removed';
-  await recordSecurityEvent(tx, {
-    userId: user.id,
-    type,
+  await tellOwner(tx, ctx, user.id, client, {
+    type: change.added ? 'passkey_added' : change.last ? 'last_passkey_removed' : 'passkey_removed',
     at: change.at,
-    ip: client.ip,
-    device: client.device,
     detail: change.name,
-  });
-  const notMeUrl = await createLink(tx, ctx, {
-    userId: user.id,
-    kind: 'not_me',
-    targetId: client.sessionId,
-    ttlMs: NOT_ME_LINK_TTL_MS,
-  });
-  await queueMail(tx, ctx, user.id, {
-    kind: change.added ? 'passkey_added' : 'passkey_removed',
-    name: change.name,
-    last: change.last,
-    device: client.device,
-    notMeUrl,
-    at: change.at,
+    mail: (notMeUrl) => ({
+      kind: change.added ? 'passkey_added' : 'passkey_removed',
+      name: change.name,
+      last: change.last,
+      device: client.device,
+      notMeUrl,
+      at: change.at,
+    }),
   });
 }

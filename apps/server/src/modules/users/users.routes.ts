@@ -12,6 +12,7 @@ import {
   toggleBlockResponse,
   updateEmailBody,
   updateEmailResponse,
+  withdrawalPasswordBody,
 } from '@harvest/shared/schemas/user';
 import type { AppContext } from '../../context.ts';
 import { authHooks, currentClient, currentUser } from '../../plugins/auth.ts';
@@ -50,6 +51,15 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           req.sessionMfa,
         );
         return { user: await dto(user), ...(token ? { token } : {}) };
+      },
+    );
+
+    app.put(
+      '/user/withdrawal-password',
+      { onRequest: requireUser, schema: { body: withdrawalPasswordBody, response: { 200: messageResponse } } },
+      async (req) => {
+        await service.changeWithdrawalPassword(ctx, currentUser(req), req.body, currentClient(req));
+        return { message: MSG.withdrawalPasswordChanged };
       },
     );
 

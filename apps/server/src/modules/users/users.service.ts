@@ -6,16 +6,15 @@ import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { constraintName, inTransaction, sqlState } from '../../db/tx.ts';
 import { openUserAccounts } from '../../ledger/ledger.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../lib/errors.ts';
 import { assertNotCommon, hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { confirmPassword } from '../../lib/reauth.ts';
 import { countPasswordChange } from '../../lib/throttle.ts';
-import { NOT_ME_LINK_TTL_MS } from '@harvest/shared/constants';
 import type { AuthUser, Client } from '../../plugins/auth.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
 import { queueMail } from '../../mail/outbox.ts';
-import { createLink } from '../account-links/account-links.service.ts';
 import { recordSecurityEvent } from '../security-events/security-events.queries.ts';
+import { tellOwner } from '../security-events/tell-owner.ts';
 import { revokeSessions } from '../sessions/sessions.queries.ts';
 import { reissue, revokeAllSessions } from '../sessions/sessions.service.ts';
 import { verifySecondFactor } from '../two-factor/two-factor.service.ts';
@@ -146,21 +145,12 @@ export async function updateProfile(
       at: ctx.clock.now(),
       ip: client.ip,
     });
-    await recordSecurityEvent(tx, {
-      userId: user.id,
+    await tellOwner(tx, ctx, user.id, client, {
       type: 'password_changed',
       at: now,
-      ip: client.ip,
-      device: client.device,
+      mail: (notMeUrl) => ({ kind: 'password_changed', at: now, notMeUrl }),
     });
     const { tokenVersion } = await revokeAllSessions(tx, ctx, user.id, client.sessionId);
-    const notMeUrl = await createLink(tx, ctx, {
-      userId: user.id,
-      kind: 'not_me',
-      targetId: client.sessionId,
-      ttlMs: NOT_ME_LINK_TTL_MS,
-    });
-    await queueMail(tx, ctx, user.id, { kind: 'password_changed', at: now, notMeUrl });
     const token = await reissue(tx, ctx, {
       userId: user.id,
       sessionId: client.sessionId,
@@ -171,6 +161,47 @@ export async function updateProfile(
   });
   if (!done.updated) throw notFound();
   return { user: done.updated, token: done.token };
+}
+
+/**
+ * The withdrawal password, changed from Profile the way the login password is: the current one (wrong ones count in
+ * the withdrawal-password throttle, as at Withdraw All) and the authenticator code when it is on; the new one must not
+ * be the login password. The owner is told ("this wasn't me" link) and withdrawals are held (hold-triggers.ts).
+ */
+export async function changeWithdrawalPassword(
+  ctx: AppContext,
+  user: AuthUser,
+  input: { currentWithdrawalPassword: string; newWithdrawalPassword: string; totpCode?: string | undefined },
+  client: Client,
+): Promise<void> {
+  assertNotCommon(input.newWithdrawalPassword);
+  if (user.totpEnabled) await verifySecondFactor(ctx, user, input.totpCode, client.ip);
+  const attempt = await ctx.throttles.withdrawalPassword.begin(user.id, client.ip);
+  if (!(await verifyPassword(user.withdrawalPasswordHash, input.currentWithdrawalPassword)))
+    throw unauthorized(MSG.withdrawalPasswordWrong, 'wrong_password');
+  await attempt.succeeded();
+  // Counted before the comparison: its answer tells whether a guess is the login password.
+  await countPasswordChange(ctx.counters, user.id);
+  if (await verifyPassword(user.passwordHash, input.newWithdrawalPassword))
+    throw badRequest(MSG.withdrawalPasswordSame).about('newWithdrawalPassword');
+  const withdrawalPasswordHash = await hashPassword(input.newWithdrawalPassword);
+  const now = ctx.clock.now();
+  await inTransaction(ctx.db, async (tx) => {
+    await q.updateUser(tx, user.id, { withdrawalPasswordHash });
+    await writeAudit(tx, {
+      adminId: user.id,
+      action: 'withdrawal_password_change',
+      targetType: 'user',
+      targetId: user.id,
+      at: now,
+      ip: client.ip,
+    });
+    await tellOwner(tx, ctx, user.id, client, {
+      type: 'withdrawal_password_changed',
+      at: now,
+      mail: (notMeUrl) => ({ kind: 'withdrawal_password_changed', at: now, notMeUrl }),
+    });
+  });
 }
 
 /** The person's language, kept on the account: the app, their e-mails and statements (docs/decisions/0075). */

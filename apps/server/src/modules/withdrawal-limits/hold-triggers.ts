@@ -13,6 +13,7 @@ export interface HoldTrigger {
  */
 export const HOLD_TRIGGERS: readonly HoldTrigger[] = [
   { type: 'password_changed' },
+  { type: 'withdrawal_password_changed' },
   { type: 'two_factor_disabled' },
   { type: 'email_changed' },
   { type: 'address_added', afterNewDevice: true },

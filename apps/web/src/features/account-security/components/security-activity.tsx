@@ -13,6 +13,7 @@ const LABELS: Record<SecurityEventType, string> = {
   sign_in: msg('Signed in'),
   sign_in_failed: msg('Failed sign-in'),
   password_changed: msg('Password changed'),
+  withdrawal_password_changed: msg('Withdrawal password changed'),
   email_changed: msg('E-mail changed'),
   address_added: msg('Withdrawal address added'),
   address_confirmed: msg('Withdrawal address confirmed'),

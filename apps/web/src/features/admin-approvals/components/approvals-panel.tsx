@@ -13,7 +13,7 @@ import { Card } from '../../../components/ui/card.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
 import { errorText } from '../../../lib/api-client.ts';
-import { useAuth } from '../../../lib/auth.tsx';
+import { useAuth, useCan } from '../../../lib/auth.tsx';
 import { bidiName, count, dateTime, fullName, percent, usdc } from '../../../lib/format.ts';
 import { t } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast.ts';
@@ -90,6 +90,7 @@ function valueText(field: ProposalChange['field'], v: string | null): string {
 export function ApprovalsPanel() {
   const q = useQuery(proposalsQuery());
   const { user } = useAuth();
+  const approver = useCan('approve');
   const decide = useDecideProposal();
   const [asking, setAsking] = useState<{ p: Proposal; decision: 'approve' | 'reject' } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -134,7 +135,7 @@ export function ApprovalsPanel() {
             <ul className="space-y-3">
               {data.proposals.map((p) => {
                 const mine = p.proposedBy._id === user?.id;
-                const allowed = can(user?.role, PROPOSAL_ABILITY[p.kind]);
+                const allowed = approver && can(user?.role, PROPOSAL_ABILITY[p.kind]);
                 return (
                   <li key={p.id}>
                     <Card>

@@ -43,6 +43,7 @@ const ACTION_WORDS: Record<string, string> = {
   user_unblock: msg('User unblocked'),
   email_change: msg('E-mail changed'),
   password_change: msg('Password changed'),
+  withdrawal_password_change: msg('Withdrawal password changed'),
   two_factor_enable: msg('Two-factor authentication turned on'),
   two_factor_disable: msg('Two-factor authentication turned off'),
   deposit_approve: msg('Deposit approved'),

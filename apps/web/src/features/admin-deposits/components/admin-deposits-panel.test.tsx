@@ -52,7 +52,7 @@ describe('Reject deposit (the reason dialog)', () => {
         };
       return undefined;
     });
-    renderApp(<AdminDepositsPanel />, { auth: false });
+    renderApp(<AdminDepositsPanel />, { staff: 'owner' });
     await user.click(await screen.findByRole('button', { name: /^Reject deposit of 12\.50.USDC by Ada Lovelace/ }));
     const dialog = await screen.findByRole('dialog', { name: 'Reject deposit' });
     await user.click(within(dialog).getByRole('button', { name: 'Reject deposit' }));

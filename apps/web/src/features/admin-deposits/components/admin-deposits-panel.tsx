@@ -26,6 +26,7 @@ import { usePagedQuery } from '../../../lib/use-paged-query.ts';
 import { rich, t } from '../../../lib/i18n.tsx';
 import { StoredText } from '../../../components/ui/stored-text.tsx';
 import { ChainValue } from '../../../components/ui/chain-value.tsx';
+import { useCan } from '../../../lib/auth.tsx';
 
 const FILTER_LABEL: Record<AdminDepositFilter, string> = {
   all: msg('All'),
@@ -98,6 +99,7 @@ function AdminDepositRow({ deposit: d }: { deposit: AdminDeposit }) {
   const [rejecting, setRejecting] = useState(false);
   const [approving, setApproving] = useState(false);
   const failure = useFailure();
+  const money = useCan('money');
   async function onApprove() {
     try {
       const res = await approve.mutateAsync(d._id);
@@ -149,7 +151,7 @@ function AdminDepositRow({ deposit: d }: { deposit: AdminDeposit }) {
           </p>
         )}
       </div>
-      {d.status === 'pending' && (
+      {money && d.status === 'pending' && (
         <div className="flex gap-2">
           <Button
             variant="danger"

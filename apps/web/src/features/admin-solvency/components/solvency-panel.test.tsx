@@ -1,9 +1,9 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Solvency } from '@harvest/shared/schemas/solvency';
 import { SolvencyPanel } from './solvency-panel.tsx';
+import { renderApp } from '../../../test/render.tsx';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -28,12 +28,8 @@ function show(s: Solvency, onPost: (path: string) => Response = () => json({ err
     init?.method === 'POST' ? onPost(new URL(url, 'http://x').pathname) : json(s),
   );
   vi.stubGlobal('fetch', fetch);
-  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={qc}>
-      <SolvencyPanel />
-    </QueryClientProvider>,
-  );
+  // A finance member: the treasury's controls are theirs.
+  renderApp(<SolvencyPanel />, { staff: 'finance' });
   return fetch;
 }
 

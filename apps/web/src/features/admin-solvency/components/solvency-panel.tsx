@@ -13,6 +13,7 @@ import { toast } from '../../../lib/toast.ts';
 import { solvencyQuery, useAcknowledgeAlarm, useReconcile, useRefreshSolvency } from '../api/solvency.ts';
 import { rich, t } from '../../../lib/i18n.tsx';
 import { ChainValue } from '../../../components/ui/chain-value.tsx';
+import { useCan } from '../../../lib/auth.tsx';
 
 /** A watcher that has not read the chain for this long has stopped finding deposits: say so. */
 const WATCHER_STALE_MS = 10 * 60_000;
@@ -25,6 +26,7 @@ const WATCHER_STALE_MS = 10 * 60_000;
 export function SolvencyPanel() {
   const q = useQuery(solvencyQuery());
   const refresh = useRefreshSolvency();
+  const money = useCan('money');
 
   async function onRefresh() {
     try {
@@ -39,9 +41,11 @@ export function SolvencyPanel() {
     <Card
       title={t('Solvency')}
       actions={
-        <Button variant="secondary" onClick={onRefresh} disabled={refresh.isPending}>
-          {refresh.isPending ? t('Reading...') : t('Refresh now')}
-        </Button>
+        money && (
+          <Button variant="secondary" onClick={onRefresh} disabled={refresh.isPending}>
+            {refresh.isPending ? t('Reading...') : t('Refresh now')}
+          </Button>
+        )
       }
     >
       <QueryState query={q} what={t('solvency')} fallback={t('Solvency could not be loaded.')} lines={4}>
@@ -182,6 +186,7 @@ function WatcherLine({ watcher }: { watcher: NonNullable<Solvency['watcher']> })
 /** The last sweep of the deposit addresses into the treasury, and the plan the offline signer takes (decision 0072). */
 function SweepLine({ s }: { s: Solvency }) {
   const [busy, setBusy] = useState(false);
+  const money = useCan('money');
   async function onDownload() {
     setBusy(true);
     try {
@@ -206,9 +211,11 @@ function SweepLine({ s }: { s: Solvency }) {
             )
           : t('No sweep of the deposit addresses yet.')}
       </p>
-      <Button variant="secondary" onClick={onDownload} disabled={busy}>
-        {busy ? t('Reading...') : t('Download sweep plan')}
-      </Button>
+      {money && (
+        <Button variant="secondary" onClick={onDownload} disabled={busy}>
+          {busy ? t('Reading...') : t('Download sweep plan')}
+        </Button>
+      )}
     </div>
   );
 }
@@ -229,6 +236,7 @@ const APPROVED_KINDS: ReadonlySet<Difference['kind']> = new Set(['unpaid', 'over
 
 function ReconciliationSection({ run }: { run: Reconciliation | null }) {
   const reconcile = useReconcile();
+  const money = useCan('money');
   async function onReconcile() {
     try {
       toast.success((await reconcile.mutateAsync()).message);
@@ -243,9 +251,11 @@ function ReconciliationSection({ run }: { run: Reconciliation | null }) {
         <h3 id="reconciliation-title" className="font-semibold text-slate-900">
           {t('Reconciliation against the chain')}
         </h3>
-        <Button variant="secondary" onClick={onReconcile} disabled={reconcile.isPending || running}>
-          {running ? t('Reconciling...') : t('Reconcile now')}
-        </Button>
+        {money && (
+          <Button variant="secondary" onClick={onReconcile} disabled={reconcile.isPending || running}>
+            {running ? t('Reconciling...') : t('Reconcile now')}
+          </Button>
+        )}
       </div>
       <p
         data-testid="reconciliation-status"
@@ -327,6 +337,7 @@ function reconciliationText(run: Reconciliation | null): string {
 
 function Alarms({ alarms }: { alarms: Solvency['alarms'] }) {
   const ack = useAcknowledgeAlarm();
+  const money = useCan('money');
   async function onAck(id: string) {
     try {
       toast.success((await ack.mutateAsync(id)).message);
@@ -348,15 +359,17 @@ function Alarms({ alarms }: { alarms: Solvency['alarms'] }) {
             <p className="min-w-0 flex-1 [overflow-wrap:anywhere]">
               <span className="font-medium">{dateTime(a.createdAt)}:</span> {a.detail}
             </p>
-            <Button
-              variant="danger"
-              className="self-end sm:self-start"
-              onClick={() => onAck(a._id)}
-              disabled={ack.isPending}
-              aria-label={t('Acknowledge alarm: {detail}', { detail: a.detail })}
-            >
-              {t('Acknowledge')}
-            </Button>
+            {money && (
+              <Button
+                variant="danger"
+                className="self-end sm:self-start"
+                onClick={() => onAck(a._id)}
+                disabled={ack.isPending}
+                aria-label={t('Acknowledge alarm: {detail}', { detail: a.detail })}
+              >
+                {t('Acknowledge')}
+              </Button>
+            )}
           </li>
         ))}
       </ul>

@@ -14,12 +14,14 @@ import { useQuery } from '@tanstack/react-query';
 import { adminTiersQuery } from '../api/tiers.ts';
 import { dateTime, percent, usdc } from '../../../lib/format.ts';
 import { t } from '../../../lib/i18n.tsx';
+import { useCan } from '../../../lib/auth.tsx';
 
 /** Tier management: create, edit, activate and deactivate. Bought investments keep their terms. */
 export function TiersManager() {
   const q = useQuery(adminTiersQuery());
   const [editing, setEditing] = useState<AdminTier | 'new' | null>(null);
   const save = useSaveTier();
+  const money = useCan('money');
 
   async function setActive(tier: AdminTier, active: boolean) {
     try {
@@ -32,14 +34,17 @@ export function TiersManager() {
 
   return (
     <div className="space-y-4">
-      <Card title={t('Investment Tiers')} actions={<Button onClick={() => setEditing('new')}>{t('New Tier')}</Button>}>
+      <Card
+        title={t('Investment Tiers')}
+        actions={money && <Button onClick={() => setEditing('new')}>{t('New Tier')}</Button>}
+      >
         <p className="text-sm text-slate-600">
           {t(
             'Changes apply to new investments only: an investment keeps the name, amount and daily rate it was bought with. Inactive tiers are hidden from investors.',
           )}
         </p>
       </Card>
-      {editing && <TierForm tier={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+      {money && editing && <TierForm tier={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
       <QueryState
         query={q}
         what={t('tiers')}
@@ -70,18 +75,20 @@ export function TiersManager() {
                       {t('{rate} daily · order {order}', { rate: percent(tier.dailyRate), order: tier.sortOrder })}
                     </p>
                     <p className="text-xs text-slate-500">{t('Updated {date}', { date: dateTime(tier.updatedAt) })}</p>
-                    <div className="mt-3 flex flex-wrap gap-2">
-                      <Button variant="secondary" onClick={() => setEditing(tier)}>
-                        {t('Edit')}
-                      </Button>
-                      <Button
-                        variant={tier.active ? 'danger' : 'success'}
-                        disabled={save.isPending}
-                        onClick={() => void setActive(tier, !tier.active)}
-                      >
-                        {tier.active ? t('Deactivate') : t('Activate')}
-                      </Button>
-                    </div>
+                    {money && (
+                      <div className="mt-3 flex flex-wrap gap-2">
+                        <Button variant="secondary" onClick={() => setEditing(tier)}>
+                          {t('Edit')}
+                        </Button>
+                        <Button
+                          variant={tier.active ? 'danger' : 'success'}
+                          disabled={save.isPending}
+                          onClick={() => void setActive(tier, !tier.active)}
+                        >
+                          {tier.active ? t('Deactivate') : t('Activate')}
+                        </Button>
+                      </div>
+                    )}
                   </Card>
                 </li>
               ))}

@@ -19,6 +19,7 @@ import {
   userSessionsQuery,
 } from '../api/user-security.ts';
 import { ChainValue } from '../../../components/ui/chain-value.tsx';
+import { useCan } from '../../../lib/auth.tsx';
 
 const SESSION_STYLE = {
   active: 'bg-emerald-100 text-emerald-800',
@@ -49,6 +50,7 @@ export function UserSecurity({ user, name }: { user: AdminUser; name: string }) 
   const [pending, setPending] = useState<Pending>(null);
   const [busy, setBusy] = useState(false);
   const failure = useFailure();
+  const support = useCan('support');
 
   async function run() {
     setBusy(true);
@@ -70,14 +72,16 @@ export function UserSecurity({ user, name }: { user: AdminUser; name: string }) 
 
   return (
     <div className="mt-3 space-y-3 rounded-xl bg-slate-50 p-4 text-sm">
-      <div className="flex flex-wrap gap-2">
-        <Button variant="danger" onClick={() => setPending('revoke')}>
-          {t('Sign out all sessions')}
-        </Button>
-        <Button variant={user.withdrawalsFrozen ? 'secondary' : 'danger'} onClick={() => setPending('freeze')}>
-          {user.withdrawalsFrozen ? t('Unfreeze withdrawals') : t('Freeze withdrawals')}
-        </Button>
-      </div>
+      {support && (
+        <div className="flex flex-wrap gap-2">
+          <Button variant="danger" onClick={() => setPending('revoke')}>
+            {t('Sign out all sessions')}
+          </Button>
+          <Button variant={user.withdrawalsFrozen ? 'secondary' : 'danger'} onClick={() => setPending('freeze')}>
+            {user.withdrawalsFrozen ? t('Unfreeze withdrawals') : t('Freeze withdrawals')}
+          </Button>
+        </div>
+      )}
       <section aria-label={t('Sessions of {name}', { name })}>
         <h4 className="font-semibold text-slate-800">{t('Sessions')}</h4>
         <QueryState query={sessions} what={t('sessions')} lines={2}>

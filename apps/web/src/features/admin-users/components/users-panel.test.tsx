@@ -51,7 +51,7 @@ const userDto = (u: AdminUser) => ({
 });
 
 function renderPanel(slots: Parameters<typeof UsersPanel>[0] = {}) {
-  return renderApp(<UsersPanel {...slots} />, { auth: false });
+  return renderApp(<UsersPanel {...slots} />, { staff: 'owner' });
 }
 
 describe('UsersPanel', () => {

@@ -22,6 +22,7 @@ import { rich, t } from '../../../lib/i18n.tsx';
 import { sayReceipt } from '../../../lib/server-text.ts';
 import { UserSecurity } from './user-security.tsx';
 import { ChainValue } from '../../../components/ui/chain-value.tsx';
+import { useCan } from '../../../lib/auth.tsx';
 
 const DEPOSIT_STYLE = {
   pending: 'bg-amber-100 text-amber-800',
@@ -132,6 +133,7 @@ function UserCard({
   const [showSecurity, setShowSecurity] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const toggle = useToggleBlock();
+  const support = useCan('support');
   const name = `${user.firstName} ${user.lastName}`.trim();
   // Both ways are confirmed first and said after ("User blocked: Ada Lovelace"). Failures are silent (spec); the
   // list is refetched either way, so the badge is the server's state.
@@ -171,7 +173,7 @@ function UserCard({
             {user.phone ?? t('Phone not provided')} · {t('Joined {date}', { date: date(user.createdAt) })}
           </p>
         </div>
-        {!user.isAdmin && (
+        {support && !user.isAdmin && (
           <Button
             variant={user.isBlocked ? 'secondary' : 'danger'}
             disabled={toggle.isPending}

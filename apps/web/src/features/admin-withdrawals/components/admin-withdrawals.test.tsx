@@ -42,7 +42,7 @@ function showOne(w: AdminWithdrawal, decide: (path: string) => unknown = () => u
       ? { ...list, withdrawals: [w] }
       : decide(path),
   );
-  renderApp(<AdminWithdrawals />, { auth: false });
+  renderApp(<AdminWithdrawals />, { staff: 'owner' });
   return api;
 }
 const button = (name: string) => screen.getByRole<HTMLButtonElement>('button', { name });
@@ -59,7 +59,7 @@ describe('AdminWithdrawals', () => {
       if (path.startsWith('/withdrawal/admin/approve')) return approveAnswers.shift();
       if (path.startsWith('/withdrawal/admin/reject')) return new Response('', { status: 500 });
     });
-    renderApp(<AdminWithdrawals />, { auth: false });
+    renderApp(<AdminWithdrawals />, { staff: 'owner' });
     expect(await screen.findByRole('tab', { name: 'Pending (1)' })).toBeTruthy();
     // History counts what was decided (7 in all, 1 still pending).
     expect(screen.getByRole('tab', { name: 'History (6)' })).toBeTruthy();
@@ -150,7 +150,7 @@ describe('AdminWithdrawals', () => {
 
   it("says 'Failed to fetch withdrawals' when the list cannot be read", async () => {
     stubApi(() => new Response('', { status: 500 }));
-    renderApp(<AdminWithdrawals />, { auth: false });
+    renderApp(<AdminWithdrawals />, { staff: 'owner' });
     expect((await screen.findAllByText(TEXT.fetchWithdrawalsFailed)).length).toBeGreaterThan(0);
   });
 });

@@ -21,6 +21,7 @@ import { adminWithdrawalsQuery, WITHDRAWALS_PAGE_SIZE, type WithdrawalView } fro
 import { dateTime, shortHash, usdc } from '../../../lib/format.ts';
 import { Email } from '../../../components/ui/email.tsx';
 import { usePagedQuery } from '../../../lib/use-paged-query.ts';
+import { useCan } from '../../../lib/auth.tsx';
 import { rich, t, known } from '../../../lib/i18n.tsx';
 import { shownAddress } from '@harvest/shared/address';
 import { ChainValue } from '../../../components/ui/chain-value.tsx';
@@ -47,6 +48,8 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: ReactNode } = {}) {
   /** Pending withdrawals ticked for a payout batch (by id, across pages). */
   const [forBatch, setForBatch] = useState<ReadonlySet<string>>(new Set());
   const [exporting, setExporting] = useState(false);
+  // Batches and decisions move money: a role that only reads sees the lists and the details, no controls.
+  const money = useCan('money');
   const list = usePagedQuery((at) => adminWithdrawalsQuery(view, at), {
     pageSize: WITHDRAWALS_PAGE_SIZE,
     total: (d) => d.pagination.total,
@@ -91,7 +94,7 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: ReactNode } = {}) {
         title={t('Withdrawals')}
         actions={
           <div className="flex flex-wrap gap-2">
-            {view === 'pending' && forBatch.size > 0 && (
+            {money && view === 'pending' && forBatch.size > 0 && (
               <Button onClick={() => setExporting(true)}>{t('Export payout batch ({n})', { n: forBatch.size })}</Button>
             )}
             {toolbar}
@@ -122,7 +125,7 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: ReactNode } = {}) {
                 <ul className="space-y-2">
                   {rows.map((w) => (
                     <li key={w._id} className="flex items-start gap-2">
-                      {view === 'pending' && (
+                      {money && view === 'pending' && (
                         <input
                           type="checkbox"
                           className="mt-4 size-5 shrink-0 accent-purple-700 disabled:opacity-40"
@@ -160,7 +163,17 @@ export function AdminWithdrawals({ toolbar }: { toolbar?: ReactNode } = {}) {
       </Card>
 
       <div ref={panel} className="h-fit lg:sticky lg:top-20">
-        <ProcessPanel key={selected?._id ?? 'none'} withdrawal={selected} onDone={() => setSelectedId(null)} />
+        {money ? (
+          <ProcessPanel key={selected?._id ?? 'none'} withdrawal={selected} onDone={() => setSelectedId(null)} />
+        ) : (
+          <Card title={t('Withdrawal details')}>
+            {selected ? (
+              <PayoutSummary withdrawal={selected} />
+            ) : (
+              <p className="text-sm text-slate-500">{t('Select a withdrawal from the list to see its details.')}</p>
+            )}
+          </Card>
+        )}
       </div>
       <ExportBatchDialog
         open={exporting}
@@ -320,22 +333,7 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
           className="space-y-4"
           noValidate
         >
-          <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 rounded-xl bg-purple-50 p-3 text-sm">
-            <dt className="text-slate-600">{t('User')}</dt>
-            <dd className="text-end [overflow-wrap:anywhere] text-slate-900">
-              {withdrawal.userId ? `${withdrawal.userId.firstName} ${withdrawal.userId.lastName}` : '—'}
-            </dd>
-            <dt className="text-slate-600">{t('Gross')}</dt>
-            <dd className="text-end text-slate-900">{usdc(withdrawal.amount)}</dd>
-            <dt className="text-slate-600">{t('Fee')}</dt>
-            <dd className="text-end text-slate-900">{usdc(withdrawal.feeAmount)}</dd>
-            <dt className="font-semibold text-slate-900">{t('Pay (net)')}</dt>
-            <dd className="text-end font-bold text-emerald-700">{usdc(withdrawal.netAmount)}</dd>
-            <dt className="col-span-2 text-slate-600">{t('To wallet')}</dt>
-            <dd className="col-span-2 text-xs text-slate-900">
-              <ChainValue kind="address" value={withdrawal.walletAddress} />
-            </dd>
-          </dl>
+          <PayoutSummary withdrawal={withdrawal} />
           {withdrawal.frozen && (
             <p role="status" className="rounded-xl bg-red-50 p-3 text-sm text-red-800">
               {t("This account's withdrawals are frozen: it cannot be paid. Lift the freeze in Users first.")}
@@ -433,5 +431,27 @@ function ProcessPanel({ withdrawal, onDone }: { withdrawal: AdminWithdrawal | nu
         </form>
       )}
     </Card>
+  );
+}
+
+/** Who is paid what, and where. */
+function PayoutSummary({ withdrawal }: { withdrawal: AdminWithdrawal }) {
+  return (
+    <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 rounded-xl bg-purple-50 p-3 text-sm">
+      <dt className="text-slate-600">{t('User')}</dt>
+      <dd className="text-end [overflow-wrap:anywhere] text-slate-900">
+        {withdrawal.userId ? `${withdrawal.userId.firstName} ${withdrawal.userId.lastName}` : '—'}
+      </dd>
+      <dt className="text-slate-600">{t('Gross')}</dt>
+      <dd className="text-end text-slate-900">{usdc(withdrawal.amount)}</dd>
+      <dt className="text-slate-600">{t('Fee')}</dt>
+      <dd className="text-end text-slate-900">{usdc(withdrawal.feeAmount)}</dd>
+      <dt className="font-semibold text-slate-900">{t('Pay (net)')}</dt>
+      <dd className="text-end font-bold text-emerald-700">{usdc(withdrawal.netAmount)}</dd>
+      <dt className="col-span-2 text-slate-600">{t('To wallet')}</dt>
+      <dd className="col-span-2 text-xs text-slate-900">
+        <ChainValue kind="address" value={withdrawal.walletAddress} />
+      </dd>
+    </dl>
   );
 }

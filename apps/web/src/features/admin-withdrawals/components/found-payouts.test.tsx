@@ -46,7 +46,7 @@ describe('payouts found on chain and payout batches', () => {
       if (method === 'POST' && path === '/withdrawal/admin/payouts/p1/assign')
         return { message: 'Withdrawals approved with this payout' };
     });
-    renderApp(<FoundPayouts />, { auth: false });
+    renderApp(<FoundPayouts />, { staff: 'owner' });
     expect(await screen.findByText(/2 sets of pending withdrawals/)).toBeTruthy();
     const approve = screen.getByRole('button', { name: 'Approve with this payout' });
     expect(approve).toHaveProperty('disabled', true);
@@ -64,7 +64,7 @@ describe('payouts found on chain and payout batches', () => {
         ? { payouts: [{ ...payout, status: 'held', detail, candidates: [['w1']] }] }
         : undefined,
     );
-    renderApp(<FoundPayouts />, { auth: false });
+    renderApp(<FoundPayouts />, { staff: 'owner' });
     expect(await screen.findByText('Held: account frozen')).toBeTruthy();
     expect(screen.getByText(detail)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Approve with this payout' })).toBeTruthy();
@@ -72,7 +72,7 @@ describe('payouts found on chain and payout batches', () => {
 
   it('nothing to decide: the card is not shown', async () => {
     stubApi(({ path }) => (path === '/withdrawal/admin/payouts' ? { payouts: [] } : undefined));
-    const { container } = renderApp(<FoundPayouts />, { auth: false });
+    const { container } = renderApp(<FoundPayouts />, { staff: 'owner' });
     await waitFor(() => expect(container.textContent).toBe(''));
   });
 

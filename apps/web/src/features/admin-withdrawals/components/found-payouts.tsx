@@ -10,6 +10,7 @@ import { toast } from '../../../lib/toast.ts';
 import { foundPayoutsQuery, useAssignPayout, useDismissPayout } from '../api/payouts.ts';
 import { rich, t, known } from '../../../lib/i18n.tsx';
 import { ChainValue } from '../../../components/ui/chain-value.tsx';
+import { useCan } from '../../../lib/auth.tsx';
 
 const SOURCE = { earning: msg('Cycle earning'), rewards: msg('Referral rewards'), balance: msg('Balance') } as const;
 
@@ -45,6 +46,7 @@ function PayoutItem({ p }: { p: FoundPayout }) {
   const assign = useAssignPayout();
   const dismiss = useDismissPayout();
   const name = `payout-${p._id}`;
+  const money = useCan('money');
   // Held: it paid a frozen account's withdrawals, which it does not complete (assigning is refused while frozen).
   const held = p.status === 'held';
 
@@ -86,7 +88,7 @@ function PayoutItem({ p }: { p: FoundPayout }) {
         )}
       </p>
       {p.detail && <p className={`mt-1 ${held ? 'text-red-800' : 'text-amber-900'}`}>{known(p.detail)}</p>}
-      {choices.length > 0 ? (
+      {!money ? null : choices.length > 0 ? (
         <fieldset className="mt-2 space-y-1">
           <legend className="font-medium text-slate-900">{t('It paid')}</legend>
           {choices.map((set, i) => (
@@ -118,16 +120,18 @@ function PayoutItem({ p }: { p: FoundPayout }) {
       ) : (
         <p className="mt-2 text-slate-700">{t('No pending withdrawal to this wallet.')}</p>
       )}
-      <div className="mt-2 flex flex-wrap justify-end gap-2">
-        <Button variant="secondary" onClick={() => void onDismiss()} disabled={dismiss.isPending}>
-          {t('Paid no withdrawal')}
-        </Button>
-        {choices.length > 0 && (
-          <Button variant="success" onClick={() => void onAssign()} disabled={choice === null || assign.isPending}>
-            {assign.isPending ? t('Approving...') : t('Approve with this payout')}
+      {money && (
+        <div className="mt-2 flex flex-wrap justify-end gap-2">
+          <Button variant="secondary" onClick={() => void onDismiss()} disabled={dismiss.isPending}>
+            {t('Paid no withdrawal')}
           </Button>
-        )}
-      </div>
+          {choices.length > 0 && (
+            <Button variant="success" onClick={() => void onAssign()} disabled={choice === null || assign.isPending}>
+              {assign.isPending ? t('Approving...') : t('Approve with this payout')}
+            </Button>
+          )}
+        </div>
+      )}
     </li>
   );
 }

@@ -32,7 +32,7 @@ function showBatches(batches: PayoutBatch[]) {
     if (method === 'POST' && path === '/withdrawal/admin/batches/b1/cancel')
       return { message: grace, batch: { ...open, status: 'cancelled' } };
   });
-  renderApp(<PayoutBatches />, { auth: false });
+  renderApp(<PayoutBatches />, { staff: 'owner' });
   return api;
 }
 const confirmButton = (dialog: HTMLElement) =>

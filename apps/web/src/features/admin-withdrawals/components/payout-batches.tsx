@@ -14,6 +14,7 @@ import { toast } from '../../../lib/toast.ts';
 import { batchesQuery, useCancelBatch, useCreateBatch, useDownloadBatchFile } from '../api/payouts.ts';
 import { t } from '../../../lib/i18n.tsx';
 import { sayReceipt } from '../../../lib/server-text.ts';
+import { useCan } from '../../../lib/auth.tsx';
 
 const BATCH_STATUS = {
   open: { label: msg('In payment'), cls: 'bg-sky-100 text-sky-800' },
@@ -151,6 +152,7 @@ function BatchItem({ b }: { b: PayoutBatch }) {
   const download = useDownload();
   const [confirm, setConfirm] = useState(false);
   const failure = useFailure();
+  const money = useCan('money');
   // Downloaded (as read, or as the server answered a cancel): the payout wallet may still execute the file.
   const [downloaded, setDownloaded] = useState(false);
   const [notExecuted, setNotExecuted] = useState(false);
@@ -212,7 +214,7 @@ function BatchItem({ b }: { b: PayoutBatch }) {
           {t('Cancelled: its withdrawals stay in payment until {date}', { date: dateTime(graceUntil) })}
         </p>
       )}
-      {b.status === 'open' && (
+      {money && b.status === 'open' && (
         <div className="mt-2 flex flex-wrap justify-end gap-2">
           <Button variant="secondary" onClick={() => void download(b._id, 'safe')}>
             {t('Safe file')}

@@ -9,6 +9,7 @@ import { errorText } from '../../../lib/api-client.ts';
 import { dateTime, usdc } from '../../../lib/format.ts';
 import { useFailure, useZodForm } from '../../../lib/form.ts';
 import { t } from '../../../lib/i18n.tsx';
+import { useCan } from '../../../lib/auth.tsx';
 import { toast } from '../../../lib/toast.ts';
 import { sayReceipt } from '../../../lib/server-text.ts';
 import { useSaveWithdrawalPolicy, withdrawalPolicyQuery } from '../api/withdrawal-limits.ts';
@@ -31,12 +32,52 @@ const text = (n: number | null) => (n === null ? '' : String(n));
 /** The back office's withdrawal limits: per investor per 24 hours and per 30 days, and the platform's per 24 hours. */
 export function WithdrawalPolicyPanel() {
   const q = useQuery(withdrawalPolicyQuery());
+  const money = useCan('money');
   return (
     <Card title={t('Withdrawal limits')}>
       <QueryState query={q} what={t('withdrawal limits')}>
-        {(data) => <PolicyForm key={data.policy.updatedAt ?? 'none'} policy={data.policy} />}
+        {(data) =>
+          money ? (
+            <PolicyForm key={data.policy.updatedAt ?? 'none'} policy={data.policy} />
+          ) : (
+            <PolicyFigures policy={data.policy} />
+          )
+        }
       </QueryState>
     </Card>
+  );
+}
+
+/** The limits as they stand, for a role that reads them but may not change them. */
+function PolicyFigures({ policy }: { policy: WithdrawalPolicy }) {
+  const limit = (n: number | null) => (n === null ? t('No limit') : usdc(n));
+  const rows = [
+    [t('Per investor, 24 hours (USDC)'), limit(policy.perInvestorDay)],
+    [t('Per investor, 30 days (USDC)'), limit(policy.perInvestorMonth)],
+    [t('Whole platform, 24 hours (USDC)'), limit(policy.platformDay)],
+  ];
+  return (
+    <div className="space-y-3">
+      <dl className="grid grid-cols-1 gap-3 text-sm sm:grid-cols-3">
+        {rows.map(([label, value]) => (
+          <div key={label} className="rounded-lg bg-slate-50 p-2">
+            <dt className="text-xs text-slate-600">{label}</dt>
+            <dd className="font-semibold whitespace-nowrap text-slate-900">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <Usage policy={policy} />
+    </div>
+  );
+}
+
+/** What the platform-wide limit has used, and when the limits last changed. */
+function Usage({ policy }: { policy: WithdrawalPolicy }) {
+  return (
+    <p className="text-sm text-slate-600">
+      {t('Withdrawn on the platform in the last 24 hours: {amount}', { amount: usdc(policy.platformUsedDay) })}
+      {policy.updatedAt && <> · {t('Updated {date}', { date: dateTime(policy.updatedAt) })}</>}
+    </p>
   );
 }
 
@@ -92,10 +133,7 @@ function PolicyForm({ policy }: { policy: WithdrawalPolicy }) {
           {...form.register('platformDay')}
         />
       </div>
-      <p className="text-sm text-slate-600">
-        {t('Withdrawn on the platform in the last 24 hours: {amount}', { amount: usdc(policy.platformUsedDay) })}
-        {policy.updatedAt && <> · {t('Updated {date}', { date: dateTime(policy.updatedAt) })}</>}
-      </p>
+      <Usage policy={policy} />
       {failure.text && (
         <p role="alert" className="text-sm text-rose-700">
           {failure.text}

@@ -60,7 +60,7 @@ describe('Admin users tab', () => {
         return { message: 'Balance updated successfully' };
       }
     });
-    renderApp(<AdminUsersTab />);
+    renderApp(<AdminUsersTab />, { staff: 'finance' });
     const card = (await screen.findByText('ada@example.com')).closest('section');
     if (!card) throw new Error('user card missing');
     await user.click(within(card).getByRole('button', { name: 'View Deposits' }));
@@ -105,7 +105,7 @@ describe('Admin users tab', () => {
         return { message: 'Balance updated successfully' };
       }
     });
-    renderApp(<AdminUsersTab />);
+    renderApp(<AdminUsersTab />, { staff: 'finance' });
     const card = (await screen.findByText('ada@example.com')).closest('section');
     if (!card) throw new Error('user card missing');
     await user.click(within(card).getByRole('button', { name: 'Update Balance' }));
@@ -136,7 +136,7 @@ describe('Admin users tab', () => {
     stubApi(({ path }) => {
       if (path.startsWith('/admin/users?')) return down ? 'network' : { users: [ada], page: 1, pageSize: 20, total: 1 };
     });
-    renderApp(<AdminUsersTab />);
+    renderApp(<AdminUsersTab />, { staff: 'finance' });
     const alert = await screen.findByRole('alert');
     expect(screen.queryByText('Ada Lovelace')).toBeNull();
     down = false;
