@@ -55,11 +55,15 @@ function routePreloads(): Plugin {
 
 /** Writes .br and .gz beside every built asset; the server sends them as they are (no compression per request). */
 function precompress(): Plugin {
+  // Where this build writes (--outDir: the budget check builds elsewhere).
+  let dir = '';
   return {
     name: 'harvest-precompress',
     apply: 'build',
+    configResolved(config) {
+      dir = path.resolve(config.root, config.build.outDir, config.build.assetsDir);
+    },
     closeBundle() {
-      const dir = path.resolve(import.meta.dirname, 'dist/assets');
       for (const name of readdirSync(dir)) {
         if (!/\.(js|css|svg|json)$/.test(name)) continue;
         const file = path.join(dir, name);

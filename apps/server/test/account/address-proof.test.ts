@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { MSG } from '@harvest/shared/messages';
-import { call, createTestApp, makeUser, type TestApp, type TestUser } from '../helpers.ts';
-import { lastMail, mailsTo } from './support.ts';
+import { call, createTestApp, fund, makeUser, type TestApp, type TestUser } from '../helpers.ts';
+import { lastMail, mailsTo, withdrawAll } from './support.ts';
 
 /**
  * "Prove with my wallet" without a chain RPC: the wallet signs our EIP-4361 message (EIP-191); a proven address needs
@@ -85,6 +85,42 @@ describe('an address proven by its wallet', () => {
     const message = await proofMessage(other, owner.address);
     const res = await add(u, owner.address, { message, signature: await owner.signMessage({ message }) });
     expect(res.data.code).toBe('address_proof_invalid');
+  });
+});
+
+describe('administrators see a withdrawal to a proven address as such', () => {
+  it("marks it in the admin list while the investor's book holds the address proven; not another's proof, nor a pasted one", async () => {
+    const admin = await makeUser(t, { isAdmin: true });
+    const wallet = privateKeyToAccount(generatePrivateKey());
+    const [prover, paster] = [await makeUser(t), await makeUser(t)];
+    const message = await proofMessage(prover, wallet.address);
+    expect(
+      (await add(prover, wallet.address, { message, signature: await wallet.signMessage({ message }) })).statusCode,
+    ).toBe(201);
+    // The same address pasted (not proven) in another investor's book: their withdrawal to it is not vouched for.
+    const pasted = await call(t, 'POST', '/api/user/withdrawal-addresses', {
+      token: paster.token,
+      body: { label: 'Pasted', address: wallet.address, password: paster.password },
+    });
+    expect(pasted.statusCode).toBe(201);
+    for (const u of [prover, paster]) {
+      await fund(t, u.user.id, 1_234_567_500_000n);
+      expect((await withdrawAll(t, u, wallet.address)).statusCode).toBe(200);
+    }
+    const proven = async () => {
+      const res = await call(t, 'GET', '/api/withdrawal/admin/pending?pageSize=100', { token: admin.token });
+      expect(res.statusCode).toBe(200);
+      const mine = (u: TestUser) =>
+        res.data.withdrawals.find((w: { userId: { email: string } }) => w.userId.email === u.user.email);
+      return [mine(prover)?.addressProven, mine(paster)?.addressProven];
+    };
+    expect(await proven()).toEqual([true, false]);
+    // Removed from the book, the address is no longer vouched for by it.
+    const [entry] = await book(prover);
+    expect(
+      (await call(t, 'DELETE', `/api/user/withdrawal-addresses/${entry._id}`, { token: prover.token })).statusCode,
+    ).toBe(200);
+    expect(await proven()).toEqual([false, false]);
   });
 });
 

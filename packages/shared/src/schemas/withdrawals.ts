@@ -87,13 +87,16 @@ export type Withdrawal = z.infer<typeof withdrawalSchema>;
 /**
  * Every admin view of a withdrawal: the requester populated (spec: userId with firstName, lastName, email), the
  * payout batch that holds it in payment (null: none; the investor still sees pending), until when when that batch was
- * cancelled after its file was downloaded, and whether its account's withdrawals are frozen (it cannot be paid).
+ * cancelled after its file was downloaded, whether its account's withdrawals are frozen (it cannot be paid), and
+ * whether its destination is proven by its wallet.
  */
 export const adminWithdrawalSchema = z.extend(withdrawalSchema, {
   userId: userRefSchema,
   batchId: z.nullable(z.string()),
   inPaymentUntil: z.nullable(isoDate),
   frozen: z.boolean(),
+  /** Its wallet address is in the investor's book, proven by the wallet that owns it (EIP-191 / EIP-1271). */
+  addressProven: z.boolean(),
 });
 export type AdminWithdrawal = z.infer<typeof adminWithdrawalSchema>;
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, or, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { oncePerDb, rawRows } from '../../db/raw.ts';
 import { keysetPage, type PageRequest } from '../../db/keyset.ts';
@@ -278,6 +278,14 @@ const populatedColumns = {
 const requester = { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email };
 
 /**
+ * Whether a withdrawal (its owner, its wallet) pays an address the owner's book holds as proven by its wallet (the
+ * book as it stands: an entry removed since no longer vouches for it). One probe of the book's live (user, address) index.
+ */
+const addressProven = (userId: SQLWrapper, wallet: SQLWrapper) =>
+  sql<boolean>`EXISTS (SELECT 1 FROM withdrawal_addresses wa
+    WHERE wa.user_id = ${userId} AND wa.address = lower(${wallet}) AND wa.removed_at IS NULL AND wa.proven_at IS NOT NULL)`;
+
+/**
  * An investor's withdrawals, newest first (GET /api/withdrawal/my-withdrawals, a hot read): built once per
  * database handle and prepared (a named statement on PostgreSQL), as the session user read is.
  */
@@ -320,6 +328,7 @@ interface RawAdminWithdrawal {
   b_status: string | null;
   b_grace: Date | null;
   u_frozen: boolean;
+  a_proven: boolean;
   inv_id: string | null;
   inv_tier: string | null;
   inv_amount: bigint | null;
@@ -357,6 +366,7 @@ function toAdminRow(r: RawAdminWithdrawal) {
     batchStatus: r.b_status,
     graceUntil: r.b_grace,
     frozen: r.u_frozen,
+    addressProven: r.a_proven,
     invId: r.inv_id,
     invTier: r.inv_tier,
     invAmount: r.inv_amount,
@@ -381,7 +391,8 @@ export async function adminPage(db: Db, status: string | undefined, page: PageRe
       ],
       rows: sql`SELECT w.*, i.id AS inv_id, i.tier_name AS inv_tier, i.amount AS inv_amount,
                        u.first_name AS u_first_name, u.last_name AS u_last_name, u.email AS u_email,
-                       u.withdrawals_frozen AS u_frozen, b.status AS b_status, b.grace_until AS b_grace, pk.k
+                       u.withdrawals_frozen AS u_frozen, ${addressProven(sql`w.user_id`, sql`w.wallet_address`)} AS a_proven,
+                       b.status AS b_status, b.grace_until AS b_grace, pk.k
                 FROM page_keys pk JOIN withdrawals w ON w.id = pk.k2 JOIN users u ON u.id = w.user_id
                 LEFT JOIN investments i ON i.id = w.investment_id
                 LEFT JOIN payout_batches b ON b.id = w.batch_id ORDER BY pk.ord`,
@@ -398,6 +409,7 @@ export async function adminOne(db: Db, id: string) {
       ...populatedColumns,
       user: requester,
       frozen: users.withdrawalsFrozen,
+      addressProven: addressProven(withdrawals.userId, withdrawals.walletAddress),
       batchStatus: payoutBatches.status,
       graceUntil: payoutBatches.graceUntil,
     })

@@ -55,7 +55,10 @@ export function toWithdrawalDto(r: PopulatedRow): Withdrawal {
   };
 }
 
-/** The admin view: the batch holding it in payment (and until when, for a cancelled one) and its owner's freeze. */
+/**
+ * The admin view: the batch holding it in payment (and until when, for a cancelled one), its owner's freeze, and whether
+ * its address is proven by its wallet.
+ */
 export function toAdminDto(r: AdminRow, now: Date): AdminWithdrawal {
   const paying = r.w.status === 'pending' && inPayment(r, now);
   return {
@@ -64,6 +67,7 @@ export function toAdminDto(r: AdminRow, now: Date): AdminWithdrawal {
     batchId: paying ? r.w.batchId : null,
     inPaymentUntil: paying && r.batchStatus === 'cancelled' ? iso(r.graceUntil) : null,
     frozen: r.frozen,
+    addressProven: r.addressProven,
   };
 }
 

@@ -27,6 +27,7 @@ const pending: AdminWithdrawal = {
   batchId: null,
   inPaymentUntil: null,
   frozen: false,
+  addressProven: false,
   payeeRefused: false,
 };
 const list = {
@@ -146,6 +147,23 @@ describe('AdminWithdrawals', () => {
       notes:
         'USDC refuses transfers to this wallet address (its issuer blocked it): withdraw again to another address.',
     });
+  });
+
+  it('an address proven by its wallet says so in words, in the row and in Process Withdrawal', async () => {
+    const user = userEvent.setup();
+    showOne({ ...pending, addressProven: true });
+    const row = await screen.findByRole('button', { name: /Ada Lovelace/ });
+    expect(within(row).getByText('Proven by its wallet')).toBeTruthy();
+    await user.click(row);
+    const panel = screen.getByRole('heading', { name: 'Process Withdrawal' }).closest('section');
+    if (!panel) throw new Error('no Process Withdrawal panel');
+    expect(within(panel).getByText('Proven by its wallet')).toBeTruthy();
+  });
+
+  it('an unproven address carries no proven badge', async () => {
+    showOne(pending);
+    await screen.findByRole('button', { name: /Ada Lovelace/ });
+    expect(screen.queryByText('Proven by its wallet')).toBeNull();
   });
 
   it("says 'Failed to fetch withdrawals' when the list cannot be read", async () => {

@@ -242,6 +242,7 @@ function WithdrawalRow({ w, selected, onSelect }: { w: AdminWithdrawal; selected
       <p className="mt-1 font-mono text-xs break-all text-slate-600" dir="ltr">
         {shownAddress(w.walletAddress)}
       </p>
+      {w.addressProven && <ProvenBadge />}
       <p className="mt-1 text-xs text-slate-600">
         {t('Requested {date}', { date: dateTime(w.requestedAt) })}
         {w.processedAt && <> · {t('Processed {date}', { date: dateTime(w.processedAt) })}</>}
@@ -249,6 +250,15 @@ function WithdrawalRow({ w, selected, onSelect }: { w: AdminWithdrawal; selected
       </p>
       {w.notes && <p className="mt-1 text-xs text-slate-600">{t('Notes: {notes}', { notes: known(w.notes) })}</p>}
     </button>
+  );
+}
+
+/** The investor's wallet signed for this address in their book: a phisher's pasted address cannot show it. */
+function ProvenBadge() {
+  return (
+    <span className="mt-1 inline-block rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-semibold text-emerald-800">
+      {t('Proven by its wallet')}
+    </span>
   );
 }
 
@@ -451,6 +461,7 @@ function PayoutSummary({ withdrawal }: { withdrawal: AdminWithdrawal }) {
       <dt className="col-span-2 text-slate-600">{t('To wallet')}</dt>
       <dd className="col-span-2 text-xs text-slate-900">
         <ChainValue kind="address" value={withdrawal.walletAddress} />
+        {withdrawal.addressProven && <ProvenBadge />}
       </dd>
     </dl>
   );

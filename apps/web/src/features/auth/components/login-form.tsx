@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from '../../../lib/toast.ts';
 import { TEXT } from '@harvest/shared/texts';
@@ -27,9 +27,34 @@ export function LoginForm() {
   const form = useZodForm<Values>(loginBody, { defaultValues: { email: '', password: '', totpCode: '' } });
   const { errors, isSubmitting } = form.formState;
   const failure = useFailure();
+  const notAccepted = msg('This passkey was not accepted. Try again.');
+  // The e-mail field's autofill offers saved passkeys from the page's load (where the browser can) until the password
+  // form or the passkey button takes over; a new round offers them again after that did not sign in.
+  const [offer, setOffer] = useState(0);
+  const autofill = useRef<AbortController | null>(null);
+  const refused = (err: unknown) => {
+    failure.set(err, notAccepted);
+    toast.error(errorText(err, notAccepted));
+    setOffer((n) => n + 1);
+  };
+  // What an offer ends in, as this render has it (the offer itself starts once per round).
+  const ended = useRef({ signIn: auth.signIn, refused });
+  ended.current = { signIn: auth.signIn, refused };
+  useEffect(() => {
+    const stop = new AbortController();
+    autofill.current = stop;
+    import('../api/passkey-login.ts')
+      .then(({ signInFromAutofill }) => signInFromAutofill(stop.signal))
+      .then(
+        (res) => res && ended.current.signIn(res.token, res.user),
+        (err: unknown) => ended.current.refused(err),
+      );
+    return () => stop.abort();
+  }, [offer]);
 
   const onValid = async (v: Values) => {
     failure.clear();
+    autofill.current?.abort();
     try {
       const res = await login({
         email: v.email.trim(),
@@ -40,6 +65,7 @@ export function LoginForm() {
       // The sign-in page leaves for the dashboard (or the screen the session ended on) once signed in.
       auth.signIn(res.token, res.user);
     } catch (err) {
+      setOffer((n) => n + 1);
       // The first answer of a two-factor account is the next step, not a failure: no error, no toast.
       if (hasCode(err, 'two_factor_required') && !needsCode) {
         setNeedsCode(true);
@@ -55,14 +81,14 @@ export function LoginForm() {
   // Two factors in one: the passkey and the PIN or biometric that unlocked it (no authenticator code after it).
   const withPasskey = async () => {
     failure.clear();
+    autofill.current?.abort();
     try {
       // Loaded when chosen: most sign-ins use the password, and the page's first load stays small.
       const { signInWithPasskey } = await import('../api/passkey-login.ts');
       const res = await signInWithPasskey();
       auth.signIn(res.token, res.user);
     } catch (err) {
-      failure.set(err, msg('This passkey was not accepted. Try again.'));
-      toast.error(errorText(err, msg('This passkey was not accepted. Try again.')));
+      refused(err);
     }
   };
 
@@ -81,7 +107,8 @@ export function LoginForm() {
         <TextInput
           label={t('Email')}
           type="email"
-          autoComplete="email"
+          // "webauthn": the browser's autofill offers this site's passkeys here too.
+          autoComplete="username webauthn"
           maxLength={MAX_LENGTH.email}
           error={errors.email?.message}
           {...form.register('email')}
