@@ -114,10 +114,22 @@ const MONEY_BUTTONS = [
   'Cancel batch',
   'Paid no withdrawal',
   'Approve with this payout',
+  'Take a snapshot now',
 ];
 const MONEY_PATTERNS = ['Approve deposit of {amount} by {name}', 'Reject deposit of {amount} by {name}'];
 const SUPPORT_BUTTONS = ['Block', 'Unblock', 'Sign out all sessions', 'Freeze withdrawals', 'Unfreeze withdrawals'];
-const TABS = ['Admin', 'Analytics', 'Users', 'Deposits', 'Withdrawals', 'Referrals', 'Tiers', 'Audit Log', 'Approvals'];
+const TABS = [
+  'Admin',
+  'Analytics',
+  'Users',
+  'Deposits',
+  'Withdrawals',
+  'Referrals',
+  'Tiers',
+  'Audit Log',
+  'Approvals',
+  'Proof of reserves',
+];
 
 async function expectNone(page: Page, lang: Lang, names: string[]) {
   for (const name of names)
@@ -172,6 +184,9 @@ async function walk(page: Page, role: 'support' | 'auditor', lang: Lang) {
       }
       case 'Tiers':
         await expect(panel.getByText(say(lang, 'ACTIVE'), { exact: true }).first()).toBeVisible();
+        break;
+      case 'Proof of reserves':
+        await expect(panel.getByRole('link', { name: say(lang, 'Public page') })).toBeVisible();
         break;
     }
     await expectNone(page, lang, MONEY_BUTTONS);

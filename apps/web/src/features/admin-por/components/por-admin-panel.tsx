@@ -2,14 +2,13 @@ import { msg } from '@harvest/shared/i18n';
 import { useState, type ChangeEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { PorSnapshot, PorUnverifiedReason } from '@harvest/shared/schemas/proof-of-reserves';
-import { can } from '@harvest/shared/staff';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { ChainValue } from '../../../components/ui/chain-value.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
 import { errorText } from '../../../lib/api-client.ts';
-import { useAuth } from '../../../lib/auth.tsx';
+import { useCan } from '../../../lib/auth.tsx';
 import { useFailure } from '../../../lib/form.ts';
 import { count, dateTime, percent, usdc } from '../../../lib/format.ts';
 import { t } from '../../../lib/i18n.tsx';
@@ -39,8 +38,7 @@ const KIND: Record<string, string> = {
  */
 export function PorAdminPanel() {
   const q = useQuery(adminSnapshotsQuery());
-  const { user } = useAuth();
-  const mayAct = can(user?.role, 'money');
+  const mayAct = useCan('money');
   const [chosen, setChosen] = useState<string | null>(null);
   return (
     <div className="space-y-5">
