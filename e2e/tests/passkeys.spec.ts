@@ -137,6 +137,8 @@ test('an investor adds a passkey, signs in with it, and confirms Withdraw All wi
 test('Arabic: the sign-in page offers the passkey, and Profile lists it, right to left', async ({ page }) => {
   await withAuthenticator(page);
   await page.goto(`${site}/login`);
+  // The page is drawn (and its passkey offer started) before the language changes under it.
+  await expect(page.getByRole('button', { name: 'Continue with a passkey' })).toBeVisible();
   await page.getByLabel('Language').selectOption('ar');
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
   await expect(page.getByRole('button', { name: 'المتابعة بمفتاح مرور' })).toBeVisible();
