@@ -16,9 +16,9 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmin } from '../../src/bootstrap.ts';
-import { PGlite } from '@electric-sql/pglite';
-import { openPglite, PGLITE_OPTIONS, wrapPglite } from '../../src/db/pglite.ts';
+import { openPglite } from '../../src/db/pglite.ts';
 import { freePort } from '../net.ts';
+import { migratedDataDir } from '../pglite-template.ts';
 import { Cluster, runCli as runSourceCli, scratchPostgres } from '../support/processes.ts';
 import { buildServer } from '../support/build.ts';
 
@@ -35,21 +35,12 @@ const work = mkdtempSync(path.join(os.tmpdir(), 'hf-backup-trust-'));
 const KEY = randomBytes(32).toString('hex');
 const OTHER_KEY = randomBytes(32).toString('hex');
 
-/** An embedded database in DATA_DIR/pglite: from the suite's migrated template when there is one (PGlite runs). */
+/** An embedded database in DATA_DIR/pglite, from the migrated template (pglite-template.ts), with an administrator. */
 async function embeddedSource(name: string, adminEmail: string): Promise<string> {
   const dataDir = path.join(work, name);
-  const template = process.env.HF_PGLITE_TEMPLATE;
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const database = template
-    ? wrapPglite(
-        await PGlite.create(path.join(dataDir, 'pglite'), {
-          loadDataDir: new Blob([readFileSync(template)]),
-          ...PGLITE_OPTIONS,
-        }),
-      )
-    : await openPglite(dataDir);
+  await migratedDataDir(dataDir);
+  const database = await openPglite(dataDir);
   try {
-    if (!template) await database.migrate();
     await createAdmin(database.db, { email: adminEmail, password: 'a-long-admin-password-1', createdAt: SIGNED_UP });
   } finally {
     await database.close();
