@@ -75,8 +75,10 @@ export async function look(page: Page, name: string, opts: { toast?: string } = 
       const spills = await page.evaluate(() => {
         const spilling = [...document.body.querySelectorAll<HTMLElement>('*')].filter(
           (el) =>
-            // A toast sliding out is moved off-screen on purpose.
+            // A toast sliding out is moved off-screen on purpose; a select clips its own text (its scroll width
+            // is its longest option's, which depends on the machine's fonts).
             !el.closest('.Toastify') &&
+            el.tagName !== 'SELECT' &&
             el.clientWidth > 0 &&
             el.scrollWidth > el.clientWidth + 1 &&
             getComputedStyle(el).overflowX === 'visible',

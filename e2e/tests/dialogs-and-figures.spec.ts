@@ -158,3 +158,24 @@ test('ar: approving a deposit asks first, naming the investor and the amount; Ca
   await expect(approve).toBeFocused();
   await page.getByLabel(say('ar', 'Language')).selectOption('en');
 });
+
+test('a control focused while the page still loads keeps the focus (the page heading does not take it)', async ({
+  page,
+}) => {
+  await signIn(page, app, investor);
+  // The dashboard's chunk is held until Invite, in the header, has the focus: its heading appears after.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/dashboard-[^/]*\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`${app.baseURL}/dashboard`);
+  const invite = page.getByRole('button', { name: 'Invite', exact: true });
+  await invite.focus();
+  release();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(invite).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog', { name: 'Invite a Friend' })).toBeVisible();
+});

@@ -61,18 +61,22 @@ export function Layout() {
 
 /**
  * Moves focus to the page's h1 once it is on screen (the page may still be loading its chunk), unless the
- * person already moved focus into the page. Gives up after 5 s. The focus itself waits for the next frame:
+ * person already moved focus into the page, or anywhere since the navigation (the header's Invite, pressed
+ * while the page still loads, keeps it). Gives up after 5 s. The focus itself waits for the next frame:
  * focusing makes the browser compute styles and layout at once, which inside React's commit lengthened
  * the page's longest task; in the frame they are computed anyway.
  */
 function focusHeadingWhenShown(): () => void {
   const main = document.getElementById('main');
   if (!main) return () => undefined;
+  const before = document.activeElement;
   let frame = 0;
   const focusInNextFrame = (h1: HTMLElement) => {
     frame = requestAnimationFrame(() => {
       const active = document.activeElement;
-      if (!h1.isConnected || (active && active !== document.body && main.contains(active) && active !== main)) return;
+      const chosen =
+        active && active !== document.body && active !== main && (main.contains(active) || active !== before);
+      if (!h1.isConnected || chosen) return;
       if (!h1.hasAttribute('tabindex')) h1.setAttribute('tabindex', '-1');
       h1.focus({ preventScroll: true });
     });
