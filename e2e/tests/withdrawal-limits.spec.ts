@@ -96,18 +96,20 @@ test('the administrator sets the withdrawal limits on the Withdrawals tab', asyn
 test('an investor over their 24-hour limit is refused with when it becomes possible; Profile shows the use', async ({
   browser,
 }) => {
+  // The clock moves on from here (the first test may take over a minute): the refusal names this time plus 24 hours.
+  await app.setClock('2026-11-16T10:00:00Z');
   const page = await signedIn(browser, maxi);
   // 600,000 is within 1,000,000: it is requested.
   let dialog = await withdrawAll(page, maxi);
   await expect(toast(page, /^Withdrawal request submitted for/)).toBeVisible();
   await expect(dialog).toBeHidden();
   // Two hours later 634,567.891234 more arrives: 1,234,567.891234 in 24 hours would go over.
-  await app.setClock('2026-11-16T11:00:00Z');
+  await app.setClock('2026-11-16T12:00:00Z');
   await creditedDeposit(app, maxi, 634_567.891234, FROM);
   await page.reload();
   dialog = await withdrawAll(page, maxi);
   const refusal =
-    'This withdrawal of 634,567.891234\u00a0USDC would go over your limit of 1,000,000.00\u00a0USDC per 24 hours: possible again on Nov 17, 2026, 09:00 (UTC).';
+    'This withdrawal of 634,567.891234\u00a0USDC would go over your limit of 1,000,000.00\u00a0USDC per 24 hours: possible again on Nov 17, 2026, 10:00 (UTC).';
   await expect(toast(page, refusal)).toBeVisible();
   await look(page, 'limits-refused', { toast: refusal });
   await dialog.getByRole('button', { name: 'Cancel' }).click();
@@ -124,7 +126,7 @@ test('an investor over their 24-hour limit is refused with when it becomes possi
 test('after a password change the hold shows in Profile, and Withdraw All says when, in Arabic', async ({
   browser,
 }) => {
-  await app.setClock('2026-11-17T10:00:00Z');
+  await app.setClock('2026-11-17T11:00:00Z');
   const token = await tokenFor(app, maxi);
   const changed = await app.api('PUT', '/user/profile', {
     token,
