@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, vi } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { toast } from 'react-toastify';
+
+// findBy and waitFor wait for a condition, up to 5 s rather than 1: a loaded machine (a language's catalogue loading
+// before its save) takes longer than a second, and a condition that holds ends the wait at once.
+configure({ asyncUtilTimeout: 5_000 });
 
 // An unexpected console.error fails the test, as on the server (apps/server/test/setup-console.ts): React
 // warnings (act, keys, invalid DOM) and errors the app logs are bugs. A test that expects one spies on it.

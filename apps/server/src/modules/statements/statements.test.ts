@@ -480,7 +480,10 @@ describe('bad input: a clear 400 and nothing else', () => {
   });
 });
 
-describe('a limit per client address', () => {
+/** The largest statements of this file: time enough for them on a loaded machine (a timeout, not a speed target). */
+const HEAVY = 120_000;
+
+describe('a limit per client address', { timeout: HEAVY }, () => {
   it('60 statements in 10 minutes, then 429 with Retry-After', async () => {
     const limited = await createTestApp({ RATE_LIMITS: 'on' });
     try {
@@ -497,7 +500,7 @@ describe('a limit per client address', () => {
   });
 });
 
-describe('a month of many movements', () => {
+describe('a month of many movements', { timeout: HEAVY }, () => {
   it('300 movements, 900 in the months before: all of them, the ledger’s closing balance, every PDF page numbered', async () => {
     const u = await makeUser(t, { firstName: 'Busy', lastName: 'Investor' });
     await inTransaction(t.ctx.db, async (tx) => {
@@ -543,7 +546,7 @@ describe('a month of many movements', () => {
   });
 });
 
-describe('PDFs of many movements share the event loop', () => {
+describe('PDFs of many movements share the event loop', { timeout: HEAVY }, () => {
   /** A statement of `n` movements built in memory; `onRow` runs as each row is drawn (it reads the row's reference). */
   const madeUp = (n: number, onRow = () => {}): StatementData => ({
     ...NOV,

@@ -532,7 +532,8 @@ describe('one hold per request (docs/decisions/0053-withdraw-all-one-hold.md)', 
   });
 });
 
-describe('admin lists', () => {
+// Its own app on a fresh database: time enough for it on a loaded machine (a timeout, not a speed target).
+describe('admin lists', { timeout: 120_000 }, () => {
   it('lists pending and all withdrawals with the user, counts and pages', async () => {
     const fresh = await createTestApp();
     try {
