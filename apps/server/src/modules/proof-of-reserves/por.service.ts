@@ -19,7 +19,17 @@ import type { AuthUser } from '../../plugins/auth.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
 import { platformAddresses } from '../solvency/solvency.service.ts';
 import * as q from './por.queries.ts';
-import { levelCounts, saltOf, step, SUBTREE, SUBTREE_LEVELS, subtreePath, subtreeRoot } from './tree.ts';
+import {
+  levelCounts,
+  saltKeyOf,
+  saltOf,
+  step,
+  SUBTREE,
+  SUBTREE_LEVELS,
+  subtreePath,
+  subtreeRoot,
+  treeKeccak,
+} from './tree.ts';
 
 /** Leaves read from the database per query while the tree is built. */
 const READ_LEAVES = SUBTREE * 16;
@@ -70,6 +80,8 @@ export async function takeSnapshot(ctx: AppContext): Promise<PorSnapshot> {
   }
   const id = randomUUID();
   const saltKey = randomBytes(32).toString('hex');
+  const keccak = await treeKeccak();
+  const key = saltKeyOf(saltKey);
   await inTransaction(ctx.db, async (tx) => {
     await q.insertSnapshot(tx, { id, takenAt: ctx.clock.now(), root: '', total: 0n, leaves: 0, blockNumber, saltKey });
     const read = await q.insertLeaves(tx, id);
@@ -82,8 +94,9 @@ export async function takeSnapshot(ctx: AppContext): Promise<PorSnapshot> {
       for (let i = 0; i < rows.length; i += SUBTREE)
         level.push(
           subtreeRoot(
-            rows.slice(i, i + SUBTREE).map((r) => leaf(saltOf(saltKey, r.userId), r.amount)),
+            rows.slice(i, i + SUBTREE).map((r) => leaf(saltOf(key, r.userId), r.amount, keccak)),
             counts,
+            keccak,
           ),
         );
     }
@@ -94,7 +107,7 @@ export async function takeSnapshot(ctx: AppContext): Promise<PorSnapshot> {
           level.map((n, idx) => ({ snapshotId: id, level: l, idx, hash: toHex(n.hash), sum: n.sum })),
         );
         if (level.length === 1) break;
-        level = levelUp(level);
+        level = levelUp(level, keccak);
       }
     }
     const root = level[0]!;
@@ -182,13 +195,15 @@ export async function proofFor(ctx: AppContext, userId: string, id?: string): Pr
   const mine = await q.leafOf(ctx.db, s.id, userId);
   if (!mine) throw notFound(MSG.porNotIncluded);
   const counts = levelCounts(s.leaves);
+  const keccak = await treeKeccak();
   const subtree = mine.idx >> SUBTREE_LEVELS;
   const rows = await q.leavesBetween(ctx.db, s.id, subtree * SUBTREE, (subtree + 1) * SUBTREE);
   const own = rows[mine.idx - subtree * SUBTREE]!;
   const { path, level } = subtreePath(
-    rows.map((r) => leaf(saltOf(s.saltKey, r.userId), r.amount)),
+    rows.map((r) => leaf(saltOf(s.saltKey, r.userId), r.amount, keccak)),
     mine.idx - subtree * SUBTREE,
     counts,
+    keccak,
   );
   const above: { level: number; idx: number }[] = [];
   for (let l = level; counts[l]! > 1; l++) above.push({ level: l, idx: (subtree >> (l - SUBTREE_LEVELS)) ^ 1 });

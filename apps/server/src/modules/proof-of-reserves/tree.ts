@@ -1,5 +1,6 @@
-import { createHmac } from 'node:crypto';
-import { EMPTY_LEAF, levelUp, toHex, type ProofStep, type SumNode } from '@harvest/por-verifier/merkle';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+import { createKeccak } from 'hash-wasm';
+import { EMPTY_LEAF, levelUp, toHex, type Keccak, type ProofStep, type SumNode } from '@harvest/por-verifier/merkle';
 
 /**
  * The snapshot's tree, built streamed: the leaves come in subtrees of 2^SUBTREE_LEVELS, each reduced to its root at
@@ -11,10 +12,27 @@ import { EMPTY_LEAF, levelUp, toHex, type ProofStep, type SumNode } from '@harve
 export const SUBTREE_LEVELS = 10;
 export const SUBTREE = 1 << SUBTREE_LEVELS;
 
-/** An investor's salt in a snapshot: HMAC-SHA256(the snapshot's secret key, their user id). */
-export function saltOf(key: string, userId: string): Uint8Array {
-  return createHmac('sha256', Buffer.from(key, 'hex')).update(userId).digest();
+let wasmKeccak: Promise<Keccak> | undefined;
+
+/**
+ * keccak-256 in WebAssembly (hash-wasm) for the server's trees: at 1M investors a snapshot hashes 2 million nodes,
+ * and the verifier's JavaScript keccak took most of its time. The same function: every proof is checked with the
+ * verifier's own (tree.test.ts compares the two).
+ */
+export function treeKeccak(): Promise<Keccak> {
+  wasmKeccak ??= createKeccak(256).then((h) => (bytes: Uint8Array) => h.init().update(bytes).digest('binary'));
+  return wasmKeccak;
 }
+
+/** An investor's salt in a snapshot: HMAC-SHA256(the snapshot's secret key, their user id). */
+export function saltOf(key: string | KeyObject, userId: string): Uint8Array {
+  return createHmac('sha256', typeof key === 'string' ? Buffer.from(key, 'hex') : key)
+    .update(userId)
+    .digest();
+}
+
+/** A snapshot's secret key, read once for its million salts. */
+export const saltKeyOf = (key: string): KeyObject => createSecretKey(Buffer.from(key, 'hex'));
 
 /** The number of nodes at each level of a tree of n leaves, from the leaves to the root. */
 export function levelCounts(n: number): number[] {
@@ -24,9 +42,9 @@ export function levelCounts(n: number): number[] {
 }
 
 /** Reduces one subtree's leaves as far as the whole tree does below SUBTREE_LEVELS: its root. */
-export function subtreeRoot(leaves: SumNode[], counts: number[]): SumNode {
+export function subtreeRoot(leaves: SumNode[], counts: number[], keccak: Keccak): SumNode {
   let level = leaves;
-  for (let l = 0; l < SUBTREE_LEVELS && counts[l]! > 1; l++) level = levelUp(level);
+  for (let l = 0; l < SUBTREE_LEVELS && counts[l]! > 1; l++) level = levelUp(level, keccak);
   return level[0]!;
 }
 
@@ -35,6 +53,7 @@ export function subtreePath(
   leaves: SumNode[],
   i: number,
   counts: number[],
+  keccak: Keccak,
 ): { path: ProofStep[]; level: number; node: SumNode } {
   const path: ProofStep[] = [];
   let level = leaves;
@@ -43,7 +62,7 @@ export function subtreePath(
   for (; l < SUBTREE_LEVELS && counts[l]! > 1; l++) {
     const sibling = level[at ^ 1] ?? EMPTY_LEAF;
     path.push(step(sibling, at % 2 === 0 ? 'right' : 'left'));
-    level = levelUp(level);
+    level = levelUp(level, keccak);
     at >>= 1;
   }
   return { path, level: l, node: level[at]! };
