@@ -13,7 +13,7 @@ const isOverloaded = (err: unknown): err is ApiError => err instanceof ApiError 
  */
 export const retryDelayFor =
   (everyMs: number = POLL_INVESTMENTS_MS) =>
-  (count: number, err: unknown): number =>
+  (count: number, err: Error): number =>
     isOverloaded(err) ? pollBackoffMs(count + 1, everyMs, err.retryAfterMs) : Math.min(1000 * 2 ** count, 30_000);
 
 export const queryClient = new QueryClient({
