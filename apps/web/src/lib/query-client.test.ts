@@ -66,7 +66,6 @@ describe('a poll shed for overload', () => {
     fetches.length = 0;
     await vi.advanceTimersByTimeAsync(32_000);
     expect(fetches.length).toBeGreaterThanOrEqual(1);
-    const back = Date.now();
     fetches.length = 0;
     await vi.advanceTimersByTimeAsync(10_000);
     expect(fetches).toHaveLength(5);
