@@ -161,7 +161,7 @@ async function main() {
     const per = (us: number) => (us / r.requests).toFixed(0);
     console.log(
       `\n${dir}: ${investors} investors, ${r.requests} requests in ${seconds} s (${r.rps.toFixed(0)}/s), ` +
-        `p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${r.errors} errors; server busy ` +
+        `p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${r.errors} errors (${r.shed} polls shed); server busy ` +
         `${((100 * busy) / Math.max(1, busy + idle)).toFixed(0)} % of the window; profile ${path.join(profDir, file)}\n`,
     );
     console.log('| Part | µs of processor per request | share |\n|---|---:|---:|');
