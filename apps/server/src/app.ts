@@ -103,6 +103,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   app.decorateRequest('user', null);
   app.decorateRequest('sessionMfa', false);
   app.decorateRequest('session', null);
+  app.decorateRequest('screen', null);
 
   const clock = opts.clock ?? (config.TEST_CLOCK ? new SettableClock() : systemClock);
   // The analytics rollups are dated in the platform time zone: rebuilt if it changed.
