@@ -15,6 +15,7 @@ import { login, signIn } from './accounts.ts';
 import { seed, startServer } from './checkout.ts';
 import { seededUsers, seedingMode, startPostgres } from './cluster.ts';
 import { step, type Pool } from './load.ts';
+import { freePort } from '../../apps/server/test/net.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const { values: opt } = parseArgs({
@@ -133,14 +134,30 @@ async function main() {
       seeded = await seededUsers(pgs.url);
     }
     const profDir = mkdtempSync(path.join(os.tmpdir(), 'hf-profile-'));
+    const metricsPort = await freePort();
     const admin = { email: 'bench-admin@bench.harvest', password: randomBytes(12).toString('hex') };
     const server = await startServer(dir, dir, {
       databaseUrl: pgs.url,
       secret: randomBytes(32).toString('hex'),
       admin,
       nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profDir}`],
-      env: { LOG_LEVEL: opt['log-level'] ?? 'info' },
+      env: { LOG_LEVEL: opt['log-level'] ?? 'info', METRICS_PORT: String(metricsPort) },
     });
+    // The event loop's mean delay per quarter second, as plugins/overload.ts reads it (from the metrics listener:
+    // prom-client's histogram, reset at each scrape, its 10 ms timer taken off).
+    const lag: { at: number; ms: number }[] = [];
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const text = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then(
+          (r) => r.text(),
+          () => '',
+        );
+        const m = /^nodejs_eventloop_lag_mean_seconds (\S+)$/m.exec(text);
+        if (m?.[1]) lag.push({ at: Number(process.hrtime.bigint() / 1000n), ms: Number(m[1]) * 1000 - 10 });
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    })();
     const pool: Pool = { tokens: [], next: 0 };
     await signIn(server.url, pool.tokens, Math.min(investors, seeded), seeded);
     const adminToken = await login(server.url, admin.email, admin.password);
@@ -150,6 +167,8 @@ async function main() {
     const r = await step(server.url, pool, adminToken, { investors, admins: 2, seconds, warmupS, seed: investors });
     const from = began + warmupS * 1e6;
     const to = from + seconds * 1e6;
+    sampling = false;
+    await sampler;
     await server.stop();
     const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
     if (!file) throw new Error(`no profile written in ${profDir}`);
@@ -163,6 +182,15 @@ async function main() {
       `\n${dir}: ${investors} investors, ${r.requests} requests in ${seconds} s (${r.rps.toFixed(0)}/s), ` +
         `p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${r.errors} errors (${r.shed} polls shed); server busy ` +
         `${((100 * busy) / Math.max(1, busy + idle)).toFixed(0)} % of the window; profile ${path.join(profDir, file)}\n`,
+    );
+    const windows = lag
+      .filter((l) => l.at > from && l.at <= to)
+      .map((l) => l.ms)
+      .sort((a, b) => a - b);
+    const q = (p: number) => (windows[Math.min(windows.length - 1, Math.floor(p * windows.length))] ?? NaN).toFixed(1);
+    console.log(
+      `Event loop mean delay per quarter second over the window: median ${q(0.5)} ms, p90 ${q(0.9)} ms, ` +
+        `max ${q(1)} ms (${windows.length} windows)\n`,
     );
     console.log('| Part | µs of processor per request | share |\n|---|---:|---:|');
     for (const [name, us] of [...totals].sort((a, b) => b[1] - a[1]))
