@@ -148,7 +148,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   const hasWeb = pageHtml !== undefined;
   registerErrorHandler(app);
   // First of the request hooks: a poll shed under overload costs no authentication, SQL or rate-limit count.
-  registerOverload(app, config.overloadLagMs);
+  registerOverload(app, config.overloadUtilization);
   registerInputGuards(app);
   await registerRateLimit(
     app,
