@@ -135,7 +135,11 @@ async function main() {
     }
     const profDir = mkdtempSync(path.join(os.tmpdir(), 'hf-profile-'));
     const metricsPort = await freePort();
-    const admin = { email: 'bench-admin@bench.harvest', password: randomBytes(12).toString('hex') };
+    // A new administrator each run: a kept database (BENCH_DATABASE_URL) holds the last run's.
+    const admin = {
+      email: `profile-${randomBytes(4).toString('hex')}@bench.harvest`,
+      password: randomBytes(12).toString('hex'),
+    };
     const server = await startServer(dir, dir, {
       databaseUrl: pgs.url,
       secret: randomBytes(32).toString('hex'),

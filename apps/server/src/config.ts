@@ -217,7 +217,7 @@ export const envSchema = z
     /** The metrics listener's address: loopback unless the scraper is on another machine. */
     METRICS_HOST: z.string().default('127.0.0.1'),
     /**
-     * Overload: while the event loop is busy more than this share of the time (two quarter-second windows), the
+     * Overload: while the event loop is busy more than this share of the time (two one-second windows), the
      * polled reads (POLLED_READS) are answered 503 `overloaded` with Retry-After; 0 turns it off. Default: 0.9 on
      * PostgreSQL; off on the embedded PGlite, whose SQL runs on the event loop itself, so that its loop is busy with
      * the database's own work (decision 0096).

@@ -5,7 +5,7 @@ import { MSG } from '@harvest/shared/messages';
 import { AppError } from '../lib/errors.ts';
 
 /** The event loop's utilization is read over windows this long. */
-const WINDOW_MS = 250;
+const WINDOW_MS = 1_000;
 /** What a shed poll is told to wait at least (the web waits longer each time it is shed again). */
 export const OVERLOAD_RETRY_AFTER_S = 5;
 
