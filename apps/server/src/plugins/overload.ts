@@ -20,7 +20,7 @@ export const isPolledRead = (request: FastifyRequest) =>
  * windows (Node's event-loop utilization), a polled read is answered 503 `overloaded` with Retry-After at once,
  * before authentication and SQL, rather than late; every other request, every non-GET (money) among them, is
  * served as always. Utilization, not the loop's delay: behind a proxy's pool of connections the queue waits in the
- * proxy, and the loop's delay stayed under 10 ms at saturation (bench/README.md). Two windows, not one: one long
+ * proxy, and the loop's mean delay was 4 ms (median; 8 ms p90) at saturation (bench/README.md). Two windows, not one: one long
  * stall is not a queue. Measured from `onReady`, so the start's own work does not count. 0: off.
  */
 export function registerOverload(app: FastifyInstance, maxUtilization: number): void {
