@@ -162,13 +162,24 @@ async function main() {
         await new Promise((r) => setTimeout(r, 250));
       }
     })();
+    // A failure from here on stops the server too (its profile is then not read).
+    const failed = (err: unknown) => {
+      sampling = false;
+      return server.stop().then(() => Promise.reject(err));
+    };
     const pool: Pool = { tokens: [], next: 0 };
-    await signIn(server.url, pool.tokens, Math.min(investors, seeded), seeded);
-    const adminToken = await login(server.url, admin.email, admin.password);
+    await signIn(server.url, pool.tokens, Math.min(investors, seeded), seeded).catch(failed);
+    const adminToken = await login(server.url, admin.email, admin.password).catch(failed);
     // The warm-up is the step's own; the profile is read over its measured seconds only (both clocks monotonic).
     const warmupS = 5;
     const began = Number(process.hrtime.bigint() / 1000n);
-    const r = await step(server.url, pool, adminToken, { investors, admins: 2, seconds, warmupS, seed: investors });
+    const r = await step(server.url, pool, adminToken, {
+      investors,
+      admins: 2,
+      seconds,
+      warmupS,
+      seed: investors,
+    }).catch(failed);
     const from = began + warmupS * 1e6;
     const to = from + seconds * 1e6;
     sampling = false;
