@@ -79,27 +79,38 @@ export interface AnvilOptions {
   persistent?: boolean;
 }
 
-async function spawnAnvil(bin: string, port: number, args: string[]): Promise<ChildProcess> {
+/**
+ * Starts anvil and waits for its own "Listening on 127.0.0.1:PORT" line: a port another file's anvil took between
+ * choosing and binding would otherwise answer for it (same chain id) while this child exits. Port 0 lets anvil pick.
+ */
+async function spawnAnvil(bin: string, port: number, args: string[]): Promise<{ child: ChildProcess; port: number }> {
   const child: ChildProcess = spawn(bin, ['--host', '127.0.0.1', '--port', String(port), ...args], {
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let stdout = '';
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`anvil exited ${child.exitCode}: ${stderr}`);
-    try {
-      await rpc(url, 'eth_chainId');
-      return child;
-    } catch {
-      if (Date.now() > deadline) {
-        child.kill('SIGKILL');
-        throw new Error(`anvil did not answer on ${url}: ${stderr}`);
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  const bound = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`anvil did not listen within 20 s: ${stderr}`));
+    }, 20_000);
+    child.stdout?.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      const m = /Listening on 127\.0\.0\.1:(\d+)/.exec(stdout);
+      if (!m) return;
+      clearTimeout(timer);
+      child.stdout?.removeAllListeners('data');
+      child.stdout?.resume();
+      resolve(Number(m[1]));
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`anvil exited ${code}: ${stderr}`));
+    });
+  });
+  await rpc(`http://127.0.0.1:${bound}`, 'eth_chainId');
+  return { child, port: bound };
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {
@@ -114,10 +125,12 @@ export async function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
   const avail = anvilAvailability();
   if (!avail.ok) throw new Error(avail.why);
   const chainId = opts.chainId ?? 137;
-  const port = await freePort();
   const args = ['--chain-id', String(chainId), '--accounts', '10'];
   if (opts.persistent) args.push('--state', path.join(mkdtempSync(path.join(os.tmpdir(), 'anvil-')), 'state.json'));
-  let child = await spawnAnvil(avail.bin, port, args);
+  // On a shared machine (TEST_PORTS) a port of the engineer's range; else anvil picks one.
+  const started = await spawnAnvil(avail.bin, process.env.TEST_PORTS ? await freePort() : 0, args);
+  const port = started.port;
+  let child = started.child;
   const url = `http://127.0.0.1:${port}`;
   const chain = defineChain({
     id: chainId,
@@ -141,7 +154,7 @@ export async function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
       if (!opts.persistent) throw new Error('restart() needs startAnvil({ persistent: true })');
       await stopChild(child);
       await whileDown?.();
-      child = await spawnAnvil(avail.bin, port, args);
+      child = (await spawnAnvil(avail.bin, port, args)).child;
     },
     stop: () => stopChild(child),
   };

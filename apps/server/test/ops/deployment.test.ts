@@ -223,8 +223,12 @@ describe.runIf(Boolean(nginxBin) && redisAvailable)('docs/OPERATIONS.md deployme
         expect(me.status).toBe(200);
       }
       expect(await (await fetch(`${proxy}/readyz`)).json()).toEqual({ status: 'ok' });
-      // Both instances served (round robin).
-      for (const i of instances) expect(i.log()).toContain('GET /api/user/me 200');
+      // Both instances served (round robin): a refused read logs at info (an answered one at debug).
+      for (let i = 0; i < 6; i++)
+        expect((await fetch(`${proxy}/api/user/me`, { headers: { authorization: 'Bearer not-a-token' } })).status).toBe(
+          401,
+        );
+      for (const i of instances) expect(i.log()).toContain('GET /api/user/me 401');
 
       // /api/send-code allows 10 per 10 minutes per client address: counted in Redis across both instances.
       const statuses: number[] = [];
