@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { CYCLE_MS } from '@harvest/shared/constants';
 import { completableFrom, isWeekday, platformDay } from '../../lib/time.ts';
 import { toInvestmentDto } from '../investments/investments.dto.ts';
-import { dashboardOf, type SummaryFigures } from './dashboard.queries.ts';
+import { dashboardData, type SummaryFigures } from './dashboard.queries.ts';
 
 /** The account summary as packages/shared/src/schemas/dashboard.ts defines each figure. */
 function accountSummary(f: SummaryFigures): AccountSummary {
@@ -20,12 +20,11 @@ function accountSummary(f: SummaryFigures): AccountSummary {
   };
 }
 
-/** The dashboard of the signed-in user from `screen`, the data the route's session read fetched with it. */
-export function dashboard(ctx: AppContext, screen: unknown): DashboardResponse {
+export async function dashboard(ctx: AppContext, userId: string): Promise<DashboardResponse> {
   const now = ctx.clock.now();
   const tz = ctx.config.PLATFORM_TIMEZONE;
   const endTime = new Date(now.getTime() + CYCLE_MS);
-  const { figures, investments } = dashboardOf(screen);
+  const { figures, investments } = await dashboardData(ctx.db, userId);
   return {
     accountSummary: accountSummary(figures),
     activeInvestments: investments.map(({ investment, earnings }) => toInvestmentDto(investment, earnings)),
