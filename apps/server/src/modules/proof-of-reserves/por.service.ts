@@ -196,11 +196,12 @@ export async function proofFor(ctx: AppContext, userId: string, id?: string): Pr
   if (!mine) throw notFound(MSG.porNotIncluded);
   const counts = levelCounts(s.leaves);
   const keccak = await treeKeccak();
+  const key = saltKeyOf(s.saltKey);
   const subtree = mine.idx >> SUBTREE_LEVELS;
   const rows = await q.leavesBetween(ctx.db, s.id, subtree * SUBTREE, (subtree + 1) * SUBTREE);
   const own = rows[mine.idx - subtree * SUBTREE]!;
   const { path, level } = subtreePath(
-    rows.map((r) => leaf(saltOf(s.saltKey, r.userId), r.amount, keccak)),
+    rows.map((r) => leaf(saltOf(key, r.userId), r.amount, keccak)),
     mine.idx - subtree * SUBTREE,
     counts,
     keccak,
@@ -218,7 +219,7 @@ export async function proofFor(ctx: AppContext, userId: string, id?: string): Pr
     snapshotId: s.id,
     root: s.root,
     total: s.total.toString(),
-    salt: toHex(saltOf(s.saltKey, userId)),
+    salt: toHex(saltOf(key, userId)),
     amount: own.amount.toString(),
     path,
   };

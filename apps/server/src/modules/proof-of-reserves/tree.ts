@@ -24,15 +24,13 @@ export function treeKeccak(): Promise<Keccak> {
   return wasmKeccak;
 }
 
-/** An investor's salt in a snapshot: HMAC-SHA256(the snapshot's secret key, their user id). */
-export function saltOf(key: string | KeyObject, userId: string): Uint8Array {
-  return createHmac('sha256', typeof key === 'string' ? Buffer.from(key, 'hex') : key)
-    .update(userId)
-    .digest();
-}
-
-/** A snapshot's secret key, read once for its million salts. */
+/** A snapshot's secret key (stored as hex), read once for its million salts. */
 export const saltKeyOf = (key: string): KeyObject => createSecretKey(Buffer.from(key, 'hex'));
+
+/** An investor's salt in a snapshot: HMAC-SHA256(the snapshot's secret key, their user id). */
+export function saltOf(key: KeyObject, userId: string): Uint8Array {
+  return createHmac('sha256', key).update(userId).digest();
+}
 
 /** The number of nodes at each level of a tree of n leaves, from the leaves to the root. */
 export function levelCounts(n: number): number[] {
