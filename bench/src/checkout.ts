@@ -65,12 +65,19 @@ function build(dir: string): boolean {
 export async function startServer(
   label: string,
   dir: string,
-  o: { databaseUrl: string; secret: string; admin: { email: string; password: string } },
+  o: {
+    databaseUrl: string;
+    secret: string;
+    admin: { email: string; password: string };
+    /** More Node flags (the profile's --cpu-prof) and settings over the defaults below. */
+    nodeFlags?: string[];
+    env?: Record<string, string>;
+  },
 ): Promise<Server> {
   const compiled = build(dir);
   const args = compiled
-    ? [...startFlags(dir), 'apps/server/dist/server.js']
-    : ['--import', 'tsx', 'apps/server/src/server.ts'];
+    ? [...startFlags(dir), ...(o.nodeFlags ?? []), 'apps/server/dist/server.js']
+    : [...(o.nodeFlags ?? []), '--import', 'tsx', 'apps/server/src/server.ts'];
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hf-bench-data-'));
   const proc = spawn(process.execPath, args, {
@@ -91,6 +98,7 @@ export async function startServer(
       JWT_TTL_SECONDS: String(30 * 24 * 3600),
       ADMIN_EMAIL: o.admin.email,
       ADMIN_PASSWORD: o.admin.password,
+      ...o.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -14,6 +14,8 @@ export interface Answer {
   /** 0 when no answer came (connection error, timeout). */
   status: number;
   body: string;
+  /** The Retry-After header, when the answer has one. */
+  retryAfter?: string;
 }
 
 export function call(
@@ -44,7 +46,8 @@ export function call(
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (c: string) => (body += c));
-        res.on('end', () => done({ status: res.statusCode ?? 0, body }));
+        const retryAfter = res.headers['retry-after'];
+        res.on('end', () => done({ status: res.statusCode ?? 0, body, ...(retryAfter ? { retryAfter } : {}) }));
         res.on('error', () => done({ status: 0, body }));
       },
     );

@@ -2,8 +2,10 @@
  * The load model (bench/README.md): simulated investors polling as the web app's screens do, and administrators
  * paging the back office, against one server for one step.
  */
+import { randomUUID } from 'node:crypto';
 import { DEFAULT_ANALYTICS_PERIOD, POLL_DEPOSITS_MS, POLL_INVESTMENTS_MS } from '@harvest/shared/constants';
-import { call } from './http.ts';
+import { pollBackoffMs } from '@harvest/shared/poll-backoff';
+import { call, type Answer } from './http.ts';
 
 /** Signed-in investors (tokens), handed out one per session in turn. */
 export interface Pool {
@@ -60,7 +62,19 @@ export interface StepResult {
   /** p99 of how late the bench itself sent a due poll: the load generator's own share of the machine. */
   lateP99: number;
   endpoints: EndpointStats[];
+  /** Requests answered 2xx, and their p50 and p99. */
+  answered: { requests: number; p50: number; p99: number };
+  /** Polls answered 503 `overloaded` (shed: the simulated investor waits as the web does, pollBackoffMs). */
+  shed: number;
+  /** The money requests sent during the step (Withdraw All), when asked for: their answers by status, and p99. */
+  money: { sent: number; statuses: Record<string, number>; p99: number } | null;
 }
+
+/** The withdrawal password of every seeded investor (apps/server/scripts/seed-large.ts). */
+const SEED_WITHDRAWAL_PASSWORD = 'seed-withdrawal';
+const overloaded = (a: Answer) => a.status === 503 && a.body.includes('"overloaded"');
+/** The Retry-After an answer asks for, in ms (the server's 503 carries it in its headers; 0 when absent). */
+const retryAfterMs = (a: Answer) => (a.retryAfter && /^\d+$/.test(a.retryAfter) ? Number(a.retryAfter) * 1000 : 0);
 
 export const passes = (r: StepResult, p99Ms: number) => r.errors === 0 && r.p99 < p99Ms;
 
@@ -93,7 +107,15 @@ export async function step(
   base: string,
   pool: Pool,
   adminToken: string,
-  o: { investors: number; admins: number; seconds: number; warmupS: number; seed: number },
+  o: {
+    investors: number;
+    admins: number;
+    seconds: number;
+    warmupS: number;
+    seed: number;
+    /** Investors who each send one Withdraw All, one every `everyMs` through the step (the overload step). */
+    money?: { tokens: string[]; everyMs: number };
+  },
 ): Promise<StepResult> {
   const rnd = random(o.seed);
   const start = performance.now();
@@ -104,19 +126,24 @@ export async function step(
   let firstError: string | null = null;
   const inFlight = new Set<Promise<unknown>>();
   const late: number[] = [];
+  const answered: number[] = [];
+  let shed = 0;
+  const money = o.money ? { sent: 0, statuses: {} as Record<string, number>, times: [] as number[] } : null;
 
   const record = (name: string, ms: number, status: number, body: string) => {
     (samples.get(name) ?? samples.set(name, []).get(name))?.push(ms);
-    if (status >= 200 && status < 300) return;
+    if (status >= 200 && status < 300) return void answered.push(ms);
+    if (status === 503 && body.includes('"overloaded"')) shed++;
     errors.set(name, (errors.get(name) ?? 0) + 1);
     firstError ??= `${name} -> ${status || 'no answer'} ${body.slice(0, 200)}`;
   };
-  const fire = (path: string, token: string, dueAt: number) => {
+  const fire = (path: string, token: string, dueAt: number, then?: (a: Answer) => void) => {
     const counted = dueAt >= from && dueAt < end;
     const sent = performance.now();
     if (counted) late.push(sent - dueAt);
     const p = call(base, 'GET', path, { token }).then((a) => {
       if (counted) record(endpointOf('GET', path), performance.now() - sent, a.status, a.body);
+      then?.(a);
     });
     inFlight.add(p);
     void p.finally(() => inFlight.delete(p));
@@ -129,8 +156,21 @@ export async function step(
     let token = pool.tokens[pool.next++ % pool.tokens.length] ?? '';
     let due = start + rnd() * poll.everyMs;
     let sessionEnd = start + rnd() * SESSION_MS[1];
+    // A shed poll (503 overloaded) waits as the web's does: Retry-After at least, longer each time in a row.
+    let shedInARow = 0;
+    let waitUntil = 0;
+    const answer = (a: Answer) => {
+      if (overloaded(a)) {
+        shedInARow++;
+        waitUntil = Math.max(waitUntil, performance.now() + pollBackoffMs(shedInARow, poll.everyMs, retryAfterMs(a)));
+      } else if (a.status >= 200 && a.status < 300) shedInARow = 0;
+    };
     while (due < end) {
       await sleep(due - performance.now());
+      if (waitUntil > due) {
+        due = waitUntil;
+        continue;
+      }
       const paths = poll.paths.map((p) => p.replace(/t=\d+/, t()));
       if (due >= sessionEnd) {
         // Opening the app: the session's user, then the tab's reads.
@@ -139,7 +179,7 @@ export async function step(
         sessionEnd = due + SESSION_MS[0] + rnd() * (SESSION_MS[1] - SESSION_MS[0]);
         fire('/api/user/me', token, due);
       }
-      for (const p of paths) fire(p, token, due);
+      for (const p of paths) fire(p, token, due, answer);
       due += poll.everyMs;
     }
   };
@@ -179,7 +219,32 @@ export async function step(
     }
   };
 
-  await Promise.all([...Array.from({ length: o.investors }, investor), ...Array.from({ length: o.admins }, admin)]);
+  // Withdraw All, one investor after the other through the step: money is never shed, whatever the load.
+  const withdraw = async () => {
+    for (const [k, token] of (o.money?.tokens ?? []).entries()) {
+      const at = start + (k + 0.5) * (o.money?.everyMs ?? 0);
+      if (at >= end || !money) break;
+      await sleep(at - performance.now());
+      const sent = performance.now();
+      const p = call(base, 'POST', '/api/withdrawal/request-all', {
+        token,
+        body: { walletAddress: `0x${'1'.repeat(40)}`, withdrawalPassword: SEED_WITHDRAWAL_PASSWORD },
+        headers: { 'idempotency-key': randomUUID() },
+      }).then((a) => {
+        money.sent++;
+        money.statuses[a.status] = (money.statuses[a.status] ?? 0) + 1;
+        money.times.push(performance.now() - sent);
+      });
+      inFlight.add(p);
+      void p.finally(() => inFlight.delete(p));
+    }
+  };
+
+  await Promise.all([
+    ...Array.from({ length: o.investors }, investor),
+    ...Array.from({ length: o.admins }, admin),
+    withdraw(),
+  ]);
   await Promise.all(inFlight);
 
   const all: number[] = [];
@@ -211,5 +276,18 @@ export async function step(
       0.99,
     ),
     endpoints: endpoints.sort((a, b) => b.count - a.count),
+    answered: (() => {
+      answered.sort((a, b) => a - b);
+      return { requests: answered.length, p50: percentile(answered, 0.5), p99: percentile(answered, 0.99) };
+    })(),
+    shed,
+    money: money && {
+      sent: money.sent,
+      statuses: money.statuses,
+      p99: percentile(
+        money.times.sort((a, b) => a - b),
+        0.99,
+      ),
+    },
   };
 }

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { earnedPeriod, earnThousand, login, seedEmail, signIn, timedGet, withdrawAll } from './accounts.ts';
+import { eachLimited } from './http.ts';
 import { migrations, seed, startServer, type Server } from './checkout.ts';
 import { copyDatabase, seededUsers, seedingMode, sql, startPostgres } from './cluster.ts';
 import { percentile, passes, step, type Pool, type StepResult } from './load.ts';
@@ -202,6 +203,39 @@ async function main() {
       }
     }
 
+    // Overload: each server at twice the count it served, with Withdraw All sent meanwhile by investors of their own
+    // (the oldest seeded ones, a block per server: the newest earn for the Withdraw All timed alone below).
+    const overload = servers.map(() => null as StepResult | null);
+    const moneyEveryMs = 500;
+    const moneyCount = Math.ceil(((WARMUP_S + STEP_S) * 1000) / moneyEveryMs);
+    for (const [i, s] of servers.entries()) {
+      const served = searches.get(s)?.lo?.investors;
+      if (!served) continue;
+      const n = 2 * served;
+      const pool = pools.get(s) as Pool;
+      const want = Math.min(n, seeded);
+      if (pool.tokens.length < want)
+        await signIn(pool === pools.get(first) ? first.url : s.url, pool.tokens, want - pool.tokens.length, seeded);
+      const money: string[] = [];
+      const emails = Array.from({ length: moneyCount }, (_, k) => seedEmail(1 + i * moneyCount + k));
+      await eachLimited(emails, 4, async (email) => void money.push(await login(s.url, email)));
+      const r = await step(s.url, pool, adminTokens[i] ?? '', {
+        investors: n,
+        admins: ADMINS,
+        seconds: STEP_S,
+        warmupS: WARMUP_S,
+        seed: n,
+        money: { tokens: money, everyMs: moneyEveryMs },
+      });
+      overload[i] = r;
+      console.log(
+        `  ${s.label}: overload, ${int(n)} investors: ${int(r.answered.requests / r.seconds)} answered/s, ` +
+          `p50 ${ms(r.answered.p50)} ms, p99 ${ms(r.answered.p99)} ms; ${int(r.shed)} polls shed of ${int(r.requests)}; ` +
+          `${r.errors - r.shed} other errors; Withdraw All ${JSON.stringify(r.money?.statuses)}`,
+      );
+      await sleep(1000);
+    }
+
     // Alone: analytics 90 days (before the test clock moves), then Withdraw All of 1,000 earnings.
     const analytics = servers.map(() => [] as number[]);
     for (let k = 0; k < num('alone') + 3; k++)
@@ -279,6 +313,41 @@ async function main() {
             return e ? `${ms(e.p50)} / ${ms(e.p99)} (${int(e.count)})` : '-';
           }),
         ),
+      ),
+      row(
+        '**Overload: twice the investors served**, with Withdraw All every 0.5 s',
+        col((i) => `**${int(overload[i]?.investors ?? NaN)}**`),
+      ),
+      row(
+        'Answered (2xx): requests/s; p50 / p99 ms',
+        col((i) => {
+          const a = overload[i]?.answered;
+          return a ? `${int(a.requests / STEP_S)}; ${ms(a.p50)} / ${ms(a.p99)}` : '-';
+        }),
+      ),
+      row(
+        'Polls shed (503 overloaded): share of requests',
+        col((i) => {
+          const r = overload[i];
+          return r
+            ? `${((100 * r.shed) / Math.max(1, r.requests)).toFixed(1)} % (${int(r.shed)} of ${int(r.requests)})`
+            : '-';
+        }),
+      ),
+      row(
+        'Other failures (no answer in 10 s, other status)',
+        col((i) => int((overload[i]?.errors ?? NaN) - (overload[i]?.shed ?? 0))),
+      ),
+      row(
+        'Withdraw All meanwhile: answers by status; p99 ms',
+        col((i) => {
+          const m = overload[i]?.money;
+          if (!m) return '-';
+          const by = Object.entries(m.statuses)
+            .map(([status, n]) => `${status}: ${n}`)
+            .join(', ');
+          return `${by} (${m.statuses['503'] ? `${m.statuses['503']} shed` : 'none shed'}); ${ms(m.p99)}`;
+        }),
       ),
       row(
         `Withdraw All of 1,000 earnings, alone: median (max) of ${runs}, ms`,

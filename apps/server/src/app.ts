@@ -24,6 +24,7 @@ import { registerRateLimit } from './plugins/rate-limit.ts';
 import { pageHelmet, registerApiSecurity, registerInputGuards } from './plugins/security.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerObservability } from './plugins/observability.ts';
+import { registerOverload } from './plugins/overload.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { databaseChecks } from './modules/health/health.service.ts';
 import { pendingCounts } from './modules/health/health.queries.ts';
@@ -102,6 +103,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   app.decorateRequest('user', null);
   app.decorateRequest('sessionMfa', false);
   app.decorateRequest('session', null);
+  app.decorateRequest('screen', null);
 
   const clock = opts.clock ?? (config.TEST_CLOCK ? new SettableClock() : systemClock);
   // The analytics rollups are dated in the platform time zone: rebuilt if it changed.
@@ -145,6 +147,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   const pageHtml = spaHtml(webDist, config.SUPPORT_EMAIL);
   const hasWeb = pageHtml !== undefined;
   registerErrorHandler(app);
+  // First of the request hooks: a poll shed under overload costs no authentication, SQL or rate-limit count.
+  registerOverload(app, config.overloadUtilization);
   registerInputGuards(app);
   await registerRateLimit(
     app,

@@ -17,6 +17,17 @@ export const POLL_DEPOSITS_MS = 30_000;
 export const POLL_ADMIN_WITHDRAWALS_MS = 30_000;
 /** The users list (and the Security panel it feeds): a freeze or block made elsewhere shows without a reload. */
 export const POLL_ADMIN_USERS_MS = 30_000;
+/**
+ * The investor reads the web polls (GET route patterns). When the server falls behind it answers these, and only
+ * these, 503 `overloaded` with Retry-After before it would answer them late; the web's polls back off and catch up
+ * (docs/decisions/0096). Anything else, every request that moves money among them, is always served.
+ */
+export const POLLED_READS: readonly string[] = [
+  '/api/user/dashboard',
+  '/api/withdrawal/my-withdrawals',
+  '/api/user/deposit-history',
+  '/api/withdrawal/failed-deposits',
+];
 export const TOAST_MS = 3_000;
 export const HASH_SHOWN_CHARS = 20;
 export const HASH_SHOWN_CHARS_ADMIN_DEPOSITS = 30;

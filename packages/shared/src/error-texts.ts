@@ -45,6 +45,7 @@ export const CODE_TEXT: Record<ErrorCode, string> = {
   internal: 'Something went wrong. Please try again later.',
   upstream_error: 'The blockchain node cannot be reached right now. Please try again in a few minutes.',
   unavailable: 'This is not available right now. Please try again later.',
+  overloaded: 'The server is busy. Please try again in a moment.',
   invalid_link: 'This link is invalid, already used or expired.',
   address_not_active: 'Withdrawals go only to an active address of your address book.',
   withdrawals_frozen: 'Withdrawals are frozen on this account. Contact support to have the freeze lifted.',

@@ -97,6 +97,8 @@ export const ERROR_STATUS = {
   upstream_error: 502,
   /** Not available right now (e-mail delivery, a missing setting). */
   unavailable: 503,
+  /** The server is behind on its work: a polled read is refused before it would be answered late; ask again after Retry-After. */
+  overloaded: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -21,6 +21,7 @@ export const MSG = {
   noBodyAllowed: 'This call takes no request body',
   payloadTooLarge: 'Request body is too large',
   tooManyRequests: 'Too many requests. Please try again later.',
+  overloaded: 'The server is busy. Please try again in a moment.',
   internal: 'Something went wrong. Please try again later.',
   idempotencyKeyInvalid: 'Idempotency-Key must be 1 to 255 visible ASCII characters',
   idempotencyBusy: 'A request with this Idempotency-Key is already being processed',

@@ -30,18 +30,28 @@ export function isWeekday(at: Date, timeZone: string): boolean {
   return wd !== 'Sat' && wd !== 'Sun';
 }
 
-/** The platform zone's offset from UTC at an instant, in ms (positive east of Greenwich). */
+const clockFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * The platform zone's offset from UTC at an instant, in ms (positive east of Greenwich). Its formatter is made
+ * once per zone: a poll's dashboard asks for it twice on a Friday evening or a weekend.
+ */
 function offsetMs(at: Date, timeZone: string): number {
-  const p = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(at);
+  let f = clockFormatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    clockFormatters.set(timeZone, f);
+  }
+  const p = f.formatToParts(at);
   const n = (type: string) => Number(p.find((x) => x.type === type)?.value);
   const local = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'));
   return local - Math.floor(at.getTime() / 1000) * 1000;

@@ -4,7 +4,7 @@ import { can, type Ability } from '@harvest/shared/staff';
 import type { AppContext } from '../context.ts';
 import { users } from '../db/schema.ts';
 import { forbidden, unauthorized } from '../lib/errors.ts';
-import { findSessionUser, touchSession } from '../modules/sessions/sessions.queries.ts';
+import { findSessionUser, touchSession, type SessionRead } from '../modules/sessions/sessions.queries.ts';
 
 export type AuthUser = typeof users.$inferSelect;
 
@@ -15,6 +15,8 @@ declare module 'fastify' {
     sessionMfa: boolean;
     /** The session of the bearer token (its row's id and readable device); null only for a blocked user's Logout. */
     session: { id: string; device: string } | null;
+    /** What a route behind requireUserReading read with the session, in the same statement (else null). */
+    screen: unknown;
   }
 }
 
@@ -27,9 +29,13 @@ export const LAST_SEEN_EVERY_MS = 60_000;
  * a password change or "this wasn't me" takes effect at once on every instance.
  */
 export function authHooks(ctx: AppContext) {
-  async function authenticate(request: FastifyRequest, allowBlocked: boolean): Promise<void> {
+  async function authenticate(
+    request: FastifyRequest,
+    allowBlocked: boolean,
+    read: SessionRead = findSessionUser,
+  ): Promise<void> {
     const claims = checkedClaims(await ctx.tokens.verify(bearerToken(request)));
-    const found = await findSessionUser(ctx.db, claims.sub, claims.sid);
+    const found = await read(ctx.db, claims.sub, claims.sid);
     if (!found) throw unauthorized(MSG.unauthorized);
     const { user, session } = found;
     if (user.isBlocked) {
@@ -46,10 +52,20 @@ export function authHooks(ctx: AppContext) {
     request.user = user;
     request.sessionMfa = claims.mfa === true;
     request.session = session && !session.revokedAt ? { id: claims.sid, device: session.device } : null;
+    // Read in the statement that proved the session: handed over only now that every check above passed.
+    request.screen = found.screen;
   }
 
   async function requireUser(request: FastifyRequest): Promise<void> {
     await authenticate(request, false);
+  }
+
+  /**
+   * requireUser for a polled route whose data `read` fetches in the session's own statement (sessionRead): one
+   * round trip for both, the same checks, the data in `request.screen` once they passed.
+   */
+  function requireUserReading(read: SessionRead) {
+    return (request: FastifyRequest): Promise<void> => authenticate(request, false, read);
   }
 
   /** Like requireUser, but a blocked user passes: Logout must work from the Blocked screen. */
@@ -71,7 +87,7 @@ export function authHooks(ctx: AppContext) {
     };
   }
 
-  return { requireUser, requireSession, requireRole };
+  return { requireUser, requireUserReading, requireSession, requireRole };
 }
 
 type Claims = Exclude<Awaited<ReturnType<AppContext['tokens']['verify']>>, 'expired' | 'invalid'>;

@@ -1,11 +1,13 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Metrics } from '../lib/metrics.ts';
+import { isPolledRead } from './overload.ts';
 
 /**
  * One log line per request when it ends (method, path without the query string, route pattern,
- * status, time) instead of Fastify's two, and the request-duration histogram. Query strings can carry
- * codes and are left out. Only API requests log at info: static assets and probes log at debug, so a
- * page load is one line per API call, not one per file.
+ * status, time) instead of Fastify's two, and the request-duration histogram, which counts every request.
+ * Query strings can carry codes and are left out. At info: the API's requests that change something (every
+ * money request among them) and its errors; a read answered 2xx or 3xx (the polls: most of the traffic, and
+ * a line each cost more than the poll's SQL), a poll shed under overload, static assets and probes log at debug.
  */
 export function registerObservability(app: FastifyInstance, metrics: Metrics): void {
   // The histogram's series by method, route label and status, looked up once each (prom-client hashes
@@ -28,7 +30,14 @@ export function registerObservability(app: FastifyInstance, metrics: Metrics): v
       series.set(key, child);
     }
     child.observe(reply.elapsedTime / 1000);
-    const level = path.startsWith('/api/') || path === '/api' ? (status >= 500 ? 'error' : 'info') : 'debug';
+    const level = !(path.startsWith('/api/') || path === '/api')
+      ? 'debug'
+      : (status < 400 && (request.method === 'GET' || request.method === 'HEAD')) ||
+          (status === 503 && isPolledRead(request))
+        ? 'debug'
+        : status >= 500
+          ? 'error'
+          : 'info';
     if (enabled(request.log, level)) {
       const ms = Math.round(reply.elapsedTime * 10) / 10;
       request.log[level](

@@ -35,19 +35,41 @@ describe('request log lines', () => {
     rmSync(web, { recursive: true, force: true });
   });
 
-  it('one info line per API request, without the query string', async () => {
+  it('one info line per API request that changes something or fails, without the query string', async () => {
     const u = await makeUser(a);
     info.lines.length = 0;
-    const res = await call(a, 'GET', '/api/user/dashboard?t=654321', { token: u.token });
-    expect(res.statusCode).toBe(200);
-    expect(info.lines).toHaveLength(1);
-    const [line] = info.lines;
-    expect(line).toMatchObject({ level: 30, method: 'GET', path: '/api/user/dashboard', status: 200 });
-    expect(line?.msg).toMatch(/^GET \/api\/user\/dashboard 200 [\d.]+ ms$/);
+    const denied = await call(a, 'GET', '/api/user/dashboard?t=654321');
+    expect(denied.statusCode).toBe(401);
+    const change = await call(a, 'POST', '/api/withdrawal/request-all?t=654321', {
+      token: u.token,
+      body: { walletAddress: `0x${'2'.repeat(40)}`, withdrawalPassword: u.withdrawalPassword },
+    });
+    expect(change.statusCode).toBe(400);
+    expect(info.lines.map((l) => [l.level, l.method, l.path, l.status])).toEqual([
+      [30, 'GET', '/api/user/dashboard', 401],
+      [30, 'POST', '/api/withdrawal/request-all', 400],
+    ]);
+    expect(info.lines[0]?.msg).toMatch(/^GET \/api\/user\/dashboard 401 [\d.]+ ms$/);
     expect(JSON.stringify(info.lines)).not.toContain('654321');
   });
 
+  it('a read answered 2xx (a poll) writes nothing at info level and one debug line at debug level', async () => {
+    for (const [t, lines] of [
+      [a, info.lines],
+      [b, debug.lines],
+    ] as const) {
+      const u = await makeUser(t);
+      lines.length = 0;
+      expect((await call(t, 'GET', '/api/user/dashboard?t=1', { token: u.token })).statusCode).toBe(200);
+      expect(lines.filter((l) => l.path).map((l) => `${l.level} ${l.method} ${l.path} ${l.status}`)).toEqual(
+        t === a ? [] : ['20 GET /api/user/dashboard 200'],
+      );
+    }
+  });
+
   it('static assets, pages and probes write nothing at info level, and one debug line each at debug level', async () => {
+    info.lines.length = 0;
+    debug.lines.length = 0;
     for (const t of [a, b]) {
       expect((await call(t, 'GET', '/assets/app-1234.js')).statusCode).toBe(200);
       expect((await call(t, 'GET', '/dashboard')).statusCode).toBe(200);
@@ -55,7 +77,7 @@ describe('request log lines', () => {
     }
     const paths = (lines: Record<string, any>[]) => lines.filter((l) => l.path).map((l) => `${l.level} ${l.path}`);
     expect(paths(info.lines)).not.toContain('20 /assets/app-1234.js');
-    expect(info.lines.filter((l) => l.path && l.path !== '/api/user/dashboard')).toEqual([]);
+    expect(info.lines.filter((l) => l.path)).toEqual([]);
     expect(paths(debug.lines)).toEqual(['20 /assets/app-1234.js', '20 /dashboard', '20 /healthz']);
   });
 });

@@ -28,6 +28,8 @@ export class ApiError extends Error {
     readonly said: { template: string; params: Params } | null = null,
     /** The request body's property it is about, when the server named one. */
     readonly field: string | null = null,
+    /** How long the server asked to wait before the next try (its Retry-After), 0 when it did not say. */
+    readonly retryAfterMs = 0,
   ) {
     super(serverMessage ?? `Request failed (${status})`);
   }
@@ -47,13 +49,14 @@ const errorBody = z.object({
 });
 const isCode = (c: string | undefined): c is ErrorCode => (ERROR_CODES as readonly string[]).includes(c ?? '');
 
-/** The error a failed response carries. */
-export function apiErrorOf(status: number, data: unknown): ApiError {
+/** The error a failed response carries; `retryAfter` is its Retry-After header (seconds), if any. */
+export function apiErrorOf(status: number, data: unknown, retryAfter: string | null = null): ApiError {
+  const wait = retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : 0;
   const parsed = z.safeParse(errorBody, data);
-  if (!parsed.success) return new ApiError(status, null);
+  if (!parsed.success) return new ApiError(status, null, null, null, null, wait);
   const { error, code, field, template, params } = parsed.data;
   const said = template && params ? { template, params } : null;
-  return new ApiError(status, error.trim() || null, isCode(code) ? code : null, said, field ?? null);
+  return new ApiError(status, error.trim() || null, isCode(code) ? code : null, said, field ?? null, wait);
 }
 
 /** The call failed about this property of its request body (the server named it). */
@@ -131,7 +134,7 @@ export async function api<S extends z.ZodMiniType>(
     data = null;
   }
   if (!res.ok) {
-    const err = apiErrorOf(res.status, data);
+    const err = apiErrorOf(res.status, data, res.headers.get('retry-after'));
     if (err.code === 'blocked') onBlocked();
     // A session refused, or gone (another tab signed out and took the token): a wrong password on a form is a
     // 401 too, with its own code, and ends nothing.

@@ -3,6 +3,7 @@ import { dashboardResponse } from '@harvest/shared/schemas/dashboard';
 import type { AdminDepositFilter } from '@harvest/shared/schemas/deposits';
 import { api } from './api-client.ts';
 import type { PageAt } from './paging.ts';
+import { retryDelayFor } from './query-client.ts';
 
 /**
  * Every query key, as one tree: a screen reads with the factories below and an action invalidates
@@ -79,4 +80,6 @@ export const dashboardQuery = (refetchInterval?: number) =>
     queryKey: queryKeys.dashboard,
     queryFn: () => api('/user/dashboard', dashboardResponse),
     refetchInterval,
+    // Shed for overload: asked again later and later from this interval (decision 0096).
+    retryDelay: retryDelayFor(refetchInterval),
   });

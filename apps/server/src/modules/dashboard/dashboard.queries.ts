@@ -1,7 +1,5 @@
-import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { oncePerDb } from '../../db/raw.ts';
-import { users } from '../../db/schema.ts';
+import { sql } from 'drizzle-orm';
+import { sessionRead } from '../sessions/sessions.queries.ts';
 import type { CycleEarningRow, InvestmentRow } from '../investments/investments.queries.ts';
 
 export interface SummaryFigures {
@@ -42,16 +40,14 @@ export interface DashboardData {
 }
 
 /**
- * The whole dashboard in one statement, prepared (the Investments tab polls it every 2 s): the user's ledger
+ * The whole dashboard as one JSON value, read in the statement that reads the session (sessionRead, plugins/auth.ts
+ * #requireUserReading), prepared: a poll of the Investments tab (every 2 s) is one round trip. The user's ledger
  * accounts (cached balances), the lifetime sums the ledger keeps in `user_totals`, the net of approved
  * withdrawals, and the investments with their cycle earnings, all from one snapshot. Three builder reads side by
  * side served 0.72 times the investors (bench/README.md). Inside JSON, amounts travel as exact text and times as
  * ISO text; `users` in the SQL is the row the statement reads.
  */
-const dashboardStatement = oncePerDb((db) =>
-  db
-    .select({
-      d: sql<unknown>`json_build_object(
+const dashboardJson = sql<unknown>`json_build_object(
   'balance', (SELECT balance::text FROM ledger_accounts WHERE user_id = users.id AND kind = 'balance'),
   'invested', (SELECT balance::text FROM ledger_accounts WHERE user_id = users.id AND kind = 'invested'),
   'rewards', (SELECT balance::text FROM ledger_accounts WHERE user_id = users.id AND kind = 'rewards'),
@@ -70,12 +66,10 @@ const dashboardStatement = oncePerDb((db) =>
           'id', c.id, 'cycle_number', c.cycle_number, 'gross_amount', c.gross_amount::text,
           'withdrawal_requested', c.withdrawal_requested, 'created_at', c.created_at) ORDER BY c.cycle_number), '[]'::json)
         FROM cycle_earnings c WHERE c.investment_id = i.id))
-    ORDER BY i.created_at, i.id), '[]'::json) FROM investments i WHERE i.user_id = users.id))`,
-    })
-    .from(users)
-    .where(eq(users.id, sql.placeholder('userId')))
-    .prepare('hf_dashboard'),
-);
+    ORDER BY i.created_at, i.id), '[]'::json) FROM investments i WHERE i.user_id = users.id))`;
+
+/** The session's user and row, and the dashboard, in one statement. */
+export const sessionAndDashboard = sessionRead('hf_session_dashboard', dashboardJson);
 
 /** A JSON object of the statement (db/row-types.ts parses json): amounts as text, times as ISO text. */
 type Json = Record<string, unknown>;
@@ -84,10 +78,9 @@ const amount = (v: unknown) => BigInt((v as string | null) ?? 0);
 const time = (v: unknown) => new Date(v as string);
 const timeOrNull = (v: unknown) => (v === null || v === undefined ? null : time(v));
 
-/** The dashboard's figures and investments of a user (zeros and none for an unknown id). */
-export async function dashboardData(db: Db, userId: string): Promise<DashboardData> {
-  const [row] = await dashboardStatement(db).execute({ userId });
-  const d = (row?.d ?? {}) as Json;
+/** The dashboard's figures and investments from the JSON sessionAndDashboard read (zeros and none without it). */
+export function dashboardOf(screen: unknown): DashboardData {
+  const d = (screen ?? {}) as Json;
   return {
     figures: {
       balance: amount(d.balance),

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { CYCLE_MS } from '@harvest/shared/constants';
 import { completableFrom, isWeekday, platformDay } from '../../lib/time.ts';
 import { toInvestmentDto } from '../investments/investments.dto.ts';
-import { dashboardData, type SummaryFigures } from './dashboard.queries.ts';
+import { dashboardOf, type SummaryFigures } from './dashboard.queries.ts';
 
 /** The account summary as packages/shared/src/schemas/dashboard.ts defines each figure. */
 function accountSummary(f: SummaryFigures): AccountSummary {
@@ -20,11 +20,12 @@ function accountSummary(f: SummaryFigures): AccountSummary {
   };
 }
 
-export async function dashboard(ctx: AppContext, userId: string): Promise<DashboardResponse> {
+/** The dashboard of the signed-in user from `screen`, the data the route's session read fetched with it. */
+export function dashboard(ctx: AppContext, screen: unknown): DashboardResponse {
   const now = ctx.clock.now();
   const tz = ctx.config.PLATFORM_TIMEZONE;
   const endTime = new Date(now.getTime() + CYCLE_MS);
-  const { figures, investments } = await dashboardData(ctx.db, userId);
+  const { figures, investments } = dashboardOf(screen);
   return {
     accountSummary: accountSummary(figures),
     activeInvestments: investments.map(({ investment, earnings }) => toInvestmentDto(investment, earnings)),

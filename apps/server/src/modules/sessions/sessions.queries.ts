@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { oncePerDb } from '../../db/raw.ts';
 import { sessions, userDevices, users } from '../../db/schema.ts';
@@ -7,31 +7,44 @@ export type SessionRow = typeof sessions.$inferSelect;
 
 /**
  * The request's user and session in one round trip, prepared (every authenticated request runs it): two
- * primary-key reads (the user's row, its session row by the token's `sid`). `session` is null when the id is
- * not a session of this user.
+ * primary-key reads (the user's row, its session row by the token's `sid`), plus `screen`, a column a polled
+ * route reads in the same statement (its data, for the user `users.id` of the row), so that its poll is one round
+ * trip. `session` is null when the id is not a session of this user.
  */
-const sessionUserStatement = oncePerDb((db) =>
-  db
-    .select({
-      user: users,
-      revokedAt: sessions.revokedAt,
-      expiresAt: sessions.expiresAt,
-      lastSeenAt: sessions.lastSeenAt,
-      device: sessions.device,
-    })
-    .from(users)
-    .leftJoin(sessions, and(eq(sessions.id, sql.placeholder('sessionId')), eq(sessions.userId, users.id)))
-    .where(eq(users.id, sql.placeholder('userId')))
-    .limit(1)
-    .prepare('hf_session_user'),
-);
-
-export async function findSessionUser(db: Db, userId: string, sessionId: string) {
-  const [row] = await sessionUserStatement(db).execute({ userId, sessionId });
-  if (!row) return undefined;
-  const { user, revokedAt, expiresAt, lastSeenAt, device } = row;
-  return { user, session: lastSeenAt && device && expiresAt ? { revokedAt, expiresAt, lastSeenAt, device } : null };
+function sessionUserStatement(name: string, screen: SQL<unknown>) {
+  return oncePerDb((db) =>
+    db
+      .select({
+        user: users,
+        revokedAt: sessions.revokedAt,
+        expiresAt: sessions.expiresAt,
+        lastSeenAt: sessions.lastSeenAt,
+        device: sessions.device,
+        screen,
+      })
+      .from(users)
+      .leftJoin(sessions, and(eq(sessions.id, sql.placeholder('sessionId')), eq(sessions.userId, users.id)))
+      .where(eq(users.id, sql.placeholder('userId')))
+      .limit(1)
+      .prepare(name),
+  );
 }
+
+export type SessionRead = ReturnType<typeof sessionRead>;
+
+/** A reader of the session's user and row, with `screen` read alongside (null: nothing more). */
+export function sessionRead(name: string, screen: SQL<unknown> = sql`null`) {
+  const statement = sessionUserStatement(name, screen);
+  return async (db: Db, userId: string, sessionId: string) => {
+    const [row] = await statement(db).execute({ userId, sessionId });
+    if (!row) return undefined;
+    const { user, revokedAt, expiresAt, lastSeenAt, device } = row;
+    const session = lastSeenAt && device && expiresAt ? { revokedAt, expiresAt, lastSeenAt, device } : null;
+    return { user, session, screen: row.screen };
+  };
+}
+
+export const findSessionUser = sessionRead('hf_session_user');
 
 /** Moves last-seen forward only if it is older than `staleBefore`: at most one write a minute per session. */
 export async function touchSession(db: Db, sessionId: string, now: Date, staleBefore: Date): Promise<void> {
