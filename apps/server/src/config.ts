@@ -217,8 +217,8 @@ export const envSchema = z
     /** The metrics listener's address: loopback unless the scraper is on another machine. */
     METRICS_HOST: z.string().default('127.0.0.1'),
     /**
-     * Overload: while the event loop is busy more than this share of the time (two one-second windows), the
-     * polled reads (POLLED_READS) are answered 503 `overloaded` with Retry-After; 0 turns it off. Default: 0.9 on
+     * Overload: while the event loop is busy more than this share of the time (two quarter-second windows), the
+     * polled reads (POLLED_READS) are answered 503 `overloaded` with Retry-After; 0 turns it off. Default: 0.75 on
      * PostgreSQL; off on the embedded PGlite, whose SQL runs on the event loop itself, so that its loop is busy with
      * the database's own work (decision 0096).
      */
@@ -305,7 +305,7 @@ export const envSchema = z
     rateLimits: env.RATE_LIMITS === 'on',
     checkResponses: env.CHECK_RESPONSES ? env.CHECK_RESPONSES === 'on' : env.NODE_ENV !== 'production',
     maxConnectionsPerIp: env.MAX_CONNECTIONS_PER_IP ?? (env.TRUST_PROXY === '' ? 100 : 0),
-    overloadUtilization: env.OVERLOAD_UTILIZATION ?? (env.DATABASE_URL ? 0.9 : 0),
+    overloadUtilization: env.OVERLOAD_UTILIZATION ?? (env.DATABASE_URL ? 0.75 : 0),
     /** Null: the watcher starts at the chain's deep end on its first start (production without per-investor addresses). */
     depositStartBlock: env.DEPOSIT_START_BLOCK ?? (env.NODE_ENV === 'production' ? null : 0n),
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,

@@ -8,7 +8,7 @@ import { WALLET } from '../support/money.ts';
 /**
  * Overload bends (decision 0096). The app runs in this process, so a timer here that holds the loop 60 ms at a time
  * keeps the server's own loop busy, as a flood of requests would. With a limit of 0.8 (busy more than 80 % of two
- * one-second windows running), the polls are answered 503
+ * quarter-second windows running), the polls are answered 503
  * `overloaded` with Retry-After in the one error shape, while Withdraw All (money) and the reads nobody polls are
  * served; once the loop is free again, the polls are answered again.
  */
@@ -37,7 +37,7 @@ describe('overload', () => {
 
     const stop = lag(60);
     try {
-      // The first shed poll comes once two windows of a second saw the loop that busy.
+      // The first shed poll comes once two quarter-second windows saw the loop that busy.
       await expect.poll(async () => (await poll()).statusCode, { timeout: 20_000, interval: 50 }).toBe(503);
       const [dashboard, withdrawals, deposits, failed, withdrawAll, me] = await Promise.all([
         poll(),
@@ -76,7 +76,7 @@ describe('overload', () => {
   it('is on by default on PostgreSQL, off on PGlite (its SQL runs on the event loop), and set by OVERLOAD_UTILIZATION', () => {
     const base = { NODE_ENV: 'test' };
     const pg = { ...base, DATABASE_URL: 'postgres://h/db' };
-    expect(loadConfig(pg).overloadUtilization).toBe(0.9);
+    expect(loadConfig(pg).overloadUtilization).toBe(0.75);
     expect(loadConfig({ ...pg, OVERLOAD_UTILIZATION: '0' }).overloadUtilization).toBe(0);
     expect(loadConfig(base).overloadUtilization).toBe(0);
     expect(loadConfig({ ...base, OVERLOAD_UTILIZATION: '0.95' }).overloadUtilization).toBe(0.95);

@@ -1,6 +1,7 @@
-import { and, desc, eq, inArray, ne, or, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, eq, inArray, ne, or, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { oncePerDb, rawRows } from '../../db/raw.ts';
+import { rawRows } from '../../db/raw.ts';
+import { sessionRead } from '../sessions/sessions.queries.ts';
 import { keysetPage, type PageRequest } from '../../db/keyset.ts';
 import { statusCounts } from '../../ledger/rollups.queries.ts';
 import { investments, payoutBatches, payoutTransactions, users, withdrawals } from '../../db/schema.ts';
@@ -286,21 +287,73 @@ const addressProven = (userId: SQLWrapper, wallet: SQLWrapper) =>
     WHERE wa.user_id = ${userId} AND wa.address = lower(${wallet}) AND wa.removed_at IS NULL AND wa.proven_at IS NOT NULL)`;
 
 /**
- * An investor's withdrawals, newest first (GET /api/withdrawal/my-withdrawals, a hot read): built once per
- * database handle and prepared (a named statement on PostgreSQL), as the session user read is.
+ * An investor's withdrawals, newest first, as one JSON value read in the statement that reads the session
+ * (sessionRead; GET /api/withdrawal/my-withdrawals, polled every 2 s with the dashboard): one round trip. Amounts
+ * travel as exact text, times as ISO text; `users` is the row the statement reads.
  */
-const forUserStatement = oncePerDb((db) =>
-  db
-    .select(populatedColumns)
-    .from(withdrawals)
-    .leftJoin(investments, eq(investments.id, withdrawals.investmentId))
-    .where(eq(withdrawals.userId, sql.placeholder('userId')))
-    .orderBy(desc(withdrawals.requestedAt), desc(withdrawals.cycleNumber), withdrawals.id)
-    .prepare('hf_withdrawals_for_user'),
-);
+const withdrawalsJson = sql<unknown>`(SELECT COALESCE(json_agg(json_build_object(
+    'id', w.id, 'status', w.status, 'source', w.source, 'request_id', w.request_id, 'amount', w.amount::text,
+    'fee_amount', w.fee_amount::text, 'net_amount', w.net_amount::text, 'cycle_number', w.cycle_number,
+    'wallet_address', w.wallet_address, 'requested_at', w.requested_at, 'processed_at', w.processed_at,
+    'tx_hash', w.tx_hash, 'notes', w.notes, 'payee_refused_at', w.payee_refused_at,
+    'inv_id', i.id, 'inv_tier', i.tier_name, 'inv_amount', i.amount::text)
+  ORDER BY w.requested_at DESC, w.cycle_number DESC, w.id), '[]'::json)
+  FROM withdrawals w LEFT JOIN investments i ON i.id = w.investment_id WHERE w.user_id = users.id)`;
 
-export async function listForUser(db: Db, userId: string) {
-  return forUserStatement(db).execute({ userId });
+/** The session's user and row, and the user's withdrawals, in one statement. */
+export const sessionAndWithdrawals = sessionRead('hf_session_withdrawals', withdrawalsJson);
+
+/** What an investor's view of a withdrawal reads (toWithdrawalDto): a row of the admin page, or one of withdrawalsOf. */
+export interface WithdrawalView {
+  w: Pick<
+    WithdrawalRow,
+    | 'id'
+    | 'status'
+    | 'source'
+    | 'requestId'
+    | 'amount'
+    | 'feeAmount'
+    | 'netAmount'
+    | 'cycleNumber'
+    | 'walletAddress'
+    | 'requestedAt'
+    | 'processedAt'
+    | 'txHash'
+    | 'notes'
+    | 'payeeRefusedAt'
+  >;
+  invId: string | null;
+  invTier: string | null;
+  invAmount: bigint | null;
+}
+
+type Json = Record<string, unknown>;
+const textOrNull = (v: unknown) => (v === null || v === undefined ? null : String(v));
+const timeOrNull = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string));
+
+/** The withdrawals sessionAndWithdrawals read, as rows. */
+export function withdrawalsOf(screen: unknown): WithdrawalView[] {
+  return ((screen as Json[] | null) ?? []).map((r) => ({
+    w: {
+      id: String(r.id),
+      status: String(r.status),
+      source: String(r.source),
+      requestId: String(r.request_id),
+      amount: BigInt(r.amount as string),
+      feeAmount: BigInt(r.fee_amount as string),
+      netAmount: BigInt(r.net_amount as string),
+      cycleNumber: r.cycle_number === null ? null : Number(r.cycle_number),
+      walletAddress: String(r.wallet_address),
+      requestedAt: new Date(r.requested_at as string),
+      processedAt: timeOrNull(r.processed_at),
+      txHash: textOrNull(r.tx_hash),
+      notes: textOrNull(r.notes),
+      payeeRefusedAt: timeOrNull(r.payee_refused_at),
+    },
+    invId: textOrNull(r.inv_id),
+    invTier: textOrNull(r.inv_tier),
+    invAmount: r.inv_amount === null ? null : BigInt(r.inv_amount as string),
+  }));
 }
 
 interface RawAdminWithdrawal {

@@ -28,11 +28,12 @@ import * as z from 'zod/mini';
 import * as batches from './batches.service.ts';
 import * as payouts from './payouts.service.ts';
 import * as service from './withdrawals.service.ts';
+import { sessionAndWithdrawals } from './withdrawals.queries.ts';
 
 const batchFileQuery = z.strictObject({ format: z._default(z.enum(['safe', 'csv']), 'safe') });
 
 export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const { requireUser, requireRole } = authHooks(ctx);
+  const { requireUser, requireRole, requireUserReading } = authHooks(ctx);
 
   return async (app) => {
     app.post(
@@ -56,10 +57,12 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get(
       '/withdrawal/my-withdrawals',
-      { onRequest: requireUser, schema: { querystring: cacheBustQuery, response: { 200: myWithdrawalsResponse } } },
-      async (req) => ({
-        withdrawals: await service.myWithdrawals(ctx.db, currentUser(req).id),
-      }),
+      {
+        // The session and the withdrawals in one statement (the Investments tab polls it every 2 s).
+        onRequest: requireUserReading(sessionAndWithdrawals),
+        schema: { querystring: cacheBustQuery, response: { 200: myWithdrawalsResponse } },
+      },
+      async (req) => ({ withdrawals: service.myWithdrawals(req.screen) }),
     );
 
     app.get(

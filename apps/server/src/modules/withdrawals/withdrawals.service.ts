@@ -28,10 +28,9 @@ import * as q from './withdrawals.queries.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-type PopulatedRow = Awaited<ReturnType<typeof q.listForUser>>[number];
 type AdminRow = Awaited<ReturnType<typeof q.adminPage>>['rows'][number];
 
-export function toWithdrawalDto(r: PopulatedRow): Withdrawal {
+export function toWithdrawalDto(r: q.WithdrawalView): Withdrawal {
   const w = r.w;
   return {
     _id: w.id,
@@ -209,8 +208,9 @@ export async function withdrawAllPayload(ctx: AppContext, user: AuthUser, wallet
   };
 }
 
-export async function myWithdrawals(db: Db, userId: string): Promise<Withdrawal[]> {
-  return (await q.listForUser(db, userId)).map(toWithdrawalDto);
+/** The investor's withdrawals from what sessionAndWithdrawals read with the session. */
+export function myWithdrawals(screen: unknown): Withdrawal[] {
+  return q.withdrawalsOf(screen).map(toWithdrawalDto);
 }
 
 /** The newest withdrawals of the whole platform (the admin overview). */
