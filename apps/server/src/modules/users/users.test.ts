@@ -33,8 +33,12 @@ describe('GET /user/me and tokens', () => {
     });
     expect(JSON.stringify(res.data)).not.toMatch(/hash|tokenVersion|totpSecret/i);
     expect(res.headers['cache-control']).toBe('no-store');
-    // The explorer the screens link hashes and addresses to (EXPLORER_URL, its default here).
-    expect(res.data.platform).toMatchObject({ timeZone: 'UTC', explorerUrl: 'https://polygonscan.com' });
+    // The platform's time zone as configured (CI runs this suite in New York at a DST change too), and the explorer
+    // the screens link hashes and addresses to (EXPLORER_URL, its default here).
+    expect(res.data.platform).toMatchObject({
+      timeZone: t.ctx.config.PLATFORM_TIMEZONE,
+      explorerUrl: 'https://polygonscan.com',
+    });
   });
 
   it('refuses a missing, forged, tampered, expired or alg:none token with 401', async () => {
