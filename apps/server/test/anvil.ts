@@ -138,7 +138,8 @@ export async function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
     nativeCurrency: { name: 'POL', symbol: 'POL', decimals: 18 },
     rpcUrls: { default: { http: [url] } },
   });
-  const publicClient = createPublicClient({ chain, transport: viemHttp(url) });
+  // No cached block number: viem keeps one for 4 s by default, so a test that mined since would read the old height.
+  const publicClient = createPublicClient({ chain, transport: viemHttp(url), cacheTime: 0 });
   const wallet = createWalletClient({ chain, transport: viemHttp(url) });
   const accounts = await wallet.getAddresses();
   return {
