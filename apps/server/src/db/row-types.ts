@@ -34,3 +34,17 @@ export function decodeTimes(rows: Record<string, unknown>[], fields: readonly Fi
       if (typeof v === 'string') row[f.name] = parseTime(f.dataTypeID, v);
     }
 }
+
+/**
+ * The values of a JSON object a statement built (json_build_object, read with the session: sessionRead): amounts as
+ * exact text (`::text`, so no int8 passes through a JS number), times as ISO text, absent values as null.
+ */
+export type JsonRow = Record<string, unknown>;
+export const jsonText = (v: unknown): string => String(v ?? '');
+export const jsonTextOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+/** An amount; none (a ledger account not opened yet) is 0. */
+export const jsonAmount = (v: unknown): bigint => BigInt((v as string | null) ?? 0);
+export const jsonAmountOrNull = (v: unknown): bigint | null =>
+  v === null || v === undefined ? null : BigInt(v as string);
+export const jsonTime = (v: unknown): Date => new Date(v as string);
+export const jsonTimeOrNull = (v: unknown): Date | null => (v === null || v === undefined ? null : jsonTime(v));

@@ -4,7 +4,7 @@ import { POLLED_READS } from '@harvest/shared/constants';
 import { MSG } from '@harvest/shared/messages';
 import { AppError } from '../lib/errors.ts';
 
-/** The event loop's utilization is read over windows this long: short, so shedding starts before a queue is seconds long. */
+/** The event loop's utilization is read over windows this long: short, so shedding starts before a queue is long. */
 const WINDOW_MS = 250;
 /** What a shed poll is told to wait at least (the web waits longer each time it is shed again). */
 export const OVERLOAD_RETRY_AFTER_S = 5;
@@ -20,8 +20,9 @@ export const isPolledRead = (request: FastifyRequest) =>
  * windows (Node's event-loop utilization), a polled read is answered 503 `overloaded` with Retry-After at once,
  * before authentication and SQL, rather than late; every other request, every non-GET (money) among them, is
  * served as always. Utilization, not the loop's delay: behind a proxy's pool of connections the queue waits in the
- * proxy, and the loop's mean delay was 4 ms (median; 8 ms p90) at saturation (bench/README.md). Two windows, not one: one busy
- * quarter second is not a queue (one window alone shed polls at a load served in 55 ms p99). Measured from `onReady`, so the start's own work does not count. 0: off.
+ * proxy, and the loop's mean delay was 4 ms (median; 8 ms p90) at saturation (bench/README.md). Two windows, not
+ * one: one busy quarter second is not a queue (one window alone shed polls at a load served in 55 ms p99).
+ * Measured from `onReady`, so the start's own work does not count. 0: off.
  */
 export function registerOverload(app: FastifyInstance, maxUtilization: number): void {
   if (maxUtilization <= 0) return;

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { jsonAmount, jsonText, jsonTextOrNull, jsonTime, jsonTimeOrNull, type JsonRow } from '../../db/row-types.ts';
 import { sessionRead } from '../sessions/sessions.queries.ts';
 import type { CycleEarningRow, InvestmentRow } from '../investments/investments.queries.ts';
 
@@ -71,49 +72,42 @@ const dashboardJson = sql<unknown>`json_build_object(
 /** The session's user and row, and the dashboard, in one statement. */
 export const sessionAndDashboard = sessionRead('hf_session_dashboard', dashboardJson);
 
-/** A JSON object of the statement (db/row-types.ts parses json): amounts as text, times as ISO text. */
-type Json = Record<string, unknown>;
-const text = (v: unknown) => String(v ?? '');
-const amount = (v: unknown) => BigInt((v as string | null) ?? 0);
-const time = (v: unknown) => new Date(v as string);
-const timeOrNull = (v: unknown) => (v === null || v === undefined ? null : time(v));
-
 /** The dashboard's figures and investments from the JSON sessionAndDashboard read (zeros and none without it). */
 export function dashboardOf(screen: unknown): DashboardData {
-  const d = (screen ?? {}) as Json;
+  const d = (screen ?? {}) as JsonRow;
   return {
     figures: {
-      balance: amount(d.balance),
-      invested: amount(d.invested),
-      rewards: amount(d.rewards),
-      earnings: amount(d.earnings),
-      pendingWithdrawal: amount(d.pending_withdrawal),
-      lifetimeRewards: amount(d.lifetime_rewards),
-      lifetimeEarnings: amount(d.lifetime_earnings),
-      approvedNet: amount(d.approved_net),
-      withdrawalWallet: (d.withdrawal_wallet as string | null | undefined) ?? null,
+      balance: jsonAmount(d.balance),
+      invested: jsonAmount(d.invested),
+      rewards: jsonAmount(d.rewards),
+      earnings: jsonAmount(d.earnings),
+      pendingWithdrawal: jsonAmount(d.pending_withdrawal),
+      lifetimeRewards: jsonAmount(d.lifetime_rewards),
+      lifetimeEarnings: jsonAmount(d.lifetime_earnings),
+      approvedNet: jsonAmount(d.approved_net),
+      withdrawalWallet: jsonTextOrNull(d.withdrawal_wallet),
     },
-    investments: ((d.investments as Json[] | undefined) ?? []).map((i) => ({
+    investments: ((d.investments as JsonRow[] | undefined) ?? []).map((i) => ({
       investment: {
-        id: text(i.id),
-        tierName: text(i.tier_name),
-        amount: amount(i.amount),
+        id: jsonText(i.id),
+        tierName: jsonText(i.tier_name),
+        amount: jsonAmount(i.amount),
         dailyRateScaled: Number(i.daily_rate_scaled),
-        totalEarned: amount(i.total_earned),
+        totalEarned: jsonAmount(i.total_earned),
         earningStarted: Boolean(i.earning_started),
         earningCompleted: Boolean(i.earning_completed),
-        cycleEndTime: timeOrNull(i.cycle_end_time),
-        withdrawalApprovedAt: timeOrNull(i.withdrawal_approved_at),
-        nextCycleAvailableAt: timeOrNull(i.next_cycle_available_at),
-        lastCycleDay: (i.last_cycle_day as string | null) ?? null,
-        createdAt: time(i.created_at),
+        cycleEndTime: jsonTimeOrNull(i.cycle_end_time),
+        withdrawalApprovedAt: jsonTimeOrNull(i.withdrawal_approved_at),
+        nextCycleAvailableAt: jsonTimeOrNull(i.next_cycle_available_at),
+        lastCycleDay: jsonTextOrNull(i.last_cycle_day),
+        createdAt: jsonTime(i.created_at),
       },
-      earnings: ((i.earnings as Json[] | null) ?? []).map((c) => ({
-        id: text(c.id),
+      earnings: ((i.earnings as JsonRow[] | null) ?? []).map((c) => ({
+        id: jsonText(c.id),
         cycleNumber: Number(c.cycle_number),
-        grossAmount: amount(c.gross_amount),
+        grossAmount: jsonAmount(c.gross_amount),
         withdrawalRequested: Boolean(c.withdrawal_requested),
-        createdAt: time(c.created_at),
+        createdAt: jsonTime(c.created_at),
       })),
     })),
   };

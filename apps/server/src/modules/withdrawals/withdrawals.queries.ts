@@ -1,6 +1,15 @@
 import { and, eq, inArray, ne, or, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rawRows } from '../../db/raw.ts';
+import {
+  jsonAmount,
+  jsonAmountOrNull,
+  jsonText,
+  jsonTextOrNull,
+  jsonTime,
+  jsonTimeOrNull,
+  type JsonRow,
+} from '../../db/row-types.ts';
 import { sessionRead } from '../sessions/sessions.queries.ts';
 import { keysetPage, type PageRequest } from '../../db/keyset.ts';
 import { statusCounts } from '../../ledger/rollups.queries.ts';
@@ -327,32 +336,28 @@ export interface WithdrawalView {
   invAmount: bigint | null;
 }
 
-type Json = Record<string, unknown>;
-const textOrNull = (v: unknown) => (v === null || v === undefined ? null : String(v));
-const timeOrNull = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string));
-
 /** The withdrawals sessionAndWithdrawals read, as rows. */
 export function withdrawalsOf(screen: unknown): WithdrawalView[] {
-  return ((screen as Json[] | null) ?? []).map((r) => ({
+  return ((screen as JsonRow[] | null) ?? []).map((r) => ({
     w: {
-      id: String(r.id),
-      status: String(r.status),
-      source: String(r.source),
-      requestId: String(r.request_id),
-      amount: BigInt(r.amount as string),
-      feeAmount: BigInt(r.fee_amount as string),
-      netAmount: BigInt(r.net_amount as string),
+      id: jsonText(r.id),
+      status: jsonText(r.status),
+      source: jsonText(r.source),
+      requestId: jsonText(r.request_id),
+      amount: jsonAmount(r.amount),
+      feeAmount: jsonAmount(r.fee_amount),
+      netAmount: jsonAmount(r.net_amount),
       cycleNumber: r.cycle_number === null ? null : Number(r.cycle_number),
-      walletAddress: String(r.wallet_address),
-      requestedAt: new Date(r.requested_at as string),
-      processedAt: timeOrNull(r.processed_at),
-      txHash: textOrNull(r.tx_hash),
-      notes: textOrNull(r.notes),
-      payeeRefusedAt: timeOrNull(r.payee_refused_at),
+      walletAddress: jsonText(r.wallet_address),
+      requestedAt: jsonTime(r.requested_at),
+      processedAt: jsonTimeOrNull(r.processed_at),
+      txHash: jsonTextOrNull(r.tx_hash),
+      notes: jsonTextOrNull(r.notes),
+      payeeRefusedAt: jsonTimeOrNull(r.payee_refused_at),
     },
-    invId: textOrNull(r.inv_id),
-    invTier: textOrNull(r.inv_tier),
-    invAmount: r.inv_amount === null ? null : BigInt(r.inv_amount as string),
+    invId: jsonTextOrNull(r.inv_id),
+    invTier: jsonTextOrNull(r.inv_tier),
+    invAmount: jsonAmountOrNull(r.inv_amount),
   }));
 }
 
