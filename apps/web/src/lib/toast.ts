@@ -40,8 +40,10 @@ const show = (kind: 'success' | 'error' | 'info') => (text: string, opts?: Toast
     const said = known(text);
     if (kind !== 'error') return void m.toast[kind](said, opts);
     // One error at a time: a form failing again (or another one) replaces the error shown, with its 3 s anew
-    // (an update remounts the timer), rather than stacking one more under it.
-    if (shownError !== null && m.toast.isActive(shownError)) m.toast.update(shownError, { ...opts, render: said });
+    // (an update remounts the timer), rather than stacking one more under it. The update applies at once (no
+    // `delay`: by default it lands 100 ms later, and one landing on a toast that began to close meanwhile is lost).
+    if (shownError !== null && m.toast.isActive(shownError))
+      m.toast.update(shownError, { ...opts, render: said, delay: undefined });
     else shownError = m.toast.error(said, opts);
   });
 };
