@@ -60,11 +60,19 @@ export async function rollupSums(
   return Object.fromEntries(metrics.map((m) => [m, got.get(m) ?? 0n]));
 }
 
-/** Rows per status, counted on the table's (status, ...) index. */
-export async function statusCounts(db: Db, table: 'deposits' | 'withdrawals'): Promise<Map<string, number>> {
+/**
+ * Rows per status, counted on the table's (status, ...) index: every row of the table, or only those of `status`
+ * (the pending few, where that is all a screen shows).
+ */
+export async function statusCounts(
+  db: Db,
+  table: 'deposits' | 'withdrawals',
+  status?: string,
+): Promise<Map<string, number>> {
   const rows = await rawRows<{ k: string; n: number }>(
     db,
-    sql`SELECT status AS k, count(*)::int AS n FROM ${sql.identifier(table)} GROUP BY 1`,
+    sql`SELECT status AS k, count(*)::int AS n FROM ${sql.identifier(table)}
+        ${status ? sql`WHERE status = ${status}` : sql``} GROUP BY 1`,
   );
   return new Map(rows.map((r) => [r.k, Number(r.n)]));
 }

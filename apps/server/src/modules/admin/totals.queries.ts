@@ -17,8 +17,8 @@ export async function platformTotals(db: Db): Promise<Totals> {
   const [money, users, deposits, withdrawals] = await Promise.all([
     rollupSums(db, ['deposit.amount', 'admin_adjustment.amount', 'investment.amount']),
     userCount(db),
-    statusCounts(db, 'deposits'),
-    statusCounts(db, 'withdrawals'),
+    statusCounts(db, 'deposits', 'pending'),
+    statusCounts(db, 'withdrawals', 'pending'),
   ]);
   return {
     totalUsers: users,
