@@ -421,6 +421,7 @@ export const MSG = {
   proposalApproved: 'Approved: the change is made',
   proposalRejected: 'Proposal rejected',
   proposalOwn: 'You proposed this: a different staff member must approve it',
+  proposalAboutYou: 'This is about your own account: a different staff member must approve it',
   proposalDecided: 'This proposal was already decided',
   proposalExpired: 'This proposal expired after 24 hours. Propose it again if it is still needed.',
   proposalAlreadyOpen: 'This is already waiting for approval in Approvals',

@@ -71,6 +71,21 @@ describe('a user in the back office', () => {
     expect(ev.data.events.map((e: { type: string }) => e.type)).toContain('sessions_revoked');
   });
 
+  it("a staff member's sessions are an owner's to end: support signs investors out, not staff", async () => {
+    const support = await makeUser(t, { role: 'support' });
+    const owner = await makeUser(t, { role: 'owner' });
+    const investor = await makeUser(t);
+    const revoke = (by: TestUser, u: TestUser) =>
+      call(t, 'POST', `/api/admin/users/${u.user.id}/revoke-sessions`, { token: by.token });
+    const refused = await revoke(support, owner);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.data).toEqual({ error: MSG.forbiddenRole, code: 'forbidden_role' });
+    expect((await call(t, 'GET', '/api/admin/staff', { token: owner.token })).statusCode).toBe(200);
+    expect((await revoke(support, investor)).data).toEqual(receipt(MSG.adminSessionsRevoked(1)));
+    expect((await revoke(owner, support)).data).toEqual(receipt(MSG.adminSessionsRevoked(1)));
+    expect((await call(t, 'GET', '/api/admin/users', { token: support.token })).statusCode).toBe(401);
+  });
+
   it('freezes withdrawals short of a block, and lifts the freeze; both audited', async () => {
     const u = await makeUser(t);
     await fund(t, u.user.id, 2_000_000n);

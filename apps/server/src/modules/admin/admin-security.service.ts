@@ -1,9 +1,11 @@
 import { getAddress } from 'viem';
 import { msg } from '@harvest/shared/i18n';
+import { MSG } from '@harvest/shared/messages';
+import { can, isRole } from '@harvest/shared/staff';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { inTransaction } from '../../db/tx.ts';
-import { notFound } from '../../lib/errors.ts';
+import { forbidden, notFound } from '../../lib/errors.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
 import { recordSecurityEvent } from '../security-events/security-events.queries.ts';
@@ -70,6 +72,9 @@ export async function revokeUserSessions(ctx: AppContext, admin: AuthUser, userI
   return inTransaction(ctx.db, async (tx) => {
     const target = await lockUser(tx, userId);
     if (!target) throw notFound();
+    // A staff member's sessions are an owner's to end: support signing out every owner in a loop would lock the
+    // people who can stop it out of the back office.
+    if (isRole(target.role) && !can(admin.role, 'staff')) throw forbidden(MSG.forbiddenRole, 'forbidden_role');
     const { ended } = await revokeAllSessions(tx, ctx, userId);
     await writeAudit(tx, {
       adminId: admin.id,

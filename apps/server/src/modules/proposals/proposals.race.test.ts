@@ -80,6 +80,32 @@ describe.runIf(isPostgres)('four-eyes races on PostgreSQL', () => {
     await expectLedgerClean(t);
   });
 
+  it("two approvals that demote each other's approver or proposer at the same instant: one takes effect", async () => {
+    const [a, b, c] = [
+      await makeUser(t, { role: 'owner' }),
+      await makeUser(t, { role: 'owner' }),
+      await makeUser(t, { role: 'owner' }),
+    ];
+    const demote = async (by: TestUser, who: TestUser) => {
+      const res = await call(t, 'PUT', `/api/admin/staff/${who.user.id}/role`, {
+        token: by.token,
+        body: { role: 'auditor' },
+      });
+      expect(res.statusCode).toBe(202);
+      return String(res.data.proposalId);
+    };
+    const demoteB = await demote(a, b);
+    const demoteA = await demote(c, a);
+    // In either order the second is refused: B demoted cannot approve; A demoted no longer counts as proposer.
+    const results = await Promise.all([approve(c, demoteB), approve(b, demoteA)]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, results[0]!.statusCode === 200 ? 403 : 409].sort());
+    const roles = await rawRows<{ role: string }>(
+      t.ctx.db,
+      sql`SELECT role FROM users WHERE id IN (${a.user.id}, ${b.user.id}) ORDER BY role`,
+    );
+    expect(roles.map((r) => r.role)).toEqual(['auditor', 'owner']);
+  });
+
   it('two owners demoting each other at the same instant (four-eyes off) leave one owner', async () => {
     const off = await createTestApp();
     try {
@@ -98,6 +124,18 @@ describe.runIf(isPostgres)('four-eyes races on PostgreSQL', () => {
         sql`SELECT count(*)::int AS n FROM users WHERE role = 'owner'`,
       );
       expect(owners[0]?.n).toBe(1);
+      // With a third owner the last-owner rule does not decide: the second of the two finds its owner demoted.
+      const c = await makeUser(off, { role: 'owner' });
+      const d = await makeUser(off, { role: 'owner' });
+      const [rc, rd] = await Promise.all([
+        call(off, 'PUT', `/api/admin/staff/${d.user.id}/role`, { token: c.token, body: { role: 'auditor' } }),
+        call(off, 'PUT', `/api/admin/staff/${c.user.id}/role`, { token: d.token, body: { role: 'auditor' } }),
+      ]);
+      expect([rc.statusCode, rd.statusCode].sort()).toEqual([200, 403]);
+      expect([rc, rd].find((r) => r.statusCode === 403)?.data).toEqual({
+        error: MSG.forbiddenRole,
+        code: 'forbidden_role',
+      });
     } finally {
       await off.close();
     }

@@ -13,7 +13,7 @@ import { currentUser, type AuthUser } from '../../plugins/auth.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
 import { isUuid } from '../deposits/deposits.queries.ts';
 import { verifyStepUp } from '../passkeys/step-up.ts';
-import { findUserById } from '../users/users.queries.ts';
+import { findUserById, lockedRoles } from '../users/users.queries.ts';
 import { toUserRef } from '../users/users.dto.ts';
 import { KINDS, type ProposalInput, type Shown } from './proposal-kinds.ts';
 import * as q from './proposals.queries.ts';
@@ -139,15 +139,22 @@ export async function approve(
   const found = isUuid(id) ? await q.findProposal(ctx.db, id) : undefined;
   if (!found) throw notFound();
   if (found.proposedBy === admin.id) throw forbidden(MSG.proposalOwn, 'own_proposal');
+  // Nor does the person it is about (money into their own account, their own role): two people, neither of them
+  // the one who gains.
+  if (found.userId === admin.id) throw forbidden(MSG.proposalAboutYou, 'own_proposal');
   // An approver with a passkey confirms exactly this proposal with it (a phished password and code are not enough).
   await verifyStepUp(ctx, admin, 'approve_proposal', stepUpPayload(found), passkey);
   const kind = kindOf(found);
   const apply = await kind.approval(ctx, found.input, shownOf(found), { admin, ip, proposerId: found.proposedBy });
   await inTransaction(ctx.db, async (tx) => {
     const p = await lockOpen(ctx, tx, id, admin);
-    // A proposer who lost the role since (removed from the staff) no longer counts as the first pair of eyes.
+    // Both roles as committed, held until this commits: an approver demoted meanwhile may not approve, and a
+    // proposer who lost the role (removed from the staff) no longer counts as the first pair of eyes.
+    const roles = await lockedRoles(tx, [admin.id, p.proposedBy]);
+    if (!can(roles.get(admin.id), kind.ability)) throw forbidden(MSG.forbiddenRole, 'forbidden_role');
     const proposer = await findUserById(tx, p.proposedBy);
-    if (!proposer || !can(proposer.role, kind.ability)) throw conflict(MSG.proposalChanged, 'proposal_closed');
+    if (!proposer || !can(roles.get(p.proposedBy), kind.ability))
+      throw conflict(MSG.proposalChanged, 'proposal_closed');
     await apply(tx);
     const now = ctx.clock.now();
     await q.decideProposal(tx, id, { status: 'approved', decidedBy: admin.id, decidedAt: now });

@@ -142,6 +142,24 @@ describe('the other decisions four-eyes holds', () => {
     await expectLedgerClean(t);
   });
 
+  it('the staff member money goes to is not the second pair of eyes', async () => {
+    // finance2's own demo deposit, proposed by finance: finance2 may not approve it; another member may.
+    const depositId = await seedDeposit(t, finance2.user.id, { amount: 900_000_000n, status: 'pending' });
+    const res = await call(t, 'POST', '/api/admin/process-deposit', { token: finance.token, body: { depositId } });
+    expect(res.statusCode).toBe(202);
+    const own = await approve(finance2, res.data.proposalId);
+    expect(own.statusCode).toBe(403);
+    expect(own.data).toEqual({ error: MSG.proposalAboutYou, code: 'own_proposal' });
+    expect(await balanceOf(finance2.user.id)).toBe(0n);
+    // Nor an Update Balance of their own account.
+    const set = await setBalance(finance, finance2.user.id, 5);
+    expect((await approve(finance2, set.data.proposalId)).data.code).toBe('own_proposal');
+    expect(await balanceOf(finance2.user.id)).toBe(0n);
+    expect((await approve(owner, res.data.proposalId)).statusCode).toBe(200);
+    expect(await balanceOf(finance2.user.id)).toBe(900_000_000n);
+    await expectLedgerClean(t);
+  });
+
   it('a withdrawal above the threshold is proposed; one at or below it is approved at once', async () => {
     const investor = await makeUser(t);
     await fund(t, investor.user.id, 3_000_000_000n);
@@ -274,7 +292,10 @@ describe('the other decisions four-eyes holds', () => {
       body: { role: 'auditor' },
     });
     expect(res.statusCode).toBe(202);
-    expect((await approve(member, res.data.proposalId)).data.code).toBe('forbidden_role');
+    expect((await approve(member, res.data.proposalId)).data).toEqual({
+      error: MSG.proposalAboutYou,
+      code: 'own_proposal',
+    });
     expect((await approve(owner2, res.data.proposalId)).statusCode).toBe(200);
     const staff = await call(t, 'GET', '/api/admin/staff', { token: auditor.token });
     expect(staff.data.staff.find((s: { id: string }) => s.id === member.user.id)).toMatchObject({ role: 'auditor' });

@@ -1,13 +1,13 @@
 import { MSG } from '@harvest/shared/messages';
 import type { StaffMember } from '@harvest/shared/schemas/proposals';
-import { isRole, type Role } from '@harvest/shared/staff';
+import { can, isRole, type Role } from '@harvest/shared/staff';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { inTransaction } from '../../db/tx.ts';
 import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
-import { lockUser, updateUser } from '../users/users.queries.ts';
+import { lockedRoles, lockUser, updateUser } from '../users/users.queries.ts';
 import * as q from './staff.queries.ts';
 
 /** Staff management (owners): the list, role changes, removal. Invitations are in staff-invites.service.ts. */
@@ -64,6 +64,10 @@ export async function applyRole(
   ip: string,
   premise?: Role,
 ): Promise<void> {
+  // The deciding owner's role as committed (held until this commits): two owners demoting each other at once
+  // cannot both succeed.
+  if (!can((await lockedRoles(tx, [admin.id])).get(admin.id), 'staff'))
+    throw forbidden(MSG.forbiddenRole, 'forbidden_role');
   const before = await currentRole(tx, admin, userId);
   if (premise && before !== premise) throw conflict(MSG.proposalChanged, 'proposal_closed');
   if (before === 'owner' && role !== 'owner' && (await q.otherOwners(tx, userId)) === 0)

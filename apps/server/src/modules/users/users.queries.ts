@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 
@@ -20,6 +20,20 @@ export async function findUserByInvitationCode(db: Db, code: string) {
 export async function lockUser(db: Db, id: string) {
   const [u] = await db.select().from(users).where(eq(users.id, id)).for('update').limit(1);
   return u;
+}
+
+/**
+ * The staff roles of these users as committed, their rows share-locked until the transaction ends (in id order): a
+ * role change of any of them waits, so a decision taken on a role cannot race the role's change.
+ */
+export async function lockedRoles(db: Db, ids: string[]): Promise<Map<string, string | null>> {
+  const rows = await db
+    .select({ id: users.id, role: users.role })
+    .from(users)
+    .where(inArray(users.id, ids))
+    .orderBy(users.id)
+    .for('share');
+  return new Map(rows.map((r) => [r.id, r.role]));
 }
 
 export async function insertUser(db: Db, values: typeof users.$inferInsert & { createdAt: Date }) {

@@ -51,6 +51,9 @@ export function UserSecurity({ user, name }: { user: AdminUser; name: string }) 
   const [busy, setBusy] = useState(false);
   const failure = useFailure();
   const support = useCan('support');
+  // A staff member's sessions are an owner's to end (the server refuses anyone else).
+  const owner = useCan('staff');
+  const mayRevoke = support && (!user.isAdmin || owner);
 
   async function run() {
     setBusy(true);
@@ -74,9 +77,11 @@ export function UserSecurity({ user, name }: { user: AdminUser; name: string }) 
     <div className="mt-3 space-y-3 rounded-xl bg-slate-50 p-4 text-sm">
       {support && (
         <div className="flex flex-wrap gap-2">
-          <Button variant="danger" onClick={() => setPending('revoke')}>
-            {t('Sign out all sessions')}
-          </Button>
+          {mayRevoke && (
+            <Button variant="danger" onClick={() => setPending('revoke')}>
+              {t('Sign out all sessions')}
+            </Button>
+          )}
           <Button variant={user.withdrawalsFrozen ? 'secondary' : 'danger'} onClick={() => setPending('freeze')}>
             {user.withdrawalsFrozen ? t('Unfreeze withdrawals') : t('Freeze withdrawals')}
           </Button>
