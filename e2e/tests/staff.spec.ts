@@ -87,6 +87,39 @@ test('with four-eyes, a finance member proposes; the owner approves in Approvals
   await expect(toast(page, 'Approved: the change is made')).toBeVisible();
   await expect(page.getByText('Nothing waits for approval.')).toBeVisible();
 
+  // A tier edit as the Tiers form sends it (every field): the approver sees each change it makes, a long name too.
+  const financeToken = await tokenFor(app, finance);
+  const tiers = (await app.api('GET', '/admin/tiers', { token: financeToken })).data.tiers as {
+    _id: string;
+    name: string;
+    amount: number;
+    dailyRate: number;
+    active: boolean;
+    sortOrder: number;
+  }[];
+  const tier = tiers[0]!;
+  const longName = 'Platinum Harvest Reserve Tier for Long-Term Patient Investors';
+  const { name, amount, active, sortOrder } = tier;
+  const edited = await app.api('PUT', `/admin/tiers/${tier._id}`, {
+    token: financeToken,
+    body: { name: longName, amount, dailyRate: tier.dailyRate + 0.5, active, sortOrder },
+  });
+  expect(edited.status).toBe(202);
+  await page.reload();
+  const tierCard = page
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { name: 'Tier amount or rate' }) });
+  await expect(tierCard).toContainText(longName);
+  await expect(tierCard).toContainText(name);
+  await expect(tierCard).toContainText('Daily rate');
+  await expect(tierCard).not.toContainText('Amount');
+  await look(page, 'staff-approvals-tier');
+  await tierCard.getByRole('button', { name: 'Approve' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText('Nothing waits for approval.')).toBeVisible();
+  const after = (await app.api('GET', '/admin/tiers', { token: financeToken })).data.tiers as typeof tiers;
+  expect(after.find((x) => x._id === tier._id)).toMatchObject({ name: longName, dailyRate: tier.dailyRate + 0.5 });
+
   await openTab(page, 'Staff');
   await expect(page.getByText(finance.email)).toBeVisible();
   await look(page, 'staff-list');

@@ -36,14 +36,17 @@ export const PROPOSAL_ABILITY = {
 
 /**
  * One thing a proposal changes, as the proposer saw it: `balance` and `amount` in USDC (decimal text), `dailyRate`
- * in %, `withdrawalsFrozen` 'true'/'false', `role` a role or null (no longer staff), a withdrawal limit in USDC or
- * null (no limit).
+ * in %, a tier's `name`, `active` 'true'/'false' and `sortOrder`, `withdrawalsFrozen` 'true'/'false', `role` a role
+ * or null (no longer staff), a withdrawal limit in USDC or null (no limit).
  */
 export const proposalChange = z.object({
   field: z.enum([
     'balance',
+    'name',
     'amount',
     'dailyRate',
+    'active',
+    'sortOrder',
     'withdrawalsFrozen',
     'role',
     'perInvestorDay',

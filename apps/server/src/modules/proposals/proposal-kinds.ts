@@ -13,8 +13,8 @@ import { applyBalanceUpdate, applyDepositApproval } from '../deposits/deposits.a
 import { findDeposit, isUuid } from '../deposits/deposits.queries.ts';
 import { applyInvite } from '../staff/staff-invites.service.ts';
 import { applyRole, currentRole } from '../staff/staff.service.ts';
-import { lockTier } from '../tiers-admin/tiers-admin.queries.ts';
-import { applyTierCreate, applyTierUpdate } from '../tiers-admin/tiers-admin.service.ts';
+import { lockTier, tierById } from '../tiers-admin/tiers-admin.queries.ts';
+import { applyTierCreate, applyTierUpdate, tierFields } from '../tiers-admin/tiers-admin.service.ts';
 import { lockUser } from '../users/users.queries.ts';
 import { decidePaid, provePaid } from '../withdrawals/withdrawals.service.ts';
 import { lockPolicy } from '../withdrawal-limits/withdrawal-limits.queries.ts';
@@ -181,35 +181,60 @@ export const KINDS = {
       active: z.boolean().optional(),
       sortOrder: z.number().int().optional(),
     }),
-    // Only a new amount or rate changes what investors are paid; a name or order is not a money decision.
-    async needsTwo(_ctx, input) {
-      return input.amount !== undefined || input.dailyRate !== undefined;
+    // Only a new amount or rate changes what investors are paid; a name or order is not a money decision. A field
+    // the request repeats unchanged (the web's form sends them all) changes nothing.
+    async needsTwo(ctx, input) {
+      const t = isUuid(input.tierId) ? await tierById(ctx.db, input.tierId) : undefined;
+      if (!t) return false;
+      return (
+        (input.amount !== undefined && input.amount !== t.amount) ||
+        (input.dailyRate !== undefined && input.dailyRate !== t.dailyRateScaled)
+      );
     },
+    // The approver sees every field the approval will change, and nothing else is changed: it re-checks each of
+    // them (and the amount and rate) as they were, and an edit made meanwhile makes it stale, not overwritten.
     async shows(_ctx, tx, _admin, input) {
       const t = isUuid(input.tierId) ? await lockTier(tx, input.tierId) : undefined;
       if (!t) throw notFound();
+      const was = tierFields(t);
       const changes: ProposalChange[] = [];
-      if (input.amount !== undefined)
-        changes.push({ field: 'amount', before: usdc(t.amount), after: usdc(input.amount) });
-      if (input.dailyRate !== undefined)
+      const check: Shown['check'] = { amount: t.amount.toString(), dailyRate: String(t.dailyRateScaled) };
+      if (input.name !== undefined && input.name !== was.name) {
+        changes.push({ field: 'name', before: was.name, after: input.name });
+        check.name = was.name;
+      }
+      if (input.amount !== undefined && input.amount !== was.amount)
+        changes.push({ field: 'amount', before: usdc(was.amount), after: usdc(input.amount) });
+      if (input.dailyRate !== undefined && input.dailyRate !== was.dailyRate)
         changes.push({
           field: 'dailyRate',
-          before: String(scaledToRate(t.dailyRateScaled)),
+          before: String(scaledToRate(was.dailyRate)),
           after: String(scaledToRate(input.dailyRate)),
         });
-      return {
-        targetId: t.id,
-        userId: null,
-        changes,
-        difference: null,
-        detail: t.name,
-        check: { amount: t.amount.toString(), dailyRate: String(t.dailyRateScaled) },
-      };
+      if (input.active !== undefined && input.active !== was.active) {
+        changes.push({ field: 'active', before: String(was.active), after: String(input.active) });
+        check.active = was.active;
+      }
+      if (input.sortOrder !== undefined && input.sortOrder !== was.sortOrder) {
+        changes.push({ field: 'sortOrder', before: String(was.sortOrder), after: String(input.sortOrder) });
+        check.sortOrder = String(was.sortOrder);
+      }
+      return { targetId: t.id, userId: null, changes, difference: null, detail: t.name, check };
     },
     async approval(ctx, { tierId, ...input }, shown, by) {
-      const premise = { amount: micro.parse(shown.check.amount), dailyRate: Number(shown.check.dailyRate) };
+      const c = shown.check;
+      const premise = {
+        amount: micro.parse(c.amount),
+        dailyRate: Number(c.dailyRate),
+        ...(typeof c.name === 'string' ? { name: c.name } : {}),
+        ...(typeof c.active === 'boolean' ? { active: c.active } : {}),
+        ...(typeof c.sortOrder === 'string' ? { sortOrder: Number(c.sortOrder) } : {}),
+      };
+      // Exactly the changes shown: a field the request repeated unchanged is not written.
+      const shownFields = new Set<string>(shown.changes.map((ch) => ch.field));
+      const only = Object.fromEntries(Object.entries(input).filter(([k]) => shownFields.has(k)));
       return async (tx) => {
-        await applyTierUpdate(ctx, tx, by.admin, tierId, input, by.ip, premise);
+        await applyTierUpdate(ctx, tx, by.admin, tierId, only, by.ip, premise);
       };
     },
   }),

@@ -204,6 +204,49 @@ describe('the other decisions four-eyes holds', () => {
     expect(tiers.data.tiers.find((x: { _id: string }) => x._id === tierId)).toMatchObject({ dailyRate: 9 });
   });
 
+  it('a tier proposal shows every change it will make, makes only those, and goes stale when one is edited meanwhile', async () => {
+    const { id: tierId } = await seedTier(t, {
+      name: 'Silver',
+      amount: 7_000_000_000n,
+      rateScaled: 10_000,
+      active: false,
+    });
+    const edit = (body: Record<string, unknown>) =>
+      call(t, 'PUT', `/api/admin/tiers/${tierId}`, { token: finance.token, body });
+    // The web's form sends every field: a rename with the amount and rate unchanged is one person's decision.
+    const form = { name: 'Silver', amount: 7000, dailyRate: 1, active: false, sortOrder: 0 };
+    expect((await edit({ ...form, name: 'Silver II' })).statusCode).toBe(200);
+    // A new rate, a new name and going live at once: the approver is shown all three (not the unchanged amount).
+    const res = await edit({ ...form, name: 'Silver III', dailyRate: 1.5, active: true });
+    expect(res.statusCode).toBe(202);
+    const shown = (await open()).proposals.find((p: { id: string }) => p.id === res.data.proposalId);
+    expect(shown.changes).toEqual([
+      { field: 'name', before: 'Silver II', after: 'Silver III' },
+      { field: 'dailyRate', before: '1', after: '1.5' },
+      { field: 'active', before: 'false', after: 'true' },
+    ]);
+    // Renamed meanwhile: the approval would overwrite what it did not show, so it is refused and changes nothing.
+    expect((await edit({ name: 'Silver X' })).statusCode).toBe(200);
+    expect((await approve(finance2, res.data.proposalId)).data).toEqual({
+      error: MSG.proposalChanged,
+      code: 'proposal_closed',
+    });
+    const tier = async () =>
+      (await call(t, 'GET', '/api/admin/tiers', { token: auditor.token })).data.tiers.find(
+        (x: { _id: string }) => x._id === tierId,
+      );
+    expect(await tier()).toMatchObject({ name: 'Silver X', dailyRate: 1, active: false });
+    // Withdrawn by its proposer, proposed again, approved: exactly what it showed.
+    const withdrawn = await call(t, 'POST', `/api/admin/proposals/${res.data.proposalId}/reject`, {
+      token: finance.token,
+      body: {},
+    });
+    expect(withdrawn.statusCode).toBe(200);
+    const again = await edit({ ...form, name: 'Silver X', dailyRate: 1.5, active: true });
+    expect((await approve(finance2, again.data.proposalId)).statusCode).toBe(200);
+    expect(await tier()).toMatchObject({ name: 'Silver X', amount: 7000, dailyRate: 1.5, active: true, sortOrder: 0 });
+  });
+
   it('a new tier is proposed with its amount and rate, and offered to investors only once approved', async () => {
     const res = await call(t, 'POST', '/api/admin/tiers', {
       token: finance.token,

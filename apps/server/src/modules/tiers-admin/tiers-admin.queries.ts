@@ -9,6 +9,11 @@ export function allTiers(db: Db): Promise<TierRow[]> {
   return db.select().from(tiers).orderBy(asc(tiers.sortOrder), asc(tiers.amount), asc(tiers.createdAt));
 }
 
+export async function tierById(db: Db, id: string): Promise<TierRow | undefined> {
+  const [t] = await db.select().from(tiers).where(eq(tiers.id, id)).limit(1);
+  return t;
+}
+
 export async function lockTier(db: Db, id: string): Promise<TierRow | undefined> {
   const [t] = await db.select().from(tiers).where(eq(tiers.id, id)).for('update').limit(1);
   return t;

@@ -98,20 +98,25 @@ export async function updateTier(
   input: Partial<TierCreate>,
   ip: string,
 ): Promise<AdminTier> {
-  const values = {
-    ...(input.name !== undefined ? { name: input.name } : {}),
-    ...(input.amount !== undefined ? { amount: input.amount } : {}),
-    ...(input.dailyRate !== undefined ? { dailyRateScaled: input.dailyRate } : {}),
-    ...(input.active !== undefined ? { active: input.active } : {}),
-    ...(input.sortOrder !== undefined ? { sortOrder: input.sortOrder } : {}),
-  };
-  if (Object.keys(values).length === 0) throw badRequest(MSG.tierNothingToChange);
-  return inTransaction(ctx.db, (tx) => applyTierUpdate(ctx, tx, admin, id, input, ip));
+  if (Object.values(input).every((v) => v === undefined)) throw badRequest(MSG.tierNothingToChange);
+  // With four-eyes a one-person edit changes no amount or rate: one that differs from the tier under its lock (an
+  // approved proposal changed it since the request was found to need one person) is refused, not written back.
+  const money = ctx.config.fourEyes ? { amount: input.amount, dailyRate: input.dailyRate } : {};
+  return inTransaction(ctx.db, (tx) => applyTierUpdate(ctx, tx, admin, id, input, ip, money));
 }
 
+/** A tier's editable fields, as a request names them. */
+export const tierFields = (t: q.TierRow): Required<TierCreate> => ({
+  name: t.name,
+  amount: t.amount,
+  dailyRate: t.dailyRateScaled,
+  active: t.active,
+  sortOrder: t.sortOrder,
+});
+
 /**
- * A tier's edit in the caller's transaction. `premise`: the amount and rate the proposer saw (four-eyes); an
- * approval of a tier that changed since is refused.
+ * A tier's edit in the caller's transaction. `premise`: what each named field must still be under the tier's lock
+ * (a four-eyes proposal's values as its proposer saw them); a tier that changed since is refused.
  */
 export async function applyTierUpdate(
   ctx: AppContext,
@@ -120,7 +125,7 @@ export async function applyTierUpdate(
   id: string,
   input: Partial<TierCreate>,
   ip: string,
-  premise?: { amount: bigint; dailyRate: number },
+  premise: Partial<TierCreate> = {},
 ): Promise<AdminTier> {
   const values = {
     ...(input.name !== undefined ? { name: input.name } : {}),
@@ -131,8 +136,9 @@ export async function applyTierUpdate(
   };
   const before = await q.lockTier(tx, id);
   if (!before) throw notFound();
-  if (premise && (before.amount !== premise.amount || before.dailyRateScaled !== premise.dailyRate))
-    throw conflict(MSG.proposalChanged, 'proposal_closed');
+  const now = tierFields(before);
+  for (const [k, v] of Object.entries(premise) as [keyof TierCreate, unknown][])
+    if (v !== undefined && now[k] !== v) throw conflict(MSG.proposalChanged, 'proposal_closed');
   if (input.active ?? before.active) await refuseTakenAmount(tx, input.amount ?? before.amount, id);
   const after = await q.updateTier(tx, id, { ...values, updatedAt: ctx.clock.now() });
   if (!after) throw notFound();

@@ -47,6 +47,12 @@ function fieldLabel(field: ProposalChange['field']): string {
   switch (field) {
     case 'balance':
       return t('Balance');
+    case 'name':
+      return t('Name');
+    case 'active':
+      return t('Status');
+    case 'sortOrder':
+      return t('Sort order');
     case 'amount':
       return t('Amount');
     case 'dailyRate':
@@ -71,6 +77,12 @@ function valueText(field: ProposalChange['field'], v: string | null): string {
   switch (field) {
     case 'balance':
       return usdc(Number(v), 'balance');
+    case 'name':
+      return bidiName(v);
+    case 'sortOrder':
+      return v;
+    case 'active':
+      return v === 'true' ? t('ACTIVE') : t('INACTIVE');
     case 'amount':
       return usdc(Number(v));
     case 'dailyRate':
@@ -150,7 +162,7 @@ export function ApprovalsPanel() {
                         {p.changes.map((c) => (
                           <div key={c.field} className="flex flex-wrap gap-x-2">
                             <dt className="font-semibold text-slate-700">{fieldLabel(c.field)}:</dt>
-                            <dd className="text-slate-900">
+                            <dd className="min-w-0 [overflow-wrap:anywhere] text-slate-900">
                               {t('{before} → {after}', {
                                 before: valueText(c.field, c.before),
                                 after: valueText(c.field, c.after),
