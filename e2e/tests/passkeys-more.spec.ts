@@ -110,12 +110,13 @@ async function signInWithPassword(page: Page, who: { email: string; password: st
   await expect(page).toHaveURL(/\/dashboard/);
 }
 
-async function addPasskey(page: Page, name: string) {
+async function addPasskey(page: Page, name: string, password: string) {
   await page.getByRole('button', { name: /^Profile menu/ }).click();
   await page.getByRole('menuitem', { name: 'Edit Profile' }).click();
   const passkeys = page.getByRole('dialog', { name: 'Profile' }).getByRole('region', { name: 'Passkeys' });
   await passkeys.getByRole('button', { name: 'Add a passkey' }).click();
   await passkeys.getByLabel('Passkey name').fill(name);
+  await passkeys.getByLabel('Password', { exact: true }).fill(password);
   await passkeys.getByRole('button', { name: 'Create passkey' }).click();
   await expect(toast(page, 'Passkey added')).toBeVisible();
   await page.keyboard.press('Escape');
@@ -186,7 +187,7 @@ test('the e-mail field offers saved passkeys from the load; the password form an
   await expect(page).toHaveURL(/\/dashboard/);
   await expect.poll(ceremonies).toEqual([{ mediation: 'conditional', ended: 'AbortError' }]);
   const first = await withAuthenticator(page);
-  await addPasskey(page, 'Laptop of a person with a long name');
+  await addPasskey(page, 'Laptop of a person with a long name', investor.password);
   const [saved] = (await first.cdp.send('WebAuthn.getCredentials', { authenticatorId: first.authenticatorId }))
     .credentials;
   if (!saved) throw new Error('no passkey in the authenticator');
@@ -224,7 +225,7 @@ test('the e-mail field offers saved passkeys from the load; the password form an
 test('with four-eyes, an owner with a passkey confirms the approval of a proposal with it', async ({ page }) => {
   await withAuthenticator(page);
   await signInWithPassword(page, ADMIN);
-  await addPasskey(page, 'Owner security key');
+  await addPasskey(page, 'Owner security key', ADMIN.password);
   const proposed = await app.api('POST', '/admin/update-user-balance', {
     token: await tokenFor(app, finance),
     body: { userId: investor.id, newBalance: 2_500_000.25, expectedBalance: 0, note: 'Correction' },

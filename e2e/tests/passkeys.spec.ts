@@ -86,6 +86,10 @@ test('an investor adds a passkey, signs in with it, and confirms Withdraw All wi
   await expect(passkeys.getByText('No passkey yet.')).toBeVisible();
   await passkeys.getByRole('button', { name: 'Add a passkey' }).click();
   await passkeys.getByLabel('Passkey name').fill('Work laptop with a long name');
+  // A session alone adds no passkey: without the password the server refuses, and the form says so.
+  await passkeys.getByRole('button', { name: 'Create passkey' }).click();
+  await expect(toast(page, 'Enter your current password to confirm this change')).toBeVisible();
+  await passkeys.getByLabel('Password', { exact: true }).fill(ada.password);
   await passkeys.getByRole('button', { name: 'Create passkey' }).click();
   await expect(toast(page, 'Passkey added')).toBeVisible();
   await expect(passkeys.getByText('Work laptop with a long name')).toBeVisible();

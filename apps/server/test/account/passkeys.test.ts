@@ -29,8 +29,11 @@ afterAll(async () => {
   await t.close();
 });
 
-async function register(u: TestUser, name = 'My phone'): Promise<SoftPasskey> {
-  const opts = await call(t, 'POST', '/api/user/passkeys/registration-options', { token: u.token });
+async function register(u: TestUser, name = 'My phone', totpCode?: string): Promise<SoftPasskey> {
+  const opts = await call(t, 'POST', '/api/user/passkeys/registration-options', {
+    token: u.token,
+    body: { password: u.password, ...(totpCode ? { totpCode } : {}) },
+  });
   expect(opts.statusCode).toBe(200);
   const made = createPasskey(site, opts.data.options);
   const res = await call(t, 'POST', '/api/user/passkeys', { token: u.token, body: { name, response: made.response } });
@@ -78,7 +81,10 @@ describe('registering, listing and removing passkeys', () => {
 
   it('refuses a registration answering another challenge, or one already used', async () => {
     const u = await makeUser(t);
-    const opts = await call(t, 'POST', '/api/user/passkeys/registration-options', { token: u.token });
+    const opts = await call(t, 'POST', '/api/user/passkeys/registration-options', {
+      token: u.token,
+      body: { password: u.password },
+    });
     const forged = createPasskey(site, { ...opts.data.options, challenge: 'bm90LW91ci1jaGFsbGVuZ2U' });
     const res = await call(t, 'POST', '/api/user/passkeys', {
       token: u.token,
@@ -135,13 +141,29 @@ describe('registering, listing and removing passkeys', () => {
       body: { password: u.password, code: totpAt(secret, stepOf(t.clock.now())) },
     });
     const withTotp = { ...u, token: on.data.token as string };
-    await register(withTotp);
+    // Adding one asks for it: a stolen session with the password alone adds no passkey.
+    const options = (body: Record<string, unknown>) =>
+      call(t, 'POST', '/api/user/passkeys/registration-options', { token: withTotp.token, body });
+    expect((await options({ password: u.password })).data.code).toBe('two_factor_required');
+    await register(withTotp, 'My phone', totpAt(secret, stepOf(t.clock.now()) + 1));
     const [row] = await list(withTotp);
     const remove = (body: Record<string, unknown>) =>
       call(t, 'POST', `/api/user/passkeys/${row._id}/remove`, { token: withTotp.token, body });
     expect((await remove({ password: u.password })).data.code).toBe('two_factor_required');
+    t.clock.set(new Date(t.clock.now().getTime() + 30_000));
     const ok = await remove({ password: u.password, totpCode: totpAt(secret, stepOf(t.clock.now()) + 1) });
     expect(ok.statusCode).toBe(200);
+  });
+
+  it('a session alone adds no passkey: the registration options ask for the password first', async () => {
+    const u = await makeUser(t);
+    const options = (body?: Record<string, unknown>) =>
+      call(t, 'POST', '/api/user/passkeys/registration-options', { token: u.token, ...(body ? { body } : {}) });
+    expect((await options()).statusCode).toBe(400);
+    const wrong = await options({ password: 'not-the-password' });
+    expect(wrong.statusCode).toBe(401);
+    expect(await list(u)).toEqual([]);
+    expect((await options({ password: u.password })).statusCode).toBe(200);
   });
 });
 

@@ -426,7 +426,7 @@ export function validBodies(w: World): Record<string, Record<string, unknown> | 
     'PUT /api/admin/withdrawal-policy': { perInvestorDay: 1000, perInvestorMonth: null, platformDay: null },
     'POST /api/admin/proof-of-reserves/snapshots': undefined,
     'POST /api/admin/proof-of-reserves/{id}/signatures': { signatures: [] },
-    'POST /api/user/passkeys/registration-options': undefined,
+    'POST /api/user/passkeys/registration-options': { password: 'wrong-password' },
     'POST /api/user/passkeys': { name: 'Probe', response: PROBE_REGISTRATION },
     'POST /api/user/passkeys/{id}/remove': { password: 'wrong-password' },
     'POST /api/passkey-login/options': undefined,

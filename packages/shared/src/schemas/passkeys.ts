@@ -70,11 +70,16 @@ export const addPasskeyBody = z.strictObject({
 });
 export const addPasskeyResponse = z.object({ message: z.string(), ...saidFields, passkey: passkeySchema });
 
-/** Removing a passkey: the login password and, when it is on, the authenticator code. */
+/**
+ * Adding a passkey (its registration options) or removing one: the login password and, when it is on, the
+ * authenticator code. A session alone is not enough: a stolen one would add a thief's passkey, a second factor of
+ * their own.
+ */
 export const removePasskeyBody = z.strictObject({
   password: currentPassword,
   totpCode: z.optional(z.string().check(z.trim(), z.maxLength(MAX_LENGTH.authCode))),
 });
+export const registrationOptionsBody = removePasskeyBody;
 
 export const passkeySignInBody = z.strictObject({
   response: assertionSchema,

@@ -8,6 +8,7 @@ import {
   addPasskeyResponse,
   passkeySignInBody,
   passkeysResponse,
+  registrationOptionsBody,
   removePasskeyBody,
   webauthnOptionsResponse,
 } from '@harvest/shared/schemas/passkeys';
@@ -40,8 +41,14 @@ export function passkeyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/user/passkeys/registration-options',
-      { onRequest: requireUser, config: perIp(20, 15), schema: { response: { 200: webauthnOptionsResponse } } },
-      async (req) => ({ options: { ...(await service.registrationOptions(ctx, currentUser(req))) } }),
+      {
+        onRequest: requireUser,
+        config: perIp(20, 15),
+        schema: { body: registrationOptionsBody, response: { 200: webauthnOptionsResponse } },
+      },
+      async (req) => ({
+        options: { ...(await service.registrationOptions(ctx, currentUser(req), currentClient(req), req.body)) },
+      }),
     );
 
     app.post(

@@ -49,10 +49,21 @@ async function newChallenge(ctx: AppContext, userId: string | null, purpose: str
   return challenge;
 }
 
-/** Options for `navigator.credentials.create`: a discoverable credential with user verification. */
-export async function registrationOptions(ctx: AppContext, user: AuthUser) {
+/**
+ * Options for `navigator.credentials.create`: a discoverable credential with user verification, once the person
+ * confirmed the password (and the authenticator code when on). A passkey signs in as two factors and confirms
+ * withdrawals: added with a stolen session alone, it would stand in for the code the thief does not have.
+ */
+export async function registrationOptions(
+  ctx: AppContext,
+  user: AuthUser,
+  client: Client,
+  input: { password: string; totpCode?: string | undefined },
+) {
   const keys = await q.listPasskeys(ctx.db, user.id);
   if (keys.length >= MAX_PASSKEYS) throw badRequest(MSG.passkeyTooMany);
+  await confirmPassword(ctx, user, input.password, client.ip);
+  if (user.totpEnabled) await verifySecondFactor(ctx, user, input.totpCode, client.ip);
   const rp = relyingParty(ctx);
   return generateRegistrationOptions({
     rpName: rp.name,
@@ -71,8 +82,8 @@ export async function registrationOptions(ctx: AppContext, user: AuthUser) {
 type Registration = Omit<Parameters<typeof verifyRegistrationResponse>[0]['response'], 'clientExtensionResults'>;
 
 /**
- * Registers the passkey the browser made for our challenge. A session alone may add one (it adds a factor, not a
- * way around one: the e-mail with "this wasn't me" tells the owner, and the event can start the withdrawal hold).
+ * Registers the passkey the browser made for our challenge: one issued to this account after its password (and
+ * code) were confirmed (registrationOptions). The e-mail with "this wasn't me" tells the owner.
  */
 export async function addPasskey(
   ctx: AppContext,

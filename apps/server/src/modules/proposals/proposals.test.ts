@@ -354,7 +354,10 @@ describe('an approver with a passkey', () => {
   it('confirms exactly this proposal with it: none, or one made for another proposal, is refused', async () => {
     const site = siteOf(t.ctx.config.publicUrl);
     const approver = await makeUser(t, { role: 'finance' });
-    const opts = await call(t, 'POST', '/api/user/passkeys/registration-options', { token: approver.token });
+    const opts = await call(t, 'POST', '/api/user/passkeys/registration-options', {
+      token: approver.token,
+      body: { password: approver.password },
+    });
     const made = createPasskey(site, opts.data.options);
     const added = await call(t, 'POST', '/api/user/passkeys', {
       token: approver.token,

@@ -5,9 +5,12 @@ import { creationOptions } from '../../../lib/passkey.ts';
 
 const browser = () => import('@simplewebauthn/browser');
 
-/** Makes a passkey on this device for the account and registers it under `name`. */
-export async function addPasskey(name: string) {
-  const { options } = await api('/user/passkeys/registration-options', creationOptions, { method: 'POST' });
+/** Makes a passkey on this device for the account and registers it under `name`, once the password (and code) let it. */
+export async function addPasskey(name: string, password: string, totpCode?: string) {
+  const { options } = await api('/user/passkeys/registration-options', creationOptions, {
+    method: 'POST',
+    body: { password, ...(totpCode ? { totpCode } : {}) },
+  });
   const response = await (await browser()).startRegistration({ optionsJSON: options });
   return api('/user/passkeys', addPasskeyResponse, { method: 'POST', body: { name, response } });
 }

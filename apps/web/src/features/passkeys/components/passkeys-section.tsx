@@ -28,6 +28,29 @@ export function PasskeysSection() {
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
 
+  // Adding and removing a passkey both ask for the password, and the code when it is on: a session alone is not
+  // enough to change how the account is signed in to.
+  const secrets = (
+    <>
+      <PasswordInput
+        label={t('Password')}
+        autoComplete="current-password"
+        maxLength={MAX_LENGTH.password}
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
+      {user?.twoFactorEnabled && (
+        <TextInput
+          label={t('Authentication or recovery code')}
+          autoComplete="one-time-code"
+          maxLength={MAX_LENGTH.authCode}
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+        />
+      )}
+    </>
+  );
+
   async function run(action: () => Promise<{ message: string }>, failed: string) {
     setBusy(true);
     try {
@@ -90,7 +113,10 @@ export function PasskeysSection() {
           aria-label={t('Add a passkey')}
           onSubmit={(e) => {
             e.preventDefault();
-            void run(() => addPasskey(name.trim()), msg('The passkey could not be registered. Try again.'));
+            void run(
+              () => addPasskey(name.trim(), password, code.trim() || undefined),
+              msg('The passkey could not be registered. Try again.'),
+            );
           }}
         >
           <TextInput
@@ -100,6 +126,7 @@ export function PasskeysSection() {
             value={name}
             onChange={(e) => setName(e.target.value)}
           />
+          {secrets}
           <div className="flex gap-2">
             <Button variant="secondary" onClick={() => setStep({ kind: 'idle' })}>
               {t('Cancel')}
@@ -124,22 +151,7 @@ export function PasskeysSection() {
           }}
         >
           <p className="[overflow-wrap:anywhere] text-slate-700">{t('Remove passkey {name}', { name: step.name })}</p>
-          <PasswordInput
-            label={t('Password')}
-            autoComplete="current-password"
-            maxLength={MAX_LENGTH.password}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-          {user?.twoFactorEnabled && (
-            <TextInput
-              label={t('Authentication or recovery code')}
-              autoComplete="one-time-code"
-              maxLength={MAX_LENGTH.authCode}
-              value={code}
-              onChange={(e) => setCode(e.target.value)}
-            />
-          )}
+          {secrets}
           <div className="flex gap-2">
             <Button variant="secondary" onClick={() => setStep({ kind: 'idle' })}>
               {t('Cancel')}
