@@ -362,7 +362,7 @@ export const MSG = {
       `${n} other session${n === 1 ? '' : 's'} signed out`,
     ),
   notMeDone:
-    'Your account is secured: every session is signed out and withdrawals are frozen. Sign in, change your password, and contact support to lift the freeze.',
+    'Your account is secured: every session is signed out, its passkeys are removed and withdrawals are frozen. Sign in, change your password, and contact support to lift the freeze.',
   adminSessionsRevoked: (n: number) =>
     said(
       n === 1 ? '1 session signed out' : '{n} sessions signed out',

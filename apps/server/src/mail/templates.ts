@@ -487,7 +487,7 @@ function body(e: MailEvent, to: MailRecipient, s: MailSettings, t: Translate): B
       return {
         subject: t('Your Harvest Farm account was secured'),
         lead: t(
-          'You reported that a sign-in or change was not yours: every session of your account was signed out and withdrawals are frozen.',
+          'You reported that a sign-in or change was not yours: every session of your account was signed out, its passkeys were removed and withdrawals are frozen.',
         ),
         rows: [[t('Date'), when]],
         closing: [

@@ -167,6 +167,19 @@ describe('registering, listing and removing passkeys', () => {
   });
 });
 
+describe('"this wasn\'t me"', () => {
+  it("removes every passkey: a thief's, added in the session reported, signs no one in again", async () => {
+    const u = await makeUser(t);
+    const key = await register(u, 'Not mine');
+    const mail = await lastMail(t, u.user.email, 'A passkey was added to your account');
+    const res = await call(t, 'POST', '/api/security/not-me', { body: { token: linkToken(mail, 'not-me') } });
+    expect(res.data.message).toBe(MSG.notMeDone);
+    expect((await passkeySignIn(key)).res.statusCode).toBe(401);
+    const back = (await signIn(t, u)).data.token as string;
+    expect((await call(t, 'GET', '/api/user/passkeys', { token: back })).data.passkeys).toEqual([]);
+  });
+});
+
 describe('signing in with a passkey', () => {
   it('is two factors: an administrator needs no authenticator code; an assertion works once', async () => {
     const admin = await makeUser(t, { isAdmin: true });

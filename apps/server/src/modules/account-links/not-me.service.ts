@@ -11,6 +11,7 @@ import { updateUser } from '../users/users.queries.ts';
 import * as addresses from '../withdrawal-addresses/withdrawal-addresses.queries.ts';
 import { releaseReported } from '../withdrawals/withdrawals.service.ts';
 import { consumeLink } from './account-links.service.ts';
+import { deleteAllPasskeys } from '../passkeys/passkeys.queries.ts';
 
 /**
  * "This wasn't me" from an alert e-mail (no session needed: the owner may be signed out, or on another device).
@@ -47,6 +48,8 @@ export async function reportNotMe(ctx: AppContext, token: string, client: { ip: 
     }
     const cancelled = await releaseReported(tx, ctx, userId, report);
     const { ended } = await revokeAllSessions(tx, ctx, userId);
+    // A passkey added by whoever it was would sign them in again as two factors: the owner adds theirs anew.
+    const passkeysRemoved = await deleteAllPasskeys(tx, userId);
     await recordSecurityEvent(tx, {
       userId,
       type: 'not_me',
@@ -56,6 +59,7 @@ export async function reportNotMe(ctx: AppContext, token: string, client: { ip: 
       detail: [
         reported,
         `${ended} session${ended === 1 ? '' : 's'} signed out, withdrawals frozen`,
+        passkeysRemoved > 0 ? `${passkeysRemoved} passkey${passkeysRemoved === 1 ? '' : 's'} removed` : null,
         cancelled > 0 ? `${cancelled} withdrawal${cancelled === 1 ? '' : 's'} cancelled` : null,
       ]
         .filter(Boolean)

@@ -27,6 +27,11 @@ export async function insertPasskey(db: Db, row: typeof passkeys.$inferInsert): 
   return made;
 }
 
+/** Every passkey of the account, removed ("this wasn't me": a thief's passkey would sign them in again). */
+export async function deleteAllPasskeys(db: Db, userId: string): Promise<number> {
+  return (await db.delete(passkeys).where(eq(passkeys.userId, userId)).returning({ id: passkeys.id })).length;
+}
+
 export async function deletePasskey(db: Db, userId: string, id: string): Promise<PasskeyRow | undefined> {
   const [row] = await db
     .delete(passkeys)

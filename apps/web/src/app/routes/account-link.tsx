@@ -36,7 +36,7 @@ const PAGES: Record<Kind, { title: string; lead: string; action: string; needsSe
   'not-me': {
     title: msg('Secure your account'),
     lead: msg(
-      'If you did not do what the e-mail describes, secure your account now: every session is signed out (yours too) and withdrawals are frozen until support lifts the freeze.',
+      'If you did not do what the e-mail describes, secure your account now: every session is signed out (yours too), every passkey is removed and withdrawals are frozen until support lifts the freeze.',
     ),
     action: msg('Secure my account'),
     needsSession: false,
