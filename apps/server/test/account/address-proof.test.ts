@@ -68,6 +68,12 @@ describe('an address proven by its wallet', () => {
       signature: await thief.signMessage({ message: forOwner }),
     });
     expect(otherAddress.data.code).toBe('address_proof_invalid');
+    // That try used the nonce too, though it named another address: the message is good for no second request.
+    const after = await add(u, owner.address, {
+      message: forOwner,
+      signature: await owner.signMessage({ message: forOwner }),
+    });
+    expect(after.data.code).toBe('address_proof_invalid');
     // A message edited to name the thief's address is not the one issued.
     const edited = forOwner.replace(owner.address, thief.address);
     const forged = await add(u, thief.address, {

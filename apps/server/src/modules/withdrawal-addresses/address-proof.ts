@@ -53,7 +53,7 @@ export async function checkAddressProof(
 ): Promise<void> {
   const invalid = badRequest(MSG.addressProofInvalid, 'address_proof_invalid');
   const parsed = parseSiweMessage(proof.message);
-  if (!parsed.nonce || parsed.address?.toLowerCase() !== address) throw invalid;
+  if (!parsed.nonce) throw invalid;
   const issued = {
     challenge: parsed.nonce,
     userId: user.id,
@@ -61,7 +61,9 @@ export async function checkAddressProof(
     payloadHash: sha256Hex(proof.message),
     now: ctx.clock.now(),
   };
+  // The nonce is used up by this try whatever it names: a message is good for one request, its own address or none.
   if (!(await takeChallenge(ctx.db, issued))) throw invalid;
+  if (parsed.address?.toLowerCase() !== address) throw invalid;
   const signature = proof.signature as Hex;
   const signed = ctx.chain
     ? await ctx.chain.verifiesMessage(address, proof.message, signature)
