@@ -152,7 +152,18 @@ describe.runIf(avail.ok)('proof of reserves on chain (anvil) and the independent
     expect((await call(t, 'GET', '/api/proof-of-reserves')).data.reserves.counted).toBe(3_500_000);
   });
 
+  it('a verified signature is final: another upload for that reserve changes nothing', async () => {
+    const stranger = await privateKeyToAccount(strangerKey).signMessage({ message: 'anything' });
+    const again = await upload([{ address: treasury, signature: stranger }]);
+    expect(reserveOf(again.data, treasury)).toMatchObject({ verified: true, reason: null });
+    const published = (await call(t, 'GET', `/api/proof-of-reserves/${snapshot.id}`)).data;
+    expect(published.reserves.counted).toBe(3_500_000);
+  });
+
   it('the treasury signed by one owner, or with a non-owner, is listed but not counted, and the back office says why', async () => {
+    // A new snapshot (the first one's signatures are final); the tests after this one read the first again.
+    const first = snapshot;
+    snapshot = (await call(t, 'POST', '/api/admin/proof-of-reserves/snapshots', { token: admin.token })).data;
     const one = await porSign([ownerKeys[1]!], [owners[1]!]);
     expect(one.status).toBe(0);
     const alone = await upload(one.signatures);
@@ -161,7 +172,7 @@ describe.runIf(avail.ok)('proof of reserves on chain (anvil) and the independent
       verified: false,
       reason: 'too_few_owners',
     });
-    expect((await call(t, 'GET', '/api/proof-of-reserves')).data.reserves.counted).toBe(1_500_000);
+    expect((await call(t, 'GET', '/api/proof-of-reserves')).data.reserves.counted).toBe(0);
 
     // A signature by a key that is no owner, whatever owner signs beside it.
     const withStranger = await porSign(
@@ -176,13 +187,13 @@ describe.runIf(avail.ok)('proof of reserves on chain (anvil) and the independent
     expect(reserveOf(wrong.data, payout)).toMatchObject({ verified: false, reason: 'wrong_signer' });
     const listed = await call(t, 'GET', `/api/admin/proof-of-reserves/${snapshot.id}/reserves`, { token: admin.token });
     expect(listed.headers['cache-control']).toBe('private, no-store');
-    // The shared address: the first test uploaded another key's signature for it.
-    expect(reserveOf(listed.data, shared)).toMatchObject({ verified: false, reason: 'wrong_signer' });
+    expect(reserveOf(listed.data, shared)).toMatchObject({ verified: false, reason: 'unsigned' });
 
     // The independent verifier refuses the one-owner signature too, were the server to count it.
     const oneSig = one.signatures.find((x) => x.address.toLowerCase() === treasury.toLowerCase())!.signature;
     await t.ctx.db.execute(
-      sql`UPDATE por_reserves SET signature = ${oneSig}, verified = true WHERE address = ${treasury.toLowerCase()}`,
+      sql`UPDATE por_reserves SET signature = ${oneSig}, verified = true
+        WHERE snapshot_id = ${snapshot.id} AND address = ${treasury.toLowerCase()}`,
     );
     const lied = await harvestPor([
       'reserves',
@@ -198,11 +209,17 @@ describe.runIf(avail.ok)('proof of reserves on chain (anvil) and the independent
       `MISMATCH: ${getAddress(treasury)} is counted, but its signature does not verify for this snapshot's message`,
     );
 
-    // Signed again by 2 of the 3 owners (and the payout key): both count again.
+    await t.ctx.db.execute(
+      sql`UPDATE por_reserves SET signature = NULL, verified = false WHERE snapshot_id = ${snapshot.id}`,
+    );
+
+    // Signed by 2 of the 3 owners (and the payout key): both count.
     const again = await porSign([payoutKey, ownerKeys[1]!, ownerKeys[2]!], [owners[1]!, owners[2]!]);
     const back = await upload(again.signatures);
     expect(reserveOf(back.data, treasury)).toMatchObject({ verified: true, reason: null });
-    expect((await call(t, 'GET', '/api/proof-of-reserves')).data.reserves.counted).toBe(3_500_000);
+    // The payout address got 7 more after the first snapshot's block.
+    expect((await call(t, 'GET', '/api/proof-of-reserves')).data.reserves.counted).toBe(3_500_007);
+    snapshot = first;
   });
 
   it("harvest-por verify: every investor's proof checks against the published root; an altered amount or sibling sum fails with the reason", async () => {

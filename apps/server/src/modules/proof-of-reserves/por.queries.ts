@@ -151,8 +151,11 @@ export async function setSignature(
   signature: string,
   verdict: { verified: boolean; reason: string | null },
 ): Promise<void> {
+  // A verified signature is final: a published snapshot's counted reserves never go down (or change) afterwards.
   await db
     .update(porReserves)
     .set({ signature, ...verdict })
-    .where(and(eq(porReserves.snapshotId, snapshotId), eq(porReserves.address, address)));
+    .where(
+      and(eq(porReserves.snapshotId, snapshotId), eq(porReserves.address, address), eq(porReserves.verified, false)),
+    );
 }
