@@ -63,6 +63,12 @@ test('an investor verifies their own proof in the browser and downloads it', asy
   await expect(page.getByTestId('my-proof-check')).toHaveText(
     'Verified: your amount is in the published total, and every sum on the way adds up.',
   );
+  // A snapshot taken since: the new proof checks against its own snapshot, not the latest the browser kept (60 s).
+  const newer = await app.api('POST', '/admin/proof-of-reserves/snapshots', { token: await tokenFor(app, ADMIN) });
+  expect(newer.status).toBe(200);
+  await page.reload();
+  await mine.getByRole('button', { name: 'Verify in my browser' }).click();
+  await expect(page.getByTestId('my-proof-check')).toHaveAttribute('data-ok', 'yes');
   const download = page.waitForEvent('download');
   await mine.getByRole('button', { name: 'Download my inclusion proof' }).click();
   const file = await download;

@@ -13,6 +13,14 @@ const key = ['proof-of-reserves'] as const;
 export const latestSnapshotQuery = () =>
   queryOptions({ queryKey: [...key, 'latest'], queryFn: () => api('/proof-of-reserves', porSnapshotSchema) });
 
+/** One published snapshot by id (public; it never changes). */
+export const snapshotQuery = (id: string) =>
+  queryOptions({
+    queryKey: [...key, 'snapshot', id],
+    queryFn: () => api(`/proof-of-reserves/${id}`, porSnapshotSchema),
+    staleTime: Infinity,
+  });
+
 /** Every snapshot, oldest first, for the chart (public). */
 export const historyQuery = () =>
   queryOptions({

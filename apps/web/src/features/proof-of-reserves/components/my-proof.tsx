@@ -7,18 +7,19 @@ import { QueryState } from '../../../components/ui/query-state.tsx';
 import { save } from '../../../lib/download.ts';
 import { dateTime, usdc } from '../../../lib/format.ts';
 import { t } from '../../../lib/i18n.tsx';
-import { latestSnapshotQuery, myProofQuery } from '../api/por.ts';
+import { myProofQuery, snapshotQuery } from '../api/por.ts';
 
 type Check = { ok: true } | { ok: false; reason: string } | null;
 
 /**
- * "Proof of reserves" on the investor's dashboard: their amount in the latest snapshot, a check run in this browser
+ * "Proof of reserves" on the investor's dashboard: their amount in the latest snapshot (the one their proof names), a check run in this browser
  * with the independent verifier's own code (the path from their leaf to the published root, every sum), and their
  * inclusion proof as a JSON file.
  */
 export function MyProof() {
   const proof = useQuery(myProofQuery());
-  const snapshot = useQuery(latestSnapshotQuery());
+  // The proof's own snapshot, not the latest: a snapshot taken meanwhile (or a cached latest) has another root.
+  const snapshot = useQuery({ ...snapshotQuery(proof.data?.snapshotId ?? ''), enabled: Boolean(proof.data) });
   const [check, setCheck] = useState<Check>(null);
   if (snapshot.isError || proof.isError) return null;
   return (
