@@ -4,6 +4,7 @@ import { inTransaction } from '../../db/tx.ts';
 import { lockUserAccounts } from '../../ledger/ledger.ts';
 import { deviceName } from '../../lib/device.ts';
 import { queueMail } from '../../mail/outbox.ts';
+import { deleteAllPasskeys } from '../passkeys/passkeys.queries.ts';
 import { recordSecurityEvent } from '../security-events/security-events.queries.ts';
 import { findSession, forgetDevice } from '../sessions/sessions.queries.ts';
 import { revokeAllSessions } from '../sessions/sessions.service.ts';
@@ -11,7 +12,6 @@ import { updateUser } from '../users/users.queries.ts';
 import * as addresses from '../withdrawal-addresses/withdrawal-addresses.queries.ts';
 import { releaseReported } from '../withdrawals/withdrawals.service.ts';
 import { consumeLink } from './account-links.service.ts';
-import { deleteAllPasskeys } from '../passkeys/passkeys.queries.ts';
 
 /**
  * "This wasn't me" from an alert e-mail (no session needed: the owner may be signed out, or on another device).

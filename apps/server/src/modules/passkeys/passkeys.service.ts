@@ -10,12 +10,11 @@ import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { inTransaction } from '../../db/tx.ts';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../lib/errors.ts';
-import { confirmPassword } from '../../lib/reauth.ts';
 import { CHALLENGE_TTL_MS, relyingParty } from '../../lib/webauthn.ts';
 import type { AuthUser, Client } from '../../plugins/auth.ts';
 import { tellOwner } from '../security-events/tell-owner.ts';
 import { startSession, type SignInClient } from '../sessions/sessions.service.ts';
-import { verifySecondFactor } from '../two-factor/two-factor.service.ts';
+import { confirmPasswordAndCode } from '../two-factor/two-factor.service.ts';
 import { findUserById } from '../users/users.queries.ts';
 import { challengeOf, checkAssertion } from './assertion.ts';
 import { transportsOf } from './step-up.ts';
@@ -62,8 +61,7 @@ export async function registrationOptions(
 ) {
   const keys = await q.listPasskeys(ctx.db, user.id);
   if (keys.length >= MAX_PASSKEYS) throw badRequest(MSG.passkeyTooMany);
-  await confirmPassword(ctx, user, input.password, client.ip);
-  if (user.totpEnabled) await verifySecondFactor(ctx, user, input.totpCode, client.ip);
+  await confirmPasswordAndCode(ctx, user, input, client.ip);
   const rp = relyingParty(ctx);
   return generateRegistrationOptions({
     rpName: rp.name,
@@ -138,8 +136,7 @@ export async function removePasskey(
 ): Promise<void> {
   // Not yours or not there: 404 before any secret is asked about.
   if (!(await q.listPasskeys(ctx.db, user.id)).some((k) => k.id === id)) throw notFound();
-  await confirmPassword(ctx, user, input.password, client.ip);
-  if (user.totpEnabled) await verifySecondFactor(ctx, user, input.totpCode, client.ip);
+  await confirmPasswordAndCode(ctx, user, input, client.ip);
   const now = ctx.clock.now();
   await inTransaction(ctx.db, async (tx) => {
     const row = await q.deletePasskey(tx, user.id, id);

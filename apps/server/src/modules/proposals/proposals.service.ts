@@ -13,7 +13,7 @@ import { currentUser, type AuthUser } from '../../plugins/auth.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
 import { isUuid } from '../deposits/deposits.queries.ts';
 import { verifyStepUp } from '../passkeys/step-up.ts';
-import { findUserById, lockedRoles } from '../users/users.queries.ts';
+import { findUserById, lockUsersShared } from '../users/users.queries.ts';
 import { toUserRef } from '../users/users.dto.ts';
 import { KINDS, type ProposalInput, type Shown } from './proposal-kinds.ts';
 import * as q from './proposals.queries.ts';
@@ -150,11 +150,10 @@ export async function approve(
     const p = await lockOpen(ctx, tx, id, admin);
     // Both roles as committed, held until this commits: an approver demoted meanwhile may not approve, and a
     // proposer who lost the role (removed from the staff) no longer counts as the first pair of eyes.
-    const roles = await lockedRoles(tx, [admin.id, p.proposedBy]);
-    if (!can(roles.get(admin.id), kind.ability)) throw forbidden(MSG.forbiddenRole, 'forbidden_role');
-    const proposer = await findUserById(tx, p.proposedBy);
-    if (!proposer || !can(roles.get(p.proposedBy), kind.ability))
-      throw conflict(MSG.proposalChanged, 'proposal_closed');
+    const locked = await lockUsersShared(tx, [admin.id, p.proposedBy]);
+    if (!can(locked.get(admin.id)?.role, kind.ability)) throw forbidden(MSG.forbiddenRole, 'forbidden_role');
+    const proposer = locked.get(p.proposedBy);
+    if (!proposer || !can(proposer.role, kind.ability)) throw conflict(MSG.proposalChanged, 'proposal_closed');
     await apply(tx);
     const now = ctx.clock.now();
     await q.decideProposal(tx, id, { status: 'approved', decidedBy: admin.id, decidedAt: now });

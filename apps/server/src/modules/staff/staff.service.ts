@@ -7,7 +7,7 @@ import { inTransaction } from '../../db/tx.ts';
 import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { writeAudit } from '../audit/audit.queries.ts';
-import { lockedRoles, lockUser, updateUser } from '../users/users.queries.ts';
+import { lockUser, lockUsersShared, updateUser } from '../users/users.queries.ts';
 import * as q from './staff.queries.ts';
 
 /** Staff management (owners): the list, role changes, removal. Invitations are in staff-invites.service.ts. */
@@ -66,7 +66,7 @@ export async function applyRole(
 ): Promise<void> {
   // The deciding owner's role as committed (held until this commits): two owners demoting each other at once
   // cannot both succeed.
-  if (!can((await lockedRoles(tx, [admin.id])).get(admin.id), 'staff'))
+  if (!can((await lockUsersShared(tx, [admin.id])).get(admin.id)?.role, 'staff'))
     throw forbidden(MSG.forbiddenRole, 'forbidden_role');
   const before = await currentRole(tx, admin, userId);
   if (premise && before !== premise) throw conflict(MSG.proposalChanged, 'proposal_closed');

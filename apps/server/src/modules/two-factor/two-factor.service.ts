@@ -90,6 +90,20 @@ export async function verifySecondFactor(
   await attempt.succeeded();
 }
 
+/**
+ * The login password, and the authenticator code when it is on: asked again before a change a stolen session must
+ * not make alone (the login password, a passkey added or removed).
+ */
+export async function confirmPasswordAndCode(
+  ctx: AppContext,
+  user: AuthUser,
+  input: { password: string; totpCode?: string | undefined },
+  ip: string,
+): Promise<void> {
+  await confirmPassword(ctx, user, input.password, ip);
+  if (user.totpEnabled) await verifySecondFactor(ctx, user, input.totpCode, ip);
+}
+
 export async function enable(
   ctx: AppContext,
   user: AuthUser,

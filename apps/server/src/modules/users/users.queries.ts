@@ -23,17 +23,12 @@ export async function lockUser(db: Db, id: string) {
 }
 
 /**
- * The staff roles of these users as committed, their rows share-locked until the transaction ends (in id order): a
- * role change of any of them waits, so a decision taken on a role cannot race the role's change.
+ * These users' rows as committed, share-locked until the transaction ends (in id order): a role change of any of
+ * them waits, so a decision taken on a staff member's role cannot race the role's change.
  */
-export async function lockedRoles(db: Db, ids: string[]): Promise<Map<string, string | null>> {
-  const rows = await db
-    .select({ id: users.id, role: users.role })
-    .from(users)
-    .where(inArray(users.id, ids))
-    .orderBy(users.id)
-    .for('share');
-  return new Map(rows.map((r) => [r.id, r.role]));
+export async function lockUsersShared(db: Db, ids: string[]) {
+  const rows = await db.select().from(users).where(inArray(users.id, ids)).orderBy(users.id).for('share');
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 export async function insertUser(db: Db, values: typeof users.$inferInsert & { createdAt: Date }) {

@@ -17,7 +17,7 @@ import { recordSecurityEvent } from '../security-events/security-events.queries.
 import { tellOwner } from '../security-events/tell-owner.ts';
 import { revokeSessions } from '../sessions/sessions.queries.ts';
 import { reissue, revokeAllSessions } from '../sessions/sessions.service.ts';
-import { verifySecondFactor } from '../two-factor/two-factor.service.ts';
+import { confirmPasswordAndCode, verifySecondFactor } from '../two-factor/two-factor.service.ts';
 import * as q from './users.queries.ts';
 
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -124,9 +124,13 @@ export async function updateProfile(
     return { user: updated };
   }
   assertNotCommon(input.newPassword);
-  await confirmPassword(ctx, user, input.currentPassword ?? '', client.ip);
   // Never less than the sign-in asked for: with the authenticator on, its code too.
-  if (user.totpEnabled) await verifySecondFactor(ctx, user, input.totpCode, client.ip);
+  await confirmPasswordAndCode(
+    ctx,
+    user,
+    { password: input.currentPassword ?? '', totpCode: input.totpCode },
+    client.ip,
+  );
   // Counted before the comparison below: its answer tells whether the new password is the withdrawal
   // password, so it must not be an unlimited oracle for someone holding the session and login password.
   await countPasswordChange(ctx.counters, user.id);

@@ -12,9 +12,9 @@ import { myProofQuery, snapshotQuery } from '../api/por.ts';
 type Check = { ok: true } | { ok: false; reason: string } | null;
 
 /**
- * "Proof of reserves" on the investor's dashboard: their amount in the latest snapshot (the one their proof names), a check run in this browser
- * with the independent verifier's own code (the path from their leaf to the published root, every sum), and their
- * inclusion proof as a JSON file.
+ * "Proof of reserves" on the investor's dashboard: their amount in the latest snapshot (the one their proof names),
+ * a check run in this browser with the independent verifier's own code (the path from their leaf to the published
+ * root, every sum), and their inclusion proof as a JSON file.
  */
 export function MyProof() {
   const proof = useQuery(myProofQuery());
