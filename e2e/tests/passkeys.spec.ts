@@ -90,6 +90,7 @@ test('an investor adds a passkey, signs in with it, and confirms Withdraw All wi
   await passkeys.getByRole('button', { name: 'Create passkey' }).click();
   await expect(toast(page, 'Enter your current password to confirm this change')).toBeVisible();
   await passkeys.getByLabel('Password', { exact: true }).fill(ada.password);
+  await look(page, 'passkeys-add-form');
   await passkeys.getByRole('button', { name: 'Create passkey' }).click();
   await expect(toast(page, 'Passkey added')).toBeVisible();
   await expect(passkeys.getByText('Work laptop with a long name')).toBeVisible();
